@@ -1,0 +1,24 @@
+"""The weakest opponent: a uniformly random legal move."""
+
+from __future__ import annotations
+
+import random
+
+from c4tui.engine import GameState, Move
+
+
+class RandomPlayer:
+    """Chooses uniformly among the legal moves; a seed makes it repeatable."""
+
+    name = "Random"
+    description = "Plays any legal move at random. For your first games."
+
+    def __init__(self, seed: int | None = None) -> None:
+        self._random = random.Random(seed)
+
+    def choose_move(self, state: GameState) -> Move:
+        """A random legal move. Raises ValueError if the game is over."""
+        moves = state.legal_moves()
+        if not moves:
+            raise ValueError("the game is over: there is no move to choose")
+        return self._random.choice(moves)

@@ -1,0 +1,112 @@
+"""Property tests: the engine agrees with the slow reference rules on random games."""
+
+from __future__ import annotations
+
+import random
+
+from hypothesis import event, given
+from hypothesis import strategies as st
+
+from c4tui.engine import GameState, Move, MoveKind, Player, Rules
+from tests.reference_rules import EMPTY, ReferenceGame
+
+sizes = st.integers(min_value=4, max_value=20)
+rule_sets = st.sampled_from([Rules.CLASSIC, Rules.POPOUT])
+
+
+def engine_grid(state: GameState) -> list[list[str]]:
+    return [
+        [cell.short if (cell := state.cell(c, r)) else EMPTY for r in range(state.rows)]
+        for c in range(state.columns)
+    ]
+
+
+def engine_moves(state: GameState) -> set[tuple[str, int]]:
+    return {(move.kind.value, move.column) for move in state.legal_moves()}
+
+
+def assert_same(state: GameState, reference: ReferenceGame) -> None:
+    assert engine_grid(state) == reference.grid
+    assert engine_moves(state) == reference.legal_moves()
+    winner = state.winner.short if state.winner else None
+    assert winner == reference.winner
+    assert state.is_draw == reference.draw
+    assert state.turn.short == reference.turn
+
+
+@st.composite
+def games(draw: st.DrawFn) -> tuple[int, int, Rules, list[int]]:
+    """A size, a rule set and a list of choices (each picks one of the legal moves)."""
+    columns, rows, rules = draw(sizes), draw(sizes), draw(rule_sets)
+    choices = draw(st.lists(st.integers(min_value=0, max_value=10**6), max_size=120))
+    return columns, rows, rules, choices
+
+
+@given(games())
+def test_random_games_match_the_reference(game: tuple[int, int, Rules, list[int]]) -> None:
+    columns, rows, rules, choices = game
+    state = GameState.new(columns, rows, rules)
+    reference = ReferenceGame(columns, rows, rules is Rules.POPOUT)
+    assert_same(state, reference)
+    for choice in choices:
+        moves = sorted(reference.legal_moves())
+        if not moves:
+            break
+        kind, column = moves[choice % len(moves)]
+        state = state.play(Move(MoveKind(kind), column))
+        reference.play(kind, column)
+        assert_same(state, reference)
+
+
+@given(st.randoms(use_true_random=False), st.integers(4, 6), st.integers(4, 5))
+def test_popout_games_crowded_into_two_columns(rng: random.Random, columns: int, rows: int) -> None:
+    """Moves mostly in two columns make Pop Out positions repeat: repetition draws get tested.
+
+    Every attempt, legal or not, must be judged alike by both implementations.
+    """
+    state = GameState.new(columns, rows, Rules.POPOUT)
+    reference = ReferenceGame(columns, rows, popout=True)
+    for _ in range(300):
+        kind, column = rng.choice("dp"), rng.choice([-1, 0, 0, 1, 1, rng.randrange(columns + 1)])
+        move = Move(MoveKind(kind), column)
+        assert state.is_legal(move) == reference.legal(kind, column)
+        if state.is_legal(move):
+            state = state.play(move)
+            reference.play(kind, column)
+            assert_same(state, reference)
+        if state.is_over:
+            break
+    event(f"draw={state.draw_reason} winner={state.winner}")
+
+
+@given(games())
+def test_states_are_hashable_and_equal_by_value(game: tuple[int, int, Rules, list[int]]) -> None:
+    columns, rows, rules, choices = game
+    first = second = GameState.new(columns, rows, rules)
+    for choice in choices[:30]:
+        moves = first.legal_moves()
+        if not moves:
+            break
+        move = moves[choice % len(moves)]
+        first, second = first.play(move), second.play(move)
+    assert first == second
+    assert hash(first) == hash(second)
+    assert {first: 1}[second] == 1
+    assert first.turn in (Player.RED, Player.YELLOW)
+
+
+@given(st.randoms(use_true_random=False), sizes, sizes, rule_sets)
+def test_whole_random_games_match_the_reference(
+    rng: random.Random, columns: int, rows: int, rules: Rules
+) -> None:
+    """Random games played to their end (or 400 moves) agree move by move."""
+    state = GameState.new(columns, rows, rules)
+    reference = ReferenceGame(columns, rows, rules is Rules.POPOUT)
+    for _ in range(400):
+        if reference.is_over():
+            break
+        kind, column = rng.choice(sorted(reference.legal_moves()))
+        state = state.play(Move(MoveKind(kind), column))
+        reference.play(kind, column)
+        assert_same(state, reference)
+    event(f"{rules.value}: winner={state.winner} draw={state.draw_reason}")

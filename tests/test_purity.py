@@ -1,0 +1,57 @@
+"""The core stays pure: no UI, no sockets, no event loop in the engine or the AI.
+
+Two checks, because each misses what the other sees: a scan of every import
+statement (catches imports hidden inside functions) and a real import in a fresh
+interpreter (catches modules pulled in indirectly).
+"""
+
+from __future__ import annotations
+
+import ast
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+PACKAGE = Path(__file__).parent.parent / "c4tui"
+PURE_PACKAGES = ["engine", "ai"]
+FORBIDDEN = {"textual", "socket", "asyncio", "rich", "selectors", "ssl"}
+
+
+def imported_top_level_names(source: Path) -> set[str]:
+    tree = ast.parse(source.read_text(encoding="utf-8"))
+    names: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names.update(alias.name.split(".")[0] for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            names.add(node.module.split(".")[0])
+    return names
+
+
+def pure_sources() -> list[Path]:
+    return sorted(path for name in PURE_PACKAGES for path in (PACKAGE / name).rglob("*.py"))
+
+
+@pytest.mark.parametrize("source", pure_sources(), ids=lambda p: str(p.relative_to(PACKAGE)))
+def test_pure_module_imports_nothing_forbidden(source: Path) -> None:
+    assert imported_top_level_names(source) & FORBIDDEN == set()
+
+
+def test_the_scan_would_catch_a_forbidden_import(tmp_path: Path) -> None:
+    sneaky = tmp_path / "sneaky.py"
+    sneaky.write_text("def f():\n    import socket\n    from textual.app import App\n")
+    assert imported_top_level_names(sneaky) & FORBIDDEN == {"socket", "textual"}
+
+
+def test_importing_the_core_loads_no_forbidden_module() -> None:
+    modules = ", ".join(f"c4tui.{name}" for name in PURE_PACKAGES)
+    code = (
+        f"import sys, {modules}\n"
+        f"print(','.join(sorted(m for m in sys.modules if m.split('.')[0] in {FORBIDDEN!r})))"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=60
+    )
+    assert result.stdout.strip() == ""

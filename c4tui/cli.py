@@ -24,9 +24,15 @@ def build_parser() -> argparse.ArgumentParser:
     """The parser for every subcommand (kept separate so tests can inspect it)."""
     parser = argparse.ArgumentParser(
         prog="c4tui",
-        description="Connect Four (classic and Pop Out) for the terminal.",
+        description="Connect Four (classic and Pop Out) for the terminal. Without a command, "
+        "opens the full-screen app.",
     )
     parser.add_argument("--version", action="version", version=f"c4tui {__version__}")
+    parser.add_argument(
+        "--ascii",
+        action="store_true",
+        help="draw the full-screen app with plain ASCII characters (for limited fonts)",
+    )
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
     _add_console_command(commands)
     return parser
@@ -84,5 +90,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             seed=args.seed,
         )
         return run_console(settings)
-    parser.print_help()
+    from c4tui.ui.app import C4App  # noqa: PLC0415 (Textual loads only when the app runs)
+
+    C4App(ascii_only=args.ascii).run()
     return 0

@@ -7,7 +7,7 @@ import sys
 
 import pytest
 
-from c4tui.cli import build_parser, main
+from c4tui.cli import build_parser
 
 
 def run_c4tui(*args: str) -> subprocess.CompletedProcess[str]:
@@ -36,6 +36,8 @@ def test_top_level_help_lists_the_console_command() -> None:
     result = run_c4tui("--help")
     assert result.returncode == 0
     assert "console" in result.stdout
+    assert "--ascii" in result.stdout
+    assert "full-screen app" in result.stdout
 
 
 @pytest.mark.parametrize("value", ["3", "21", "seven", "-4", "7.5"])
@@ -57,8 +59,3 @@ def test_console_with_no_input_at_all_exits_cleanly() -> None:
     assert result.returncode == 0
     assert "End of input: goodbye." in result.stdout
     assert result.stderr == ""
-
-
-def test_main_without_a_command_prints_help(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main([]) == 0
-    assert "usage: c4tui" in capsys.readouterr().out

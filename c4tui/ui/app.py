@@ -1,0 +1,56 @@
+"""The Textual application: a menu, then games, with help one key away."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from textual.app import App
+from textual.binding import Binding
+
+from c4tui.engine import Player
+from c4tui.match import Backend, MatchController, MatchSettings
+from c4tui.match.controller import default_backends
+from c4tui.ui.assets import asset_path
+from c4tui.ui.screens.game import GameScreen
+from c4tui.ui.screens.menu import MenuScreen
+
+BackendFactory = Callable[[MatchSettings], dict[Player, Backend]]
+
+
+class C4App(App[None]):
+    """c4tui's full-screen app.
+
+    Args:
+        settings: what the menu shows first (and the AI's seed and pace).
+        ascii_only: draw with ASCII characters only (for limited terminals and fonts).
+        backend_factory: builds the players of a match; tests pass their own.
+    """
+
+    TITLE = "c4tui"
+    SUB_TITLE = "Connect Four"
+    CSS_PATH = str(asset_path("c4tui.tcss"))
+    BINDINGS = [
+        Binding("q", "quit", "Quit", id="app.quit"),
+        Binding("ctrl+q", "quit", "Quit", show=False, priority=True),
+    ]
+
+    def __init__(
+        self,
+        settings: MatchSettings | None = None,
+        *,
+        ascii_only: bool = False,
+        backend_factory: BackendFactory = default_backends,
+    ) -> None:
+        super().__init__()
+        self._initial_settings = settings or MatchSettings()
+        self._ascii_only = ascii_only
+        self._backend_factory = backend_factory
+
+    def on_mount(self) -> None:
+        """Open on the menu."""
+        self.push_screen(MenuScreen(self._initial_settings))
+
+    def start_match(self, settings: MatchSettings) -> None:
+        """Start a game with ``settings`` on a new game screen."""
+        controller = MatchController(settings, self._backend_factory(settings))
+        self.push_screen(GameScreen(controller, ascii_only=self._ascii_only))

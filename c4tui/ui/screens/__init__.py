@@ -1,0 +1,1 @@
+"""Screens of the Textual app: the menu, the game and the help."""

@@ -1,0 +1,210 @@
+"""The game screen: the board, the status panel, and the turn loop that drives the backends."""
+
+from __future__ import annotations
+
+from textual import work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal
+from textual.message import Message
+from textual.screen import Screen
+from textual.widgets import Footer
+from textual.worker import Worker, WorkerState
+
+from c4tui.engine import GameState, IllegalMoveError, Move, MoveKind, Player, Rules
+from c4tui.match import Backend, MatchController
+from c4tui.ui.screens.help import HelpScreen
+from c4tui.ui.widgets.board import Board
+from c4tui.ui.widgets.status import StatusPanel
+
+OPPONENT_GROUP = "opponent"
+
+
+class GameScreen(Screen[None]):
+    """One match: people play with keys or mouse; other backends are awaited in a worker."""
+
+    BINDINGS = [
+        Binding("p", "toggle_pop", "Drop/Pop", id="game.toggle_pop"),
+        Binding("u", "undo", "Undo", id="game.undo"),
+        Binding("n", "new_game", "New", id="game.new"),
+        Binding("escape,m", "menu", "Menu", id="game.menu"),
+        Binding("question_mark", "help", "Help", key_display="?", id="game.help"),
+    ]
+
+    class MoveChosen(Message):
+        """A backend answered: ``move`` for ``state`` (ignored if the game moved on)."""
+
+        def __init__(self, state: GameState, move: Move) -> None:
+            super().__init__()
+            self.state = state
+            self.move = move
+
+    def __init__(self, controller: MatchController, ascii_only: bool = False) -> None:
+        super().__init__()
+        self.controller = controller
+        self._ascii_only = ascii_only
+
+    # ----- layout --------------------------------------------------------------------
+
+    def compose(self) -> ComposeResult:
+        """Board and panel side by side, footer (no header: a 20-row board needs the line)."""
+        with Horizontal(id="game-body"):
+            yield Board(self.controller.state, ascii_only=self._ascii_only, id="board")
+            yield StatusPanel(
+                self.controller.settings.describe(), ascii_only=self._ascii_only, id="status"
+            )
+        yield Footer()
+
+    @property
+    def board(self) -> Board:
+        """The board widget."""
+        return self.query_one(Board)
+
+    @property
+    def panel(self) -> StatusPanel:
+        """The status panel."""
+        return self.query_one(StatusPanel)
+
+    def on_mount(self) -> None:
+        """Focus the board and start the first turn."""
+        self.board.focus()
+        self._start_turn()
+
+    # ----- the turn loop -------------------------------------------------------------
+
+    def _start_turn(self) -> None:
+        """Show the position; if a backend (not a person here) is to move, ask it."""
+        self._refresh_view()
+        state = self.controller.state
+        if state.is_over:
+            self._show_result(state)
+            return
+        backend = self.controller.backend_to_move()
+        if backend.interactive:
+            self.panel.show_message("")
+            return
+        self.panel.show_message(f"{backend.label} is thinking…", "thinking")
+        self._ask_backend(backend, state)
+
+    @work(group=OPPONENT_GROUP, exclusive=True, exit_on_error=False)
+    async def _ask_backend(self, backend: Backend, state: GameState) -> None:
+        """Wait for the backend's move off the UI's hands; the answer comes as a message."""
+        move = await backend.choose_move(state)
+        self.post_message(self.MoveChosen(state, move))
+
+    def on_game_screen_move_chosen(self, message: GameScreen.MoveChosen) -> None:
+        """Play a backend's move, unless undo or a new game made it stale."""
+        if message.state is not self.controller.state:
+            return
+        try:
+            self._play(message.move)
+        except IllegalMoveError as error:
+            backend = self.controller.backend_to_move()
+            self.panel.show_message(f"{backend.label} tried an illegal move: {error}", "error")
+
+    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
+        """A backend that fails is reported, never a crash."""
+        if event.state is WorkerState.ERROR and event.worker.group == OPPONENT_GROUP:
+            error = event.worker.error
+            self.panel.show_message(f"The opponent failed: {error}", "error")
+            self.notify(str(error), title="Opponent failed", severity="error")
+
+    def on_board_column_chosen(self, message: Board.ColumnChosen) -> None:
+        """A person chose a column: play it, or say why not."""
+        controller = self.controller
+        state = controller.state
+        if state.is_over:
+            self.panel.show_message("The game is over. n: new game", "error")
+            return
+        if not controller.is_interactive_turn():
+            backend = controller.backend_to_move()
+            self.panel.show_message(f"Wait: {backend.label} is to move", "error")
+            return
+        kind = MoveKind.POP if self.board.pop_mode else MoveKind.DROP
+        move = Move(kind, message.column)
+        reason = state.refusal(move)
+        if reason is not None:
+            self.panel.show_message(reason[0].upper() + reason[1:], "error")
+            self.app.bell()
+            return
+        self._play(move)
+
+    def _play(self, move: Move) -> None:
+        """Play ``move`` for the side to move and go on to the next turn."""
+        self.controller.play(move)
+        self.board.pop_mode = False
+        self._start_turn()
+
+    # ----- showing -------------------------------------------------------------------
+
+    def _who(self) -> dict[Player, str]:
+        """Who plays each colour, when it is worth saying (not for two people here)."""
+        backends = self.controller.backends
+        if all(backend.interactive for backend in backends.values()):
+            return {}
+        return {player: backend.label for player, backend in backends.items()}
+
+    def _refresh_view(self) -> None:
+        controller = self.controller
+        state = controller.state
+        self.board.show(state, controller.last_move)
+        self.board.accepting = controller.is_interactive_turn()
+        self.panel.show_turn(state, self._who())
+        self.panel.show_mode(state.rules, self.board.pop_mode)
+        last_mover = state.turn.other if controller.moves else None
+        self.panel.show_moves(controller.moves, last_mover)
+        self.refresh_bindings()
+
+    def _show_result(self, state: GameState) -> None:
+        if state.winner is not None:
+            text = f"Four in a row: {state.winner.name} wins!"
+        else:
+            reason = state.draw_reason.value if state.draw_reason else "the game is drawn"
+            text = f"Draw: {reason}."
+        self.panel.show_message(f"{text}\nn: new game · m: menu", "result")
+
+    # ----- actions -------------------------------------------------------------------
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Hide Drop/Pop under classic rules; dim what can't be done right now."""
+        controller = self.controller
+        if action == "toggle_pop":
+            if controller.settings.rules is not Rules.POPOUT:
+                return False
+            return True if controller.is_interactive_turn() else None
+        if action == "undo":
+            return True if controller.can_undo() else None
+        return True
+
+    def action_toggle_pop(self) -> None:
+        """Switch the next move between dropping and popping."""
+        if self.controller.settings.rules is not Rules.POPOUT:
+            return
+        self.board.pop_mode = not self.board.pop_mode
+        self.panel.show_mode(Rules.POPOUT, self.board.pop_mode)
+
+    def action_undo(self) -> None:
+        """Take back the last move (against the computer: back to before your last move)."""
+        self._cancel_backend()
+        if self.controller.undo():
+            self._start_turn()
+            self.panel.show_message("Move taken back")
+
+    def action_new_game(self) -> None:
+        """Same settings, empty board."""
+        self._cancel_backend()
+        self.controller.restart()
+        self.board.pop_mode = False
+        self._start_turn()
+
+    def action_menu(self) -> None:
+        """Back to the menu (the current game is abandoned)."""
+        self._cancel_backend()
+        self.dismiss(None)
+
+    def action_help(self) -> None:
+        """Show the rules and keys."""
+        self.app.push_screen(HelpScreen())
+
+    def _cancel_backend(self) -> None:
+        self.workers.cancel_group(self, OPPONENT_GROUP)

@@ -1,0 +1,69 @@
+"""The help screen: the rules and every key, one keypress away."""
+
+from __future__ import annotations
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import VerticalScroll
+from textual.screen import ModalScreen
+from textual.widgets import Markdown
+
+HELP_TEXT = """\
+# How to play
+
+Drop discs into the columns; the first to get **four in a row** — across, down or
+diagonally — wins. **Red** always moves first.
+
+**Pop Out** rules: instead of dropping, you may *pop* one of **your own** discs out of
+the bottom of a column; everything above it falls one row. A full board is not the
+end under Pop Out. If a pop makes four in a row for both players, the player who
+popped wins; if only for the opponent, the opponent wins. The same position coming
+up a third time is a draw. Under **classic** rules a full board is a draw.
+
+# Keys
+
+| key | on the game screen |
+| --- | --- |
+| ← → or h l | move the column cursor |
+| 1 … 9, 0 | jump to column 1 … 9, 10 (two quick digits: 11 … 20) |
+| Enter or Space | play in the cursor column (a click plays too) |
+| p | switch between dropping and popping (Pop Out only) |
+| u | undo (against the computer: back to before your last move) |
+| n | new game with the same settings |
+| Esc or m | back to the menu |
+| ? | this help |
+| q or Ctrl+Q | quit |
+
+In the menu: Tab moves between fields, arrows change a choice, **Enter starts the game**.
+
+*Press Esc or ? to close this help.*
+"""
+
+
+class HelpScreen(ModalScreen[None]):
+    """The rules and the keys; Escape (or ?) closes it."""
+
+    DEFAULT_CSS = """
+    HelpScreen { align: center middle; }
+    HelpScreen > VerticalScroll {
+        width: 76;
+        max-width: 100%;
+        height: auto;
+        max-height: 100%;
+        border: round $primary;
+        background: $panel;
+    }
+    """
+
+    BINDINGS = [
+        Binding("escape,question_mark,m", "dismiss_help", "Close help", id="help.close"),
+    ]
+
+    def compose(self) -> ComposeResult:
+        """The help text in a scrollable frame."""
+        with VerticalScroll():
+            yield Markdown(HELP_TEXT)
+
+    def action_dismiss_help(self) -> None:
+        """Back to where the player was."""
+        self.dismiss(None)

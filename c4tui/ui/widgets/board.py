@@ -1,0 +1,305 @@
+"""The board: one focusable widget drawn line by line (Textual's Line API).
+
+It shows a GameState, a column cursor (keys, digits, mouse) and whether the next
+move drops or pops; it never plays a move itself. Choosing a column posts
+``Board.ColumnChosen`` and the screen decides what happens.
+"""
+
+from __future__ import annotations
+
+import time
+
+from rich.segment import Segment
+from rich.style import Style
+from textual import events
+from textual.binding import Binding
+from textual.geometry import Region, Size
+from textual.message import Message
+from textual.reactive import reactive
+from textual.scroll_view import ScrollView
+from textual.strip import Strip
+
+from c4tui.engine import GameState, Move
+from c4tui.ui.widgets.looks import EXTRA_LINES, CellLook, choose_look
+
+#: Two digits typed within this many seconds make one column number ("1", "2" → 12).
+DIGIT_CHORD_SECONDS = 0.8
+
+
+class Board(ScrollView, can_focus=True):
+    """A Connect Four board with a column cursor."""
+
+    COMPONENT_CLASSES = {
+        "board--red",
+        "board--yellow",
+        "board--empty",
+        "board--cursor",
+        "board--winning",
+        "board--last",
+        "board--label",
+        "board--marker",
+    }
+
+    DEFAULT_CSS = """
+    Board {
+        background: $surface;
+        scrollbar-size: 1 1;
+    }
+    Board > .board--red { color: $error; text-style: bold; }
+    Board > .board--yellow { color: $warning; text-style: bold; }
+    Board > .board--empty { color: $foreground-darken-3; }
+    Board > .board--cursor { background: $panel; }
+    Board:focus > .board--cursor { background: $primary-muted; }
+    Board > .board--winning { background: $success-muted; text-style: bold; }
+    Board > .board--last { color: $foreground; text-style: bold underline; }
+    Board > .board--label { color: $text-muted; }
+    Board > .board--marker { color: $accent; text-style: bold; }
+    """
+
+    BINDINGS = [
+        Binding("left,h", "move_cursor(-1)", "Left", show=False, id="board.left"),
+        Binding("right,l", "move_cursor(1)", "Right", show=False, id="board.right"),
+        Binding("home", "jump_to_edge(0)", "First column", show=False),
+        Binding("end", "jump_to_edge(1)", "Last column", show=False),
+        Binding("enter,space", "choose", "Play", id="board.play"),
+        *[
+            Binding(str(digit), f"digit({digit})", f"Column {digit}", show=False)
+            for digit in range(10)
+        ],
+    ]
+
+    cursor: reactive[int] = reactive(0)
+    pop_mode: reactive[bool] = reactive(False)
+    accepting: reactive[bool] = reactive(True)
+
+    class ColumnChosen(Message):
+        """A person chose a column (Enter, Space or a click)."""
+
+        def __init__(self, column: int) -> None:
+            super().__init__()
+            self.column = column
+
+    def __init__(
+        self,
+        state: GameState,
+        *,
+        ascii_only: bool = False,
+        name: str | None = None,
+        id: str | None = None,
+        classes: str | None = None,
+    ) -> None:
+        super().__init__(name=name, id=id, classes=classes)
+        self._state = state
+        self._last_move: Move | None = None
+        self._ascii_only = ascii_only
+        self._look = choose_look(state.columns, state.rows, 80, 24, ascii_only)
+        self._winning: frozenset[tuple[int, int]] = frozenset()
+        self._last_digit: tuple[int, float] | None = None
+        self.cursor = state.columns // 2
+
+    # ----- what the screen sets ------------------------------------------------------
+
+    @property
+    def state(self) -> GameState:
+        """The position shown."""
+        return self._state
+
+    @property
+    def look(self) -> CellLook:
+        """The cell size in use (changes with the widget's size)."""
+        return self._look
+
+    def show(self, state: GameState, last_move: Move | None = None) -> None:
+        """Show ``state``; the column of ``last_move`` is underlined in the numbers row."""
+        resized = (state.columns, state.rows) != (self._state.columns, self._state.rows)
+        self._state = state
+        self._last_move = last_move
+        self._winning = state.winning_cells()
+        self.cursor = self.validate_cursor(self.cursor)
+        if resized:
+            self._fit_look()
+        self.refresh()
+
+    # ----- reactives -----------------------------------------------------------------
+
+    def validate_cursor(self, cursor: int) -> int:
+        """Keep the cursor on a column of the board."""
+        return max(0, min(cursor, self._state.columns - 1))
+
+    def watch_cursor(self) -> None:
+        """Repaint and bring the cursor column into view."""
+        self.refresh()
+        self._scroll_cursor_into_view()
+
+    def watch_pop_mode(self) -> None:
+        """The marker changes shape."""
+        self.refresh()
+
+    def watch_accepting(self) -> None:
+        """The footer's Play key is dimmed while moves are not accepted."""
+        self.refresh_bindings()
+
+    # ----- actions -------------------------------------------------------------------
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Dim Play while it is not a person's turn here."""
+        if action == "choose" and not self.accepting:
+            return None
+        return True
+
+    def action_move_cursor(self, step: int) -> None:
+        """Move the cursor one column left or right, wrapping at the edges."""
+        self.cursor = (self.cursor + step) % self._state.columns
+
+    def action_jump_to_edge(self, edge: int) -> None:
+        """Jump to the first (0) or last (1) column."""
+        self.cursor = 0 if edge == 0 else self._state.columns - 1
+
+    def action_digit(self, digit: int) -> None:
+        """Jump to a column by number; two quick digits make a two-digit column."""
+        now = time.monotonic()
+        column_number = digit
+        if self._last_digit is not None:
+            previous, when = self._last_digit
+            combined = previous * 10 + digit
+            if now - when <= DIGIT_CHORD_SECONDS and combined <= self._state.columns:
+                column_number = combined
+        self._last_digit = (digit, now)
+        if column_number == 0:
+            column_number = 10
+        if column_number <= self._state.columns:
+            self.cursor = column_number - 1
+
+    def action_choose(self) -> None:
+        """Play in the cursor column."""
+        self.post_message(self.ColumnChosen(self.cursor))
+
+    # ----- mouse ---------------------------------------------------------------------
+
+    def column_at(self, x: int) -> int | None:
+        """The column under widget x-coordinate ``x``, or None between/outside columns."""
+        virtual_x = x + int(self.scroll_offset.x) - self._left_margin()
+        if virtual_x < 0:
+            return None
+        column = virtual_x // self._look.width
+        return column if column < self._state.columns else None
+
+    def on_mouse_move(self, event: events.MouseMove) -> None:
+        """The cursor follows the mouse."""
+        column = self.column_at(event.x)
+        if column is not None:
+            self.cursor = column
+
+    def on_click(self, event: events.Click) -> None:
+        """A click plays in the clicked column."""
+        column = self.column_at(event.x)
+        if column is not None:
+            self.cursor = column
+            self.post_message(self.ColumnChosen(column))
+
+    # ----- size ----------------------------------------------------------------------
+
+    def on_resize(self, event: events.Resize) -> None:
+        """Pick the biggest cells that fit the new size."""
+        self._fit_look()
+
+    def _fit_look(self) -> None:
+        width, height = self.size.width or 80, self.size.height or 24
+        self._look = choose_look(
+            self._state.columns, self._state.rows, width, height, self._ascii_only
+        )
+        self.virtual_size = Size(
+            self._state.columns * self._look.width,
+            self._state.rows * self._look.height + EXTRA_LINES,
+        )
+        self.refresh()
+        self.call_after_refresh(self._scroll_cursor_into_view)
+
+    def _left_margin(self) -> int:
+        """Blank columns left of the board, which is centred when narrower than the widget."""
+        return max(0, (self.size.width - self.virtual_size.width) // 2)
+
+    def _scroll_cursor_into_view(self) -> None:
+        look = self._look
+        region = Region(self.cursor * look.width, 0, look.width, 1)
+        self.scroll_to_region(region, animate=False, force=True)
+
+    # ----- drawing -------------------------------------------------------------------
+
+    def render_line(self, y: int) -> Strip:
+        """One screen line: the virtual board line under it, scrolled and centred."""
+        scroll_x, scroll_y = self.scroll_offset
+        segments = self._board_line(y + int(scroll_y))
+        base = self.rich_style
+        margin = self._left_margin()
+        strip = Strip([Segment(" " * margin, base), *segments]) if margin else Strip(segments)
+        strip = strip.crop(int(scroll_x), int(scroll_x) + self.size.width)
+        return strip.extend_cell_length(self.size.width, base)
+
+    def _style(self, name: str) -> Style:
+        return self.get_component_rich_style(name)
+
+    def _overlay(self, name: str) -> Style:
+        """Only what a component class itself sets (e.g. a background), to add on top."""
+        return self.get_component_rich_style(name, partial=True)
+
+    def _board_line(self, line: int) -> list[Segment]:
+        if line == 0:
+            return self._label_line()
+        if line == 1:
+            return self._marker_line()
+        cell_line = line - EXTRA_LINES
+        look = self._look
+        row = self._state.rows - 1 - cell_line // look.height
+        if row < 0:
+            return []
+        return self._cell_line(row, cell_line % look.height)
+
+    def _label_line(self) -> list[Segment]:
+        label = self._style("board--label")
+        cursor = self._overlay("board--cursor")
+        last = self._overlay("board--last")
+        last_column = self._last_move.column if self._last_move else None
+        width = self._look.width
+        segments = []
+        for column in range(self._state.columns):
+            style = label + cursor if column == self.cursor else label
+            if column == last_column:
+                style += last
+            segments.append(Segment(str(column + 1).center(width), style))
+        return segments
+
+    def _marker_line(self) -> list[Segment]:
+        width = self._look.width
+        if self._ascii_only:
+            marker = "^" if self.pop_mode else "v"
+        else:
+            marker = "▲" if self.pop_mode else "▼"
+        if not self.accepting:
+            marker = " "
+        segments = [Segment(" " * width * self.cursor, self.rich_style)]
+        segments.append(Segment(marker.center(width), self._style("board--marker")))
+        return segments
+
+    def _cell_line(self, row: int, sub_line: int) -> list[Segment]:
+        state = self._state
+        look = self._look
+        styles = {
+            None: self._style("board--empty"),
+            "R": self._style("board--red"),
+            "Y": self._style("board--yellow"),
+        }
+        cursor = self._overlay("board--cursor")
+        winning = self._overlay("board--winning")
+        segments = []
+        for column in range(state.columns):
+            occupant = state.cell(column, row)
+            style = styles[occupant.short if occupant else None]
+            lines = look.lines_for(occupant)
+            if column == self.cursor:
+                style += cursor
+            if (column, row) in self._winning:
+                style += winning
+                lines = look.framed(lines)
+            segments.append(Segment(lines[sub_line], style))
+        return segments

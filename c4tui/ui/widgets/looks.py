@@ -1,0 +1,98 @@
+"""How a cell is drawn at each size: glyph patterns, Unicode and plain ASCII.
+
+Discs differ by shape as well as colour (red solid, yellow hollow), and the winning
+line is bracketed, so the board reads on monochrome terminals and with NO_COLOR too.
+Every pattern keeps a blank first and last column for those brackets, and every
+character is single-width.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from c4tui.engine import Player
+
+
+@dataclass(frozen=True)
+class CellLook:
+    """The lines of text a cell shows, for each occupant, at one size."""
+
+    name: str
+    width: int
+    height: int
+    red: tuple[str, ...]
+    yellow: tuple[str, ...]
+    empty: tuple[str, ...]
+
+    def lines_for(self, occupant: Player | None) -> tuple[str, ...]:
+        """The pattern of a cell holding ``occupant`` (None: empty)."""
+        if occupant is Player.RED:
+            return self.red
+        if occupant is Player.YELLOW:
+            return self.yellow
+        return self.empty
+
+    def framed(self, lines: tuple[str, ...]) -> tuple[str, ...]:
+        """``lines`` in brackets: how a disc of the winning line stands out without colour."""
+        return tuple(f"[{line[1:-1]}]" for line in lines)
+
+
+UNICODE_LOOKS = (
+    CellLook(
+        "large",
+        7,
+        3,
+        red=(" ▄███▄ ", " █████ ", " ▀███▀ "),
+        yellow=(" ▄▀▀▀▄ ", " █   █ ", " ▀▄▄▄▀ "),
+        empty=("       ", "   ·   ", "       "),
+    ),
+    CellLook(
+        "roomy",
+        5,
+        2,
+        red=(" ▟█▙ ", " ▜█▛ "),
+        yellow=(" ▞▀▚ ", " ▚▄▞ "),
+        empty=("     ", "  ·  "),
+    ),
+    CellLook("compact", 3, 1, red=(" ● ",), yellow=(" ○ ",), empty=(" · ",)),
+)
+
+ASCII_LOOKS = (
+    CellLook(
+        "large",
+        7,
+        3,
+        red=(" /XXX\\ ", " XXXXX ", " \\XXX/ "),
+        yellow=(" /OOO\\ ", " O   O ", " \\OOO/ "),
+        empty=("       ", "   .   ", "       "),
+    ),
+    CellLook(
+        "roomy",
+        5,
+        2,
+        red=(" /X\\ ", " \\X/ "),
+        yellow=(" /O\\ ", " \\O/ "),
+        empty=("     ", "  .  "),
+    ),
+    CellLook("compact", 3, 1, red=(" X ",), yellow=(" O ",), empty=(" . ",)),
+)
+
+#: Lines the board needs besides its cells: column numbers and the cursor marker.
+EXTRA_LINES = 2
+
+
+def choose_look(
+    columns: int, rows: int, width: int, height: int, ascii_only: bool = False
+) -> CellLook:
+    """The largest look whose board fits in ``width`` × ``height``; compact if none fits."""
+    looks = ASCII_LOOKS if ascii_only else UNICODE_LOOKS
+    for look in looks:
+        if columns * look.width <= width and rows * look.height + EXTRA_LINES <= height:
+            return look
+    return looks[-1]
+
+
+def player_glyph(player: Player, ascii_only: bool = False) -> str:
+    """The one-character disc of ``player`` (for status lines and the move list)."""
+    looks = ASCII_LOOKS if ascii_only else UNICODE_LOOKS
+    return looks[-1].lines_for(player)[0].strip()

@@ -1,0 +1,103 @@
+"""The panel beside the board: whose turn, the mode, the last message and the move list."""
+
+from __future__ import annotations
+
+from textual.app import ComposeResult
+from textual.containers import Vertical, VerticalScroll
+from textual.widgets import Static
+
+from c4tui.engine import GameState, Move, Player, Rules, format_move
+from c4tui.ui.widgets.looks import player_glyph
+
+
+def move_list_text(moves: tuple[Move, ...]) -> str:
+    """Moves numbered in pairs: ``1. d4 d4`` (red's move first)."""
+    lines = []
+    for index in range(0, len(moves), 2):
+        pair = " ".join(format_move(move) for move in moves[index : index + 2])
+        lines.append(f"{index // 2 + 1:>3}. {pair}")
+    return "\n".join(lines) or "(no moves yet)"
+
+
+class StatusPanel(Vertical):
+    """Everything a player needs to know besides the board itself."""
+
+    DEFAULT_CSS = """
+    StatusPanel {
+        width: 20;
+        height: 1fr;
+        padding: 0 1;
+        background: $panel;
+    }
+    StatusPanel > Static { margin-bottom: 1; }
+    StatusPanel #game-title { color: $text-muted; }
+    StatusPanel #turn { text-style: bold; }
+    StatusPanel #turn.-red { color: $error; }
+    StatusPanel #turn.-yellow { color: $warning; }
+    StatusPanel #mode.-pop { color: $accent; text-style: bold reverse; }
+    StatusPanel #message.-error { color: $error; text-style: bold; }
+    StatusPanel #message.-thinking { color: $text-muted; text-style: italic; }
+    StatusPanel #message.-result { color: $success; text-style: bold; }
+    StatusPanel #moves-title { margin: 0; color: $text-muted; }
+    StatusPanel #moves { height: 1fr; margin: 0; scrollbar-size-vertical: 1; }
+    """
+
+    def __init__(self, title: str, ascii_only: bool = False, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self._title = title
+        self._ascii_only = ascii_only
+
+    def compose(self) -> ComposeResult:
+        """Title, turn, mode, message, last move and the move list, top to bottom."""
+        yield Static(self._title, id="game-title")
+        yield Static(id="turn")
+        yield Static(id="mode")
+        yield Static(id="message")
+        yield Static(id="last-move")
+        yield Static("Moves", id="moves-title")
+        with VerticalScroll(id="moves"):
+            yield Static(id="move-list")
+
+    def show_turn(self, state: GameState, who: dict[Player, str]) -> None:
+        """Whose turn it is, or who won."""
+        turn = self.query_one("#turn", Static)
+        player = state.winner or state.turn
+        glyph = player_glyph(player, self._ascii_only)
+        if state.winner is not None:
+            text = f"{glyph} {state.winner.name} wins!"
+        elif state.is_draw:
+            text = "Draw"
+            player = None
+        else:
+            text = f"{glyph} {state.turn.name} to move"
+        if player is not None and who.get(player):
+            text += f"\n{who[player]}"
+        turn.update(text)
+        turn.set_class(player is Player.RED, "-red")
+        turn.set_class(player is Player.YELLOW, "-yellow")
+
+    def show_mode(self, rules: Rules, pop_mode: bool) -> None:
+        """DROP or POP, under Pop Out rules only."""
+        mode = self.query_one("#mode", Static)
+        mode.display = rules is Rules.POPOUT
+        mode.update("POP mode (p: drop)" if pop_mode else "DROP mode (p: pop)")
+        mode.set_class(pop_mode, "-pop")
+
+    def show_message(self, text: str, kind: str = "") -> None:
+        """One line of news: an error, "thinking…", the result (kind picks the style)."""
+        message = self.query_one("#message", Static)
+        message.update(text)
+        for name in ("error", "thinking", "result"):
+            message.set_class(kind == name, f"-{name}")
+
+    def show_moves(self, moves: tuple[Move, ...], last_mover: Player | None) -> None:
+        """The last move in words and the whole list."""
+        last = self.query_one("#last-move", Static)
+        if moves and last_mover is not None:
+            move = moves[-1]
+            verb = "drop" if move.kind.value == "d" else "pop"
+            last.update(f"Last: {last_mover.name} {verb} {move.column + 1}")
+        else:
+            last.update("Last: —")
+        self.query_one("#move-list", Static).update(move_list_text(moves))
+        self.query_one("#moves", VerticalScroll).scroll_end(animate=False)

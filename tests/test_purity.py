@@ -17,6 +17,9 @@ import pytest
 PACKAGE = Path(__file__).parent.parent / "c4tui"
 PURE_PACKAGES = ["engine", "ai"]
 FORBIDDEN = {"textual", "socket", "asyncio", "rich", "selectors", "ssl"}
+# The adapter awaits backends (asyncio) but must never know about the UI.
+UI_FREE_PACKAGES = ["match", "console"]
+UI_MODULES = {"textual", "rich"}
 
 
 def imported_top_level_names(source: Path) -> set[str]:
@@ -37,6 +40,21 @@ def pure_sources() -> list[Path]:
 @pytest.mark.parametrize("source", pure_sources(), ids=lambda p: str(p.relative_to(PACKAGE)))
 def test_pure_module_imports_nothing_forbidden(source: Path) -> None:
     assert imported_top_level_names(source) & FORBIDDEN == set()
+
+
+@pytest.mark.parametrize(
+    "source",
+    sorted(path for name in UI_FREE_PACKAGES for path in (PACKAGE / name).rglob("*.py")),
+    ids=lambda p: str(p.relative_to(PACKAGE)),
+)
+def test_adapter_and_console_never_import_the_ui(source: Path) -> None:
+    names = imported_top_level_names(source)
+    assert names & UI_MODULES == set()
+    assert not any(
+        node.module.startswith("c4tui.ui")
+        for node in ast.walk(ast.parse(source.read_text(encoding="utf-8")))
+        if isinstance(node, ast.ImportFrom) and node.module
+    )
 
 
 def test_the_scan_would_catch_a_forbidden_import(tmp_path: Path) -> None:

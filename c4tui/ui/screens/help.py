@@ -52,6 +52,7 @@ class HelpScreen(ModalScreen[None]):
         max-height: 100%;
         border: round $primary;
         background: $panel;
+        scrollbar-size-vertical: 1;
     }
     """
 

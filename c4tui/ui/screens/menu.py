@@ -77,6 +77,9 @@ class MenuScreen(Screen[None]):
     def on_mount(self) -> None:
         """Show only the fields that matter for the chosen mode."""
         self.query_one("#mode", ChoiceSet).focus()
+        if self.app.is_headless:  # a blinking cursor would make screenshots flaky
+            for field in self.query(Input):
+                field.cursor_blink = False
         self._show_mode_fields()
         self._show_level_description()
 

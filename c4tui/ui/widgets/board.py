@@ -244,15 +244,19 @@ class Board(ScrollView, can_focus=True):
         return self.get_component_rich_style(name, partial=True)
 
     def _board_line(self, line: int) -> list[Segment]:
+        """Line ``line`` of the whole board: numbers, drop marker, cells, pop marker."""
+        look = self._look
+        cells_height = self._state.rows * look.height
         if line == 0:
             return self._label_line()
         if line == 1:
-            return self._marker_line()
-        cell_line = line - EXTRA_LINES
-        look = self._look
-        row = self._state.rows - 1 - cell_line // look.height
-        if row < 0:
+            return self._marker_line(show=not self.pop_mode, glyph="v" if self._ascii_only else "▼")
+        if line == 2 + cells_height:
+            return self._marker_line(show=self.pop_mode, glyph="^" if self._ascii_only else "▲")
+        cell_line = line - 2
+        if not 0 <= cell_line < cells_height:
             return []
+        row = self._state.rows - 1 - cell_line // look.height
         return self._cell_line(row, cell_line % look.height)
 
     def _label_line(self) -> list[Segment]:
@@ -269,17 +273,15 @@ class Board(ScrollView, can_focus=True):
             segments.append(Segment(str(column + 1).center(width), style))
         return segments
 
-    def _marker_line(self) -> list[Segment]:
+    def _marker_line(self, show: bool, glyph: str) -> list[Segment]:
+        """The cursor's arrow: above the board to drop, below it to pop."""
+        if not show or not self.accepting:
+            return []
         width = self._look.width
-        if self._ascii_only:
-            marker = "^" if self.pop_mode else "v"
-        else:
-            marker = "▲" if self.pop_mode else "▼"
-        if not self.accepting:
-            marker = " "
-        segments = [Segment(" " * width * self.cursor, self.rich_style)]
-        segments.append(Segment(marker.center(width), self._style("board--marker")))
-        return segments
+        return [
+            Segment(" " * width * self.cursor, self.rich_style),
+            Segment(glyph.center(width), self._style("board--marker")),
+        ]
 
     def _cell_line(self, row: int, sub_line: int) -> list[Segment]:
         state = self._state

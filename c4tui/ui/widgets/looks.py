@@ -77,8 +77,9 @@ ASCII_LOOKS = (
     CellLook("compact", 3, 1, red=(" X ",), yellow=(" O ",), empty=(" . ",)),
 )
 
-#: Lines the board needs besides its cells: column numbers and the cursor marker.
-EXTRA_LINES = 2
+#: Lines the board needs besides its cells: column numbers, the drop marker above the
+#: cells and the pop marker below them.
+EXTRA_LINES = 3
 
 
 def choose_look(

@@ -1,0 +1,53 @@
+"""Helpers for driving the real app with Pilot: start a game, type moves, wait for the AI."""
+
+from __future__ import annotations
+
+from textual.pilot import Pilot
+
+from c4tui.engine import parse_move
+from c4tui.match import MatchSettings
+from c4tui.ui.app import C4App
+from c4tui.ui.screens.game import GameScreen
+
+SIZE = (80, 24)
+
+
+def make_app(**settings: object) -> C4App:
+    """An app whose menu starts with ``settings`` (the computer moves without delay)."""
+    settings.setdefault("ai_delay", 0.0)
+    settings.setdefault("seed", 1)
+    return C4App(MatchSettings(**settings))  # type: ignore[arg-type]
+
+
+async def settle(pilot: Pilot) -> None:
+    """Let workers (the computer's move) finish and the screen catch up."""
+    await pilot.app.workers.wait_for_complete()
+    await pilot.pause()
+
+
+async def start_game(pilot: Pilot) -> GameScreen:
+    """Press Enter on the menu and return the game screen."""
+    await pilot.pause()
+    await pilot.press("enter")
+    await settle(pilot)
+    screen = pilot.app.screen
+    assert isinstance(screen, GameScreen)
+    return screen
+
+
+def keys_for_column(column_number: int) -> list[str]:
+    """The digit keys that move the cursor to a 1-based column (two quick digits for 10+)."""
+    return list(str(column_number))
+
+
+async def play(pilot: Pilot, moves: str) -> None:
+    """Play space-separated moves (``d4 p1``) with keys, as a person would."""
+    screen = pilot.app.screen
+    assert isinstance(screen, GameScreen)
+    for text in moves.split():
+        move = parse_move(text)
+        want_pop = move.kind.value == "p"
+        if screen.board.pop_mode != want_pop:
+            await pilot.press("p")
+        await pilot.press(*keys_for_column(move.column + 1), "enter")
+        await settle(pilot)

@@ -1,0 +1,76 @@
+"""Thousands of random key presses across every screen: nothing may raise."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+
+from textual import events
+from textual.app import App
+
+from c4tui.engine import Rules
+from c4tui.match import Mode
+from tests.ui.helpers import SIZE, make_app
+
+KEYS = [
+    *"0123456789hlpunmq?",
+    "left",
+    "right",
+    "up",
+    "down",
+    "home",
+    "end",
+    "enter",
+    "space",
+    "escape",
+    "tab",
+    "shift+tab",
+    "backspace",
+    "question_mark",
+    *"abcxyz",
+]
+PRESSES = 2500
+CHARACTERS = {
+    "space": " ",
+    "enter": "\r",
+    "tab": "\t",
+    "escape": "\x1b",
+    "backspace": "\x7f",
+    "question_mark": "?",
+}
+
+
+def send_key(app: App[None], key: str) -> None:
+    """Deliver a key as the terminal driver does, without Pilot's wait for idleness.
+
+    Pilot waits ~50 ms after each key; thousands of keys would take minutes. Keys
+    sent this way queue up as a fast typist's would, and go through the same path.
+    """
+    character = CHARACTERS.get(key, key if len(key) == 1 else None)
+    event = events.Key(key, character)
+    event.set_sender(app)
+    assert app._driver is not None
+    app._driver.send_message(event)
+
+
+async def test_random_keys_never_crash_the_app() -> None:
+    rng = random.Random(20261122)
+    app = make_app(mode=Mode.COMPUTER, rules=Rules.POPOUT, columns=9, rows=7)
+    pressed = 0
+    async with app.run_test(size=SIZE) as pilot:
+        screens_seen: set[str] = set()
+        while pressed < PRESSES:
+            key = rng.choice(KEYS)
+            if key == "q":  # quitting would end the test early; everything else goes
+                continue
+            send_key(app, key)
+            pressed += 1
+            await asyncio.sleep(0.002)
+            screens_seen.add(type(app.screen).__name__)
+            if pressed % 50 == 0:
+                await pilot.pause()
+                assert app._exception is None, f"after {pressed} keys"
+        await pilot.pause()
+        assert app.return_code is None
+    assert {"MenuScreen", "GameScreen", "HelpScreen"} <= screens_seen
+    assert app._exception is None

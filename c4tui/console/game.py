@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import asyncio
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Coroutine
 from dataclasses import dataclass
-from typing import TextIO
+from typing import TextIO, TypeVar
 
 from c4tui.ai import RandomPlayer
 from c4tui.engine import (
@@ -22,8 +23,11 @@ from c4tui.engine import (
     render_board,
     status_line,
 )
+from c4tui.match import AIBackend, Backend
+from c4tui.match.network import I32CFSPBackend, NetworkError, ServerAddress
 
 GOODBYE = "End of input: goodbye."
+T = TypeVar("T")
 
 
 class EndOfInput(Exception):
@@ -39,6 +43,18 @@ class ConsoleSettings:
     rules: Rules = Rules.POPOUT
     opponent: str = "human"
     seed: int | None = None
+    server: ServerAddress | None = None  # play against this server's AI instead
+
+
+def opponent_for(settings: ConsoleSettings) -> Backend | None:
+    """Who plays YELLOW: a server, the random AI, or (None) a second person here."""
+    if settings.server is not None:
+        backend: Backend = I32CFSPBackend(settings.server)
+        backend.label = "server"
+        return backend
+    if settings.opponent == "random":
+        return AIBackend(RandomPlayer(settings.seed), "computer")
+    return None
 
 
 class ConsoleGame:
@@ -48,7 +64,8 @@ class ConsoleGame:
         self._settings = settings
         self._stdin = stdin
         self._stdout = stdout
-        self._computer = RandomPlayer(settings.seed) if settings.opponent == "random" else None
+        self._opponent = opponent_for(settings)
+        self._loop: asyncio.AbstractEventLoop | None = None
         # Typed answers are echoed only when nobody typed them, so transcripts read naturally.
         self._echo = not _is_terminal(stdin)
 
@@ -76,7 +93,24 @@ class ConsoleGame:
             self._play(self._new_state())
         except EndOfInput:
             self.say(GOODBYE)
+        except NetworkError as error:
+            self.say(f"Network problem: {error}")
+            return 1
+        finally:
+            self._shut_down()
         return 0
+
+    def _wait_for(self, work: Coroutine[object, object, T]) -> T:
+        """Run an opponent's coroutine to its end (the console itself is not async)."""
+        if self._loop is None:
+            self._loop = asyncio.new_event_loop()
+        return self._loop.run_until_complete(work)
+
+    def _shut_down(self) -> None:
+        if self._opponent is not None and self._loop is not None:
+            self._wait_for(self._opponent.close())
+        if self._loop is not None:
+            self._loop.close()
 
     def _new_state(self) -> GameState:
         columns = self._settings.columns or self._ask_size("columns")
@@ -92,18 +126,29 @@ class ConsoleGame:
             self.say(f"Please enter a whole number from {MIN_SIZE} to {MAX_SIZE}.")
 
     def _play(self, state: GameState) -> None:
+        opponent = self._opponent
+        if opponent is not None:
+            server = self._settings.server
+            if server is not None:
+                self.say(f"Connecting to {server} as {server.username}…")
+            self._wait_for(opponent.start(state))
         while not state.is_over:
             self.say(render_board(state))
             self.say(status_line(state))
-            state = state.play(self._next_move(state))
+            before = state
+            move = self._next_move(state)
+            state = state.play(move)
+            if opponent is not None:
+                self._wait_for(opponent.move_played(before, move))
             self.say()
         self.say(render_board(state))
         self.say(status_line(state))
 
     def _next_move(self, state: GameState) -> Move:
-        if self._computer is not None and state.turn is Player.YELLOW:
-            move = self._computer.choose_move(state)
-            self.say(f"{state.turn.name} (computer): {describe_move(move)}")
+        opponent = self._opponent
+        if opponent is not None and state.turn is Player.YELLOW:
+            move = self._wait_for(opponent.choose_move(state))
+            self.say(f"{state.turn.name} ({opponent.label}): {describe_move(move)}")
             return move
         return self._ask_move(state)
 

@@ -20,6 +20,11 @@ class Backend:
     label = "Player"
     #: True when the moves come from a person at this UI (the board accepts input then).
     interactive = False
+    #: False when moves cannot be taken back (a server does not undo).
+    supports_undo = True
+
+    async def start(self, state: GameState) -> None:
+        """Get ready for a new game from ``state`` (a network backend connects here)."""
 
     async def choose_move(self, state: GameState) -> Move:
         """The move this player makes in ``state`` (it is this player's turn)."""

@@ -11,6 +11,8 @@ def default_backends(settings: MatchSettings) -> dict[Player, Backend]:
     """The players these settings ask for: people at this keyboard and/or the AI."""
     if settings.mode is Mode.TWO_PLAYERS:
         return {Player.RED: HumanBackend("Red"), Player.YELLOW: HumanBackend("Yellow")}
+    if settings.mode is Mode.NETWORK:
+        raise ValueError("a network match needs its connected backend (see the connect dialog)")
     level = ai_level(settings.ai_level)
     computer = AIBackend(level.make(settings.seed), f"Computer ({level.name})", settings.ai_delay)
     human = settings.human_colour
@@ -61,7 +63,9 @@ class MatchController:
         return after
 
     def can_undo(self) -> bool:
-        """True when ``undo`` would take back at least one move of a person here."""
+        """True when ``undo`` would take back a move of a person here (and nobody objects)."""
+        if not all(backend.supports_undo for backend in self.backends.values()):
+            return False
         return any(self.backends[state.turn].interactive for state in self._states[:-1])
 
     def undo(self) -> bool:

@@ -16,6 +16,7 @@ class Mode(Enum):
 
     TWO_PLAYERS = "two players on this keyboard"
     COMPUTER = "against the computer"
+    NETWORK = "against a network server"
 
 
 class MovePicker(Protocol):
@@ -72,4 +73,6 @@ class MatchSettings:
         opponent = "two players"
         if self.mode is Mode.COMPUTER:
             opponent = f"vs computer ({ai_level(self.ai_level).name})"
+        elif self.mode is Mode.NETWORK:
+            opponent = "vs network server"
         return f"{self.columns} × {self.rows} {rules}\n{opponent}"

@@ -10,6 +10,7 @@ from textual.pilot import Pilot
 
 from c4tui.engine import Rules
 from c4tui.match import Mode
+from c4tui.match.network import ServerAddress
 from tests.ui.helpers import SIZE, make_app, play, settle
 
 
@@ -68,3 +69,9 @@ def test_pop_mode(snap_compare) -> None:
 def test_help_screen(snap_compare) -> None:
     app = make_app()
     assert snap_compare(app, terminal_size=SIZE, run_before=playing("d4", "question_mark"))
+
+
+def test_connect_dialog(snap_compare) -> None:
+    app = make_app(mode=Mode.NETWORK)
+    app.server_address = ServerAddress("localhost", 4444, "player")
+    assert snap_compare(app, terminal_size=SIZE, press=["enter"])

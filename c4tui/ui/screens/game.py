@@ -12,7 +12,7 @@ from textual.widgets import Footer
 from textual.worker import Worker, WorkerState
 
 from c4tui.engine import GameState, IllegalMoveError, Move, MoveKind, Player, Rules
-from c4tui.match import Backend, MatchController
+from c4tui.match import MatchController
 from c4tui.ui.screens.help import HelpScreen
 from c4tui.ui.widgets.board import Board
 from c4tui.ui.widgets.status import StatusPanel
@@ -43,6 +43,7 @@ class GameScreen(Screen[None]):
         super().__init__()
         self.controller = controller
         self._ascii_only = ascii_only
+        self._failed = False
 
     # ----- layout --------------------------------------------------------------------
 
@@ -66,31 +67,45 @@ class GameScreen(Screen[None]):
         return self.query_one(StatusPanel)
 
     def on_mount(self) -> None:
-        """Focus the board and start the first turn."""
+        """Focus the board and start the game."""
         self.board.focus()
-        self._start_turn()
+        self._start_turn(None, starting=True)
 
     # ----- the turn loop -------------------------------------------------------------
 
-    def _start_turn(self) -> None:
-        """Show the position; if a backend (not a person here) is to move, ask it."""
+    def _start_turn(self, played: tuple[GameState, Move] | None, starting: bool = False) -> None:
+        """Show the position, then let the backends catch up and, if due, move.
+
+        ``played`` is the position before the move just played and that move
+        (None after undo or when a game is ``starting``). Backends are told of
+        every move before the next one is asked for, so a network backend can
+        send it first.
+        """
         self._refresh_view()
         state = self.controller.state
+        backend = self.controller.backend_to_move()
         if state.is_over:
             self._show_result(state)
-            return
-        backend = self.controller.backend_to_move()
-        if backend.interactive:
+        elif backend.interactive:
             self.panel.show_message("")
-            return
-        self.panel.show_message(f"{backend.label} is thinking…", "thinking")
-        self._ask_backend(backend, state)
+        else:
+            self.panel.show_message(f"{backend.label} is thinking…", "thinking")
+        self._run_backends(played, state, starting)
 
     @work(group=OPPONENT_GROUP, exclusive=True, exit_on_error=False)
-    async def _ask_backend(self, backend: Backend, state: GameState) -> None:
-        """Wait for the backend's move off the UI's hands; the answer comes as a message."""
-        move = await backend.choose_move(state)
-        self.post_message(self.MoveChosen(state, move))
+    async def _run_backends(
+        self, played: tuple[GameState, Move] | None, state: GameState, starting: bool
+    ) -> None:
+        """Off the UI's hands: start or tell the backends, then await the one to move."""
+        for backend in list(self.controller.backends.values()):
+            if starting:
+                await backend.start(state)
+            elif played is not None:
+                await backend.move_played(*played)
+        to_move = self.controller.backends[state.turn]
+        if not state.is_over and not to_move.interactive:
+            move = await to_move.choose_move(state)
+            self.post_message(self.MoveChosen(state, move))
 
     def on_game_screen_move_chosen(self, message: GameScreen.MoveChosen) -> None:
         """Play a backend's move, unless undo or a new game made it stale."""
@@ -100,14 +115,20 @@ class GameScreen(Screen[None]):
             self._play(message.move)
         except IllegalMoveError as error:
             backend = self.controller.backend_to_move()
-            self.panel.show_message(f"{backend.label} tried an illegal move: {error}", "error")
+            self._fail(f"{backend.label} tried an illegal move: {error}")
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
-        """A backend that fails is reported, never a crash."""
+        """A backend that fails (a server gone, a broken protocol) is reported, never a crash."""
         if event.state is WorkerState.ERROR and event.worker.group == OPPONENT_GROUP:
-            error = event.worker.error
-            self.panel.show_message(f"The opponent failed: {error}", "error")
-            self.notify(str(error), title="Opponent failed", severity="error")
+            self._fail(str(event.worker.error))
+
+    def _fail(self, problem: str) -> None:
+        """Stop the game where it is and say why; n starts over, m goes back."""
+        self._failed = True
+        self.board.accepting = False
+        self.panel.show_message(f"{problem}\nn: try again · m: menu", "error")
+        self.notify(problem, title="The game cannot go on", severity="error", timeout=8)
+        self.refresh_bindings()
 
     def on_board_column_chosen(self, message: Board.ColumnChosen) -> None:
         """A person chose a column: play it, or say why not."""
@@ -115,6 +136,9 @@ class GameScreen(Screen[None]):
         state = controller.state
         if state.is_over:
             self.panel.show_message("The game is over. n: new game", "error")
+            return
+        if self._failed:
+            self.panel.show_message("The game stopped. n: try again · m: menu", "error")
             return
         if not controller.is_interactive_turn():
             backend = controller.backend_to_move()
@@ -131,9 +155,10 @@ class GameScreen(Screen[None]):
 
     def _play(self, move: Move) -> None:
         """Play ``move`` for the side to move and go on to the next turn."""
+        before = self.controller.state
         self.controller.play(move)
         self.board.pop_mode = False
-        self._start_turn()
+        self._start_turn((before, move))
 
     # ----- showing -------------------------------------------------------------------
 
@@ -148,7 +173,7 @@ class GameScreen(Screen[None]):
         controller = self.controller
         state = controller.state
         self.board.show(state, controller.last_move)
-        self.board.accepting = controller.is_interactive_turn()
+        self.board.accepting = controller.is_interactive_turn() and not self._failed
         self.panel.show_turn(state, self._who())
         self.panel.show_mode(state.rules, self.board.pop_mode)
         last_mover = state.turn.other if controller.moves else None
@@ -171,9 +196,11 @@ class GameScreen(Screen[None]):
         if action == "toggle_pop":
             if controller.settings.rules is not Rules.POPOUT:
                 return False
-            return True if controller.is_interactive_turn() else None
+            return True if controller.is_interactive_turn() and not self._failed else None
         if action == "undo":
-            return True if controller.can_undo() else None
+            if not all(backend.supports_undo for backend in controller.backends.values()):
+                return False
+            return True if controller.can_undo() and not self._failed else None
         return True
 
     def action_toggle_pop(self) -> None:
@@ -185,21 +212,25 @@ class GameScreen(Screen[None]):
 
     def action_undo(self) -> None:
         """Take back the last move (against the computer: back to before your last move)."""
+        if not self.controller.can_undo() or self._failed:
+            return
         self._cancel_backend()
-        if self.controller.undo():
-            self._start_turn()
-            self.panel.show_message("Move taken back")
+        self.controller.undo()
+        self._start_turn(None)
+        self.panel.show_message("Move taken back")
 
     def action_new_game(self) -> None:
         """Same settings, empty board."""
         self._cancel_backend()
         self.controller.restart()
+        self._failed = False
         self.board.pop_mode = False
-        self._start_turn()
+        self._start_turn(None, starting=True)
 
     def action_menu(self) -> None:
         """Back to the menu (the current game is abandoned)."""
         self._cancel_backend()
+        self.app.run_worker(self.controller.close(), exit_on_error=False)
         self.dismiss(None)
 
     def action_help(self) -> None:

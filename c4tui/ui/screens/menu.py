@@ -36,10 +36,9 @@ class MenuScreen(Screen[None]):
             with Grid(id="menu-form"):
                 yield Label("Mode")
                 with ChoiceSet(id="mode"):
-                    yield RadioButton(
-                        "Two players, one keyboard", value=initial.mode is Mode.TWO_PLAYERS
-                    )
-                    yield RadioButton("Against the computer", value=initial.mode is Mode.COMPUTER)
+                    yield RadioButton("Two players", value=initial.mode is Mode.TWO_PLAYERS)
+                    yield RadioButton("Computer", value=initial.mode is Mode.COMPUTER)
+                    yield RadioButton("Network server", value=initial.mode is Mode.NETWORK)
                 yield Label("Board")
                 with Horizontal(id="size"):
                     yield self._size_input("columns", initial.columns)
@@ -59,6 +58,11 @@ class MenuScreen(Screen[None]):
                     for level in AI_LEVELS:
                         yield RadioButton(level.name, value=level.key == initial.ai_level)
             yield Static(id="level-description", classes="computer-only")
+            yield Static(
+                "Network: play RED against the AI of a server (e.g. `c4tui serve`); "
+                "Enter asks where it is.",
+                id="network-note",
+            )
             yield Static(id="size-error")
             yield Button("Start game", id="start", variant="primary")
         yield Footer()
@@ -90,6 +94,7 @@ class MenuScreen(Screen[None]):
         against_computer = self._mode() is Mode.COMPUTER
         for widget in self.query(".computer-only"):
             widget.display = against_computer
+        self.query_one("#network-note", Static).display = self._mode() is Mode.NETWORK
 
     @on(ChoiceSet.Changed, "#level")
     def _show_level_description(self) -> None:
@@ -108,7 +113,7 @@ class MenuScreen(Screen[None]):
 
     def _mode(self) -> Mode:
         index = self.query_one("#mode", ChoiceSet).pressed_index
-        return Mode.COMPUTER if index == 1 else Mode.TWO_PLAYERS
+        return [Mode.TWO_PLAYERS, Mode.COMPUTER, Mode.NETWORK][max(0, index)]
 
     def _size_field(self, name: str) -> int | None:
         return parse_size(self.query_one(f"#{name}", Input).value)
@@ -137,7 +142,9 @@ class MenuScreen(Screen[None]):
             columns=columns,
             rows=rows,
             rules=Rules.POPOUT if rules_index == 1 else Rules.CLASSIC,
-            human_colour=Player.YELLOW if colour_index == 1 else Player.RED,
+            human_colour=Player.YELLOW
+            if colour_index == 1 and self._mode() is Mode.COMPUTER
+            else Player.RED,
             ai_level=AI_LEVELS[level_index].key,
             seed=self._initial.seed,
             ai_delay=self._initial.ai_delay,

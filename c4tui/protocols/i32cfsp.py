@@ -1,0 +1,273 @@
+"""I32CFSP, the ICS 32 Connect Four Server Protocol (spec/protocols.md §1).
+
+One codec and two state machines: ``ServerSession`` (what ``c4tui serve`` runs
+per connection) and ``ClientSession`` (what the app's network backend runs).
+Both check every move with the engine. Lines are text without their CRLF.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from enum import Enum, auto
+
+from c4tui.engine import (
+    MAX_SIZE,
+    MIN_SIZE,
+    GameState,
+    Move,
+    MoveKind,
+    Player,
+    Rules,
+)
+from c4tui.protocols.common import ProtocolError, quote
+
+HELLO = "I32CFSP_HELLO"
+WELCOME = "WELCOME"
+AI_GAME = "AI_GAME"
+READY = "READY"
+OKAY = "OKAY"
+INVALID = "INVALID"
+WINNER_RED = "WINNER_RED"
+WINNER_YELLOW = "WINNER_YELLOW"
+DRAW = "DRAW"
+ERROR = "ERROR"
+CLASSIC = "CLASSIC"
+LINE_END = "\r\n"
+
+_USERNAME = re.compile(r"[!-~]{1,32}")  # printable ASCII, no whitespace
+_COLUMN = re.compile(r"[0-9]{1,3}")
+
+
+def valid_username(name: str) -> bool:
+    """1-32 printable characters without whitespace, as the protocol requires."""
+    return _USERNAME.fullmatch(name) is not None
+
+
+# ----- the codec ---------------------------------------------------------------------
+
+
+def format_move(move: Move) -> str:
+    """``DROP 3`` / ``POP 3`` (1-based column)."""
+    verb = "DROP" if move.kind is MoveKind.DROP else "POP"
+    return f"{verb} {move.column + 1}"
+
+
+def parse_move(line: str) -> Move | None:
+    """The move in ``DROP <col>`` / ``POP <col>``; None if the line is not one."""
+    parts = line.split(" ")
+    if len(parts) != 2 or parts[0] not in ("DROP", "POP") or not _COLUMN.fullmatch(parts[1]):
+        return None
+    kind = MoveKind.DROP if parts[0] == "DROP" else MoveKind.POP
+    return Move(kind, int(parts[1]) - 1)
+
+
+def format_ai_game(columns: int, rows: int, rules: Rules) -> str:
+    """The game request: plain ``AI_GAME`` for the classic 7 × 6 Pop Out game."""
+    if rules is Rules.CLASSIC:
+        return f"{AI_GAME} {columns} {rows} {CLASSIC}"
+    if (columns, rows) == (7, 6):
+        return AI_GAME
+    return f"{AI_GAME} {columns} {rows}"
+
+
+def parse_ai_game(line: str) -> tuple[int, int, Rules] | None:
+    """Size and rules of an ``AI_GAME`` line; None if it is not a valid one."""
+    parts = line.split(" ")
+    if parts == [AI_GAME]:
+        return 7, 6, Rules.POPOUT
+    if parts[0] != AI_GAME or len(parts) not in (3, 4):
+        return None
+    if not all(re.fullmatch(r"[0-9]{1,2}", part) for part in parts[1:3]):
+        return None
+    columns, rows = int(parts[1]), int(parts[2])
+    if not (MIN_SIZE <= columns <= MAX_SIZE and MIN_SIZE <= rows <= MAX_SIZE):
+        return None
+    if len(parts) == 4 and parts[3] != CLASSIC:
+        return None
+    return columns, rows, Rules.CLASSIC if len(parts) == 4 else Rules.POPOUT
+
+
+def result_line(state: GameState) -> str | None:
+    """``WINNER_RED`` / ``WINNER_YELLOW`` / ``DRAW`` for a finished game, else None."""
+    if state.winner is Player.RED:
+        return WINNER_RED
+    if state.winner is Player.YELLOW:
+        return WINNER_YELLOW
+    if state.is_draw:
+        return DRAW
+    return None
+
+
+# ----- the server side ---------------------------------------------------------------
+
+
+class ServerPhase(Enum):
+    """Where a server-side conversation is."""
+
+    HELLO = auto()
+    GAME_REQUEST = auto()
+    CLIENT_MOVE = auto()
+    AI_MOVE = auto()
+    CLOSED = auto()
+
+
+@dataclass
+class Reply:
+    """What the server must do after a line: send these lines, maybe close, maybe move."""
+
+    lines: list[str] = field(default_factory=list)
+    close: bool = False
+    ai_to_move: bool = False
+    reason: str = ""  # why the connection closes, for the log
+
+
+class ServerSession:
+    """One client's conversation with the server, minus the sockets.
+
+    Feed it each line with ``receive``; when a Reply says ``ai_to_move``, ask the
+    AI for a move on ``state`` and pass it to ``ai_moved``.
+    """
+
+    def __init__(self) -> None:
+        self.phase = ServerPhase.HELLO
+        self.username = ""
+        self.state: GameState | None = None
+
+    def receive(self, line: str) -> Reply:
+        """Answer one line from the client."""
+        if self.phase is ServerPhase.HELLO:
+            return self._hello(line)
+        if self.phase is ServerPhase.GAME_REQUEST:
+            return self._game_request(line)
+        if self.phase is ServerPhase.CLIENT_MOVE:
+            return self._client_move(line)
+        return self._violation(line, "nothing was expected from the client now")
+
+    def ai_moved(self, move: Move) -> Reply:
+        """Send the AI's move (it must be legal) and what follows it."""
+        assert self.phase is ServerPhase.AI_MOVE and self.state is not None
+        self.state = self.state.play(move)
+        result = result_line(self.state)
+        if result is not None:
+            return self._finish([format_move(move), result], result)
+        self.phase = ServerPhase.CLIENT_MOVE
+        return Reply([format_move(move), READY])
+
+    def _hello(self, line: str) -> Reply:
+        parts = line.split(" ")
+        if len(parts) != 2 or parts[0] != HELLO or not valid_username(parts[1]):
+            return self._violation(line, "expected I32CFSP_HELLO <username>")
+        self.username = parts[1]
+        self.phase = ServerPhase.GAME_REQUEST
+        return Reply([f"{WELCOME} {self.username}"])
+
+    def _game_request(self, line: str) -> Reply:
+        game = parse_ai_game(line)
+        if game is None:
+            return self._violation(line, "expected AI_GAME [<columns> <rows> [CLASSIC]]")
+        columns, rows, rules = game
+        self.state = GameState.new(columns, rows, rules)
+        self.phase = ServerPhase.CLIENT_MOVE
+        return Reply([READY])
+
+    def _client_move(self, line: str) -> Reply:
+        assert self.state is not None
+        move = parse_move(line)
+        if move is None:
+            return self._violation(line, "expected DROP <column> or POP <column>")
+        if not self.state.is_legal(move):
+            return Reply([INVALID, READY])
+        self.state = self.state.play(move)
+        result = result_line(self.state)
+        if result is not None:
+            return self._finish([result], result)
+        self.phase = ServerPhase.AI_MOVE
+        return Reply([OKAY], ai_to_move=True)
+
+    def _finish(self, lines: list[str], result: str) -> Reply:
+        self.phase = ServerPhase.CLOSED
+        return Reply(lines, close=True, reason=f"game over: {result}")
+
+    def _violation(self, line: str, expected: str) -> Reply:
+        self.phase = ServerPhase.CLOSED
+        return Reply([ERROR], close=True, reason=f"protocol error: {expected}, got {quote(line)}")
+
+
+# ----- the client side ---------------------------------------------------------------
+
+
+class ClientSession:
+    """The client's half: what to send, and whether the server's answers make sense.
+
+    The client is RED. Each method takes the server's lines as they arrive and
+    raises ProtocolError, quoting the line, at the first one that is wrong.
+    """
+
+    def __init__(self, username: str, columns: int, rows: int, rules: Rules) -> None:
+        if not valid_username(username):
+            raise ValueError(f"{username!r} is not a valid I32CFSP username")
+        self.username = username
+        self.state = GameState.new(columns, rows, rules)
+
+    def hello(self) -> str:
+        """The first line to send."""
+        return f"{HELLO} {self.username}"
+
+    def check_welcome(self, line: str) -> None:
+        """The server must echo the username exactly."""
+        expect(line, f"{WELCOME} {self.username}")
+
+    def game_request(self) -> str:
+        """The line asking for a game of our size and rules."""
+        return format_ai_game(self.state.columns, self.state.rows, self.state.rules)
+
+    def check_ready(self, line: str) -> None:
+        """READY starts the game (and follows every server move)."""
+        expect(line, READY)
+
+    def send_move(self, move: Move) -> str:
+        """The line for our move (which must be legal here)."""
+        if not self.state.is_legal(move):
+            raise ValueError(f"{move} is not legal here: {self.state.refusal(move)}")
+        return format_move(move)
+
+    def answer_to_move(self, move: Move, line: str) -> str:
+        """Judge the first line after our move; returns it (OKAY, INVALID or a result).
+
+        After OKAY, call ``server_move``; after INVALID, ``check_ready``; a result
+        ends the game.
+        """
+        after = self.state.play(move)
+        if line == INVALID:
+            return line
+        if line == OKAY and not after.is_over:
+            self.state = after
+            return line
+        if after.is_over and line == result_line(after):
+            self.state = after
+            return line
+        expected = result_line(after) or "OKAY or INVALID"
+        raise ProtocolError(f"after our {format_move(move)} expected {expected}, got {quote(line)}")
+
+    def server_move(self, line: str) -> Move:
+        """The server's move: it must parse and be legal on our board."""
+        move = parse_move(line)
+        if move is None:
+            raise ProtocolError(f"expected the server's DROP/POP move, got {quote(line)}")
+        reason = self.state.refusal(move)
+        if reason is not None:
+            raise ProtocolError(f"the server played an illegal move {quote(line)}: {reason}")
+        self.state = self.state.play(move)
+        return move
+
+    def after_server_move(self, line: str) -> None:
+        """After the server's move: READY, or the result our own board shows."""
+        expected = result_line(self.state) or READY
+        expect(line, expected)
+
+
+def expect(line: str, wanted: str) -> None:
+    """Raise ProtocolError unless ``line`` is exactly ``wanted``."""
+    if line != wanted:
+        raise ProtocolError(f"expected {wanted!r}, got {quote(line)}")

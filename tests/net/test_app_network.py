@@ -1,0 +1,192 @@
+"""Network play through the real app (Pilot) and the real console, against real servers."""
+
+from __future__ import annotations
+
+import asyncio
+import subprocess
+import sys
+
+from textual.widgets import Input
+
+from c4tui.engine import Rules
+from c4tui.match import Mode
+from c4tui.match.network import I32CFSPBackend, ServerAddress
+from c4tui.server import C4Server
+from c4tui.ui.app import C4App
+from c4tui.ui.screens.connect import ConnectDialog
+from c4tui.ui.screens.game import GameScreen
+from c4tui.ui.screens.menu import MenuScreen
+from tests.net.test_client import FakeServer, greet, say
+from tests.ui.helpers import SIZE, make_app, play, settle
+
+
+def network_app(port: int, **settings: object) -> C4App:
+    app = make_app(mode=Mode.NETWORK, **settings)
+    app.server_address = ServerAddress("127.0.0.1", port, "pilot")
+    return app
+
+
+def status(app: C4App) -> str:
+    return str(app.screen.query_one("#connect-status").render())
+
+
+async def open_dialog(pilot) -> ConnectDialog:
+    await pilot.pause()
+    await pilot.press("enter")
+    await pilot.pause()
+    dialog = pilot.app.screen
+    assert isinstance(dialog, ConnectDialog)
+    return dialog
+
+
+async def test_full_game_against_the_server_through_the_app(server: C4Server) -> None:
+    app = network_app(server.port, columns=8, rows=5, rules=Rules.POPOUT)
+    async with app.run_test(size=SIZE) as pilot:
+        await open_dialog(pilot)
+        await pilot.press("enter")  # connect with the defaults
+        for _ in range(50):
+            await settle(pilot)
+            if isinstance(app.screen, GameScreen):
+                break
+        screen = app.screen
+        assert isinstance(screen, GameScreen)
+        assert isinstance(
+            screen.controller.backends[screen.controller.state.turn.other], I32CFSPBackend
+        )
+        turn = 0
+        while not screen.controller.state.is_over and turn < 200:
+            legal = screen.controller.state.legal_moves()
+            await play(pilot, str(legal[turn % len(legal)]))
+            turn += 1
+        state = screen.controller.state
+        assert state.is_over
+        assert len(screen.controller.moves) > 1  # the server answered
+        assert "wins!" in str(screen.query_one("#turn").render()) or state.is_draw
+        assert not screen.check_action("undo", ())  # a server game cannot be undone
+
+
+async def test_dialog_explains_bad_fields_inline(server: C4Server) -> None:
+    app = network_app(server.port)
+    async with app.run_test(size=SIZE) as pilot:
+        dialog = await open_dialog(pilot)
+        dialog.query_one("#port", Input).value = "70000"
+        await pilot.press("enter")
+        await pilot.pause()
+        assert "Port: a whole number from 1 to 65535" in status(app)
+        dialog.query_one("#port", Input).value = str(server.port)
+        dialog.query_one("#username", Input).value = "two words"
+        await pilot.press("enter")
+        await pilot.pause()
+        assert "no spaces" in status(app)
+        assert dialog.focused is dialog.query_one("#username", Input)
+        dialog.query_one("#username", Input).value = ""
+        await pilot.press("enter")
+        await pilot.pause()
+        assert "Username: required" in status(app)
+        assert isinstance(app.screen, ConnectDialog)
+
+
+async def test_refused_connection_is_explained_and_escape_goes_back() -> None:
+    probe = await asyncio.start_server(lambda r, w: None, "127.0.0.1", 0)
+    port = probe.sockets[0].getsockname()[1]
+    probe.close()
+    await probe.wait_closed()
+    app = network_app(port)
+    async with app.run_test(size=SIZE) as pilot:
+        await open_dialog(pilot)
+        await pilot.press("enter")
+        await settle(pilot)
+        assert "Connection refused" in status(app)
+        await pilot.press("escape")
+        await pilot.pause()
+        assert isinstance(app.screen, MenuScreen)
+
+
+async def test_server_hanging_up_mid_game_is_reported_not_a_crash() -> None:
+    async def script(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        await greet(reader, writer)
+        await reader.readline()
+        await say(writer, "OKAY", "DROP 1", "READY")
+        await reader.readline()
+        writer.close()
+
+    async with FakeServer(script) as fake:
+        app = network_app(fake.port)
+        async with app.run_test(size=SIZE) as pilot:
+            await open_dialog(pilot)
+            await pilot.press("enter")
+            await settle(pilot)
+            screen = app.screen
+            assert isinstance(screen, GameScreen)
+            await play(pilot, "d4")
+            await play(pilot, "d4")
+            message = str(screen.query_one("#message").render())
+            assert "hung up" in message
+            assert not screen.board.accepting
+            played = len(screen.controller.moves)
+            await pilot.press("5", "enter")  # Play is dimmed now; the reason stays shown
+            await pilot.pause()
+            assert len(screen.controller.moves) == played
+            assert "n: try again" in str(screen.query_one("#message").render())
+            await pilot.press("m")
+            await pilot.pause()
+            assert isinstance(app.screen, MenuScreen)
+
+
+def test_full_game_in_the_console(server: C4Server) -> None:
+    moves = "".join(f"{column}\n" for column in [1, 2, 3, 4] * 12)
+    result = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "c4tui",
+            "console",
+            "--connect",
+            f"127.0.0.1:{server.port}",
+            "--user",
+            "console_tester",
+            "--columns",
+            "4",
+            "--rows",
+            "4",
+            "--rules",
+            "classic",
+        ],
+        input=moves,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert result.stderr == ""
+    assert f"Connecting to 127.0.0.1:{server.port} as console_tester" in result.stdout
+    assert "YELLOW (server):" in result.stdout
+    assert "wins!" in result.stdout or "It's a draw!" in result.stdout
+
+
+def test_console_reports_a_refused_connection() -> None:
+    result = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "c4tui",
+            "console",
+            "--connect",
+            "127.0.0.1:1",
+            "--user",
+            "x",
+            "--columns",
+            "7",
+            "--rows",
+            "6",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+        stdin=subprocess.DEVNULL,
+    )
+    assert result.returncode == 1
+    assert "Network problem: Connection refused by 127.0.0.1:1" in result.stdout
+    assert "Traceback" not in result.stderr

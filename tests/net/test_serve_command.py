@@ -1,0 +1,81 @@
+"""``c4tui serve`` as a real process: it logs, serves, and stops cleanly on signals."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from tests.net.raw_client import play_whole_game
+
+
+def start(log: Path) -> tuple[subprocess.Popen[bytes], int]:
+    handle = log.open("w")
+    process = subprocess.Popen(
+        [sys.executable, "-m", "c4tui", "serve", "--port", "0", "--idle-timeout", "5"],
+        stderr=handle,
+        stdin=subprocess.DEVNULL,
+    )
+    for _ in range(200):
+        match = re.search(r"listening on 127\.0\.0\.1:(\d+)", log.read_text())
+        if match:
+            return process, int(match.group(1))
+        time.sleep(0.05)
+    process.kill()
+    raise AssertionError("the server did not start: " + log.read_text())
+
+
+@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGINT])
+def test_serves_a_game_then_stops_cleanly_on_a_signal(tmp_path: Path, signum: int) -> None:
+    log = tmp_path / "serve.log"
+    process, port = start(log)
+    try:
+        result = asyncio.run(play_whole_game(port))
+        assert result in ("WINNER_RED", "WINNER_YELLOW", "DRAW")
+        process.send_signal(signum)
+        assert process.wait(timeout=20) == 0
+    finally:
+        if process.poll() is None:
+            process.kill()
+    text = log.read_text()
+    assert re.search(r"#1 opened from 127\.0\.0\.1:\d+", text)
+    assert re.search(r"#1 closed \(game over: (WINNER_RED|WINNER_YELLOW|DRAW)\)", text)
+    assert "stopped" in text
+    assert "Traceback" not in text
+
+
+def test_a_busy_port_is_a_clear_error(tmp_path: Path) -> None:
+    log = tmp_path / "first.log"
+    first, port = start(log)
+    try:
+        second = subprocess.run(
+            [sys.executable, "-m", "c4tui", "serve", "--port", str(port)],
+            capture_output=True,
+            text=True,
+            timeout=30,
+            check=False,
+        )
+        assert second.returncode == 1
+        assert f"cannot listen on 127.0.0.1:{port}" in second.stderr
+        assert "Traceback" not in second.stderr
+    finally:
+        first.send_signal(signal.SIGTERM)
+        first.wait(timeout=20)
+
+
+def test_serve_help_explains_every_option() -> None:
+    result = subprocess.run(
+        [sys.executable, "-m", "c4tui", "serve", "--help"],
+        capture_output=True,
+        text=True,
+        timeout=30,
+        check=True,
+    )
+    for option in ("--host", "--port", "--ai", "--max-connections", "--idle-timeout"):
+        assert option in result.stdout

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import threading
 
 from c4tui.engine import GameState, Move
 
@@ -16,7 +17,7 @@ class RandomPlayer:
     def __init__(self, seed: int | None = None) -> None:
         self._random = random.Random(seed)
 
-    def choose_move(self, state: GameState) -> Move:
+    def choose_move(self, state: GameState, cancel: threading.Event | None = None) -> Move:
         """A random legal move. Raises ValueError if the game is over."""
         moves = state.legal_moves()
         if not moves:

@@ -8,6 +8,7 @@ worker cancels the wait.
 from __future__ import annotations
 
 import asyncio
+import threading
 import time
 
 from c4tui.engine import GameState, Move
@@ -63,9 +64,18 @@ class AIBackend(Backend):
         self._min_delay = min_delay
 
     async def choose_move(self, state: GameState) -> Move:
-        """Ask the picker in a thread; wait at least ``min_delay`` so a person sees it."""
+        """Ask the picker in a thread; wait at least ``min_delay`` so a person sees it.
+
+        Cancelling this coroutine (a new game, undo, leaving) also stops the
+        search thread at its next look at the clock.
+        """
         started = time.monotonic()
-        move = await asyncio.to_thread(self._picker.choose_move, state)
+        cancel = threading.Event()
+        try:
+            move = await asyncio.to_thread(self._picker.choose_move, state, cancel)
+        except asyncio.CancelledError:
+            cancel.set()
+            raise
         remaining = self._min_delay - (time.monotonic() - started)
         if remaining > 0:
             await asyncio.sleep(remaining)

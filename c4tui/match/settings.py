@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
 from enum import Enum
-from typing import Protocol
 
-from c4tui.ai import RandomPlayer
-from c4tui.engine import DEFAULT_COLUMNS, DEFAULT_ROWS, GameState, Move, Player, Rules
+from c4tui.ai import AI_LEVELS, AILevel, MovePicker, ai_level
+from c4tui.engine import DEFAULT_COLUMNS, DEFAULT_ROWS, GameState, Player, Rules
 
 
 class Mode(Enum):
@@ -17,37 +15,6 @@ class Mode(Enum):
     TWO_PLAYERS = "two players on this keyboard"
     COMPUTER = "against the computer"
     NETWORK = "against a network server"
-
-
-class MovePicker(Protocol):
-    """What an AI level offers: a move for a position (may be slow, so it runs off the UI)."""
-
-    def choose_move(self, state: GameState) -> Move:
-        """The move to play in ``state``."""
-        ...
-
-
-@dataclass(frozen=True)
-class AILevel:
-    """One entry of the menu's level list."""
-
-    key: str
-    name: str
-    description: str
-    make: Callable[[int | None], MovePicker]
-
-
-AI_LEVELS: tuple[AILevel, ...] = (
-    AILevel("random", "Random", RandomPlayer.description, RandomPlayer),
-)
-
-
-def ai_level(key: str) -> AILevel:
-    """The level called ``key`` (raises KeyError for an unknown one)."""
-    for level in AI_LEVELS:
-        if level.key == key:
-            return level
-    raise KeyError(key)
 
 
 @dataclass(frozen=True)
@@ -76,3 +43,6 @@ class MatchSettings:
         elif self.mode is Mode.NETWORK:
             opponent = "vs network server"
         return f"{self.columns} × {self.rows} {rules}\n{opponent}"
+
+
+__all__ = ["AI_LEVELS", "AILevel", "MatchSettings", "Mode", "MovePicker", "ai_level"]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable
 
 from textual.app import App
@@ -52,6 +53,9 @@ class C4App(App[None]):
 
     def on_mount(self) -> None:
         """Open on the menu."""
+        # The AI searches in a thread; handing the interpreter lock over more often
+        # (default: every 5 ms) keeps keys snappy while it thinks.
+        sys.setswitchinterval(0.001)
         self.push_screen(MenuScreen(self._initial_settings))
 
     def start_match(self, settings: MatchSettings) -> None:

@@ -8,7 +8,7 @@ import logging
 import pytest
 
 from c4tui.engine import Rules
-from c4tui.server import C4Server
+from c4tui.server import C4Server, ServerConfig
 from tests.net.conftest import IDLE_TIMEOUT
 from tests.net.raw_client import RawClient, play_whole_game
 
@@ -163,3 +163,17 @@ async def test_too_many_connections_are_refused_politely(server: C4Server) -> No
     for client in clients:
         await client.close()
     assert server.peak_connections >= 50
+
+
+@pytest.mark.parametrize("level", ["easy", "hard"])
+async def test_the_server_plays_with_the_level_it_was_given(level: str) -> None:
+    c4_server = C4Server(ServerConfig(port=0, ai=level))
+    await c4_server.start()
+    try:
+        result = await play_whole_game(c4_server.port, columns=5, rows=4, rules=Rules.CLASSIC)
+    finally:
+        await c4_server.stop()
+    assert result in ("WINNER_RED", "WINNER_YELLOW", "DRAW")
+    if level == "hard":
+        # Red plays the first legal move every time: Hard never loses to that.
+        assert result in ("WINNER_YELLOW", "DRAW")

@@ -5,15 +5,13 @@ from __future__ import annotations
 import asyncio
 import random
 
-from textual import events
-from textual.app import App
-
 from c4tui.engine import Rules
 from c4tui.match import Mode
+from tests.ui.fuzz_keys import send_key
 from tests.ui.helpers import SIZE, make_app
 
 KEYS = [
-    *"0123456789hlpunmq?",
+    *"0123456789hpunmq?",
     "left",
     "right",
     "up",
@@ -30,27 +28,6 @@ KEYS = [
     *"abcxyz",
 ]
 PRESSES = 2500
-CHARACTERS = {
-    "space": " ",
-    "enter": "\r",
-    "tab": "\t",
-    "escape": "\x1b",
-    "backspace": "\x7f",
-    "question_mark": "?",
-}
-
-
-def send_key(app: App[None], key: str) -> None:
-    """Deliver a key as the terminal driver does, without Pilot's wait for idleness.
-
-    Pilot waits ~50 ms after each key; thousands of keys would take minutes. Keys
-    sent this way queue up as a fast typist's would, and go through the same path.
-    """
-    character = CHARACTERS.get(key, key if len(key) == 1 else None)
-    event = events.Key(key, character)
-    event.set_sender(app)
-    assert app._driver is not None
-    app._driver.send_message(event)
 
 
 async def test_random_keys_never_crash_the_app() -> None:

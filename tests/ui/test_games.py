@@ -30,12 +30,12 @@ async def test_diagonal_win_with_arrow_keys_and_space() -> None:
     async with app.run_test(size=SIZE) as pilot:
         screen = await start_game(pilot)
         assert screen.board.cursor == 3  # starts in the middle column
-        # Move with the arrows and h/l, play with Space instead of digits and Enter.
+        # Move with the arrows, play with Space instead of digits and Enter.
         for column in [0, 1, 1, 2, 2, 3, 2, 3, 3, 6, 3]:
             while screen.board.cursor > column:
                 await pilot.press("left")
             while screen.board.cursor < column:
-                await pilot.press("l")
+                await pilot.press("right")
             await pilot.press("space")
         await pilot.pause()
         state = screen.controller.state

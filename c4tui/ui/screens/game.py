@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import asyncio
+import threading
+
 from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -11,13 +14,16 @@ from textual.screen import Screen
 from textual.widgets import Footer
 from textual.worker import Worker, WorkerState
 
-from c4tui.engine import GameState, IllegalMoveError, Move, MoveKind, Player, Rules
+from c4tui.ai import SearchResult, search
+from c4tui.ai.levels import HINT_SECONDS
+from c4tui.engine import GameState, IllegalMoveError, Move, MoveKind, Player, Rules, describe_move
 from c4tui.match import MatchController
 from c4tui.ui.screens.help import HelpScreen
 from c4tui.ui.widgets.board import Board
 from c4tui.ui.widgets.status import StatusPanel
 
 OPPONENT_GROUP = "opponent"
+HINT_GROUP = "hint"
 
 
 class GameScreen(Screen[None]):
@@ -25,6 +31,7 @@ class GameScreen(Screen[None]):
 
     BINDINGS = [
         Binding("p", "toggle_pop", "Drop/Pop", id="game.toggle_pop"),
+        Binding("h", "hint", "Hint", id="game.hint"),
         Binding("u", "undo", "Undo", id="game.undo"),
         Binding("n", "new_game", "New", id="game.new"),
         Binding("escape,m", "menu", "Menu", id="game.menu"),
@@ -39,8 +46,23 @@ class GameScreen(Screen[None]):
             self.state = state
             self.move = move
 
-    def __init__(self, controller: MatchController, ascii_only: bool = False) -> None:
+    class HintFound(Message):
+        """The hint search finished for ``state``."""
+
+        def __init__(self, state: GameState, result: SearchResult) -> None:
+            super().__init__()
+            self.state = state
+            self.result = result
+
+    def __init__(
+        self,
+        controller: MatchController,
+        ascii_only: bool = False,
+        hint_seconds: float = HINT_SECONDS,
+    ) -> None:
         super().__init__()
+        self._hint_seconds = hint_seconds
+        self._hint_cancel = threading.Event()
         self.controller = controller
         self._ascii_only = ascii_only
         self._failed = False
@@ -155,6 +177,7 @@ class GameScreen(Screen[None]):
 
     def _play(self, move: Move) -> None:
         """Play ``move`` for the side to move and go on to the next turn."""
+        self._cancel_hint()
         before = self.controller.state
         self.controller.play(move)
         self.board.pop_mode = False
@@ -197,6 +220,9 @@ class GameScreen(Screen[None]):
             if controller.settings.rules is not Rules.POPOUT:
                 return False
             return True if controller.is_interactive_turn() and not self._failed else None
+        if action == "hint":
+            playing = controller.is_interactive_turn() and not self._failed
+            return True if playing else None
         if action == "undo":
             if not all(backend.supports_undo for backend in controller.backends.values()):
                 return False
@@ -238,4 +264,41 @@ class GameScreen(Screen[None]):
         self.app.push_screen(HelpScreen())
 
     def _cancel_backend(self) -> None:
+        self._cancel_hint()
         self.workers.cancel_group(self, OPPONENT_GROUP)
+
+    # ----- hints ---------------------------------------------------------------------
+
+    def action_hint(self) -> None:
+        """Suggest a move for the person to move, computed off the UI's hands."""
+        if not self.controller.is_interactive_turn() or self._failed:
+            return
+        self._cancel_hint()
+        self._hint_cancel = threading.Event()
+        self.panel.show_message("Looking for a good move…", "thinking")
+        self._find_hint(self.controller.state, self._hint_cancel)
+
+    @work(group=HINT_GROUP, exclusive=True, exit_on_error=False)
+    async def _find_hint(self, state: GameState, cancel: threading.Event) -> None:
+        result = await asyncio.to_thread(search, state, self._hint_seconds, 64, cancel)
+        if not cancel.is_set():
+            self.post_message(self.HintFound(state, result))
+
+    def on_game_screen_hint_found(self, message: GameScreen.HintFound) -> None:
+        """Point the cursor at the suggested move and say what is known about it."""
+        if message.state is not self.controller.state:
+            return  # the player moved first
+        move = message.result.move
+        self.board.cursor = move.column
+        self.board.pop_mode = move.kind is MoveKind.POP
+        self.panel.show_mode(message.state.rules, self.board.pop_mode)
+        outlook = {
+            "won": " — you can force a win",
+            "lost": " — but the opponent can force a win",
+        }.get(message.result.outlook or "", "")
+        self.panel.show_message(f"Hint: {describe_move(move)}{outlook}")
+
+    def _cancel_hint(self) -> None:
+        """Stop a hint search (its thread stops at its next look at the flag)."""
+        self._hint_cancel.set()
+        self.workers.cancel_group(self, HINT_GROUP)

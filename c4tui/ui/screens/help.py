@@ -24,11 +24,12 @@ up a third time is a draw. Under **classic** rules a full board is a draw.
 
 | key | on the game screen |
 | --- | --- |
-| ← → or h l | move the column cursor |
+| ← → | move the column cursor (the mouse too) |
 | 1 … 9, 0 | jump to column 1 … 9, 10 (two quick digits: 11 … 20) |
 | Enter or Space | play in the cursor column (a click plays too) |
 | p | switch between dropping and popping (Pop Out only) |
 | u | undo (against the computer: back to before your last move) |
+| h | hint: the cursor jumps to a good move (and says if it wins) |
 | n | new game with the same settings |
 | Esc or m | back to the menu |
 | ? | this help |

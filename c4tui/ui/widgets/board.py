@@ -57,8 +57,8 @@ class Board(ScrollView, can_focus=True):
     """
 
     BINDINGS = [
-        Binding("left,h", "move_cursor(-1)", "Left", show=False, id="board.left"),
-        Binding("right,l", "move_cursor(1)", "Right", show=False, id="board.right"),
+        Binding("left", "move_cursor(-1)", "Left", show=False, id="board.left"),
+        Binding("right", "move_cursor(1)", "Right", show=False, id="board.right"),
         Binding("home", "jump_to_edge(0)", "First column", show=False),
         Binding("end", "jump_to_edge(1)", "Last column", show=False),
         Binding("enter,space", "choose", "Play", id="board.play"),

@@ -1,0 +1,109 @@
+"""The computer's levels, weakest first: what the menu lists and the server plays."""
+
+from __future__ import annotations
+
+import random
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Protocol
+
+from c4tui.ai.random_player import RandomPlayer
+from c4tui.ai.search import search
+from c4tui.engine import GameState, Move
+
+
+class MovePicker(Protocol):
+    """What a level offers: a move for a position (may be slow, so it runs off the UI)."""
+
+    def choose_move(self, state: GameState, cancel: threading.Event | None = None) -> Move:
+        """The move to play in ``state``; give up early when ``cancel`` is set."""
+        ...
+
+
+class TacticalPlayer:
+    """Easy: wins when it can, blocks what it sees, never walks into a loss in one."""
+
+    def __init__(self, seed: int | None = None) -> None:
+        self._random = random.Random(seed)
+
+    def choose_move(self, state: GameState, cancel: threading.Event | None = None) -> Move:
+        """An immediate win, else a random move that does not hand over a win."""
+        moves = state.legal_moves()
+        if not moves:
+            raise ValueError("the game is over: there is no move to choose")
+        safe = []
+        for move in moves:
+            after = state.play(move)
+            if after.winner is state.turn:
+                return move
+            if after.winner is None and not _opponent_can_win(after):
+                safe.append(move)
+        pool = safe or list(moves)
+        centre = (state.columns - 1) / 2
+        weights = [1.0 / (1.0 + abs(move.column - centre)) for move in pool]
+        return self._random.choices(pool, weights)[0]
+
+
+def _opponent_can_win(state: GameState) -> bool:
+    """Whether the side to move in ``state`` has a winning move at once."""
+    return any(state.play(move).winner is state.turn for move in state.legal_moves())
+
+
+class SearchPlayer:
+    """Medium and Hard: alpha-beta search, limited by depth and by a time budget."""
+
+    def __init__(self, seconds: float, max_depth: int = 64) -> None:
+        self.seconds = seconds
+        self.max_depth = max_depth
+
+    def choose_move(self, state: GameState, cancel: threading.Event | None = None) -> Move:
+        """The best move the search finds in its budget."""
+        return search(state, self.seconds, self.max_depth, cancel).move
+
+
+@dataclass(frozen=True)
+class AILevel:
+    """One entry of the level list."""
+
+    key: str
+    name: str
+    description: str
+    make: Callable[[int | None], MovePicker]
+
+
+#: Hard's thinking time per move: its 95th percentile stays under a second.
+HARD_SECONDS = 0.6
+HINT_SECONDS = 0.8
+
+AI_LEVELS: tuple[AILevel, ...] = (
+    AILevel(
+        "random", "Random", "Plays any legal move at random. For your first games.", RandomPlayer
+    ),
+    AILevel(
+        "easy",
+        "Easy",
+        "Takes a win when it sees one and blocks yours; otherwise plays by feel.",
+        TacticalPlayer,
+    ),
+    AILevel(
+        "medium",
+        "Medium",
+        "Looks four moves ahead and builds threats. A fair fight for most players.",
+        lambda seed: SearchPlayer(seconds=0.3, max_depth=4),
+    ),
+    AILevel(
+        "hard",
+        "Hard",
+        "Searches as deep as it can in about half a second. Rarely beaten.",
+        lambda seed: SearchPlayer(seconds=HARD_SECONDS),
+    ),
+)
+
+
+def ai_level(key: str) -> AILevel:
+    """The level called ``key`` (raises KeyError for an unknown one)."""
+    for level in AI_LEVELS:
+        if level.key == key:
+            return level
+    raise KeyError(key)

@@ -1,0 +1,151 @@
+"""The computer's levels: tactics, legality, time budgets, cancellation, solved positions."""
+
+from __future__ import annotations
+
+import threading
+import time
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from c4tui.ai import AI_LEVELS, ai_level, search
+from c4tui.engine import GameState, Move, Rules, parse_move
+from tests.engine_helpers import play
+
+DATA = Path(__file__).parent / "data"
+
+
+def fast(key: str):
+    picker = ai_level(key).make(1)
+    if hasattr(picker, "seconds"):
+        picker.seconds = min(picker.seconds, 0.05)
+    return picker
+
+
+@pytest.mark.parametrize("key", ["easy", "medium", "hard"])
+@pytest.mark.parametrize(
+    ("moves", "columns", "rows", "rules", "winning"),
+    [
+        ("d1 d2 d1 d2 d1 d2", 7, 6, Rules.CLASSIC, "d1"),  # vertical
+        ("d1 d1 d2 d2 d3 d3", 7, 6, Rules.POPOUT, "d4"),  # horizontal
+        ("d20 d1 d20 d1 d20 d1", 20, 20, Rules.CLASSIC, "d20"),
+        ("d2 d4 d2 d3 d4 d1 d2 p1 d3 d7 d5 p7 d1 d5 d5 d2", 7, 6, Rules.POPOUT, "p5"),  # by a pop
+    ],
+)
+def test_takes_an_immediate_win(  # noqa: PLR0917 (parametrized)
+    key: str, moves: str, columns: int, rows: int, rules: Rules, winning: str
+) -> None:
+    state = play(moves, columns, rows, rules)
+    move = fast(key).choose_move(state)
+    assert state.play(move).winner is state.turn
+    if winning != "p5":
+        assert move == parse_move(winning)
+
+
+@pytest.mark.parametrize("key", ["easy", "medium", "hard"])
+@pytest.mark.parametrize(
+    ("moves", "columns", "rows", "block"),
+    [
+        ("d1 d2 d1 d2 d1", 7, 6, "d1"),
+        ("d1 d1 d2 d2 d3", 7, 6, "d4"),
+        ("d5 d1 d6 d1 d7", 7, 6, "d4"),
+        ("d20 d1 d19 d1 d18", 20, 20, "d17"),
+    ],
+)
+def test_blocks_an_immediate_loss(
+    key: str, moves: str, columns: int, rows: int, block: str
+) -> None:
+    state = play(moves, columns, rows, Rules.CLASSIC)
+    assert fast(key).choose_move(state) == parse_move(block)
+
+
+@st.composite
+def positions(draw: st.DrawFn) -> GameState:
+    columns, rows = draw(st.integers(4, 20)), draw(st.integers(4, 20))
+    state = GameState.new(columns, rows, draw(st.sampled_from(list(Rules))))
+    for choice in draw(st.lists(st.integers(0, 10**6), max_size=40)):
+        moves = state.legal_moves()
+        if not moves:
+            break
+        next_state = state.play(moves[choice % len(moves)])
+        if next_state.is_over:
+            break
+        state = next_state
+    return state
+
+
+@settings(max_examples=60, deadline=None)
+@given(positions(), st.sampled_from([level.key for level in AI_LEVELS]))
+def test_never_returns_an_illegal_move(state: GameState, key: str) -> None:
+    move = fast(key).choose_move(state)
+    assert state.is_legal(move), (move, state.refusal(move))
+
+
+@pytest.mark.parametrize(
+    ("columns", "rows", "rules"),
+    [(7, 6, Rules.POPOUT), (20, 20, Rules.CLASSIC), (20, 20, Rules.POPOUT)],
+)
+def test_respects_its_time_budget(columns: int, rows: int, rules: Rules) -> None:
+    state = play("d2 d3", columns, rows, rules)
+    began = time.perf_counter()
+    result = search(state, 0.3)
+    elapsed = time.perf_counter() - began
+    assert 0.2 <= elapsed <= 0.3 + 0.25
+    assert state.is_legal(result.move) and result.depth >= 1
+
+
+def test_returns_promptly_when_cancelled() -> None:
+    state = GameState.new(20, 20, Rules.POPOUT)
+    cancel = threading.Event()
+    outcome: list[Move] = []
+    thread = threading.Thread(
+        target=lambda: outcome.append(search(state, 30.0, cancel=cancel).move)
+    )
+    thread.start()
+    time.sleep(0.2)
+    cancelled_at = time.perf_counter()
+    cancel.set()
+    thread.join(timeout=5)
+    assert not thread.is_alive()
+    assert time.perf_counter() - cancelled_at < 0.25
+    assert outcome and state.is_legal(outcome[0])
+
+
+def test_a_finished_game_has_no_move() -> None:
+    with pytest.raises(ValueError, match="game is over"):
+        search(play("d1 d2 d1 d2 d1 d2 d1"), 0.1)
+
+
+def solved_positions() -> list[tuple[str, int]]:
+    lines = (DATA / "pons_endgame_wins.txt").read_text().splitlines()
+    return [
+        (moves, int(score))
+        for moves, score in (line.split() for line in lines if not line.startswith("#"))
+    ]
+
+
+def test_hard_proves_and_keeps_the_wins_of_solved_end_games() -> None:
+    for moves, score in solved_positions():
+        assert score > 0
+        state = GameState.new().play_all([Move.drop(int(c) - 1) for c in moves])
+        result = search(state, 2.0)
+        assert result.outlook == "won", moves
+        after = state.play(result.move)
+        if not after.is_over:
+            assert search(after, 2.0).outlook == "lost", moves
+
+
+def test_repetition_is_scored_as_a_draw_in_pop_out() -> None:
+    # Red and yellow shuffle in columns 1 and 2; the search must still return a legal move
+    # and must not prefer a line that repeats a position (scored 0) over a real win.
+    state = play("d1 d2 p1 p2 d1 d2 p1")
+    result = search(state, 0.2)
+    assert state.is_legal(result.move)
+
+
+def test_every_level_has_a_name_and_a_description() -> None:
+    assert [level.key for level in AI_LEVELS] == ["random", "easy", "medium", "hard"]
+    for level in AI_LEVELS:
+        assert level.name and len(level.description) > 20

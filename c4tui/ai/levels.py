@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import random
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Protocol
 
-from c4tui.ai.random_player import RandomPlayer
+from c4tui.ai.random_player import RandomPlayer, legal_moves_or_raise
 from c4tui.ai.search import search
 from c4tui.engine import GameState, Move
 
@@ -21,17 +20,12 @@ class MovePicker(Protocol):
         ...
 
 
-class TacticalPlayer:
+class TacticalPlayer(RandomPlayer):
     """Easy: wins when it can, blocks what it sees, never walks into a loss in one."""
-
-    def __init__(self, seed: int | None = None) -> None:
-        self._random = random.Random(seed)
 
     def choose_move(self, state: GameState, cancel: threading.Event | None = None) -> Move:
         """An immediate win, else a random move that does not hand over a win."""
-        moves = state.legal_moves()
-        if not moves:
-            raise ValueError("the game is over: there is no move to choose")
+        moves = legal_moves_or_raise(state)
         safe = []
         for move in moves:
             after = state.play(move)

@@ -11,15 +11,17 @@ from c4tui.engine import GameState, Move
 class RandomPlayer:
     """Chooses uniformly among the legal moves; a seed makes it repeatable."""
 
-    name = "Random"
-    description = "Plays any legal move at random. For your first games."
-
     def __init__(self, seed: int | None = None) -> None:
         self._random = random.Random(seed)
 
     def choose_move(self, state: GameState, cancel: threading.Event | None = None) -> Move:
         """A random legal move. Raises ValueError if the game is over."""
-        moves = state.legal_moves()
-        if not moves:
-            raise ValueError("the game is over: there is no move to choose")
-        return self._random.choice(moves)
+        return self._random.choice(legal_moves_or_raise(state))
+
+
+def legal_moves_or_raise(state: GameState) -> tuple[Move, ...]:
+    """The legal moves; ValueError when there are none (the game is over)."""
+    moves = state.legal_moves()
+    if not moves:
+        raise ValueError("the game is over: there is no move to choose")
+    return moves

@@ -75,3 +75,13 @@ def test_connect_dialog(snap_compare) -> None:
     app = make_app(mode=Mode.NETWORK)
     app.server_address = ServerAddress("localhost", 4444, "player")
     assert snap_compare(app, terminal_size=SIZE, press=["enter"])
+
+
+def test_ansi_dark_theme_keeps_discs_and_the_winning_line_readable(snap_compare) -> None:
+    app = make_app(rules=Rules.POPOUT)
+
+    async def run_before(pilot: Pilot) -> None:
+        pilot.app.theme = "ansi-dark"
+        await playing("d4 d5 d4 d5 d4 d5 d4")(pilot)
+
+    assert snap_compare(app, terminal_size=SIZE, run_before=run_before)

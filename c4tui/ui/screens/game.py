@@ -198,7 +198,7 @@ class GameScreen(Screen[None]):
         self.board.show(state, controller.last_move)
         self.board.accepting = controller.is_interactive_turn() and not self._failed
         self.panel.show_turn(state, self._who())
-        self.panel.show_mode(state.rules, self.board.pop_mode)
+        self.panel.show_mode(state.rules, self.board.pop_mode, state.is_over)
         last_mover = state.turn.other if controller.moves else None
         self.panel.show_moves(controller.moves, last_mover)
         self.refresh_bindings()

@@ -76,10 +76,10 @@ class StatusPanel(Vertical):
         turn.set_class(player is Player.RED, "-red")
         turn.set_class(player is Player.YELLOW, "-yellow")
 
-    def show_mode(self, rules: Rules, pop_mode: bool) -> None:
-        """DROP or POP, under Pop Out rules only."""
+    def show_mode(self, rules: Rules, pop_mode: bool, game_over: bool = False) -> None:
+        """DROP or POP, under Pop Out rules only, while the game goes on."""
         mode = self.query_one("#mode", Static)
-        mode.display = rules is Rules.POPOUT
+        mode.display = rules is Rules.POPOUT and not game_over
         mode.update("POP mode (p: drop)" if pop_mode else "DROP mode (p: pop)")
         mode.set_class(pop_mode, "-pop")
 

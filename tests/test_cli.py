@@ -2,23 +2,10 @@
 
 from __future__ import annotations
 
-import subprocess
-import sys
-
 import pytest
 
 from c4tui.cli import build_parser
-
-
-def run_c4tui(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "c4tui", *args],
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=False,
-        stdin=subprocess.DEVNULL,
-    )
+from tests.process_helpers import run_c4tui
 
 
 def test_console_help_explains_every_option() -> None:

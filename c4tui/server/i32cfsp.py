@@ -7,7 +7,7 @@ from collections.abc import Callable
 
 from c4tui.match.settings import MovePicker
 from c4tui.net.lines import LineChannel
-from c4tui.protocols.i32cfsp import HELLO, Reply, ServerSession
+from c4tui.protocols.i32cfsp import HELLO, ServerSession
 
 
 def speaks_i32cfsp(first_line: str) -> bool:
@@ -43,4 +43,4 @@ async def serve_i32cfsp(
         reply = session.receive(await channel.read_line(idle_timeout))
 
 
-__all__ = ["Reply", "serve_i32cfsp", "speaks_i32cfsp"]
+__all__ = ["serve_i32cfsp", "speaks_i32cfsp"]

@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import subprocess
-import sys
 
 from textual.widgets import Input
 
@@ -17,6 +15,7 @@ from c4tui.ui.screens.connect import ConnectDialog
 from c4tui.ui.screens.game import GameScreen
 from c4tui.ui.screens.menu import MenuScreen
 from tests.net.test_client import FakeServer, greet, say
+from tests.process_helpers import run_c4tui
 from tests.ui.helpers import SIZE, make_app, play, settle
 
 
@@ -135,57 +134,22 @@ async def test_server_hanging_up_mid_game_is_reported_not_a_crash() -> None:
 
 def test_full_game_in_the_console(server: C4Server) -> None:
     moves = "".join(f"{column}\n" for column in [1, 2, 3, 4] * 12)
-    result = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "c4tui",
-            "console",
-            "--connect",
-            f"127.0.0.1:{server.port}",
-            "--user",
-            "console_tester",
-            "--columns",
-            "4",
-            "--rows",
-            "4",
-            "--rules",
-            "classic",
-        ],
-        input=moves,
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=False,
-    )
+    address = f"127.0.0.1:{server.port}"
+    result = run_c4tui(
+        "console", "--connect", address, "--user", "console_tester",
+        "--columns", "4", "--rows", "4", "--rules", "classic",
+        stdin=moves,
+    )  # fmt: skip
     assert result.returncode == 0, result.stdout + result.stderr
     assert result.stderr == ""
-    assert f"Connecting to 127.0.0.1:{server.port} as console_tester" in result.stdout
+    assert f"Connecting to {address} as console_tester" in result.stdout
     assert "YELLOW (server):" in result.stdout
     assert "wins!" in result.stdout or "It's a draw!" in result.stdout
 
 
 def test_console_reports_a_refused_connection() -> None:
-    result = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "c4tui",
-            "console",
-            "--connect",
-            "127.0.0.1:1",
-            "--user",
-            "x",
-            "--columns",
-            "7",
-            "--rows",
-            "6",
-        ],
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=False,
-        stdin=subprocess.DEVNULL,
+    result = run_c4tui(
+        "console", "--connect", "127.0.0.1:1", "--user", "x", "--columns", "7", "--rows", "6"
     )
     assert result.returncode == 1
     assert "Network problem: Connection refused by 127.0.0.1:1" in result.stdout

@@ -1,0 +1,19 @@
+"""Running ``python -m c4tui`` as a real process, the way a user's shell would."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+
+def run_c4tui(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
+    """Run c4tui with ``args``; ``stdin`` is typed in (None: no input at all)."""
+    return subprocess.run(
+        [sys.executable, "-m", "c4tui", *args],
+        input=stdin,
+        stdin=subprocess.DEVNULL if stdin is None else None,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )

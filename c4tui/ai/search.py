@@ -19,7 +19,7 @@ from c4tui.engine import bitboard as bb
 WIN = 1_000_000
 #: Scores this close to WIN are forced wins (or, negated, forced losses).
 DECIDED = WIN - 10_000
-CHECK_EVERY = 255  # nodes between looks at the clock and the cancel flag
+CHECK_EVERY = 63  # nodes between looks at the clock and the cancel flag (a power of 2, minus 1)
 EXACT, LOWER, UPPER = 0, 1, 2
 
 

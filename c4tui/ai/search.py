@@ -84,7 +84,6 @@ class Searcher:
         self.cancel = cancel
         self.table = table if table is not None else {}
         self.nodes = 0
-        self.root = state
         geo = self.geo
         centre = geo.columns // 2
         # Columns from the centre outwards: central discs take part in more lines.

@@ -1,9 +1,26 @@
 """Load on ``c4tui serve``: N concurrent clients play random legal games for T seconds.
 
-Run: ``python bench/server_load.py --clients 100 --seconds 10``. Everything stays on
-127.0.0.1; the run is bounded by --seconds (plus a short grace period) and stops
-the server itself. Reports games/s, moves/s, move round-trip p50/p99, the peak
-number of simultaneous connections, and the server's peak memory (VmHWM).
+Run: ``python bench/server_load.py --clients 100 --seconds 10`` (the server plays
+``--ai random``). Options:
+
+- ``--ai LEVEL``: the server's AI level (random|easy|medium|hard), passed to
+  ``c4tui serve --ai LEVEL``.
+- ``--probes P``: besides the N load clients, P probe loops that for the whole run
+  connect, say ``I32CFSP_HELLO probeK``, wait for ``WELCOME probeK``, send ``AI_GAME``,
+  wait for ``READY``, record connect-to-READY as one handshake sample, close, sleep
+  ~0.1 s and repeat.
+
+Example for the "20 clients on Hard" target:
+``python bench/server_load.py --clients 20 --seconds 15 --ai hard --probes 2``.
+
+Everything stays on 127.0.0.1; the run is bounded by --seconds (plus a short grace
+period) and stops the server itself. The server gets ``--max-connections`` above
+clients + probes, ``--idle-timeout 60`` and, when its ``--help`` lists it,
+``--max-per-address`` of clients + probes + 100. Reports games/s, moves/s, move round
+trip p50/p99, the AI's reply time (client move sent to server move received)
+p50/p95/max, handshake p50/p95/p99/max with probes, the peak number of simultaneous
+load connections, and the server's peak memory (VmHWM). With ``--ai hard`` the last
+line says whether handshake p99 <= 50 ms and AI reply p95 <= HARD_SECONDS + 0.2 s.
 """
 
 from __future__ import annotations
@@ -21,16 +38,22 @@ import time
 from dataclasses import dataclass, field
 from typing import TextIO
 
-from c4tui.engine import GameState, Rules
+from c4tui.ai.levels import HARD_SECONDS
+from c4tui.engine import GameState, Move, Rules
 from c4tui.protocols import i32cfsp
 from c4tui.server.core import raise_open_file_limit
 
 GRACE_SECONDS = 15
+PROBE_PAUSE_SECONDS = 0.1
+PROBE_TIMEOUT_SECONDS = 10.0
+HANDSHAKE_TARGET_MS = 50.0
+AI_REPLY_SLACK_SECONDS = 0.2
+AI_LEVELS = ("random", "easy", "medium", "hard")
 
 
 @dataclass
 class Tally:
-    """What all clients did together."""
+    """What all clients and probes did together."""
 
     games: int = 0
     moves: int = 0
@@ -38,10 +61,31 @@ class Tally:
     open_now: int = 0
     peak_open: int = 0
     round_trips: list[float] = field(default_factory=list)
+    ai_replies: list[float] = field(default_factory=list)
+    handshakes: list[float] = field(default_factory=list)
+    probe_errors: int = 0
+
+
+@dataclass(frozen=True)
+class Options:
+    """The command line."""
+
+    clients: int
+    seconds: float
+    ai: str
+    probes: int
 
 
 async def read_line(reader: asyncio.StreamReader) -> str:
+    """One line from the server, without its line end."""
     return (await reader.readline()).decode().rstrip("\r\n")
+
+
+async def close_writer(writer: asyncio.StreamWriter) -> None:
+    """Close a connection, ignoring a peer that is already gone."""
+    writer.close()
+    with contextlib.suppress(OSError):
+        await writer.wait_closed()
 
 
 async def play_one_game(port: int, rng: random.Random, tally: Tally, number: int) -> None:
@@ -59,28 +103,40 @@ async def play_one_game(port: int, rng: random.Random, tally: Tally, number: int
         if await read_line(reader) != f"WELCOME load{number}" or await read_line(reader) != "READY":
             raise RuntimeError("bad greeting")
         while not state.is_over:
-            move = rng.choice(state.legal_moves())
-            began = time.perf_counter()
-            writer.write((i32cfsp.format_move(move) + "\r\n").encode())
-            await writer.drain()
-            state = state.play(move)
-            answer = await read_line(reader)
-            if answer == "OKAY":
-                reply = i32cfsp.parse_move(await read_line(reader))
-                if reply is None:
-                    raise RuntimeError("bad server move")
-                state = state.play(reply)
-                answer = await read_line(reader)
-            tally.round_trips.append(time.perf_counter() - began)
-            tally.moves += 1
-            if answer != (i32cfsp.result_line(state) or "READY"):
-                raise RuntimeError(f"unexpected {answer!r}")
+            state = await play_one_move(
+                reader, writer, state, rng.choice(state.legal_moves()), tally
+            )
         tally.games += 1
     finally:
         tally.open_now -= 1
-        writer.close()
-        with contextlib.suppress(OSError):
-            await writer.wait_closed()
+        await close_writer(writer)
+
+
+async def play_one_move(
+    reader: asyncio.StreamReader,
+    writer: asyncio.StreamWriter,
+    state: GameState,
+    move: Move,
+    tally: Tally,
+) -> GameState:
+    """Send ``move``, read the answer (and the server's move), time both; the new state."""
+    began = time.perf_counter()
+    writer.write((i32cfsp.format_move(move) + "\r\n").encode())
+    await writer.drain()
+    state = state.play(move)
+    answer = await read_line(reader)
+    if answer == "OKAY":
+        reply = i32cfsp.parse_move(await read_line(reader))
+        tally.ai_replies.append(time.perf_counter() - began)
+        if reply is None:
+            raise RuntimeError("bad server move")
+        state = state.play(reply)
+        answer = await read_line(reader)
+    tally.round_trips.append(time.perf_counter() - began)
+    tally.moves += 1
+    if answer != (i32cfsp.result_line(state) or "READY"):
+        raise RuntimeError(f"unexpected {answer!r}")
+    return state
 
 
 async def client(port: int, deadline: float, tally: Tally, number: int) -> None:
@@ -94,35 +150,88 @@ async def client(port: int, deadline: float, tally: Tally, number: int) -> None:
             await asyncio.sleep(0.1)
 
 
-def start_server(clients: int, log: TextIO) -> tuple[subprocess.Popen[str], int]:
-    """``c4tui serve`` on a free port, logging to ``log``; returns the process and the port.
+async def handshake(port: int, name: str) -> float:
+    """Connect, HELLO, AI_GAME, READY, close; the seconds from connect start to READY."""
+    began = time.perf_counter()
+    reader, writer = await asyncio.open_connection("127.0.0.1", port)
+    try:
+        writer.write(f"I32CFSP_HELLO {name}\r\n".encode())
+        await writer.drain()
+        if await read_line(reader) != f"WELCOME {name}":
+            raise RuntimeError("bad welcome")
+        writer.write(b"AI_GAME\r\n")
+        await writer.drain()
+        if await read_line(reader) != "READY":
+            raise RuntimeError("no READY")
+        return time.perf_counter() - began
+    finally:
+        await close_writer(writer)
+
+
+async def probe(port: int, deadline: float, tally: Tally, number: int) -> None:
+    """Time fresh handshakes, one after another, until the deadline."""
+    while time.monotonic() < deadline:
+        try:
+            taken = await asyncio.wait_for(handshake(port, f"probe{number}"), PROBE_TIMEOUT_SECONDS)
+            tally.handshakes.append(taken)
+        except (OSError, RuntimeError, ValueError, TimeoutError):
+            tally.probe_errors += 1
+        await asyncio.sleep(PROBE_PAUSE_SECONDS)
+
+
+def server_has_option(option: str) -> bool:
+    """Whether ``c4tui serve --help`` (as installed right now) lists ``option``."""
+    try:
+        shown = subprocess.run(
+            [sys.executable, "-m", "c4tui", "serve", "--help"],
+            capture_output=True,
+            text=True,
+            timeout=30,
+            check=False,
+        )
+    except subprocess.TimeoutExpired:
+        return False
+    return re.search(rf"(?<![\w-]){re.escape(option)}(?![\w-])", shown.stdout) is not None
+
+
+def server_command(options: Options) -> list[str]:
+    """The ``c4tui serve`` command line for this run."""
+    connections = options.clients + options.probes + 100
+    command = [sys.executable, "-m", "c4tui", "serve", "--port", "0", "--ai", options.ai]
+    command += ["--max-connections", str(connections), "--idle-timeout", "60"]
+    if server_has_option("--max-per-address"):
+        command += ["--max-per-address", str(connections)]
+    return command
+
+
+def start_server(command: list[str], log: TextIO) -> tuple[subprocess.Popen[str], int]:
+    """Run ``command``, logging to ``log``; returns the process and the port it listens on.
 
     The log goes to a file, not a pipe: a pipe nobody reads fills up and stalls the server.
     """
-    server = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "c4tui",
-            "serve",
-            "--port",
-            "0",
-            "--max-connections",
-            str(clients + 100),
-            "--idle-timeout",
-            "60",
-        ],
-        stderr=log,
-        text=True,
-    )
+    server = subprocess.Popen(command, stderr=log, text=True)
     for _ in range(200):
         with open(log.name, encoding="utf-8") as written:
             match = re.search(r"listening on [0-9.]+:(\d+)", written.read())
         if match is not None:
             return server, int(match.group(1))
+        if server.poll() is not None:
+            break
         time.sleep(0.05)
     server.kill()
+    server.wait()
     raise RuntimeError("the server did not start within 10 s")
+
+
+def stop_server(server: subprocess.Popen[str]) -> int | str:
+    """SIGTERM, then kill if it lingers; the exit code (or "killed")."""
+    server.send_signal(signal.SIGTERM)
+    try:
+        return server.wait(timeout=30)
+    except subprocess.TimeoutExpired:
+        server.kill()
+        server.wait()
+        return "killed"
 
 
 def peak_memory_mib(pid: int) -> float:
@@ -135,62 +244,115 @@ def peak_memory_mib(pid: int) -> float:
 
 
 def percentile(values: list[float], fraction: float) -> float:
+    """The ``fraction`` quantile of ``values`` (nearest rank); NaN when empty."""
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))] if ordered else float("nan")
 
 
-async def load(port: int, clients: int, seconds: float) -> Tally:
+def milliseconds(values: list[float], fraction: float) -> str:
+    """A quantile of seconds, shown in ms."""
+    return f"{percentile(values, fraction) * 1000:.1f} ms"
+
+
+async def load(port: int, options: Options) -> Tally:
+    """Run the clients and probes until the deadline (plus grace); what they did."""
     tally = Tally()
-    deadline = time.monotonic() + seconds
-    tasks = [asyncio.create_task(client(port, deadline, tally, n)) for n in range(clients)]
-    await asyncio.wait(tasks, timeout=seconds + GRACE_SECONDS)
+    deadline = time.monotonic() + options.seconds
+    tasks = [asyncio.create_task(client(port, deadline, tally, n)) for n in range(options.clients)]
+    tasks += [asyncio.create_task(probe(port, deadline, tally, n)) for n in range(options.probes)]
+    await asyncio.wait(tasks, timeout=options.seconds + GRACE_SECONDS)
     for task in tasks:
         task.cancel()
     await asyncio.gather(*tasks, return_exceptions=True)
     return tally
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__)
+def parse_options() -> Options:
+    """Read the command line."""
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--clients", type=int, default=100, help="concurrent clients (N)")
     parser.add_argument("--seconds", type=float, default=10.0, help="how long they play (T)")
+    parser.add_argument("--ai", choices=AI_LEVELS, default="random", help="server AI level")
+    parser.add_argument("--probes", type=int, default=0, help="handshake probe loops (P)")
     args = parser.parse_args()
+    return Options(args.clients, args.seconds, args.ai, args.probes)
+
+
+def main() -> None:
+    """Parse the options and run the benchmark."""
+    options = parse_options()
     raise_open_file_limit()
     with tempfile.NamedTemporaryFile(
         "w", prefix="c4tui-serve-", suffix=".log", delete=False
     ) as log:
-        run(args.clients, args.seconds, log)
+        run(options, log)
 
 
-def run(clients: int, seconds: float, log: TextIO) -> None:
+def run(options: Options, log: TextIO) -> None:
     """Start the server, load it, stop it, print the figures."""
-    server, port = start_server(clients, log)
+    server, port = start_server(server_command(options), log)
     try:
         began = time.perf_counter()
-        tally = asyncio.run(load(port, clients, seconds))
+        tally = asyncio.run(load(port, options))
         elapsed = time.perf_counter() - began
         memory = peak_memory_mib(server.pid)
     finally:
-        server.send_signal(signal.SIGTERM)
-        try:
-            exit_code = server.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            server.kill()
-            exit_code = "killed"
-    rtt = tally.round_trips
-    print(f"clients {clients}, {elapsed:.1f} s on 127.0.0.1")
-    print(
-        f"games/s {tally.games / elapsed:.1f}  moves/s {tally.moves / elapsed:.0f}  "
-        f"(games {tally.games}, moves {tally.moves}, client errors {tally.errors})"
-    )
-    print(
-        f"move round trip p50 {percentile(rtt, 0.5) * 1000:.1f} ms  "
-        f"p99 {percentile(rtt, 0.99) * 1000:.1f} ms"
-    )
+        exit_code = stop_server(server)
+    report(options, tally, elapsed)
     print(
         f"peak concurrent connections {tally.peak_open}  server peak memory {memory:.1f} MiB  "
         f"server exit {exit_code}"
     )
+    if options.ai == "hard":
+        print(target_line(tally))
+
+
+def report(options: Options, tally: Tally, elapsed: float) -> None:
+    """Print throughput and latency figures."""
+    rtt, ai = tally.round_trips, tally.ai_replies
+    print(f"clients {options.clients}, ai {options.ai}, {elapsed:.1f} s on 127.0.0.1")
+    print(
+        f"games/s {tally.games / elapsed:.1f}  moves/s {tally.moves / elapsed:.0f}  "
+        f"(games {tally.games}, moves {tally.moves}, client errors {tally.errors})"
+    )
+    print(f"move round trip p50 {milliseconds(rtt, 0.5)}  p99 {milliseconds(rtt, 0.99)}")
+    print(
+        f"AI reply p50 {milliseconds(ai, 0.5)}  p95 {milliseconds(ai, 0.95)}  "
+        f"max {max(ai, default=float('nan')) * 1000:.1f} ms  (samples {len(ai)})"
+    )
+    if options.probes:
+        shakes = tally.handshakes
+        print(
+            f"handshake ({options.probes} probes) p50 {milliseconds(shakes, 0.5)}  "
+            f"p95 {milliseconds(shakes, 0.95)}  p99 {milliseconds(shakes, 0.99)}  "
+            f"max {max(shakes, default=float('nan')) * 1000:.1f} ms  "
+            f"(samples {len(shakes)}, probe errors {tally.probe_errors})"
+        )
+
+
+def target_line(tally: Tally) -> str:
+    """The issue's target for Hard: handshake p99 and AI reply p95, PASS or FAIL.
+
+    No samples, or a failed probe handshake, counts as FAIL.
+    """
+    budget = HARD_SECONDS + AI_REPLY_SLACK_SECONDS
+    shakes_ok = (
+        bool(tally.handshakes)
+        and tally.probe_errors == 0
+        and percentile(tally.handshakes, 0.99) * 1000 <= HANDSHAKE_TARGET_MS
+    )
+    ai_ok = bool(tally.ai_replies) and percentile(tally.ai_replies, 0.95) <= budget
+    return (
+        f"target: handshake p99 <= {HANDSHAKE_TARGET_MS:.0f} ms: {verdict(shakes_ok)}; "
+        f"AI reply p95 <= {budget:.1f} s: {verdict(ai_ok)}"
+    )
+
+
+def verdict(passed: bool) -> str:
+    """PASS or FAIL."""
+    return "PASS" if passed else "FAIL"
 
 
 if __name__ == "__main__":

@@ -3,16 +3,21 @@
 from __future__ import annotations
 
 import argparse
+import math
 from collections.abc import Sequence
 
 from c4tui import __version__
 from c4tui.console.game import ConsoleSettings, run_console
-from c4tui.engine import MAX_SIZE, MIN_SIZE, Rules, parse_size
-from c4tui.match.network import ServerAddress, login_name
-from c4tui.match.settings import AI_LEVELS
+from c4tui.engine import MAX_SIZE, MIN_SIZE, Player, Rules, parse_size
+from c4tui.match import ComputerBackend, I32CFSPBackend, PersonBackend
+from c4tui.match.backends.computer import LEVEL_OPTION
+from c4tui.net.address import DEFAULT_PORT, parse_host_port, parse_port
 from c4tui.protocols.common import DEFAULT_IDLE_TIMEOUT
-from c4tui.protocols.i32cfsp import valid_username
-from c4tui.server.core import ServerConfig, serve
+from c4tui.protocols.i32cfsp import USERNAME_RULE, valid_username
+from c4tui.server.core import DEFAULT_MAX_CONNECTIONS, DEFAULT_MAX_PER_ADDRESS, ServerConfig, serve
+
+#: ``--opponent`` values: another person here, or the computer at each level.
+LEVELS = [choice.value for choice in LEVEL_OPTION.choices]
 
 
 def board_size(text: str) -> int:
@@ -44,42 +49,57 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def port_number(text: str) -> int:
-    """argparse type for ports: a whole number 0-65535 (0: any free port)."""
-    if not text.isdigit() or not 0 <= int(text) <= 65535:
-        raise argparse.ArgumentTypeError(f"must be a port number from 0 to 65535, not {text!r}")
+def listening_port(text: str) -> int:
+    """argparse type for ``serve --port``: 0-65535 (0: any free port)."""
+    try:
+        return parse_port(text, allow_any=True)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+
+
+def whole_number(text: str) -> int:
+    """argparse type for counts: a whole number of at least 1 (not 0.5, not inf)."""
+    text = text.strip()
+    if not (text.isascii() and text.isdigit() and 0 < len(text) <= 9 and int(text) >= 1):
+        raise argparse.ArgumentTypeError(f"must be a whole number of at least 1, not {text!r}")
     return int(text)
 
 
-def positive_number(text: str) -> float:
-    """argparse type for counts and durations: a number above zero."""
+def seconds(text: str) -> float:
+    """argparse type for durations: a finite number of seconds above zero."""
     try:
         value = float(text)
     except ValueError:
-        value = 0.0
-    if not value > 0:
-        raise argparse.ArgumentTypeError(f"must be a number above zero, not {text!r}")
+        value = math.nan
+    if not (math.isfinite(value) and value > 0):
+        raise argparse.ArgumentTypeError(f"must be a number of seconds above zero, not {text!r}")
     return value
+
+
+def seed_number(text: str) -> int:
+    """argparse type for --seed: any whole number."""
+    try:
+        return int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be a whole number, not {text!r}") from None
 
 
 def server_address(text: str) -> tuple[str, int]:
     """argparse type for --connect: ``HOST:PORT``."""
-    host, _, port = text.rpartition(":")
-    if not host or not port.isdigit() or not 1 <= int(port) <= 65535:
-        raise argparse.ArgumentTypeError(f"must be HOST:PORT (port 1-65535), not {text!r}")
-    return host.strip("[]"), int(port)
+    try:
+        return parse_host_port(text)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(f"must be HOST:PORT: {error}") from None
 
 
 def username(text: str) -> str:
-    """argparse type for --user: what I32CFSP accepts (1-32 characters, no spaces)."""
+    """argparse type for --user: what I32CFSP accepts."""
     if not valid_username(text):
-        raise argparse.ArgumentTypeError(
-            f"must be 1-32 printable characters without spaces, not {text!r}"
-        )
+        raise argparse.ArgumentTypeError(f"must be {USERNAME_RULE}, not {text!r}")
     return text
 
 
-def _add_serve_command(commands: argparse._SubParsersAction) -> None:
+def _add_serve_command(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     serve = commands.add_parser(
         "serve",
         help="run a Connect Four server that players connect to (I32CFSP)",
@@ -94,31 +114,38 @@ def _add_serve_command(commands: argparse._SubParsersAction) -> None:
     )
     serve.add_argument(
         "--port",
-        type=port_number,
-        default=4444,
+        type=listening_port,
+        default=DEFAULT_PORT,
         help="port to listen on (0: any); default %(default)s",
     )
     serve.add_argument(
         "--ai",
-        choices=[level.key for level in AI_LEVELS],
-        default="random",
+        choices=LEVELS,
+        default=LEVEL_OPTION.default_value(),
         help="the AI level the server plays with; default %(default)s",
     )
     serve.add_argument(
         "--max-connections",
-        type=lambda text: int(positive_number(text)),
-        default=1000,
-        help="clients served at once; more are answered ERROR; default %(default)s",
+        type=whole_number,
+        default=DEFAULT_MAX_CONNECTIONS,
+        help="clients served at once; more are refused (ERROR); default %(default)s",
+    )
+    serve.add_argument(
+        "--max-per-address",
+        type=whole_number,
+        default=DEFAULT_MAX_PER_ADDRESS,
+        help="clients served at once from one address (IPv6: one /64), so one machine "
+        "cannot take every slot; default %(default)s",
     )
     serve.add_argument(
         "--idle-timeout",
-        type=positive_number,
+        type=seconds,
         default=DEFAULT_IDLE_TIMEOUT,
         help="seconds of client silence before hanging up; default %(default)s",
     )
 
 
-def _add_console_command(commands: argparse._SubParsersAction) -> None:
+def _add_console_command(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     console = commands.add_parser(
         "console",
         help="play in plain text, line by line (scripts, screen readers, dumb terminals)",
@@ -147,13 +174,21 @@ def _add_console_command(commands: argparse._SubParsersAction) -> None:
     )
     console.add_argument(
         "--opponent",
-        choices=["human", "random"],
-        default="human",
-        help="human: two players take turns at this keyboard; random: the computer plays "
-        "YELLOW with random moves; default: %(default)s",
+        choices=[PersonBackend.key, *LEVELS],
+        default=PersonBackend.key,
+        help=f"{PersonBackend.key}: two players take turns at this keyboard; "
+        f"{', '.join(LEVELS)}: the computer at that level; default: %(default)s",
     )
     console.add_argument(
-        "--seed", type=int, help="seed for the computer's random choices (repeatable games)"
+        "--color",
+        "--colour",
+        dest="colour",
+        choices=["red", "yellow"],
+        default="red",
+        help="your colour against the computer (red moves first); default: %(default)s",
+    )
+    console.add_argument(
+        "--seed", type=seed_number, help="seed for the computer's random choices (repeatable games)"
     )
     console.add_argument(
         "--connect",
@@ -170,28 +205,39 @@ def _add_console_command(commands: argparse._SubParsersAction) -> None:
     )
 
 
+def console_settings(args: argparse.Namespace) -> ConsoleSettings:
+    """What ``c4tui console``'s options ask for, as registry names and option values."""
+    opponent, options = args.opponent, {}
+    if args.connect is not None:
+        host, port = args.connect
+        user = args.user or I32CFSPBackend.option_values({})["user"]
+        opponent, options = I32CFSPBackend.key, {"host": host, "port": str(port), "user": user}
+    elif opponent != PersonBackend.key:
+        opponent, options = ComputerBackend.key, {LEVEL_OPTION.key: args.opponent}
+    return ConsoleSettings(
+        columns=args.columns,
+        rows=args.rows,
+        rules=Rules(args.rules),
+        opponent=opponent,
+        options=options,
+        person_colour=Player.YELLOW if args.colour == "yellow" else Player.RED,
+        seed=args.seed,
+    )
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the process exit status."""
     parser = build_parser()
     args = parser.parse_args(argv)
     if args.command == "console":
-        settings = ConsoleSettings(
-            columns=args.columns,
-            rows=args.rows,
-            rules=Rules(args.rules),
-            opponent=args.opponent,
-            seed=args.seed,
-            server=ServerAddress(args.connect[0], args.connect[1], args.user or login_name())
-            if args.connect
-            else None,
-        )
-        return run_console(settings)
+        return run_console(console_settings(args))
     if args.command == "serve":
         config = ServerConfig(
             host=args.host,
             port=args.port,
             ai=args.ai,
             max_connections=args.max_connections,
+            max_per_address=args.max_per_address,
             idle_timeout=args.idle_timeout,
         )
         return serve(config)

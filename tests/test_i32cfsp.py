@@ -8,6 +8,7 @@ from c4tui.engine import GameState, Move, Rules
 from c4tui.protocols.common import ProtocolError
 from c4tui.protocols.i32cfsp import (
     ClientSession,
+    Reply,
     ServerSession,
     format_ai_game,
     format_move,
@@ -17,27 +18,43 @@ from c4tui.protocols.i32cfsp import (
 )
 
 
+def answer(session: ServerSession, state: GameState, line: str, ai_column: int) -> tuple:
+    """What the server's handler does with one client line: the lines sent, the new state.
+
+    The game itself is the driver's in the server; here the engine stands in for it.
+    """
+    move = session.read_move(line)
+    if not isinstance(move, Move):
+        return move.lines, state
+    if not state.is_legal(move):
+        return session.refused().lines, state
+    state = state.play(move)
+    reply = session.client_moved(state)
+    if reply.close:
+        return reply.lines, state
+    ai_move = Move.drop(ai_column)
+    state = state.play(ai_move)
+    return reply.lines + session.ai_moved(ai_move, state).lines, state
+
+
 def test_the_spec_example_with_an_ai_that_answers_column_4() -> None:
     session = ServerSession()
     assert session.receive("I32CFSP_HELLO boo").lines == ["WELCOME boo"]
     assert session.receive("AI_GAME").lines == ["READY"]
+    assert session.game == (7, 6, Rules.POPOUT)
+    state = GameState.new(*session.game)
     transcript = []
     for line in ["DROP 3", "DROP 3", "DROP 8", "DROP 3", "DROP 3"]:
-        reply = session.receive(line)
-        transcript.append(reply.lines)
-        if reply.ai_to_move:
-            transcript.append(session.ai_moved(Move.drop(3)).lines)
+        lines, state = answer(session, state, line, ai_column=3)
+        transcript.append(lines)
     assert transcript == [
-        ["OKAY"],
-        ["DROP 4", "READY"],
-        ["OKAY"],
-        ["DROP 4", "READY"],
+        ["OKAY", "DROP 4", "READY"],
+        ["OKAY", "DROP 4", "READY"],
         ["INVALID", "READY"],
-        ["OKAY"],
-        ["DROP 4", "READY"],
+        ["OKAY", "DROP 4", "READY"],
         ["WINNER_RED"],
     ]
-    assert reply.close and reply.reason == "game over: WINNER_RED"
+    assert session.phase.name == "CLOSED"
 
 
 @pytest.mark.parametrize(
@@ -79,44 +96,45 @@ def test_game_requests(line: str, game: tuple[int, int, Rules] | None) -> None:
 
 
 @pytest.mark.parametrize(
-    "line", ["DROP", "DROP x", "DROP 3 4", "drop 3", "POP -1", "PUSH 3", "DROP 1234"]
+    "line", ["DROP", "DROP x", "DROP 3 4", "drop 3", "PUSH 3", "DROP 1e3", "DROP +3", "DROP  3"]
 )
 def test_bad_move_lines_get_error(line: str) -> None:
     session = ServerSession()
     session.receive("I32CFSP_HELLO a")
     session.receive("AI_GAME")
-    reply = session.receive(line)
+    reply = session.read_move(line)
+    assert isinstance(reply, Reply)
     assert reply.lines == ["ERROR"] and reply.close
 
 
-def test_illegal_but_well_formed_moves_get_invalid_then_ready() -> None:
+@pytest.mark.parametrize("line", ["POP 1", "DROP 0", "DROP 5", "DROP 1000", "DROP -1", "POP 999"])
+def test_illegal_but_well_formed_moves_get_invalid_then_ready(line: str) -> None:
     session = ServerSession()
     session.receive("I32CFSP_HELLO a")
     session.receive("AI_GAME 4 4 CLASSIC")
-    assert session.receive("POP 1").lines == ["INVALID", "READY"]  # classic: no pops
-    assert session.receive("DROP 0").lines == ["INVALID", "READY"]
-    assert session.receive("DROP 5").lines == ["INVALID", "READY"]
+    state = GameState.new(4, 4, Rules.CLASSIC)
+    lines, after = answer(session, state, line, ai_column=0)
+    assert lines == ["INVALID", "READY"]  # out of range is an invalid move, not an error
+    assert after == state
 
 
 def test_a_draw_is_announced_and_closes() -> None:
     session = ServerSession()
     session.receive("I32CFSP_HELLO a")
     session.receive("AI_GAME 4 4 CLASSIC")
+    state = GameState.new(4, 4, Rules.CLASSIC)
     columns = [int(c) for c in "1113233214423442"]
-    reply = None
+    lines: list[str] = []
     for red, yellow in zip(columns[::2], columns[1::2], strict=True):
-        reply = session.receive(f"DROP {red}")
-        assert reply.lines == ["OKAY"]
-        reply = session.ai_moved(Move.drop(yellow - 1))
-    assert reply is not None and reply.lines[-1] == "DRAW" and reply.close
+        lines, state = answer(session, state, f"DROP {red}", ai_column=yellow - 1)
+    assert lines[-1] == "DRAW" and session.phase.name == "CLOSED"
 
 
-def test_nothing_is_expected_while_the_ai_moves() -> None:
+def test_only_moves_are_expected_once_the_game_is_on() -> None:
     session = ServerSession()
     session.receive("I32CFSP_HELLO a")
     session.receive("AI_GAME")
-    assert session.receive("DROP 1").ai_to_move
-    assert session.receive("DROP 2").lines == ["ERROR"]
+    assert session.receive("AI_GAME").lines == ["ERROR"]
 
 
 def test_usernames() -> None:

@@ -2,28 +2,40 @@
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Protocol
+from typing import ClassVar, Protocol
 
 from c4tui.ai.random_player import RandomPlayer, legal_moves_or_raise
-from c4tui.ai.search import search
+from c4tui.ai.search import CancelFlag, search
 from c4tui.engine import GameState, Move
 
 
 class MovePicker(Protocol):
     """What a level offers: a move for a position (may be slow, so it runs off the UI)."""
 
-    def choose_move(self, state: GameState, cancel: threading.Event | None = None) -> Move:
-        """The move to play in ``state``; give up early when ``cancel`` is set."""
+    #: True when a move costs next to nothing (it may run on an event loop).
+    cheap: ClassVar[bool]
+
+    def choose_move(
+        self, state: GameState, cancel: CancelFlag | None = None, time_limit: float | None = None
+    ) -> Move:
+        """The move to play in ``state``.
+
+        Give up early when ``cancel`` is set; take at most ``time_limit`` seconds
+        when given (less than the level's own budget when the machine is busy).
+        """
         ...
 
 
 class TacticalPlayer(RandomPlayer):
     """Easy: wins when it can, blocks what it sees, never walks into a loss in one."""
 
-    def choose_move(self, state: GameState, cancel: threading.Event | None = None) -> Move:
+    cheap: ClassVar[bool] = False  # one ply for every move: milliseconds on a big board
+
+    def choose_move(
+        self, state: GameState, cancel: CancelFlag | None = None, time_limit: float | None = None
+    ) -> Move:
         """An immediate win, else a random move that does not hand over a win."""
         moves = legal_moves_or_raise(state)
         safe = []
@@ -47,27 +59,37 @@ def _opponent_can_win(state: GameState) -> bool:
 class SearchPlayer:
     """Medium and Hard: alpha-beta search, limited by depth and by a time budget."""
 
+    cheap: ClassVar[bool] = False
+
     def __init__(self, seconds: float, max_depth: int = 64) -> None:
         self.seconds = seconds
         self.max_depth = max_depth
 
-    def choose_move(self, state: GameState, cancel: threading.Event | None = None) -> Move:
-        """The best move the search finds in its budget."""
-        return search(state, self.seconds, self.max_depth, cancel).move
+    def choose_move(
+        self, state: GameState, cancel: CancelFlag | None = None, time_limit: float | None = None
+    ) -> Move:
+        """The best move the search finds in its budget (or in ``time_limit``, if shorter)."""
+        seconds = self.seconds if time_limit is None else min(self.seconds, time_limit)
+        return search(state, seconds, self.max_depth, cancel).move
 
 
 @dataclass(frozen=True)
 class AILevel:
-    """One entry of the level list."""
+    """One entry of the level list.
+
+    ``seconds`` is the level's thinking budget per move (None: it needs no time).
+    """
 
     key: str
     name: str
     description: str
     make: Callable[[int | None], MovePicker]
+    seconds: float | None = None
 
 
 #: Hard's thinking time per move: its 95th percentile stays under a second.
 HARD_SECONDS = 0.6
+MEDIUM_SECONDS = 0.3
 HINT_SECONDS = 0.8
 
 AI_LEVELS: tuple[AILevel, ...] = (
@@ -84,13 +106,15 @@ AI_LEVELS: tuple[AILevel, ...] = (
         "medium",
         "Medium",
         "Looks four moves ahead and builds threats. A fair fight for most players.",
-        lambda seed: SearchPlayer(seconds=0.3, max_depth=4),
+        lambda seed: SearchPlayer(seconds=MEDIUM_SECONDS, max_depth=4),
+        MEDIUM_SECONDS,
     ),
     AILevel(
         "hard",
         "Hard",
         "Searches as deep as it can in about half a second. Rarely beaten.",
         lambda seed: SearchPlayer(seconds=HARD_SECONDS),
+        HARD_SECONDS,
     ),
 )
 

@@ -3,18 +3,24 @@
 from __future__ import annotations
 
 import random
-import threading
+from typing import ClassVar
 
+from c4tui.ai.search import CancelFlag
 from c4tui.engine import GameState, Move
 
 
 class RandomPlayer:
     """Chooses uniformly among the legal moves; a seed makes it repeatable."""
 
+    #: Fast enough to run anywhere, even on an event loop.
+    cheap: ClassVar[bool] = True
+
     def __init__(self, seed: int | None = None) -> None:
         self._random = random.Random(seed)
 
-    def choose_move(self, state: GameState, cancel: threading.Event | None = None) -> Move:
+    def choose_move(
+        self, state: GameState, cancel: CancelFlag | None = None, time_limit: float | None = None
+    ) -> Move:
         """A random legal move. Raises ValueError if the game is over."""
         return self._random.choice(legal_moves_or_raise(state))
 

@@ -9,12 +9,13 @@ answering with the best move of the last finished depth.
 
 from __future__ import annotations
 
-import threading
 import time
 from dataclasses import dataclass
+from typing import Protocol
 
 from c4tui.engine import GameState, Move, MoveKind, Player, Rules
 from c4tui.engine import bitboard as bb
+from c4tui.engine.errors import C4Error
 
 WIN = 1_000_000
 #: Scores this close to WIN are forced wins (or, negated, forced losses).
@@ -23,8 +24,16 @@ CHECK_EVERY = 63  # nodes between looks at the clock and the cancel flag (a powe
 EXACT, LOWER, UPPER = 0, 1, 2
 
 
-class SearchAborted(Exception):
+class SearchAborted(C4Error):
     """The deadline passed or the search was cancelled."""
+
+
+class CancelFlag(Protocol):
+    """Anything that says whether to stop: a ``threading.Event``, a flag in shared memory."""
+
+    def is_set(self) -> bool:
+        """True once the search should stop."""
+        ...
 
 
 @dataclass(frozen=True)
@@ -75,7 +84,7 @@ class Searcher:
         self,
         state: GameState,
         deadline: float,
-        cancel: threading.Event | None = None,
+        cancel: CancelFlag | None = None,
         table: dict[tuple[int, int], tuple[int, int, int, Move | None]] | None = None,
     ) -> None:
         self.geo = state.geometry
@@ -268,7 +277,7 @@ def search(
     state: GameState,
     seconds: float,
     max_depth: int = 64,
-    cancel: threading.Event | None = None,
+    cancel: CancelFlag | None = None,
 ) -> SearchResult:
     """Iterative deepening from ``state`` for at most ``seconds`` (or ``max_depth`` plies).
 

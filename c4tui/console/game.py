@@ -1,19 +1,22 @@
-"""A Connect Four game on standard input and output, in the format of spec/console-format.md."""
+"""A Connect Four game on standard input and output, in the format of spec/console-format.md.
+
+The console is a listener of the match driver like every other front end: it
+prints what the driver reports and submits what the person types.
+"""
 
 from __future__ import annotations
 
 import asyncio
 import sys
-from collections.abc import Callable, Coroutine
-from dataclasses import dataclass
-from typing import TextIO, TypeVar
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import TextIO
 
-from c4tui.ai import RandomPlayer
+from c4tui.console.lines import LineReader
 from c4tui.engine import (
     MAX_SIZE,
     MIN_SIZE,
     GameState,
-    Move,
     MoveSyntaxError,
     Player,
     Rules,
@@ -23,11 +26,19 @@ from c4tui.engine import (
     render_board,
     status_line,
 )
-from c4tui.match import AIBackend, Backend
-from c4tui.match.network import I32CFSPBackend, NetworkError, ServerAddress
+from c4tui.match import MatchDriver, MatchSettings
+from c4tui.match.events import (
+    GameOver,
+    MatchEvent,
+    MatchFailed,
+    MovePlayed,
+    SeatLeft,
+    SeatStarting,
+    TurnStarted,
+)
 
 GOODBYE = "End of input: goodbye."
-T = TypeVar("T")
+INTERRUPTED = "Interrupted: goodbye."
 
 
 class EndOfInput(Exception):
@@ -36,25 +47,31 @@ class EndOfInput(Exception):
 
 @dataclass(frozen=True)
 class ConsoleSettings:
-    """What ``c4tui console`` was asked to play; None sizes are asked interactively."""
+    """What ``c4tui console`` was asked to play; None sizes are asked interactively.
+
+    ``opponent`` and ``options`` name a kind in the opponent registry and its values.
+    """
 
     columns: int | None = None
     rows: int | None = None
     rules: Rules = Rules.POPOUT
     opponent: str = "human"
+    options: dict[str, str] = field(default_factory=dict)
+    person_colour: Player = Player.RED
     seed: int | None = None
-    server: ServerAddress | None = None  # play against this server's AI instead
 
-
-def opponent_for(settings: ConsoleSettings) -> Backend | None:
-    """Who plays YELLOW: a server, the random AI, or (None) a second person here."""
-    if settings.server is not None:
-        backend: Backend = I32CFSPBackend(settings.server)
-        backend.label = "server"
-        return backend
-    if settings.opponent == "random":
-        return AIBackend(RandomPlayer(settings.seed), "computer")
-    return None
+    def match(self, columns: int, rows: int) -> MatchSettings:
+        """The match to play once the size is known."""
+        return MatchSettings(
+            opponent=self.opponent,
+            options=self.options,
+            columns=columns,
+            rows=rows,
+            rules=self.rules,
+            person_colour=self.person_colour,
+            seed=self.seed,
+            ai_delay=0.0,
+        )
 
 
 class ConsoleGame:
@@ -62,10 +79,8 @@ class ConsoleGame:
 
     def __init__(self, settings: ConsoleSettings, stdin: TextIO, stdout: TextIO) -> None:
         self._settings = settings
-        self._stdin = stdin
+        self._lines = LineReader(stdin)
         self._stdout = stdout
-        self._opponent = opponent_for(settings)
-        self._loop: asyncio.AbstractEventLoop | None = None
         # Typed answers are echoed only when nobody typed them, so transcripts read naturally.
         self._echo = not _is_terminal(stdin)
 
@@ -74,11 +89,11 @@ class ConsoleGame:
         self._stdout.write(text + "\n")
         self._stdout.flush()
 
-    def ask(self, prompt: str) -> str:
+    async def ask(self, prompt: str) -> str:
         """Show ``prompt`` and read one line. Raises EndOfInput at the end of input."""
         self._stdout.write(prompt)
         self._stdout.flush()
-        line = self._stdin.readline()
+        line = await self._lines.readline()
         if not line:
             self.say()
             raise EndOfInput
@@ -87,82 +102,72 @@ class ConsoleGame:
             self.say(printable(answer))
         return answer
 
-    def run(self) -> int:
+    async def run(self) -> int:
         """Play the whole game; the exit status (0 also when input ends early)."""
+        driver: MatchDriver | None = None
         try:
-            self._play(self._new_state())
+            columns = self._settings.columns or await self._ask_size("columns")
+            rows = self._settings.rows or await self._ask_size("rows")
+            driver = self._settings.match(columns, rows).driver()
+            events = driver.listen()
+            driver.start()
+            return await self._follow(driver, events)
         except EndOfInput:
             self.say(GOODBYE)
-        except NetworkError as error:
-            self.say(f"Network problem: {error}")
-            return 1
+            return 0
         finally:
-            self._shut_down()
-        return 0
+            if driver is not None:
+                await driver.close()
 
-    def _wait_for(self, work: Coroutine[object, object, T]) -> T:
-        """Run an opponent's coroutine to its end (the console itself is not async)."""
-        if self._loop is None:
-            self._loop = asyncio.new_event_loop()
-        return self._loop.run_until_complete(work)
-
-    def _shut_down(self) -> None:
-        if self._opponent is not None and self._loop is not None:
-            self._wait_for(self._opponent.close())
-        if self._loop is not None:
-            self._loop.close()
-
-    def _new_state(self) -> GameState:
-        columns = self._settings.columns or self._ask_size("columns")
-        rows = self._settings.rows or self._ask_size("rows")
-        return GameState.new(columns, rows, self._settings.rules)
-
-    def _ask_size(self, name: str) -> int:
+    async def _ask_size(self, name: str) -> int:
         while True:
-            answer = self.ask(f"Number of {name} ({MIN_SIZE}-{MAX_SIZE}): ").strip()
+            answer = (await self.ask(f"Number of {name} ({MIN_SIZE}-{MAX_SIZE}): ")).strip()
             size = parse_size(answer)
             if size is not None:
                 return size
             self.say(f"Please enter a whole number from {MIN_SIZE} to {MAX_SIZE}.")
 
-    def _play(self, state: GameState) -> None:
-        opponent = self._opponent
-        if opponent is not None:
-            server = self._settings.server
-            if server is not None:
-                self.say(f"Connecting to {server} as {server.username}…")
-            self._wait_for(opponent.start(state))
-        while not state.is_over:
-            self.say(render_board(state))
-            self.say(status_line(state))
-            before = state
-            move = self._next_move(state)
-            state = state.play(move)
-            if opponent is not None:
-                self._wait_for(opponent.move_played(before, move))
-            self.say()
+    async def _follow(self, driver: MatchDriver, events: asyncio.Queue[MatchEvent]) -> int:
+        """Print each event; ask the person when it is their turn. The exit status."""
+        while True:
+            event = await events.get()
+            if isinstance(event, SeatStarting):
+                self.say(event.note)
+            elif isinstance(event, TurnStarted):
+                self._show(event.state)
+                if event.submits:
+                    await self._ask_move(driver, event.state)
+            elif isinstance(event, MovePlayed):
+                seat = driver.seats[event.player]
+                if not seat.submits:
+                    who = f"{event.player.name} ({seat.noun})"
+                    self.say(f"{who}: {describe_move(event.move)}")
+                self.say()
+            elif isinstance(event, SeatLeft):
+                self.say(f"{event.player.name} left: {event.reason}")
+            elif isinstance(event, GameOver):
+                self._show(event.state)
+                return 0
+            elif isinstance(event, MatchFailed):
+                self.say(f"Network problem: {event.problem}")
+                return 1
+
+    def _show(self, state: GameState) -> None:
         self.say(render_board(state))
         self.say(status_line(state))
 
-    def _next_move(self, state: GameState) -> Move:
-        opponent = self._opponent
-        if opponent is not None and state.turn is Player.YELLOW:
-            move = self._wait_for(opponent.choose_move(state))
-            self.say(f"{state.turn.name} ({opponent.label}): {describe_move(move)}")
-            return move
-        return self._ask_move(state)
-
-    def _ask_move(self, state: GameState) -> Move:
+    async def _ask_move(self, driver: MatchDriver, state: GameState) -> None:
+        """Read moves until the driver takes one, explaining each refusal."""
         while True:
-            text = self.ask("Move: ")
+            text = await self.ask("Move: ")
             try:
                 move = parse_move(text)
             except MoveSyntaxError as error:
                 self.say(f"Invalid move: {error}; {move_hint(state.rules)}")
                 continue
-            reason = state.refusal(move)
+            reason = driver.submit(move)
             if reason is None:
-                return move
+                return
             self.say(f"Invalid move: {reason}")
 
 
@@ -188,7 +193,7 @@ def run_console(settings: ConsoleSettings, stdin: TextIO | None = None) -> int:
     stdin = stdin or sys.stdin
     _tolerate_bad_bytes(stdin)
     game = ConsoleGame(settings, stdin, sys.stdout)
-    return _quietly(game.run)
+    return _quietly(lambda: asyncio.run(game.run()))
 
 
 def _tolerate_bad_bytes(stream: TextIO) -> None:
@@ -203,9 +208,9 @@ def _quietly(run: Callable[[], int]) -> int:
     try:
         return run()
     except KeyboardInterrupt:
-        print("\nInterrupted: goodbye.", file=sys.stderr)
+        print(f"\n{INTERRUPTED}", file=sys.stderr)
         return 130
     except BrokenPipeError:
         # The reader went away (e.g. `| head`); nothing more can be said to it.
-        sys.stdout = None  # type: ignore[assignment]
+        sys.stdout = None
         return 0

@@ -1,21 +1,33 @@
-"""The adapter between a game and whoever plays it: the match controller and its backends.
+"""The adapter between a game and whoever plays it: the match driver, its events and seats.
 
-Pure Python (asyncio-friendly but no Textual, no sockets here): the UI drives it,
-and every kind of opponent — a person at this keyboard, an AI, later a network
-server — is a Backend.
+Pure Python (asyncio, but no Textual here): every front end — the app, the
+console, the server — plays through ``MatchDriver``, and every kind of player —
+a person here, the AI, a network server — is a Backend found in one registry.
 """
 
-from c4tui.match.backends import AIBackend, Backend, HumanBackend
-from c4tui.match.controller import MatchController
-from c4tui.match.settings import AI_LEVELS, AILevel, MatchSettings, Mode
+from c4tui.match.backends import (
+    OPPONENTS,
+    Backend,
+    ComputerBackend,
+    I32CFSPBackend,
+    PersonBackend,
+    SeatContext,
+    Spectator,
+    opponent_kind,
+)
+from c4tui.match.driver import MatchDriver, OpponentLeft
+from c4tui.match.settings import MatchSettings
 
 __all__ = [
-    "AI_LEVELS",
-    "AIBackend",
-    "AILevel",
+    "OPPONENTS",
     "Backend",
-    "HumanBackend",
-    "MatchController",
+    "ComputerBackend",
+    "I32CFSPBackend",
+    "MatchDriver",
     "MatchSettings",
-    "Mode",
+    "OpponentLeft",
+    "PersonBackend",
+    "SeatContext",
+    "Spectator",
+    "opponent_kind",
 ]

@@ -1,34 +1,38 @@
-"""What a match is: the board, the rules, who plays which colour and how strong the AI is."""
+"""What a match is: the board, the rules, the opponent (a registry key and its options)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from enum import Enum
+from dataclasses import dataclass, field
 
-from c4tui.ai import AI_LEVELS, AILevel, MovePicker, ai_level
 from c4tui.engine import DEFAULT_COLUMNS, DEFAULT_ROWS, GameState, Player, Rules
-
-
-class Mode(Enum):
-    """Who sits on the other side of the board."""
-
-    TWO_PLAYERS = "two players on this keyboard"
-    COMPUTER = "against the computer"
-    NETWORK = "against a network server"
+from c4tui.match.backends import Backend, PersonBackend, SeatContext, opponent_kind
+from c4tui.match.driver import MatchDriver
+from c4tui.match.pool import SearchPool
 
 
 @dataclass(frozen=True)
 class MatchSettings:
-    """Everything the menu decides. ``seed`` makes the AI repeatable (tests, snapshots)."""
+    """Everything the menu decides.
 
-    mode: Mode = Mode.TWO_PLAYERS
+    ``opponent`` names a kind in the registry (``human``, ``computer``, ``i32cfsp``…)
+    and ``options`` holds its option values as text. ``seed`` makes the AI
+    repeatable (tests, snapshots); ``ai_delay`` is how long the computer "thinks"
+    at least, so its move can be seen.
+    """
+
+    opponent: str = "human"
+    options: dict[str, str] = field(default_factory=dict)
     columns: int = DEFAULT_COLUMNS
     rows: int = DEFAULT_ROWS
     rules: Rules = Rules.CLASSIC
-    human_colour: Player = Player.RED
-    ai_level: str = "random"
+    person_colour: Player = Player.RED
     seed: int | None = None
-    ai_delay: float = 0.4  # seconds the computer "thinks" at least, so its move can be seen
+    ai_delay: float = 0.4
+
+    @property
+    def kind(self) -> type[Backend]:
+        """The opponent's kind (raises KeyError for an unknown key)."""
+        return opponent_kind(self.opponent)
 
     def new_game(self) -> GameState:
         """The empty board these settings describe."""
@@ -37,12 +41,22 @@ class MatchSettings:
     def describe(self) -> str:
         """Two short lines for the screen: ``7 × 6 Pop Out`` / ``vs computer (Random)``."""
         rules = "Pop Out" if self.rules is Rules.POPOUT else "Classic"
-        opponent = "two players"
-        if self.mode is Mode.COMPUTER:
-            opponent = f"vs computer ({ai_level(self.ai_level).name})"
-        elif self.mode is Mode.NETWORK:
-            opponent = "vs network server"
-        return f"{self.columns} × {self.rows} {rules}\n{opponent}"
+        return f"{self.columns} × {self.rows} {rules}\n{self.kind.describe(self.options)}"
 
+    def seats(self, context: SeatContext) -> dict[Player, Backend]:
+        """Who plays which colour: the person here on their colour, the opponent on the other."""
+        kind = self.kind
+        if kind.local_pair:
+            return {Player.RED: PersonBackend("Red"), Player.YELLOW: PersonBackend("Yellow")}
+        colour = (
+            self.person_colour
+            if self.person_colour in kind.person_colours
+            else kind.person_colours[0]
+        )
+        opponent = kind.create(kind.option_values(self.options), context)
+        return {colour: PersonBackend("You"), colour.other: opponent}
 
-__all__ = ["AI_LEVELS", "AILevel", "MatchSettings", "Mode", "MovePicker", "ai_level"]
+    def driver(self, pool: SearchPool | None = None) -> MatchDriver:
+        """A driver for these settings, its seats made through the registry."""
+        context = SeatContext(pool=pool, seed=self.seed, ai_delay=self.ai_delay)
+        return MatchDriver(self.new_game(), self.seats(context), pool=pool)

@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+from c4tui.engine.errors import C4Error
+
 #: A line longer than this (in bytes, without its end) breaks every protocol.
 MAX_LINE_BYTES = 8192
 #: A peer silent for this long is disconnected (seconds).
 DEFAULT_IDLE_TIMEOUT = 600.0
 
 
-class ProtocolError(Exception):
+class ProtocolError(C4Error):
     """The peer sent something its protocol does not allow; the message quotes it."""
 
 

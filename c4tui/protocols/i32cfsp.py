@@ -21,6 +21,7 @@ from c4tui.engine import (
     Rules,
 )
 from c4tui.protocols.common import ProtocolError, quote
+from c4tui.protocols.registry import Framing, ProtocolSpec, starts_with
 
 HELLO = "I32CFSP_HELLO"
 WELCOME = "WELCOME"
@@ -35,13 +36,34 @@ ERROR = "ERROR"
 CLASSIC = "CLASSIC"
 LINE_END = "\r\n"
 
-_USERNAME = re.compile(r"[!-~]{1,32}")  # printable ASCII, no whitespace
-_COLUMN = re.compile(r"[0-9]{1,3}")
+MAX_USERNAME = 32
+USERNAME_RULE = f"1-{MAX_USERNAME} printable characters without spaces"
+_USERNAME = re.compile(rf"[!-~]{{1,{MAX_USERNAME}}}")  # printable ASCII, no whitespace
+#: A column number: any whole number (out of range is INVALID, not a protocol error).
+_COLUMN = re.compile(r"-?[0-9]{1,18}")
+
+#: How the server's front door recognises and frames I32CFSP.
+SPEC = ProtocolSpec(
+    name="I32CFSP",
+    framing=Framing.LINES,
+    recognise=starts_with(HELLO.encode("ascii")),
+    refusal_when_full=ERROR,
+    on_violation=ERROR,
+)
 
 
 def valid_username(name: str) -> bool:
     """1-32 printable characters without whitespace, as the protocol requires."""
     return _USERNAME.fullmatch(name) is not None
+
+
+def parse_username(text: str) -> str:
+    """``text`` if it is a valid username; ValueError (saying the rule) if not."""
+    if not text:
+        raise ValueError("required")
+    if not valid_username(text):
+        raise ValueError(USERNAME_RULE)
+    return text
 
 
 # ----- the codec ---------------------------------------------------------------------
@@ -54,7 +76,11 @@ def format_move(move: Move) -> str:
 
 
 def parse_move(line: str) -> Move | None:
-    """The move in ``DROP <col>`` / ``POP <col>``; None if the line is not one."""
+    """The move in ``DROP <col>`` / ``POP <col>``; None if the line is not one.
+
+    Any whole number is a column here; whether it exists is the rules' call, so
+    ``DROP 1000`` is an INVALID move, not a protocol error.
+    """
     parts = line.split(" ")
     if len(parts) != 2 or parts[0] not in ("DROP", "POP") or not _COLUMN.fullmatch(parts[1]):
         return None
@@ -107,51 +133,63 @@ class ServerPhase(Enum):
 
     HELLO = auto()
     GAME_REQUEST = auto()
-    CLIENT_MOVE = auto()
-    AI_MOVE = auto()
+    PLAYING = auto()
     CLOSED = auto()
 
 
 @dataclass
 class Reply:
-    """What the server must do after a line: send these lines, maybe close, maybe move."""
+    """What the server must do after a line: send these lines, maybe close."""
 
     lines: list[str] = field(default_factory=list)
     close: bool = False
-    ai_to_move: bool = False
     reason: str = ""  # why the connection closes, for the log
 
 
 class ServerSession:
-    """One client's conversation with the server, minus the sockets.
+    """One client's conversation with the server, minus the sockets and the game.
 
-    Feed it each line with ``receive``; when a Reply says ``ai_to_move``, ask the
-    AI for a move on ``state`` and pass it to ``ai_moved``.
+    The greeting goes through ``receive``; once ``phase`` is PLAYING, the game
+    itself is the match driver's: ``read_move`` turns a line into a move, and
+    ``refused``, ``client_moved`` and ``ai_moved`` say what to answer.
     """
 
     def __init__(self) -> None:
         self.phase = ServerPhase.HELLO
         self.username = ""
-        self.state: GameState | None = None
+        self.game: tuple[int, int, Rules] | None = None
 
     def receive(self, line: str) -> Reply:
-        """Answer one line from the client."""
+        """Answer one line of the greeting."""
         if self.phase is ServerPhase.HELLO:
             return self._hello(line)
         if self.phase is ServerPhase.GAME_REQUEST:
             return self._game_request(line)
-        if self.phase is ServerPhase.CLIENT_MOVE:
-            return self._client_move(line)
-        return self._violation(line, "nothing was expected from the client now")
+        return self._violation(line, "nothing but a move was expected")
 
-    def ai_moved(self, move: Move) -> Reply:
-        """Send the AI's move (it must be legal) and what follows it."""
-        assert self.phase is ServerPhase.AI_MOVE and self.state is not None
-        self.state = self.state.play(move)
-        result = result_line(self.state)
+    def read_move(self, line: str) -> Move | Reply:
+        """The client's move (legal or not: the driver judges), or ERROR for a bad line."""
+        move = parse_move(line)
+        if self.phase is not ServerPhase.PLAYING or move is None:
+            return self._violation(line, "expected DROP <column> or POP <column>")
+        return move
+
+    def refused(self) -> Reply:
+        """A well-formed move the rules refuse: the client moves again."""
+        return Reply([INVALID, READY])
+
+    def client_moved(self, after: GameState) -> Reply:
+        """The client's move was played: OKAY, or the result it brought."""
+        result = result_line(after)
+        if result is not None:
+            return self._finish([result], result)
+        return Reply([OKAY])
+
+    def ai_moved(self, move: Move, after: GameState) -> Reply:
+        """The AI's move, then READY or the result it brought."""
+        result = result_line(after)
         if result is not None:
             return self._finish([format_move(move), result], result)
-        self.phase = ServerPhase.CLIENT_MOVE
         return Reply([format_move(move), READY])
 
     def _hello(self, line: str) -> Reply:
@@ -166,24 +204,9 @@ class ServerSession:
         game = parse_ai_game(line)
         if game is None:
             return self._violation(line, "expected AI_GAME [<columns> <rows> [CLASSIC]]")
-        columns, rows, rules = game
-        self.state = GameState.new(columns, rows, rules)
-        self.phase = ServerPhase.CLIENT_MOVE
+        self.game = game
+        self.phase = ServerPhase.PLAYING
         return Reply([READY])
-
-    def _client_move(self, line: str) -> Reply:
-        assert self.state is not None
-        move = parse_move(line)
-        if move is None:
-            return self._violation(line, "expected DROP <column> or POP <column>")
-        if not self.state.is_legal(move):
-            return Reply([INVALID, READY])
-        self.state = self.state.play(move)
-        result = result_line(self.state)
-        if result is not None:
-            return self._finish([result], result)
-        self.phase = ServerPhase.AI_MOVE
-        return Reply([OKAY], ai_to_move=True)
 
     def _finish(self, lines: list[str], result: str) -> Reply:
         self.phase = ServerPhase.CLOSED

@@ -1,45 +1,96 @@
-"""The server: accept, pick the protocol from the first line, serve, log, and stop cleanly."""
+"""The server's front door: accept, limit, recognise the protocol, hand over, log, stop.
+
+No client, however it behaves, can slow down or lock out the others:
+- one task per connection, and a bug or a violation costs that connection only;
+- at most ``max_connections`` served at once, and at most ``max_per_address``
+  from one address (IPv6: one /64), so one machine cannot take every slot;
+- clients over a limit are refused in their own protocol when their first bytes
+  tell which, and only a bounded number are being refused at once;
+- every write has a time limit, so a client that stops reading is cut off;
+- the AI thinks in other processes (the search pool), and a client that hangs up
+  while it thinks cancels its search.
+"""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import ipaddress
 import itertools
 import logging
 import signal
-from collections.abc import Callable
+from collections import Counter
+from collections.abc import Awaitable, Sequence
 from dataclasses import dataclass
 
-from c4tui.match.settings import MovePicker, ai_level
-from c4tui.net.lines import STREAM_LIMIT, ConnectionClosed, LineChannel
-from c4tui.protocols.common import DEFAULT_IDLE_TIMEOUT, ProtocolError
-from c4tui.server.i32cfsp import serve_i32cfsp, speaks_i32cfsp
+from c4tui.match.pool import SearchPool
+from c4tui.net.address import DEFAULT_PORT
+from c4tui.net.connection import DEFAULT_WRITE_TIMEOUT, Connection
+from c4tui.net.errors import ConnectionClosed, WriteTimeout
+from c4tui.net.framing import MessageStream
+from c4tui.protocols.common import DEFAULT_IDLE_TIMEOUT, ProtocolError, quote
+from c4tui.protocols.registry import ProtocolSpec, Recognition, identify
+from c4tui.server.context import ClientContext
+from c4tui.server.protocols import SERVER_PROTOCOLS, ServerProtocol
 
 log = logging.getLogger("c4tui.server")
 
-#: The generic refusal for a client we cannot serve (no protocol of ours, or too many).
-ERROR_LINE = "ERROR"
+#: The refusal for a client whose protocol we cannot tell.
+GENERIC_REFUSAL = b"ERROR\r\n"
+#: How many first bytes are enough to recognise any protocol.
+PEEK_BYTES = 64
+#: Seconds a refused client gets to show its protocol (so it can be refused in it).
+REFUSAL_PEEK_SECONDS = 2.0
+#: Clients being refused at once; more are hung up on without a word.
+MAX_REFUSING = 64
+DEFAULT_MAX_CONNECTIONS = 1000
+DEFAULT_MAX_PER_ADDRESS = 50
 
 
 @dataclass(frozen=True)
 class ServerConfig:
-    """What ``c4tui serve`` was asked for."""
+    """What ``c4tui serve`` was asked for.
+
+    ``ai_workers`` is the number of processes the AI searches in (None: one per core).
+    """
 
     host: str = "127.0.0.1"
-    port: int = 4444
+    port: int = DEFAULT_PORT
     ai: str = "random"
-    max_connections: int = 1000
+    max_connections: int = DEFAULT_MAX_CONNECTIONS
+    max_per_address: int = DEFAULT_MAX_PER_ADDRESS
     idle_timeout: float = DEFAULT_IDLE_TIMEOUT
+    write_timeout: float = DEFAULT_WRITE_TIMEOUT
+    ai_workers: int | None = None
+
+
+def address_group(host: str) -> str:
+    """What counts as one address for the per-address limit: IPv4 as is, IPv6 by /64."""
+    try:
+        address = ipaddress.ip_address(host.split("%", maxsplit=1)[0])
+    except ValueError:
+        return host
+    if isinstance(address, ipaddress.IPv6Address):
+        if address.ipv4_mapped is not None:
+            return str(address.ipv4_mapped)
+        return str(ipaddress.ip_network(f"{address}/64", strict=False))
+    return str(address)
 
 
 class C4Server:
     """Serves every connection in its own task; one client's failure touches no other."""
 
-    def __init__(self, config: ServerConfig) -> None:
+    def __init__(
+        self, config: ServerConfig, protocols: Sequence[ServerProtocol] = SERVER_PROTOCOLS
+    ) -> None:
         self.config = config
-        self._make_ai: Callable[[], MovePicker] = lambda: ai_level(config.ai).make(None)
+        self.protocols = tuple(protocols)
+        self.pool = SearchPool(config.ai_workers, queue_limit=max(1, config.max_connections))
         self._server: asyncio.Server | None = None
         self._tasks: set[asyncio.Task[None]] = set()
+        self._serving = 0
+        self._refusing = 0
+        self._per_address: Counter[str] = Counter()
         self._ids = itertools.count(1)
         self.peak_connections = 0
 
@@ -47,18 +98,21 @@ class C4Server:
     def port(self) -> int:
         """The port actually listened on (useful with port 0)."""
         assert self._server is not None
-        return self._server.sockets[0].getsockname()[1]
+        port: int = self._server.sockets[0].getsockname()[1]
+        return port
 
     @property
     def connections(self) -> int:
-        """How many clients are connected now."""
+        """How many clients are connected now (served or being refused)."""
         return len(self._tasks)
 
     async def start(self) -> None:
-        """Start listening."""
+        """Start listening (the AI's worker processes start too)."""
         self._server = await asyncio.start_server(
-            self._accept, self.config.host, self.config.port, limit=STREAM_LIMIT, backlog=4096
+            self._accept, self.config.host, self.config.port, backlog=4096
         )
+        if self.config.ai != "random":
+            self.pool.warm_up()
         log.info("listening on %s:%d (AI: %s)", self.config.host, self.port, self.config.ai)
 
     async def serve_until(self, stop: asyncio.Event) -> None:
@@ -67,7 +121,7 @@ class C4Server:
         await self.stop()
 
     async def stop(self) -> None:
-        """Stop accepting, end every conversation, and wait for them."""
+        """Stop accepting, end every conversation, wait for them, and stop the AI's workers."""
         if self._server is not None:
             self._server.close()
         for task in list(self._tasks):
@@ -76,50 +130,137 @@ class C4Server:
             await asyncio.gather(*self._tasks, return_exceptions=True)
         if self._server is not None:
             await self._server.wait_closed()
+        self.pool.shutdown()
         log.info("stopped")
+
+    # ----- one connection ------------------------------------------------------------
 
     async def _accept(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         task = asyncio.current_task()
         assert task is not None
+        connection = Connection(reader, writer, self.config.write_timeout)
+        number = next(self._ids)
+        group = address_group(connection.peer_host)
         self._tasks.add(task)
         self.peak_connections = max(self.peak_connections, len(self._tasks))
-        channel = LineChannel(reader, writer)
-        number = next(self._ids)
-        log.info("#%d opened from %s", number, channel.peer)
+        log.info("#%d opened from %s", number, connection.peer)
         reason = "closed"
         try:
-            if len(self._tasks) > self.config.max_connections:
-                await channel.send(ERROR_LINE)
-                reason = f"refused: {self.config.max_connections} connections already"
-            else:
-                reason = await self._converse(channel)
+            reason = await self._admit(connection, number, group)
         except asyncio.CancelledError:
             reason = "server stopping"
-        except ConnectionClosed:
-            reason = "client hung up"
-        except TimeoutError:
-            reason = f"idle for {self.config.idle_timeout:g} s"
-        except ProtocolError as error:
-            reason = f"protocol error: {error}"
-            with contextlib.suppress(OSError):
-                await channel.send(ERROR_LINE)
-        except OSError as error:
-            reason = f"network error: {error}"
         except Exception:  # a bug must cost one connection, never the server
             log.exception("#%d failed", number)
             reason = "internal error"
         finally:
-            await channel.close()
+            await connection.close()
             self._tasks.discard(task)
             log.info("#%d closed (%s)", number, reason)
 
-    async def _converse(self, channel: LineChannel) -> str:
-        """Read the first line, pick the protocol it opens, and serve it."""
-        first_line = await channel.read_line(self.config.idle_timeout)
-        if speaks_i32cfsp(first_line):
-            return await serve_i32cfsp(channel, first_line, self._make_ai, self.config.idle_timeout)
-        await channel.send(ERROR_LINE)
-        return "protocol error: no protocol of ours starts with that line"
+    async def _admit(self, connection: Connection, number: int, group: str) -> str:
+        """Serve the client if the limits allow, else refuse it; why it ended."""
+        over = self._over_limit(group)
+        if over is not None:
+            if self._refusing >= MAX_REFUSING:
+                connection.abort()
+                return f"refused at once ({over})"
+            self._refusing += 1
+            try:
+                return await self._refuse(connection, over)
+            finally:
+                self._refusing -= 1
+        self._serving += 1
+        self._per_address[group] += 1
+        try:
+            return await self._converse(connection, number)
+        finally:
+            self._serving -= 1
+            self._per_address[group] -= 1
+            if not self._per_address[group]:
+                del self._per_address[group]
+
+    def _over_limit(self, group: str) -> str | None:
+        if self._serving >= self.config.max_connections:
+            return f"refused: {self.config.max_connections} connections already"
+        if self._per_address[group] >= self.config.max_per_address:
+            return f"refused: {self.config.max_per_address} connections from {group} already"
+        return None
+
+    async def _refuse(self, connection: Connection, why: str) -> str:
+        """Refuse in the client's own protocol if its first bytes tell which, briefly."""
+        try:
+            spec = await self._recognise(connection, REFUSAL_PEEK_SECONDS)
+        except (TimeoutError, OSError):
+            spec = None
+        with contextlib.suppress(OSError, TimeoutError):
+            if spec is None:
+                await connection.send_raw(GENERIC_REFUSAL)
+            elif spec.refusal_when_full is not None:
+                await connection.send_raw(spec.frame(spec.refusal_when_full))
+        return why
+
+    async def _converse(self, connection: Connection, number: int) -> str:
+        """Recognise the protocol from the first bytes and let its handler serve the client."""
+        idle = self.config.idle_timeout
+        try:
+            spec = await self._recognise(connection, idle)
+        except TimeoutError:
+            return f"idle for {idle:g} s"
+        except OSError as error:
+            return f"network error: {error}"
+        if spec is None:
+            if connection.at_eof:
+                return "client hung up"
+            first = await connection.peek(PEEK_BYTES)
+            await _quietly(connection.send_raw(GENERIC_REFUSAL))
+            return f"protocol error: no protocol of ours starts with {quote(first)}"
+        protocol = next(p for p in self.protocols if p.spec is spec)
+        context = ClientContext(number, self.config.ai, self.pool, idle)
+        return await self._serve(protocol, MessageStream(connection, spec), context)
+
+    async def _serve(
+        self, protocol: ServerProtocol, stream: MessageStream, context: ClientContext
+    ) -> str:
+        """Run the handler; turn what ends a conversation into a reason for the log."""
+        try:
+            return await protocol.serve(stream, context)
+        except ConnectionClosed:
+            return "client hung up"
+        except WriteTimeout as error:
+            return f"cut off: {error}"
+        except TimeoutError:
+            return f"idle for {self.config.idle_timeout:g} s"
+        except ProtocolError as error:
+            if protocol.spec.on_violation is not None:
+                await _quietly(stream.send(protocol.spec.on_violation))
+            return f"protocol error: {error}"
+        except OSError as error:
+            return f"network error: {error}"
+
+    async def _recognise(self, connection: Connection, timeout: float) -> ProtocolSpec | None:
+        """The protocol the client's first bytes open (None: none of ours), without consuming them.
+
+        Raises TimeoutError if the client says too little for ``timeout`` seconds.
+        """
+        specs = [protocol.spec for protocol in self.protocols]
+        async with asyncio.timeout(timeout):
+            first = await connection.peek(PEEK_BYTES)
+            while True:
+                verdict = identify(specs, first)
+                if isinstance(verdict, ProtocolSpec):
+                    return verdict
+                if verdict is Recognition.NO or len(first) >= PEEK_BYTES or b"\n" in first:
+                    return None
+                more = await connection.peek_more(len(first) + 1)
+                if more == first:  # the client hung up mid-greeting
+                    return None
+                first = more
+
+
+async def _quietly(sending: Awaitable[None]) -> None:
+    """Send a last word to a client that may already be gone."""
+    with contextlib.suppress(OSError, TimeoutError):
+        await sending
 
 
 async def run_server(config: ServerConfig) -> int:
@@ -129,6 +270,7 @@ async def run_server(config: ServerConfig) -> int:
         await server.start()
     except OSError as error:
         log.error("cannot listen on %s:%d: %s", config.host, config.port, error.strerror)
+        server.pool.shutdown()
         return 1
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()

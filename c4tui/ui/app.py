@@ -2,22 +2,20 @@
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Callable
+from dataclasses import replace
 
 from textual.app import App
 from textual.binding import Binding
 
-from c4tui.engine import Player
-from c4tui.match import Backend, HumanBackend, MatchController, MatchSettings, Mode
-from c4tui.match.controller import default_backends
-from c4tui.match.network import I32CFSPBackend, ServerAddress, login_name
+from c4tui.match import MatchDriver, MatchSettings
+from c4tui.match.pool import SearchPool
 from c4tui.ui.assets import asset_path
 from c4tui.ui.screens.connect import ConnectDialog
 from c4tui.ui.screens.game import GameScreen
-from c4tui.ui.screens.menu import MenuScreen
+from c4tui.ui.screens.menu import MenuScreen, picked_in_menu
 
-BackendFactory = Callable[[MatchSettings], dict[Player, Backend]]
+DriverFactory = Callable[[MatchSettings], MatchDriver]
 
 
 class C4App(App[None]):
@@ -26,7 +24,8 @@ class C4App(App[None]):
     Args:
         settings: what the menu shows first (and the AI's seed and pace).
         ascii_only: draw with ASCII characters only (for limited terminals and fonts).
-        backend_factory: builds the players of a match; tests pass their own.
+        make_driver: builds the driver of a match; tests pass their own seats this way.
+        pool: where the AI thinks (the process's shared pool by default).
     """
 
     TITLE = "c4tui"
@@ -42,37 +41,41 @@ class C4App(App[None]):
         settings: MatchSettings | None = None,
         *,
         ascii_only: bool = False,
-        backend_factory: BackendFactory = default_backends,
+        make_driver: DriverFactory | None = None,
+        pool: SearchPool | None = None,
     ) -> None:
         super().__init__()
         self._initial_settings = settings or MatchSettings()
         self._ascii_only = ascii_only
-        self._backend_factory = backend_factory
-        self.server_address = ServerAddress(username=login_name())
-        self.connect_timeout = 10.0
+        # Made now, before Textual takes over the terminal: its worker processes start later.
+        self._pool = pool or SearchPool.shared()
+        self._make_driver = make_driver or (lambda settings: settings.driver(self._pool))
+        #: What was typed in each kind's connect dialog, offered again next time.
+        self._typed: dict[str, dict[str, str]] = {}
 
     def on_mount(self) -> None:
         """Open on the menu."""
-        # The AI searches in a thread; handing the interpreter lock over more often
-        # (default: every 5 ms) keeps keys snappy while it thinks.
-        sys.setswitchinterval(0.001)
         self.push_screen(MenuScreen(self._initial_settings))
 
     def start_match(self, settings: MatchSettings) -> None:
-        """Start a game with ``settings``: network games ask where the server is first."""
-        if settings.mode is Mode.NETWORK:
-            dialog = ConnectDialog(self.server_address, settings.new_game(), self.connect_timeout)
-            self.push_screen(dialog, lambda backend: self._start_network_match(settings, backend))
+        """Start a game with ``settings``; opponents with free-text options ask for them first."""
+        kind = settings.kind
+        if picked_in_menu(kind):
+            self._open_game(settings)
             return
-        self._open_game(settings, self._backend_factory(settings))
+        values = {**settings.options, **self._typed.get(kind.key, {})}
+        self.push_screen(
+            ConnectDialog(kind, values),
+            lambda typed: self._connect_dialog_closed(settings, typed),
+        )
 
-    def _start_network_match(self, settings: MatchSettings, backend: I32CFSPBackend | None) -> None:
-        """The dialog closed: play against the connected server (or stay in the menu)."""
-        if backend is None:
+    def _connect_dialog_closed(self, settings: MatchSettings, typed: dict[str, str] | None) -> None:
+        """The dialog closed: play with what was typed (or stay in the menu)."""
+        if typed is None:
             return
-        self.server_address = backend.address  # the dialog offers it again next time
-        self._open_game(settings, {Player.RED: HumanBackend("You"), Player.YELLOW: backend})
+        self._typed[settings.opponent] = typed
+        self._open_game(replace(settings, options={**settings.options, **typed}))
 
-    def _open_game(self, settings: MatchSettings, backends: dict[Player, Backend]) -> None:
-        controller = MatchController(settings, backends)
-        self.push_screen(GameScreen(controller, ascii_only=self._ascii_only))
+    def _open_game(self, settings: MatchSettings) -> None:
+        driver = self._make_driver(settings)
+        self.push_screen(GameScreen(driver, settings, ascii_only=self._ascii_only))

@@ -19,7 +19,9 @@ def server() -> Iterator[C4Server]:
     loop = asyncio.new_event_loop()
     thread = threading.Thread(target=loop.run_forever, daemon=True)
     thread.start()
-    c4_server = C4Server(ServerConfig(port=0, idle_timeout=IDLE_TIMEOUT, max_connections=50))
+    c4_server = C4Server(
+        ServerConfig(port=0, idle_timeout=IDLE_TIMEOUT, max_connections=50, max_per_address=50)
+    )
     asyncio.run_coroutine_threadsafe(c4_server.start(), loop).result(10)
     try:
         yield c4_server

@@ -7,8 +7,7 @@ import asyncio
 from textual.widgets import Input
 
 from c4tui.engine import Rules
-from c4tui.match import Mode
-from c4tui.match.network import I32CFSPBackend, ServerAddress
+from c4tui.match.backends.i32cfsp import I32CFSPBackend
 from c4tui.server import C4Server
 from c4tui.ui.app import C4App
 from c4tui.ui.screens.connect import ConnectDialog
@@ -20,9 +19,8 @@ from tests.ui.helpers import SIZE, make_app, play, settle
 
 
 def network_app(port: int, **settings: object) -> C4App:
-    app = make_app(mode=Mode.NETWORK, **settings)
-    app.server_address = ServerAddress("127.0.0.1", port, "pilot")
-    return app
+    options = {"host": "127.0.0.1", "port": str(port), "user": "pilot"}
+    return make_app(opponent="i32cfsp", options=options, **settings)
 
 
 def status(app: C4App) -> str:
@@ -49,17 +47,15 @@ async def test_full_game_against_the_server_through_the_app(server: C4Server) ->
                 break
         screen = app.screen
         assert isinstance(screen, GameScreen)
-        assert isinstance(
-            screen.controller.backends[screen.controller.state.turn.other], I32CFSPBackend
-        )
+        assert isinstance(screen.driver.seats[screen.driver.state.turn.other], I32CFSPBackend)
         turn = 0
-        while not screen.controller.state.is_over and turn < 200:
-            legal = screen.controller.state.legal_moves()
+        while not screen.driver.state.is_over and turn < 200:
+            legal = screen.driver.state.legal_moves()
             await play(pilot, str(legal[turn % len(legal)]))
             turn += 1
-        state = screen.controller.state
+        state = screen.driver.state
         assert state.is_over
-        assert len(screen.controller.moves) > 1  # the server answered
+        assert len(screen.driver.moves) > 1  # the server answered
         assert "wins!" in str(screen.query_one("#turn").render()) or state.is_draw
         assert not screen.check_action("undo", ())  # a server game cannot be undone
 
@@ -73,19 +69,28 @@ async def test_dialog_explains_bad_fields_inline(server: C4Server) -> None:
         await pilot.pause()
         assert "Port: a whole number from 1 to 65535" in status(app)
         dialog.query_one("#port", Input).value = str(server.port)
-        dialog.query_one("#username", Input).value = "two words"
+        dialog.query_one("#user", Input).value = "two words"
         await pilot.press("enter")
         await pilot.pause()
-        assert "no spaces" in status(app)
-        assert dialog.focused is dialog.query_one("#username", Input)
-        dialog.query_one("#username", Input).value = ""
+        assert "without spaces" in status(app)
+        assert dialog.focused is dialog.query_one("#user", Input)
+        dialog.query_one("#user", Input).value = ""
         await pilot.press("enter")
         await pilot.pause()
         assert "Username: required" in status(app)
         assert isinstance(app.screen, ConnectDialog)
 
 
-async def test_refused_connection_is_explained_and_escape_goes_back() -> None:
+async def test_escape_in_the_dialog_goes_back_to_the_menu() -> None:
+    app = network_app(4444)
+    async with app.run_test(size=SIZE) as pilot:
+        await open_dialog(pilot)
+        await pilot.press("escape")
+        await pilot.pause()
+        assert isinstance(app.screen, MenuScreen)
+
+
+async def test_refused_connection_is_explained_on_the_game_screen_and_n_retries() -> None:
     probe = await asyncio.start_server(lambda r, w: None, "127.0.0.1", 0)
     port = probe.sockets[0].getsockname()[1]
     probe.close()
@@ -95,10 +100,21 @@ async def test_refused_connection_is_explained_and_escape_goes_back() -> None:
         await open_dialog(pilot)
         await pilot.press("enter")
         await settle(pilot)
-        assert "Connection refused" in status(app)
+        screen = app.screen
+        assert isinstance(screen, GameScreen)
+        assert "Connection refused" in message(screen)
+        assert "n: try again" in message(screen)
+        assert not screen.board.accepting
+        await pilot.press("n")  # still nobody there: the same explanation again
+        await settle(pilot)
+        assert "Connection refused" in message(screen)
         await pilot.press("escape")
         await pilot.pause()
         assert isinstance(app.screen, MenuScreen)
+
+
+def message(screen: GameScreen) -> str:
+    return str(screen.query_one("#message").render())
 
 
 async def test_server_hanging_up_mid_game_is_reported_not_a_crash() -> None:
@@ -122,10 +138,10 @@ async def test_server_hanging_up_mid_game_is_reported_not_a_crash() -> None:
             message = str(screen.query_one("#message").render())
             assert "hung up" in message
             assert not screen.board.accepting
-            played = len(screen.controller.moves)
+            played = len(screen.driver.moves)
             await pilot.press("5", "enter")  # Play is dimmed now; the reason stays shown
             await pilot.pause()
-            assert len(screen.controller.moves) == played
+            assert len(screen.driver.moves) == played
             assert "n: try again" in str(screen.query_one("#message").render())
             await pilot.press("m")
             await pilot.pause()

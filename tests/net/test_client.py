@@ -8,7 +8,8 @@ from collections.abc import Awaitable, Callable
 import pytest
 
 from c4tui.engine import GameState, Move, Player, Rules
-from c4tui.match.network import I32CFSPBackend, NetworkError, ServerAddress
+from c4tui.match.backends.i32cfsp import I32CFSPBackend, ServerAddress
+from c4tui.net.errors import NetworkError
 from c4tui.server import C4Server
 
 Script = Callable[[asyncio.StreamReader, asyncio.StreamWriter], Awaitable[None]]

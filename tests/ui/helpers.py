@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+
 from textual.pilot import Pilot
 
 from c4tui.engine import parse_move
@@ -20,7 +22,10 @@ def make_app(**settings: object) -> C4App:
 
 
 async def settle(pilot: Pilot) -> None:
-    """Let workers (the computer's move) finish and the screen catch up."""
+    """Let the driver (the computer's move) and workers finish, and the screen catch up."""
+    screen = pilot.app.screen
+    if isinstance(screen, GameScreen):
+        await asyncio.wait_for(screen.driver.settled(), 30)
     await pilot.app.workers.wait_for_complete()
     await pilot.pause()
 

@@ -9,8 +9,8 @@ from textual.worker import WorkerState
 
 from c4tui.ai import AI_LEVELS
 from c4tui.engine import Player, Rules
-from c4tui.match import Mode
-from c4tui.ui.screens.game import HINT_GROUP, OPPONENT_GROUP, GameScreen
+from c4tui.match.pool import SearchPool
+from c4tui.ui.screens.game import HINT_GROUP, GameScreen
 from c4tui.ui.screens.help import HelpScreen
 from c4tui.ui.widgets.choice import ChoiceSet
 from tests.ui.fuzz_keys import send_key
@@ -22,19 +22,19 @@ def message(screen: GameScreen) -> str:
 
 
 async def test_the_menu_offers_every_level_and_describes_it() -> None:
-    app = make_app(mode=Mode.COMPUTER)
+    app = make_app(opponent="computer")
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
-        levels = app.screen.query_one("#level", ChoiceSet)
+        levels = app.screen.query_one("#option-computer-level", ChoiceSet)
         assert [str(button.label) for button in levels.query("RadioButton")] == [
             level.name for level in AI_LEVELS
         ]
         levels.focus()
         await pilot.press("right", "right", "right")
         await pilot.pause()
-        assert "Hard:" in str(app.screen.query_one("#level-description").render())
+        assert "Hard:" in str(app.screen.query_one("#mode-note").render())
         screen = await start_game(pilot)
-        assert "Hard" in screen.controller.backends[Player.YELLOW].label
+        assert "Hard" in screen.driver.seats[Player.YELLOW].label
 
 
 async def test_hint_points_at_the_winning_move() -> None:
@@ -49,7 +49,7 @@ async def test_hint_points_at_the_winning_move() -> None:
         assert "force a win" in message(screen)
         await pilot.press("enter")
         await pilot.pause()
-        assert screen.controller.state.winner is Player.RED
+        assert screen.driver.state.winner is Player.RED
 
 
 async def test_following_a_pop_out_hint_wins() -> None:
@@ -64,7 +64,7 @@ async def test_following_a_pop_out_hint_wins() -> None:
         assert screen.board.pop_mode == ("pop from" in message(screen))
         await pilot.press("enter")
         await pilot.pause()
-        assert screen.controller.state.winner is Player.RED
+        assert screen.driver.state.winner is Player.RED
 
 
 async def test_moving_first_cancels_the_hint() -> None:
@@ -82,8 +82,10 @@ async def test_moving_first_cancels_the_hint() -> None:
         await pilot.pause()
         assert time.monotonic() - began < 5
         assert hint_workers[0].state is WorkerState.CANCELLED
+        # The search itself stops too (it ran in the pool's worker process).
+        await wait_until(lambda: SearchPool.shared().pending == 0, timeout=5)
         assert "Hint" not in message(screen)
-        assert [str(m) for m in screen.controller.moves] == ["d5"]
+        assert [str(m) for m in screen.driver.moves] == ["d5"]
 
 
 async def wait_until(condition, timeout: float = 5.0) -> float:
@@ -96,22 +98,23 @@ async def wait_until(condition, timeout: float = 5.0) -> float:
 
 
 async def test_hard_on_20x20_never_blocks_the_keys() -> None:
-    app = make_app(mode=Mode.COMPUTER, ai_level="hard", columns=20, rows=20, rules=Rules.POPOUT)
+    app = make_app(
+        opponent="computer", options={"level": "hard"}, columns=20, rows=20, rules=Rules.POPOUT
+    )
     async with app.run_test(size=SIZE) as pilot:
         screen = await start_game(pilot)
         # Keys go straight to the driver: Pilot would wait for the busy search to finish.
         send_key(app, "9")
         send_key(app, "enter")
         await wait_until(lambda: "thinking" in message(screen))
-        opponent = next(w for w in app.workers if w.group == OPPONENT_GROUP)
         send_key(app, "question_mark")
-        help_latency = await wait_until(lambda: isinstance(app.screen, HelpScreen))
-        assert opponent.is_running, "help opened while the computer was still thinking"
-        assert help_latency < 0.25
+        await wait_until(lambda: isinstance(app.screen, HelpScreen))
+        # Help opened while the computer was still thinking (it thinks in another process).
+        assert len(screen.driver.moves) == 1 and not screen.driver.awaiting_submission()
         send_key(app, "escape")
         await wait_until(lambda: isinstance(app.screen, GameScreen))
         send_key(app, "right")
         await wait_until(lambda: screen.board.cursor == 9)
-        await wait_until(lambda: len(screen.controller.moves) == 2, timeout=10)
+        await wait_until(lambda: len(screen.driver.moves) == 2, timeout=10)
         await settle(pilot)
-        assert not opponent.is_running
+        assert screen.driver.awaiting_submission()

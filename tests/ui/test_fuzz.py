@@ -6,7 +6,6 @@ import asyncio
 import random
 
 from c4tui.engine import Rules
-from c4tui.match import Mode
 from tests.ui.fuzz_keys import send_key
 from tests.ui.helpers import SIZE, make_app
 
@@ -32,7 +31,7 @@ PRESSES = 2500
 
 async def test_random_keys_never_crash_the_app() -> None:
     rng = random.Random(20261122)
-    app = make_app(mode=Mode.COMPUTER, rules=Rules.POPOUT, columns=9, rows=7)
+    app = make_app(opponent="computer", rules=Rules.POPOUT, columns=9, rows=7)
     pressed = 0
     async with app.run_test(size=SIZE) as pilot:
         screens_seen: set[str] = set()

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from c4tui.engine import DrawReason, Player, Rules
-from c4tui.match import Mode
 from c4tui.ui.screens.game import GameScreen
 from c4tui.ui.widgets.board import Board
 from tests.ui.helpers import SIZE, make_app, play, settle, start_game
@@ -18,7 +17,7 @@ async def test_vertical_win_by_keys() -> None:
     async with app.run_test(size=SIZE) as pilot:
         screen = await start_game(pilot)
         await play(pilot, "d4 d5 d4 d5 d4 d5 d4")
-        state = screen.controller.state
+        state = screen.driver.state
         assert state.winner is Player.RED
         assert state.winning_cells() == {(3, row) for row in range(4)}
         assert "RED wins!" in panel_text(screen, "turn")
@@ -38,7 +37,7 @@ async def test_diagonal_win_with_arrow_keys_and_space() -> None:
                 await pilot.press("right")
             await pilot.press("space")
         await pilot.pause()
-        state = screen.controller.state
+        state = screen.driver.state
         assert state.winner is Player.RED
         assert state.winning_cells() == {(0, 0), (1, 1), (2, 2), (3, 3)}
 
@@ -48,7 +47,7 @@ async def test_draw_on_a_4x4_classic_board() -> None:
     async with app.run_test(size=SIZE) as pilot:
         screen = await start_game(pilot)
         await play(pilot, " ".join(f"d{c}" for c in "1113233214423442"))
-        state = screen.controller.state
+        state = screen.driver.state
         assert state.draw_reason is DrawReason.FULL_BOARD
         assert "Draw" in panel_text(screen, "turn")
         assert "the board is full" in panel_text(screen, "message")
@@ -59,12 +58,12 @@ async def test_pop_out_game_won_by_a_pop() -> None:
     async with app.run_test(size=SIZE) as pilot:
         screen = await start_game(pilot)
         await play(pilot, "d2 d4 d2 d3 d4 d1 d2 p1 d3 d7 d5 p7 d1 d5 d5 d2")
-        assert screen.controller.state.winner is None
+        assert screen.driver.state.winner is None
         await pilot.press("p")
         assert "POP mode" in panel_text(screen, "mode")
         await pilot.press("5", "enter")  # red pops column 5: red's row of four falls into place
         await pilot.pause()
-        state = screen.controller.state
+        state = screen.driver.state
         assert state.winner is Player.RED
         assert state.winning_cells() == {(c, 1) for c in range(1, 5)}
         assert not screen.board.pop_mode  # each move starts in drop mode again
@@ -75,7 +74,7 @@ async def test_double_four_pop_goes_to_the_popper() -> None:
     async with app.run_test(size=SIZE) as pilot:
         screen = await start_game(pilot)
         await play(pilot, "d1 d2 d2 d3 d3 d4 d4 d1 d1 d7 p1")
-        state = screen.controller.state
+        state = screen.driver.state
         assert state.winner is Player.RED
         yellow_row_would_win = {(c, 0) for c in range(4)}
         assert not yellow_row_would_win <= state.winning_cells()
@@ -89,15 +88,15 @@ async def test_refused_move_shows_why_and_keeps_the_turn() -> None:
         await play(pilot, "d1 d1 d1 d1")
         await play(pilot, "d1")
         assert "Column 1 is full" in panel_text(screen, "message")
-        assert screen.controller.state.turn is Player.RED
+        assert screen.driver.state.turn is Player.RED
         await play(pilot, "d2")
         assert panel_text(screen, "message") == ""
         await play(pilot, "p1")
         assert "bottom disc of column 1 is not yours" in panel_text(screen, "message")
         await play(pilot, "p3")
         assert "Column 3 is empty" in panel_text(screen, "message")
-        assert screen.controller.state.turn is Player.YELLOW
-        assert len(screen.controller.moves) == 5
+        assert screen.driver.state.turn is Player.YELLOW
+        assert len(screen.driver.moves) == 5
 
 
 async def test_pop_in_classic_is_not_offered() -> None:
@@ -116,53 +115,51 @@ async def test_undo_with_two_players_takes_back_one_move() -> None:
         await play(pilot, "d4 d5")
         await pilot.press("u")
         await pilot.pause()
-        assert [str(m) for m in screen.controller.moves] == ["d4"]
-        assert screen.controller.state.turn is Player.YELLOW
+        assert [str(m) for m in screen.driver.moves] == ["d4"]
+        assert screen.driver.state.turn is Player.YELLOW
         await pilot.press("u", "u")  # the second undo has nothing left to take back
         await pilot.pause()
-        assert screen.controller.moves == ()
+        assert screen.driver.moves == ()
 
 
 async def test_undo_against_the_computer_goes_back_to_before_your_move() -> None:
-    app = make_app(mode=Mode.COMPUTER)
+    app = make_app(opponent="computer")
     async with app.run_test(size=SIZE) as pilot:
         screen = await start_game(pilot)
         await play(pilot, "d4")
-        assert len(screen.controller.moves) == 2  # the computer answered
+        assert len(screen.driver.moves) == 2  # the computer answered
         await play(pilot, "d1")
         await pilot.press("u")
         await settle(pilot)
-        assert len(screen.controller.moves) == 2
-        assert str(screen.controller.moves[0]) == "d4"
-        assert screen.controller.state.turn is Player.RED
+        assert len(screen.driver.moves) == 2
+        assert str(screen.driver.moves[0]) == "d4"
+        assert screen.driver.state.turn is Player.RED
 
 
 async def test_computer_moves_first_when_you_play_yellow() -> None:
-    app = make_app(mode=Mode.COMPUTER, human_colour=Player.YELLOW)
+    app = make_app(opponent="computer", person_colour=Player.YELLOW)
     async with app.run_test(size=SIZE) as pilot:
         screen = await start_game(pilot)
-        assert len(screen.controller.moves) == 1
-        assert screen.controller.state.turn is Player.YELLOW
+        assert len(screen.driver.moves) == 1
+        assert screen.driver.state.turn is Player.YELLOW
         await pilot.press("u")  # nothing of yours to undo yet
         await settle(pilot)
-        assert len(screen.controller.moves) == 1
+        assert len(screen.driver.moves) == 1
 
 
 async def test_a_game_against_the_random_ai_to_the_end() -> None:
-    app = make_app(mode=Mode.COMPUTER, rules=Rules.POPOUT, columns=6, rows=5)
+    app = make_app(opponent="computer", rules=Rules.POPOUT, columns=6, rows=5)
     async with app.run_test(size=SIZE) as pilot:
         screen = await start_game(pilot)
         for _ in range(400):
-            state = screen.controller.state
+            state = screen.driver.state
             if state.is_over:
                 break
             move = state.legal_moves()[0]
             await play(pilot, str(move))
-        state = screen.controller.state
+        state = screen.driver.state
         assert state.is_over
-        assert any(
-            backend.label.startswith("Computer") for backend in screen.controller.backends.values()
-        )
+        assert any(backend.label.startswith("Computer") for backend in screen.driver.seats.values())
         assert ("wins!" in panel_text(screen, "turn")) or state.is_draw
 
 
@@ -175,7 +172,7 @@ async def test_clicking_a_column_plays_there() -> None:
         margin = (board.size.width - board.virtual_size.width) // 2
         await pilot.click(Board, offset=(margin + 5 * width + 1, 5))
         await pilot.pause()
-        assert [str(m) for m in screen.controller.moves] == ["d6"]
+        assert [str(m) for m in screen.driver.moves] == ["d6"]
         assert board.cursor == 5
 
 
@@ -184,7 +181,7 @@ async def test_two_digit_columns_on_a_wide_board() -> None:
     async with app.run_test(size=SIZE) as pilot:
         screen = await start_game(pilot)
         await play(pilot, "d17 d20 d10")
-        assert [str(m) for m in screen.controller.moves] == ["d17", "d20", "d10"]
+        assert [str(m) for m in screen.driver.moves] == ["d17", "d20", "d10"]
 
 
 async def test_new_game_and_back_to_the_menu() -> None:
@@ -194,7 +191,7 @@ async def test_new_game_and_back_to_the_menu() -> None:
         await play(pilot, "d4 d4")
         await pilot.press("n")
         await pilot.pause()
-        assert screen.controller.moves == ()
+        assert screen.driver.moves == ()
         await pilot.press("escape")
         await pilot.pause()
         assert type(app.screen).__name__ == "MenuScreen"

@@ -59,7 +59,7 @@ async def test_ascii_app_draws_only_ascii_on_the_board() -> None:
         text = "\n".join(board.render_line(y).text for y in range(board.size.height))
         assert text.isascii()
         assert "X" in text and "O" in text and "[" in text  # the winning line is bracketed
-        assert screen.controller.state.winner is Player.RED
+        assert screen.driver.state.winner is Player.RED
 
 
 async def test_a_board_too_big_for_the_terminal_scrolls_to_the_cursor() -> None:

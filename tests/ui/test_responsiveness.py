@@ -1,16 +1,14 @@
-"""A slow opponent never freezes the UI, and leaving cancels its worker cleanly."""
+"""A slow opponent never freezes the UI, and leaving cancels its thinking cleanly."""
 
 from __future__ import annotations
 
 import asyncio
 import time
 
-from textual.worker import WorkerState
-
 from c4tui.engine import GameState, Move, Player
-from c4tui.match import Backend, HumanBackend, MatchSettings, Mode
+from c4tui.match import Backend, MatchDriver, MatchSettings, PersonBackend
 from c4tui.ui.app import C4App
-from c4tui.ui.screens.game import OPPONENT_GROUP, GameScreen
+from c4tui.ui.screens.game import GameScreen
 from c4tui.ui.screens.help import HelpScreen
 from c4tui.ui.screens.menu import MenuScreen
 from c4tui.ui.widgets.board import Board
@@ -36,30 +34,36 @@ class SlowBackend(Backend):
         return state.legal_moves()[0]
 
 
+def against(opponent: Backend):  # type: ignore[no-untyped-def]
+    """A driver factory: the person (RED) against ``opponent``."""
+
+    def make_driver(settings: MatchSettings) -> MatchDriver:
+        return MatchDriver(
+            settings.new_game(), {Player.RED: PersonBackend(), Player.YELLOW: opponent}
+        )
+
+    return make_driver
+
+
 async def test_keys_work_while_the_opponent_thinks_and_leaving_cancels_it() -> None:
     slow = SlowBackend()
 
-    def backends(settings: MatchSettings) -> dict[Player, Backend]:
-        return {Player.RED: HumanBackend(), Player.YELLOW: slow}
-
-    app = C4App(MatchSettings(mode=Mode.COMPUTER), backend_factory=backends)
+    app = C4App(MatchSettings(opponent="computer"), make_driver=against(slow))
     began = time.monotonic()
     async with app.run_test(size=SIZE) as pilot:
         screen = await start_game(pilot)
         await pilot.press("4", "enter")
         await asyncio.wait_for(slow.started.wait(), timeout=5)
-        workers = [w for w in app.workers if w.group == OPPONENT_GROUP]
-        assert [w.state for w in workers] == [WorkerState.RUNNING]
         assert "Slowcoach is thinking" in str(screen.query_one("#message").render())
 
         # Play is dimmed: Enter does nothing, a click is refused with a reason...
         await pilot.press("5", "enter")
         await pilot.pause()
-        assert len(screen.controller.moves) == 1
+        assert len(screen.driver.moves) == 1
         await pilot.click(Board, offset=(40, 5))
         await pilot.pause()
         assert "Wait: Slowcoach is to move" in str(screen.query_one("#message").render())
-        assert len(screen.controller.moves) == 1
+        assert len(screen.driver.moves) == 1
         # ...help opens and closes...
         await pilot.press("question_mark")
         await pilot.pause()
@@ -67,12 +71,11 @@ async def test_keys_work_while_the_opponent_thinks_and_leaving_cancels_it() -> N
         await pilot.press("escape")
         await pilot.pause()
         assert isinstance(app.screen, GameScreen)
-        # ...and the menu returns, cancelling the opponent's worker.
+        # ...and the menu returns, cancelling the opponent's thinking.
         await pilot.press("m")
         await pilot.pause()
         assert isinstance(app.screen, MenuScreen)
-        await app.workers.wait_for_complete()
-        assert workers[0].state is WorkerState.CANCELLED
+        await pilot.pause()
         assert slow.cancelled
     assert time.monotonic() - began < 30  # nobody waited for the minute-long think
 
@@ -80,23 +83,20 @@ async def test_keys_work_while_the_opponent_thinks_and_leaving_cancels_it() -> N
 async def test_undo_while_the_opponent_thinks_cancels_and_gives_the_turn_back() -> None:
     slow = SlowBackend()
 
-    def backends(settings: MatchSettings) -> dict[Player, Backend]:
-        return {Player.RED: HumanBackend(), Player.YELLOW: slow}
-
-    app = C4App(MatchSettings(mode=Mode.COMPUTER), backend_factory=backends)
+    app = C4App(MatchSettings(opponent="computer"), make_driver=against(slow))
     async with app.run_test(size=SIZE) as pilot:
         screen = await start_game(pilot)
         await pilot.press("4", "enter")
         await asyncio.wait_for(slow.started.wait(), timeout=5)
         await pilot.press("u")
-        await app.workers.wait_for_complete()
+        await screen.driver.settled()
         await pilot.pause()
         assert slow.cancelled
-        assert screen.controller.moves == ()
-        assert screen.controller.is_interactive_turn()
+        assert screen.driver.moves == ()
+        assert screen.driver.awaiting_submission()
         await pilot.press("3", "enter")
         await pilot.pause()
-        assert [str(m) for m in screen.controller.moves] == ["d3"]
+        assert [str(m) for m in screen.driver.moves] == ["d3"]
         await pilot.press("m")  # leave without waiting for the slow answer
 
 
@@ -110,14 +110,11 @@ class BrokenBackend(Backend):
 
 
 async def test_a_failing_opponent_is_reported_not_a_crash() -> None:
-    def backends(settings: MatchSettings) -> dict[Player, Backend]:
-        return {Player.RED: HumanBackend(), Player.YELLOW: BrokenBackend()}
-
-    app = C4App(MatchSettings(mode=Mode.COMPUTER), backend_factory=backends)
+    app = C4App(MatchSettings(opponent="computer"), make_driver=against(BrokenBackend()))
     async with app.run_test(size=SIZE) as pilot:
         screen = await start_game(pilot)
         await pilot.press("4", "enter")
-        await app.workers.wait_for_complete()
+        await screen.driver.settled()
         await pilot.pause()
         assert "the opponent vanished" in str(screen.query_one("#message").render())
         assert app.return_code is None  # still running

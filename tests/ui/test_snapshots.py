@@ -7,10 +7,9 @@ and look at every changed SVG (``snapshot_report.html``) before committing.
 from __future__ import annotations
 
 from textual.pilot import Pilot
+from textual.widgets import Input
 
 from c4tui.engine import Rules
-from c4tui.match import Mode
-from c4tui.match.network import ServerAddress
 from tests.ui.helpers import SIZE, make_app, play, settle
 
 
@@ -34,7 +33,7 @@ def test_menu(snap_compare) -> None:
 
 
 def test_menu_against_the_computer(snap_compare) -> None:
-    app = make_app(mode=Mode.COMPUTER, rules=Rules.POPOUT)
+    app = make_app(opponent="computer", rules=Rules.POPOUT)
     assert snap_compare(app, terminal_size=SIZE)
 
 
@@ -57,7 +56,7 @@ def test_won_4x4_board_highlights_the_line(snap_compare) -> None:
 
 
 def test_20x20_board_fits_80x24(snap_compare) -> None:
-    app = make_app(mode=Mode.COMPUTER, columns=20, rows=20, rules=Rules.POPOUT)
+    app = make_app(opponent="computer", columns=20, rows=20, rules=Rules.POPOUT)
     assert snap_compare(app, terminal_size=SIZE, run_before=playing("d20 d19 d1", "1", "8"))
 
 
@@ -72,9 +71,17 @@ def test_help_screen(snap_compare) -> None:
 
 
 def test_connect_dialog(snap_compare) -> None:
-    app = make_app(mode=Mode.NETWORK)
-    app.server_address = ServerAddress("localhost", 4444, "player")
-    assert snap_compare(app, terminal_size=SIZE, press=["enter"])
+    app = make_app(opponent="i32cfsp", options={"user": "player"})
+
+    async def run_before(pilot: Pilot) -> None:
+        await pilot.pause()
+        await pilot.press("enter")
+        await pilot.pause()
+        for field in pilot.app.screen.query(Input):
+            field.cursor_blink = False  # a blinking cursor would make the picture flaky
+        await pilot.pause()
+
+    assert snap_compare(app, terminal_size=SIZE, run_before=run_before)
 
 
 def test_ansi_dark_theme_keeps_discs_and_the_winning_line_readable(snap_compare) -> None:

@@ -1,37 +1,28 @@
-"""The connect dialog: where the server is and who you are; it connects before closing."""
+"""The connect dialog: the free-text options of a network opponent (host, port, username).
+
+It only collects and checks them; connecting, with its errors, is the
+backend's job and shows on the game screen.
+"""
 
 from __future__ import annotations
 
-from textual import on, work
+from collections.abc import Mapping
+
+from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Grid, Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, Static
 
-from c4tui.engine import GameState
-from c4tui.match.network import I32CFSPBackend, NetworkError, ServerAddress
-from c4tui.protocols.i32cfsp import valid_username
+from c4tui.match import Backend
 
 
-def address_problem(host: str, port: str, username: str) -> tuple[str, str] | None:
-    """(field id, what is wrong) for the first bad field, or None when all are fine."""
-    if not host.strip() or any(char.isspace() for char in host.strip()):
-        return "host", "Host: a name or address without spaces, e.g. localhost."
-    if not port.isdigit() or not 1 <= int(port) <= 65535:
-        return "port", "Port: a whole number from 1 to 65535."
-    if not username:
-        return "username", "Username: required."
-    if not valid_username(username):
-        return "username", "Username: 1-32 printable characters, no spaces."
-    return None
+class ConnectDialog(ModalScreen[dict[str, str] | None]):
+    """Ask for a kind's free-text options; dismiss with their values (None: Escape, back).
 
-
-class ConnectDialog(ModalScreen[I32CFSPBackend | None]):
-    """Ask for host, port and username, then connect; dismisses with a connected backend.
-
-    Every failure (refused, unknown host, timeout, a server that answers wrongly)
-    is shown inline and the dialog stays open; Escape goes back to the menu.
+    Each field is checked by its option's own rule when Enter is pressed; the
+    first problem is explained inline and that field focused.
     """
 
     DEFAULT_CSS = """
@@ -49,7 +40,6 @@ class ConnectDialog(ModalScreen[I32CFSPBackend | None]):
     ConnectDialog Label { padding-top: 1; }
     ConnectDialog #connect-status { height: auto; margin-top: 1; }
     ConnectDialog #connect-status.-error { color: $error; text-style: bold; }
-    ConnectDialog #connect-status.-busy { color: $text-muted; text-style: italic; }
     ConnectDialog Horizontal { height: auto; margin-top: 1; }
     ConnectDialog Button { margin-right: 2; }
     """
@@ -59,70 +49,51 @@ class ConnectDialog(ModalScreen[I32CFSPBackend | None]):
         Binding("enter", "connect", "Connect", priority=True, id="connect.connect"),
     ]
 
-    def __init__(self, address: ServerAddress, game: GameState, timeout: float = 10.0) -> None:
+    def __init__(self, kind: type[Backend], values: Mapping[str, str]) -> None:
         super().__init__()
-        self._address = address
-        self._game = game
-        self._timeout = timeout
+        self._kind = kind
+        self._values = kind.option_values(values)
+        self._fields = [option for option in kind.options if not option.choices]
 
     def compose(self) -> ComposeResult:
-        """Three fields, a status line and the buttons."""
-        address = self._address
+        """One field per free-text option, a status line and the buttons."""
         with Vertical():
-            yield Static("Play against a network server (you are RED)", id="connect-title")
+            yield Static(self._kind.summary, id="connect-title")
             with Grid():
-                yield Label("Host")
-                yield Input(address.host, id="host")
-                yield Label("Port")
-                yield Input(str(address.port), id="port", restrict=r"[0-9]{0,5}", max_length=5)
-                yield Label("Username")
-                yield Input(address.username, id="username", max_length=32)
+                for option in self._fields:
+                    yield Label(option.label)
+                    yield Input(
+                        self._values[option.key], id=option.key, max_length=option.max_length
+                    )
             yield Static("", id="connect-status")
             with Horizontal():
                 yield Button("Connect", id="connect", variant="primary")
                 yield Button("Back", id="back")
 
     def on_mount(self) -> None:
-        """Start in the host field (no blinking cursor under test, for stable screenshots)."""
-        self.query_one("#host", Input).focus()
-        if self.app.is_headless:
-            for field in self.query(Input):
-                field.cursor_blink = False
+        """Start in the first field."""
+        self.query(Input).first().focus()
 
-    def _say(self, text: str, kind: str = "") -> None:
+    def _say(self, text: str) -> None:
         status = self.query_one("#connect-status", Static)
         status.update(text)
-        status.set_class(kind == "error", "-error")
-        status.set_class(kind == "busy", "-busy")
+        status.set_class(bool(text), "-error")
 
     @on(Button.Pressed, "#connect")
     def action_connect(self) -> None:
-        """Check the fields, then connect in the background."""
-        host = self.query_one("#host", Input).value.strip()
-        port = self.query_one("#port", Input).value.strip()
-        username = self.query_one("#username", Input).value
-        problem = address_problem(host, port, username)
-        if problem is not None:
-            field, text = problem
-            self._say(text, "error")
-            self.query_one(f"#{field}", Input).focus()
-            return
-        address = ServerAddress(host, int(port), username)
-        self._say(f"Connecting to {address}…", "busy")
-        self._connect(address)
-
-    @work(group="connect", exclusive=True, exit_on_error=False)
-    async def _connect(self, address: ServerAddress) -> None:
-        backend = I32CFSPBackend(address, connect_timeout=self._timeout)
-        try:
-            await backend.start(self._game)
-        except NetworkError as error:
-            self._say(f"{error}\nCheck the fields and press Enter to try again.", "error")
-            return
-        self.dismiss(backend)
+        """Check every field; dismiss with the values, or explain the first problem."""
+        values = dict(self._values)
+        for option in self._fields:
+            text = self.query_one(f"#{option.key}", Input).value.strip()
+            problem = option.problem(text)
+            if problem is not None:
+                self._say(problem)
+                self.query_one(f"#{option.key}", Input).focus()
+                return
+            values[option.key] = text
+        self.dismiss(values)
 
     @on(Button.Pressed, "#back")
     def action_cancel(self) -> None:
-        """Back to the menu, abandoning any attempt under way."""
-        self.workers.cancel_group(self, "connect")
+        """Back to the menu."""
         self.dismiss(None)

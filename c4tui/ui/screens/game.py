@@ -1,9 +1,12 @@
-"""The game screen: the board, the status panel, and the turn loop that drives the backends."""
+"""The game screen: the board and the status panel, listening to the match driver.
+
+The driver owns the turn loop; this screen shows what it reports (as
+``MatchNews`` messages) and submits what the person plays.
+"""
 
 from __future__ import annotations
 
-import asyncio
-import threading
+from dataclasses import dataclass
 
 from textual import work
 from textual.app import ComposeResult
@@ -12,22 +15,31 @@ from textual.containers import Horizontal
 from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import Footer
-from textual.worker import Worker, WorkerState
 
-from c4tui.ai import SearchResult, search
+from c4tui.ai import SearchResult
 from c4tui.ai.levels import HINT_SECONDS
-from c4tui.engine import GameState, IllegalMoveError, Move, MoveKind, Player, Rules, describe_move
-from c4tui.match import MatchController
+from c4tui.engine import GameState, Move, MoveKind, Player, Rules, describe_move
+from c4tui.match import MatchDriver, MatchSettings
+from c4tui.match.events import (
+    GameOver,
+    MatchEvent,
+    MatchFailed,
+    MovePlayed,
+    MoveRefused,
+    MovesTakenBack,
+    SeatLeft,
+    SeatStarting,
+    TurnStarted,
+)
 from c4tui.ui.screens.help import HelpScreen
 from c4tui.ui.widgets.board import Board
 from c4tui.ui.widgets.status import StatusPanel
 
-OPPONENT_GROUP = "opponent"
 HINT_GROUP = "hint"
 
 
 class GameScreen(Screen[None]):
-    """One match: people play with keys or mouse; other backends are awaited in a worker."""
+    """One match: people play with keys or mouse; the driver runs everything else."""
 
     BINDINGS = [
         Binding("p", "toggle_pop", "Drop/Pop", id="game.toggle_pop"),
@@ -38,44 +50,39 @@ class GameScreen(Screen[None]):
         Binding("question_mark", "help", "Help", key_display="?", id="game.help"),
     ]
 
-    class MoveChosen(Message):
-        """A backend answered: ``move`` for ``state`` (ignored if the game moved on)."""
+    @dataclass
+    class MatchNews(Message):
+        """The driver reported ``event``."""
 
-        def __init__(self, state: GameState, move: Move) -> None:
-            super().__init__()
-            self.state = state
-            self.move = move
+        event: MatchEvent
 
+    @dataclass
     class HintFound(Message):
         """The hint search finished for ``state``."""
 
-        def __init__(self, state: GameState, result: SearchResult) -> None:
-            super().__init__()
-            self.state = state
-            self.result = result
+        state: GameState
+        result: SearchResult
 
     def __init__(
         self,
-        controller: MatchController,
+        driver: MatchDriver,
+        settings: MatchSettings,
         ascii_only: bool = False,
         hint_seconds: float = HINT_SECONDS,
     ) -> None:
         super().__init__()
-        self._hint_seconds = hint_seconds
-        self._hint_cancel = threading.Event()
-        self.controller = controller
+        self.driver = driver
+        self.settings = settings
         self._ascii_only = ascii_only
-        self._failed = False
+        self._hint_seconds = hint_seconds
 
     # ----- layout --------------------------------------------------------------------
 
     def compose(self) -> ComposeResult:
         """Board and panel side by side, footer (no header: a 20-row board needs the line)."""
         with Horizontal(id="game-body"):
-            yield Board(self.controller.state, ascii_only=self._ascii_only, id="board")
-            yield StatusPanel(
-                self.controller.settings.describe(), ascii_only=self._ascii_only, id="status"
-            )
+            yield Board(self.driver.state, ascii_only=self._ascii_only, id="board")
+            yield StatusPanel(self.settings.describe(), ascii_only=self._ascii_only, id="status")
         yield Footer()
 
     @property
@@ -89,204 +96,160 @@ class GameScreen(Screen[None]):
         return self.query_one(StatusPanel)
 
     def on_mount(self) -> None:
-        """Focus the board and start the game."""
+        """Listen to the driver, focus the board and start the game."""
+        self._stop_listening = self.driver.subscribe(self._post_news)
         self.board.focus()
-        self._start_turn(None, starting=True)
-
-    # ----- the turn loop -------------------------------------------------------------
-
-    def _start_turn(self, played: tuple[GameState, Move] | None, starting: bool = False) -> None:
-        """Show the position, then let the backends catch up and, if due, move.
-
-        ``played`` is the position before the move just played and that move
-        (None after undo or when a game is ``starting``). Backends are told of
-        every move before the next one is asked for, so a network backend can
-        send it first.
-        """
         self._refresh_view()
-        state = self.controller.state
-        backend = self.controller.backend_to_move()
-        if state.is_over:
-            self._show_result(state)
-        elif backend.interactive:
+        self.driver.start()
+
+    def _post_news(self, event: MatchEvent) -> None:
+        self.post_message(self.MatchNews(event))
+
+    async def on_unmount(self) -> None:
+        """Leaving for good: stop the game and release its seats (connections, AI work)."""
+        self._stop_listening()
+        await self.driver.close()
+
+    # ----- what the driver reports ---------------------------------------------------
+
+    def on_game_screen_match_news(self, message: MatchNews) -> None:
+        """Show what happened; the driver decides what happens next."""
+        event = message.event
+        self._refresh_view()
+        if isinstance(event, SeatStarting):
+            self.panel.show_message(event.note, "thinking")
+        elif isinstance(event, TurnStarted):
+            self._turn_started(event)
+        elif isinstance(event, MovePlayed):
+            self.board.pop_mode = False
+            self._refresh_view()
+        elif isinstance(event, MoveRefused):
+            self.panel.show_message(event.reason[0].upper() + event.reason[1:], "error")
+            self.app.bell()
+        elif isinstance(event, MovesTakenBack):
+            self.panel.show_message("Move taken back")
+        elif isinstance(event, SeatLeft):
+            self.notify(event.reason, title=f"{event.player.name} left")
+        elif isinstance(event, GameOver):
+            self._show_result(event)
+        elif isinstance(event, MatchFailed):
+            self._failed(event.problem)
+
+    def _turn_started(self, event: TurnStarted) -> None:
+        if event.submits:
             self.panel.show_message("")
         else:
-            self.panel.show_message(f"{backend.label} is thinking…", "thinking")
-        self._run_backends(played, state, starting)
+            self.panel.show_message(f"{event.label} is thinking…", "thinking")
 
-    @work(group=OPPONENT_GROUP, exclusive=True, exit_on_error=False)
-    async def _run_backends(
-        self, played: tuple[GameState, Move] | None, state: GameState, starting: bool
-    ) -> None:
-        """Off the UI's hands: start or tell the backends, then await the one to move."""
-        for backend in list(self.controller.backends.values()):
-            if starting:
-                await backend.start(state)
-            elif played is not None:
-                await backend.move_played(*played)
-        to_move = self.controller.backends[state.turn]
-        if not state.is_over and not to_move.interactive:
-            move = await to_move.choose_move(state)
-            self.post_message(self.MoveChosen(state, move))
-
-    def on_game_screen_move_chosen(self, message: GameScreen.MoveChosen) -> None:
-        """Play a backend's move, unless undo or a new game made it stale."""
-        if message.state is not self.controller.state:
-            return
-        try:
-            self._play(message.move)
-        except IllegalMoveError as error:
-            backend = self.controller.backend_to_move()
-            self._fail(f"{backend.label} tried an illegal move: {error}")
-
-    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
-        """A backend that fails (a server gone, a broken protocol) is reported, never a crash."""
-        if event.state is WorkerState.ERROR and event.worker.group == OPPONENT_GROUP:
-            self._fail(str(event.worker.error))
-
-    def _fail(self, problem: str) -> None:
-        """Stop the game where it is and say why; n starts over, m goes back."""
-        self._failed = True
-        self.board.accepting = False
-        self.panel.show_message(f"{problem}\nn: try again · m: menu", "error")
+    def _failed(self, problem: str) -> None:
+        """Say why the game stopped; n starts over, m goes back."""
+        self._show_problem(problem)
         self.notify(problem, title="The game cannot go on", severity="error", timeout=8)
-        self.refresh_bindings()
+
+    def _show_problem(self, problem: str) -> None:
+        self.panel.show_message(f"{problem}\nn: try again · m: menu", "error")
+
+    def _show_result(self, result: GameOver) -> None:
+        if result.state.is_over and result.winner is not None:
+            text = f"Four in a row: {result.winner.name} wins!"
+        elif result.winner is not None:
+            text = f"{result.winner.name} wins: {result.reason}."
+        else:
+            text = f"Draw: {result.reason}."
+        self.panel.show_message(f"{text}\nn: new game · m: menu", "result")
+
+    # ----- a person plays ------------------------------------------------------------
 
     def on_board_column_chosen(self, message: Board.ColumnChosen) -> None:
-        """A person chose a column: play it, or say why not."""
-        controller = self.controller
-        state = controller.state
-        if state.is_over:
-            self.panel.show_message("The game is over. n: new game", "error")
-            return
-        if self._failed:
-            self.panel.show_message("The game stopped. n: try again · m: menu", "error")
-            return
-        if not controller.is_interactive_turn():
-            backend = controller.backend_to_move()
-            self.panel.show_message(f"Wait: {backend.label} is to move", "error")
+        """A person chose a column: submit it (the driver says why not, if it won't)."""
+        if self.driver.problem is not None:
+            self._show_problem(self.driver.problem)  # the reason stays in view
             return
         kind = MoveKind.POP if self.board.pop_mode else MoveKind.DROP
-        move = Move(kind, message.column)
-        reason = state.refusal(move)
-        if reason is not None:
-            self.panel.show_message(reason[0].upper() + reason[1:], "error")
-            self.app.bell()
-            return
-        self._play(move)
-
-    def _play(self, move: Move) -> None:
-        """Play ``move`` for the side to move and go on to the next turn."""
-        self._cancel_hint()
-        before = self.controller.state
-        self.controller.play(move)
-        self.board.pop_mode = False
-        self._start_turn((before, move))
+        if self.driver.submit(Move(kind, message.column)) is None:
+            self._cancel_hint()
 
     # ----- showing -------------------------------------------------------------------
 
     def _who(self) -> dict[Player, str]:
         """Who plays each colour, when it is worth saying (not for two people here)."""
-        backends = self.controller.backends
-        if all(backend.interactive for backend in backends.values()):
+        if self.driver.everyone_submits():
             return {}
-        return {player: backend.label for player, backend in backends.items()}
+        return {player: seat.label for player, seat in self.driver.seats.items()}
 
     def _refresh_view(self) -> None:
-        controller = self.controller
-        state = controller.state
-        self.board.show(state, controller.last_move)
-        self.board.accepting = controller.is_interactive_turn() and not self._failed
+        driver = self.driver
+        state = driver.state
+        self.board.show(state, driver.last_move)
+        self.board.accepting = driver.awaiting_submission()
         self.panel.show_turn(state, self._who())
-        self.panel.show_mode(state.rules, self.board.pop_mode, state.is_over)
-        last_mover = state.turn.other if controller.moves else None
-        self.panel.show_moves(controller.moves, last_mover)
+        self.panel.show_mode(state.rules, self.board.pop_mode, driver.is_over)
+        last_mover = state.turn.other if driver.moves else None
+        self.panel.show_moves(driver.moves, last_mover)
         self.refresh_bindings()
-
-    def _show_result(self, state: GameState) -> None:
-        if state.winner is not None:
-            text = f"Four in a row: {state.winner.name} wins!"
-        else:
-            reason = state.draw_reason.value if state.draw_reason else "the game is drawn"
-            text = f"Draw: {reason}."
-        self.panel.show_message(f"{text}\nn: new game · m: menu", "result")
 
     # ----- actions -------------------------------------------------------------------
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        """Hide Drop/Pop under classic rules; dim what can't be done right now."""
-        controller = self.controller
+        """Hide Drop/Pop (classic rules) and Undo (nobody undoes); dim what cannot be done now."""
+        driver = self.driver
         if action == "toggle_pop":
-            if controller.settings.rules is not Rules.POPOUT:
+            if self.settings.rules is not Rules.POPOUT:
                 return False
-            return True if controller.is_interactive_turn() and not self._failed else None
+            return True if driver.awaiting_submission() else None
         if action == "hint":
-            playing = controller.is_interactive_turn() and not self._failed
-            return True if playing else None
+            return True if driver.awaiting_submission() else None
         if action == "undo":
-            if not all(backend.supports_undo for backend in controller.backends.values()):
+            if not all(seat.supports_undo for seat in driver.seats.values()):
                 return False
-            return True if controller.can_undo() and not self._failed else None
+            return True if driver.can_undo() else None
         return True
 
     def action_toggle_pop(self) -> None:
         """Switch the next move between dropping and popping."""
-        if self.controller.settings.rules is not Rules.POPOUT:
+        if self.settings.rules is not Rules.POPOUT:
             return
         self.board.pop_mode = not self.board.pop_mode
         self.panel.show_mode(Rules.POPOUT, self.board.pop_mode)
 
     def action_undo(self) -> None:
         """Take back the last move (against the computer: back to before your last move)."""
-        if not self.controller.can_undo() or self._failed:
-            return
-        self._cancel_backend()
-        self.controller.undo()
-        self._start_turn(None)
-        self.panel.show_message("Move taken back")
+        self._cancel_hint()
+        self.driver.undo()
 
     def action_new_game(self) -> None:
-        """Same settings, empty board."""
-        self._cancel_backend()
-        self.controller.restart()
-        self._failed = False
+        """Same settings, empty board (a network opponent reconnects)."""
+        self._cancel_hint()
         self.board.pop_mode = False
-        self._start_turn(None, starting=True)
+        self.driver.restart()
+        self._refresh_view()
 
     def action_menu(self) -> None:
         """Back to the menu (the current game is abandoned)."""
-        self._cancel_backend()
-        self.app.run_worker(self.controller.close(), exit_on_error=False)
+        self._cancel_hint()
         self.dismiss(None)
 
     def action_help(self) -> None:
         """Show the rules and keys."""
         self.app.push_screen(HelpScreen())
 
-    def _cancel_backend(self) -> None:
-        self._cancel_hint()
-        self.workers.cancel_group(self, OPPONENT_GROUP)
-
     # ----- hints ---------------------------------------------------------------------
 
     def action_hint(self) -> None:
-        """Suggest a move for the person to move, computed off the UI's hands."""
-        if not self.controller.is_interactive_turn() or self._failed:
+        """Suggest a move for the person to move, worked out by the driver off the UI's hands."""
+        if not self.driver.awaiting_submission():
             return
-        self._cancel_hint()
-        self._hint_cancel = threading.Event()
         self.panel.show_message("Looking for a good move…", "thinking")
-        self._find_hint(self.controller.state, self._hint_cancel)
+        self._find_hint(self.driver.state)
 
     @work(group=HINT_GROUP, exclusive=True, exit_on_error=False)
-    async def _find_hint(self, state: GameState, cancel: threading.Event) -> None:
-        result = await asyncio.to_thread(search, state, self._hint_seconds, 64, cancel)
-        if not cancel.is_set():
-            self.post_message(self.HintFound(state, result))
+    async def _find_hint(self, state: GameState) -> None:
+        result = await self.driver.hint(self._hint_seconds)
+        self.post_message(self.HintFound(state, result))
 
-    def on_game_screen_hint_found(self, message: GameScreen.HintFound) -> None:
+    def on_game_screen_hint_found(self, message: HintFound) -> None:
         """Point the cursor at the suggested move and say what is known about it."""
-        if message.state is not self.controller.state:
+        if message.state is not self.driver.state:
             return  # the player moved first
         move = message.result.move
         self.board.cursor = move.column
@@ -299,6 +262,5 @@ class GameScreen(Screen[None]):
         self.panel.show_message(f"Hint: {describe_move(move)}{outlook}")
 
     def _cancel_hint(self) -> None:
-        """Stop a hint search (its thread stops at its next look at the flag)."""
-        self._hint_cancel.set()
+        """Stop a hint search (the pool drops it or tells its worker to stop)."""
         self.workers.cancel_group(self, HINT_GROUP)

@@ -1,4 +1,4 @@
-"""The menu: mode, board size, rules and (against the computer) colour and level."""
+"""The menu: the opponent (from the registry), its options, the board size, rules and colour."""
 
 from __future__ import annotations
 
@@ -10,9 +10,16 @@ from textual.screen import Screen
 from textual.widgets import Button, Footer, Header, Input, Label, RadioButton, Static
 
 from c4tui.engine import MAX_SIZE, MIN_SIZE, Player, Rules, parse_size
-from c4tui.match import AI_LEVELS, MatchSettings, Mode
+from c4tui.match import OPPONENTS, Backend, MatchSettings
 from c4tui.ui.screens.help import HelpScreen
 from c4tui.ui.widgets.choice import ChoiceSet
+
+KINDS: tuple[type[Backend], ...] = tuple(OPPONENTS.values())
+
+
+def picked_in_menu(kind: type[Backend]) -> bool:
+    """True for kinds whose options are all picked from lists (no connect dialog needed)."""
+    return all(option.choices for option in kind.options)
 
 
 class MenuScreen(Screen[None]):
@@ -36,9 +43,8 @@ class MenuScreen(Screen[None]):
             with Grid(id="menu-form"):
                 yield Label("Mode")
                 with ChoiceSet(id="mode"):
-                    yield RadioButton("Two players", value=initial.mode is Mode.TWO_PLAYERS)
-                    yield RadioButton("Computer", value=initial.mode is Mode.COMPUTER)
-                    yield RadioButton("Network server", value=initial.mode is Mode.NETWORK)
+                    for kind in KINDS:
+                        yield RadioButton(kind.title, value=kind.key == initial.opponent)
                 yield Label("Board")
                 with Horizontal(id="size"):
                     yield self._size_input("columns", initial.columns)
@@ -49,23 +55,30 @@ class MenuScreen(Screen[None]):
                 with ChoiceSet(id="rules"):
                     yield RadioButton("Classic", value=initial.rules is Rules.CLASSIC)
                     yield RadioButton("Pop Out", value=initial.rules is Rules.POPOUT)
-                yield Label("You play", classes="computer-only")
-                with ChoiceSet(id="colour", classes="computer-only"):
-                    yield RadioButton("Red (moves first)", value=initial.human_colour is Player.RED)
-                    yield RadioButton("Yellow", value=initial.human_colour is Player.YELLOW)
-                yield Label("Level", classes="computer-only")
-                with ChoiceSet(id="level", classes="computer-only"):
-                    for level in AI_LEVELS:
-                        yield RadioButton(level.name, value=level.key == initial.ai_level)
-            yield Static(id="level-description", classes="computer-only")
-            yield Static(
-                "Network: play RED against the AI of a server (e.g. `c4tui serve`); "
-                "Enter asks where it is.",
-                id="network-note",
-            )
+                yield Label("You play", classes="colour-choice")
+                with ChoiceSet(id="colour", classes="colour-choice"):
+                    yield RadioButton(
+                        "Red (moves first)", value=initial.person_colour is Player.RED
+                    )
+                    yield RadioButton("Yellow", value=initial.person_colour is Player.YELLOW)
+                yield from self._option_fields()
+            yield Static(id="mode-note")
             yield Static(id="size-error")
             yield Button("Start game", id="start", variant="primary")
         yield Footer()
+
+    def _option_fields(self) -> ComposeResult:
+        """A labelled choice row for every option picked from a list (e.g. the AI's level)."""
+        for kind in KINDS:
+            values = kind.option_values(self._initial.options)
+            for option in kind.options:
+                if not option.choices:
+                    continue
+                classes = f"for-{kind.key}"
+                yield Label(option.label, classes=classes)
+                with ChoiceSet(id=f"option-{kind.key}-{option.key}", classes=classes):
+                    for choice in option.choices:
+                        yield RadioButton(choice.label, value=choice.value == values[option.key])
 
     @staticmethod
     def _size_input(name: str, value: int) -> Input:
@@ -79,27 +92,35 @@ class MenuScreen(Screen[None]):
         )
 
     def on_mount(self) -> None:
-        """Show only the fields that matter for the chosen mode."""
+        """Show only the fields that matter for the chosen opponent."""
         self.query_one("#mode", ChoiceSet).focus()
-        if self.app.is_headless:  # a blinking cursor would make screenshots flaky
-            for field in self.query(Input):
-                field.cursor_blink = False
-        self._show_mode_fields()
-        self._show_level_description()
+        self._show_kind_fields()
 
     # ----- reacting to edits ---------------------------------------------------------
 
-    @on(ChoiceSet.Changed, "#mode")
-    def _show_mode_fields(self) -> None:
-        against_computer = self._mode() is Mode.COMPUTER
-        for widget in self.query(".computer-only"):
-            widget.display = against_computer
-        self.query_one("#network-note", Static).display = self._mode() is Mode.NETWORK
+    @on(ChoiceSet.Changed)
+    def _show_kind_fields(self) -> None:
+        kind = self.kind()
+        for other in KINDS:
+            for widget in self.query(f".for-{other.key}"):
+                widget.display = other is kind
+        two_colours = len(kind.person_colours) > 1 and not kind.local_pair
+        for widget in self.query(".colour-choice"):
+            widget.display = two_colours
+        note = self._note(kind)
+        self.query_one("#mode-note", Static).update(note)
+        self.query_one("#mode-note", Static).display = bool(note)
 
-    @on(ChoiceSet.Changed, "#level")
-    def _show_level_description(self) -> None:
-        level = AI_LEVELS[max(0, self.query_one("#level", ChoiceSet).pressed_index)]
-        self.query_one("#level-description", Static).update(f"{level.name}: {level.description}")
+    def _note(self, kind: type[Backend]) -> str:
+        """A line about the chosen opponent: the chosen choice's description, or how it goes on."""
+        if not picked_in_menu(kind):
+            return f"{kind.title}: {kind.summary} Enter asks where it is."
+        for option in kind.options:
+            picked = self._picked(kind, option.key)
+            choice = next(c for c in option.choices if c.value == picked)
+            if choice.description:
+                return f"{choice.label}: {choice.description}"
+        return ""
 
     @on(Input.Changed)
     def _check_sizes(self) -> None:
@@ -111,9 +132,14 @@ class MenuScreen(Screen[None]):
 
     # ----- reading the form ----------------------------------------------------------
 
-    def _mode(self) -> Mode:
-        index = self.query_one("#mode", ChoiceSet).pressed_index
-        return [Mode.TWO_PLAYERS, Mode.COMPUTER, Mode.NETWORK][max(0, index)]
+    def kind(self) -> type[Backend]:
+        """The opponent kind chosen."""
+        return KINDS[max(0, self.query_one("#mode", ChoiceSet).pressed_index)]
+
+    def _picked(self, kind: type[Backend], key: str) -> str:
+        option = next(option for option in kind.options if option.key == key)
+        index = self.query_one(f"#option-{kind.key}-{key}", ChoiceSet).pressed_index
+        return option.choices[max(0, index)].value
 
     def _size_field(self, name: str) -> int | None:
         return parse_size(self.query_one(f"#{name}", Input).value)
@@ -134,18 +160,25 @@ class MenuScreen(Screen[None]):
         columns, rows = self._size_field("columns"), self._size_field("rows")
         if columns is None or rows is None:
             return None
-        rules_index = self.query_one("#rules", ChoiceSet).pressed_index
-        colour_index = self.query_one("#colour", ChoiceSet).pressed_index
-        level_index = max(0, self.query_one("#level", ChoiceSet).pressed_index)
+        kind = self.kind()
+        options = dict(self._initial.options)
+        options.update(
+            {
+                option.key: self._picked(kind, option.key)
+                for option in kind.options
+                if option.choices
+            }
+        )
+        yellow = self.query_one("#colour", ChoiceSet).pressed_index == 1
         return MatchSettings(
-            mode=self._mode(),
+            opponent=kind.key,
+            options=options,
             columns=columns,
             rows=rows,
-            rules=Rules.POPOUT if rules_index == 1 else Rules.CLASSIC,
-            human_colour=Player.YELLOW
-            if colour_index == 1 and self._mode() is Mode.COMPUTER
-            else Player.RED,
-            ai_level=AI_LEVELS[level_index].key,
+            rules=Rules.POPOUT
+            if self.query_one("#rules", ChoiceSet).pressed_index
+            else Rules.CLASSIC,
+            person_colour=Player.YELLOW if yellow else Player.RED,
             seed=self._initial.seed,
             ai_delay=self._initial.ai_delay,
         )
@@ -162,6 +195,7 @@ class MenuScreen(Screen[None]):
             bad = "columns" if self._size_field("columns") is None else "rows"
             self.query_one(f"#{bad}", Input).focus()
             return
+        self._initial = settings  # coming back, the menu shows what was played
         self.app.start_match(settings)  # type: ignore[attr-defined]
 
     def action_help(self) -> None:

@@ -61,8 +61,8 @@ class StatusPanel(Vertical):
     def show_turn(self, state: GameState, who: dict[Player, str]) -> None:
         """Whose turn it is, or who won."""
         turn = self.query_one("#turn", Static)
-        player = state.winner or state.turn
-        glyph = player_glyph(player, self._ascii_only)
+        player: Player | None = state.winner or state.turn
+        glyph = player_glyph(state.winner or state.turn, self._ascii_only)
         if state.winner is not None:
             text = f"{glyph} {state.winner.name} wins!"
         elif state.is_draw:

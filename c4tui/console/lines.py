@@ -1,0 +1,49 @@
+"""Typed lines for an asyncio program: standard input read by a helper thread, on demand.
+
+A blocking ``readline`` on the event loop would freeze the opponent's work (a
+network answer, the AI); in a thread it does not. The thread is a daemon, so a
+person who leaves mid-prompt (Ctrl-C) is not kept waiting for Enter.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+from typing import TextIO
+
+
+class LineReader:
+    """Reads one line of ``stream`` each time it is asked, in a daemon thread."""
+
+    def __init__(self, stream: TextIO) -> None:
+        self._stream = stream
+        self._wanted = threading.Semaphore(0)
+        self._lines: asyncio.Queue[str] | None = None
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._thread: threading.Thread | None = None
+
+    async def readline(self) -> str:
+        """The next line with its end; "" at the end of input."""
+        if self._thread is None:
+            self._loop = asyncio.get_running_loop()
+            self._lines = asyncio.Queue()
+            self._thread = threading.Thread(target=self._read, name="stdin", daemon=True)
+            self._thread.start()
+        assert self._lines is not None
+        self._wanted.release()
+        return await self._lines.get()
+
+    def _read(self) -> None:
+        assert self._loop is not None and self._lines is not None
+        while True:
+            self._wanted.acquire()
+            try:
+                line = self._stream.readline()
+            except (OSError, ValueError):
+                line = ""
+            try:
+                self._loop.call_soon_threadsafe(self._lines.put_nowait, line)
+            except RuntimeError:  # the loop is gone: nobody is listening any more
+                return
+            if not line:
+                return

@@ -1,0 +1,40 @@
+"""Every kind of player, and the one registry of opponents the front ends read.
+
+To add a kind of opponent: write its Backend subclass in a module here (its key,
+title, options and ``create``) and list it in ``OPPONENTS`` below.
+"""
+
+from __future__ import annotations
+
+from c4tui.match.backends.base import Backend, Choice, Option, SeatContext, Spectator, Watcher
+from c4tui.match.backends.computer import ComputerBackend
+from c4tui.match.backends.i32cfsp import I32CFSPBackend
+from c4tui.match.backends.person import PersonBackend
+
+#: The opponents a person can choose, in the menu's order.
+OPPONENTS: dict[str, type[Backend]] = {
+    kind.key: kind for kind in (PersonBackend, ComputerBackend, I32CFSPBackend)
+}
+
+
+def opponent_kind(key: str) -> type[Backend]:
+    """The registered kind called ``key``. Raises KeyError (naming the known ones)."""
+    try:
+        return OPPONENTS[key]
+    except KeyError:
+        raise KeyError(f"no opponent {key!r}; known: {', '.join(OPPONENTS)}") from None
+
+
+__all__ = [
+    "OPPONENTS",
+    "Backend",
+    "Choice",
+    "ComputerBackend",
+    "I32CFSPBackend",
+    "Option",
+    "PersonBackend",
+    "SeatContext",
+    "Spectator",
+    "Watcher",
+    "opponent_kind",
+]

@@ -1,0 +1,330 @@
+"""The match driver: the one turn loop every front end, the server and the tests play through.
+
+It owns the game's history, asks each seat for its move in the background (an
+asyncio task), checks every move with the engine, tells every seat and watcher
+what was played, and reports all of it as events (``c4tui.match.events``).
+Front ends only listen and submit: the game screen redraws, the console prints,
+the server answers its client.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import Callable, Mapping, Sequence
+
+from c4tui.ai import SearchResult
+from c4tui.engine import C4Error, GameState, Move, Player
+from c4tui.match.backends.base import Backend, Watcher
+from c4tui.match.events import (
+    GameOver,
+    GameStarted,
+    MatchEvent,
+    MatchFailed,
+    MovePlayed,
+    MoveRefused,
+    MovesTakenBack,
+    SeatLeft,
+    SeatStarting,
+    TurnStarted,
+)
+from c4tui.match.pool import SearchPool
+
+Listener = Callable[[MatchEvent], None]
+
+
+class OpponentLeft(C4Error):
+    """Raised by a backend whose player left or forfeited; the message says how."""
+
+
+class MatchDriver:
+    """Plays one match at a time between two seats, with any number of watchers.
+
+    Args:
+        start: the position to play from (usually an empty board).
+        seats: who plays each colour.
+        watchers: spectators, told of every move but never asked for one.
+        pool: where hints and analyses run (the process's shared pool by default).
+    """
+
+    def __init__(
+        self,
+        start: GameState,
+        seats: Mapping[Player, Backend],
+        *,
+        watchers: Sequence[Watcher] = (),
+        pool: SearchPool | None = None,
+    ) -> None:
+        self.seats = dict(seats)
+        self.watchers = list(watchers)
+        self._initial = start
+        self._states = [start]
+        self._moves: list[Move] = []
+        self._pool = pool
+        self._listeners: list[Listener] = []
+        self._task: asyncio.Task[None] | None = None
+        self._submitted: asyncio.Future[Move] | None = None
+        self._settled = asyncio.Event()
+        self._settled.set()
+        self._announced: Player | None = None  # whose thinking turn was already reported
+        #: Why the match stopped (a connection lost, …); None while it can go on.
+        self.problem: str | None = None
+        #: How the game ended, once it has (including a player leaving).
+        self.result: GameOver | None = None
+
+    # ----- what there is to see ------------------------------------------------------
+
+    @property
+    def state(self) -> GameState:
+        """The current position."""
+        return self._states[-1]
+
+    @property
+    def moves(self) -> tuple[Move, ...]:
+        """Every move played so far, in order."""
+        return tuple(self._moves)
+
+    @property
+    def last_move(self) -> Move | None:
+        """The most recent move, if any."""
+        return self._moves[-1] if self._moves else None
+
+    @property
+    def is_over(self) -> bool:
+        """True once the game has a result or cannot go on."""
+        return self.result is not None or self.problem is not None
+
+    def seat_to_move(self) -> Backend:
+        """The seat whose turn it is."""
+        return self.seats[self.state.turn]
+
+    def awaiting_submission(self) -> bool:
+        """True when the move must come through ``submit`` now (a person's turn)."""
+        return self._submitted is not None and not self._submitted.done()
+
+    def everyone_submits(self) -> bool:
+        """True when both seats are people here (two players at one keyboard)."""
+        return all(seat.submits for seat in self.seats.values())
+
+    # ----- listening -----------------------------------------------------------------
+
+    def subscribe(self, listener: Listener) -> Callable[[], None]:
+        """Call ``listener`` with every event from now on; returns a function that stops it."""
+        self._listeners.append(listener)
+        return lambda: self._listeners.remove(listener)
+
+    def listen(self) -> asyncio.Queue[MatchEvent]:
+        """A queue that receives every event from now on (for loops that await them)."""
+        queue: asyncio.Queue[MatchEvent] = asyncio.Queue()
+        self.subscribe(queue.put_nowait)
+        return queue
+
+    def _emit(self, event: MatchEvent) -> None:
+        for listener in list(self._listeners):
+            listener(event)
+
+    # ----- driving -------------------------------------------------------------------
+
+    def start(self) -> None:
+        """Start the game from the current position: the seats get ready, then play."""
+        self._launch(starting=True)
+
+    def restart(self) -> None:
+        """A new game with the same seats from the first position."""
+        self._stop_loop()
+        self._states = [self._initial]
+        self._moves = []
+        self.start()
+
+    async def settled(self) -> None:
+        """Wait until the driver waits for a submitted move, or has stopped."""
+        await self._settled.wait()
+
+    async def run(self) -> GameOver | None:
+        """Play the game to its end; the result (None if the match failed)."""
+        if self._task is None:
+            self.start()
+        while (task := self._task) is not None:
+            await asyncio.wait({task})  # never raises: a task cancelled by undo is replaced
+            if task is self._task:
+                break
+        return self.result
+
+    def submit(self, move: Move) -> str | None:
+        """Play a move for the seat that submits its moves; the refusal in words, or None.
+
+        A refusal (not this seat's turn, an illegal move) changes nothing and is
+        also reported as a MoveRefused event.
+        """
+        reason = self._submission_problem(move)
+        if reason is not None:
+            self._emit(MoveRefused(self.state.turn, move, reason))
+            return reason
+        assert self._submitted is not None
+        self._submitted.set_result(move)
+        self._settled.clear()
+        return None
+
+    def _submission_problem(self, move: Move) -> str | None:
+        if self.problem is not None:
+            return "the game has stopped"
+        if self.state.is_over or self.result is not None:
+            return "the game is over"
+        seat = self.seat_to_move()
+        if not seat.submits:
+            return f"wait: {seat.label} is to move"
+        if not self.awaiting_submission():
+            return "wait: the game is getting ready"
+        return self.state.refusal(move)
+
+    # ----- undo ----------------------------------------------------------------------
+
+    def can_undo(self) -> bool:
+        """True when ``undo`` would take back a move of a person here (and nobody objects)."""
+        if self.problem is not None or not all(s.supports_undo for s in self.seats.values()):
+            return False
+        return any(self.seats[state.turn].submits for state in self._states[:-1])
+
+    def undo(self) -> bool:
+        """Take back moves until a person here is to move again, one of their moves undone.
+
+        Two players: one move. Against the computer: its reply and your move.
+        Returns False (changing nothing) when there is nothing to undo.
+        """
+        if not self.can_undo():
+            return False
+        self._stop_loop()
+        count = 0
+        while True:
+            self._states.pop()
+            self._moves.pop()
+            count += 1
+            if self.seats[self.state.turn].submits:
+                break
+        self.result = None
+        self._emit(MovesTakenBack(self.state, count))
+        self._launch(starting=False)
+        return True
+
+    # ----- asking the AI -------------------------------------------------------------
+
+    async def hint(self, seconds: float) -> SearchResult:
+        """A search of the current position: the move to suggest and what is known."""
+        pool = self._pool or SearchPool.shared()
+        return await pool.analyse(self.state, seconds, owner=self)
+
+    # ----- the loop ------------------------------------------------------------------
+
+    def _launch(self, starting: bool) -> None:
+        self._stop_loop()
+        self.problem = None
+        self.result = None
+        self._announced = None
+        self._settled.clear()
+        self._task = asyncio.get_running_loop().create_task(self._play(starting))
+
+    def _stop_loop(self) -> None:
+        task, self._task = self._task, None
+        if task is not None and not task.done():
+            task.cancel()
+        if self._submitted is not None and not self._submitted.done():
+            self._submitted.cancel()
+        self._submitted = None
+
+    async def _play(self, starting: bool) -> None:
+        """The turn loop; every outcome, good or bad, becomes an event."""
+        player: Player | None = None
+        try:
+            if starting:
+                await self._start_seats()
+            while not self.state.is_over:
+                player = self.state.turn
+                move = await self._next_move(player)
+                await self._play_move(player, move)
+            self._finish(self._game_over(self.state))
+        except OpponentLeft as left:
+            self._seat_left(player or self.state.turn, str(left))
+        except (C4Error, OSError, TimeoutError) as error:
+            self._fail(str(error) or type(error).__name__)
+        except asyncio.CancelledError:
+            raise
+        except Exception as error:  # a bug in a backend must stop the match, not the program
+            self._fail(f"Unexpected problem: {error!r}")
+        finally:
+            self._settled.set()
+
+    async def _start_seats(self) -> None:
+        for player, seat in self.seats.items():
+            note = seat.starting_note()
+            if note is not None:
+                self._emit(SeatStarting(player, note))
+            await seat.start(self.state)
+        for watcher in self.watchers:
+            await watcher.start(self.state)
+        self._emit(GameStarted(self.state))
+
+    async def _next_move(self, player: Player) -> Move:
+        seat = self.seats[player]
+        if seat.submits:
+            self._submitted = asyncio.get_running_loop().create_future()
+            self._emit(TurnStarted(self.state, player, seat.label, submits=True))
+            self._settled.set()
+            try:
+                return await self._submitted
+            finally:
+                self._submitted = None
+        if self._announced is not player:
+            self._emit(TurnStarted(self.state, player, seat.label, submits=False))
+        self._announced = None
+        return await seat.choose_move(self.state)
+
+    async def _play_move(self, player: Player, move: Move) -> None:
+        before = self.state
+        reason = before.refusal(move)
+        if reason is not None:
+            raise OpponentMisbehaved(f"{self.seats[player].label} tried an illegal move: {reason}")
+        after = before.play(move)
+        self._states.append(after)
+        self._moves.append(move)
+        self._emit(MovePlayed(before, move, after, player))
+        following = self.seats[after.turn]
+        if not after.is_over and not following.submits:
+            # Its turn starts now: a network opponent thinks while it is told of this move.
+            self._emit(TurnStarted(after, after.turn, following.label, submits=False))
+            self._announced = after.turn
+        for watcher in (*self.seats.values(), *self.watchers):
+            await watcher.move_played(before, move)
+
+    def _game_over(self, state: GameState) -> GameOver:
+        if state.winner is not None:
+            return GameOver(state, state.winner, f"four in a row: {state.winner.name} wins")
+        reason = state.draw_reason.value if state.draw_reason else "the game is drawn"
+        return GameOver(state, None, reason)
+
+    def _finish(self, result: GameOver) -> None:
+        self.result = result
+        self._emit(result)
+
+    def _seat_left(self, player: Player, reason: str) -> None:
+        self._emit(SeatLeft(player, reason))
+        self._finish(GameOver(self.state, player.other, reason))
+
+    def _fail(self, problem: str) -> None:
+        self.problem = problem
+        self._emit(MatchFailed(problem))
+
+    async def close(self) -> None:
+        """Stop the loop and close every seat and watcher."""
+        task = self._task
+        self._stop_loop()
+        if task is not None:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+        for watcher in (*self.seats.values(), *self.watchers):
+            with contextlib.suppress(Exception):
+                await watcher.close()
+        self._settled.set()
+
+
+class OpponentMisbehaved(C4Error):
+    """A seat that chooses its own moves chose an illegal one."""

@@ -1,0 +1,104 @@
+"""What the match driver reports: one frozen dataclass per kind of news, past tense.
+
+Front ends listen to these and never decide what happens next themselves: the
+game screen redraws, the console prints, the server answers its client.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from c4tui.engine import GameState, Move, Player
+
+
+@dataclass(frozen=True)
+class SeatStarting:
+    """A seat is getting ready (a network opponent connecting); ``note`` says so to a person."""
+
+    player: Player
+    note: str
+
+
+@dataclass(frozen=True)
+class GameStarted:
+    """Every seat is ready; ``state`` is the empty board."""
+
+    state: GameState
+
+
+@dataclass(frozen=True)
+class TurnStarted:
+    """``player`` is to move in ``state``.
+
+    ``submits`` is True when the move must come through ``MatchDriver.submit`` (a
+    person here, or a server's client); otherwise the seat is thinking.
+    """
+
+    state: GameState
+    player: Player
+    label: str
+    submits: bool
+
+
+@dataclass(frozen=True)
+class MovePlayed:
+    """``player`` played ``move``: ``before`` became ``after``."""
+
+    before: GameState
+    move: Move
+    after: GameState
+    player: Player
+
+
+@dataclass(frozen=True)
+class MoveRefused:
+    """A submitted move was not played; ``reason`` says why, for a person."""
+
+    player: Player | None
+    move: Move | None
+    reason: str
+
+
+@dataclass(frozen=True)
+class MovesTakenBack:
+    """Undo: the game is back at ``state`` (``count`` moves taken back)."""
+
+    state: GameState
+    count: int
+
+
+@dataclass(frozen=True)
+class SeatLeft:
+    """The player in a seat left or forfeited; the other player wins."""
+
+    player: Player
+    reason: str
+
+
+@dataclass(frozen=True)
+class GameOver:
+    """The game ended: ``winner`` (None: a draw) and why, in words."""
+
+    state: GameState
+    winner: Player | None
+    reason: str
+
+
+@dataclass(frozen=True)
+class MatchFailed:
+    """The match cannot go on (a lost connection, a seat that broke the rules), in words."""
+
+    problem: str
+
+
+MatchEvent = (
+    SeatStarting
+    | GameStarted
+    | TurnStarted
+    | MovePlayed
+    | MoveRefused
+    | MovesTakenBack
+    | SeatLeft
+    | GameOver
+    | MatchFailed
+)

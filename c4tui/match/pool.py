@@ -1,0 +1,290 @@
+"""AI work in other processes: the event loop's interpreter never searches.
+
+A search in a thread fights the event loop for Python's interpreter lock: with
+twenty Hard games a server's handshakes took seconds, and the app's keys lagged.
+Here every search runs in a worker process (at a lower priority than the loop),
+so the loop only sends a position and receives a move.
+
+The pool also decides how the workers are shared:
+- **Fair**: waiting jobs are served round-robin by owner (one client, one game),
+  so nobody's burst of requests delays everybody else.
+- **Deadlines**: a job's time budget counts from when it was asked for, and under
+  load each job's slice shrinks to its share of the workers, so every reply comes
+  about on time (the moves get weaker, never later).
+- **Cancellable**: a job whose asker stops waiting (a client hung up, the person
+  moved first) leaves the queue, or, already running, sees a shared flag and stops.
+- **Bounded**: past ``queue_limit`` waiting jobs, moves are chosen at once by the
+  quick tactical player in this process instead of queueing without end.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import atexit
+import contextlib
+import multiprocessing
+import os
+import signal
+import time
+from collections import OrderedDict, deque
+from collections.abc import Callable
+from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass, field
+from multiprocessing import resource_tracker
+from multiprocessing.sharedctypes import SynchronizedArray
+from typing import Any, TypeVar
+
+from c4tui.ai import MovePicker, SearchResult, search
+from c4tui.ai.levels import TacticalPlayer
+from c4tui.engine import GameState, Move
+
+T = TypeVar("T")
+
+#: Jobs that can be running or cancelled at once (one cancel flag each).
+SLOTS = 1024
+#: The shortest slice a job gets, however long the queue: enough for a shallow search.
+MIN_SLICE = 0.02
+#: Worker processes run at this lower priority, so the event loop wins the cores.
+WORKER_NICENESS = 5
+
+# ----- in the worker process ---------------------------------------------------------
+
+_flags: SynchronizedArray[int] | None = None
+
+
+def _init_worker(flags: SynchronizedArray[int]) -> None:
+    """Start a worker: share the cancel flags, ignore Ctrl-C (the parent handles it), be nice."""
+    global _flags  # noqa: PLW0603 (one per worker process, set once)
+    _flags = flags
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    with contextlib.suppress(AttributeError, OSError):
+        os.nice(WORKER_NICENESS)
+
+
+@dataclass(frozen=True)
+class _SlotFlag:
+    """The search's cancel event, read from shared memory (the parent sets it)."""
+
+    slot: int
+
+    def is_set(self) -> bool:
+        return _flags is not None and bool(_flags[self.slot])
+
+
+def _choose(
+    picker: MovePicker, state: GameState, slot: int, time_limit: float | None
+) -> tuple[Move, MovePicker]:
+    """Run in a worker: the picker's move, and the picker itself (its randomness moved on)."""
+    move = picker.choose_move(state, _SlotFlag(slot), time_limit)
+    return move, picker
+
+
+def _analyse(state: GameState, seconds: float, slot: int, time_limit: float | None) -> SearchResult:
+    """Run in a worker: a search for a hint or an analysis."""
+    budget = seconds if time_limit is None else min(seconds, time_limit)
+    return search(state, budget, 64, _SlotFlag(slot))
+
+
+def _nothing() -> None:
+    """Run in a worker to start it before the first real job."""
+
+
+# ----- in the parent -----------------------------------------------------------------
+
+
+@dataclass(eq=False)
+class _Job:
+    """One request: what to run, for whom, and by when."""
+
+    owner: object
+    run: Callable[[int, float | None], Future[Any]]
+    budget: float | None
+    asked_at: float
+    future: asyncio.Future[Any]
+    slot: int | None = None
+    done: bool = field(default=False)
+
+
+class SearchPool:
+    """Worker processes that choose AI moves and analyse positions.
+
+    Args:
+        workers: processes (default: one per core).
+        queue_limit: waiting jobs beyond which moves are chosen at once instead.
+    """
+
+    _shared: SearchPool | None = None
+
+    def __init__(self, workers: int | None = None, queue_limit: int = 256) -> None:
+        self.workers = max(1, workers or os.cpu_count() or 1)
+        self.queue_limit = queue_limit
+        self._context = multiprocessing.get_context("spawn")
+        # Start multiprocessing's helper now: started later, under a Textual app whose
+        # stderr is not a real file, it cannot start at all.
+        resource_tracker.ensure_running()
+        self._flags: SynchronizedArray[int] = self._context.Array("b", SLOTS, lock=False)
+        self._free_slots = list(range(SLOTS))
+        self._executor: ProcessPoolExecutor | None = None
+        self._waiting: OrderedDict[object, deque[_Job]] = OrderedDict()
+        self._running: set[_Job] = set()
+        #: Counters for tests, logs and benchmarks.
+        self.completed = 0
+        self.cancelled = 0
+        self.overflowed = 0
+
+    @classmethod
+    def shared(cls) -> SearchPool:
+        """The process's pool for the app and the console (made on first use, closed at exit)."""
+        if cls._shared is None:
+            cls._shared = cls(workers=1)
+            atexit.register(cls._shared.shutdown)
+        return cls._shared
+
+    # ----- asking --------------------------------------------------------------------
+
+    async def choose_move(
+        self, picker: MovePicker, state: GameState, *, owner: object = None, budget: float | None
+    ) -> tuple[Move, MovePicker]:
+        """``picker``'s move in ``state`` (within ``budget`` seconds from now when given).
+
+        Returns the move and the picker to use next time (its state moved on in
+        the worker). Cheap pickers run here at once.
+        """
+        if picker.cheap:
+            return picker.choose_move(state), picker
+        if self.pending >= self.queue_limit:
+            self.overflowed += 1
+            return TacticalPlayer().choose_move(state), picker
+        executor = self._ensure_executor()
+
+        def run(slot: int, time_limit: float | None) -> Future[Any]:
+            return executor.submit(_choose, picker, state, slot, time_limit)
+
+        result: tuple[Move, MovePicker] = await self._ask(owner, run, budget)
+        return result
+
+    async def analyse(
+        self, state: GameState, seconds: float, *, owner: object = None
+    ) -> SearchResult:
+        """Search ``state`` for ``seconds``: the best move and what is known of the outcome."""
+        executor = self._ensure_executor()
+
+        def run(slot: int, time_limit: float | None) -> Future[Any]:
+            return executor.submit(_analyse, state, seconds, slot, time_limit)
+
+        result: SearchResult = await self._ask(owner, run, seconds)
+        return result
+
+    def warm_up(self) -> None:
+        """Start the worker processes now, so the first move does not wait for them."""
+        self._ensure_executor().submit(_nothing)
+
+    @property
+    def pending(self) -> int:
+        """Jobs waiting or running."""
+        return len(self._running) + sum(len(jobs) for jobs in self._waiting.values())
+
+    def shutdown(self) -> None:
+        """Stop every job and the workers (running searches see their flag and stop)."""
+        for job in list(self._running):
+            if job.slot is not None:
+                self._flags[job.slot] = 1
+        executor, self._executor = self._executor, None
+        if executor is not None:
+            executor.shutdown(wait=False, cancel_futures=True)
+
+    # ----- the queue -----------------------------------------------------------------
+
+    async def _ask(
+        self, owner: object, run: Callable[[int, float | None], Future[Any]], budget: float | None
+    ) -> Any:
+        loop = asyncio.get_running_loop()
+        job = _Job(owner, run, budget, time.monotonic(), loop.create_future())
+        self._waiting.setdefault(owner, deque()).append(job)
+        self._dispatch()
+        try:
+            return await job.future
+        except asyncio.CancelledError:
+            self._cancel(job)
+            raise
+
+    def _dispatch(self) -> None:
+        """Start waiting jobs, round-robin by owner, while a worker is free."""
+        while len(self._running) < self.workers and self._waiting:
+            owner, jobs = next(iter(self._waiting.items()))
+            job = jobs.popleft()
+            del self._waiting[owner]
+            if jobs:
+                self._waiting[owner] = jobs  # to the back of the line
+            if job.future.done():
+                continue
+            self._start(job)
+
+    def _start(self, job: _Job) -> None:
+        slot = self._free_slots.pop()
+        self._flags[slot] = 0
+        job.slot = slot
+        self._running.add(job)
+        loop = job.future.get_loop()
+        try:
+            work = job.run(slot, self._slice(job))
+        except BrokenProcessPool as error:
+            self._executor = None
+            self._finish(job, None, error)
+            return
+        work.add_done_callback(lambda done: _call_soon(loop, self._finish, job, done, None))
+
+    def _slice(self, job: _Job) -> float | None:
+        """The seconds this job may take: what is left of its budget, and its fair share."""
+        if job.budget is None:
+            return None
+        left = job.budget - (time.monotonic() - job.asked_at)
+        share = job.budget * self.workers / max(self.workers, self.pending)
+        return max(MIN_SLICE, min(left, share))
+
+    def _finish(self, job: _Job, work: Future[Any] | None, error: BaseException | None) -> None:
+        if job.done:
+            return
+        job.done = True
+        self._running.discard(job)
+        if job.slot is not None:
+            self._free_slots.append(job.slot)
+        if work is not None and not work.cancelled():
+            error = work.exception()
+        if isinstance(error, BrokenProcessPool):
+            self._executor = None  # a worker died: start afresh next time
+        if not job.future.done():
+            if error is not None:
+                job.future.set_exception(error)
+            elif work is not None:
+                job.future.set_result(work.result())
+        self.completed += 1
+        self._dispatch()
+
+    def _cancel(self, job: _Job) -> None:
+        """The asker stopped waiting: drop the job, or tell its worker to stop."""
+        self.cancelled += 1
+        queue = self._waiting.get(job.owner)
+        if queue is not None and job in queue:
+            queue.remove(job)
+            if not queue:
+                del self._waiting[job.owner]
+        elif job.slot is not None and not job.done:
+            self._flags[job.slot] = 1
+
+    def _ensure_executor(self) -> ProcessPoolExecutor:
+        if self._executor is None:
+            self._executor = ProcessPoolExecutor(
+                self.workers,
+                mp_context=self._context,
+                initializer=_init_worker,
+                initargs=(self._flags,),
+            )
+        return self._executor
+
+
+def _call_soon(loop: asyncio.AbstractEventLoop, callback: Callable[..., None], *args: Any) -> None:
+    """Run ``callback`` on ``loop`` from the executor's thread (unless the loop is gone)."""
+    with contextlib.suppress(RuntimeError):
+        loop.call_soon_threadsafe(callback, *args)

@@ -1,0 +1,198 @@
+"""One TCP connection with the limits every protocol shares: framing, peeking, time limits.
+
+Reads go through our own buffer instead of the StreamReader's helpers, so the
+server can look at a client's first bytes without consuming them (to choose the
+protocol), read lines or unterminated messages from the same bytes afterwards,
+and notice a hang-up while it is busy elsewhere (an AI thinking) without losing
+anything the client sent in the meantime. Every write has a time limit: a peer
+that stops reading is cut off instead of holding its slot forever.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+
+from c4tui.net.errors import ConnectionClosed, WriteTimeout
+from c4tui.protocols.common import MAX_LINE_BYTES, ProtocolError, quote
+
+#: How much one read asks the kernel for.
+READ_CHUNK = 65536
+#: Seconds a write may wait for the peer to read before the connection is dropped.
+DEFAULT_WRITE_TIMEOUT = 30.0
+
+
+class Connection:
+    """A peer's bytes in, our messages out; ASCII text, one write per message.
+
+    Args:
+        reader: the stream's reading half.
+        writer: the stream's writing half.
+        write_timeout: seconds a write may wait for the peer before the connection
+            is aborted (raising WriteTimeout).
+    """
+
+    def __init__(
+        self,
+        reader: asyncio.StreamReader,
+        writer: asyncio.StreamWriter,
+        write_timeout: float = DEFAULT_WRITE_TIMEOUT,
+    ) -> None:
+        self.reader = reader
+        self.writer = writer
+        self.write_timeout = write_timeout
+        self._buffer = bytearray()
+        self._eof = False
+
+    @property
+    def peer(self) -> str:
+        """``host:port`` of the other end, for logs."""
+        address = self.writer.get_extra_info("peername")
+        if isinstance(address, tuple) and len(address) >= 2:
+            return f"{address[0]}:{address[1]}"
+        return "unknown peer"
+
+    @property
+    def peer_host(self) -> str:
+        """The other end's address without the port ("" when unknown)."""
+        address = self.writer.get_extra_info("peername")
+        return str(address[0]) if isinstance(address, tuple) and address else ""
+
+    # ----- reading -------------------------------------------------------------------
+
+    async def _fill(self) -> bool:
+        """Read what the peer sent next into the buffer; False at end of stream."""
+        if self._eof:
+            return False
+        data = await self.reader.read(READ_CHUNK)
+        if not data:
+            self._eof = True
+            return False
+        self._buffer += data
+        return True
+
+    async def peek(self, size: int, timeout: float | None = None) -> bytes:
+        """The first bytes the peer sent, without consuming them.
+
+        Returns as soon as anything new has arrived (up to ``size`` bytes), so the
+        caller can decide whether it has seen enough; b"" at end of stream with
+        nothing buffered. Raises TimeoutError after ``timeout`` seconds of silence.
+        """
+        if not self._buffer:
+            await asyncio.wait_for(self._fill(), timeout)
+        return bytes(self._buffer[:size])
+
+    async def peek_more(self, size: int, timeout: float | None = None) -> bytes:
+        """Like ``peek``, but wait for bytes beyond those already buffered (if any can come)."""
+        if len(self._buffer) < size:
+            await asyncio.wait_for(self._fill(), timeout)
+        return bytes(self._buffer[:size])
+
+    @property
+    def at_eof(self) -> bool:
+        """True once the peer has closed its side and nothing is left in the buffer."""
+        return self._eof and not self._buffer
+
+    async def read_line(self, timeout: float | None = None) -> str:
+        """The next line without its end (CRLF or LF).
+
+        Raises ConnectionClosed at end of stream, TimeoutError after ``timeout``
+        seconds of silence, and ProtocolError for an over-long or non-ASCII line.
+        """
+        async with asyncio.timeout(timeout):
+            while (end := self._buffer.find(b"\n")) < 0:
+                if len(self._buffer) > MAX_LINE_BYTES + 1:
+                    raise ProtocolError(f"a line longer than {MAX_LINE_BYTES} bytes")
+                if not await self._fill():
+                    self._raise_at_eof()
+        raw = bytes(self._buffer[:end])
+        del self._buffer[: end + 1]
+        body = raw[:-1] if raw.endswith(b"\r") else raw
+        if len(body) > MAX_LINE_BYTES:
+            raise ProtocolError(f"a line longer than {MAX_LINE_BYTES} bytes")
+        return decode_ascii(body)
+
+    async def read_chunk(self, limit: int = MAX_LINE_BYTES, timeout: float | None = None) -> str:
+        """Whatever the peer sent next, as text (for protocols whose messages have no end).
+
+        Raises ConnectionClosed, TimeoutError or ProtocolError like ``read_line``.
+        """
+        if not self._buffer:
+            async with asyncio.timeout(timeout):
+                if not await self._fill():
+                    raise ConnectionClosed("the peer hung up")
+        raw = bytes(self._buffer[:limit])
+        del self._buffer[:limit]
+        return decode_ascii(raw)
+
+    async def wait_for_hangup(self, limit: int = MAX_LINE_BYTES) -> None:
+        """Return when the peer hangs up; keep what it sends meanwhile for later reads.
+
+        Run beside slow work (an AI move) so a client that leaves cancels it.
+        Raises ProtocolError if the peer sends more than ``limit`` bytes meanwhile.
+        """
+        while await self._fill():
+            if len(self._buffer) > limit:
+                raise ProtocolError(f"more than {limit} bytes sent while it was not its turn")
+
+    def _raise_at_eof(self) -> None:
+        if self._buffer:
+            raise ProtocolError(f"the connection ended inside a line: {quote(bytes(self._buffer))}")
+        raise ConnectionClosed("the peer hung up")
+
+    # ----- writing -------------------------------------------------------------------
+
+    async def send_line(self, line: str, end: str = "\r\n") -> None:
+        """Write one line in its own write and wait (within the time limit) until it is sent."""
+        await self.send_raw((line + end).encode("ascii"))
+
+    async def send_raw(self, data: bytes) -> None:
+        """Write ``data`` in one write; abort the connection if the peer will not take it in time.
+
+        Raises WriteTimeout (the connection is then gone) or an OSError.
+        """
+        if self.writer.is_closing():
+            raise ConnectionClosed("the connection is closed")
+        self.writer.write(data)
+        try:
+            await asyncio.wait_for(self.writer.drain(), self.write_timeout)
+        except TimeoutError:
+            self.abort()
+            raise WriteTimeout(
+                f"the peer read nothing for {self.write_timeout:g} s while we were writing"
+            ) from None
+
+    # ----- closing -------------------------------------------------------------------
+
+    def abort(self) -> None:
+        """Drop the connection at once, discarding anything not yet sent."""
+        transport = self.writer.transport
+        if not transport.is_closing() or transport.get_write_buffer_size():
+            transport.abort()
+
+    async def close(self) -> None:
+        """Close politely if everything was sent, else abort; never waits long."""
+        if self.writer.transport.get_write_buffer_size():
+            self.abort()
+            return
+        if self.writer.is_closing():
+            return
+        self.writer.close()
+        with contextlib.suppress(OSError, TimeoutError):
+            await asyncio.wait_for(self.writer.wait_closed(), 2)
+
+
+def decode_ascii(raw: bytes) -> str:
+    """``raw`` as text; ProtocolError (quoting it) unless it is all ASCII."""
+    try:
+        return raw.decode("ascii")
+    except UnicodeDecodeError:
+        raise ProtocolError(f"text that is not ASCII: {quote(raw)}") from None
+
+
+async def open_connection(
+    host: str, port: int, timeout: float, write_timeout: float = DEFAULT_WRITE_TIMEOUT
+) -> Connection:
+    """Connect to ``host:port`` (TimeoutError after ``timeout`` seconds)."""
+    reader, writer = await asyncio.wait_for(asyncio.open_connection(host, port), timeout)
+    return Connection(reader, writer, write_timeout)

@@ -1,0 +1,17 @@
+"""What can go wrong on a connection, as part of c4tui's one error hierarchy."""
+
+from __future__ import annotations
+
+from c4tui.engine.errors import C4Error
+
+
+class ConnectionClosed(C4Error, ConnectionError):
+    """The peer hung up (end of stream), or the connection was already closed."""
+
+
+class WriteTimeout(C4Error, ConnectionError):
+    """The peer stopped reading: a write waited past its time limit, and the connection is gone."""
+
+
+class NetworkError(C4Error):
+    """A connection problem, worded for a person (it is shown as it is)."""

@@ -1,0 +1,30 @@
+"""What a protocol handler gets from the server besides the client's messages."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from c4tui.ai import ai_level
+from c4tui.match import Backend, ComputerBackend
+from c4tui.match.pool import SearchPool
+
+
+@dataclass(frozen=True)
+class ClientContext:
+    """One client's share of the server: its number, the AI and the limits.
+
+    Attributes:
+        number: the connection's number in the log.
+        ai: the level the server plays.
+        pool: where the AI's searches run (shared fairly by every client).
+        idle_timeout: seconds a client may stay silent when it is its turn.
+    """
+
+    number: int
+    ai: str
+    pool: SearchPool
+    idle_timeout: float
+
+    def computer(self) -> Backend:
+        """The server's AI for this client's game (its searches queued as this client's)."""
+        return ComputerBackend(ai_level(self.ai), pool=self.pool, owner=self.number)

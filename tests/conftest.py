@@ -10,5 +10,11 @@ settings.register_profile(
 settings.register_profile(
     "ci", max_examples=1000, deadline=None, suppress_health_check=[HealthCheck.too_slow]
 )
-_default_profile = "ci" if os.environ.get("CI") else "default"
+ON_CI = bool(os.environ.get("CI"))
+_default_profile = "ci" if ON_CI else "default"
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", _default_profile))
+
+
+def scaled(here: int, on_ci: int) -> int:
+    """How much a slow test does: more on CI (which has the time), less on a developer's run."""
+    return on_ci if ON_CI else here

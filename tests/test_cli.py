@@ -46,3 +46,44 @@ def test_console_with_no_input_at_all_exits_cleanly() -> None:
     assert result.returncode == 0
     assert "End of input: goodbye." in result.stdout
     assert result.stderr == ""
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["serve", "--max-connections", "inf"],
+        ["serve", "--max-connections", "0.5"],
+        ["serve", "--max-connections", "0"],
+        ["serve", "--max-per-address", "-3"],
+        ["serve", "--idle-timeout", "inf"],
+        ["serve", "--idle-timeout", "nan"],
+        ["serve", "--idle-timeout", "0"],
+        ["serve", "--port", "70000"],
+        ["serve", "--port", "http"],
+        ["serve", "--ai", "perfect"],
+        ["console", "--seed", "lucky"],
+        ["console", "--connect", "localhost:99999"],
+        ["console", "--connect", "localhost"],
+        ["console", "--connect", "[::1]:0"],
+        ["console", "--user", "two words"],
+        ["console", "--opponent", "genius"],
+        ["console", "--color", "blue"],
+    ],
+    ids=" ".join,
+)
+def test_bad_numbers_and_names_are_one_line_usage_errors(args: list[str]) -> None:
+    result = run_c4tui(*args)
+    assert result.returncode == 2
+    assert "Traceback" not in result.stderr
+    errors = [line for line in result.stderr.splitlines() if "error:" in line]
+    assert len(errors) == 1 and f"argument {args[1]}" in errors[0], result.stderr
+
+
+def test_console_offers_every_level_and_both_colours() -> None:
+    result = run_c4tui(
+        "console", "--opponent", "medium", "--color", "yellow", "--columns", "4", "--rows", "4",
+        stdin="",
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    assert "RED (computer): drop in column" in result.stdout  # it opened, as RED
+    assert "End of input: goodbye." in result.stdout

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 
+import pytest
 from hypothesis import event, given
 from hypothesis import strategies as st
 
@@ -58,6 +59,7 @@ def test_random_games_match_the_reference(game: tuple[int, int, Rules, list[int]
         assert_same(state, reference)
 
 
+@pytest.mark.slow  # scaled by the hypothesis profile: 1,000 examples on CI
 @given(st.randoms(use_true_random=False), st.integers(4, 6), st.integers(4, 5))
 def test_popout_games_crowded_into_two_columns(rng: random.Random, columns: int, rows: int) -> None:
     """Moves mostly in two columns make Pop Out positions repeat: repetition draws get tested.
@@ -95,6 +97,7 @@ def test_states_are_hashable_and_equal_by_value(game: tuple[int, int, Rules, lis
     assert first.turn in (Player.RED, Player.YELLOW)
 
 
+@pytest.mark.slow  # scaled by the hypothesis profile: 1,000 examples on CI
 @given(st.randoms(use_true_random=False), sizes, sizes, rule_sets)
 def test_whole_random_games_match_the_reference(
     rng: random.Random, columns: int, rows: int, rules: Rules

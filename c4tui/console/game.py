@@ -149,7 +149,8 @@ class ConsoleGame:
                 self._show(event.state)
                 return 0
             elif isinstance(event, MatchFailed):
-                self.say(f"Network problem: {event.problem}")
+                remote = any(seat.remote for seat in driver.seats.values())
+                self.say(f"{'Network problem' if remote else 'Problem'}: {event.problem}")
                 return 1
 
     def _show(self, state: GameState) -> None:

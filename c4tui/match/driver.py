@@ -113,10 +113,19 @@ class MatchDriver:
         self._listeners.append(listener)
         return lambda: self._listeners.remove(listener)
 
-    def listen(self) -> asyncio.Queue[MatchEvent]:
-        """A queue that receives every event from now on (for loops that await them)."""
+    def listen(self, ignore: tuple[type, ...] = ()) -> asyncio.Queue[MatchEvent]:
+        """A queue that receives every event from now on (for loops that await them).
+
+        Events of the ``ignore`` types are left out (a server that answers refusals
+        itself must not pile up a client's every invalid move).
+        """
         queue: asyncio.Queue[MatchEvent] = asyncio.Queue()
-        self.subscribe(queue.put_nowait)
+
+        def put(event: MatchEvent) -> None:
+            if not isinstance(event, ignore):
+                queue.put_nowait(event)
+
+        self.subscribe(put)
         return queue
 
     def _emit(self, event: MatchEvent) -> None:
@@ -251,7 +260,8 @@ class MatchDriver:
         except Exception as error:  # a bug in a backend must stop the match, not the program
             self._fail(f"Unexpected problem: {error!r}")
         finally:
-            self._settled.set()
+            if asyncio.current_task() is self._task:  # not a loop that undo replaced
+                self._settled.set()
 
     async def _start_seats(self) -> None:
         for player, seat in self.seats.items():
@@ -266,13 +276,15 @@ class MatchDriver:
     async def _next_move(self, player: Player) -> Move:
         seat = self.seats[player]
         if seat.submits:
-            self._submitted = asyncio.get_running_loop().create_future()
+            submitted: asyncio.Future[Move] = asyncio.get_running_loop().create_future()
+            self._submitted = submitted
             self._emit(TurnStarted(self.state, player, seat.label, submits=True))
             self._settled.set()
             try:
-                return await self._submitted
+                return await submitted
             finally:
-                self._submitted = None
+                if self._submitted is submitted:
+                    self._submitted = None
         if self._announced is not player:
             self._emit(TurnStarted(self.state, player, seat.label, submits=False))
         self._announced = None

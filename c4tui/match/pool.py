@@ -25,9 +25,10 @@ import contextlib
 import multiprocessing
 import os
 import signal
+import threading
 import time
 from collections import OrderedDict, deque
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
@@ -58,8 +59,28 @@ def _init_worker(flags: SynchronizedArray[int]) -> None:
     global _flags  # noqa: PLW0603 (one per worker process, set once)
     _flags = flags
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if hasattr(signal, "pthread_sigmask"):  # born with Ctrl-C blocked: see _ctrl_c_blocked
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
     with contextlib.suppress(AttributeError, OSError):
         os.nice(WORKER_NICENESS)
+
+
+@contextlib.contextmanager
+def _ctrl_c_blocked() -> Iterator[None]:
+    """Start child processes with Ctrl-C blocked, so one pressed while they start is not theirs.
+
+    Ctrl-C in a terminal reaches every process of the group; a worker still importing
+    would die of it with a screenful of traceback. The blocked mask is inherited, and
+    the worker ignores the signal before it unblocks it.
+    """
+    if not hasattr(signal, "pthread_sigmask"):
+        yield
+        return
+    previous = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, previous)
 
 
 @dataclass(frozen=True)
@@ -98,7 +119,7 @@ class _Job:
     """One request: what to run, for whom, and by when."""
 
     owner: object
-    run: Callable[[int, float | None], Future[Any]]
+    run: Callable[[ProcessPoolExecutor, int, float | None], Future[Any]]
     budget: float | None
     asked_at: float
     future: asyncio.Future[Any]
@@ -122,12 +143,16 @@ class SearchPool:
         self._context = multiprocessing.get_context("spawn")
         # Start multiprocessing's helper now: started later, under a Textual app whose
         # stderr is not a real file, it cannot start at all.
-        resource_tracker.ensure_running()
+        with _ctrl_c_blocked():
+            resource_tracker.ensure_running()
         self._flags: SynchronizedArray[int] = self._context.Array("b", SLOTS, lock=False)
         self._free_slots = list(range(SLOTS))
         self._executor: ProcessPoolExecutor | None = None
         self._waiting: OrderedDict[object, deque[_Job]] = OrderedDict()
         self._running: set[_Job] = set()
+        # Finished jobs may be reported from the executor's thread (when their loop is
+        # gone), so the queue's bookkeeping is guarded.
+        self._lock = threading.RLock()
         #: Counters for tests, logs and benchmarks.
         self.completed = 0
         self.cancelled = 0
@@ -156,10 +181,9 @@ class SearchPool:
         if self.pending >= self.queue_limit:
             self.overflowed += 1
             return TacticalPlayer().choose_move(state), picker
-        executor = self._ensure_executor()
 
-        def run(slot: int, time_limit: float | None) -> Future[Any]:
-            return executor.submit(_choose, picker, state, slot, time_limit)
+        def run(executor: ProcessPoolExecutor, slot: int, limit: float | None) -> Future[Any]:
+            return executor.submit(_choose, picker, state, slot, limit)
 
         result: tuple[Move, MovePicker] = await self._ask(owner, run, budget)
         return result
@@ -168,17 +192,17 @@ class SearchPool:
         self, state: GameState, seconds: float, *, owner: object = None
     ) -> SearchResult:
         """Search ``state`` for ``seconds``: the best move and what is known of the outcome."""
-        executor = self._ensure_executor()
 
-        def run(slot: int, time_limit: float | None) -> Future[Any]:
-            return executor.submit(_analyse, state, seconds, slot, time_limit)
+        def run(executor: ProcessPoolExecutor, slot: int, limit: float | None) -> Future[Any]:
+            return executor.submit(_analyse, state, seconds, slot, limit)
 
         result: SearchResult = await self._ask(owner, run, seconds)
         return result
 
     def warm_up(self) -> None:
         """Start the worker processes now, so the first move does not wait for them."""
-        self._ensure_executor().submit(_nothing)
+        with _ctrl_c_blocked():
+            self._ensure_executor().submit(_nothing)
 
     @property
     def pending(self) -> int:
@@ -197,12 +221,16 @@ class SearchPool:
     # ----- the queue -----------------------------------------------------------------
 
     async def _ask(
-        self, owner: object, run: Callable[[int, float | None], Future[Any]], budget: float | None
+        self,
+        owner: object,
+        run: Callable[[ProcessPoolExecutor, int, float | None], Future[Any]],
+        budget: float | None,
     ) -> Any:
         loop = asyncio.get_running_loop()
         job = _Job(owner, run, budget, time.monotonic(), loop.create_future())
-        self._waiting.setdefault(owner, deque()).append(job)
-        self._dispatch()
+        with self._lock:
+            self._waiting.setdefault(owner, deque()).append(job)
+            self._dispatch()
         try:
             return await job.future
         except asyncio.CancelledError:
@@ -210,7 +238,7 @@ class SearchPool:
             raise
 
     def _dispatch(self) -> None:
-        """Start waiting jobs, round-robin by owner, while a worker is free."""
+        """Start waiting jobs, round-robin by owner, while a worker is free (lock held)."""
         while len(self._running) < self.workers and self._waiting:
             owner, jobs = next(iter(self._waiting.items()))
             job = jobs.popleft()
@@ -228,12 +256,13 @@ class SearchPool:
         self._running.add(job)
         loop = job.future.get_loop()
         try:
-            work = job.run(slot, self._slice(job))
-        except BrokenProcessPool as error:
+            with _ctrl_c_blocked():  # submitting may start the worker processes
+                work = job.run(self._ensure_executor(), slot, self._slice(job))
+        except (BrokenProcessPool, RuntimeError) as error:  # broken, or shut down
             self._executor = None
             self._finish(job, None, error)
             return
-        work.add_done_callback(lambda done: _call_soon(loop, self._finish, job, done, None))
+        work.add_done_callback(lambda done: _call_soon(loop, self._finish, job, done))
 
     def _slice(self, job: _Job) -> float | None:
         """The seconds this job may take: what is left of its budget, and its fair share."""
@@ -243,35 +272,46 @@ class SearchPool:
         share = job.budget * self.workers / max(self.workers, self.pending)
         return max(MIN_SLICE, min(left, share))
 
-    def _finish(self, job: _Job, work: Future[Any] | None, error: BaseException | None) -> None:
-        if job.done:
+    def _finish(
+        self, job: _Job, work: Future[Any] | None, error: BaseException | None = None
+    ) -> None:
+        with self._lock:
+            if job.done:
+                return
+            job.done = True
+            self._running.discard(job)
+            if job.slot is not None:
+                self._free_slots.append(job.slot)
+            if work is not None:
+                error = work.exception() if not work.cancelled() else asyncio.CancelledError()
+            if isinstance(error, BrokenProcessPool):
+                self._executor = None  # a worker died: start afresh next time
+            self._settle(job, work, error)
+            self.completed += 1
+            self._dispatch()
+
+    @staticmethod
+    def _settle(job: _Job, work: Future[Any] | None, error: BaseException | None) -> None:
+        """Give the asker its answer (unless it stopped asking, or its loop is gone)."""
+        if job.future.done():
             return
-        job.done = True
-        self._running.discard(job)
-        if job.slot is not None:
-            self._free_slots.append(job.slot)
-        if work is not None and not work.cancelled():
-            error = work.exception()
-        if isinstance(error, BrokenProcessPool):
-            self._executor = None  # a worker died: start afresh next time
-        if not job.future.done():
+        with contextlib.suppress(RuntimeError):
             if error is not None:
                 job.future.set_exception(error)
             elif work is not None:
                 job.future.set_result(work.result())
-        self.completed += 1
-        self._dispatch()
 
     def _cancel(self, job: _Job) -> None:
         """The asker stopped waiting: drop the job, or tell its worker to stop."""
-        self.cancelled += 1
-        queue = self._waiting.get(job.owner)
-        if queue is not None and job in queue:
-            queue.remove(job)
-            if not queue:
-                del self._waiting[job.owner]
-        elif job.slot is not None and not job.done:
-            self._flags[job.slot] = 1
+        with self._lock:
+            self.cancelled += 1
+            queue = self._waiting.get(job.owner)
+            if queue is not None and job in queue:
+                queue.remove(job)
+                if not queue:
+                    del self._waiting[job.owner]
+            elif job.slot is not None and not job.done:
+                self._flags[job.slot] = 1
 
     def _ensure_executor(self) -> ProcessPoolExecutor:
         if self._executor is None:
@@ -285,6 +325,12 @@ class SearchPool:
 
 
 def _call_soon(loop: asyncio.AbstractEventLoop, callback: Callable[..., None], *args: Any) -> None:
-    """Run ``callback`` on ``loop`` from the executor's thread (unless the loop is gone)."""
-    with contextlib.suppress(RuntimeError):
+    """Run ``callback`` on ``loop`` from the executor's thread; here, if the loop is gone.
+
+    A job whose loop closed (an app or a test that ended mid-search) must still free
+    its worker, or the pool would wait for it forever.
+    """
+    try:
         loop.call_soon_threadsafe(callback, *args)
+    except RuntimeError:
+        callback(*args)

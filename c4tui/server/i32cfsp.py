@@ -11,7 +11,7 @@ import asyncio
 
 from c4tui.engine import GameState, Player
 from c4tui.match import MatchDriver, PersonBackend
-from c4tui.match.events import MatchEvent, MatchFailed, MovePlayed, TurnStarted
+from c4tui.match.events import MatchEvent, MatchFailed, MovePlayed, MoveRefused, TurnStarted
 from c4tui.net.framing import MessageStream
 from c4tui.protocols.i32cfsp import Reply, ServerPhase, ServerSession
 from c4tui.server.context import ClientContext
@@ -32,7 +32,7 @@ async def serve_i32cfsp(stream: MessageStream, client: ClientContext) -> str:
     assert session.game is not None
     seats = {Player.RED: PersonBackend(session.username), Player.YELLOW: client.computer()}
     driver = MatchDriver(GameState.new(*session.game), seats, pool=client.pool)
-    events = driver.listen()
+    events = driver.listen(ignore=(MoveRefused,))  # refusals are answered in _client_turn
     driver.start()
     try:
         return await _play(stream, session, driver, events, client)

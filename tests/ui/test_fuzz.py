@@ -5,7 +5,10 @@ from __future__ import annotations
 import asyncio
 import random
 
+import pytest
+
 from c4tui.engine import Rules
+from tests.conftest import scaled
 from tests.ui.fuzz_keys import send_key
 from tests.ui.helpers import SIZE, make_app
 
@@ -26,9 +29,10 @@ KEYS = [
     "question_mark",
     *"abcxyz",
 ]
-PRESSES = 2500
+PRESSES = scaled(here=800, on_ci=2500)
 
 
+@pytest.mark.slow
 async def test_random_keys_never_crash_the_app() -> None:
     rng = random.Random(20261122)
     app = make_app(opponent="computer", rules=Rules.POPOUT, columns=9, rows=7)

@@ -124,6 +124,8 @@ class Backend(Watcher, ABC):
     supports_undo: ClassVar[bool] = True
     #: True when both colours are people at this keyboard against each other.
     local_pair: ClassVar[bool] = False
+    #: True when the player is at the other end of a connection.
+    remote: ClassVar[bool] = False
 
     label: str = "Player"
 

@@ -63,6 +63,7 @@ class I32CFSPBackend(Backend):
     )
     person_colours: ClassVar[tuple[Player, ...]] = (Player.RED,)
     supports_undo: ClassVar[bool] = False
+    remote: ClassVar[bool] = True
 
     def __init__(
         self,

@@ -1,0 +1,96 @@
+"""Ctrl-C anywhere in the console ends with one clean line and exit status 130.
+
+Ctrl-C in a terminal signals the whole process group (the AI's worker processes
+too), so the signal goes to the group here as well.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Iterator
+
+import pytest
+
+
+@pytest.fixture
+def silent_server() -> Iterator[int]:
+    """A server that accepts connections and never says a word."""
+    listener = socket.create_server(("127.0.0.1", 0))
+    held: list[socket.socket] = []
+
+    def accept() -> None:
+        while True:
+            try:
+                connection, _ = listener.accept()
+            except OSError:
+                return
+            held.append(connection)
+
+    threading.Thread(target=accept, daemon=True).start()
+    yield listener.getsockname()[1]
+    listener.close()
+    for connection in held:
+        connection.close()
+
+
+def interrupt_when(
+    args: list[str], seen: str, delay: float = 0.0
+) -> subprocess.CompletedProcess[str]:
+    """Run ``c4tui console ARGS``; press Ctrl-C ``delay`` seconds after ``seen`` is printed."""
+    process = subprocess.Popen(
+        [sys.executable, "-m", "c4tui", "console", *args],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,  # its own process group, as a shell gives it
+    )
+    assert process.stdout is not None
+    output = ""
+    while seen not in output:
+        char = process.stdout.read(1)
+        assert char, f"ended before {seen!r}: {output!r}"
+        output += char
+    time.sleep(delay)
+    os.killpg(process.pid, signal.SIGINT)
+    rest, errors = process.communicate(timeout=30)
+    return subprocess.CompletedProcess(process.args, process.returncode, output + rest, errors)
+
+
+def assert_clean_interrupt(result: subprocess.CompletedProcess[str]) -> None:
+    assert result.returncode == 130, result
+    assert result.stderr.strip() == "Interrupted: goodbye.", result.stderr
+
+
+def test_ctrl_c_at_the_move_prompt() -> None:
+    assert_clean_interrupt(interrupt_when(["--columns", "7", "--rows", "6"], "Move: "))
+
+
+def test_ctrl_c_at_the_size_prompt() -> None:
+    assert_clean_interrupt(interrupt_when([], "Number of columns"))
+
+
+def test_ctrl_c_while_the_server_says_nothing(silent_server: int) -> None:
+    args = [
+        "--connect",
+        f"127.0.0.1:{silent_server}",
+        "--user",
+        "x",
+        "--columns",
+        "7",
+        "--rows",
+        "6",
+    ]
+    assert_clean_interrupt(interrupt_when(args, "Connecting to"))
+
+
+@pytest.mark.parametrize("delay", [0.0, 0.3], ids=["its worker starting", "searching"])
+def test_ctrl_c_while_the_hard_ai_thinks(delay: float) -> None:
+    args = ["--columns", "20", "--rows", "20", "--opponent", "hard", "--color", "yellow"]
+    assert_clean_interrupt(interrupt_when(args, "RED's turn", delay))

@@ -16,8 +16,10 @@ import time
 
 from textual import events
 
+from c4tui.engine import Player, Rules
 from c4tui.match import MatchSettings
 from c4tui.ui.app import C4App
+from c4tui.ui.screens.game import GameScreen
 
 FIRST_FRAME_RUNS = 5
 
@@ -91,6 +93,54 @@ async def key_latencies(keys: list[str], settings: MatchSettings) -> list[float]
     return latencies
 
 
+async def latencies_while_hard_thinks(count: int) -> list[float]:
+    """Cursor key to repaint while Hard searches (20x20 Pop Out, it opens as RED).
+
+    Each new game (n) starts a fresh search; keys are measured only while it runs.
+    """
+    settings = MatchSettings(
+        opponent="computer",
+        options={"level": "hard"},
+        columns=20,
+        rows=20,
+        rules=Rules.POPOUT,
+        person_colour=Player.YELLOW,
+        ai_delay=0.0,
+    )
+    app = C4App(settings)
+    repainted = asyncio.Event()
+    original = app._display
+
+    def display(screen: object, renderable: object) -> None:
+        original(screen, renderable)  # type: ignore[arg-type]
+        if renderable is not None:
+            repainted.set()
+
+    app._display = display  # type: ignore[method-assign]
+    latencies: list[float] = []
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("enter")
+        await pilot.pause(1.0)  # the worker process starts
+        screen = app.screen
+        assert isinstance(screen, GameScreen) and app._driver is not None
+        while len(latencies) < count:
+            screen.action_new_game()
+            await asyncio.sleep(0.05)
+            key = "right"
+            while not screen.driver.awaiting_submission() and len(latencies) < count:
+                repainted.clear()
+                event = events.Key(key, None)
+                event.set_sender(app)
+                began = time.perf_counter()
+                app._driver.send_message(event)
+                await asyncio.wait_for(repainted.wait(), timeout=5)
+                if not screen.driver.awaiting_submission():  # still thinking when it showed
+                    latencies.append(time.perf_counter() - began)
+                key = "left" if key == "right" else "right"
+                await asyncio.sleep(0.02)
+    return latencies
+
+
 def report(name: str, seconds: list[float]) -> None:
     """One line: median and p95 in milliseconds."""
     median = statistics.median(seconds) * 1000
@@ -110,6 +160,10 @@ def main() -> None:
     # Enter drops a disc, u takes it back: the heavier path through controller and panel.
     move_keys = ["enter", "u"] * (count // 2)
     report("drop/undo key -> repaint (20x20, 80x24)", asyncio.run(key_latencies(move_keys, big)))
+    report(
+        "cursor key -> repaint while Hard thinks (20x20)",
+        asyncio.run(latencies_while_hard_thinks(count)),
+    )
 
 
 if __name__ == "__main__":

@@ -53,8 +53,10 @@ def listening_port(text: str) -> int:
     """argparse type for ``serve --port``: 0-65535 (0: any free port)."""
     try:
         return parse_port(text, allow_any=True)
-    except ValueError as error:
-        raise argparse.ArgumentTypeError(str(error)) from None
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"must be a port number from 0 to 65535 (0: any free port), not {text!r}"
+        ) from None
 
 
 def whole_number(text: str) -> int:
@@ -88,8 +90,10 @@ def server_address(text: str) -> tuple[str, int]:
     """argparse type for --connect: ``HOST:PORT``."""
     try:
         return parse_host_port(text)
-    except ValueError as error:
-        raise argparse.ArgumentTypeError(f"must be HOST:PORT: {error}") from None
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"must be HOST:PORT with a port from 1 to 65535, not {text!r}"
+        ) from None
 
 
 def username(text: str) -> str:
@@ -158,12 +162,12 @@ def _add_console_command(commands: argparse._SubParsersAction[argparse.ArgumentP
     console.add_argument(
         "--columns",
         type=board_size,
-        help=f"board width, {MIN_SIZE}-{MAX_SIZE} (asked for if omitted)",
+        help=f"board width, {MIN_SIZE}-{MAX_SIZE} (asked for if omitted; 7 with --connect)",
     )
     console.add_argument(
         "--rows",
         type=board_size,
-        help=f"board height, {MIN_SIZE}-{MAX_SIZE} (asked for if omitted)",
+        help=f"board height, {MIN_SIZE}-{MAX_SIZE} (asked for if omitted; 6 with --connect)",
     )
     console.add_argument(
         "--rules",

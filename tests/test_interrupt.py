@@ -59,7 +59,14 @@ def interrupt_when(
         output += char
     time.sleep(delay)
     os.killpg(process.pid, signal.SIGINT)
-    rest, errors = process.communicate(timeout=30)
+    pressed = time.monotonic()
+    try:
+        rest, errors = process.communicate(timeout=30)
+    finally:
+        if process.poll() is None:
+            os.killpg(process.pid, signal.SIGKILL)
+    # Well inside the 10 s connect timeout: a lost Ctrl-C would wait for it.
+    assert time.monotonic() - pressed < 5
     return subprocess.CompletedProcess(process.args, process.returncode, output + rest, errors)
 
 

@@ -16,7 +16,6 @@ from c4tui.match import (
     I32CFSPBackend,
     MatchDriver,
     MatchSettings,
-    OpponentLeft,
     PersonBackend,
     SeatContext,
     Spectator,
@@ -34,6 +33,7 @@ from c4tui.match.events import (
 )
 from c4tui.match.pool import SearchPool
 from c4tui.server import C4Server, ServerConfig
+from tests.seats import CheatingSeat, LeavingSeat, SlowSeat
 
 SeatMaker = Callable[[], Backend]
 
@@ -153,37 +153,6 @@ async def test_nobody_can_move_for_the_computer() -> None:
     assert driver.submit(Move.drop(3)) == "wait: Slowcoach is to move"
     await driver.close()
     assert slow.cancelled
-
-
-class SlowSeat(Backend):
-    label = "Slowcoach"
-
-    def __init__(self) -> None:
-        self.asked = asyncio.Event()
-        self.cancelled = False
-
-    async def choose_move(self, state: GameState) -> Move:
-        self.asked.set()
-        try:
-            await asyncio.sleep(60)
-        except asyncio.CancelledError:
-            self.cancelled = True
-            raise
-        return state.legal_moves()[0]
-
-
-class LeavingSeat(Backend):
-    label = "Quitter"
-
-    async def choose_move(self, state: GameState) -> Move:
-        raise OpponentLeft("Quitter forfeited")
-
-
-class CheatingSeat(Backend):
-    label = "Cheat"
-
-    async def choose_move(self, state: GameState) -> Move:
-        return Move.drop(99)
 
 
 async def test_an_opponent_who_leaves_forfeits_the_game() -> None:

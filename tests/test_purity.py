@@ -18,7 +18,7 @@ PACKAGE = Path(__file__).parent.parent / "c4tui"
 PURE_PACKAGES = ["engine", "ai", "protocols"]
 FORBIDDEN = {"textual", "socket", "asyncio", "rich", "selectors", "ssl"}
 # The adapter awaits backends (asyncio) but must never know about the UI.
-UI_FREE_PACKAGES = ["match", "console"]
+UI_FREE_PACKAGES = ["match", "console", "net", "server"]
 UI_MODULES = {"textual", "rich"}
 
 

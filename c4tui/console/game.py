@@ -14,6 +14,8 @@ from typing import TextIO
 
 from c4tui.console.lines import LineReader
 from c4tui.engine import (
+    DEFAULT_COLUMNS,
+    DEFAULT_ROWS,
     MAX_SIZE,
     MIN_SIZE,
     GameState,
@@ -26,7 +28,7 @@ from c4tui.engine import (
     render_board,
     status_line,
 )
-from c4tui.match import MatchDriver, MatchSettings
+from c4tui.match import MatchDriver, MatchSettings, opponent_kind
 from c4tui.match.events import (
     GameOver,
     MatchEvent,
@@ -106,8 +108,11 @@ class ConsoleGame:
         """Play the whole game; the exit status (0 also when input ends early)."""
         driver: MatchDriver | None = None
         try:
-            columns = self._settings.columns or await self._ask_size("columns")
-            rows = self._settings.rows or await self._ask_size("rows")
+            columns, rows = self._settings.columns, self._settings.rows
+            if opponent_kind(self._settings.opponent).remote:  # connect first, ask nothing
+                columns, rows = columns or DEFAULT_COLUMNS, rows or DEFAULT_ROWS
+            columns = columns or await self._ask_size("columns")
+            rows = rows or await self._ask_size("rows")
             driver = self._settings.match(columns, rows).driver()
             events = driver.listen()
             driver.start()

@@ -304,8 +304,18 @@ class MatchDriver:
             # Its turn starts now: a network opponent thinks while it is told of this move.
             self._emit(TurnStarted(after, after.turn, following.label, submits=False))
             self._announced = after.turn
-        for watcher in (*self.seats.values(), *self.watchers):
-            await watcher.move_played(before, move)
+        try:
+            for watcher in (*self.seats.values(), *self.watchers):
+                await watcher.move_played(before, move)
+        except Exception:
+            self._take_back(after)  # it never reached the other side: do not show it as played
+            raise
+
+    def _take_back(self, unacknowledged: GameState) -> None:
+        if self._states[-1] is unacknowledged and len(self._states) > 1:
+            self._states.pop()
+            self._moves.pop()
+            self._emit(MovesTakenBack(self.state, 1))
 
     def _game_over(self, state: GameState) -> GameOver:
         if state.winner is not None:
@@ -329,13 +339,14 @@ class MatchDriver:
         """Stop the loop and close every seat and watcher."""
         task = self._task
         self._stop_loop()
-        if task is not None:
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await task
-        for watcher in (*self.seats.values(), *self.watchers):
-            with contextlib.suppress(Exception):
-                await watcher.close()
-        self._settled.set()
+        try:
+            if task is not None:
+                await asyncio.wait({task})  # its end, whatever it was; our own cancel passes
+        finally:
+            for watcher in (*self.seats.values(), *self.watchers):
+                with contextlib.suppress(Exception):
+                    await watcher.close()
+            self._settled.set()
 
 
 class OpponentMisbehaved(C4Error):

@@ -16,6 +16,9 @@ import contextlib
 from c4tui.net.errors import ConnectionClosed, WriteTimeout
 from c4tui.protocols.common import MAX_LINE_BYTES, ProtocolError, quote
 
+# Time limits use ``asyncio.timeout`` throughout: Python 3.11's ``wait_for`` can swallow
+# a cancellation that arrives as its work finishes, and then Ctrl-C waits for a timeout.
+
 #: How much one read asks the kernel for.
 READ_CHUNK = 65536
 #: Seconds a write may wait for the peer to read before the connection is dropped.
@@ -79,13 +82,15 @@ class Connection:
         nothing buffered. Raises TimeoutError after ``timeout`` seconds of silence.
         """
         if not self._buffer:
-            await asyncio.wait_for(self._fill(), timeout)
+            async with asyncio.timeout(timeout):
+                await self._fill()
         return bytes(self._buffer[:size])
 
     async def peek_more(self, size: int, timeout: float | None = None) -> bytes:
         """Like ``peek``, but wait for bytes beyond those already buffered (if any can come)."""
         if len(self._buffer) < size:
-            await asyncio.wait_for(self._fill(), timeout)
+            async with asyncio.timeout(timeout):
+                await self._fill()
         return bytes(self._buffer[:size])
 
     @property
@@ -155,7 +160,8 @@ class Connection:
             raise ConnectionClosed("the connection is closed")
         self.writer.write(data)
         try:
-            await asyncio.wait_for(self.writer.drain(), self.write_timeout)
+            async with asyncio.timeout(self.write_timeout):
+                await self.writer.drain()
         except TimeoutError:
             self.abort()
             raise WriteTimeout(
@@ -179,7 +185,8 @@ class Connection:
             return
         self.writer.close()
         with contextlib.suppress(OSError, TimeoutError):
-            await asyncio.wait_for(self.writer.wait_closed(), 2)
+            async with asyncio.timeout(2):
+                await self.writer.wait_closed()
 
 
 def decode_ascii(raw: bytes) -> str:
@@ -194,5 +201,6 @@ async def open_connection(
     host: str, port: int, timeout: float, write_timeout: float = DEFAULT_WRITE_TIMEOUT
 ) -> Connection:
     """Connect to ``host:port`` (TimeoutError after ``timeout`` seconds)."""
-    reader, writer = await asyncio.wait_for(asyncio.open_connection(host, port), timeout)
+    async with asyncio.timeout(timeout):  # unlike 3.11's wait_for, never loses a cancel
+        reader, writer = await asyncio.open_connection(host, port)
     return Connection(reader, writer, write_timeout)

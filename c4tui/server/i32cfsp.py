@@ -86,6 +86,8 @@ async def _while_the_ai_thinks(
 
     Returns why the conversation ended ("" if it goes on) and the event.
     """
+    if not events.empty():  # a quick AI has moved already: no need to watch
+        return "", events.get_nowait()
     hangup = asyncio.create_task(stream.connection.wait_for_hangup())
     news = asyncio.create_task(events.get())
     try:
@@ -93,6 +95,7 @@ async def _while_the_ai_thinks(
     finally:
         for task in (hangup, news):
             task.cancel()
+        await asyncio.wait({hangup, news})  # the watch must stop reading before anyone else
     if hangup.done() and not hangup.cancelled():
         hangup.result()  # raises ProtocolError if it sent too much meanwhile
         return "client hung up while the AI was thinking", None

@@ -104,6 +104,7 @@ async def test_refused_connection_is_explained_on_the_game_screen_and_n_retries(
         assert isinstance(screen, GameScreen)
         assert "Connection refused" in message(screen)
         assert "n: try again" in message(screen)
+        assert str(screen.query_one("#turn").render()) == "Stopped"
         assert not screen.board.accepting
         await pilot.press("n")  # still nobody there: the same explanation again
         await settle(pilot)
@@ -138,6 +139,9 @@ async def test_server_hanging_up_mid_game_is_reported_not_a_crash() -> None:
             message = str(screen.query_one("#message").render())
             assert "hung up" in message
             assert not screen.board.accepting
+            # The move that never got through is not shown as played.
+            assert [str(move) for move in screen.driver.moves] == ["d4", "d1"]
+            assert str(screen.query_one("#turn").render()) == "Stopped"
             played = len(screen.driver.moves)
             await pilot.press("5", "enter")  # Play is dimmed now; the reason stays shown
             await pilot.pause()
@@ -170,3 +174,10 @@ def test_console_reports_a_refused_connection() -> None:
     assert result.returncode == 1
     assert "Network problem: Connection refused by 127.0.0.1:1" in result.stdout
     assert "Traceback" not in result.stderr
+
+
+def test_console_connects_before_asking_anything() -> None:
+    result = run_c4tui("console", "--connect", "127.0.0.1:1", "--user", "x", stdin="")
+    assert result.returncode == 1
+    assert "Number of" not in result.stdout  # a server game is 7 x 6 unless told otherwise
+    assert "Network problem: Connection refused by 127.0.0.1:1" in result.stdout

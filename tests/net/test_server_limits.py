@@ -102,8 +102,8 @@ async def test_a_client_that_hangs_up_while_the_ai_thinks_cancels_its_search() -
         await wait_until(lambda: server.pool.pending == 3, timeout=5)
         for client in clients:
             client.writer.transport.abort()
-        # Without cancelling, the queue would take 0.6 s (Hard's budget) at the least.
-        assert await wait_until(lambda: server.pool.pending == 0, timeout=5) < 0.5
+        # Uncancelled, the three searches would take about 1 s (0.6 s, then shares of it).
+        assert await wait_until(lambda: server.pool.pending == 0, timeout=5) < 0.9
         assert server.pool.cancelled == 3
         # And the next client is answered at once.
         assert await handshake(server.port) < 2

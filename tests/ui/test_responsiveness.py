@@ -5,33 +5,15 @@ from __future__ import annotations
 import asyncio
 import time
 
-from c4tui.engine import GameState, Move, Player
+from c4tui.engine import Player
 from c4tui.match import Backend, MatchDriver, MatchSettings, PersonBackend
 from c4tui.ui.app import C4App
 from c4tui.ui.screens.game import GameScreen
 from c4tui.ui.screens.help import HelpScreen
 from c4tui.ui.screens.menu import MenuScreen
 from c4tui.ui.widgets.board import Board
+from tests.seats import BrokenSeat, SlowSeat
 from tests.ui.helpers import SIZE, start_game
-
-
-class SlowBackend(Backend):
-    """An opponent that takes a minute to answer, and records being cancelled."""
-
-    label = "Slowcoach"
-
-    def __init__(self) -> None:
-        self.started = asyncio.Event()
-        self.cancelled = False
-
-    async def choose_move(self, state: GameState) -> Move:
-        self.started.set()
-        try:
-            await asyncio.sleep(60)
-        except asyncio.CancelledError:
-            self.cancelled = True
-            raise
-        return state.legal_moves()[0]
 
 
 def against(opponent: Backend):  # type: ignore[no-untyped-def]
@@ -46,17 +28,17 @@ def against(opponent: Backend):  # type: ignore[no-untyped-def]
 
 
 async def test_keys_work_while_the_opponent_thinks_and_leaving_cancels_it() -> None:
-    slow = SlowBackend()
+    slow = SlowSeat()
 
     app = C4App(MatchSettings(opponent="computer"), make_driver=against(slow))
     began = time.monotonic()
     async with app.run_test(size=SIZE) as pilot:
         screen = await start_game(pilot)
         await pilot.press("4", "enter")
-        await asyncio.wait_for(slow.started.wait(), timeout=5)
+        await asyncio.wait_for(slow.asked.wait(), timeout=5)
         assert "Slowcoach is thinking" in str(screen.query_one("#message").render())
 
-        # Play is dimmed: Enter does nothing, a click is refused with a reason...
+        # Enter and a click are refused with a reason...
         await pilot.press("5", "enter")
         await pilot.pause()
         assert len(screen.driver.moves) == 1
@@ -81,13 +63,13 @@ async def test_keys_work_while_the_opponent_thinks_and_leaving_cancels_it() -> N
 
 
 async def test_undo_while_the_opponent_thinks_cancels_and_gives_the_turn_back() -> None:
-    slow = SlowBackend()
+    slow = SlowSeat()
 
     app = C4App(MatchSettings(opponent="computer"), make_driver=against(slow))
     async with app.run_test(size=SIZE) as pilot:
         screen = await start_game(pilot)
         await pilot.press("4", "enter")
-        await asyncio.wait_for(slow.started.wait(), timeout=5)
+        await asyncio.wait_for(slow.asked.wait(), timeout=5)
         await pilot.press("u")
         await screen.driver.settled()
         await pilot.pause()
@@ -100,17 +82,8 @@ async def test_undo_while_the_opponent_thinks_cancels_and_gives_the_turn_back() 
         await pilot.press("m")  # leave without waiting for the slow answer
 
 
-class BrokenBackend(Backend):
-    """An opponent that fails: the UI must report it, not crash."""
-
-    label = "Broken"
-
-    async def choose_move(self, state: GameState) -> Move:
-        raise ConnectionError("the opponent vanished")
-
-
 async def test_a_failing_opponent_is_reported_not_a_crash() -> None:
-    app = C4App(MatchSettings(opponent="computer"), make_driver=against(BrokenBackend()))
+    app = C4App(MatchSettings(opponent="computer"), make_driver=against(BrokenSeat()))
     async with app.run_test(size=SIZE) as pilot:
         screen = await start_game(pilot)
         await pilot.press("4", "enter")

@@ -49,7 +49,7 @@ class I32CFSPBackend(Backend):
     key = "i32cfsp"
     title = "Network server"
     noun = "server"
-    summary = "Play RED against the AI of an I32CFSP server (e.g. `c4tui serve`)."
+    summary = "Play RED against the AI of an I32CFSP server, such as one run by c4tui serve."
     options = (
         Option("host", "Host", DEFAULT_HOST, parse=check_host, max_length=255),
         Option("port", "Port", str(DEFAULT_PORT), parse=check_port, max_length=5),
@@ -156,7 +156,8 @@ class I32CFSPBackend(Backend):
     async def _guarded(self, talk: Coroutine[object, object, None], timeout: float) -> None:
         """Run a conversation; on any failure hang up and raise NetworkError in words."""
         try:
-            await asyncio.wait_for(talk, timeout)
+            async with asyncio.timeout(timeout):  # not wait_for: it can lose a cancellation
+                await talk
         except (ProtocolError, OSError, TimeoutError) as error:
             await self.close()
             raise NetworkError(describe_network_error(error, self.address)) from error

@@ -22,6 +22,7 @@ from c4tui.engine import GameState, Move, MoveKind, Player, Rules, describe_move
 from c4tui.match import MatchDriver, MatchSettings
 from c4tui.match.events import (
     GameOver,
+    GameStarted,
     MatchEvent,
     MatchFailed,
     MovePlayed,
@@ -73,6 +74,8 @@ class GameScreen(Screen[None]):
         super().__init__()
         self.driver = driver
         self.settings = settings
+        #: "Getting ready" until the seats are (a network opponent connects first).
+        self._ready = False
         self._ascii_only = ascii_only
         self._hint_seconds = hint_seconds
 
@@ -118,6 +121,9 @@ class GameScreen(Screen[None]):
         self._refresh_view()
         if isinstance(event, SeatStarting):
             self.panel.show_message(event.note, "thinking")
+        elif isinstance(event, GameStarted):
+            self._ready = True
+            self._refresh_view()
         elif isinstance(event, TurnStarted):
             self._turn_started(event)
         elif isinstance(event, MovePlayed):
@@ -182,7 +188,8 @@ class GameScreen(Screen[None]):
         state = driver.state
         self.board.show(state, driver.last_move)
         self.board.accepting = driver.awaiting_submission()
-        self.panel.show_turn(state, self._who())
+        halted = "Stopped" if driver.problem else "" if self._ready else "Getting ready…"
+        self.panel.show_turn(state, self._who(), halted)
         self.panel.show_mode(state.rules, self.board.pop_mode, driver.is_over)
         last_mover = state.turn.other if driver.moves else None
         self.panel.show_moves(driver.moves, last_mover)
@@ -221,12 +228,14 @@ class GameScreen(Screen[None]):
         """Same settings, empty board (a network opponent reconnects)."""
         self._cancel_hint()
         self.board.pop_mode = False
+        self._ready = False
         self.driver.restart()
         self._refresh_view()
 
     def action_menu(self) -> None:
         """Back to the menu (the current game is abandoned)."""
         self._cancel_hint()
+        self.app.clear_notifications()  # news of this game does not follow you out
         self.dismiss(None)
 
     def action_help(self) -> None:

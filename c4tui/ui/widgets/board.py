@@ -136,15 +136,13 @@ class Board(ScrollView, can_focus=True):
         self.refresh()
 
     def watch_accepting(self) -> None:
-        """The footer's Play key is dimmed while moves are not accepted."""
-        self.refresh_bindings()
+        """The drop marker shows only while moves are accepted."""
+        self.refresh()
 
     # ----- actions -------------------------------------------------------------------
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        """Dim Play while it is not a person's turn here."""
-        if action == "choose" and not self.accepting:
-            return None
+        """Play always answers (the screen says why a move must wait), never silently."""
         return True
 
     def action_move_cursor(self, step: int) -> None:

@@ -58,9 +58,13 @@ class StatusPanel(Vertical):
         with VerticalScroll(id="moves"):
             yield Static(id="move-list")
 
-    def show_turn(self, state: GameState, who: dict[Player, str]) -> None:
-        """Whose turn it is, or who won."""
+    def show_turn(self, state: GameState, who: dict[Player, str], halted: str = "") -> None:
+        """Whose turn it is, or who won; ``halted`` instead when the game is not going on."""
         turn = self.query_one("#turn", Static)
+        if halted:
+            turn.update(halted)
+            turn.set_classes("")
+            return
         player: Player | None = state.winner or state.turn
         glyph = player_glyph(state.winner or state.turn, self._ascii_only)
         if state.winner is not None:

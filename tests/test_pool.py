@@ -1,0 +1,88 @@
+"""The search pool: fair, bounded, cancellable AI work in worker processes."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+
+import pytest
+
+from c4tui.ai.levels import SearchPlayer, TacticalPlayer
+from c4tui.ai.random_player import RandomPlayer
+from c4tui.engine import GameState, Rules
+from c4tui.match.pool import SearchPool
+
+BIG = GameState.new(20, 20, Rules.POPOUT)  # no search finishes early here
+
+
+@pytest.fixture
+async def pool() -> AsyncIterator[SearchPool]:
+    one = SearchPool(workers=1, queue_limit=8)
+    yield one
+    one.shutdown()
+
+
+async def test_waiting_jobs_take_turns_by_owner(pool: SearchPool) -> None:
+    finished: list[str] = []
+
+    async def ask(name: str, owner: str) -> None:
+        await pool.choose_move(SearchPlayer(0.2), BIG, owner=owner, budget=0.2)
+        finished.append(name)
+
+    tasks = []
+    for name, owner in [("a1", "a"), ("a2", "a"), ("a3", "a"), ("b1", "b")]:
+        tasks.append(asyncio.create_task(ask(name, owner)))
+        await asyncio.sleep(0)  # asked in this order
+    await asyncio.wait_for(asyncio.gather(*tasks), 30)
+    assert finished == ["a1", "a2", "b1", "a3"]  # b did not wait for all of a's
+
+
+async def test_under_load_each_job_gets_its_share_and_all_answer_on_time(pool: SearchPool) -> None:
+    loop = asyncio.get_running_loop()
+    await pool.choose_move(SearchPlayer(0.05), BIG, budget=0.05)  # the worker is up
+    began = loop.time()
+    await asyncio.wait_for(
+        asyncio.gather(
+            *(pool.choose_move(SearchPlayer(0.6), BIG, owner=n, budget=0.6) for n in range(6))
+        ),
+        30,
+    )
+    # One after another at full budget they would take 3.6 s on the one worker.
+    assert loop.time() - began < 2.4
+
+
+async def test_past_the_bound_moves_are_chosen_at_once() -> None:
+    small = SearchPool(workers=1, queue_limit=1)
+    try:
+        first = asyncio.create_task(small.choose_move(SearchPlayer(0.5), BIG, budget=0.5))
+        await asyncio.sleep(0.01)
+        move, _ = await asyncio.wait_for(small.choose_move(SearchPlayer(5), BIG, budget=5), 1)
+        assert BIG.is_legal(move) and small.overflowed == 1
+        await first
+    finally:
+        small.shutdown()
+
+
+async def test_a_waiting_job_whose_asker_leaves_is_dropped(pool: SearchPool) -> None:
+    running = asyncio.create_task(pool.choose_move(SearchPlayer(0.5), BIG, owner=1, budget=0.5))
+    waiting = asyncio.create_task(pool.choose_move(SearchPlayer(0.5), BIG, owner=2, budget=0.5))
+    await asyncio.sleep(0.01)
+    assert pool.pending == 2
+    waiting.cancel()
+    await asyncio.sleep(0)
+    assert pool.pending == 1 and pool.cancelled == 1
+    await running
+
+
+async def test_cheap_levels_run_here_and_the_rest_carry_their_randomness_along(
+    pool: SearchPool,
+) -> None:
+    random_player = RandomPlayer(seed=1)
+    _, same = await pool.choose_move(random_player, BIG, budget=None)
+    assert same is random_player and pool.completed == 0  # no worker needed
+    tactical = TacticalPlayer(seed=1)
+    moves = []
+    for _ in range(5):
+        move, tactical = await pool.choose_move(tactical, GameState.new(), budget=None)
+        moves.append(move)
+    assert pool.completed == 5 and len(set(moves)) > 1  # the seed's sequence moved on

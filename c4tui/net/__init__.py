@@ -1,1 +1,1 @@
-"""Sockets: line transport over asyncio streams, shared by the server and the clients."""
+"""Connections: buffered reads with peeking, framing, time limits; shared by server and clients."""

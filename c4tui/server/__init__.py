@@ -1,4 +1,4 @@
-"""``c4tui serve``: one asyncio TCP server for every protocol, chosen by a client's first line."""
+"""``c4tui serve``: one asyncio TCP server for every protocol, told apart by its first bytes."""
 
 from c4tui.server.core import C4Server, ServerConfig
 

@@ -42,6 +42,8 @@ async def test_keys_work_while_the_opponent_thinks_and_leaving_cancels_it() -> N
         await pilot.press("5", "enter")
         await pilot.pause()
         assert len(screen.driver.moves) == 1
+        assert "Wait: Slowcoach is to move" in str(screen.query_one("#message").render())
+        assert screen.check_action("toggle_pop", ()) is not True
         await pilot.click(Board, offset=(40, 5))
         await pilot.pause()
         assert "Wait: Slowcoach is to move" in str(screen.query_one("#message").render())

@@ -49,6 +49,8 @@ class GameScreen(Screen[None]):
         Binding("n", "new_game", "New", id="game.new"),
         Binding("escape,m", "menu", "Menu", id="game.menu"),
         Binding("question_mark", "help", "Help", key_display="?", id="game.help"),
+        # Reached only while the board's Play is dimmed: say why nothing was played.
+        Binding("enter,space", "why_not", show=False),
     ]
 
     @dataclass
@@ -167,12 +169,16 @@ class GameScreen(Screen[None]):
     # ----- a person plays ------------------------------------------------------------
 
     def on_board_column_chosen(self, message: Board.ColumnChosen) -> None:
-        """A person chose a column: submit it (the driver says why not, if it won't)."""
+        """A person chose a column (a key or a click)."""
+        self._play_at(message.column)
+
+    def _play_at(self, column: int) -> None:
+        """Submit a move in ``column`` (the driver says why not, if it won't)."""
         if self.driver.problem is not None:
             self._show_problem(self.driver.problem)  # the reason stays in view
             return
         kind = MoveKind.POP if self.board.pop_mode else MoveKind.DROP
-        if self.driver.submit(Move(kind, message.column)) is None:
+        if self.driver.submit(Move(kind, column)) is None:
             self._cancel_hint()
 
     # ----- showing -------------------------------------------------------------------
@@ -211,6 +217,10 @@ class GameScreen(Screen[None]):
                 return False
             return True if driver.can_undo() else None
         return True
+
+    def action_why_not(self) -> None:
+        """Play was pressed while moves wait: the driver's refusal says why."""
+        self._play_at(self.board.cursor)
 
     def action_toggle_pop(self) -> None:
         """Switch the next move between dropping and popping."""

@@ -136,13 +136,16 @@ class Board(ScrollView, can_focus=True):
         self.refresh()
 
     def watch_accepting(self) -> None:
-        """The drop marker shows only while moves are accepted."""
+        """The footer's Play key is dimmed, and the drop marker hidden, while moves wait."""
+        self.refresh_bindings()
         self.refresh()
 
     # ----- actions -------------------------------------------------------------------
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        """Play always answers (the screen says why a move must wait), never silently."""
+        """Dim Play while it is not a person's turn here (the screen then says why)."""
+        if action == "choose" and not self.accepting:
+            return None
         return True
 
     def action_move_cursor(self, step: int) -> None:

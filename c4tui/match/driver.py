@@ -67,6 +67,8 @@ class MatchDriver:
         self._settled = asyncio.Event()
         self._settled.set()
         self._announced: Player | None = None  # whose thinking turn was already reported
+        self._early: Move | None = None  # submitted before the loop asked for it
+        self._seats_ready = False  # every seat has started (a network one has connected)
         #: Why the match stopped (a connection lost, …); None while it can go on.
         self.problem: str | None = None
         #: How the game ended, once it has (including a player leaving).
@@ -99,8 +101,15 @@ class MatchDriver:
         return self.seats[self.state.turn]
 
     def awaiting_submission(self) -> bool:
-        """True when the move must come through ``submit`` now (a person's turn)."""
-        return self._submitted is not None and not self._submitted.done()
+        """True when the move must come through ``submit`` now (a person's turn).
+
+        Also true in the instant between a move and the loop asking for the next
+        one, so a front end's controls do not flicker; ``submit`` keeps a move made then.
+        """
+        if self.is_over or self.state.is_over or not self.seat_to_move().submits:
+            return False
+        running = self._task is not None and not self._task.done()
+        return running and self._seats_ready and self._early is None
 
     def everyone_submits(self) -> bool:
         """True when both seats are people here (two players at one keyboard)."""
@@ -169,8 +178,10 @@ class MatchDriver:
         if reason is not None:
             self._emit(MoveRefused(self.state.turn, move, reason))
             return reason
-        assert self._submitted is not None
-        self._submitted.set_result(move)
+        if self._submitted is not None and not self._submitted.done():
+            self._submitted.set_result(move)
+        else:
+            self._early = move  # the loop is about to ask: it takes this one
         self._settled.clear()
         return None
 
@@ -226,6 +237,7 @@ class MatchDriver:
 
     def _launch(self, starting: bool) -> None:
         self._stop_loop()
+        self._seats_ready = self._seats_ready and not starting
         self.problem = None
         self.result = None
         self._announced = None
@@ -239,6 +251,7 @@ class MatchDriver:
         if self._submitted is not None and not self._submitted.done():
             self._submitted.cancel()
         self._submitted = None
+        self._early = None
 
     async def _play(self, starting: bool) -> None:
         """The turn loop; every outcome, good or bad, becomes an event."""
@@ -271,11 +284,15 @@ class MatchDriver:
             await seat.start(self.state)
         for watcher in self.watchers:
             await watcher.start(self.state)
+        self._seats_ready = True
         self._emit(GameStarted(self.state))
 
     async def _next_move(self, player: Player) -> Move:
         seat = self.seats[player]
         if seat.submits:
+            if self._early is not None:
+                move, self._early = self._early, None
+                return move
             submitted: asyncio.Future[Move] = asyncio.get_running_loop().create_future()
             self._submitted = submitted
             self._emit(TurnStarted(self.state, player, seat.label, submits=True))

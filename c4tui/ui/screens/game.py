@@ -78,6 +78,7 @@ class GameScreen(Screen[None]):
         self.settings = settings
         #: "Getting ready" until the seats are (a network opponent connects first).
         self._ready = False
+        self._available: tuple[bool, bool] | None = None  # what the footer last offered
         self._ascii_only = ascii_only
         self._hint_seconds = hint_seconds
 
@@ -120,17 +121,16 @@ class GameScreen(Screen[None]):
     def on_game_screen_match_news(self, message: MatchNews) -> None:
         """Show what happened; the driver decides what happens next."""
         event = message.event
-        self._refresh_view()
-        if isinstance(event, SeatStarting):
-            self.panel.show_message(event.note, "thinking")
-        elif isinstance(event, GameStarted):
+        if isinstance(event, GameStarted):
             self._ready = True
-            self._refresh_view()
-        elif isinstance(event, TurnStarted):
-            self._turn_started(event)
         elif isinstance(event, MovePlayed):
             self.board.pop_mode = False
+        if not isinstance(event, MoveRefused | SeatLeft):
             self._refresh_view()
+        if isinstance(event, SeatStarting):
+            self.panel.show_message(event.note, "thinking")
+        elif isinstance(event, TurnStarted):
+            self._turn_started(event)
         elif isinstance(event, MoveRefused):
             self.panel.show_message(event.reason[0].upper() + event.reason[1:], "error")
             self.app.bell()
@@ -199,7 +199,11 @@ class GameScreen(Screen[None]):
         self.panel.show_mode(state.rules, self.board.pop_mode, driver.is_over)
         last_mover = state.turn.other if driver.moves else None
         self.panel.show_moves(driver.moves, last_mover)
-        self.refresh_bindings()
+        # The footer is rebuilt on every refresh_bindings: only when what it shows changes.
+        available = (driver.awaiting_submission(), driver.can_undo())
+        if available != self._available:
+            self._available = available
+            self.refresh_bindings()
 
     # ----- actions -------------------------------------------------------------------
 

@@ -64,9 +64,8 @@ def percentile(values: list[float], fraction: float) -> float:
     return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))]
 
 
-async def key_latencies(keys: list[str], settings: MatchSettings) -> list[float]:
-    """Seconds from each key reaching the app to the repaint it causes."""
-    app = C4App(settings)
+def repaints_of(app: C4App) -> asyncio.Event:
+    """An event set whenever ``app`` hands a finished frame to its driver."""
     repainted = asyncio.Event()
     original = app._display
 
@@ -76,6 +75,13 @@ async def key_latencies(keys: list[str], settings: MatchSettings) -> list[float]
             repainted.set()
 
     app._display = display  # type: ignore[method-assign]
+    return repainted
+
+
+async def key_latencies(keys: list[str], settings: MatchSettings) -> list[float]:
+    """Seconds from each key reaching the app to the repaint it causes."""
+    app = C4App(settings)
+    repainted = repaints_of(app)
     latencies = []
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press("enter")  # start the game from the menu
@@ -108,15 +114,7 @@ async def latencies_while_hard_thinks(count: int) -> list[float]:
         ai_delay=0.0,
     )
     app = C4App(settings)
-    repainted = asyncio.Event()
-    original = app._display
-
-    def display(screen: object, renderable: object) -> None:
-        original(screen, renderable)  # type: ignore[arg-type]
-        if renderable is not None:
-            repainted.set()
-
-    app._display = display  # type: ignore[method-assign]
+    repainted = repaints_of(app)
     latencies: list[float] = []
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press("enter")

@@ -18,6 +18,7 @@ from c4tui.protocols import i32cfsp
 from c4tui.protocols.registry import Framing, ProtocolSpec, starts_with
 from c4tui.server import C4Server, ServerConfig
 from c4tui.server.context import ClientContext
+from c4tui.server.core import address_group
 from c4tui.server.protocols import SERVER_PROTOCOLS, ServerProtocol
 from tests.net.raw_client import RawClient, play_whole_game
 
@@ -216,3 +217,11 @@ async def test_out_of_range_columns_are_invalid_moves_not_errors() -> None:
         await client.send(i32cfsp.format_move(i32cfsp.parse_move("DROP 4")))  # type: ignore[arg-type]
         assert await client.line() == "OKAY"
         await client.close()
+
+
+def test_addresses_are_limited_per_machine_and_per_ipv6_network() -> None:
+    assert address_group("127.0.0.1") == "127.0.0.1"
+    assert address_group("::ffff:10.1.2.3") == "10.1.2.3"  # IPv4 seen through IPv6
+    same = {address_group("2001:db8:1:2::1"), address_group("2001:db8:1:2:ffff::9%eth0")}
+    assert same == {"2001:db8:1:2::/64"}  # one /64 is one machine's worth of addresses
+    assert address_group("2001:db8:1:3::1") != address_group("2001:db8:1:2::1")

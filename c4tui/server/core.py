@@ -138,7 +138,9 @@ class C4Server:
     async def _accept(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         task = asyncio.current_task()
         assert task is not None
-        connection = Connection(reader, writer, self.config.write_timeout)
+        # A client that stops reading is gone within the idle timeout too.
+        write_limit = min(self.config.write_timeout, self.config.idle_timeout)
+        connection = Connection(reader, writer, write_limit)
         number = next(self._ids)
         group = address_group(connection.peer_host)
         self._tasks.add(task)

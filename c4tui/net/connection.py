@@ -81,17 +81,17 @@ class Connection:
         caller can decide whether it has seen enough; b"" at end of stream with
         nothing buffered. Raises TimeoutError after ``timeout`` seconds of silence.
         """
-        if not self._buffer:
-            async with asyncio.timeout(timeout):
-                await self._fill()
-        return bytes(self._buffer[:size])
+        return await self.peek_more(1, timeout, size)
 
-    async def peek_more(self, size: int, timeout: float | None = None) -> bytes:
-        """Like ``peek``, but wait for bytes beyond those already buffered (if any can come)."""
-        if len(self._buffer) < size:
+    async def peek_more(self, wanted: int, timeout: float | None = None, size: int = 0) -> bytes:
+        """Like ``peek``, but wait (once) for more while fewer than ``wanted`` bytes are buffered.
+
+        Returns up to ``size`` bytes (``wanted`` when 0).
+        """
+        if len(self._buffer) < wanted:
             async with asyncio.timeout(timeout):
                 await self._fill()
-        return bytes(self._buffer[:size])
+        return bytes(self._buffer[: size or wanted])
 
     @property
     def at_eof(self) -> bool:

@@ -15,12 +15,16 @@ from c4tui.engine import GameState, Move, Player
 from c4tui.match.backends.base import Backend, Option, SeatContext
 from c4tui.match.backends.network import (
     ServerAddress,
-    check_host,
-    check_port,
     describe_network_error,
     login_name,
 )
-from c4tui.net.address import CONNECT_TIMEOUT, DEFAULT_HOST, DEFAULT_PORT
+from c4tui.net.address import (
+    CONNECT_TIMEOUT,
+    DEFAULT_HOST,
+    DEFAULT_PORT,
+    parse_host,
+    parse_port,
+)
 from c4tui.net.connection import Connection, open_connection
 from c4tui.net.errors import NetworkError
 from c4tui.protocols.common import ProtocolError
@@ -51,8 +55,8 @@ class I32CFSPBackend(Backend):
     noun = "server"
     summary = "Play RED against the AI of an I32CFSP server, such as one run by c4tui serve."
     options = (
-        Option("host", "Host", DEFAULT_HOST, parse=check_host, max_length=255),
-        Option("port", "Port", str(DEFAULT_PORT), parse=check_port, max_length=5),
+        Option("host", "Host", DEFAULT_HOST, parse=parse_host, max_length=255),
+        Option("port", "Port", str(DEFAULT_PORT), parse=parse_port, max_length=5),
         Option(
             "user",
             "Username",
@@ -84,7 +88,7 @@ class I32CFSPBackend(Backend):
         """A backend for the server at ``values``' host and port."""
         values = cls.option_values(values)
         address = ServerAddress(
-            check_host(values["host"]), check_port(values["port"]), values["user"]
+            parse_host(values["host"]), parse_port(values["port"]), values["user"]
         )
         return cls(address)
 

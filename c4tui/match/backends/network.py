@@ -7,7 +7,7 @@ import socket
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from c4tui.net.address import DEFAULT_HOST, DEFAULT_PORT, parse_host, parse_port
+from c4tui.net.address import DEFAULT_HOST, DEFAULT_PORT
 from c4tui.net.errors import ConnectionClosed, NetworkError, WriteTimeout
 from c4tui.protocols.common import ProtocolError
 
@@ -32,16 +32,6 @@ def login_name(acceptable: Callable[[str], bool]) -> str:
     except (KeyError, OSError):
         return "player"
     return name if acceptable(name) else "player"
-
-
-def check_host(text: str) -> str:
-    """Option parser for host fields (ValueError with a message)."""
-    return parse_host(text)
-
-
-def check_port(text: str) -> int:
-    """Option parser for port fields (ValueError with a message)."""
-    return parse_port(text)
 
 
 def describe_network_error(error: BaseException, address: ServerAddress) -> str:  # noqa: PLR0911

@@ -6,7 +6,9 @@ import subprocess
 import sys
 
 
-def run_c4tui(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
+def run_c4tui(
+    *args: str, stdin: str | None = None, env: dict[str, str] | None = None, timeout: float = 60
+) -> subprocess.CompletedProcess[str]:
     """Run c4tui with ``args``; ``stdin`` is typed in (None: no input at all)."""
     return subprocess.run(
         [sys.executable, "-m", "c4tui", *args],
@@ -14,6 +16,7 @@ def run_c4tui(*args: str, stdin: str | None = None) -> subprocess.CompletedProce
         stdin=subprocess.DEVNULL if stdin is None else None,
         capture_output=True,
         text=True,
-        timeout=60,
+        timeout=timeout,
         check=False,
+        env=env,
     )

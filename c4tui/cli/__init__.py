@@ -7,6 +7,7 @@ import math
 from collections.abc import Sequence
 
 from c4tui import __version__
+from c4tui.cli.solve import add_solve_command, run_solve
 from c4tui.console.game import ConsoleSettings, run_console
 from c4tui.engine import MAX_SIZE, MIN_SIZE, Player, Rules, parse_size
 from c4tui.match import ComputerBackend, I32CFSPBackend, PersonBackend
@@ -46,6 +47,7 @@ def build_parser() -> argparse.ArgumentParser:
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
     _add_console_command(commands)
     _add_serve_command(commands)
+    add_solve_command(commands)
     return parser
 
 
@@ -235,6 +237,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.command == "console":
         return run_console(console_settings(args))
+    if args.command == "solve":
+        return run_solve(args)
     if args.command == "serve":
         config = ServerConfig(
             host=args.host,

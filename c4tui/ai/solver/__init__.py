@@ -1,0 +1,239 @@
+"""Exact play: the proven score of a classic position and of each of its moves.
+
+``Solver`` wraps the compiled search of ``core.py`` for one board size: it owns
+the transposition table (kept between calls, since a bound proved for a
+position stays true in every later search), the opening book on 7 × 6, and a
+watcher that stops the search when its caller cancels or its deadline passes.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any, TypeVar
+
+import numpy as np
+
+from c4tui.ai.search import CancelFlag, SearchAborted
+from c4tui.ai.solver import core
+from c4tui.ai.solver.book import BOOK_COLUMNS, BOOK_DEPTH, BOOK_ROWS, opening_book
+from c4tui.ai.solver.jit import COMPILED
+from c4tui.engine import GameState, Player, Rules
+
+T = TypeVar("T")
+
+#: The bitboard (``columns × (rows + 1)`` bits) must fit a signed 64-bit integer.
+MAX_BOARD_BITS = 63
+#: Transposition table entries: a prime near 2**23 compiled (75 MB), 2**20 as plain Python.
+TABLE_SIZE = 8_388_617 if COMPILED else 1_048_573
+#: How often the watcher looks at the cancel flag and the clock.
+WATCH_INTERVAL = 0.005
+
+
+def solvable(columns: int, rows: int, rules: Rules = Rules.CLASSIC) -> bool:
+    """Whether the exact solver handles this board (classic rules, 63 bits at most)."""
+    return rules is Rules.CLASSIC and columns * (rows + 1) <= MAX_BOARD_BITS
+
+
+def score_range(columns: int, rows: int) -> tuple[int, int]:
+    """The lowest and highest score a position can have (a loss or win on the first disc)."""
+    best = (columns * rows + 1) // 2
+    return -best, best
+
+
+@dataclass(frozen=True)
+class Position:
+    """A classic position as the solver sees it: the mover's discs, all discs, discs played."""
+
+    current: int
+    mask: int
+    moves: int
+
+    @classmethod
+    def of(cls, state: GameState) -> Position:
+        """The solver's view of ``state`` (which must be a classic game that is not over)."""
+        if state.rules is not Rules.CLASSIC:
+            raise ValueError("the solver plays classic rules only")
+        if state.is_over:
+            raise ValueError("the game is over: there is nothing to solve")
+        current = state.red if state.turn is Player.RED else state.yellow
+        return cls(current, state.red | state.yellow, state.disc_count)
+
+    def play(self, move: int) -> Position:
+        """The position after the side to move takes the cell ``move`` (one bit)."""
+        return Position(self.current ^ self.mask, self.mask | move, self.moves + 1)
+
+
+@dataclass
+class Stats:
+    """What the last call cost."""
+
+    nodes: int = 0
+    seconds: float = 0.0
+
+
+class Solver:
+    """The exact solver for one board size, with its table and book."""
+
+    def __init__(
+        self, columns: int = 7, rows: int = 6, *, use_book: bool = True, table_size: int = 0
+    ) -> None:
+        if not solvable(columns, rows):
+            raise ValueError(f"the exact solver cannot hold a {columns} × {rows} board")
+        self.columns, self.rows = columns, rows
+        self.cells = columns * rows
+        book = opening_book() if use_book and (columns, rows) == (BOOK_COLUMNS, BOOK_ROWS) else None
+        self.has_book = book is not None
+        self.book_keys = book.keys if book else np.zeros(1, dtype=np.int32)
+        self.book_values = book.values if book else np.zeros(1, dtype=np.int8)
+        self.geo = _array(_geometry(columns, rows, BOOK_DEPTH if book else -1), np.int64)
+        self.order = _array(_centre_first(columns), np.int64)
+        self.scratch = _zeros((self.cells + 1) * 2 * columns, np.int64)
+        self.stack = _zeros((self.cells + 2) * core.STACK_FIELDS, np.int64)
+        size = table_size or TABLE_SIZE
+        self.table_keys = _zeros(size, np.int64)
+        self.table_values = _zeros(size, np.uint8)
+        self.control = _zeros(core.CONTROL_FIELDS, np.int64)
+        self.stats = Stats()
+        self._lock = threading.Lock()
+
+    # ----- asking -----------------------------------------------------------------
+
+    def solve(
+        self,
+        position: Position,
+        *,
+        weak: bool = False,
+        cancel: CancelFlag | None = None,
+        deadline: float | None = None,
+    ) -> int:
+        """The exact score of ``position`` (or with ``weak``, only 1 / 0 / -1).
+
+        Raises SearchAborted when ``cancel`` is set or ``deadline`` passes first.
+        """
+        return self._run(lambda: self._solve(position, weak), cancel, deadline)
+
+    def analyse(
+        self,
+        position: Position,
+        *,
+        weak: bool = False,
+        cancel: CancelFlag | None = None,
+        deadline: float | None = None,
+    ) -> list[int | None]:
+        """The score of every column's move for the side to move (None: the column is full)."""
+        return self._run(lambda: self._analyse(position, weak), cancel, deadline)
+
+    def clear(self) -> None:
+        """Forget every bound (for measuring a cold solver)."""
+        size = len(self.table_keys)
+        self.table_keys = _zeros(size, np.int64)
+        self.table_values = _zeros(size, np.uint8)
+
+    # ----- the work -----------------------------------------------------------------
+
+    def _solve(self, position: Position, weak: bool) -> int:
+        score = int(
+            core.solve(position.current, position.mask, position.moves, weak, *self._tables())
+        )
+        return (score > 0) - (score < 0) if weak else score  # bounds past ±1 prove only a sign
+
+    def _analyse(self, position: Position, weak: bool) -> list[int | None]:
+        scores: list[int | None] = []
+        board = int(self.geo[core.G_BOARD])
+        threats = core.winning_cells(position.current, position.mask, self.rows, board)
+        win_now = (self.cells + 1 - position.moves) // 2
+        for column in range(self.columns):
+            cells = core.column_mask(column, self.rows)
+            move = (position.mask + (1 << (column * (self.rows + 1)))) & cells
+            if not move:
+                scores.append(None)  # a full column
+            elif threats & move:
+                scores.append(1 if weak else win_now)
+            else:
+                scores.append(-self._solve(position.play(move), weak))
+        return scores
+
+    def _tables(self) -> tuple[Any, ...]:
+        return (
+            self.geo,
+            self.table_keys,
+            self.table_values,
+            self.book_keys,
+            self.book_values,
+            self.order,
+            self.scratch,
+            self.stack,
+            self.control,
+        )
+
+    def _run(self, work: Callable[[], T], cancel: CancelFlag | None, deadline: float | None) -> T:
+        """Do ``work`` while a watcher thread stops it on cancel or at the deadline."""
+        with self._lock:
+            self.control[core.C_NODES] = 0
+            self.control[core.C_STOP] = 0
+            started = time.perf_counter()
+            if cancel is None and deadline is None:
+                result = work()
+            else:
+                result = self._watched(work, cancel, deadline)
+            self.stats = Stats(int(self.control[core.C_NODES]), time.perf_counter() - started)
+            if self.control[core.C_STOP]:
+                raise SearchAborted
+            return result
+
+    def _watched(
+        self, work: Callable[[], T], cancel: CancelFlag | None, deadline: float | None
+    ) -> T:
+        finished = threading.Event()
+        watcher = threading.Thread(
+            target=self._watch, args=(finished, cancel, deadline), daemon=True
+        )
+        watcher.start()
+        try:
+            return work()
+        finally:
+            finished.set()
+            watcher.join()
+
+    def _watch(
+        self, finished: threading.Event, cancel: CancelFlag | None, deadline: float | None
+    ) -> None:
+        while not finished.wait(WATCH_INTERVAL):
+            late = deadline is not None and time.perf_counter() >= deadline
+            if late or (cancel is not None and cancel.is_set()):
+                self.control[core.C_STOP] = 1
+                return
+
+
+def _geometry(columns: int, rows: int, book_depth: int) -> list[int]:
+    """The constants the core reads, in the order of ``core.G_*``."""
+    bottom = sum(1 << (column * (rows + 1)) for column in range(columns))
+    cells = columns * rows
+    low, high = -(cells // 2) + 3, (cells + 1) // 2 - 3
+    return [columns, rows, bottom, bottom * ((1 << rows) - 1), cells, low, high, book_depth]
+
+
+def _centre_first(columns: int) -> list[int]:
+    """Column numbers from the centre outwards (central discs take part in more lines)."""
+    return [columns // 2 + (1 - 2 * (i % 2)) * ((i + 1) // 2) for i in range(columns)]
+
+
+def _array(values: Sequence[int], dtype: Any) -> Any:
+    """A NumPy array for the compiled core; a list (faster to index) for plain Python."""
+    return np.array(values, dtype=dtype) if COMPILED else list(values)
+
+
+def _zeros(size: int, dtype: Any) -> Any:
+    """``size`` zeros, as ``_array`` would hold them.
+
+    The NumPy array is written through once: its pages are then mapped now, not
+    one fault at a time in the middle of the first searches.
+    """
+    if not COMPILED:
+        return [0] * size
+    zeros = np.empty(size, dtype=dtype)
+    zeros.fill(0)
+    return zeros

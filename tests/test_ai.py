@@ -146,6 +146,6 @@ def test_repetition_is_scored_as_a_draw_in_pop_out() -> None:
 
 
 def test_every_level_has_a_name_and_a_description() -> None:
-    assert [level.key for level in AI_LEVELS] == ["random", "easy", "medium", "hard"]
+    assert [level.key for level in AI_LEVELS] == ["random", "easy", "medium", "hard", "perfect"]
     for level in AI_LEVELS:
         assert level.name and len(level.description) > 20

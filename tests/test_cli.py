@@ -60,7 +60,7 @@ def test_console_with_no_input_at_all_exits_cleanly() -> None:
         ["serve", "--idle-timeout", "0"],
         ["serve", "--port", "70000"],
         ["serve", "--port", "http"],
-        ["serve", "--ai", "perfect"],
+        ["serve", "--ai", "grandmaster"],
         ["console", "--seed", "lucky"],
         ["console", "--connect", "localhost:99999"],
         ["console", "--connect", "localhost"],

@@ -34,11 +34,14 @@ from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from multiprocessing import resource_tracker
 from multiprocessing.sharedctypes import SynchronizedArray
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from c4tui.ai import MovePicker, SearchResult, search
 from c4tui.ai.levels import TacticalPlayer
 from c4tui.engine import GameState, Move
+
+if TYPE_CHECKING:
+    from c4tui.ai.analysis import Analysis
 
 T = TypeVar("T")
 
@@ -102,9 +105,24 @@ def _choose(
 
 
 def _analyse(state: GameState, seconds: float, slot: int, time_limit: float | None) -> SearchResult:
-    """Run in a worker: a search for a hint or an analysis."""
+    """Run in a worker: the move to hint at, proven where the solver can, else searched."""
+    from c4tui.ai.analysis import proven_hint  # noqa: PLC0415 (the solver loads in workers only)
+
+    hint = proven_hint(state, _SlotFlag(slot))
+    if hint is not None:
+        return hint
     budget = seconds if time_limit is None else min(seconds, time_limit)
     return search(state, budget, 64, _SlotFlag(slot))
+
+
+def _analyse_columns(
+    state: GameState, seconds: float, slot: int, time_limit: float | None
+) -> Analysis:
+    """Run in a worker: every column's outcome (see ``ai.analysis``)."""
+    from c4tui.ai.analysis import analyse_columns  # noqa: PLC0415
+
+    budget = seconds if time_limit is None else min(seconds, time_limit)
+    return analyse_columns(state, budget, _SlotFlag(slot))
 
 
 def _nothing() -> None:
@@ -197,6 +215,17 @@ class SearchPool:
             return executor.submit(_analyse, state, seconds, slot, limit)
 
         result: SearchResult = await self._ask(owner, run, seconds)
+        return result
+
+    async def analyse_columns(
+        self, state: GameState, seconds: float, *, owner: object = None
+    ) -> Analysis:
+        """Every column's outcome in ``state`` (exact on 7 x 6 classic, else searched)."""
+
+        def run(executor: ProcessPoolExecutor, slot: int, limit: float | None) -> Future[Any]:
+            return executor.submit(_analyse_columns, state, seconds, slot, limit)
+
+        result: Analysis = await self._ask(owner, run, seconds)
         return result
 
     def warm_up(self) -> None:

@@ -48,6 +48,11 @@ def test_game_in_progress_7x6(snap_compare) -> None:
     assert snap_compare(app, terminal_size=SIZE, run_before=playing("d4 d3 d4 d5 d6 d4", "left"))
 
 
+def test_analysis_row_under_a_7x6_board(snap_compare) -> None:
+    app = make_app()
+    assert snap_compare(app, terminal_size=SIZE, run_before=playing("d4 d3 d4 d5 d6 d4", "a"))
+
+
 def test_won_4x4_board_highlights_the_line(snap_compare) -> None:
     app = make_app(columns=4, rows=4)
     assert snap_compare(

@@ -126,6 +126,17 @@ class Solver:
         """The score of every column's move for the side to move (None: the column is full)."""
         return self._run(lambda: self._analyse(position, weak), cancel, deadline)
 
+    def at_least(
+        self,
+        position: Position,
+        value: int,
+        *,
+        cancel: CancelFlag | None = None,
+        deadline: float | None = None,
+    ) -> bool:
+        """Whether the score of ``position`` is ``value`` or more (one null-window search)."""
+        return self._run(lambda: self._at_least(position, value), cancel, deadline)
+
     def clear(self) -> None:
         """Forget every bound (for measuring a cold solver)."""
         size = len(self.table_keys)
@@ -139,6 +150,17 @@ class Solver:
             core.solve(position.current, position.mask, position.moves, weak, *self._tables())
         )
         return (score > 0) - (score < 0) if weak else score  # bounds past ±1 prove only a sign
+
+    def _at_least(self, position: Position, value: int) -> bool:
+        if position.moves >= self.cells:
+            return value <= 0  # a full board is a draw
+        if core.can_win_next(position.current, position.mask, self.geo):
+            return (self.cells + 1 - position.moves) // 2 >= value
+        tables = self._tables()
+        return bool(
+            core.negamax(position.current, position.mask, position.moves, value - 1, value, *tables)
+            >= value
+        )
 
     def _analyse(self, position: Position, weak: bool) -> list[int | None]:
         scores: list[int | None] = []

@@ -7,6 +7,7 @@ The driver owns the turn loop; this screen shows what it reports (as
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from textual import work
 from textual.app import ComposeResult
@@ -36,7 +37,13 @@ from c4tui.ui.screens.help import HelpScreen
 from c4tui.ui.widgets.board import Board
 from c4tui.ui.widgets.status import StatusPanel
 
+if TYPE_CHECKING:
+    from c4tui.ai.analysis import Analysis  # the solver loads in the worker, not here
+
 HINT_GROUP = "hint"
+ANALYSIS_GROUP = "analysis"
+#: The analysis's budget where it cannot be proven (on 7 x 6 classic it is exact and quick).
+ANALYSIS_SECONDS = 1.0
 
 
 class GameScreen(Screen[None]):
@@ -45,6 +52,7 @@ class GameScreen(Screen[None]):
     BINDINGS = [
         Binding("p", "toggle_pop", "Drop/Pop", id="game.toggle_pop"),
         Binding("h", "hint", "Hint", id="game.hint"),
+        Binding("a", "toggle_analysis", "Analysis", id="game.analysis"),
         Binding("u", "undo", "Undo", id="game.undo"),
         Binding("n", "new_game", "New", id="game.new"),
         Binding("escape,m", "menu", "Menu", id="game.menu"),
@@ -58,6 +66,13 @@ class GameScreen(Screen[None]):
         """The driver reported ``event``."""
 
         event: MatchEvent
+
+    @dataclass
+    class AnalysisFound(Message):
+        """Every column's outcome in ``state`` is known (or estimated)."""
+
+        state: GameState
+        analysis: Analysis
 
     @dataclass
     class HintFound(Message):
@@ -81,6 +96,8 @@ class GameScreen(Screen[None]):
         self._available: tuple[bool, bool] | None = None  # what the footer last offered
         self._ascii_only = ascii_only
         self._hint_seconds = hint_seconds
+        self._analysis_on = False
+        self._analysed: GameState | None = None  # the position the analysis row is about
 
     # ----- layout --------------------------------------------------------------------
 
@@ -204,6 +221,7 @@ class GameScreen(Screen[None]):
         if available != self._available:
             self._available = available
             self.refresh_bindings()
+        self._update_analysis()
 
     # ----- actions -------------------------------------------------------------------
 
@@ -283,6 +301,50 @@ class GameScreen(Screen[None]):
             "lost": " — but the opponent can force a win",
         }.get(message.result.outlook or "", "")
         self.panel.show_message(f"Hint: {describe_move(move)}{outlook}")
+
+    # ----- analysis ------------------------------------------------------------------
+
+    def action_toggle_analysis(self) -> None:
+        """Show or hide each column's outcome under the board."""
+        self._analysis_on = not self._analysis_on
+        self._analysed = None
+        if self._analysis_on:
+            self.panel.show_message("Analysis on: each column's outcome shows under the board")
+            self._update_analysis()
+        else:
+            self.workers.cancel_group(self, ANALYSIS_GROUP)
+            self.board.show_analysis(None)
+            self.panel.show_message("Analysis off")
+
+    def _update_analysis(self) -> None:
+        """Analyse a new position on a person's turn (the computer's turn needs the worker)."""
+        state = self.driver.state
+        if not self._analysis_on or state is self._analysed:
+            return
+        self._analysed = state
+        self.workers.cancel_group(self, ANALYSIS_GROUP)
+        if state.is_over or not self.driver.awaiting_submission():
+            self.board.show_analysis(None)
+            return
+        self.board.show_analysis(tuple("…" for _ in range(state.columns)))
+        self._run_analysis(state)
+
+    @work(group=ANALYSIS_GROUP, exclusive=True, exit_on_error=False)
+    async def _run_analysis(self, state: GameState) -> None:
+        analysis = await self.driver.analysis(ANALYSIS_SECONDS)
+        self.post_message(self.AnalysisFound(state, analysis))
+
+    def on_game_screen_analysis_found(self, message: AnalysisFound) -> None:
+        """Label the columns, and name the best one in the panel."""
+        if message.state is not self.driver.state or not self._analysis_on:
+            return  # a move was played meanwhile
+        analysis = message.analysis
+        self.board.show_analysis(tuple("" if v is None else v.label for v in analysis.columns))
+        best = analysis.best_column()
+        verdict = analysis.columns[best]
+        kind = "proven" if analysis.exact else "estimate: a short search"
+        words = verdict.words if verdict else ""
+        self.panel.show_message(f"Analysis ({kind}): column {best + 1} is best — {words}")
 
     def _cancel_hint(self) -> None:
         """Stop a hint search (the pool drops it or tells its worker to stop)."""

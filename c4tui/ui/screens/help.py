@@ -30,10 +30,15 @@ up a third time is a draw. Under **classic** rules a full board is a draw.
 | p | switch between dropping and popping (Pop Out only) |
 | u | undo (against the computer: back to before your last move) |
 | h | hint: the cursor jumps to a good move (and says if it wins) |
+| a | analysis on/off: each column's outcome under the board |
 | n | new game with the same settings |
 | Esc or m | back to the menu |
 | ? | this help |
 | q or Ctrl+Q | quit |
+
+The analysis labels: **W3** you win on your 3rd move from now, **D** a draw, **L5** the
+opponent wins on its 5th. They are proven on the 7 × 6 classic board; elsewhere **+ = -**
+are a short search's estimate (better, even, worse).
 
 In the menu: Tab moves between fields, arrows change a choice, **Enter starts the game**.
 

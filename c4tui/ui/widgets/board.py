@@ -38,6 +38,8 @@ class Board(ScrollView, can_focus=True):
         "board--last",
         "board--label",
         "board--marker",
+        "board--good",
+        "board--bad",
     }
 
     DEFAULT_CSS = """
@@ -54,6 +56,8 @@ class Board(ScrollView, can_focus=True):
     Board > .board--last { color: $foreground; text-style: bold underline; }
     Board > .board--label { color: $text-muted; }
     Board > .board--marker { color: $accent; text-style: bold; }
+    Board > .board--good { color: $success; text-style: bold; }
+    Board > .board--bad { color: $error; }
     """
 
     BINDINGS = [
@@ -95,6 +99,8 @@ class Board(ScrollView, can_focus=True):
         self._look = choose_look(state.columns, state.rows, 80, 24, ascii_only)
         self._winning: frozenset[tuple[int, int]] = frozenset()
         self._last_digit: tuple[int, float] | None = None
+        #: One short outcome per column ("W3", "D", "L5"; "" for none), shown under the board.
+        self._analysis: tuple[str, ...] | None = None
         self.cursor = state.columns // 2
 
     # ----- what the screen sets ------------------------------------------------------
@@ -119,6 +125,19 @@ class Board(ScrollView, can_focus=True):
         if resized:
             self._fit_look()
         self.refresh()
+
+    def show_analysis(self, labels: tuple[str, ...] | None) -> None:
+        """Show one outcome label under each column (None: no analysis row)."""
+        had_row = self._analysis is not None
+        self._analysis = labels
+        if had_row != (labels is not None):
+            self._fit_look()
+        self.refresh()
+
+    @property
+    def analysis(self) -> tuple[str, ...] | None:
+        """The labels under the columns, if shown."""
+        return self._analysis
 
     # ----- reactives -----------------------------------------------------------------
 
@@ -209,9 +228,10 @@ class Board(ScrollView, can_focus=True):
         self._look = choose_look(
             self._state.columns, self._state.rows, width, height, self._ascii_only
         )
+        analysis_lines = 0 if self._analysis is None else 1
         self.virtual_size = Size(
             self._state.columns * self._look.width,
-            self._state.rows * self._look.height + EXTRA_LINES,
+            self._state.rows * self._look.height + EXTRA_LINES + analysis_lines,
         )
         self.refresh()
         self.call_after_refresh(self._scroll_cursor_into_view)
@@ -254,6 +274,8 @@ class Board(ScrollView, can_focus=True):
             return self._marker_line(show=not self.pop_mode, glyph="v" if self._ascii_only else "▼")
         if line == 2 + cells_height:
             return self._marker_line(show=self.pop_mode, glyph="^" if self._ascii_only else "▲")
+        if line == 3 + cells_height:
+            return self._analysis_line()
         cell_line = line - 2
         if not 0 <= cell_line < cells_height:
             return []
@@ -273,6 +295,17 @@ class Board(ScrollView, can_focus=True):
                 style += last
             segments.append(Segment(str(column + 1).center(width), style))
         return segments
+
+    def _analysis_line(self) -> list[Segment]:
+        """Each column's outcome: wins stand out, losses warn, the rest are quiet."""
+        if self._analysis is None:
+            return []
+        width = self._look.width
+        styles = {"W": "board--good", "+": "board--good", "L": "board--bad", "-": "board--bad"}
+        return [
+            Segment(label[:width].center(width), self._style(styles.get(label[:1], "board--label")))
+            for label in self._analysis
+        ]
 
     def _marker_line(self, show: bool, glyph: str) -> list[Segment]:
         """The cursor's arrow: above the board to drop, below it to pop."""

@@ -1,0 +1,123 @@
+"""Perfect: the solver's best move where it can prove one in time, the deepest search elsewhere.
+
+On 7 × 6 classic (with the opening book) every move is proven: the fastest win,
+else a draw, else the slowest loss. Among moves with the same proven outcome it
+takes the one that leaves the opponent the most replies that make things worse
+for them, so a fallible opponent has the most chances to go wrong. Other
+classic boards the solver can hold get a short try at a proof first; Pop Out
+and large boards get the alpha-beta search with a larger budget.
+"""
+
+from __future__ import annotations
+
+import time
+from functools import cache
+from typing import ClassVar
+
+from c4tui.ai.search import CancelFlag, SearchAborted, search
+from c4tui.ai.solver import Position, Solver, solvable
+from c4tui.ai.solver.book import BOOK_COLUMNS, BOOK_ROWS
+from c4tui.engine import GameState, Move
+
+#: How long the solver may try a board without an opening book before the search takes over.
+PROOF_ATTEMPT_SECONDS = 0.4
+#: How long choosing among equally good moves may take.
+TIE_BREAK_SECONDS = 0.25
+
+
+@cache
+def solver_for(columns: int, rows: int) -> Solver:
+    """One solver per board size and process: its table carries over from move to move."""
+    return Solver(columns, rows)
+
+
+def has_exact_play(state: GameState) -> bool:
+    """Whether Perfect proves every move here: classic 7 × 6, with the opening book."""
+    if (state.columns, state.rows) != (BOOK_COLUMNS, BOOK_ROWS):
+        return False
+    return solvable(state.columns, state.rows, state.rules) and solver_for(7, 6).has_book
+
+
+def exact_scores(
+    state: GameState, cancel: CancelFlag | None = None, deadline: float | None = None
+) -> list[int | None] | None:
+    """Every column's proven score for the side to move, or None (not solvable / out of time).
+
+    Raises SearchAborted only when ``cancel`` is set.
+    """
+    if state.is_over or not solvable(state.columns, state.rows, state.rules):
+        return None
+    solver = solver_for(state.columns, state.rows)
+    try:
+        return solver.analyse(Position.of(state), cancel=cancel, deadline=deadline)
+    except SearchAborted:
+        if cancel is not None and cancel.is_set():
+            raise
+        return None
+
+
+class PerfectPlayer:
+    """The strongest level: proven moves where possible."""
+
+    cheap: ClassVar[bool] = False
+
+    def __init__(self, seconds: float) -> None:
+        self.seconds = seconds
+
+    def choose_move(
+        self, state: GameState, cancel: CancelFlag | None = None, time_limit: float | None = None
+    ) -> Move:
+        """A proven best move, else the search's best in the budget."""
+        started = time.perf_counter()
+        budget = self.seconds if time_limit is None else min(self.seconds, time_limit)
+        # With the book a proof is always quick: take it whatever the budget says.
+        deadline = None if has_exact_play(state) else started + min(budget, PROOF_ATTEMPT_SECONDS)
+        try:
+            scores = exact_scores(state, cancel, deadline)
+        except SearchAborted:
+            return state.legal_moves()[0]  # cancelled: nobody waits for this move
+        if scores is not None:
+            return Move.drop(self._pick(state, scores, cancel))
+        remaining = max(0.05, budget - (time.perf_counter() - started))
+        return search(state, remaining, cancel=cancel).move
+
+    def _pick(self, state: GameState, scores: list[int | None], cancel: CancelFlag | None) -> int:
+        """The column to play among those with the best score."""
+        best = max(score for score in scores if score is not None)
+        centre = (state.columns - 1) / 2
+        candidates = sorted(
+            (column for column, score in enumerate(scores) if score == best),
+            key=lambda column: abs(column - centre),
+        )
+        if len(candidates) == 1:
+            return candidates[0]
+        deadline = time.perf_counter() + TIE_BREAK_SECONDS
+        try:
+            chances = {
+                column: opponent_mistakes(state.drop(column), best, cancel, deadline)
+                for column in candidates
+            }
+        except SearchAborted:
+            return candidates[0]
+        return max(candidates, key=lambda column: chances[column])  # first max: most central
+
+
+def opponent_mistakes(
+    after: GameState, our_score: int, cancel: CancelFlag | None, deadline: float
+) -> int:
+    """How many of the opponent's replies to ``after`` give us more than ``our_score``."""
+    if after.is_over:
+        return 0
+    solver = solver_for(after.columns, after.rows)
+    mistakes = 0
+    for reply in after.legal_moves():
+        position_after = after.play(reply)
+        if position_after.winner is not None:
+            continue  # a winning reply is never a mistake
+        if position_after.is_over:
+            mistakes += our_score < 0
+        elif solver.at_least(
+            Position.of(position_after), our_score + 1, cancel=cancel, deadline=deadline
+        ):
+            mistakes += 1
+    return mistakes

@@ -17,10 +17,51 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 
 from c4tui.ai import ai_level
-from c4tui.engine import GameState, Player, Rules
+from c4tui.engine import GameState, Move, Player, Rules
 
 PAIRS = [("easy", "random"), ("medium", "easy"), ("hard", "medium")]
 EXTRA_PAIRS = [("hard", "random"), ("hard", "easy")]
+#: Hard against careful but weak players, who never blunder a win in one (issue 9's bar).
+CAREFUL_PAIRS = [("hard", "careful")]
+
+
+class CarefulPlayer:
+    """Takes a win, blocks the opponent's win, never gives one away; otherwise the centre.
+
+    The "casual but careful" person: no lookahead past one move, no mistakes in one.
+    """
+
+    cheap = True
+
+    def __init__(self, seed: int) -> None:
+        self._random = random.Random(seed)
+
+    def choose_move(
+        self, state: GameState, cancel: object = None, time_limit: object = None
+    ) -> Move:
+        """A win, else a block, else the most central move that hands over no win."""
+        moves = list(state.legal_moves())
+        for move in moves:
+            if state.play(move).winner is state.turn:
+                return move
+        safe = [m for m in moves if not self._hands_over_a_win(state.play(m))]
+        centre = (state.columns - 1) / 2
+        pool = safe or moves
+        nearest = min(abs(m.column - centre) for m in pool)
+        return self._random.choice([m for m in pool if abs(m.column - centre) == nearest])
+
+    @staticmethod
+    def _hands_over_a_win(after: GameState) -> bool:
+        if after.is_over:
+            return after.winner is not None and after.winner is after.turn
+        return any(after.play(reply).winner is after.turn for reply in after.legal_moves())
+
+
+def make_player(key: str, seed: int):  # noqa: ANN201 (a MovePicker or the bench's own player)
+    """A level from the registry, or one of the bench's heuristic players."""
+    return CarefulPlayer(seed) if key == "careful" else ai_level(key).make(seed)
+
+
 MAX_PLIES = 400  # a Pop Out game this long is scored as a draw
 
 
@@ -54,8 +95,8 @@ def play(spec: GameSpec) -> tuple[GameSpec, float, list[tuple[str, str, float]]]
         (spec.strong, spec.weak) if spec.strong_is_red else (spec.weak, spec.strong)
     )
     players = {
-        Player.RED: ai_level(red_key).make(spec.seed),
-        Player.YELLOW: ai_level(yellow_key).make(spec.seed + 1),
+        Player.RED: make_player(red_key, spec.seed),
+        Player.YELLOW: make_player(yellow_key, spec.seed + 1),
     }
     keys = {Player.RED: red_key, Player.YELLOW: yellow_key}
     state = GameState.new(spec.columns, spec.rows, spec.rules)
@@ -124,11 +165,17 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--games", type=int, default=200, help="games per adjacent pair")
     parser.add_argument("--extra-games", type=int, default=50, help="games of Hard vs Random/Easy")
+    parser.add_argument(
+        "--careful-games", type=int, default=50, help="games of Hard vs the careful player"
+    )
+    parser.add_argument("--only-careful", action="store_true", help="play only those games")
     parser.add_argument("--workers", type=int, default=2, help="processes")
     parser.add_argument("--seed", type=int, default=2026)
     args = parser.parse_args()
-    specs = schedule(PAIRS, args.games, args.seed)
-    specs += schedule(EXTRA_PAIRS, args.extra_games, args.seed + 1)
+    specs = [] if args.only_careful else schedule(PAIRS, args.games, args.seed)
+    if not args.only_careful:
+        specs += schedule(EXTRA_PAIRS, args.extra_games, args.seed + 1)
+    specs += schedule(CAREFUL_PAIRS, args.careful_games, args.seed + 2)
     began = time.perf_counter()
     scores: dict[tuple[str, str], list[float]] = defaultdict(list)
     by_board: dict[tuple[str, str, str], list[float]] = defaultdict(list)
@@ -140,7 +187,8 @@ def main() -> None:
             kind = kind if kind in ("7x6 classic", "7x6 popout") else "other sizes"
             by_board[(spec.strong, spec.weak, kind)].append(score)
             thinks.extend(game_thinks)
-        thinks.extend(pool.submit(think_on_big_boards, 15).result())
+        if not args.only_careful:
+            thinks.extend(pool.submit(think_on_big_boards, 15).result())
     print(
         f"{'pairing':<18} {'games':>5} {'W':>4} {'D':>4} {'L':>4} {'score':>7}"
         f"   {'7x6 classic':>11} {'7x6 popout':>10} {'other':>6}"

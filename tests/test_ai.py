@@ -149,3 +149,39 @@ def test_every_level_has_a_name_and_a_description() -> None:
     assert [level.key for level in AI_LEVELS] == ["random", "easy", "medium", "hard", "perfect"]
     for level in AI_LEVELS:
         assert level.name and len(level.description) > 20
+
+
+def _discs(cells: list[tuple[int, int]]) -> int:
+    from c4tui.engine import bitboard
+
+    geo = bitboard.geometry(7, 6)
+    return sum(bitboard.cell_bit(geo, column, row) for column, row in cells)
+
+
+def test_hard_values_a_threat_on_its_own_row_parity_more() -> None:
+    from c4tui.ai.search import Searcher
+
+    searcher = Searcher(GameState.new(), deadline=float("inf"))
+    # Red to move (ten discs) with three in a row whose fourth cell, in the empty
+    # column 4, is on row 3 (odd: red's parity) or on row 2 (even: yellow's);
+    # no other threat on either board.
+    odd_red = _discs([(0, 2), (1, 2), (2, 2), (1, 0), (0, 1), (6, 0)])
+    odd_yellow = _discs([(0, 0), (2, 0), (1, 1), (2, 1), (6, 1), (5, 0)])
+    even_red = _discs([(0, 1), (1, 1), (2, 1), (1, 0), (6, 0)])
+    even_yellow = _discs([(0, 0), (2, 0), (6, 1), (4, 0), (6, 2)])
+    on_parity = searcher.evaluate(odd_red, odd_yellow)
+    off_parity = searcher.evaluate(even_red, even_yellow)
+    assert on_parity > off_parity > 0
+
+
+def test_hard_keeps_its_table_between_moves_on_classic_boards_only() -> None:
+    from c4tui.ai.search import kept_table
+
+    hard = ai_level("hard").make(1)
+    state = GameState.new(6, 5)
+    table = kept_table(state)
+    assert table is not None
+    table.clear()
+    hard.choose_move(state, time_limit=0.2)
+    assert len(table) > 0
+    assert kept_table(GameState.new(6, 5, Rules.POPOUT)) is None

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import ClassVar, Protocol
 
 from c4tui.ai.random_player import RandomPlayer, legal_moves_or_raise
-from c4tui.ai.search import CancelFlag, search
+from c4tui.ai.search import CancelFlag, kept_table, search
 from c4tui.engine import GameState, Move
 
 
@@ -61,16 +61,18 @@ class SearchPlayer:
 
     cheap: ClassVar[bool] = False
 
-    def __init__(self, seconds: float, max_depth: int = 64) -> None:
+    def __init__(self, seconds: float, max_depth: int = 64, keep_table: bool = False) -> None:
         self.seconds = seconds
         self.max_depth = max_depth
+        self.keep_table = keep_table
 
     def choose_move(
         self, state: GameState, cancel: CancelFlag | None = None, time_limit: float | None = None
     ) -> Move:
         """The best move the search finds in its budget (or in ``time_limit``, if shorter)."""
         seconds = self.seconds if time_limit is None else min(self.seconds, time_limit)
-        return search(state, seconds, self.max_depth, cancel).move
+        table = kept_table(state) if self.keep_table else None
+        return search(state, seconds, self.max_depth, cancel, table).move
 
 
 @dataclass(frozen=True)
@@ -123,7 +125,7 @@ AI_LEVELS: tuple[AILevel, ...] = (
         "hard",
         "Hard",
         "Searches as deep as it can in about half a second. Rarely beaten.",
-        lambda seed: SearchPlayer(seconds=HARD_SECONDS),
+        lambda seed: SearchPlayer(seconds=HARD_SECONDS, keep_table=True),
         HARD_SECONDS,
     ),
     AILevel(

@@ -22,6 +22,8 @@ WIN = 1_000_000
 DECIDED = WIN - 10_000
 CHECK_EVERY = 63  # nodes between looks at the clock and the cancel flag (a power of 2, minus 1)
 EXACT, LOWER, UPPER = 0, 1, 2
+#: Position (mine, theirs) -> (depth, score, bound kind, best move).
+Table = dict[tuple[int, int], tuple[int, int, int, Move | None]]
 
 
 class SearchAborted(C4Error):
@@ -68,6 +70,15 @@ def winning_cells(me: int, geo: bb.Geometry) -> int:
     return found & geo.full
 
 
+def _lowest_per_column(cells: int, geo: bb.Geometry) -> int:
+    """The lowest set cell of each column of ``cells``."""
+    lowest = 0
+    for column_cells in geo.column_mask:
+        in_column = cells & column_cells
+        lowest |= in_column & -in_column
+    return lowest
+
+
 def decode_key(key: int, geo: bb.Geometry) -> tuple[int, int]:
     """(mover's discs, opponent's discs) from an engine position key."""
     size = geo.columns * geo.stride
@@ -85,7 +96,7 @@ class Searcher:
         state: GameState,
         deadline: float,
         cancel: CancelFlag | None = None,
-        table: dict[tuple[int, int], tuple[int, int, int, Move | None]] | None = None,
+        table: Table | None = None,
     ) -> None:
         self.geo = state.geometry
         self.popout = state.rules is Rules.POPOUT
@@ -100,6 +111,8 @@ class Searcher:
         self.centre_mask = sum(
             geo.column_mask[c] for c in range(geo.columns) if abs(c - centre) <= geo.columns // 4
         )
+        # Rows 1, 3, 5… counted from the bottom: where the first player's threats pay off.
+        self.odd_rows = sum(geo.bottom_row << row for row in range(0, geo.rows, 2))
         # Pop Out: positions already on the game's record, seen from their mover.
         self.repeated = {decode_key(key, geo) for key in state.history}
         self.path: set[tuple[int, int]] = set()
@@ -138,12 +151,29 @@ class Searcher:
     # ----- judging a position without search -----------------------------------------
 
     def evaluate(self, mine: int, theirs: int) -> int:
-        """A heuristic score for the side to move: threats, then central discs."""
+        """A heuristic score for the side to move: threats that can matter, then the centre.
+
+        A threat (an empty cell that would complete four) counts for little when
+        the cell below it is empty but it is not the lowest threat of its column;
+        the lowest threat of a column is the one the game reaches, and counts
+        most when it lies on its owner's row parity (odd rows, counted from 1,
+        for the first player; even rows for the second), because in a filling
+        board that is the threat the opponent is finally forced to allow.
+        """
         geo = self.geo
         empty = geo.full & ~(mine | theirs)
         my_threats = winning_cells(mine, geo) & empty
         their_threats = winning_cells(theirs, geo) & empty
-        score = 40 * (my_threats.bit_count() - their_threats.bit_count())
+        lowest = _lowest_per_column(my_threats | their_threats, geo)
+        mine_first = (mine | theirs).bit_count() % 2 == 0  # the mover is the first player
+        my_rows = self.odd_rows if mine_first else ~self.odd_rows
+        their_rows = ~self.odd_rows if mine_first else self.odd_rows
+        score = 20 * (my_threats.bit_count() - their_threats.bit_count())
+        score += 40 * ((my_threats & lowest).bit_count() - (their_threats & lowest).bit_count())
+        score += 80 * (
+            (my_threats & lowest & my_rows).bit_count()
+            - (their_threats & lowest & their_rows).bit_count()
+        )
         score += 3 * (
             (mine & self.centre_mask).bit_count() - (theirs & self.centre_mask).bit_count()
         )
@@ -233,13 +263,25 @@ class Searcher:
         """Alpha-beta over the ordered children: the best score and move."""
         best_score, best_move = -WIN - 1, children[0][0]
         full = self.geo.full
+        first = True
         for move, new_mine, new_theirs, outcome in children:
             if outcome == -1:
                 score = -(WIN - ply - 1)
             elif not self.popout and (new_mine | new_theirs) == full:
                 score = 0  # the last cell, no line: a draw
-            else:
+            elif first:
                 score = -self.negamax(new_theirs, new_mine, depth - 1, -beta, -alpha, ply + 1)[0]
+            else:
+                # Principal variation search: prove the rest worse with a null window,
+                # and search again with the full window only when one is not.
+                score = -self.negamax(new_theirs, new_mine, depth - 1, -alpha - 1, -alpha, ply + 1)[
+                    0
+                ]
+                if alpha < score < beta:
+                    score = -self.negamax(new_theirs, new_mine, depth - 1, -beta, -score, ply + 1)[
+                        0
+                    ]
+            first = False
             if score > best_score:
                 best_score, best_move = score, move
             alpha = max(alpha, score)
@@ -273,14 +315,37 @@ class Searcher:
         return sorted(children, key=rank)
 
 
+#: Tables kept from one search to the next in this process, one per classic board size.
+_kept_tables: dict[tuple[int, int], Table] = {}
+#: A kept table is started afresh past this many positions (about 50 MB).
+KEPT_TABLE_LIMIT = 200_000
+
+
+def kept_table(state: GameState) -> Table | None:
+    """The table carried over between this board's searches (None under Pop Out).
+
+    What a search proved about a position stays true on the next move, so the
+    next search starts with good move orders and many bounds already known. Pop
+    Out scores depend on the positions already seen (repetition), so none are kept.
+    """
+    if state.rules is Rules.POPOUT:
+        return None
+    table = _kept_tables.setdefault((state.columns, state.rows), {})
+    if len(table) > KEPT_TABLE_LIMIT:
+        table.clear()
+    return table
+
+
 def search(
     state: GameState,
     seconds: float,
     max_depth: int = 64,
     cancel: CancelFlag | None = None,
+    table: Table | None = None,
 ) -> SearchResult:
     """Iterative deepening from ``state`` for at most ``seconds`` (or ``max_depth`` plies).
 
+    ``table`` carries bounds from earlier searches (see ``kept_table``).
     Always returns a legal move, even if time runs out before depth 1 finishes.
     Raises ValueError if the game is over.
     """
@@ -290,7 +355,7 @@ def search(
     mine, theirs = (
         (state.red, state.yellow) if state.turn is Player.RED else (state.yellow, state.red)
     )
-    searcher = Searcher(state, time.perf_counter() + seconds, cancel)
+    searcher = Searcher(state, time.perf_counter() + seconds, cancel, table)
     best = SearchResult(legal[0], 0, 0, 0)
     for child in searcher.children(mine, theirs):
         if child[3] == 1:

@@ -14,7 +14,7 @@ from enum import Enum
 
 from c4tui.ai.perfect import exact_scores, has_exact_play
 from c4tui.ai.search import DECIDED, WIN, CancelFlag, SearchAborted, SearchResult, search
-from c4tui.engine import GameState, Move
+from c4tui.engine import GameState, Move, MoveKind
 
 #: Search scores this far from 0 (in its threat units) count as clearly better or worse.
 CLEAR_EDGE = 60
@@ -120,7 +120,7 @@ def _exact_verdict(state: GameState, score: int | None) -> ColumnVerdict | None:
 
 def _estimate(state: GameState, seconds: float, cancel: CancelFlag | None) -> Analysis:
     """A search after each drop, each with an equal share of the time."""
-    drops = [m for m in state.legal_moves() if m == Move.drop(m.column)]
+    drops = [move for move in state.legal_moves() if move.kind is MoveKind.DROP]
     share = seconds / max(1, len(drops))
     verdicts: list[ColumnVerdict | None] = [None] * state.columns
     for move in drops:

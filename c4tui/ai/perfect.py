@@ -11,7 +11,7 @@ and large boards get the alpha-beta search with a larger budget.
 from __future__ import annotations
 
 import time
-from functools import cache
+from functools import lru_cache
 from typing import ClassVar
 
 from c4tui.ai.search import CancelFlag, SearchAborted, search
@@ -25,9 +25,13 @@ PROOF_ATTEMPT_SECONDS = 0.4
 TIE_BREAK_SECONDS = 0.25
 
 
-@cache
+@lru_cache(maxsize=2)
 def solver_for(columns: int, rows: int) -> Solver:
-    """One solver per board size and process: its table carries over from move to move."""
+    """A solver per board size and process: its table carries over from move to move.
+
+    Two at most (75 MB of table each): a server's games on many sizes must not
+    keep one for every size.
+    """
     return Solver(columns, rows)
 
 

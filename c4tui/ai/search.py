@@ -71,11 +71,17 @@ def winning_cells(me: int, geo: bb.Geometry) -> int:
 
 
 def _lowest_per_column(cells: int, geo: bb.Geometry) -> int:
-    """The lowest set cell of each column of ``cells``."""
+    """The lowest set cell of each column of ``cells``.
+
+    Bits rise column after column, so the lowest bit left is always the lowest
+    of its column; only columns holding a cell are visited (few: this runs at
+    every leaf of the search).
+    """
     lowest = 0
-    for column_cells in geo.column_mask:
-        in_column = cells & column_cells
-        lowest |= in_column & -in_column
+    while cells:
+        bit = cells & -cells
+        lowest |= bit
+        cells &= ~geo.column_mask[(bit.bit_length() - 1) // geo.stride]
     return lowest
 
 

@@ -210,22 +210,25 @@ class SearchPool:
         self, state: GameState, seconds: float, *, owner: object = None
     ) -> SearchResult:
         """Search ``state`` for ``seconds``: the best move and what is known of the outcome."""
-
-        def run(executor: ProcessPoolExecutor, slot: int, limit: float | None) -> Future[Any]:
-            return executor.submit(_analyse, state, seconds, slot, limit)
-
-        result: SearchResult = await self._ask(owner, run, seconds)
+        result: SearchResult = await self._study(_analyse, state, seconds, owner)
         return result
 
     async def analyse_columns(
         self, state: GameState, seconds: float, *, owner: object = None
     ) -> Analysis:
         """Every column's outcome in ``state`` (exact on 7 x 6 classic, else searched)."""
+        result: Analysis = await self._study(_analyse_columns, state, seconds, owner)
+        return result
+
+    async def _study(
+        self, function: Callable[..., T], state: GameState, seconds: float, owner: object
+    ) -> T:
+        """Run ``function(state, seconds, slot, limit)`` in a worker for ``owner``."""
 
         def run(executor: ProcessPoolExecutor, slot: int, limit: float | None) -> Future[Any]:
-            return executor.submit(_analyse_columns, state, seconds, slot, limit)
+            return executor.submit(function, state, seconds, slot, limit)
 
-        result: Analysis = await self._ask(owner, run, seconds)
+        result: T = await self._ask(owner, run, seconds)
         return result
 
     def warm_up(self) -> None:

@@ -137,12 +137,6 @@ class Solver:
         """Whether the score of ``position`` is ``value`` or more (one null-window search)."""
         return self._run(lambda: self._at_least(position, value), cancel, deadline)
 
-    def clear(self) -> None:
-        """Forget every bound (for measuring a cold solver)."""
-        size = len(self.table_keys)
-        self.table_keys = _zeros(size, np.int64)
-        self.table_values = _zeros(size, np.uint8)
-
     # ----- the work -----------------------------------------------------------------
 
     def _solve(self, position: Position, weak: bool) -> int:

@@ -185,3 +185,24 @@ def test_hard_keeps_its_table_between_moves_on_classic_boards_only() -> None:
     hard.choose_move(state, time_limit=0.2)
     assert len(table) > 0
     assert kept_table(GameState.new(6, 5, Rules.POPOUT)) is None
+
+
+@pytest.mark.parametrize(
+    ("columns", "rows", "first_rows"),
+    [(7, 6, [1, 3, 5]), (8, 7, [2, 4, 6]), (7, 7, [1, 3, 5, 7]), (10, 8, [1, 3, 5, 7])],
+)
+def test_the_first_players_rows_follow_the_count_of_cells(
+    columns: int, rows: int, first_rows: list[int]
+) -> None:
+    from c4tui.ai.search import first_player_rows
+    from c4tui.engine import bitboard
+
+    geo = bitboard.geometry(columns, rows)
+    mask = first_player_rows(geo)
+    # With every other column full, count the discs down before each cell of the
+    # last column: red moves when that count is even.
+    for row in range(rows):
+        discs_before = (columns - 1) * rows + row
+        reds_cell = discs_before % 2 == 0
+        assert bool(mask & bitboard.cell_bit(geo, columns - 1, row)) is reds_cell
+        assert reds_cell is (row + 1 in first_rows)

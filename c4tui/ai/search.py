@@ -85,6 +85,19 @@ def _lowest_per_column(cells: int, geo: bb.Geometry) -> int:
     return lowest
 
 
+def first_player_rows(geo: bb.Geometry) -> int:
+    """The rows whose cells the first player gets when the board fills up, as a mask.
+
+    When every other column is full, the player to move at a cell in row r
+    (1-based) of the last column has seen (columns - 1) * rows + r - 1 discs
+    played: the first player moves when that number is even. So on 7 × 6 the
+    first player's rows are the odd ones (1, 3, 5), but where (columns - 1) *
+    rows is odd (an even number of columns of odd height: 8 × 7) the even ones.
+    """
+    start = ((geo.columns - 1) * geo.rows) % 2  # 0: rows 1, 3, 5 …; 1: rows 2, 4 …
+    return sum(geo.bottom_row << row for row in range(start, geo.rows, 2))
+
+
 def decode_key(key: int, geo: bb.Geometry) -> tuple[int, int]:
     """(mover's discs, opponent's discs) from an engine position key."""
     size = geo.columns * geo.stride
@@ -117,8 +130,7 @@ class Searcher:
         self.centre_mask = sum(
             geo.column_mask[c] for c in range(geo.columns) if abs(c - centre) <= geo.columns // 4
         )
-        # Rows 1, 3, 5… counted from the bottom: where the first player's threats pay off.
-        self.odd_rows = sum(geo.bottom_row << row for row in range(0, geo.rows, 2))
+        self.first_player_rows = first_player_rows(geo)
         # Pop Out: positions already on the game's record, seen from their mover.
         self.repeated = {decode_key(key, geo) for key in state.history}
         self.path: set[tuple[int, int]] = set()
@@ -162,9 +174,9 @@ class Searcher:
         A threat (an empty cell that would complete four) counts for little when
         the cell below it is empty but it is not the lowest threat of its column;
         the lowest threat of a column is the one the game reaches, and counts
-        most when it lies on its owner's row parity (odd rows, counted from 1,
-        for the first player; even rows for the second), because in a filling
-        board that is the threat the opponent is finally forced to allow.
+        most when it lies on its owner's row parity (``first_player_rows``),
+        because in a filling board that is the threat the opponent is finally
+        forced to allow.
         """
         geo = self.geo
         empty = geo.full & ~(mine | theirs)
@@ -172,8 +184,8 @@ class Searcher:
         their_threats = winning_cells(theirs, geo) & empty
         lowest = _lowest_per_column(my_threats | their_threats, geo)
         mine_first = (mine | theirs).bit_count() % 2 == 0  # the mover is the first player
-        my_rows = self.odd_rows if mine_first else ~self.odd_rows
-        their_rows = ~self.odd_rows if mine_first else self.odd_rows
+        firsts = self.first_player_rows
+        my_rows, their_rows = (firsts, ~firsts) if mine_first else (~firsts, firsts)
         score = 20 * (my_threats.bit_count() - their_threats.bit_count())
         score += 40 * ((my_threats & lowest).bit_count() - (their_threats & lowest).bit_count())
         score += 80 * (

@@ -62,3 +62,18 @@ async def test_the_analysis_never_holds_up_a_key() -> None:
         await pilot.press("a")  # turning it off stops the search
         await settle(pilot)
         assert screen.board.analysis is None
+
+
+async def test_once_the_game_is_over_analysis_can_only_be_turned_off() -> None:
+    app = make_app(columns=4, rows=4)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await start_game(pilot)
+        await pilot.press("a")  # on during the game
+        await play(pilot, "d1 d2 d1 d2 d1 d2 d1")  # red's four in column 1
+        await settle(pilot)
+        assert screen.driver.is_over
+        assert screen.check_action("toggle_analysis", ()) is True  # still on: may be turned off
+        await pilot.press("a")
+        await pilot.pause()
+        assert screen.board.analysis is None
+        assert screen.check_action("toggle_analysis", ()) is None  # dimmed: nothing to analyse

@@ -93,7 +93,7 @@ class GameScreen(Screen[None]):
         self.settings = settings
         #: "Getting ready" until the seats are (a network opponent connects first).
         self._ready = False
-        self._available: tuple[bool, bool] | None = None  # what the footer last offered
+        self._available: tuple[bool, bool, bool] | None = None  # what the footer last offered
         self._ascii_only = ascii_only
         self._hint_seconds = hint_seconds
         self._analysis_on = False
@@ -218,7 +218,7 @@ class GameScreen(Screen[None]):
         last_mover = state.turn.other if driver.moves else None
         self.panel.show_moves(driver.moves, last_mover)
         # The footer is rebuilt on every refresh_bindings: only when what it shows changes.
-        available = (driver.awaiting_submission(), driver.can_undo())
+        available = (driver.awaiting_submission(), driver.can_undo(), driver.is_over)
         if available != self._available:
             self._available = available
             self.refresh_bindings()
@@ -226,7 +226,9 @@ class GameScreen(Screen[None]):
 
     # ----- actions -------------------------------------------------------------------
 
-    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+    def check_action(  # noqa: PLR0911 (one rule per action)
+        self, action: str, parameters: tuple[object, ...]
+    ) -> bool | None:
         """Hide Drop/Pop (classic rules) and Undo (nobody undoes); dim what cannot be done now."""
         driver = self.driver
         if action == "toggle_pop":
@@ -235,6 +237,9 @@ class GameScreen(Screen[None]):
             return True if driver.awaiting_submission() else None
         if action == "hint":
             return True if driver.awaiting_submission() else None
+        if action == "toggle_analysis":  # nothing to analyse once the game is over
+            over = driver.is_over or driver.state.is_over
+            return None if over and not self._analysis_on else True
         if action == "undo":
             if not all(seat.supports_undo for seat in driver.seats.values()):
                 return False
@@ -309,6 +314,7 @@ class GameScreen(Screen[None]):
         """Show or hide each column's outcome under the board."""
         self._analysis_on = not self._analysis_on
         self._analysed = None
+        self.refresh_bindings()  # once the game is over, Analysis can only be turned off
         if self._analysis_on:
             self.panel.show_message("Analysis on: each column's outcome shows under the board")
             self._update_analysis()

@@ -3,6 +3,11 @@
 Run: ``python bench/server_load.py --clients 100 --seconds 10`` (the server plays
 ``--ai random``). Options:
 
+- ``--protocol i32cfsp|cfsp|c4n|mixed``: what the load clients speak (default
+  i32cfsp); ``mixed`` gives a third of them each, on the same port, and reports
+  the round trips of each protocol apart. I32CFSP and CFSP games pick a random
+  size (7×6, 9×7, 5×4) and, in I32CFSP, rules; C4N is classic 7×6.
+
 - ``--ai LEVEL``: the server's AI level (random|easy|medium|hard), passed to
   ``c4tui serve --ai LEVEL``.
 - ``--probes P``: besides the N load clients, P probe loops that for the whole run
@@ -40,7 +45,7 @@ from typing import TextIO
 
 from c4tui.ai.levels import HARD_SECONDS
 from c4tui.engine import GameState, Move, Rules
-from c4tui.protocols import i32cfsp
+from c4tui.protocols import c4n, cfsp, i32cfsp
 from c4tui.server.core import raise_open_file_limit
 
 GRACE_SECONDS = 15
@@ -49,6 +54,8 @@ PROBE_TIMEOUT_SECONDS = 10.0
 HANDSHAKE_TARGET_MS = 50.0
 AI_REPLY_SLACK_SECONDS = 0.2
 AI_LEVELS = ("random", "easy", "medium", "hard")
+PROTOCOLS = ("i32cfsp", "cfsp", "c4n")
+SIZES = [(7, 6), (7, 6), (9, 7), (5, 4)]
 
 
 @dataclass
@@ -61,6 +68,7 @@ class Tally:
     open_now: int = 0
     peak_open: int = 0
     round_trips: list[float] = field(default_factory=list)
+    round_trips_by_protocol: dict[str, list[float]] = field(default_factory=dict)
     ai_replies: list[float] = field(default_factory=list)
     handshakes: list[float] = field(default_factory=list)
     probe_errors: int = 0
@@ -74,6 +82,7 @@ class Options:
     seconds: float
     ai: str
     probes: int
+    protocol: str = "i32cfsp"
 
 
 async def read_line(reader: asyncio.StreamReader) -> str:
@@ -88,28 +97,56 @@ async def close_writer(writer: asyncio.StreamWriter) -> None:
         await writer.wait_closed()
 
 
-async def play_one_game(port: int, rng: random.Random, tally: Tally, number: int) -> None:
-    """One connection, one game to its end (random legal moves, random size and rules)."""
+@dataclass(frozen=True)
+class LoadGame:
+    """One load client's game: its connection, its randomness, the shared tally, its number."""
+
+    reader: asyncio.StreamReader
+    writer: asyncio.StreamWriter
+    rng: random.Random
+    tally: Tally
+    number: int
+
+
+def record_round_trip(tally: Tally, protocol: str, seconds: float) -> None:
+    """One move's round trip, overall and for its protocol."""
+    tally.round_trips.append(seconds)
+    tally.round_trips_by_protocol.setdefault(protocol, []).append(seconds)
+    tally.moves += 1
+
+
+async def play_one_game(
+    port: int, rng: random.Random, tally: Tally, number: int, protocol: str
+) -> None:
+    """One connection, one game to its end in ``protocol``, random legal moves."""
     reader, writer = await asyncio.open_connection("127.0.0.1", port)
     tally.open_now += 1
     tally.peak_open = max(tally.peak_open, tally.open_now)
     try:
-        columns, rows = rng.choice([(7, 6), (7, 6), (9, 7), (5, 4)])
-        rules = rng.choice([Rules.CLASSIC, Rules.POPOUT])
-        state = GameState.new(columns, rows, rules)
-        writer.write(f"I32CFSP_HELLO load{number}\r\n".encode())
-        writer.write((i32cfsp.format_ai_game(columns, rows, rules) + "\r\n").encode())
-        await writer.drain()
-        if await read_line(reader) != f"WELCOME load{number}" or await read_line(reader) != "READY":
-            raise RuntimeError("bad greeting")
-        while not state.is_over:
-            state = await play_one_move(
-                reader, writer, state, rng.choice(state.legal_moves()), tally
-            )
+        play = {"i32cfsp": play_i32cfsp, "cfsp": play_cfsp, "c4n": play_c4n}[protocol]
+        await play(LoadGame(reader, writer, rng, tally, number))
         tally.games += 1
     finally:
         tally.open_now -= 1
         await close_writer(writer)
+
+
+async def play_i32cfsp(game: LoadGame) -> None:
+    """An I32CFSP game of a random size and rules."""
+    reader, writer, rng, tally = game.reader, game.writer, game.rng, game.tally
+    columns, rows = rng.choice(SIZES)
+    rules = rng.choice([Rules.CLASSIC, Rules.POPOUT])
+    state = GameState.new(columns, rows, rules)
+    writer.write(f"I32CFSP_HELLO load{game.number}\r\n".encode())
+    writer.write((i32cfsp.format_ai_game(columns, rows, rules) + "\r\n").encode())
+    await writer.drain()
+    if (
+        await read_line(reader) != f"WELCOME load{game.number}"
+        or await read_line(reader) != "READY"
+    ):
+        raise RuntimeError("bad greeting")
+    while not state.is_over:
+        state = await play_one_move(reader, writer, state, rng.choice(state.legal_moves()), tally)
 
 
 async def play_one_move(
@@ -132,19 +169,97 @@ async def play_one_move(
             raise RuntimeError("bad server move")
         state = state.play(reply)
         answer = await read_line(reader)
-    tally.round_trips.append(time.perf_counter() - began)
-    tally.moves += 1
+    record_round_trip(tally, "i32cfsp", time.perf_counter() - began)
     if answer != (i32cfsp.result_line(state) or "READY"):
         raise RuntimeError(f"unexpected {answer!r}")
     return state
 
 
-async def client(port: int, deadline: float, tally: Tally, number: int) -> None:
+async def ask(reader: asyncio.StreamReader, writer: asyncio.StreamWriter, line: str) -> str:
+    """Send one CRLF line and read the answer line."""
+    writer.write((line + "\r\n").encode())
+    await writer.drain()
+    return await read_line(reader)
+
+
+async def play_cfsp(game: LoadGame) -> None:
+    """A CFSP game of a random size: USER, then MOVE and COLUMN for the AI's move."""
+    reader, writer, rng, tally = game.reader, game.writer, game.rng, game.tally
+    columns, rows = rng.choice(SIZES)
+    if await ask(reader, writer, cfsp.format_game(columns, rows)) != cfsp.START:
+        raise RuntimeError("no START")
+    state = GameState.new(columns, rows, cfsp.RULES)
+    while not state.is_over:
+        began = time.perf_counter()
+        move = rng.choice(state.legal_moves())
+        if await ask(reader, writer, cfsp.format_user_move(move)) != cfsp.RECEIVED:
+            raise RuntimeError("no RECEIVED")
+        state = state.play(move)
+        if not state.is_over:
+            kind = await ask(reader, writer, cfsp.MOVE)
+            column = await ask(reader, writer, cfsp.COLUMN)
+            tally.ai_replies.append(time.perf_counter() - began)
+            reply = cfsp.parse_user_move(f"{cfsp.USER} {kind} {column}")
+            if reply is None:
+                raise RuntimeError("bad AI move")
+            state = state.play(reply)
+        record_round_trip(tally, "cfsp", time.perf_counter() - began)
+
+
+async def play_c4n(game: LoadGame) -> None:
+    """A C4N game: one BOARD per round, RESULT and the final BOARD at the end."""
+    reader, writer, rng, tally = game.reader, game.writer, game.rng, game.tally
+    messages = C4NReader(reader)
+    writer.write(c4n.message(c4n.Kind.START).encode())
+    await writer.drain()
+    if c4n.decode(await messages.next()).kind is not c4n.Kind.BOARD:
+        raise RuntimeError("no BOARD")
+    state = GameState.new(*c4n.GAME)
+    while True:
+        began = time.perf_counter()
+        move = rng.choice(state.legal_moves())
+        writer.write(c4n.message(c4n.Kind.MOVE, move.column).encode())
+        await writer.drain()
+        state = state.play(move)
+        answer = c4n.decode(await messages.next())
+        record_round_trip(tally, "c4n", time.perf_counter() - began)
+        if answer.kind is c4n.Kind.RESULT:
+            await messages.next()  # the final BOARD
+            return
+        cells = c4n.parse_board(answer.payload)
+        tally.ai_replies.append(time.perf_counter() - began)
+        state = next(
+            state.play(m)
+            for m in state.legal_moves()
+            if c4n.board_cells(state.play(m), state.turn.other) == cells
+        )
+
+
+class C4NReader:
+    """C4N messages from a stream, cut at their headers."""
+
+    def __init__(self, reader: asyncio.StreamReader) -> None:
+        self._reader = reader
+        self._messages: list[str] = []
+        self._rest = ""
+
+    async def next(self) -> str:
+        """The next whole message."""
+        while not self._messages:
+            data = await self._reader.read(65536)
+            if not data:
+                raise RuntimeError("the server hung up")
+            found, self._rest = c4n.split_messages(self._rest + data.decode())
+            self._messages.extend(found)
+        return self._messages.pop(0)
+
+
+async def client(port: int, deadline: float, tally: Tally, number: int, protocol: str) -> None:
     """Play games back to back until the deadline."""
     rng = random.Random(number)
     while time.monotonic() < deadline:
         try:
-            await play_one_game(port, rng, tally, number)
+            await play_one_game(port, rng, tally, number, protocol)
         except (OSError, RuntimeError, ValueError):
             tally.errors += 1
             await asyncio.sleep(0.1)
@@ -258,7 +373,11 @@ async def load(port: int, options: Options) -> Tally:
     """Run the clients and probes until the deadline (plus grace); what they did."""
     tally = Tally()
     deadline = time.monotonic() + options.seconds
-    tasks = [asyncio.create_task(client(port, deadline, tally, n)) for n in range(options.clients)]
+    protocols = PROTOCOLS if options.protocol == "mixed" else (options.protocol,)
+    tasks = [
+        asyncio.create_task(client(port, deadline, tally, n, protocols[n % len(protocols)]))
+        for n in range(options.clients)
+    ]
     tasks += [asyncio.create_task(probe(port, deadline, tally, n)) for n in range(options.probes)]
     await asyncio.wait(tasks, timeout=options.seconds + GRACE_SECONDS)
     for task in tasks:
@@ -276,8 +395,11 @@ def parse_options() -> Options:
     parser.add_argument("--seconds", type=float, default=10.0, help="how long they play (T)")
     parser.add_argument("--ai", choices=AI_LEVELS, default="random", help="server AI level")
     parser.add_argument("--probes", type=int, default=0, help="handshake probe loops (P)")
+    parser.add_argument(
+        "--protocol", choices=[*PROTOCOLS, "mixed"], default="i32cfsp", help="what clients speak"
+    )
     args = parser.parse_args()
-    return Options(args.clients, args.seconds, args.ai, args.probes)
+    return Options(args.clients, args.seconds, args.ai, args.probes, args.protocol)
 
 
 def main() -> None:
@@ -312,12 +434,21 @@ def run(options: Options, log: TextIO) -> None:
 def report(options: Options, tally: Tally, elapsed: float) -> None:
     """Print throughput and latency figures."""
     rtt, ai = tally.round_trips, tally.ai_replies
-    print(f"clients {options.clients}, ai {options.ai}, {elapsed:.1f} s on 127.0.0.1")
+    print(
+        f"clients {options.clients} ({options.protocol}), ai {options.ai}, "
+        f"{elapsed:.1f} s on 127.0.0.1"
+    )
     print(
         f"games/s {tally.games / elapsed:.1f}  moves/s {tally.moves / elapsed:.0f}  "
         f"(games {tally.games}, moves {tally.moves}, client errors {tally.errors})"
     )
     print(f"move round trip p50 {milliseconds(rtt, 0.5)}  p99 {milliseconds(rtt, 0.99)}")
+    if len(tally.round_trips_by_protocol) > 1:
+        for protocol, trips in sorted(tally.round_trips_by_protocol.items()):
+            print(
+                f"  {protocol:<8} moves {len(trips):>7}  round trip p50 "
+                f"{milliseconds(trips, 0.5)}  p99 {milliseconds(trips, 0.99)}"
+            )
     print(
         f"AI reply p50 {milliseconds(ai, 0.5)}  p95 {milliseconds(ai, 0.95)}  "
         f"max {max(ai, default=float('nan')) * 1000:.1f} ms  (samples {len(ai)})"

@@ -16,31 +16,19 @@ from c4tui.protocols.i32cfsp import (
     parse_move,
     valid_username,
 )
+from tests.protocol_helpers import serve_one
 
 
 def answer(session: ServerSession, state: GameState, line: str, ai_column: int) -> tuple:
-    """What the server's handler does with one client line: the lines sent, the new state.
-
-    The game itself is the driver's in the server; here the engine stands in for it.
-    """
-    move = session.read_move(line)
-    if not isinstance(move, Move):
-        return move.lines, state
-    if not state.is_legal(move):
-        return session.refused().lines, state
-    state = state.play(move)
-    reply = session.client_moved(state)
-    if reply.close:
-        return reply.lines, state
-    ai_move = Move.drop(ai_column)
-    state = state.play(ai_move)
-    return reply.lines + session.ai_moved(ai_move, state).lines, state
+    """The lines the server sends for one client line, and the new state."""
+    served = serve_one(session, state, line, Move.drop(ai_column))
+    return served.messages, served.state
 
 
 def test_the_spec_example_with_an_ai_that_answers_column_4() -> None:
     session = ServerSession()
-    assert session.receive("I32CFSP_HELLO boo").lines == ["WELCOME boo"]
-    assert session.receive("AI_GAME").lines == ["READY"]
+    assert session.receive("I32CFSP_HELLO boo").messages == ["WELCOME boo"]
+    assert session.receive("AI_GAME").messages == ["READY"]
     assert session.game == (7, 6, Rules.POPOUT)
     state = GameState.new(*session.game)
     transcript = []
@@ -71,7 +59,7 @@ def test_the_spec_example_with_an_ai_that_answers_column_4() -> None:
 )
 def test_bad_hellos_get_error_and_close(line: str) -> None:
     reply = ServerSession().receive(line)
-    assert reply.lines == ["ERROR"] and reply.close
+    assert reply.messages == ["ERROR"] and reply.close
     assert "protocol error" in reply.reason
 
 
@@ -104,7 +92,7 @@ def test_bad_move_lines_get_error(line: str) -> None:
     session.receive("AI_GAME")
     reply = session.read_move(line)
     assert isinstance(reply, Reply)
-    assert reply.lines == ["ERROR"] and reply.close
+    assert reply.messages == ["ERROR"] and reply.close
 
 
 @pytest.mark.parametrize("line", ["POP 1", "DROP 0", "DROP 5", "DROP 1000", "DROP -1", "POP 999"])
@@ -134,7 +122,7 @@ def test_only_moves_are_expected_once_the_game_is_on() -> None:
     session = ServerSession()
     session.receive("I32CFSP_HELLO a")
     session.receive("AI_GAME")
-    assert session.receive("AI_GAME").lines == ["ERROR"]
+    assert session.receive("AI_GAME").messages == ["ERROR"]
 
 
 def test_usernames() -> None:

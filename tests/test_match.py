@@ -13,14 +13,14 @@ from c4tui.match import (
     OPPONENTS,
     Backend,
     ComputerBackend,
-    I32CFSPBackend,
     MatchDriver,
     MatchSettings,
+    NetworkBackend,
     PersonBackend,
     SeatContext,
     Spectator,
 )
-from c4tui.match.backends.i32cfsp import ServerAddress
+from c4tui.match.backends.network import ServerAddress
 from c4tui.match.events import (
     GameOver,
     MatchEvent,
@@ -85,7 +85,7 @@ def opponent(request: pytest.FixtureRequest, real_server: C4Server) -> SeatMaker
     if kind == "person":
         return lambda: PersonBackend("Other")
     if kind == "i32cfsp server":
-        return lambda: I32CFSPBackend(ServerAddress("127.0.0.1", real_server.port, "driver"))
+        return lambda: NetworkBackend(ServerAddress("127.0.0.1", real_server.port, "driver"))
     return lambda: ComputerBackend(ai_level(kind), seed=7)
 
 
@@ -277,7 +277,7 @@ def test_settings_put_the_person_on_their_colour_and_the_opponent_on_the_other()
     seats = MatchSettings(opponent="computer", person_colour=Player.YELLOW).seats(SeatContext())
     assert isinstance(seats[Player.YELLOW], PersonBackend)
     assert isinstance(seats[Player.RED], ComputerBackend)
-    server = MatchSettings(opponent="i32cfsp", person_colour=Player.YELLOW).seats(SeatContext())
+    server = MatchSettings(opponent="network", person_colour=Player.YELLOW).seats(SeatContext())
     assert isinstance(server[Player.RED], PersonBackend), "a server's AI always plays yellow"
 
 

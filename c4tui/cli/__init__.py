@@ -10,8 +10,9 @@ from c4tui import __version__
 from c4tui.cli.solve import add_solve_command, run_solve
 from c4tui.console.game import ConsoleSettings, run_console
 from c4tui.engine import MAX_SIZE, MIN_SIZE, Player, Rules, parse_size
-from c4tui.match import ComputerBackend, I32CFSPBackend, PersonBackend
+from c4tui.match import ComputerBackend, NetworkBackend, PersonBackend
 from c4tui.match.backends.computer import LEVEL_OPTION
+from c4tui.match.backends.network import CLIENT_PROTOCOLS
 from c4tui.net.address import DEFAULT_PORT, parse_host_port, parse_port
 from c4tui.protocols.common import DEFAULT_IDLE_TIMEOUT
 from c4tui.protocols.i32cfsp import USERNAME_RULE, valid_username
@@ -108,11 +109,12 @@ def username(text: str) -> str:
 def _add_serve_command(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     serve = commands.add_parser(
         "serve",
-        help="run a Connect Four server that players connect to (I32CFSP)",
+        help="run a Connect Four server that players connect to (I32CFSP, CFSP, C4N)",
         description=(
-            "Run a Connect Four server: clients play against its AI over I32CFSP "
-            "(I32CFSP_HELLO, AI_GAME, DROP/POP ...). Logs one line per connection "
-            "to standard error. Stop it with Ctrl-C."
+            "Run a Connect Four server: clients play against its AI in any of three "
+            "protocols on the same port, told apart by their first bytes: I32CFSP "
+            "(I32CFSP_HELLO ...), CFSP (GAME rows columns ...) and C4N (C4N 1.0 START). "
+            "Logs one line per connection to standard error. Stop it with Ctrl-C."
         ),
     )
     serve.add_argument(
@@ -174,9 +176,8 @@ def _add_console_command(commands: argparse._SubParsersAction[argparse.ArgumentP
     console.add_argument(
         "--rules",
         choices=[rules.value for rules in Rules],
-        default=Rules.POPOUT.value,
         help="classic (drops only) or popout (you may also pop your own bottom disc); "
-        "default: %(default)s",
+        f"default: {Rules.POPOUT.value} (with --connect: what the protocol plays)",
     )
     console.add_argument(
         "--opponent",
@@ -200,8 +201,15 @@ def _add_console_command(commands: argparse._SubParsersAction[argparse.ArgumentP
         "--connect",
         type=server_address,
         metavar="HOST:PORT",
-        help="play against the AI of an I32CFSP server (e.g. one started by `c4tui serve`); "
-        "you are RED",
+        help="play against the AI of a server (e.g. one started by `c4tui serve`); you are RED",
+    )
+    console.add_argument(
+        "--protocol",
+        choices=list(CLIENT_PROTOCOLS),
+        default=next(iter(CLIENT_PROTOCOLS)),
+        help="what the --connect server speaks: "
+        + "; ".join(f"{key}: {game.summary}" for key, game in CLIENT_PROTOCOLS.items())
+        + " Default: %(default)s",
     )
     console.add_argument(
         "--user",
@@ -212,18 +220,25 @@ def _add_console_command(commands: argparse._SubParsersAction[argparse.ArgumentP
 
 
 def console_settings(args: argparse.Namespace) -> ConsoleSettings:
-    """What ``c4tui console``'s options ask for, as registry names and option values."""
+    """What ``c4tui console``'s options ask for, as registry names and option values.
+
+    Raises ValueError when the options ask for a game the chosen protocol cannot play.
+    """
     opponent, options = args.opponent, {}
+    columns, rows = args.columns, args.rows
+    rules = Rules(args.rules or Rules.POPOUT.value)
     if args.connect is not None:
         host, port = args.connect
-        user = args.user or I32CFSPBackend.option_values({})["user"]
-        opponent, options = I32CFSPBackend.key, {"host": host, "port": str(port), "user": user}
+        user = args.user or NetworkBackend.option_values({})["user"]
+        opponent = NetworkBackend.key
+        options = {"host": host, "port": str(port), "user": user, "protocol": args.protocol}
+        columns, rows, rules = network_game(options, columns, rows, args.rules)
     elif opponent != PersonBackend.key:
         opponent, options = ComputerBackend.key, {LEVEL_OPTION.key: args.opponent}
     return ConsoleSettings(
-        columns=args.columns,
-        rows=args.rows,
-        rules=Rules(args.rules),
+        columns=columns,
+        rows=rows,
+        rules=rules,
         opponent=opponent,
         options=options,
         person_colour=Player.YELLOW if args.colour == "yellow" else Player.RED,
@@ -231,12 +246,32 @@ def console_settings(args: argparse.Namespace) -> ConsoleSettings:
     )
 
 
+def network_game(
+    options: dict[str, str], columns: int | None, rows: int | None, rules: str | None
+) -> tuple[int, int, Rules]:
+    """The game to ask a server for: what was asked, within what its protocol plays.
+
+    Unset values take the protocol's (or the usual) defaults; a value set on the
+    command line that the protocol cannot play is a ValueError saying so.
+    """
+    wanted = (columns or 7, rows or 6, Rules(rules or Rules.POPOUT.value))
+    game = NetworkBackend.game_for(options, *wanted)
+    asked = (columns, rows, Rules(rules) if rules else None)
+    if any(value is not None and value != got for value, got in zip(asked, game, strict=True)):
+        raise ValueError(NetworkBackend.game_note(options))
+    return game
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the process exit status."""
     parser = build_parser()
     args = parser.parse_args(argv)
     if args.command == "console":
-        return run_console(console_settings(args))
+        try:
+            settings = console_settings(args)
+        except ValueError as error:
+            parser.exit(2, f"c4tui console: error: {error}\n")
+        return run_console(settings)
     if args.command == "solve":
         return run_solve(args)
     if args.command == "serve":

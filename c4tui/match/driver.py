@@ -60,6 +60,7 @@ class MatchDriver:
         pool: SearchPool | None = None,
     ) -> None:
         self.seats = dict(seats)
+        self._seating = dict(seats)  # as asked; a seat whose side moved first may swap
         self.watchers = list(watchers)
         self._initial = start
         self._states = [start]
@@ -286,15 +287,26 @@ class MatchDriver:
                 self._settled.set()
 
     async def _start_seats(self) -> None:
+        self.seats.update(self._seating)  # in place: front ends may hold the mapping
         for player, seat in self.seats.items():
             note = seat.starting_note()
             if note is not None:
                 self._emit(SeatStarting(player, note))
             await seat.start(self.state)
+        self._seat_the_first_mover()
         for watcher in self.watchers:
             await watcher.start(self.state)
         self._seats_ready = True
         self._emit(GameStarted(self.state))
+
+    def _seat_the_first_mover(self) -> None:
+        """Seat as RED a YELLOW seat whose side has already moved: red always moves first.
+
+        That happens when a C4N server's AI drops first.
+        """
+        yellow = self.seats[Player.YELLOW]
+        if yellow.moved_first and not self._moves:
+            self.seats.update({Player.RED: yellow, Player.YELLOW: self.seats[Player.RED]})
 
     async def _next_move(self, player: Player) -> Move:
         seat = self.seats[player]

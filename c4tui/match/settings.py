@@ -10,6 +10,11 @@ from c4tui.match.driver import MatchDriver
 from c4tui.match.pool import SearchPool
 
 
+def describe_game(columns: int, rows: int, rules: Rules) -> str:
+    """The board and rules in a few words: ``7 × 6 Pop Out``."""
+    return f"{columns} × {rows} {'Pop Out' if rules is Rules.POPOUT else 'Classic'}"
+
+
 @dataclass(frozen=True)
 class MatchSettings:
     """Everything the menu decides.
@@ -40,8 +45,8 @@ class MatchSettings:
 
     def describe(self) -> str:
         """Two short lines for the screen: ``7 × 6 Pop Out`` / ``vs computer (Random)``."""
-        rules = "Pop Out" if self.rules is Rules.POPOUT else "Classic"
-        return f"{self.columns} × {self.rows} {rules}\n{self.kind.describe(self.options)}"
+        game = describe_game(self.columns, self.rows, self.rules)
+        return f"{game}\n{self.kind.describe(self.options)}"
 
     def seats(self, context: SeatContext) -> dict[Player, Backend]:
         """Who plays which colour: the person here on their colour, the opponent on the other."""

@@ -2,23 +2,71 @@
 
 from __future__ import annotations
 
+import asyncio
+from collections import deque
+
 from c4tui.net.connection import Connection
-from c4tui.protocols.registry import Framing, ProtocolSpec
+from c4tui.protocols.common import MAX_LINE_BYTES, ProtocolError, quote
+from c4tui.protocols.registry import UNFINISHED_WAIT, UNTERMINATED_GAP, Framing, ProtocolSpec
 
 
 class MessageStream:
-    """One protocol's messages over a connection: ``read`` one, ``send`` one (in its own write)."""
+    """One protocol's messages over a connection: ``read`` one, ``send`` one (in its own write).
+
+    Without a terminator, what arrives may hold several messages (a peer that
+    writes twice quickly) or part of one (a packet split on the way): the
+    protocol's ``split`` says which, and the rest waits here for the next read.
+    """
 
     def __init__(self, connection: Connection, spec: ProtocolSpec) -> None:
         self.connection = connection
         self.spec = spec
+        self._messages: deque[str] = deque()
+        self._unfinished = ""
 
     async def read(self, timeout: float | None = None) -> str:
-        """The next message (a line without its end, or what one write carried)."""
+        """The next message (a line without its end, or one unterminated message).
+
+        Raises ConnectionClosed, TimeoutError, or ProtocolError (an over-long
+        message, or the peer hanging up in the middle of one). Half a message that
+        stays unfinished for ``UNFINISHED_WAIT`` seconds is returned as it is.
+        """
         if self.spec.framing is Framing.LINES:
             return await self.connection.read_line(timeout)
-        return await self.connection.read_chunk(timeout=timeout)
+        while not self._messages:
+            try:
+                chunk = await self.connection.read_chunk(timeout=self._wait(timeout))
+            except TimeoutError:
+                if not self._unfinished:
+                    raise
+                self._messages.append(self._unfinished)  # no more is coming: judge it
+                self._unfinished = ""
+                continue
+            except ConnectionError:
+                if self._unfinished:
+                    raise ProtocolError(
+                        f"the connection ended inside a message: {quote(self._unfinished)}"
+                    ) from None
+                raise
+            messages, self._unfinished = self.spec.split(self._unfinished + chunk)
+            if len(self._unfinished) > MAX_LINE_BYTES:
+                raise ProtocolError(f"a message longer than {MAX_LINE_BYTES} bytes")
+            self._messages.extend(messages)
+        return self._messages.popleft()
+
+    def _wait(self, timeout: float | None) -> float | None:
+        """How long to wait for the next bytes: briefly when a message is half there."""
+        if not self._unfinished:
+            return timeout
+        return UNFINISHED_WAIT if timeout is None else min(timeout, UNFINISHED_WAIT)
 
     async def send(self, message: str) -> None:
         """Send one message, framed, in its own write (within the write time limit)."""
         await self.connection.send_raw(self.spec.frame(message))
+
+    async def send_all(self, messages: list[str]) -> None:
+        """Send each message in its own write; without a terminator, a moment apart."""
+        for index, message in enumerate(messages):
+            if index and self.spec.framing is Framing.UNTERMINATED:
+                await asyncio.sleep(UNTERMINATED_GAP)
+            await self.send(message)

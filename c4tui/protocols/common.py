@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
+from typing import Protocol
+
+from c4tui.engine import GameState, Move, Rules
 from c4tui.engine.errors import C4Error
 
 #: A line longer than this (in bytes, without its end) breaks every protocol.
@@ -20,3 +24,45 @@ def quote(line: str | bytes, limit: int = 80) -> str:
         line = line.decode("ascii", errors="replace")
     text = repr(line[:limit])
     return text + ("…" if len(line) > limit else "")
+
+
+@dataclass
+class Reply:
+    """What a server must do after a client's message: send these messages, maybe close.
+
+    Every server-side session of every protocol answers with these, so one game
+    loop (``c4tui.server.ai_game``) serves them all.
+    """
+
+    messages: list[str] = field(default_factory=list)
+    close: bool = False
+    reason: str = ""  # why the connection closes, for the log
+
+
+class AIGameSession(Protocol):
+    """A server-side conversation about one game against the server's AI, minus the sockets.
+
+    Every such protocol (I32CFSP, CFSP, C4N) has one; the server's game loop feeds
+    it the client's messages and the driver's moves and sends what it answers.
+    The client plays RED.
+    """
+
+    #: Columns, rows and rules, once the greeting has settled them (None before).
+    game: tuple[int, int, Rules] | None
+    #: The name the client gave ("" in protocols without names).
+    username: str
+
+    def receive(self, message: str) -> Reply:
+        """Answer one message of the greeting (before ``game`` is set)."""
+
+    def read_move(self, message: str) -> Move | Reply:
+        """The client's move (legal or not: the driver judges), or what to answer instead."""
+
+    def refused(self) -> Reply:
+        """What to answer a well-formed move that the rules refuse."""
+
+    def client_moved(self, after: GameState) -> Reply:
+        """What to answer once the client's move is played."""
+
+    def ai_moved(self, move: Move, after: GameState) -> Reply:
+        """What to tell the client about the AI's move."""

@@ -8,7 +8,6 @@ Both check every move with the engine. Lines are text without their CRLF.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
 from enum import Enum, auto
 
 from c4tui.engine import (
@@ -20,7 +19,7 @@ from c4tui.engine import (
     Player,
     Rules,
 )
-from c4tui.protocols.common import ProtocolError, quote
+from c4tui.protocols.common import ProtocolError, Reply, quote
 from c4tui.protocols.registry import Framing, ProtocolSpec, starts_with
 
 HELLO = "I32CFSP_HELLO"
@@ -135,15 +134,6 @@ class ServerPhase(Enum):
     GAME_REQUEST = auto()
     PLAYING = auto()
     CLOSED = auto()
-
-
-@dataclass
-class Reply:
-    """What the server must do after a line: send these lines, maybe close."""
-
-    lines: list[str] = field(default_factory=list)
-    close: bool = False
-    reason: str = ""  # why the connection closes, for the log
 
 
 class ServerSession:

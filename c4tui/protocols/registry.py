@@ -30,6 +30,19 @@ class Recognition(Enum):
 
 
 Recogniser = Callable[[bytes], Recognition]
+#: Seconds between two messages sent at once without a terminator, so that a peer
+#: that reads one message per ``recv`` gets them apart.
+UNTERMINATED_GAP = 0.05
+#: Seconds to wait for the rest of an unfinished unterminated message; after that it is
+#: judged as it is (a peer that sends half a message and waits gets its error).
+UNFINISHED_WAIT = 1.0
+#: Cuts received text into whole messages and the unfinished rest (UNTERMINATED framing).
+Splitter = Callable[[str], tuple[list[str], str]]
+
+
+def one_message(text: str) -> tuple[list[str], str]:
+    """The default splitter: whatever arrived is one message."""
+    return [text], ""
 
 
 @dataclass(frozen=True)
@@ -46,6 +59,7 @@ class ProtocolSpec:
         on_violation: sent before hanging up on a client that breaks the
             protocol (an over-long line, bytes that are not ASCII); None: no word.
         line_end: what ends each line we send (LINES framing).
+        split: how to cut received text into messages (UNTERMINATED framing).
     """
 
     name: str
@@ -54,6 +68,7 @@ class ProtocolSpec:
     refusal_when_full: str | None
     on_violation: str | None
     line_end: str = "\r\n"
+    split: Splitter = one_message
 
     def frame(self, message: str) -> bytes:
         """``message`` as it goes on the wire."""

@@ -65,7 +65,7 @@ class C4App(App[None]):
             return
         values = {**settings.options, **self._typed.get(kind.key, {})}
         self.push_screen(
-            ConnectDialog(kind, values),
+            ConnectDialog(kind, values, (settings.columns, settings.rows, settings.rules)),
             lambda typed: self._connect_dialog_closed(settings, typed),
         )
 
@@ -74,7 +74,11 @@ class C4App(App[None]):
         if typed is None:
             return
         self._typed[settings.opponent] = typed
-        self._open_game(replace(settings, options={**settings.options, **typed}))
+        options = {**settings.options, **typed}
+        columns, rows, rules = settings.kind.game_for(
+            options, settings.columns, settings.rows, settings.rules
+        )
+        self._open_game(replace(settings, options=options, columns=columns, rows=rows, rules=rules))
 
     def _open_game(self, settings: MatchSettings) -> None:
         driver = self._make_driver(settings)

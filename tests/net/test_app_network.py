@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import asyncio
 
+import pytest
 from textual.widgets import Input
 
 from c4tui.engine import Rules
-from c4tui.match.backends.i32cfsp import I32CFSPBackend
+from c4tui.match.backends.network import NetworkBackend
 from c4tui.server import C4Server
 from c4tui.ui.app import C4App
 from c4tui.ui.screens.connect import ConnectDialog
@@ -20,11 +21,22 @@ from tests.ui.helpers import SIZE, make_app, play, settle
 
 def network_app(port: int, **settings: object) -> C4App:
     options = {"host": "127.0.0.1", "port": str(port), "user": "pilot"}
-    return make_app(opponent="i32cfsp", options=options, **settings)
+    return make_app(opponent="network", options=options, **settings)
 
 
 def status(app: C4App) -> str:
     return str(app.screen.query_one("#connect-status").render())
+
+
+async def game_screen(pilot) -> GameScreen:
+    """The game screen, once the app has moved on to it."""
+    for _ in range(50):
+        await settle(pilot)
+        if isinstance(pilot.app.screen, GameScreen):
+            break
+    screen = pilot.app.screen
+    assert isinstance(screen, GameScreen)
+    return screen
 
 
 async def open_dialog(pilot) -> ConnectDialog:
@@ -41,13 +53,8 @@ async def test_full_game_against_the_server_through_the_app(server: C4Server) ->
     async with app.run_test(size=SIZE) as pilot:
         await open_dialog(pilot)
         await pilot.press("enter")  # connect with the defaults
-        for _ in range(50):
-            await settle(pilot)
-            if isinstance(app.screen, GameScreen):
-                break
-        screen = app.screen
-        assert isinstance(screen, GameScreen)
-        assert isinstance(screen.driver.seats[screen.driver.state.turn.other], I32CFSPBackend)
+        screen = await game_screen(pilot)
+        assert isinstance(screen.driver.seats[screen.driver.state.turn.other], NetworkBackend)
         turn = 0
         while not screen.driver.state.is_over and turn < 200:
             legal = screen.driver.state.legal_moves()
@@ -181,3 +188,60 @@ def test_console_connects_before_asking_anything() -> None:
     assert result.returncode == 1
     assert "Number of" not in result.stdout  # a server game is 7 x 6 unless told otherwise
     assert "Network problem: Connection refused by 127.0.0.1:1" in result.stdout
+
+
+# ----- every protocol -----------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("protocol", "size", "seen"),
+    [("cfsp", ["--columns", "5", "--rows", "4"], "(CFSP)"), ("c4n", [], "(C4N)")],
+)
+def test_full_games_in_the_console_in_each_protocol(
+    server: C4Server, protocol: str, size: list[str], seen: str
+) -> None:
+    moves = "".join(f"{column}\n" for column in [1, 2, 3, 4, 5] * 12)
+    address = f"127.0.0.1:{server.port}"
+    result = run_c4tui("console", "--connect", address, "--protocol", protocol, *size, stdin=moves)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert f"Connecting to {address} {seen}" in result.stdout  # no username in these
+    assert "YELLOW (server):" in result.stdout
+    assert "wins!" in result.stdout or "It's a draw!" in result.stdout
+
+
+@pytest.mark.parametrize(
+    ("options", "words"),
+    [
+        (["--protocol", "c4n", "--columns", "9"], "C4N plays 7 × 6 only and classic rules."),
+        (["--protocol", "c4n", "--rules", "popout"], "C4N plays 7 × 6 only and classic rules."),
+        (["--protocol", "cfsp", "--rules", "classic"], "CFSP plays Pop Out rules."),
+    ],
+)
+def test_console_refuses_a_game_the_protocol_cannot_play(options: list[str], words: str) -> None:
+    result = run_c4tui("console", "--connect", "127.0.0.1:1", *options)
+    assert result.returncode == 2
+    assert words in result.stderr
+
+
+async def test_the_dialog_offers_each_protocol_and_c4n_sets_the_board(server: C4Server) -> None:
+    app = network_app(server.port, columns=9, rows=8, rules=Rules.POPOUT)
+    async with app.run_test(size=SIZE) as pilot:
+        dialog = await open_dialog(pilot)
+        assert not dialog.query_one("#user", Input).disabled
+        await pilot.click("#protocol RadioButton:last-of-type")  # C4N
+        await pilot.pause()
+        assert dialog.query_one("#user", Input).disabled  # C4N sends no name
+        note = str(dialog.query_one("#connect-note").render())
+        assert "You chose 9 × 8 Pop Out: the game will be 7 × 6 Classic." in note
+        dialog.query_one("#user", Input).value = "not checked"  # greyed out: not checked
+        await pilot.press("enter")
+        screen = await game_screen(pilot)
+        state = screen.driver.state
+        assert (state.columns, state.rows, state.rules) == (7, 6, Rules.CLASSIC)
+        turn = 0
+        while not screen.driver.state.is_over and turn < 60:
+            legal = screen.driver.state.legal_moves()
+            await play(pilot, str(legal[turn % len(legal)]))
+            turn += 1
+        assert screen.driver.state.is_over and screen.driver.problem is None
+        assert "(C4N)" in str(screen.query_one("#game-title").render())

@@ -8,7 +8,7 @@ from collections.abc import Awaitable, Callable
 import pytest
 
 from c4tui.engine import GameState, Move, Player, Rules
-from c4tui.match.backends.i32cfsp import I32CFSPBackend, ServerAddress
+from c4tui.match.backends.network import NetworkBackend, ServerAddress
 from c4tui.net.errors import NetworkError
 from c4tui.server import C4Server
 
@@ -62,13 +62,13 @@ async def greet(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> N
     await say(writer, "READY")
 
 
-def backend_for(port: int, reply_timeout: float = 5.0) -> I32CFSPBackend:
-    return I32CFSPBackend(
+def backend_for(port: int, reply_timeout: float = 5.0) -> NetworkBackend:
+    return NetworkBackend(
         ServerAddress("127.0.0.1", port, "tester"), connect_timeout=5, reply_timeout=reply_timeout
     )
 
 
-async def play_red(backend: I32CFSPBackend, state: GameState, move: Move) -> GameState:
+async def play_red(backend: NetworkBackend, state: GameState, move: Move) -> GameState:
     """What the app does for the person's move: tell the backend, then ask for the reply."""
     after = state.play(move)
     await backend.move_played(state, move)
@@ -200,7 +200,7 @@ async def test_connection_refused() -> None:
 
 
 async def test_unknown_host() -> None:
-    backend = I32CFSPBackend(ServerAddress("no-such-host.invalid", 4444, "tester"), 5)
+    backend = NetworkBackend(ServerAddress("no-such-host.invalid", 4444, "tester"), 5)
     with pytest.raises(NetworkError, match=r"Unknown host 'no-such-host\.invalid'"):
         await asyncio.wait_for(backend.start(GameState.new()), 20)
 

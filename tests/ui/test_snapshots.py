@@ -76,7 +76,7 @@ def test_help_screen(snap_compare) -> None:
 
 
 def test_connect_dialog(snap_compare) -> None:
-    app = make_app(opponent="i32cfsp", options={"user": "player"})
+    app = make_app(opponent="network", options={"user": "player"})
 
     async def run_before(pilot: Pilot) -> None:
         await pilot.pause()

@@ -8,12 +8,12 @@ from __future__ import annotations
 
 from c4tui.match.backends.base import Backend, Choice, Option, SeatContext, Spectator, Watcher
 from c4tui.match.backends.computer import ComputerBackend
-from c4tui.match.backends.i32cfsp import I32CFSPBackend
+from c4tui.match.backends.network import NetworkBackend
 from c4tui.match.backends.person import PersonBackend
 
 #: The opponents a person can choose, in the menu's order.
 OPPONENTS: dict[str, type[Backend]] = {
-    kind.key: kind for kind in (PersonBackend, ComputerBackend, I32CFSPBackend)
+    kind.key: kind for kind in (PersonBackend, ComputerBackend, NetworkBackend)
 }
 
 
@@ -30,7 +30,7 @@ __all__ = [
     "Backend",
     "Choice",
     "ComputerBackend",
-    "I32CFSPBackend",
+    "NetworkBackend",
     "Option",
     "PersonBackend",
     "SeatContext",

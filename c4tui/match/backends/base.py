@@ -12,7 +12,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar
 
-from c4tui.engine import GameState, Move, Player
+from c4tui.engine import GameState, Move, Player, Rules
 
 if TYPE_CHECKING:
     from c4tui.match.pool import SearchPool
@@ -44,6 +44,8 @@ class Option:
         parse: turns the text into the value, raising ValueError with a message
             a person can act on.
         max_length: how long the text may be (free-text options).
+        applies: whether the option matters, given every option's values (a
+            username only for protocols that send one); forms grey it out if not.
     """
 
     key: str
@@ -52,6 +54,7 @@ class Option:
     choices: tuple[Choice, ...] = ()
     parse: Callable[[str], object] = _text
     max_length: int = 64
+    applies: Callable[[Mapping[str, str]], bool] = lambda values: True
 
     def default_value(self) -> str:
         """The default as text."""
@@ -128,6 +131,9 @@ class Backend(Watcher, ABC):
     remote: ClassVar[bool] = False
 
     label: str = "Player"
+    #: Set by ``start`` when the other side has already moved (a C4N server whose AI
+    #: drops first): the driver then seats this player as RED.
+    moved_first: bool = False
 
     @classmethod
     def create(cls, values: Mapping[str, str], context: SeatContext) -> Backend:
@@ -138,6 +144,22 @@ class Backend(Watcher, ABC):
     def describe(cls, values: Mapping[str, str]) -> str:
         """A few words for the screen: ``vs computer (Hard)``."""
         return f"vs {cls.title.lower()}"
+
+    @classmethod
+    def game_for(
+        cls, values: Mapping[str, str], columns: int, rows: int, rules: Rules
+    ) -> tuple[int, int, Rules]:
+        """The board and rules a game against this kind will have, given those asked for.
+
+        Most kinds play any game; a protocol that plays only one (C4N: classic 7 × 6)
+        says so here, and ``game_note`` tells the person.
+        """
+        return columns, rows, rules
+
+    @classmethod
+    def game_note(cls, values: Mapping[str, str]) -> str:
+        """What a person should know about the games this kind plays ("" if nothing)."""
+        return ""
 
     @classmethod
     def option_values(cls, given: Mapping[str, str]) -> dict[str, str]:

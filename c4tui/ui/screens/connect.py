@@ -1,7 +1,7 @@
-"""The connect dialog: the free-text options of a network opponent (host, port, username).
+"""The connect dialog: a network opponent's options (host, port, protocol, username).
 
-It only collects and checks them; connecting, with its errors, is the
-backend's job and shows on the game screen.
+It only collects and checks them, and says what the chosen protocol can play;
+connecting, with its errors, is the backend's job and shows on the game screen.
 """
 
 from __future__ import annotations
@@ -13,16 +13,23 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Grid, Horizontal, Vertical
 from textual.screen import ModalScreen
-from textual.widgets import Button, Input, Label, Static
+from textual.widgets import Button, Input, Label, RadioButton, Static
 
+from c4tui.engine import Rules
 from c4tui.match import Backend
+from c4tui.match.backends.base import Option
+from c4tui.match.settings import describe_game
+from c4tui.ui.widgets.choice import ChoiceSet
 
 
 class ConnectDialog(ModalScreen[dict[str, str] | None]):
-    """Ask for a kind's free-text options; dismiss with their values (None: Escape, back).
+    """Ask for a kind's options; dismiss with their values (None: Escape, back).
 
-    Each field is checked by its option's own rule when Enter is pressed; the
-    first problem is explained inline and that field focused.
+    Free-text options are fields, checked by the option's own rule when Enter is
+    pressed (the first problem is explained inline and that field focused);
+    options with choices are radio rows. A field that does not apply to the
+    choices made (a username the protocol never sends) is greyed out. Below, a
+    note says what the choices mean for the game asked for.
     """
 
     DEFAULT_CSS = """
@@ -31,16 +38,33 @@ class ConnectDialog(ModalScreen[dict[str, str] | None]):
         width: 64;
         max-width: 100%;
         height: auto;
+        max-height: 100%;
+        overflow-y: auto;
         border: round $primary;
         background: $panel;
-        padding: 1 2;
+        padding: 0 2;
     }
-    ConnectDialog #connect-title { text-style: bold; margin-bottom: 1; }
-    ConnectDialog Grid { grid-size: 2; grid-columns: 10 1fr; grid-rows: 3; height: auto; }
-    ConnectDialog Label { padding-top: 1; }
+    ConnectDialog #connect-title { text-style: bold; margin: 1 0; }
+    ConnectDialog Grid {
+        grid-size: 2;
+        grid-columns: 10 1fr;
+        grid-rows: 1;
+        grid-gutter: 1 1;
+        height: auto;
+    }
+    ConnectDialog ChoiceSet, ConnectDialog ChoiceSet:focus {
+        layout: horizontal;
+        border: none;
+        padding: 0;
+        height: 1;
+        width: auto;
+        background: transparent;
+    }
+    ConnectDialog ChoiceSet > RadioButton { width: auto; margin-right: 2; }
+    ConnectDialog #connect-note { height: auto; margin-top: 1; color: $text-muted; }
     ConnectDialog #connect-status { height: auto; margin-top: 1; }
     ConnectDialog #connect-status.-error { color: $error; text-style: bold; }
-    ConnectDialog Horizontal { height: auto; margin-top: 1; }
+    ConnectDialog Horizontal { height: auto; margin: 1 0; }
     ConnectDialog Button { margin-right: 2; }
     """
 
@@ -49,30 +73,78 @@ class ConnectDialog(ModalScreen[dict[str, str] | None]):
         Binding("enter", "connect", "Connect", priority=True, id="connect.connect"),
     ]
 
-    def __init__(self, kind: type[Backend], values: Mapping[str, str]) -> None:
+    def __init__(
+        self,
+        kind: type[Backend],
+        values: Mapping[str, str],
+        game: tuple[int, int, Rules] | None = None,
+    ) -> None:
         super().__init__()
         self._kind = kind
         self._values = kind.option_values(values)
         self._fields = [option for option in kind.options if not option.choices]
+        self._choices = [option for option in kind.options if option.choices]
+        self._game = game
 
     def compose(self) -> ComposeResult:
-        """One field per free-text option, a status line and the buttons."""
+        """One row per option, a note, a status line and the buttons."""
         with Vertical():
             yield Static(self._kind.summary, id="connect-title")
             with Grid():
-                for option in self._fields:
+                for option in self._kind.options:
                     yield Label(option.label)
-                    yield Input(
-                        self._values[option.key], id=option.key, max_length=option.max_length
-                    )
+                    yield self._widget_for(option)
+            yield Static("", id="connect-note")
             yield Static("", id="connect-status")
             with Horizontal():
                 yield Button("Connect", id="connect", variant="primary")
                 yield Button("Back", id="back")
 
+    def _widget_for(self, option: Option) -> Input | ChoiceSet:
+        value = self._values[option.key]
+        if not option.choices:
+            return Input(value, id=option.key, max_length=option.max_length, compact=True)
+        buttons = [RadioButton(c.label, value=c.value == value) for c in option.choices]
+        return ChoiceSet(*buttons, id=option.key)
+
     def on_mount(self) -> None:
         """Start in the first field."""
         self.query(Input).first().focus()
+        self._choices_changed()
+
+    def _chosen(self) -> dict[str, str]:
+        """Every option's value as the form shows it now."""
+        values = dict(self._values)
+        for option in self._fields:
+            values[option.key] = self.query_one(f"#{option.key}", Input).value.strip()
+        for option in self._choices:
+            index = self.query_one(f"#{option.key}", ChoiceSet).pressed_index
+            values[option.key] = option.choices[max(0, index)].value
+        return values
+
+    @on(ChoiceSet.Changed)
+    def _choices_changed(self) -> None:
+        """Grey out what no longer applies; say what the choices mean for the game."""
+        values = self._chosen()
+        for option in self._fields:
+            self.query_one(f"#{option.key}", Input).disabled = not option.applies(values)
+        self.query_one("#connect-note", Static).update(self._note(values))
+
+    def _note(self, values: Mapping[str, str]) -> str:
+        """The chosen choices' descriptions, and the game that will be played if it differs."""
+        lines = []
+        for option in self._choices:
+            choice = next(c for c in option.choices if c.value == values[option.key])
+            if choice.description:
+                lines.append(f"{choice.label}: {choice.description}")
+        if self._game is not None:
+            played = self._kind.game_for(values, *self._game)
+            if played != self._game:
+                lines.append(
+                    f"You chose {describe_game(*self._game)}: "
+                    f"the game will be {describe_game(*played)}."
+                )
+        return "\n".join(lines)
 
     def _say(self, text: str) -> None:
         status = self.query_one("#connect-status", Static)
@@ -81,16 +153,17 @@ class ConnectDialog(ModalScreen[dict[str, str] | None]):
 
     @on(Button.Pressed, "#connect")
     def action_connect(self) -> None:
-        """Check every field; dismiss with the values, or explain the first problem."""
-        values = dict(self._values)
+        """Check every field that applies; dismiss with the values, or explain the first problem."""
+        values = self._chosen()
         for option in self._fields:
-            text = self.query_one(f"#{option.key}", Input).value.strip()
-            problem = option.problem(text)
+            if not option.applies(values):
+                values[option.key] = self._values[option.key]  # kept for next time, unchecked
+                continue
+            problem = option.problem(values[option.key])
             if problem is not None:
                 self._say(problem)
                 self.query_one(f"#{option.key}", Input).focus()
                 return
-            values[option.key] = text
         self.dismiss(values)
 
     @on(Button.Pressed, "#back")

@@ -68,8 +68,11 @@ class MenuScreen(Screen[None]):
         yield Footer()
 
     def _option_fields(self) -> ComposeResult:
-        """A labelled choice row for every option picked from a list (e.g. the AI's level)."""
-        for kind in KINDS:
+        """A labelled choice row for every option picked from a list (e.g. the AI's level).
+
+        Kinds with free-text options ask for all their options in the connect dialog.
+        """
+        for kind in filter(picked_in_menu, KINDS):
             values = kind.option_values(self._initial.options)
             for option in kind.options:
                 if not option.choices:
@@ -166,7 +169,7 @@ class MenuScreen(Screen[None]):
             {
                 option.key: self._picked(kind, option.key)
                 for option in kind.options
-                if option.choices
+                if option.choices and picked_in_menu(kind)
             }
         )
         yellow = self.query_one("#colour", ChoiceSet).pressed_index == 1

@@ -1,36 +1,54 @@
-"""Serving one I32CFSP client: the greeting, then a match between the client and the AI.
+"""Serving one client a game against the server's AI, in whichever protocol it speaks.
 
 The game itself runs in a MatchDriver (the client's seat submits, the AI's seat
-thinks in the search pool); this module only turns the driver's events into
-I32CFSP lines and the client's lines into submissions.
+thinks in the search pool); this loop only turns the driver's events into the
+protocol's messages and the client's messages into submissions, through the
+protocol's pure session (``c4tui.protocols.common.AIGameSession``).
 """
 
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable, Coroutine
 
 from c4tui.engine import GameState, Player
 from c4tui.match import MatchDriver, PersonBackend
 from c4tui.match.events import MatchEvent, MatchFailed, MovePlayed, MoveRefused, TurnStarted
 from c4tui.net.framing import MessageStream
-from c4tui.protocols.i32cfsp import Reply, ServerPhase, ServerSession
+from c4tui.protocols.common import AIGameSession, Reply
 from c4tui.server.context import ClientContext
 
+#: Serves one client to the end of its conversation; returns why it ended (for the log).
+Handler = Callable[[MessageStream, ClientContext], Coroutine[object, object, str]]
 
-async def serve_i32cfsp(stream: MessageStream, client: ClientContext) -> str:
+
+def ai_game_handler(new_session: Callable[[], AIGameSession]) -> Handler:
+    """The server's handler for a protocol whose conversations ``new_session`` starts."""
+
+    async def serve(stream: MessageStream, client: ClientContext) -> str:
+        return await serve_ai_game(stream, client, new_session())
+
+    return serve
+
+
+async def serve_ai_game(
+    stream: MessageStream, client: ClientContext, session: AIGameSession
+) -> str:
     """Run the conversation to its end; returns why it ended (for the log).
 
     Raises ConnectionClosed, TimeoutError, WriteTimeout or ProtocolError (from the
-    transport) for the caller to log; protocol mistakes in well-formed lines are
-    answered with ERROR here.
+    transport) for the caller to log; protocol mistakes in well-formed messages
+    are answered by the session (its error message, and a close) here.
     """
-    session = ServerSession()
-    while session.phase is not ServerPhase.PLAYING:
+    while session.game is None:
         reply = session.receive(await stream.read(client.idle_timeout))
         if await send_reply(stream, reply):
             return reply.reason
     assert session.game is not None
-    seats = {Player.RED: PersonBackend(session.username), Player.YELLOW: client.computer()}
+    seats = {
+        Player.RED: PersonBackend(session.username or "client"),
+        Player.YELLOW: client.computer(),
+    }
     driver = MatchDriver(GameState.new(*session.game), seats, pool=client.pool)
     events = driver.listen(ignore=(MoveRefused,))  # refusals are answered in _client_turn
     driver.start()
@@ -42,7 +60,7 @@ async def serve_i32cfsp(stream: MessageStream, client: ClientContext) -> str:
 
 async def _play(
     stream: MessageStream,
-    session: ServerSession,
+    session: AIGameSession,
     driver: MatchDriver,
     events: asyncio.Queue[MatchEvent],
     client: ClientContext,
@@ -57,6 +75,8 @@ async def _play(
             reason, pending = await _while_the_ai_thinks(stream, events)
         elif isinstance(event, MovePlayed):
             reason = await _announce(stream, session, event)
+            if not reason and event.after.is_over:
+                reason = await _answer_after_the_end(stream, session, client)
         elif isinstance(event, MatchFailed):
             raise RuntimeError(event.problem)
         else:
@@ -66,17 +86,35 @@ async def _play(
 
 
 async def _client_turn(
-    stream: MessageStream, session: ServerSession, driver: MatchDriver, client: ClientContext
+    stream: MessageStream, session: AIGameSession, driver: MatchDriver, client: ClientContext
 ) -> str:
-    """Read the client's move lines until one is played ("") or the conversation ends."""
+    """Read the client's messages until a move is played ("") or the conversation ends.
+
+    Messages that are not moves (CFSP's questions about the AI's move) are answered.
+    """
     while True:
         move = session.read_move(await stream.read(client.idle_timeout))
         if isinstance(move, Reply):
-            await send_reply(stream, move)
-            return move.reason
+            if await send_reply(stream, move):
+                return move.reason
+            continue
         if driver.submit(move) is None:
             return ""
-        await send_reply(stream, session.refused())
+        refusal = session.refused()
+        if await send_reply(stream, refusal):
+            return refusal.reason
+
+
+async def _answer_after_the_end(
+    stream: MessageStream, session: AIGameSession, client: ClientContext
+) -> str:
+    """The game is over but the protocol goes on (CFSP's client asks for the last move)."""
+    while True:
+        reply = session.read_move(await stream.read(client.idle_timeout))
+        if isinstance(reply, Reply) and await send_reply(stream, reply):
+            return reply.reason
+        if not isinstance(reply, Reply):
+            return "protocol error: a move after the end of the game"
 
 
 async def _while_the_ai_thinks(
@@ -102,8 +140,8 @@ async def _while_the_ai_thinks(
     return "", news.result()
 
 
-async def _announce(stream: MessageStream, session: ServerSession, event: MovePlayed) -> str:
-    """Tell the client about a move: OKAY for its own, the move itself for the AI's."""
+async def _announce(stream: MessageStream, session: AIGameSession, event: MovePlayed) -> str:
+    """Tell the client about a move: its own acknowledged, the AI's announced."""
     if event.player is Player.RED:
         reply = session.client_moved(event.after)
     else:
@@ -113,10 +151,6 @@ async def _announce(stream: MessageStream, session: ServerSession, event: MovePl
 
 
 async def send_reply(stream: MessageStream, reply: Reply) -> bool:
-    """Send each line of ``reply`` in its own write; True when the conversation ends."""
-    for line in reply.lines:
-        await stream.send(line)
+    """Send each message of ``reply`` in its own write; True when the conversation ends."""
+    await stream.send_all(reply.messages)
     return reply.close
-
-
-__all__ = ["serve_i32cfsp"]

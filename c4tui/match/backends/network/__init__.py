@@ -1,0 +1,217 @@
+"""The opponent at the other end of a connection: a server's AI, in the protocol it speaks.
+
+One backend for every protocol: it connects, keeps the time limits, hangs up and
+puts every problem in words; what is said on the wire is the chosen protocol's
+``ServerGame``. To add a protocol: write its ServerGame in a module here and list
+it in ``CLIENT_PROTOCOLS``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Coroutine, Mapping
+from typing import ClassVar, TypeVar
+
+from c4tui.engine import GameState, Move, Player, Rules
+from c4tui.match.backends.base import Backend, Choice, Option, SeatContext
+from c4tui.match.backends.network.base import (
+    ServerAddress,
+    ServerGame,
+    describe_network_error,
+    login_name,
+)
+from c4tui.match.backends.network.c4n import C4NGame
+from c4tui.match.backends.network.cfsp import CFSPGame
+from c4tui.match.backends.network.i32cfsp import I32CFSPGame
+from c4tui.net.address import CONNECT_TIMEOUT, DEFAULT_HOST, DEFAULT_PORT, parse_host, parse_port
+from c4tui.net.connection import Connection, open_connection
+from c4tui.net.errors import NetworkError
+from c4tui.net.framing import MessageStream
+from c4tui.protocols.common import ProtocolError
+from c4tui.protocols.i32cfsp import MAX_USERNAME, parse_username, valid_username
+
+#: The protocols the app and the console can play a server in; the first is the default.
+CLIENT_PROTOCOLS: dict[str, type[ServerGame]] = {
+    game.key: game for game in (I32CFSPGame, CFSPGame, C4NGame)
+}
+
+#: Seconds to wait for any answer after the greeting (the server's AI thinks).
+REPLY_TIMEOUT = 120.0
+
+T = TypeVar("T")
+
+
+def protocol_named(key: str) -> type[ServerGame]:
+    """The client protocol called ``key``. Raises KeyError naming the known ones."""
+    try:
+        return CLIENT_PROTOCOLS[key]
+    except KeyError:
+        raise KeyError(f"no protocol {key!r}; known: {', '.join(CLIENT_PROTOCOLS)}") from None
+
+
+def _uses_username(values: Mapping[str, str]) -> bool:
+    protocol = CLIENT_PROTOCOLS.get(values.get("protocol", ""), I32CFSPGame)
+    return protocol.uses_username
+
+
+PROTOCOL_OPTION = Option(
+    "protocol",
+    "Protocol",
+    I32CFSPGame.key,
+    choices=tuple(Choice(game.key, game.name, game.summary) for game in CLIENT_PROTOCOLS.values()),
+)
+
+
+class NetworkBackend(Backend):
+    """The AI of a server, in I32CFSP, CFSP or C4N; the person here moves first (RED).
+
+    Args:
+        address: server and username.
+        protocol: what the server speaks.
+        connect_timeout: seconds to wait for the connection and the greeting.
+        reply_timeout: seconds to wait for any later answer.
+    """
+
+    key = "network"
+    title = "Network server"
+    noun = "server"
+    summary = "Play RED against the AI of a server (I32CFSP, CFSP or C4N), such as c4tui serve."
+    options = (
+        Option("host", "Host", DEFAULT_HOST, parse=parse_host, max_length=255),
+        Option("port", "Port", str(DEFAULT_PORT), parse=parse_port, max_length=5),
+        PROTOCOL_OPTION,
+        Option(
+            "user",
+            "Username",
+            lambda: login_name(valid_username),
+            parse=parse_username,
+            max_length=MAX_USERNAME,
+            applies=_uses_username,
+        ),
+    )
+    person_colours: ClassVar[tuple[Player, ...]] = (Player.RED,)
+    supports_undo: ClassVar[bool] = False
+    remote: ClassVar[bool] = True
+
+    def __init__(
+        self,
+        address: ServerAddress,
+        protocol: type[ServerGame] = I32CFSPGame,
+        connect_timeout: float = CONNECT_TIMEOUT,
+        reply_timeout: float = REPLY_TIMEOUT,
+    ) -> None:
+        self.address = address
+        self.protocol = protocol
+        self.label = f"Server {address}"
+        self._connect_timeout = connect_timeout
+        self._reply_timeout = reply_timeout
+        self._connection: Connection | None = None
+        self._game: ServerGame | None = None
+        self._person = Player.RED
+        self._server_moves: list[Move] = []
+
+    @classmethod
+    def create(cls, values: Mapping[str, str], context: SeatContext) -> Backend:
+        """A backend for the server at ``values``' host and port, in its protocol."""
+        values = cls.option_values(values)
+        address = ServerAddress(
+            parse_host(values["host"]), parse_port(values["port"]), values["user"]
+        )
+        return cls(address, protocol_named(values["protocol"]))
+
+    @classmethod
+    def describe(cls, values: Mapping[str, str]) -> str:
+        """``vs network server (C4N)``."""
+        protocol = CLIENT_PROTOCOLS.get(values.get("protocol", ""), I32CFSPGame)
+        return f"vs network server ({protocol.name})"
+
+    @classmethod
+    def game_for(
+        cls, values: Mapping[str, str], columns: int, rows: int, rules: Rules
+    ) -> tuple[int, int, Rules]:
+        """The nearest game the chosen protocol plays (C4N: classic 7 × 6; CFSP: Pop Out)."""
+        protocol = CLIENT_PROTOCOLS.get(values.get("protocol", ""), I32CFSPGame)
+        return protocol.game_for(columns, rows, rules)
+
+    @classmethod
+    def game_note(cls, values: Mapping[str, str]) -> str:
+        """The chosen protocol's limits, if it has any."""
+        protocol = CLIENT_PROTOCOLS.get(values.get("protocol", ""), I32CFSPGame)
+        return protocol.limits()
+
+    def starting_note(self) -> str | None:
+        """Connecting takes a moment: say where to, and how."""
+        who = f" as {self.address.username}" if self.protocol.uses_username else ""
+        return f"Connecting to {self.address}{who} ({self.protocol.name})…"
+
+    async def start(self, state: GameState) -> None:
+        """Connect and ask for a game like ``state`` (a fresh connection for each game)."""
+        await self.close()
+        self.moved_first = False
+        self._person = Player.RED
+        try:
+            connection = await open_connection(
+                self.address.host, self.address.port, self._connect_timeout
+            )
+        except (OSError, TimeoutError) as error:
+            raise NetworkError(describe_network_error(error, self.address)) from error
+        self._connection = connection
+        game = self.protocol(
+            MessageStream(connection, self.protocol.spec), self.address.username, state
+        )
+        self._game = game
+        try:
+            self._server_moves = await self._guarded(game.open(), self._connect_timeout)
+        except NetworkError as error:
+            if isinstance(error.__cause__, TimeoutError):
+                raise NetworkError(
+                    f"No answer from {self.address} to {self.protocol.name}'s greeting in "
+                    f"{self._connect_timeout:g} s: is it a {self.protocol.name} server?"
+                ) from error
+            raise
+        if self._server_moves:
+            self.moved_first = True
+            self._person = Player.YELLOW
+
+    async def move_played(self, before: GameState, move: Move) -> None:
+        """Send the person's move and read the server's answer and its move."""
+        if before.turn is not self._person:
+            return
+        game = self._connected()
+        self._server_moves += await self._guarded(game.exchange(move), self._reply_timeout)
+        if game.over:
+            await self.close()
+
+    async def choose_move(self, state: GameState) -> Move:
+        """The server's move, already received after the person's move."""
+        if not self._server_moves:
+            raise NetworkError("The server has not moved (the game is out of step).")
+        return self._server_moves.pop(0)
+
+    async def close(self) -> None:
+        """Hang up (saying STOP first in C4N if the game is not over)."""
+        connection, self._connection = self._connection, None
+        game, self._game = self._game, None
+        if connection is None:
+            return
+        if game is not None and not game.over:
+            await game.leave()
+        await connection.close()
+
+    def _connected(self) -> ServerGame:
+        if self._connection is None or self._game is None:
+            raise NetworkError(f"Not connected to {self.address}.")
+        return self._game
+
+    async def _guarded(self, talk: Coroutine[object, object, T], timeout: float) -> T:
+        """Run a conversation; on any failure hang up and raise NetworkError in words."""
+        try:
+            async with asyncio.timeout(timeout):  # not wait_for: it can lose a cancellation
+                return await talk
+        except (ProtocolError, OSError, TimeoutError) as error:
+            self._game = None  # no goodbye on a broken conversation
+            await self.close()
+            raise NetworkError(describe_network_error(error, self.address)) from error
+
+
+__all__ = ["CLIENT_PROTOCOLS", "NetworkBackend", "ServerAddress", "ServerGame", "protocol_named"]

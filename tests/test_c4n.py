@@ -195,3 +195,14 @@ def test_a_draw_is_result_minus_one_on_both_sides() -> None:
     assert client.reply(reply.messages[0]) is c4n.Kind.RESULT
     client.final_board(reply.messages[1])
     assert client.state == state
+
+
+def test_with_ai_first_the_first_board_comes_after_the_ais_disc() -> None:
+    session = c4n.ServerSession(ai_first=True)
+    assert session.receive("C4N 1.0 START").messages == []  # the AI moves first
+    assert session.client is Player.YELLOW
+    state = GameState.new(7, 6, Rules.CLASSIC).drop(3)  # the AI's disc, as RED
+    first = session.ai_moved(Move.drop(3), state).messages[0]
+    assert first == board(state, Player.YELLOW) and first.split()[-4] == "2"
+    client = c4n.ClientSession()
+    assert client.first_board(first) is True

@@ -151,6 +151,12 @@ def _add_serve_command(commands: argparse._SubParsersAction[argparse.ArgumentPar
         default=DEFAULT_IDLE_TIMEOUT,
         help="seconds of client silence before hanging up; default %(default)s",
     )
+    serve.add_argument(
+        "--ai-first",
+        action="store_true",
+        help="in C4N the AI drops the first disc, as the reference C4N server does "
+        "(I32CFSP and CFSP clients always move first)",
+    )
 
 
 def _add_console_command(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -282,6 +288,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             max_connections=args.max_connections,
             max_per_address=args.max_per_address,
             idle_timeout=args.idle_timeout,
+            ai_first=args.ai_first,
         )
         return serve(config)
     from c4tui.ui.app import C4App  # noqa: PLC0415 (Textual loads only when the app runs)

@@ -218,14 +218,15 @@ SPEC = ProtocolSpec(
 class ServerSession:
     """One client's conversation with the server; the game itself is the match driver's.
 
-    The client is the player (RED, moves first); the server's AI is YELLOW.
+    The client is the player: RED, moving first, unless ``ai_first`` (as the
+    reference server does): then the AI drops first as RED, and the first BOARD,
+    sent once it has, already holds its disc.
     """
 
-    player = Player.RED
-
-    def __init__(self) -> None:
+    def __init__(self, ai_first: bool = False) -> None:
         self.game: tuple[int, int, Rules] | None = None
         self.username = ""  # C4N has no names
+        self.client = Player.YELLOW if ai_first else Player.RED
         self._over = False
 
     def receive(self, text: str) -> Reply:
@@ -239,7 +240,9 @@ class ServerSession:
         if received.kind is not Kind.START:
             return self._garbage(f"expected START, got {quote(text)}")
         self.game = GAME
-        return Reply([message(Kind.BOARD, format_board(GameState.new(*GAME), self.player))])
+        if self.client is not Player.RED:
+            return Reply()  # the first BOARD follows the AI's first disc
+        return Reply([message(Kind.BOARD, format_board(GameState.new(*GAME), self.client))])
 
     def read_move(self, text: str) -> Move | Reply:
         """The client's drop (0-based on the wire), STOP, or ERROR 1 for anything else."""
@@ -263,14 +266,14 @@ class ServerSession:
 
     def ai_moved(self, move: Move, after: GameState) -> Reply:
         """The round's BOARD, or RESULT and the final BOARD when the game is over."""
-        return self._result(after) or Reply([message(Kind.BOARD, format_board(after, self.player))])
+        return self._result(after) or Reply([message(Kind.BOARD, format_board(after, self.client))])
 
     def _result(self, after: GameState) -> Reply | None:
-        outcome = outcome_of(after, self.player)
+        outcome = outcome_of(after, self.client)
         if outcome is None:
             return None
         self._over = True
-        board = message(Kind.BOARD, format_board(after, self.player))
+        board = message(Kind.BOARD, format_board(after, self.client))
         return Reply(
             [message(Kind.RESULT, outcome.value), board],
             close=True,

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 
-from c4tui.engine import MAX_SIZE, MIN_SIZE, GameState, Move, MoveKind, Rules
+from c4tui.engine import MAX_SIZE, MIN_SIZE, GameState, Move, MoveKind, Player, Rules
 from c4tui.protocols.common import ProtocolError, Reply, quote
 from c4tui.protocols.registry import Framing, ProtocolSpec, starts_with
 
@@ -85,6 +85,8 @@ class ServerSession:
     client may ask for that move's type and column, as often as it likes, until it
     sends its next move. An illegal move or any other line is ERROR and a close.
     """
+
+    client = Player.RED
 
     def __init__(self) -> None:
         self.game: tuple[int, int, Rules] | None = None

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Protocol
 
-from c4tui.engine import GameState, Move, Rules
+from c4tui.engine import GameState, Move, Player, Rules
 from c4tui.engine.errors import C4Error
 
 #: A line longer than this (in bytes, without its end) breaks every protocol.
@@ -51,6 +51,8 @@ class AIGameSession(Protocol):
     game: tuple[int, int, Rules] | None
     #: The name the client gave ("" in protocols without names).
     username: str
+    #: The colour the client plays (RED, who moves first, unless the AI is to drop first).
+    client: Player
 
     def receive(self, message: str) -> Reply:
         """Answer one message of the greeting (before ``game`` is set)."""

@@ -144,6 +144,8 @@ class ServerSession:
     ``refused``, ``client_moved`` and ``ai_moved`` say what to answer.
     """
 
+    client = Player.RED
+
     def __init__(self) -> None:
         self.phase = ServerPhase.HELLO
         self.username = ""

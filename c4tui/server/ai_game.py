@@ -11,7 +11,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Callable, Coroutine
 
-from c4tui.engine import GameState, Player
+from c4tui.engine import GameState
 from c4tui.match import MatchDriver, PersonBackend
 from c4tui.match.events import MatchEvent, MatchFailed, MovePlayed, MoveRefused, TurnStarted
 from c4tui.net.framing import MessageStream
@@ -22,11 +22,11 @@ from c4tui.server.context import ClientContext
 Handler = Callable[[MessageStream, ClientContext], Coroutine[object, object, str]]
 
 
-def ai_game_handler(new_session: Callable[[], AIGameSession]) -> Handler:
+def ai_game_handler(new_session: Callable[[ClientContext], AIGameSession]) -> Handler:
     """The server's handler for a protocol whose conversations ``new_session`` starts."""
 
     async def serve(stream: MessageStream, client: ClientContext) -> str:
-        return await serve_ai_game(stream, client, new_session())
+        return await serve_ai_game(stream, client, new_session(client))
 
     return serve
 
@@ -46,8 +46,8 @@ async def serve_ai_game(
             return reply.reason
     assert session.game is not None
     seats = {
-        Player.RED: PersonBackend(session.username or "client"),
-        Player.YELLOW: client.computer(),
+        session.client: PersonBackend(session.username or "client"),
+        session.client.other: client.computer(),
     }
     driver = MatchDriver(GameState.new(*session.game), seats, pool=client.pool)
     events = driver.listen(ignore=(MoveRefused,))  # refusals are answered in _client_turn
@@ -142,7 +142,7 @@ async def _while_the_ai_thinks(
 
 async def _announce(stream: MessageStream, session: AIGameSession, event: MovePlayed) -> str:
     """Tell the client about a move: its own acknowledged, the AI's announced."""
-    if event.player is Player.RED:
+    if event.player is session.client:
         reply = session.client_moved(event.after)
     else:
         reply = session.ai_moved(event.move, event.after)

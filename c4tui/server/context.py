@@ -18,12 +18,14 @@ class ClientContext:
         ai: the level the server plays.
         pool: where the AI's searches run (shared fairly by every client).
         idle_timeout: seconds a client may stay silent when it is its turn.
+        ai_first: the AI drops first where the protocol allows it (C4N).
     """
 
     number: int
     ai: str
     pool: SearchPool
     idle_timeout: float
+    ai_first: bool = False
 
     def computer(self) -> Backend:
         """The server's AI for this client's game (its searches queued as this client's)."""

@@ -51,7 +51,8 @@ DEFAULT_MAX_PER_ADDRESS = 50
 class ServerConfig:
     """What ``c4tui serve`` was asked for.
 
-    ``ai_workers`` is the number of processes the AI searches in (None: one per core).
+    ``ai_workers`` is the number of processes the AI searches in (None: one per core);
+    ``ai_first`` lets the AI drop first where the protocol allows it (C4N).
     """
 
     host: str = "127.0.0.1"
@@ -62,6 +63,7 @@ class ServerConfig:
     idle_timeout: float = DEFAULT_IDLE_TIMEOUT
     write_timeout: float = DEFAULT_WRITE_TIMEOUT
     ai_workers: int | None = None
+    ai_first: bool = False
 
 
 def address_group(host: str) -> str:
@@ -217,7 +219,7 @@ class C4Server:
             await _quietly(connection.send_raw(GENERIC_REFUSAL))
             return f"protocol error: no protocol of ours starts with {quote(first)}"
         protocol = next(p for p in self.protocols if p.spec is spec)
-        context = ClientContext(number, self.config.ai, self.pool, idle)
+        context = ClientContext(number, self.config.ai, self.pool, idle, self.config.ai_first)
         return await self._serve(protocol, MessageStream(connection, spec), context)
 
     async def _serve(

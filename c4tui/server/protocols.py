@@ -23,7 +23,7 @@ class ServerProtocol:
 
 
 SERVER_PROTOCOLS: tuple[ServerProtocol, ...] = (
-    ServerProtocol(i32cfsp.SPEC, ai_game_handler(i32cfsp.ServerSession)),
-    ServerProtocol(cfsp.SPEC, ai_game_handler(cfsp.ServerSession)),
-    ServerProtocol(c4n.SPEC, ai_game_handler(c4n.ServerSession)),
+    ServerProtocol(i32cfsp.SPEC, ai_game_handler(lambda client: i32cfsp.ServerSession())),
+    ServerProtocol(cfsp.SPEC, ai_game_handler(lambda client: cfsp.ServerSession())),
+    ServerProtocol(c4n.SPEC, ai_game_handler(lambda client: c4n.ServerSession(client.ai_first))),
 )

@@ -11,7 +11,7 @@ from c4tui.match import MatchDriver, PersonBackend
 from c4tui.match.backends.network import CLIENT_PROTOCOLS, NetworkBackend, ServerAddress
 from c4tui.match.events import GameOver, MatchEvent, MatchFailed, TurnStarted
 from c4tui.protocols import c4n
-from c4tui.server import C4Server
+from c4tui.server import C4Server, ServerConfig
 from tests.net.test_client import FakeServer, Script, say
 
 RED, YELLOW = Player.RED, Player.YELLOW
@@ -317,3 +317,16 @@ async def test_c4n_to_a_line_server_that_waits_says_which_protocol_we_tried() ->
         _, end = await play(backend(fake.port, "c4n"))
     assert isinstance(end, MatchFailed)
     assert "No answer" in end.problem and "is it a C4N server?" in end.problem
+
+
+async def test_c4n_against_our_server_when_its_ai_drops_first() -> None:
+    server = C4Server(ServerConfig(port=0, ai="easy", ai_first=True))
+    await server.start()
+    try:
+        seat = backend(server.port, "c4n")
+        driver, end = await play(seat)
+    finally:
+        await server.stop()
+    assert isinstance(end, GameOver), end
+    assert driver.seats[RED] is seat and driver.seats[YELLOW].submits
+    assert len(driver.moves) >= 7

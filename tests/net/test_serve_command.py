@@ -77,5 +77,5 @@ def test_serve_help_explains_every_option() -> None:
         timeout=30,
         check=True,
     )
-    for option in ("--host", "--port", "--ai", "--max-connections", "--idle-timeout"):
+    for option in ("--host", "--port", "--ai", "--max-connections", "--idle-timeout", "--ai-first"):
         assert option in result.stdout

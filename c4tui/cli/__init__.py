@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import math
 from collections.abc import Sequence
+from pathlib import Path
 
 from c4tui import __version__
 from c4tui.cli.solve import add_solve_command, run_solve
@@ -152,6 +153,13 @@ def _add_serve_command(commands: argparse._SubParsersAction[argparse.ArgumentPar
         help="seconds of client silence before hanging up; default %(default)s",
     )
     serve.add_argument(
+        "--db",
+        type=Path,
+        metavar="PATH",
+        help="the lobby's account database (SQLite; created if missing); "
+        "default: accounts.sqlite3 in your user data directory",
+    )
+    serve.add_argument(
         "--ai-first",
         action="store_true",
         help="in C4N the AI drops the first disc, as the reference C4N server does "
@@ -289,6 +297,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             max_per_address=args.max_per_address,
             idle_timeout=args.idle_timeout,
             ai_first=args.ai_first,
+            db=args.db,
         )
         return serve(config)
     from c4tui.ui.app import C4App  # noqa: PLC0415 (Textual loads only when the app runs)

@@ -3,10 +3,14 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from c4tui.ai import ai_level
 from c4tui.match import Backend, ComputerBackend
 from c4tui.match.pool import SearchPool
+
+if TYPE_CHECKING:
+    from c4tui.server.lobby import LobbyService
 
 
 @dataclass(frozen=True)
@@ -19,6 +23,7 @@ class ClientContext:
         pool: where the AI's searches run (shared fairly by every client).
         idle_timeout: seconds a client may stay silent when it is its turn.
         ai_first: the AI drops first where the protocol allows it (C4N).
+        lobby: the rooms and accounts every lobby connection shares.
     """
 
     number: int
@@ -26,6 +31,7 @@ class ClientContext:
     pool: SearchPool
     idle_timeout: float
     ai_first: bool = False
+    lobby: LobbyService | None = None
 
     def computer(self) -> Backend:
         """The server's AI for this client's game (its searches queued as this client's)."""

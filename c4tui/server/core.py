@@ -19,9 +19,11 @@ import ipaddress
 import itertools
 import logging
 import signal
+import sqlite3
 from collections import Counter
 from collections.abc import Awaitable, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 
 from c4tui.match.pool import SearchPool
 from c4tui.net.address import DEFAULT_PORT
@@ -30,7 +32,9 @@ from c4tui.net.errors import ConnectionClosed, WriteTimeout
 from c4tui.net.framing import MessageStream
 from c4tui.protocols.common import DEFAULT_IDLE_TIMEOUT, ProtocolError, quote
 from c4tui.protocols.registry import ProtocolSpec, Recognition, identify
+from c4tui.server.accounts import DEFAULT_ROUNDS, AccountStore, default_database
 from c4tui.server.context import ClientContext
+from c4tui.server.lobby import LobbyService
 from c4tui.server.protocols import SERVER_PROTOCOLS, ServerProtocol
 
 log = logging.getLogger("c4tui.server")
@@ -52,7 +56,8 @@ class ServerConfig:
     """What ``c4tui serve`` was asked for.
 
     ``ai_workers`` is the number of processes the AI searches in (None: one per core);
-    ``ai_first`` lets the AI drop first where the protocol allows it (C4N).
+    ``ai_first`` lets the AI drop first where the protocol allows it (C4N); ``db`` is the
+    lobby's account database (None: a file in the user's data directory).
     """
 
     host: str = "127.0.0.1"
@@ -64,6 +69,8 @@ class ServerConfig:
     write_timeout: float = DEFAULT_WRITE_TIMEOUT
     ai_workers: int | None = None
     ai_first: bool = False
+    db: Path | None = None
+    bcrypt_rounds: int = DEFAULT_ROUNDS
 
 
 def address_group(host: str) -> str:
@@ -88,6 +95,8 @@ class C4Server:
         self.config = config
         self.protocols = tuple(protocols)
         self.pool = SearchPool(config.ai_workers, queue_limit=max(1, config.max_connections))
+        accounts = AccountStore(config.db or default_database(), config.bcrypt_rounds)
+        self.lobby = LobbyService(accounts)
         self._server: asyncio.Server | None = None
         self._tasks: set[asyncio.Task[None]] = set()
         self._serving = 0
@@ -109,13 +118,23 @@ class C4Server:
         return len(self._tasks)
 
     async def start(self) -> None:
-        """Start listening (the AI's worker processes start too)."""
+        """Open the accounts and start listening (the AI's worker processes start too).
+
+        Raises OSError (the port) or sqlite3.Error (the database).
+        """
+        await self.lobby.accounts.open()
         self._server = await asyncio.start_server(
             self._accept, self.config.host, self.config.port, backlog=4096
         )
         if self.config.ai != "random":
             self.pool.warm_up()
-        log.info("listening on %s:%d (AI: %s)", self.config.host, self.port, self.config.ai)
+        log.info(
+            "listening on %s:%d (AI: %s; accounts: %s)",
+            self.config.host,
+            self.port,
+            self.config.ai,
+            self.lobby.accounts.path,
+        )
 
     async def serve_until(self, stop: asyncio.Event) -> None:
         """Serve until ``stop`` is set, then close every connection."""
@@ -133,6 +152,7 @@ class C4Server:
         if self._server is not None:
             await self._server.wait_closed()
         self.pool.shutdown()
+        await self.lobby.accounts.close()
         log.info("stopped")
 
     # ----- one connection ------------------------------------------------------------
@@ -219,7 +239,9 @@ class C4Server:
             await _quietly(connection.send_raw(GENERIC_REFUSAL))
             return f"protocol error: no protocol of ours starts with {quote(first)}"
         protocol = next(p for p in self.protocols if p.spec is spec)
-        context = ClientContext(number, self.config.ai, self.pool, idle, self.config.ai_first)
+        context = ClientContext(
+            number, self.config.ai, self.pool, idle, self.config.ai_first, self.lobby
+        )
         return await self._serve(protocol, MessageStream(connection, spec), context)
 
     async def _serve(
@@ -272,9 +294,13 @@ async def run_server(config: ServerConfig) -> int:
     server = C4Server(config)
     try:
         await server.start()
-    except OSError as error:
-        log.error("cannot listen on %s:%d: %s", config.host, config.port, error.strerror)
+    except (OSError, sqlite3.Error) as error:
+        if isinstance(error, sqlite3.Error):
+            log.error("cannot open the account database %s: %s", server.lobby.accounts.path, error)
+        else:
+            log.error("cannot listen on %s:%d: %s", config.host, config.port, error.strerror)
         server.pool.shutdown()
+        await server.lobby.accounts.close()
         return 1
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()

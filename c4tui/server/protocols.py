@@ -9,9 +9,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from c4tui.protocols import c4n, cfsp, i32cfsp
+from c4tui.protocols import c4n, cfsp, i32cfsp, lobby
 from c4tui.protocols.registry import ProtocolSpec
 from c4tui.server.ai_game import Handler, ai_game_handler
+from c4tui.server.lobby import serve_lobby
 
 
 @dataclass(frozen=True)
@@ -26,4 +27,5 @@ SERVER_PROTOCOLS: tuple[ServerProtocol, ...] = (
     ServerProtocol(i32cfsp.SPEC, ai_game_handler(lambda client: i32cfsp.ServerSession())),
     ServerProtocol(cfsp.SPEC, ai_game_handler(lambda client: cfsp.ServerSession())),
     ServerProtocol(c4n.SPEC, ai_game_handler(lambda client: c4n.ServerSession(client.ai_first))),
+    ServerProtocol(lobby.SPEC, serve_lobby),
 )

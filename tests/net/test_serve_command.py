@@ -12,13 +12,14 @@ from pathlib import Path
 
 import pytest
 
+from tests.net.lobby_client import LobbyClient
 from tests.net.raw_client import play_whole_game
 
 
-def start(log: Path) -> tuple[subprocess.Popen[bytes], int]:
+def start(log: Path, *options: str) -> tuple[subprocess.Popen[bytes], int]:
     handle = log.open("w")
     process = subprocess.Popen(
-        [sys.executable, "-m", "c4tui", "serve", "--port", "0", "--idle-timeout", "5"],
+        [sys.executable, "-m", "c4tui", "serve", "--port", "0", "--idle-timeout", "5", *options],
         stderr=handle,
         stdin=subprocess.DEVNULL,
     )
@@ -79,3 +80,37 @@ def test_serve_help_explains_every_option() -> None:
     )
     for option in ("--host", "--port", "--ai", "--max-connections", "--idle-timeout", "--ai-first"):
         assert option in result.stdout
+
+
+def test_acknowledged_accounts_survive_a_kill_and_no_password_is_stored(tmp_path: Path) -> None:
+    database = tmp_path / "accounts.sqlite3"
+    users = {f"user{n}": f"pass-{n}:with:colons" for n in range(5)}
+
+    async def register_all(port: int) -> None:
+        client = await LobbyClient.connect(port)
+        for user, password in users.items():
+            assert await client.ask(f"REGISTER:{user}:{password}") == "REGISTER:ACKSTATUS:0"
+
+    async def log_in_all(port: int) -> None:
+        client = await LobbyClient.connect(port)
+        for user, password in users.items():
+            client = await LobbyClient.connect(port)
+            assert await client.ask(f"LOGIN:{user}:{password}") == "LOGIN:ACKSTATUS:0"
+        assert await client.ask("LOGIN:user0:pass-0") == "LOGIN:ACKSTATUS:3"  # logged in
+
+    process, port = start(tmp_path / "first.log", "--db", str(database))
+    try:
+        asyncio.run(register_all(port))
+    finally:
+        process.send_signal(signal.SIGKILL)  # right after the last ACK: no clean shutdown
+        process.wait(10)
+    process, port = start(tmp_path / "second.log", "--db", str(database))
+    try:
+        asyncio.run(log_in_all(port))
+    finally:
+        process.terminate()
+        process.wait(10)
+    stored = b"".join(path.read_bytes() for path in tmp_path.glob("accounts.sqlite3*"))
+    assert b"user3" in stored  # the names are there…
+    assert not any(password.encode() in stored for password in users.values())  # …not these
+    assert b"pass-" not in stored

@@ -1,0 +1,329 @@
+"""The c4tui lobby protocol (spec/protocols.md §4): accounts, rooms, players and viewers.
+
+Colon-separated ASCII lines. This module is the codec only: it turns a client's
+line into a ``Request`` (or says which bad-format status it deserves), and
+formats every message the server sends. The rooms themselves are
+``c4tui.lobby``'s; the sockets and the accounts are the server's.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from enum import Enum
+
+from c4tui.engine import MAX_SIZE, MIN_SIZE, GameState, Move, MoveKind, Player, Rules
+from c4tui.protocols.registry import Framing, ProtocolSpec, starts_with
+
+MAX_ROOMS = 256
+MAX_CHAT = 200
+DEFAULT_GAME = (7, 6, Rules.POPOUT)
+USER_RULE = "1-20 letters, digits, - or _"
+PASSWORD_RULE = "1-128 printable characters without spaces"
+ROOM_RULE = "1-20 letters, digits, spaces, - or _"
+_USER = re.compile(r"[A-Za-z0-9_-]{1,20}")
+_PASSWORD = re.compile(r"[!-~]{1,128}")
+_ROOM = re.compile(r"[A-Za-z0-9 _-]{1,20}")
+_CHAT = re.compile(rf"[ -~]{{1,{MAX_CHAT}}}")
+_SIZE = re.compile(r"[0-9]{1,2}")
+_COLUMN = re.compile(r"[0-9]{1,9}")
+_RULES = {"classic": Rules.CLASSIC, "popout": Rules.POPOUT}
+
+#: How the server's front door recognises the lobby protocol (its first line logs in).
+SPEC = ProtocolSpec(
+    name="lobby",
+    framing=Framing.LINES,
+    recognise=starts_with(b"LOGIN:", b"REGISTER:"),
+    refusal_when_full=None,  # the lobby protocol has no word for it: the line just closes
+    on_violation=None,  # violations close without a reply
+    line_end="\n",
+)
+
+
+def valid_user(name: str) -> bool:
+    """A username by the protocol's rules."""
+    return _USER.fullmatch(name) is not None
+
+
+def valid_password(password: str) -> bool:
+    """A password by the protocol's rules."""
+    return _PASSWORD.fullmatch(password) is not None
+
+
+def valid_room(name: str) -> bool:
+    """A room name by the protocol's rules."""
+    return _ROOM.fullmatch(name) is not None
+
+
+class Mode(Enum):
+    """How one joins a room or lists them."""
+
+    PLAYER = "PLAYER"
+    VIEWER = "VIEWER"
+
+
+# ----- what clients send --------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Register:
+    """REGISTER:<user>:<password>."""
+
+    user: str
+    password: str
+
+
+@dataclass(frozen=True)
+class Login:
+    """LOGIN:<user>:<password>."""
+
+    user: str
+    password: str
+
+
+@dataclass(frozen=True)
+class RoomList:
+    """ROOMLIST:PLAYER|VIEWER."""
+
+    mode: Mode
+
+
+@dataclass(frozen=True)
+class Create:
+    """CREATE:<room>[:<cols>:<rows>:<rules>]."""
+
+    room: str
+    game: tuple[int, int, Rules]
+
+
+@dataclass(frozen=True)
+class Join:
+    """JOIN:<room>:PLAYER|VIEWER."""
+
+    room: str
+    mode: Mode
+
+
+@dataclass(frozen=True)
+class RoomInfo:
+    """ROOMINFO:<room>."""
+
+    room: str
+
+
+@dataclass(frozen=True)
+class QuickPlay:
+    """QUICKPLAY[:<cols>:<rows>:<rules>]."""
+
+    game: tuple[int, int, Rules]
+
+
+@dataclass(frozen=True)
+class Play:
+    """DROP:<col> or POP:<col> (1-based); ``move`` is None for a column that is not a number."""
+
+    move: Move | None
+    text: str
+
+
+@dataclass(frozen=True)
+class Forfeit:
+    """FORFEIT."""
+
+
+@dataclass(frozen=True)
+class Chat:
+    """CHAT:<text>."""
+
+    text: str
+
+
+@dataclass(frozen=True)
+class BadFormat:
+    """A known command with missing, extra or wrong arguments: ``reply`` is the answer.
+
+    ``account`` marks REGISTER and LOGIN, which are answered before a login too.
+    """
+
+    reply: str
+    account: bool = False
+
+
+Request = Register | Login | RoomList | Create | Join | RoomInfo | QuickPlay | Play | Forfeit | Chat
+
+
+class Violation(Exception):
+    """A line that is no lobby message at all (an unknown command): close without a reply."""
+
+
+def parse_request(line: str) -> Request | BadFormat:
+    """The request in ``line``. Raises Violation for an unknown command."""
+    if line in _BARE:
+        return _BARE[line]
+    command, _, rest = line.partition(":")
+    parse = _PARSERS.get(command)
+    if parse is None:
+        raise Violation(f"unknown command {command[:40]!r}")
+    return parse(rest)
+
+
+Parser = Callable[[str], "Request | BadFormat"]
+
+
+def _credentials(kind: type[Register] | type[Login], status: int) -> Parser:
+    def parse(rest: str) -> Request | BadFormat:
+        user, colon2, password = rest.partition(":")
+        if not colon2 or not valid_user(user) or not valid_password(password):
+            return BadFormat(ack(kind.__name__.upper(), status), account=True)
+        return kind(user, password)
+
+    return parse
+
+
+def _room_list(rest: str) -> Request | BadFormat:
+    try:
+        return RoomList(Mode(rest))
+    except ValueError:
+        return BadFormat(ack("ROOMLIST", 1))
+
+
+def parse_game(fields: list[str]) -> tuple[int, int, Rules] | None:
+    """``<cols>:<rows>:<rules>`` split at the colons; None unless valid."""
+    if len(fields) != 3 or not all(_SIZE.fullmatch(f) for f in fields[:2]):
+        return None
+    columns, rows = int(fields[0]), int(fields[1])
+    rules = _RULES.get(fields[2])
+    if rules is None or not (MIN_SIZE <= columns <= MAX_SIZE and MIN_SIZE <= rows <= MAX_SIZE):
+        return None
+    return columns, rows, rules
+
+
+def _create(rest: str) -> Request | BadFormat:
+    room, *fields = rest.split(":")
+    if not valid_room(room):
+        return BadFormat(ack("CREATE", 1))
+    game = parse_game(fields) if fields else DEFAULT_GAME
+    if game is None:
+        return BadFormat(ack("CREATE", 4))
+    return Create(room, game)
+
+
+def _join(rest: str) -> Request | BadFormat:
+    fields = rest.split(":")
+    if len(fields) != 2 or fields[1] not in ("PLAYER", "VIEWER"):
+        return BadFormat(ack("JOIN", 3))
+    return Join(fields[0], Mode(fields[1]))
+
+
+def _room_info(rest: str) -> Request | BadFormat:
+    return RoomInfo(rest) if ":" not in rest else BadFormat(ack("ROOMINFO", 1))
+
+
+def _quick_play(rest: str) -> Request | BadFormat:
+    game = parse_game(rest.split(":"))
+    return QuickPlay(game) if game is not None else BadFormat(ack("QUICKPLAY", 1))
+
+
+def _move(kind: MoveKind) -> Parser:
+    def parse(rest: str) -> Request | BadFormat:
+        if not _COLUMN.fullmatch(rest):
+            return Play(None, rest)
+        return Play(Move(kind, int(rest) - 1), rest)
+
+    return parse
+
+
+def _forfeit(rest: str) -> Request | BadFormat:
+    return BadFormat(invalid("FORFEIT takes no arguments"))
+
+
+def _chat(rest: str) -> Request | BadFormat:
+    if not _CHAT.fullmatch(rest):
+        return BadFormat(invalid(f"a chat line is 1-{MAX_CHAT} printable characters"))
+    return Chat(rest)
+
+
+_PARSERS: dict[str, Parser] = {
+    "REGISTER": _credentials(Register, 2),
+    "LOGIN": _credentials(Login, 3),
+    "ROOMLIST": _room_list,
+    "CREATE": _create,
+    "JOIN": _join,
+    "ROOMINFO": _room_info,
+    "QUICKPLAY": _quick_play,
+    "DROP": _move(MoveKind.DROP),
+    "POP": _move(MoveKind.POP),
+    "FORFEIT": _forfeit,
+    "CHAT": _chat,
+}
+#: Commands that may come without any argument.
+_BARE: dict[str, Request] = {"QUICKPLAY": QuickPlay(DEFAULT_GAME), "FORFEIT": Forfeit()}
+
+
+# ----- what the server sends ----------------------------------------------------------
+
+BADAUTH = "BADAUTH"
+NOROOM = "NOROOM"
+
+
+def ack(command: str, status: int, *extra: str) -> str:
+    """``COMMAND:ACKSTATUS:<status>[:extra…]``."""
+    return ":".join([command, "ACKSTATUS", str(status), *extra])
+
+
+def invalid(reason: str) -> str:
+    """``INVALID:<reason>``: a move (or a game message) refused, to its sender only."""
+    return f"INVALID:{reason}"
+
+
+def rules_word(rules: Rules) -> str:
+    """``classic`` or ``popout``."""
+    return rules.value
+
+
+def game_fields(game: tuple[int, int, Rules]) -> list[str]:
+    """``<cols>``, ``<rows>``, ``<rules>``."""
+    columns, rows, rules = game
+    return [str(columns), str(rows), rules_word(rules)]
+
+
+def begin(red: str, yellow: str, game: tuple[int, int, Rules]) -> str:
+    """BEGIN:<red>:<yellow>:<cols>:<rows>:<rules>."""
+    return ":".join(["BEGIN", red, yellow, *game_fields(game)])
+
+
+def in_progress(to_move: str, other: str, game: tuple[int, int, Rules]) -> str:
+    """INPROGRESS:<to move>:<other>:<cols>:<rows>:<rules>."""
+    return ":".join(["INPROGRESS", to_move, other, *game_fields(game)])
+
+
+def cells(state: GameState) -> str:
+    """The board as cols*rows digits, row by row from the top: 0 empty, 1 red, 2 yellow."""
+    digits = []
+    for row in reversed(range(state.rows)):
+        for column in range(state.columns):
+            owner = state.cell(column, row)
+            digits.append("0" if owner is None else "1" if owner is Player.RED else "2")
+    return "".join(digits)
+
+
+def board_status(state: GameState) -> str:
+    """BOARDSTATUS:<cells>."""
+    return f"BOARDSTATUS:{cells(state)}"
+
+
+def game_end(state: GameState, status: int, winner: str | None) -> str:
+    """GAMEEND:<cells>:0:<winner> (a win), :1 (a draw), :2:<winner> (a forfeit)."""
+    fields = ["GAMEEND", cells(state), str(status)]
+    return ":".join(fields if winner is None else [*fields, winner])
+
+
+def chat(user: str, text: str) -> str:
+    """CHAT:<user>:<text>, to everyone in the room."""
+    return f"CHAT:{user}:{text}"
+
+
+def room_list(names: list[str]) -> str:
+    """ROOMLIST:ACKSTATUS:0:<room>,<room>… (the trailing colon stays for an empty list)."""
+    return ack("ROOMLIST", 0, ",".join(names))

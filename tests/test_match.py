@@ -165,6 +165,25 @@ async def test_an_opponent_who_leaves_forfeits_the_game() -> None:
     assert "forfeited" in driver.result.reason
 
 
+async def test_resigning_ends_the_game_for_the_other_side_even_mid_thought() -> None:
+    slow = SlowSeat()
+    driver = MatchDriver(GameState.new(), {Player.RED: PersonBackend(), Player.YELLOW: slow})
+    events = driver.listen()
+    driver.start()
+    await driver.settled()
+    assert driver.submit(Move.drop(3)) is None
+    await asyncio.wait_for(slow.asked.wait(), 5)  # yellow is thinking
+    driver.resign(Player.RED, "You forfeited.")
+    seen = [events.get_nowait() for _ in range(events.qsize())]
+    assert SeatLeft(Player.RED, "You forfeited.") in seen
+    assert driver.result is not None and driver.result.winner is Player.YELLOW
+    driver.resign(Player.YELLOW, "too late")  # over: nothing changes
+    assert driver.result.winner is Player.YELLOW
+    await asyncio.sleep(0.05)  # the cancelled thought ends on the next turns of the loop
+    assert slow.cancelled
+    await driver.close()
+
+
 async def test_an_illegal_move_from_a_seat_stops_the_match_with_the_reason() -> None:
     driver = MatchDriver(
         GameState.new(), {Player.RED: CheatingSeat(), Player.YELLOW: PersonBackend()}

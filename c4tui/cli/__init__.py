@@ -10,6 +10,7 @@ from pathlib import Path
 from c4tui import __version__
 from c4tui.cli.solve import add_solve_command, run_solve
 from c4tui.console.game import ConsoleSettings, run_console
+from c4tui.console.lobby import LobbySettings, run_lobby
 from c4tui.engine import MAX_SIZE, MIN_SIZE, Player, Rules, parse_size
 from c4tui.match import ComputerBackend, NetworkBackend, PersonBackend
 from c4tui.match.backends.computer import LEVEL_OPTION
@@ -17,6 +18,7 @@ from c4tui.match.backends.network import CLIENT_PROTOCOLS
 from c4tui.net.address import DEFAULT_PORT, parse_host_port, parse_port
 from c4tui.protocols.common import DEFAULT_IDLE_TIMEOUT
 from c4tui.protocols.i32cfsp import USERNAME_RULE, valid_username
+from c4tui.protocols.lobby import USER_RULE, valid_user
 from c4tui.server.core import DEFAULT_MAX_CONNECTIONS, DEFAULT_MAX_PER_ADDRESS, ServerConfig, serve
 
 #: ``--opponent`` values: another person here, or the computer at each level.
@@ -226,6 +228,18 @@ def _add_console_command(commands: argparse._SubParsersAction[argparse.ArgumentP
         + " Default: %(default)s",
     )
     console.add_argument(
+        "--lobby",
+        type=server_address,
+        metavar="HOST:PORT",
+        help="play and watch people in the rooms of a lobby server (c4tui serve); "
+        "needs --user; the password is asked without echo (a script gives it as the first line)",
+    )
+    console.add_argument(
+        "--register",
+        action="store_true",
+        help="with --lobby: create the account first",
+    )
+    console.add_argument(
         "--user",
         type=username,
         default=None,
@@ -280,6 +294,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the process exit status."""
     parser = build_parser()
     args = parser.parse_args(argv)
+    if args.command == "console" and args.lobby is not None:
+        if args.user is None or not valid_user(args.user):
+            parser.exit(2, f"c4tui console: error: --lobby needs --user NAME ({USER_RULE})\n")
+        host, port = args.lobby
+        return run_lobby(LobbySettings(host, port, args.user, args.register))
     if args.command == "console":
         try:
             settings = console_settings(args)

@@ -197,19 +197,19 @@ def _is_terminal(stream: TextIO) -> bool:
 def run_console(settings: ConsoleSettings, stdin: TextIO | None = None) -> int:
     """Entry point of ``c4tui console``: play on the real terminal, never with a traceback."""
     stdin = stdin or sys.stdin
-    _tolerate_bad_bytes(stdin)
+    tolerate_bad_bytes(stdin)
     game = ConsoleGame(settings, stdin, sys.stdout)
-    return _quietly(lambda: asyncio.run(game.run()))
+    return quietly(lambda: asyncio.run(game.run()))
 
 
-def _tolerate_bad_bytes(stream: TextIO) -> None:
+def tolerate_bad_bytes(stream: TextIO) -> None:
     """Undecodable input becomes replacement characters instead of an exception."""
     reconfigure = getattr(stream, "reconfigure", None)
     if reconfigure is not None:
         reconfigure(errors="replace")
 
 
-def _quietly(run: Callable[[], int]) -> int:
+def quietly(run: Callable[[], int]) -> int:
     """Run, turning Ctrl-C and a closed output pipe into a clean exit."""
     try:
         return run()

@@ -202,6 +202,17 @@ class MatchDriver:
             return "wait: the game is getting ready"
         return self.state.refusal(move)
 
+    def resign(self, player: Player, reason: str) -> None:
+        """``player`` gives the game up (a forfeit, here or reported by a server): the other wins.
+
+        Changes nothing once the game is over.
+        """
+        if self.is_over:
+            return
+        self._stop_loop()
+        self._seat_left(player, reason)
+        self._settled.set()
+
     # ----- undo ----------------------------------------------------------------------
 
     def can_undo(self) -> bool:

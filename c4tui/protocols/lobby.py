@@ -10,10 +10,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import Enum
 
-from c4tui.engine import MAX_SIZE, MIN_SIZE, GameState, Move, MoveKind, Player, Rules
+from c4tui.engine import MAX_SIZE, MIN_SIZE, GameState, Move, MoveKind, Player, Rules, bitboard
+from c4tui.protocols.common import ProtocolError, quote
 from c4tui.protocols.registry import Framing, ProtocolSpec, starts_with
 
 MAX_ROOMS = 256
@@ -327,3 +328,133 @@ def chat(user: str, text: str) -> str:
 def room_list(names: list[str]) -> str:
     """ROOMLIST:ACKSTATUS:0:<room>,<room>… (the trailing colon stays for an empty list)."""
     return ack("ROOMLIST", 0, ",".join(names))
+
+
+# ----- what clients receive -----------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Ack:
+    """``COMMAND:ACKSTATUS:<status>[:extra…]``: the answer to one request."""
+
+    command: str
+    status: int
+    extra: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Begin:
+    """The game starts: who plays RED and YELLOW, on which board."""
+
+    red: str
+    yellow: str
+    game: tuple[int, int, Rules]
+
+
+@dataclass(frozen=True)
+class InProgress:
+    """A viewer joined a game under way: who is to move, the other player, the board."""
+
+    to_move: str
+    other: str
+    game: tuple[int, int, Rules]
+
+
+@dataclass(frozen=True)
+class BoardStatus:
+    """The board after a move (cells row by row from the top)."""
+
+    cells: str
+
+
+@dataclass(frozen=True)
+class GameEnd:
+    """The end: status 0 a win, 1 a draw, 2 a forfeit; ``winner`` is "" for a draw."""
+
+    cells: str
+    status: int
+    winner: str
+
+
+@dataclass(frozen=True)
+class ChatLine:
+    """Somebody in the room said something."""
+
+    user: str
+    text: str
+
+
+@dataclass(frozen=True)
+class Invalid:
+    """Our move (or game message) was refused, and why."""
+
+    reason: str
+
+
+@dataclass(frozen=True)
+class Notice:
+    """BADAUTH or NOROOM."""
+
+    word: str
+
+
+ServerMessage = Ack | Begin | InProgress | BoardStatus | GameEnd | ChatLine | Invalid | Notice
+_STATUS = re.compile(r"-?[0-9]{1,3}")
+_CELLS = re.compile(r"[012]{16,400}")
+
+
+def parse_server_message(line: str) -> ServerMessage:  # noqa: PLR0911 (one return per message)
+    """What the server said. Raises ProtocolError (quoting it) for anything else."""
+    fields = line.split(":")
+    word = fields[0]
+    if word in (BADAUTH, NOROOM) and len(fields) == 1:
+        return Notice(word)
+    if len(fields) >= 3 and fields[1] == "ACKSTATUS" and _STATUS.fullmatch(fields[2]):
+        return Ack(word, int(fields[2]), tuple(fields[3:]))
+    if word == "BEGIN" and len(fields) == 6 and (game := parse_game(fields[3:])):
+        return Begin(fields[1], fields[2], game)
+    if word == "INPROGRESS" and len(fields) == 6 and (game := parse_game(fields[3:])):
+        return InProgress(fields[1], fields[2], game)
+    if word == "BOARDSTATUS" and len(fields) == 2 and _CELLS.fullmatch(fields[1]):
+        return BoardStatus(fields[1])
+    if word == "GAMEEND" and len(fields) in (3, 4) and _CELLS.fullmatch(fields[1]):
+        status, winner = fields[2], fields[3] if len(fields) == 4 else ""
+        if (status == "1") == (winner == "") and status in ("0", "1", "2"):
+            return GameEnd(fields[1], int(status), winner)
+    if word == "CHAT" and len(fields) >= 3:
+        return ChatLine(fields[1], line.split(":", 2)[2])
+    if word == "INVALID" and len(fields) >= 2:
+        return Invalid(line.split(":", 1)[1])
+    raise ProtocolError(f"not a lobby message: {quote(line)}")
+
+
+def move_between(state: GameState, board: str) -> Move | None:
+    """The legal move that turns ``state`` into ``board`` (BOARDSTATUS's cells), if one does."""
+    for move in state.legal_moves():
+        if cells(state.play(move)) == board:
+            return move
+    return None
+
+
+def state_from_cells(game: tuple[int, int, Rules], board: str, turn: Player) -> GameState:
+    """The position BOARDSTATUS shows, ``turn`` to move (a viewer joining a game under way).
+
+    Raises ProtocolError when ``board`` does not fit the board or has floating discs.
+    Under Pop Out the positions seen before are unknown, so repetitions count from here.
+    """
+    columns, rows, rules = game
+    if len(board) != columns * rows:
+        raise ProtocolError(f"a board of {len(board)} cells for {columns} × {rows}")
+    state = GameState.new(columns, rows, rules)
+    geo = state.geometry
+    red = yellow = 0
+    for index, digit in enumerate(board):
+        row, column = rows - 1 - index // columns, index % columns
+        if digit == "0":
+            continue
+        if row > 0 and board[index + columns] == "0":
+            raise ProtocolError(f"a floating disc in column {column + 1}")
+        bit = bitboard.cell_bit(geo, column, row)
+        red, yellow = (red | bit, yellow) if digit == "1" else (red, yellow | bit)
+    arranged = replace(state, red=red, yellow=yellow, turn=turn)
+    return replace(arranged, history=(arranged.position_key(),) if rules is Rules.POPOUT else ())

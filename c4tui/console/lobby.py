@@ -1,0 +1,353 @@
+"""``c4tui console --lobby``: play and watch people through a lobby server, in plain text.
+
+After logging in, commands are typed at ``lobby>``; in a room, moves (``3``,
+``p 3``), ``say TEXT`` and ``forfeit`` are typed while the game is shown move by
+move. The game runs through the match driver like every other game: the other
+player (or, when watching, both) sits in a ``RoomSeat`` fed by the server.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import getpass
+import sys
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import TextIO
+
+from c4tui.console.game import EndOfInput, printable, quietly, tolerate_bad_bytes
+from c4tui.console.lines import LineReader
+from c4tui.engine import (
+    GameState,
+    MoveSyntaxError,
+    Player,
+    Rules,
+    describe_move,
+    parse_move,
+    render_board,
+    status_line,
+)
+from c4tui.match import MatchDriver, PersonBackend
+from c4tui.match.backends.base import Backend
+from c4tui.match.events import GameOver, MatchEvent, MatchFailed, MovePlayed, SeatLeft, TurnStarted
+from c4tui.match.lobby import LobbyLink, RoomGame, RoomSeat
+from c4tui.net.errors import NetworkError
+from c4tui.protocols import lobby as wire
+from c4tui.protocols.common import ProtocolError
+
+HELP = """Commands:
+  rooms                          every room: its board, players and state
+  create NAME [COLS ROWS RULES]  open a room and wait in it (RULES: classic or popout)
+  join NAME                      play in a room whose creator waits
+  watch NAME                     watch a room
+  quick [COLS ROWS RULES]        play the next person waiting for the same game, or wait
+  help, quit
+In a game: a column (3, or p 3 to pop), say TEXT to chat, forfeit to give up.
+Ctrl-D leaves (a game you play in counts as forfeited)."""
+
+REGISTER_WORDS = {0: "Account created.", 1: "That name is taken.", 2: wire.USER_RULE}
+LOGIN_WORDS = {1: "No such user.", 2: "Wrong password.", 3: "Bad user name or password."}
+CREATE_WORDS = {
+    1: f"A room name is {wire.ROOM_RULE}.",
+    2: "A room of that name exists.",
+    3: "The server has as many rooms as it allows.",
+    4: "Bad size or rules (4-20 each; classic or popout), or you are in a room already.",
+}
+JOIN_WORDS = {1: "No such room.", 2: "That room has two players already.", 3: "Bad request."}
+
+
+@dataclass(frozen=True)
+class LobbySettings:
+    """What ``console --lobby`` was asked for."""
+
+    host: str
+    port: int
+    user: str
+    register: bool = False
+
+
+class ConsoleLobby:
+    """The lobby in plain text, on ``stdin`` and ``stdout``."""
+
+    def __init__(self, settings: LobbySettings, stdin: TextIO, stdout: TextIO) -> None:
+        self.settings = settings
+        self._stdin = stdin
+        self._lines = LineReader(stdin)
+        self._stdout = stdout
+
+    def say(self, text: str = "") -> None:
+        """One line, flushed."""
+        self._stdout.write(text + "\n")
+        self._stdout.flush()
+
+    async def ask(self, prompt: str) -> str:
+        """Prompt and read a line; EndOfInput at the end."""
+        self._stdout.write(prompt)
+        self._stdout.flush()
+        line = await self._lines.readline()
+        if not line:
+            self.say()
+            raise EndOfInput
+        return line.rstrip("\r\n")
+
+    async def run(self) -> int:
+        """Log in, then obey commands until quit or the end of input; the exit status."""
+        settings = self.settings
+        try:
+            password = await self._password()
+            link = await LobbyLink.open(settings.host, settings.port)
+        except EndOfInput:
+            return 0
+        except NetworkError as error:
+            self.say(f"Network problem: {error}")
+            return 1
+        try:
+            if not await self._log_in(link, password):
+                return 1
+            self.say(f"Logged in as {settings.user}. Type help for the commands.")
+            while await self._command(link, (await self.ask("lobby> ")).strip()):
+                pass
+            return 0
+        except EndOfInput:
+            self.say("End of input: goodbye.")
+            return 0
+        except (NetworkError, ProtocolError) as error:
+            self.say(f"Network problem: {error}")
+            return 1
+        finally:
+            await link.close()
+
+    async def _password(self) -> str:
+        """Without echo at a terminal; from the first line of input otherwise (scripts)."""
+        if self._stdin.isatty():
+            prompt = f"Password for {self.settings.user}: "
+            return await asyncio.to_thread(getpass.getpass, prompt)
+        return await self.ask("")
+
+    async def _log_in(self, link: LobbyLink, password: str) -> bool:
+        user = self.settings.user
+        if self.settings.register:
+            status = await link.register(user, password)
+            self.say(REGISTER_WORDS.get(status, f"Registration refused ({status})."))
+            if status != 0:
+                return False
+        status = await link.login(user, password)
+        if status != 0:
+            self.say(f"Cannot log in: {LOGIN_WORDS.get(status, status)}")
+        return status == 0
+
+    # ----- lobby commands ------------------------------------------------------------
+
+    async def _command(self, link: LobbyLink, line: str) -> bool:
+        """Carry out one command; False to quit."""
+        word, _, rest = line.partition(" ")
+        commands: dict[str, Callable[[LobbyLink, str], Awaitable[None]]] = {
+            "rooms": self._rooms,
+            "create": self._create,
+            "join": self._join,
+            "watch": self._watch,
+            "quick": self._quick,
+        }
+        if word in ("quit", "exit"):
+            return False
+        if word in commands:
+            await commands[word](link, rest.strip())
+        elif word:
+            self.say(HELP)
+        return True
+
+    async def _rooms(self, link: LobbyLink, rest: str) -> None:
+        names = await link.room_names(wire.Mode.VIEWER)
+        if not names:
+            self.say("No rooms yet: create one, or quick to wait for an opponent.")
+        for name in names:
+            info = await link.room_info(name)
+            if info.status == 0:
+                columns, rows, rules, red, yellow, viewers, state = info.extra
+                against = f"{red} vs {yellow}" if yellow else f"{red} waits"
+                self.say(
+                    f"{name}: {columns} × {rows} {rules}, {against}, {viewers} watching ({state})"
+                )
+
+    async def _create(self, link: LobbyLink, rest: str) -> None:
+        name, game = self._name_and_game(rest)
+        if game is None:
+            self.say("Usage: create NAME [COLS ROWS classic|popout]")
+            return
+        status = await link.create(name, game)
+        if status != 0:
+            self.say(CREATE_WORDS.get(status, f"Refused ({status})."))
+            return
+        self.say(f"Room {name!r} created: waiting for a second player (Ctrl-D leaves).")
+        await self._in_room(link)
+
+    async def _join(self, link: LobbyLink, rest: str) -> None:
+        await self._enter(link, rest, wire.Mode.PLAYER)
+
+    async def _watch(self, link: LobbyLink, rest: str) -> None:
+        await self._enter(link, rest, wire.Mode.VIEWER)
+
+    async def _enter(self, link: LobbyLink, name: str, mode: wire.Mode) -> None:
+        status = await link.join(name, mode)
+        if status != 0:
+            self.say(JOIN_WORDS.get(status, f"Refused ({status})."))
+            return
+        await self._in_room(link)
+
+    async def _quick(self, link: LobbyLink, rest: str) -> None:
+        game = wire.parse_game(rest.split()) if rest else wire.DEFAULT_GAME
+        if game is None:
+            self.say("Usage: quick [COLS ROWS classic|popout]")
+            return
+        room = await link.quick_play(game)
+        if room is None:
+            self.say("Quick play refused (are you in a room already?).")
+            return
+        self.say(f"In room {room}: waiting for an opponent if nobody is there yet (Ctrl-D leaves).")
+        await self._in_room(link)
+
+    @staticmethod
+    def _name_and_game(rest: str) -> tuple[str, tuple[int, int, Rules] | None]:
+        """``NAME`` or ``NAME COLS ROWS RULES`` (a name may hold spaces)."""
+        words = rest.split()
+        if len(words) >= 4 and (game := wire.parse_game(words[-3:])) is not None:
+            return " ".join(words[:-3]), game
+        return rest, wire.DEFAULT_GAME if rest else None
+
+    # ----- in a room -----------------------------------------------------------------
+
+    async def _in_room(self, link: LobbyLink) -> None:
+        """Wait for the game (chat shows meanwhile), then play or watch it to its end."""
+        typing = asyncio.create_task(self._typed_while_waiting(link))
+        try:
+            while True:
+                message = await self._pushed_or_typing(link, typing)
+                if isinstance(message, wire.ChatLine):
+                    self.say(f"{message.user} says: {printable(message.text)}")
+                elif isinstance(message, wire.Begin | wire.InProgress):
+                    break
+        finally:
+            typing.cancel()
+        game = await self._game_from(link, message)
+        try:
+            await self._play(link, game)
+        finally:
+            await game.close()
+
+    @staticmethod
+    async def _pushed_or_typing(link: LobbyLink, typing: asyncio.Task[None]) -> wire.ServerMessage:
+        """The server's next push; ends early (EndOfInput) if the person leaves meanwhile."""
+        pushed = asyncio.ensure_future(link.pushed())
+        await asyncio.wait({pushed, typing}, return_when=asyncio.FIRST_COMPLETED)
+        if not pushed.done():
+            pushed.cancel()
+            typing.result()  # raises EndOfInput
+            raise EndOfInput
+        return pushed.result()
+
+    async def _typed_while_waiting(self, link: LobbyLink) -> None:
+        """While waiting for a game: say TEXT chats; quit or Ctrl-D leaves."""
+        while True:
+            line = (await self.ask("")).strip()
+            if line in ("quit", "leave"):
+                raise EndOfInput
+            if line.startswith("say "):
+                await link.send(f"CHAT:{line[4:].strip()}")
+            elif line:
+                self.say("Waiting for the game: say TEXT to chat, quit (or Ctrl-D) to leave.")
+
+    async def _game_from(self, link: LobbyLink, start: wire.Begin | wire.InProgress) -> RoomGame:
+        """The game BEGIN starts, or the one INPROGRESS (and its board) shows."""
+        if isinstance(start, wire.Begin):
+            self.say(f"Game on: {start.red} (RED) against {start.yellow} (YELLOW).")
+            return RoomGame(link, start.red, start.yellow, GameState.new(*start.game))
+        board = await link.pushed()
+        if not isinstance(board, wire.BoardStatus):
+            raise ProtocolError("INPROGRESS without the board")
+        red_moves = board.cells.count("1") == board.cells.count("2")
+        turn = Player.RED if red_moves else Player.YELLOW
+        red, yellow = (start.to_move, start.other) if red_moves else (start.other, start.to_move)
+        self.say(f"Watching {red} (RED) against {yellow} (YELLOW); {start.to_move} is to move.")
+        return RoomGame(link, red, yellow, wire.state_from_cells(start.game, board.cells, turn))
+
+    async def _play(self, link: LobbyLink, game: RoomGame) -> None:
+        mine = game.colour_of(link.user)
+        seats: dict[Player, Backend] = {}
+        for colour in Player:
+            if colour is mine:
+                seats[colour] = PersonBackend("You")
+            else:
+                seats[colour] = RoomSeat(game, colour, sends=mine)
+        driver = MatchDriver(game.state, seats)
+        game.on_chat = lambda user, text: self.say(f"{user} says: {printable(text)}")
+        game.on_forfeit = driver.resign
+        events = driver.listen()
+        driver.start()
+        typing = asyncio.create_task(self._typed_in_game(driver, game, mine))
+        try:
+            await self._follow(driver, events, mine)
+        finally:
+            typing.cancel()
+            await driver.close()
+
+    async def _follow(
+        self, driver: MatchDriver, events: asyncio.Queue[MatchEvent], mine: Player | None
+    ) -> None:
+        while True:
+            event = await events.get()
+            if isinstance(event, TurnStarted):
+                self.say(render_board(event.state))
+                self.say(status_line(event.state))
+                if event.submits:
+                    self.say("Your move (a column, p N to pop), say TEXT, or forfeit:")
+            elif isinstance(event, MovePlayed) and event.player is not mine:
+                self.say(f"{driver.seats[event.player].label}: {describe_move(event.move)}")
+            elif isinstance(event, SeatLeft):
+                self.say(event.reason)
+            elif isinstance(event, GameOver):
+                self.say(render_board(event.state))
+                self.say(self._result(driver, event))
+                self.say("Back in the lobby.")
+                return
+            elif isinstance(event, MatchFailed):
+                raise NetworkError(event.problem)
+
+    @staticmethod
+    def _result(driver: MatchDriver, event: GameOver) -> str:
+        if event.winner is None:
+            return "It's a draw!"
+        return f"{driver.seats[event.winner].label} ({event.winner.name}) wins!"
+
+    async def _typed_in_game(
+        self, driver: MatchDriver, game: RoomGame, mine: Player | None
+    ) -> None:
+        """Lines typed during a game: moves (on our turn), chat, forfeit."""
+        while True:
+            line = (await self.ask("")).strip()
+            if line.startswith("say "):
+                await game.chat(line[4:].strip())
+            elif line == "forfeit" and mine is not None:
+                await game.forfeit()
+                driver.resign(mine, "You forfeited.")
+            elif line and mine is not None:
+                self._submit(driver, line)
+            elif line:
+                self.say("Watching: say TEXT to chat; moves are the players'.")
+
+    def _submit(self, driver: MatchDriver, line: str) -> None:
+        try:
+            move = parse_move(line)
+        except MoveSyntaxError as error:
+            self.say(f"Invalid move: {error}")
+            return
+        refusal = driver.submit(move)
+        if refusal is not None:
+            self.say(f"Invalid move: {refusal}")
+
+
+def run_lobby(settings: LobbySettings, stdin: TextIO | None = None) -> int:
+    """Entry point of ``c4tui console --lobby``."""
+    stdin = stdin or sys.stdin
+    tolerate_bad_bytes(stdin)
+    lobby = ConsoleLobby(settings, stdin, sys.stdout)
+    return quietly(lambda: asyncio.run(lobby.run()))

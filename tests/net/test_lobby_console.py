@@ -1,0 +1,106 @@
+"""``c4tui console --lobby`` as a real process against a real server and a raw client."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import sys
+from pathlib import Path
+
+from tests.net.lobby_client import lobby_server, logged_in
+
+TIMEOUT = 30
+
+
+class ConsoleProcess:
+    """The console as a subprocess: lines are typed when the output asks for them."""
+
+    def __init__(self, process: asyncio.subprocess.Process) -> None:
+        self.process = process
+        self.seen: list[str] = []
+
+    @classmethod
+    async def start(cls, *arguments: str) -> ConsoleProcess:
+        process = await asyncio.create_subprocess_exec(
+            sys.executable, "-m", "c4tui", "console", *arguments,
+            stdin=asyncio.subprocess.PIPE,
+            stdout=asyncio.subprocess.PIPE,
+            stderr=asyncio.subprocess.STDOUT,
+            env={**os.environ, "PYTHONUNBUFFERED": "1"},
+        )  # fmt: skip
+        return cls(process)
+
+    async def type(self, line: str) -> None:
+        assert self.process.stdin is not None
+        self.process.stdin.write((line + "\n").encode())
+        await self.process.stdin.drain()
+
+    async def until(self, text: str) -> str:
+        """Read output until a line containing ``text``; that line."""
+        assert self.process.stdout is not None
+        while True:
+            raw = await asyncio.wait_for(self.process.stdout.readline(), TIMEOUT)
+            if not raw:
+                raise AssertionError(f"ended before {text!r}: {self.seen[-20:]}")
+            line = raw.decode().rstrip("\n")
+            self.seen.append(line)
+            if text in line:
+                return line
+
+
+async def test_a_console_player_and_a_raw_client_play_and_chat(tmp_path: Path) -> None:
+    async with lobby_server(tmp_path) as server:
+        ann = await logged_in(server.port, "ann")
+        assert await ann.ask("CREATE:r1:4:4:classic") == "CREATE:ACKSTATUS:0"
+        bob = await ConsoleProcess.start(
+            "--lobby", f"127.0.0.1:{server.port}", "--user", "bob", "--register"
+        )
+        await bob.type("pw")
+        await bob.until("Logged in as bob")
+        await bob.type("rooms")
+        assert "r1: 4 × 4 classic, ann waits, 0 watching (waiting)" in await bob.until("r1:")
+        await bob.type("join r1")
+        assert await ann.line() == "BEGIN:ann:bob:4:4:classic"
+        await bob.until("Game on: ann (RED) against bob (YELLOW)")
+        await bob.type("say hello ann")
+        assert await ann.line() == "CHAT:bob:hello ann"
+        # ann drops in column 1 four times; bob answers in column 2.
+        for turn in range(4):
+            await ann.send("DROP:1")
+            assert (await ann.line()).startswith("BOARDSTATUS" if turn < 3 else "GAMEEND")
+            if turn == 3:
+                break
+            await bob.until("Your move")
+            await bob.type("2")
+            assert (await ann.line()).startswith("BOARDSTATUS")
+        await bob.until("ann (RED) wins!")
+        await bob.until("Back in the lobby")
+        await bob.type("quit")
+        assert await asyncio.wait_for(bob.process.wait(), TIMEOUT) == 0
+
+
+async def test_a_console_viewer_sees_the_game_and_a_forfeit(tmp_path: Path) -> None:
+    async with lobby_server(tmp_path) as server:
+        ann = await logged_in(server.port, "ann")
+        bob = await logged_in(server.port, "bob")
+        assert await ann.ask("CREATE:r1:5:4:popout") == "CREATE:ACKSTATUS:0"
+        assert await bob.ask("JOIN:r1:PLAYER") == "JOIN:ACKSTATUS:0"
+        await ann.line(), await bob.line()
+        for mover, other, move in [(ann, bob, "DROP:3"), (bob, ann, "DROP:3")]:
+            await mover.send(move)
+            await mover.line(), await other.line()
+        vic = await ConsoleProcess.start(
+            "--lobby", f"127.0.0.1:{server.port}", "--user", "vic", "--register"
+        )
+        await vic.type("pw")
+        await vic.until("Logged in")
+        await vic.type("watch r1")
+        await vic.until("Watching ann (RED) against bob (YELLOW); ann is to move.")
+        await ann.send("POP:3")
+        await ann.line(), await bob.line()
+        await vic.until("ann: pop from column 3")
+        await bob.send("FORFEIT")
+        await vic.until("bob forfeited or left: ann wins")
+        await vic.until("Back in the lobby")
+        await vic.type("quit")
+        assert await asyncio.wait_for(vic.process.wait(), TIMEOUT) == 0

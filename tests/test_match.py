@@ -307,6 +307,7 @@ def test_every_registered_kind_describes_itself_and_is_made_from_its_defaults(
     assert kind.key and kind.title and kind.summary and kind.noun
     values = kind.option_values({})
     assert kind.problems(values) == {}
-    assert isinstance(kind.create(values, SeatContext(pool=SearchPool(1))), kind)
+    if not kind.lobby:  # people online are seated by their room, not made from options
+        assert isinstance(kind.create(values, SeatContext(pool=SearchPool(1))), kind)
     for option in kind.options:
         assert option.problem("not a valid value\t") is not None

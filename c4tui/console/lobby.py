@@ -18,7 +18,6 @@ from typing import TextIO
 from c4tui.console.game import EndOfInput, printable, quietly, tolerate_bad_bytes
 from c4tui.console.lines import LineReader
 from c4tui.engine import (
-    GameState,
     MoveSyntaxError,
     Player,
     Rules,
@@ -27,10 +26,10 @@ from c4tui.engine import (
     render_board,
     status_line,
 )
-from c4tui.match import MatchDriver, PersonBackend
-from c4tui.match.backends.base import Backend
+from c4tui.match import MatchDriver
+from c4tui.match.backends.online import room_seats
 from c4tui.match.events import GameOver, MatchEvent, MatchFailed, MovePlayed, SeatLeft, TurnStarted
-from c4tui.match.lobby import LobbyLink, RoomGame, RoomSeat
+from c4tui.match.lobby import LobbyLink, RoomGame, room_game_from
 from c4tui.net.errors import NetworkError
 from c4tui.protocols import lobby as wire
 from c4tui.protocols.common import ProtocolError
@@ -228,7 +227,15 @@ class ConsoleLobby:
                     break
         finally:
             typing.cancel()
-        game = await self._game_from(link, message)
+        game = await room_game_from(link, message)
+        names = game.names
+        if isinstance(message, wire.Begin):
+            self.say(f"Game on: {names[Player.RED]} (RED) against {names[Player.YELLOW]} (YELLOW).")
+        else:
+            self.say(
+                f"Watching {names[Player.RED]} (RED) against {names[Player.YELLOW]} (YELLOW); "
+                f"{message.to_move} is to move."
+            )
         try:
             await self._play(link, game)
         finally:
@@ -256,29 +263,9 @@ class ConsoleLobby:
             elif line:
                 self.say("Waiting for the game: say TEXT to chat, quit (or Ctrl-D) to leave.")
 
-    async def _game_from(self, link: LobbyLink, start: wire.Begin | wire.InProgress) -> RoomGame:
-        """The game BEGIN starts, or the one INPROGRESS (and its board) shows."""
-        if isinstance(start, wire.Begin):
-            self.say(f"Game on: {start.red} (RED) against {start.yellow} (YELLOW).")
-            return RoomGame(link, start.red, start.yellow, GameState.new(*start.game))
-        board = await link.pushed()
-        if not isinstance(board, wire.BoardStatus):
-            raise ProtocolError("INPROGRESS without the board")
-        red_moves = board.cells.count("1") == board.cells.count("2")
-        turn = Player.RED if red_moves else Player.YELLOW
-        red, yellow = (start.to_move, start.other) if red_moves else (start.other, start.to_move)
-        self.say(f"Watching {red} (RED) against {yellow} (YELLOW); {start.to_move} is to move.")
-        return RoomGame(link, red, yellow, wire.state_from_cells(start.game, board.cells, turn))
-
     async def _play(self, link: LobbyLink, game: RoomGame) -> None:
         mine = game.colour_of(link.user)
-        seats: dict[Player, Backend] = {}
-        for colour in Player:
-            if colour is mine:
-                seats[colour] = PersonBackend("You")
-            else:
-                seats[colour] = RoomSeat(game, colour, sends=mine)
-        driver = MatchDriver(game.state, seats)
+        driver = MatchDriver(game.state, room_seats(game, mine))
         game.on_chat = lambda user, text: self.say(f"{user} says: {printable(text)}")
         game.on_forfeit = driver.resign
         events = driver.listen()

@@ -13,11 +13,8 @@ import asyncio
 import contextlib
 from collections import deque
 from collections.abc import Callable
-from typing import ClassVar
 
 from c4tui.engine import GameState, Move, Player, Rules
-from c4tui.match.backends.base import Backend
-from c4tui.match.driver import OpponentLeft
 from c4tui.net.address import CONNECT_TIMEOUT
 from c4tui.net.connection import Connection, open_connection
 from c4tui.net.errors import NetworkError
@@ -57,7 +54,8 @@ class LobbyLink:
                 message = wire.parse_server_message(await self.connection.read_line())
                 waiting = self._waiting_for(message)
                 if waiting is not None:
-                    waiting.set_result(message)  # type: ignore[arg-type]
+                    if not waiting.done():  # an asker that gave up (a cancelled worker)
+                        waiting.set_result(message)  # type: ignore[arg-type]
                 else:
                     self._pushed.put_nowait(message)
         except (ProtocolError, OSError, ConnectionError) as error:
@@ -234,32 +232,19 @@ class RoomGame:
             await self._pump
 
 
-class RoomSeat(Backend):
-    """A player of a lobby room seen from here: its moves arrive from the server.
+async def room_game_from(link: LobbyLink, start: wire.Begin | wire.InProgress) -> RoomGame:
+    """The game BEGIN starts, or the one INPROGRESS shows (its board is read next).
 
-    ``sends`` is the colour whose moves this seat forwards (ours, when we play):
-    the driver tells every seat of every move, and ours must reach the server.
+    INPROGRESS names who is to move but not the colours: with as many RED discs
+    as YELLOW ones it is RED's turn (exact in classic; Pop Out games joined late
+    are judged the same way).
     """
-
-    noun = "player"
-    supports_undo: ClassVar[bool] = False
-    remote: ClassVar[bool] = True
-
-    def __init__(self, game: RoomGame, colour: Player, sends: Player | None = None) -> None:
-        self.game = game
-        self.label = game.names[colour]
-        self._sends = sends
-
-    async def choose_move(self, state: GameState) -> Move:
-        """The move the server shows this player making."""
-        try:
-            return await self.game.next_move()
-        except (NetworkError, ProtocolError) as error:
-            if self.game.ended is not None and self.game.ended.status == 2:
-                raise OpponentLeft(f"{self.label} forfeited or left") from error
-            raise
-
-    async def move_played(self, before: GameState, move: Move) -> None:
-        """Forward our own moves to the server (and wait for its board)."""
-        if before.turn is self._sends:
-            await self.game.play(move)
+    if isinstance(start, wire.Begin):
+        return RoomGame(link, start.red, start.yellow, GameState.new(*start.game))
+    board = await link.pushed()
+    if not isinstance(board, wire.BoardStatus):
+        raise ProtocolError("INPROGRESS without the board")
+    red_moves = board.cells.count("1") == board.cells.count("2")
+    red, yellow = (start.to_move, start.other) if red_moves else (start.other, start.to_move)
+    turn = Player.RED if red_moves else Player.YELLOW
+    return RoomGame(link, red, yellow, wire.state_from_cells(start.game, board.cells, turn))

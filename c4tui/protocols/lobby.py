@@ -52,6 +52,11 @@ def valid_password(password: str) -> bool:
     return _PASSWORD.fullmatch(password) is not None
 
 
+def valid_chat(text: str) -> bool:
+    """A chat line by the protocol's rules (1-200 printable characters)."""
+    return _CHAT.fullmatch(text) is not None
+
+
 def valid_room(name: str) -> bool:
     """A room name by the protocol's rules."""
     return _ROOM.fullmatch(name) is not None

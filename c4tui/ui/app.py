@@ -13,6 +13,8 @@ from c4tui.match.pool import SearchPool
 from c4tui.ui.assets import asset_path
 from c4tui.ui.screens.connect import ConnectDialog
 from c4tui.ui.screens.game import GameScreen
+from c4tui.ui.screens.lobby import LobbyScreen
+from c4tui.ui.screens.login import LoggedIn, LoginDialog
 from c4tui.ui.screens.menu import MenuScreen, picked_in_menu
 
 DriverFactory = Callable[[MatchSettings], MatchDriver]
@@ -60,6 +62,9 @@ class C4App(App[None]):
     def start_match(self, settings: MatchSettings) -> None:
         """Start a game with ``settings``; opponents with free-text options ask for them first."""
         kind = settings.kind
+        if kind.lobby:
+            self._open_lobby(settings)
+            return
         if picked_in_menu(kind):
             self._open_game(settings)
             return
@@ -79,6 +84,17 @@ class C4App(App[None]):
             options, settings.columns, settings.rows, settings.rules
         )
         self._open_game(replace(settings, options=options, columns=columns, rows=rows, rules=rules))
+
+    def _open_lobby(self, settings: MatchSettings) -> None:
+        """Online: log in first, then the lobby's rooms."""
+        values = {**settings.options, **self._typed.get(settings.opponent, {})}
+
+        def logged_in(outcome: LoggedIn | None) -> None:
+            if outcome is not None:
+                self._typed[settings.opponent] = outcome.values
+                self.push_screen(LobbyScreen(outcome, settings))
+
+        self.push_screen(LoginDialog(values), logged_in)
 
     def _open_game(self, settings: MatchSettings) -> None:
         driver = self._make_driver(settings)

@@ -6,10 +6,19 @@ and look at every changed SVG (``snapshot_report.html``) before committing.
 
 from __future__ import annotations
 
+import asyncio
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
 from textual.pilot import Pilot
-from textual.widgets import Input
+from textual.widgets import DataTable, Input
 
 from c4tui.engine import Rules
+from c4tui.server import C4Server, ServerConfig
+from c4tui.ui.app import C4App
+from tests.net.lobby_client import LobbyClient, logged_in
 from tests.ui.helpers import SIZE, make_app, play, settle
 
 
@@ -97,3 +106,72 @@ def test_ansi_dark_theme_keeps_discs_and_the_winning_line_readable(snap_compare)
         await playing("d4 d5 d4 d5 d4 d5 d4")(pilot)
 
     assert snap_compare(app, terminal_size=SIZE, run_before=run_before)
+
+
+# ----- people online --------------------------------------------------------------------
+
+
+@pytest.fixture
+def lobby_with_rooms(tmp_path: Path) -> Iterator[int]:
+    """A lobby server in a thread, with a waiting room and a game being watched; its port."""
+    loop = asyncio.new_event_loop()
+    thread = threading.Thread(target=loop.run_forever, daemon=True)
+    thread.start()
+
+    async def set_up() -> tuple[C4Server, list[LobbyClient]]:
+        server = C4Server(ServerConfig(port=0, db=tmp_path / "a.sqlite3", bcrypt_rounds=4))
+        await server.start()
+        ann, bob, cid, dee = [
+            await logged_in(server.port, name) for name in ("ann", "bob", "cid", "dee")
+        ]
+        await logged_in(server.port, "zoe", "secret")
+        assert await ann.ask("CREATE:ann room") == "CREATE:ACKSTATUS:0"
+        assert await bob.ask("CREATE:quick game:5:4:classic") == "CREATE:ACKSTATUS:0"
+        assert await cid.ask("JOIN:quick game:PLAYER") == "JOIN:ACKSTATUS:0"
+        assert await dee.ask("JOIN:quick game:VIEWER") == "JOIN:ACKSTATUS:0"
+        return server, [ann, bob, cid, dee]
+
+    server, _clients = asyncio.run_coroutine_threadsafe(set_up(), loop).result(30)  # kept open
+    try:
+        yield server.port
+    finally:
+        asyncio.run_coroutine_threadsafe(server.stop(), loop).result(30)
+        loop.call_soon_threadsafe(loop.stop)
+        thread.join(10)
+
+
+def online_app(port: int) -> C4App:
+    return make_app(
+        opponent="online", options={"host": "127.0.0.1", "port": str(port), "user": "zoe"}
+    )
+
+
+def test_login_dialog(snap_compare, lobby_with_rooms: int) -> None:
+    async def run_before(pilot: Pilot) -> None:
+        await pilot.pause()
+        await pilot.press("enter")
+        await pilot.pause()
+        for field in pilot.app.screen.query(Input):
+            field.cursor_blink = False
+        pilot.app.screen.query_one("#password", Input).value = "secret"
+        pilot.app.screen.query_one("#port", Input).value = "4444"  # the test server's varies
+        await pilot.pause()
+
+    assert snap_compare(online_app(lobby_with_rooms), terminal_size=SIZE, run_before=run_before)
+
+
+def test_lobby_screen(snap_compare, lobby_with_rooms: int) -> None:
+    async def run_before(pilot: Pilot) -> None:
+        await pilot.pause()
+        await pilot.press("enter")
+        await pilot.pause()
+        pilot.app.screen.query_one("#password", Input).value = "secret"
+        await pilot.press("enter")
+        for _ in range(100):
+            await pilot.pause(0.05)
+            tables = pilot.app.screen.query(DataTable)
+            if tables and tables.first().row_count == 2:
+                break
+        await pilot.pause()
+
+    assert snap_compare(online_app(lobby_with_rooms), terminal_size=SIZE, run_before=run_before)

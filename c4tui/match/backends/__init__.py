@@ -9,11 +9,12 @@ from __future__ import annotations
 from c4tui.match.backends.base import Backend, Choice, Option, SeatContext, Spectator, Watcher
 from c4tui.match.backends.computer import ComputerBackend
 from c4tui.match.backends.network import NetworkBackend
+from c4tui.match.backends.online import RoomSeat
 from c4tui.match.backends.person import PersonBackend
 
 #: The opponents a person can choose, in the menu's order.
 OPPONENTS: dict[str, type[Backend]] = {
-    kind.key: kind for kind in (PersonBackend, ComputerBackend, NetworkBackend)
+    kind.key: kind for kind in (PersonBackend, ComputerBackend, NetworkBackend, RoomSeat)
 }
 
 
@@ -33,6 +34,7 @@ __all__ = [
     "NetworkBackend",
     "Option",
     "PersonBackend",
+    "RoomSeat",
     "SeatContext",
     "Spectator",
     "Watcher",

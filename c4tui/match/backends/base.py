@@ -129,6 +129,8 @@ class Backend(Watcher, ABC):
     local_pair: ClassVar[bool] = False
     #: True when the player is at the other end of a connection.
     remote: ClassVar[bool] = False
+    #: True for people met in a lobby's rooms: chosen there, not made from options alone.
+    lobby: ClassVar[bool] = False
 
     label: str = "Player"
     #: Set by ``start`` when the other side has already moved (a C4N server whose AI

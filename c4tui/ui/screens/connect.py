@@ -34,24 +34,6 @@ class ConnectDialog(ModalScreen[dict[str, str] | None]):
 
     DEFAULT_CSS = """
     ConnectDialog { align: center middle; }
-    ConnectDialog > Vertical {
-        width: 64;
-        max-width: 100%;
-        height: auto;
-        max-height: 100%;
-        overflow-y: auto;
-        border: round $primary;
-        background: $panel;
-        padding: 0 2;
-    }
-    ConnectDialog #connect-title { text-style: bold; margin: 1 0; }
-    ConnectDialog Grid {
-        grid-size: 2;
-        grid-columns: 10 1fr;
-        grid-rows: 1;
-        grid-gutter: 1 1;
-        height: auto;
-    }
     ConnectDialog ChoiceSet, ConnectDialog ChoiceSet:focus {
         layout: horizontal;
         border: none;
@@ -62,10 +44,6 @@ class ConnectDialog(ModalScreen[dict[str, str] | None]):
     }
     ConnectDialog ChoiceSet > RadioButton { width: auto; margin-right: 2; }
     ConnectDialog #connect-note { height: auto; margin-top: 1; color: $text-muted; }
-    ConnectDialog #connect-status { height: auto; margin-top: 1; }
-    ConnectDialog #connect-status.-error { color: $error; text-style: bold; }
-    ConnectDialog Horizontal { height: auto; margin: 1 0; }
-    ConnectDialog Button { margin-right: 2; }
     """
 
     BINDINGS = [
@@ -88,14 +66,14 @@ class ConnectDialog(ModalScreen[dict[str, str] | None]):
 
     def compose(self) -> ComposeResult:
         """One row per option, a note, a status line and the buttons."""
-        with Vertical():
-            yield Static(self._kind.summary, id="connect-title")
+        with Vertical(classes="form-dialog"):
+            yield Static(self._kind.summary, id="connect-title", classes="form-title")
             with Grid():
                 for option in self._kind.options:
                     yield Label(option.label)
                     yield self._widget_for(option)
             yield Static("", id="connect-note")
-            yield Static("", id="connect-status")
+            yield Static("", id="connect-status", classes="form-status")
             with Horizontal():
                 yield Button("Connect", id="connect", variant="primary")
                 yield Button("Back", id="back")

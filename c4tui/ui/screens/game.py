@@ -46,7 +46,7 @@ ANALYSIS_GROUP = "analysis"
 ANALYSIS_SECONDS = 1.0
 
 
-class GameScreen(Screen[None]):
+class GameScreen(Screen[bool | None]):
     """One match: people play with keys or mouse; the driver runs everything else."""
 
     BINDINGS = [

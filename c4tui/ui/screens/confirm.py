@@ -1,0 +1,52 @@
+"""A yes-or-no question before something that cannot be taken back (forfeiting a game)."""
+
+from __future__ import annotations
+
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Button, Static
+
+
+class ConfirmDialog(ModalScreen[bool]):
+    """``question``, then Enter or y confirms, Esc or n keeps things as they are."""
+
+    DEFAULT_CSS = """
+    ConfirmDialog { align: center middle; }
+    ConfirmDialog > Vertical {
+        width: 50; max-width: 100%; height: auto;
+        border: round $warning; background: $panel; padding: 1 2;
+    }
+    ConfirmDialog Horizontal { height: auto; margin-top: 1; }
+    ConfirmDialog Button { margin-right: 2; }
+    """
+
+    BINDINGS = [
+        Binding("y,enter", "confirm", "Yes", priority=True),
+        Binding("n,escape", "cancel", "No"),
+    ]
+
+    def __init__(self, question: str, confirm_label: str) -> None:
+        super().__init__()
+        self._question = question
+        self._confirm_label = confirm_label
+
+    def compose(self) -> ComposeResult:
+        """The question and two buttons."""
+        with Vertical():
+            yield Static(self._question)
+            with Horizontal():
+                yield Button(f"{self._confirm_label} (y)", id="confirm", variant="error")
+                yield Button("Cancel (n)", id="cancel")
+
+    @on(Button.Pressed, "#confirm")
+    def action_confirm(self) -> None:
+        """Yes."""
+        self.dismiss(True)
+
+    @on(Button.Pressed, "#cancel")
+    def action_cancel(self) -> None:
+        """No."""
+        self.dismiss(False)

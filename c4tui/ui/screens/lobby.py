@@ -1,0 +1,295 @@
+"""The lobby screen: rooms to play in and to watch, creating one, quick play, waiting, chat.
+
+Everything that talks to the server runs in workers, so no key waits for the
+network. While we wait in a room, a worker reads what the server pushes: chat
+shows at once, and BEGIN (or INPROGRESS, for a viewer) opens the game screen.
+Leaving a room the protocol has no word for (cancelling a wait) is done by
+logging in again on a fresh connection.
+"""
+
+from __future__ import annotations
+
+from textual import work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical
+from textual.screen import Screen
+from textual.widgets import DataTable, Footer, Static
+
+from c4tui.engine import Rules
+from c4tui.match import MatchDriver, MatchSettings
+from c4tui.match.backends.online import RoomSeat, room_seats
+from c4tui.match.lobby import LobbyLink, RoomGame, room_game_from
+from c4tui.match.settings import describe_game
+from c4tui.net.errors import NetworkError
+from c4tui.protocols import lobby as wire
+from c4tui.protocols.common import ProtocolError
+from c4tui.ui.screens.login import LoggedIn, log_in
+from c4tui.ui.screens.online_game import OnlineGameScreen
+from c4tui.ui.widgets.chat import ChatInput
+
+#: Seconds between two refreshes of the room list.
+REFRESH_SECONDS = 5.0
+
+
+class LobbyScreen(Screen[None]):
+    """Rooms, and what to do with them. Esc: cancel a wait, or back to the menu."""
+
+    DEFAULT_CSS = """
+    LobbyScreen #lobby-title { text-style: bold; margin: 1 2 0 2; height: auto; }
+    LobbyScreen #lobby-help { color: $text-muted; margin: 0 2 1 2; height: auto; }
+    LobbyScreen DataTable { height: 1fr; margin: 0 2; }
+    LobbyScreen #lobby-status { margin: 1 2 0 2; height: auto; }
+    LobbyScreen #lobby-status.-error { color: $error; text-style: bold; }
+    LobbyScreen #chat { margin: 0 2; }
+    """
+
+    BINDINGS = [
+        Binding("r", "refresh", "Refresh", id="lobby.refresh"),
+        Binding("enter,j", "join", "Play", id="lobby.join"),
+        Binding("w", "watch", "Watch", id="lobby.watch"),
+        Binding("c", "create", "Create", id="lobby.create"),
+        Binding("g", "quick_play", "Quick play", id="lobby.quick"),
+        Binding("t", "talk", "Chat", id="lobby.talk"),
+        Binding("escape", "leave", "Back", id="lobby.leave"),
+    ]
+
+    def __init__(self, logged_in: LoggedIn, settings: MatchSettings) -> None:
+        super().__init__()
+        self._session = logged_in
+        self._settings = settings
+        self._room: str | None = None  # the room we wait in
+
+    @property
+    def link(self) -> LobbyLink:
+        """The connection in use."""
+        return self._session.link
+
+    @property
+    def game(self) -> tuple[int, int, Rules]:
+        """The board and rules chosen in the menu (for Create and Quick play)."""
+        settings = self._settings
+        return settings.columns, settings.rows, settings.rules
+
+    def compose(self) -> ComposeResult:
+        """Title, rooms, status, chat line, footer."""
+        values = self._session.values
+        with Vertical():
+            yield Static(
+                f"Lobby on {values['host']} — logged in as {values['user']}",
+                id="lobby-title",
+            )
+            yield Static(
+                f"Enter plays in a waiting room, w watches, c creates one, g meets the next "
+                f"person waiting for {describe_game(*self.game)} (your menu choice).",
+                id="lobby-help",
+            )
+            yield DataTable(id="rooms", cursor_type="row", zebra_stripes=True)
+            yield Static("", id="lobby-status")
+            yield ChatInput("A message for the room; Enter sends", id="chat")
+        yield Footer(show_command_palette=False)
+
+    def on_mount(self) -> None:
+        """Columns, the first list, and a refresh every few seconds."""
+        table = self.query_one(DataTable)
+        table.add_columns("Room", "Board", "Players", "Watching", "State")
+        table.focus()
+        self.action_refresh()
+        self.set_interval(REFRESH_SECONDS, self._refresh_quietly)
+
+    def on_screen_resume(self) -> None:
+        """Back from a game: the rooms have changed."""
+        self._room = None
+        self.query_one(ChatInput).close()
+        self.query_one(DataTable).focus()
+        self.action_refresh()
+
+    def _say(self, text: str, error: bool = False) -> None:
+        status = self.query_one("#lobby-status", Static)
+        status.update(text)
+        status.set_class(error, "-error")
+
+    # ----- the room list -------------------------------------------------------------
+
+    def _refresh_quietly(self) -> None:
+        if self._room is None and self.is_current:
+            self.action_refresh()
+
+    def action_refresh(self) -> None:
+        """Ask the server for the rooms again."""
+        self._load_rooms()
+
+    @work(group="rooms", exclusive=True, exit_on_error=False)
+    async def _load_rooms(self) -> None:
+        try:
+            names = await self.link.room_names(wire.Mode.VIEWER)
+            rows = []
+            for name in names:
+                info = await self.link.room_info(name)
+                if info.status == 0:
+                    rows.append((name, *self._row(info.extra)))
+        except (NetworkError, ProtocolError, TimeoutError) as error:
+            self._say(f"The lobby server is gone: {error}", error=True)
+            return
+        table = self.query_one(DataTable)
+        chosen = self._chosen()
+        table.clear()
+        for row in rows:
+            table.add_row(*row, key=row[0])
+        if chosen in names:
+            table.move_cursor(row=names.index(chosen))
+        if self._room is None:
+            empty = "No rooms yet: c creates one, g waits for an opponent."
+            self._say("" if rows else empty)
+
+    @staticmethod
+    def _row(extra: tuple[str, ...]) -> tuple[str, str, str, str]:
+        columns, rows, rules, red, yellow, viewers, state = extra
+        board = f"{columns} × {rows} {'Pop Out' if rules == 'popout' else 'Classic'}"
+        players = f"{red} vs {yellow}" if yellow else f"{red} waits"
+        return board, players, viewers, state
+
+    def _chosen(self) -> str | None:
+        table = self.query_one(DataTable)
+        if not table.row_count:
+            return None
+        return str(table.coordinate_to_cell_key(table.cursor_coordinate).row_key.value)
+
+    # ----- entering a room -----------------------------------------------------------
+
+    def action_join(self) -> None:
+        """Play in the chosen room (its creator waits)."""
+        self._enter(wire.Mode.PLAYER)
+
+    def action_watch(self) -> None:
+        """Watch the chosen room."""
+        self._enter(wire.Mode.VIEWER)
+
+    def _enter(self, mode: wire.Mode) -> None:
+        name = self._chosen()
+        if self._room is not None or name is None:
+            self._say("Choose a room first (r refreshes the list).", error=name is None)
+            return
+        self._join(name, mode)
+
+    @work(group="enter", exclusive=True, exit_on_error=False)
+    async def _join(self, name: str, mode: wire.Mode) -> None:
+        status = await self.link.join(name, mode)
+        words = {1: "That room is gone.", 2: "That room has two players: w watches it."}
+        if status != 0:
+            self._say(words.get(status, f"Cannot join ({status})."), error=True)
+            self.action_refresh()
+            return
+        self._wait_in(name, "Joining…" if mode is wire.Mode.PLAYER else "Watching…")
+
+    def action_create(self) -> None:
+        """Open a room with the menu's board and rules, named after you, and wait in it."""
+        if self._room is None:
+            self._create()
+
+    @work(group="enter", exclusive=True, exit_on_error=False)
+    async def _create(self) -> None:
+        user = self._session.values["user"]
+        for suffix in ["", *(f" {n}" for n in range(2, 20))]:
+            name = f"{user[:12]} room{suffix}"
+            status = await self.link.create(name, self.game)
+            if status == 0:
+                self._wait_in(name, f"Room {name!r} ({describe_game(*self.game)}) is open.")
+                return
+            if status != 2:
+                break
+        self._say("The server would not open a room (it may be full).", error=True)
+
+    def action_quick_play(self) -> None:
+        """Meet the next person waiting for the same board and rules, or wait for one."""
+        if self._room is None:
+            self._quick()
+
+    @work(group="enter", exclusive=True, exit_on_error=False)
+    async def _quick(self) -> None:
+        room = await self.link.quick_play(self.game)
+        if room is None:
+            self._say("Quick play was refused.", error=True)
+            return
+        self._wait_in(room, f"Quick play: in room {room!r}.")
+
+    def _wait_in(self, room: str, note: str) -> None:
+        self._room = room
+        self._say(f"{note} Waiting for the game… Esc leaves; t chats with the room.")
+        self._wait_for_game()
+
+    @work(group="wait", exclusive=True, exit_on_error=False)
+    async def _wait_for_game(self) -> None:
+        """Read the server's pushes until the game begins; chat shows meanwhile."""
+        try:
+            while True:
+                message = await self.link.pushed()
+                if isinstance(message, wire.ChatLine):
+                    self.notify(message.text, title=f"{message.user} says")
+                elif isinstance(message, wire.Begin | wire.InProgress):
+                    break
+            game = await room_game_from(self.link, message)
+        except (NetworkError, ProtocolError) as error:
+            self._room = None
+            self._say(f"The lobby server is gone: {error}", error=True)
+            return
+        self._open_game(game)
+
+    def _open_game(self, game: RoomGame) -> None:
+        mine = game.colour_of(self.link.user)
+        driver = MatchDriver(game.state, room_seats(game, mine))
+        state = game.state
+        settings = MatchSettings(
+            opponent=RoomSeat.key,
+            options=self._session.values,
+            columns=state.columns,
+            rows=state.rows,
+            rules=state.rules,
+        )
+        self.app.push_screen(OnlineGameScreen(driver, settings, game, mine), self._game_left)
+
+    def _game_left(self, still_in_room: bool | None) -> None:
+        """Back from a game; a viewer who left a game under way leaves its room too."""
+        if still_in_room:
+            self._reconnect()
+
+    # ----- chat and leaving ----------------------------------------------------------
+
+    def action_talk(self) -> None:
+        """Type a message for everyone in the room you wait in."""
+        if self._room is None:
+            self._say("Chat is for rooms: create or join one first.")
+            return
+        self.query_one(ChatInput).open()
+
+    def on_chat_input_said(self, message: ChatInput.Said) -> None:
+        """Send what was typed to the room."""
+        self.run_worker(self.link.send(f"CHAT:{message.text}"), exit_on_error=False)
+        self.query_one(DataTable).focus()
+
+    def action_leave(self) -> None:
+        """Close the chat box; else leave the room you wait in (a fresh login), or the lobby."""
+        chat = self.query_one(ChatInput)
+        if chat.display:
+            chat.close()
+            self.query_one(DataTable).focus()
+            return
+        if self._room is None:
+            self.run_worker(self.link.close(), exit_on_error=False)
+            self.dismiss(None)
+            return
+        self._room = None
+        self.workers.cancel_group(self, "wait")
+        self._say("Leaving the room…")
+        self._reconnect()
+
+    @work(group="enter", exclusive=True, exit_on_error=False)
+    async def _reconnect(self) -> None:
+        await self.link.close()
+        outcome = await log_in(self._session.values, self._session.password, register=False)
+        if isinstance(outcome, str):
+            self._say(outcome, error=True)
+            return
+        self._session = outcome
+        self._say("You left the room.")
+        self.action_refresh()

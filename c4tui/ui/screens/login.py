@@ -1,0 +1,164 @@
+"""The login dialog of "Online": where the lobby is, who you are, and your password.
+
+Log in or Register (which logs in too) connect in the background; what goes
+wrong (cannot connect, the name is taken, no such user, a wrong password) is
+said under the fields, and the field to fix gets the focus.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Grid, Horizontal, Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Button, Input, Label, Static
+
+from c4tui.match.backends.online import RoomSeat, parse_password
+from c4tui.match.lobby import LobbyLink
+from c4tui.net.errors import NetworkError
+from c4tui.protocols.common import ProtocolError
+
+REGISTER_PROBLEMS = {1: "That username is taken: log in, or choose another."}
+LOGIN_PROBLEMS = {
+    1: "No such user: check the name, or Register.",
+    2: "Wrong password.",
+    3: "The server refused that name or password.",
+}
+
+
+@dataclass(frozen=True)
+class LoggedIn:
+    """A logged-in link, and what it took (to log in again after leaving a room)."""
+
+    link: LobbyLink
+    values: dict[str, str]
+    password: str
+
+
+async def log_in(values: Mapping[str, str], password: str, register: bool) -> LoggedIn | str:
+    """Connect and log in (registering first if asked); the link, or what went wrong."""
+    try:
+        link = await LobbyLink.open(values["host"], int(values["port"]))
+    except NetworkError as error:
+        return str(error)
+    try:
+        if register:
+            status = await link.register(values["user"], password)
+            if status != 0:
+                await link.close()
+                return REGISTER_PROBLEMS.get(status, "The server refused that name or password.")
+        status = await link.login(values["user"], password)
+    except (NetworkError, ProtocolError, TimeoutError) as error:
+        await link.close()
+        return f"The lobby server did not answer as expected: {error}"
+    if status != 0:
+        await link.close()
+        return LOGIN_PROBLEMS.get(status, f"Login refused ({status}).")
+    return LoggedIn(link, dict(values), password)
+
+
+class LoginDialog(ModalScreen[LoggedIn | None]):
+    """Host, port, username and password; Log in, Register or Back."""
+
+    DEFAULT_CSS = """
+    LoginDialog { align: center middle; }
+    """
+
+    BINDINGS = [
+        Binding("escape", "cancel", "Back", id="login.cancel"),
+        Binding("enter", "log_in", "Log in", priority=True, id="login.log_in"),
+    ]
+
+    def __init__(self, values: Mapping[str, str]) -> None:
+        super().__init__()
+        self._values = RoomSeat.option_values(values)
+
+    def compose(self) -> ComposeResult:
+        """The fields, a status line and the buttons."""
+        with Vertical(classes="form-dialog"):
+            yield Static(RoomSeat.summary, id="login-title", classes="form-title")
+            with Grid():
+                for option in RoomSeat.options:
+                    yield Label(option.label)
+                    yield Input(
+                        self._values[option.key],
+                        id=option.key,
+                        max_length=option.max_length,
+                        compact=True,
+                    )
+                yield Label("Password")
+                yield Input("", id="password", password=True, max_length=128, compact=True)
+            yield Static("", id="login-status", classes="form-status")
+            with Horizontal():
+                yield Button("Log in", id="log-in", variant="primary")
+                yield Button("Register", id="register")
+                yield Button("Back", id="back")
+
+    def on_mount(self) -> None:
+        """Start where something is missing: the username, else the password."""
+        user = self.query_one("#user", Input)
+        (user if not user.value else self.query_one("#password", Input)).focus()
+
+    def _say(self, text: str, error: bool = True) -> None:
+        status = self.query_one("#login-status", Static)
+        status.update(text)
+        status.set_class(error, "-error")
+
+    def _checked(self) -> tuple[dict[str, str], str] | None:
+        """The fields if every one is fine; else the first problem is shown and focused."""
+        values = {}
+        for option in RoomSeat.options:
+            field = self.query_one(f"#{option.key}", Input)
+            problem = option.problem(field.value.strip())
+            if problem is not None:
+                self._say(problem)
+                field.focus()
+                return None
+            values[option.key] = field.value.strip()
+        password = self.query_one("#password", Input)
+        try:
+            parse_password(password.value)
+        except ValueError as error:
+            self._say(f"Password: {error}.")
+            password.focus()
+            return None
+        return values, password.value
+
+    @on(Button.Pressed, "#log-in")
+    def action_log_in(self) -> None:
+        """Log in with what is typed."""
+        self._start(register=False)
+
+    @on(Button.Pressed, "#register")
+    def action_register(self) -> None:
+        """Create the account, then log in."""
+        self._start(register=True)
+
+    def _start(self, register: bool) -> None:
+        checked = self._checked()
+        if checked is None:
+            return
+        values, password = checked
+        self._say("Registering…" if register else "Logging in…", error=False)
+        self._connect(values, password, register)
+
+    @work(exclusive=True, exit_on_error=False)
+    async def _connect(self, values: dict[str, str], password: str, register: bool) -> None:
+        outcome = await log_in(values, password, register)
+        if isinstance(outcome, str):
+            self._say(outcome)
+            wrong = "#password" if "password" in outcome.lower() else "#user"
+            if "connect" in outcome.lower():
+                wrong = "#host"
+            self.query_one(wrong, Input).focus()
+            return
+        self.dismiss(outcome)
+
+    @on(Button.Pressed, "#back")
+    def action_cancel(self) -> None:
+        """Back to the menu."""
+        self.dismiss(None)

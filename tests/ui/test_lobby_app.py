@@ -1,0 +1,138 @@
+"""People online through the real app (Pilot) against a real lobby server and raw clients."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+from textual.pilot import Pilot
+from textual.widgets import DataTable, Input
+
+from c4tui.engine import Rules
+from c4tui.ui.screens.lobby import LobbyScreen
+from c4tui.ui.screens.login import LoginDialog
+from c4tui.ui.screens.online_game import OnlineGameScreen
+from tests.net.lobby_client import lobby_server, logged_in
+from tests.ui.helpers import SIZE, make_app
+
+
+async def until(pilot: Pilot, condition: Callable[[], bool], seconds: float = 10) -> None:
+    """Let the app run until ``condition()`` holds."""
+    for _ in range(int(seconds / 0.05)):
+        if condition():
+            return
+        await pilot.pause(0.05)
+    shown = pilot.app.screen.query("#login-status, #lobby-status, #message").first().render()
+    raise AssertionError(f"timed out; the screen says: {shown!s}")
+
+
+async def press_button(pilot: Pilot, selector: str) -> None:
+    """Click a button once its last click has faded (Textual ignores clicks until then)."""
+    button = pilot.app.screen.query_one(selector)
+    await until(pilot, lambda: not button.has_class("-active"))
+    await pilot.click(selector)
+
+
+def text_of(pilot: Pilot, selector: str) -> str:
+    return str(pilot.app.screen.query_one(selector).render())
+
+
+async def log_in_through_the_dialog(pilot: Pilot, password: str, register: bool) -> None:
+    await pilot.press("enter")  # the menu's Start: People online asks who you are
+    await until(pilot, lambda: isinstance(pilot.app.screen, LoginDialog))
+    pilot.app.screen.query_one("#password", Input).value = password
+    await press_button(pilot, "#register" if register else "#log-in")
+    await until(pilot, lambda: isinstance(pilot.app.screen, LobbyScreen))
+
+
+async def test_register_create_and_play_a_whole_game_through_the_app(tmp_path: Path) -> None:
+    async with lobby_server(tmp_path) as server:
+        options = {"host": "127.0.0.1", "port": str(server.port), "user": "zoe"}
+        app = make_app(opponent="online", options=options, columns=4, rows=4)
+        async with app.run_test(size=SIZE) as pilot:
+            await log_in_through_the_dialog(pilot, "secret", register=True)
+            await pilot.press("c")  # create a room with the menu's 4 x 4 Classic
+            await until(pilot, lambda: "Waiting for the game" in text_of(pilot, "#lobby-status"))
+            bob = await logged_in(server.port, "bob")
+            assert await bob.ask("ROOMLIST:PLAYER") == "ROOMLIST:ACKSTATUS:0:zoe room"
+            assert await bob.ask("JOIN:zoe room:PLAYER") == "JOIN:ACKSTATUS:0"
+            assert await bob.line() == "BEGIN:zoe:bob:4:4:classic"
+            await until(pilot, lambda: isinstance(app.screen, OnlineGameScreen))
+            screen = app.screen
+            assert isinstance(screen, OnlineGameScreen)
+            assert "zoe" in str(screen.query_one("#turn").render()) or screen.driver.seats
+            assert screen.check_action("hint", ()) is False  # no help against a person
+            for turn in range(4):
+                await until(pilot, screen.driver.awaiting_submission)
+                await pilot.press("1", "enter")  # zoe: column 1, four times
+                assert (await bob.line()).startswith("BOARDSTATUS" if turn < 3 else "GAMEEND")
+                if turn == 3:
+                    break
+                await bob.send("DROP:2")
+                assert (await bob.line()).startswith("BOARDSTATUS")
+            await until(pilot, lambda: screen.driver.result is not None)
+            assert screen.driver.result is not None and screen.driver.result.winner is not None
+            assert "zoe (RED) wins!" in text_of(pilot, "#message")
+            await pilot.press("escape")  # back to the lobby
+            await until(pilot, lambda: isinstance(app.screen, LobbyScreen))
+
+
+async def test_watching_a_game_and_chatting_and_seeing_a_forfeit(tmp_path: Path) -> None:
+    async with lobby_server(tmp_path) as server:
+        ann = await logged_in(server.port, "ann")
+        bob = await logged_in(server.port, "bob")
+        await (await logged_in(server.port, "zoe", "secret")).close()
+        assert await ann.ask("CREATE:r1:5:4:popout") == "CREATE:ACKSTATUS:0"
+        assert await bob.ask("JOIN:r1:PLAYER") == "JOIN:ACKSTATUS:0"
+        await ann.line(), await bob.line()
+        await ann.send("DROP:3")
+        await ann.line(), await bob.line()
+        options = {"host": "127.0.0.1", "port": str(server.port), "user": "zoe"}
+        app = make_app(opponent="online", options=options, rules=Rules.POPOUT)
+        async with app.run_test(size=SIZE) as pilot:
+            await log_in_through_the_dialog(pilot, "secret", register=False)
+            table = app.screen.query_one(DataTable)
+            await until(pilot, lambda: table.row_count == 1)
+            await pilot.press("w")
+            await until(pilot, lambda: isinstance(app.screen, OnlineGameScreen))
+            screen = app.screen
+            assert isinstance(screen, OnlineGameScreen) and screen.mine is None
+            assert "Watching ann (RED) against bob (YELLOW)" in text_of(pilot, "#message")
+            assert screen.check_action("forfeit", ()) is False  # viewers cannot forfeit
+            await pilot.press("t")
+            screen.query_one("#chat", Input).value = "go bob"
+            await pilot.press("enter")
+            assert await ann.line() == "CHAT:zoe:go bob"
+            assert await bob.line() == "CHAT:zoe:go bob"
+            await bob.send("DROP:3")
+            await ann.line(), await bob.line()
+            await until(pilot, lambda: len(screen.driver.moves) == 1)  # bob's, seen live
+            await ann.send("FORFEIT")
+            await until(pilot, lambda: screen.driver.result is not None)
+            assert screen.driver.result is not None
+            assert "bob (YELLOW) wins" in text_of(pilot, "#message")
+
+
+async def test_the_login_dialog_explains_each_problem(tmp_path: Path) -> None:
+    async with lobby_server(tmp_path) as server:
+        await (await logged_in(server.port, "zoe", "secret")).close()
+        options = {"host": "127.0.0.1", "port": str(server.port), "user": "zoe"}
+        app = make_app(opponent="online", options=options)
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.press("enter")
+            await until(pilot, lambda: isinstance(app.screen, LoginDialog))
+            dialog = app.screen
+            status = lambda: text_of(pilot, "#login-status")  # noqa: E731
+            await press_button(pilot, "#log-in")
+            await until(pilot, lambda: "Password: required" in status())
+            dialog.query_one("#password", Input).value = "wrong"
+            await press_button(pilot, "#log-in")
+            await until(pilot, lambda: "Wrong password" in status())
+            await press_button(pilot, "#register")
+            await until(pilot, lambda: "That username is taken" in status())
+            dialog.query_one("#user", Input).value = "nobody"
+            await press_button(pilot, "#log-in")
+            await until(pilot, lambda: "No such user" in status())
+            dialog.query_one("#port", Input).value = "1"
+            await press_button(pilot, "#log-in")
+            await until(pilot, lambda: "Cannot connect" in status())

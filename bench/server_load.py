@@ -398,8 +398,50 @@ def parse_options() -> Options:
     parser.add_argument(
         "--protocol", choices=[*PROTOCOLS, "mixed"], default="i32cfsp", help="what clients speak"
     )
+    parser.add_argument(
+        "--scenario", choices=["ai", "lobby"], default="ai", help="games against the AI, or rooms"
+    )
+    parser.add_argument("--rooms", type=int, default=500, help="lobby: rooms (M)")
+    parser.add_argument("--viewers", type=int, default=2, help="lobby: viewers per room (V)")
     args = parser.parse_args()
+    if args.scenario == "lobby":
+        run_lobby_scenario(args.rooms, args.viewers, args.seconds)
+        raise SystemExit(0)
     return Options(args.clients, args.seconds, args.ai, args.probes, args.protocol)
+
+
+def run_lobby_scenario(rooms: int, viewers: int, seconds: float) -> None:
+    """Rooms of two players and ``viewers`` viewers; moves/s and broadcast latency."""
+    from lobby_load import load_lobby  # noqa: PLC0415 (bench/ is the script's directory)
+
+    raise_open_file_limit()
+    connections = str(rooms * (2 + viewers) + 100)
+    with (
+        tempfile.TemporaryDirectory() as scratch,
+        tempfile.NamedTemporaryFile("w", prefix="c4tui-serve-", suffix=".log", delete=False) as log,
+    ):
+        command = [sys.executable, "-m", "c4tui", "serve", "--port", "0", "--idle-timeout", "60"]
+        command += ["--max-connections", connections, "--max-per-address", connections]
+        command += ["--db", f"{scratch}/accounts.sqlite3", "--bcrypt-rounds", "4"]
+        command += ["--max-rooms", str(max(rooms, 256))]
+        server, port = start_server(command, log)
+        try:
+            tally = asyncio.run(load_lobby(port, rooms, viewers, seconds))
+            memory = peak_memory_mib(server.pid)
+        finally:
+            exit_code = stop_server(server)
+    latencies = tally.latencies
+    print(f"lobby: {rooms} rooms x (2 players + {viewers} viewers), {seconds:g} s on 127.0.0.1")
+    print(
+        f"moves/s {tally.moves / seconds:.0f}  (moves {tally.moves}, games {tally.games}, "
+        f"room errors {tally.errors})"
+    )
+    print(
+        f"broadcast latency (move sent -> each viewer's BOARDSTATUS) p50 "
+        f"{milliseconds(latencies, 0.5)}  p99 {milliseconds(latencies, 0.99)}  "
+        f"(samples {len(latencies)})"
+    )
+    print(f"server peak memory {memory:.1f} MiB  server exit {exit_code}")
 
 
 def main() -> None:

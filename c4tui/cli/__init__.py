@@ -18,7 +18,8 @@ from c4tui.match.backends.network import CLIENT_PROTOCOLS
 from c4tui.net.address import DEFAULT_PORT, parse_host_port, parse_port
 from c4tui.protocols.common import DEFAULT_IDLE_TIMEOUT
 from c4tui.protocols.i32cfsp import USERNAME_RULE, valid_username
-from c4tui.protocols.lobby import USER_RULE, valid_user
+from c4tui.protocols.lobby import MAX_ROOMS, USER_RULE, valid_user
+from c4tui.server.accounts import DEFAULT_ROUNDS
 from c4tui.server.core import DEFAULT_MAX_CONNECTIONS, DEFAULT_MAX_PER_ADDRESS, ServerConfig, serve
 
 #: ``--opponent`` values: another person here, or the computer at each level.
@@ -116,7 +117,8 @@ def _add_serve_command(commands: argparse._SubParsersAction[argparse.ArgumentPar
         description=(
             "Run a Connect Four server: clients play against its AI in any of three "
             "protocols on the same port, told apart by their first bytes: I32CFSP "
-            "(I32CFSP_HELLO ...), CFSP (GAME rows columns ...) and C4N (C4N 1.0 START). "
+            "(I32CFSP_HELLO ...), CFSP (GAME rows columns ...) and C4N (C4N 1.0 START); and a "
+            "lobby where people play each other in rooms, with viewers (LOGIN:/REGISTER:). "
             "Logs one line per connection to standard error. Stop it with Ctrl-C."
         ),
     )
@@ -160,6 +162,23 @@ def _add_serve_command(commands: argparse._SubParsersAction[argparse.ArgumentPar
         metavar="PATH",
         help="the lobby's account database (SQLite; created if missing); "
         "default: accounts.sqlite3 in your user data directory",
+    )
+    serve.add_argument(
+        "--max-rooms",
+        type=whole_number,
+        default=MAX_ROOMS,
+        metavar="N",
+        help="rooms the lobby holds at once; default %(default)s (the protocol's limit: "
+        "raise it only for clients that allow more)",
+    )
+    serve.add_argument(
+        "--bcrypt-rounds",
+        type=int,
+        choices=range(4, 16),
+        default=DEFAULT_ROUNDS,
+        metavar="4-15",
+        help="the cost of hashing passwords (log2); default %(default)s. Lower it only for "
+        "tests and benchmarks: it is what makes stolen hashes slow to crack",
     )
     serve.add_argument(
         "--ai-first",
@@ -317,6 +336,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             idle_timeout=args.idle_timeout,
             ai_first=args.ai_first,
             db=args.db,
+            bcrypt_rounds=args.bcrypt_rounds,
+            max_rooms=args.max_rooms,
         )
         return serve(config)
     from c4tui.ui.app import C4App  # noqa: PLC0415 (Textual loads only when the app runs)

@@ -31,6 +31,7 @@ from c4tui.net.connection import DEFAULT_WRITE_TIMEOUT, Connection
 from c4tui.net.errors import ConnectionClosed, WriteTimeout
 from c4tui.net.framing import MessageStream
 from c4tui.protocols.common import DEFAULT_IDLE_TIMEOUT, ProtocolError, quote
+from c4tui.protocols.lobby import MAX_ROOMS
 from c4tui.protocols.registry import ProtocolSpec, Recognition, identify
 from c4tui.server.accounts import DEFAULT_ROUNDS, AccountStore, default_database
 from c4tui.server.context import ClientContext
@@ -71,6 +72,7 @@ class ServerConfig:
     ai_first: bool = False
     db: Path | None = None
     bcrypt_rounds: int = DEFAULT_ROUNDS
+    max_rooms: int = MAX_ROOMS
 
 
 def address_group(host: str) -> str:
@@ -96,7 +98,7 @@ class C4Server:
         self.protocols = tuple(protocols)
         self.pool = SearchPool(config.ai_workers, queue_limit=max(1, config.max_connections))
         accounts = AccountStore(config.db or default_database(), config.bcrypt_rounds)
-        self.lobby = LobbyService(accounts)
+        self.lobby = LobbyService(accounts, config.max_rooms)
         self._server: asyncio.Server | None = None
         self._tasks: set[asyncio.Task[None]] = set()
         self._serving = 0

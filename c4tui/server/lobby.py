@@ -67,9 +67,9 @@ class LobbyConnection:
 class LobbyService:
     """What every lobby connection shares: the rooms, the accounts, who is online."""
 
-    def __init__(self, accounts: AccountStore) -> None:
+    def __init__(self, accounts: AccountStore, max_rooms: int = wire.MAX_ROOMS) -> None:
         self.accounts = accounts
-        self.rooms = Lobby()
+        self.rooms = Lobby(max_rooms)
         self.throttle = LoginThrottle()
         self._online: dict[str, LobbyConnection] = {}
         self._connections: dict[Member, LobbyConnection] = {}

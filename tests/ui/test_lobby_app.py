@@ -111,6 +111,7 @@ async def test_watching_a_game_and_chatting_and_seeing_a_forfeit(tmp_path: Path)
             await until(pilot, lambda: screen.driver.result is not None)
             assert screen.driver.result is not None
             assert "bob (YELLOW) wins" in text_of(pilot, "#message")
+            assert "YELLOW wins by forfeit" in text_of(pilot, "#turn")
 
 
 async def test_the_login_dialog_explains_each_problem(tmp_path: Path) -> None:
@@ -136,3 +137,19 @@ async def test_the_login_dialog_explains_each_problem(tmp_path: Path) -> None:
             dialog.query_one("#port", Input).value = "1"
             await press_button(pilot, "#log-in")
             await until(pilot, lambda: "Cannot connect" in status())
+
+
+async def test_enter_presses_the_focused_button_so_register_works_from_the_keyboard(
+    tmp_path: Path,
+) -> None:
+    async with lobby_server(tmp_path) as server:
+        options = {"host": "127.0.0.1", "port": str(server.port), "user": "kim"}
+        app = make_app(opponent="online", options=options)
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.press("enter")
+            await until(pilot, lambda: isinstance(app.screen, LoginDialog))
+            await pilot.press(*"pass-1")  # the focus starts on the password
+            await pilot.press("tab", "tab")  # past Log in, to Register
+            await pilot.press("enter")
+            await until(pilot, lambda: isinstance(app.screen, LobbyScreen))
+            assert "logged in as kim" in text_of(pilot, "#lobby-title")

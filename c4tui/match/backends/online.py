@@ -71,7 +71,9 @@ class RoomSeat(Backend):
 
     @classmethod
     def describe(cls, values: Mapping[str, str]) -> str:
-        """``people online``."""
+        """``ann vs bob (online)`` once a room's game is known, else ``people online``."""
+        if values.get("red") and values.get("yellow"):
+            return f"{values['red']} vs {values['yellow']} (online)"
         return "people online"
 
     def __init__(self, game: RoomGame, colour: Player, sends: Player | None = None) -> None:
@@ -97,6 +99,8 @@ class RoomSeat(Backend):
 def room_seats(game: RoomGame, mine: Player | None) -> dict[Player, Backend]:
     """Who sits where: you on your colour (if you play), the room's players elsewhere."""
     return {
-        colour: PersonBackend("You") if colour is mine else RoomSeat(game, colour, sends=mine)
+        colour: PersonBackend(f"{game.names[colour]} (you)")
+        if colour is mine
+        else RoomSeat(game, colour, sends=mine)
         for colour in Player
     }

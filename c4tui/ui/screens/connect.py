@@ -129,8 +129,15 @@ class ConnectDialog(ModalScreen[dict[str, str] | None]):
         status.update(text)
         status.set_class(bool(text), "-error")
 
-    @on(Button.Pressed, "#connect")
     def action_connect(self) -> None:
+        """Enter: press the button that has the focus (Back), else connect."""
+        if isinstance(self.focused, Button):
+            self.focused.press()
+            return
+        self._connect_pressed()
+
+    @on(Button.Pressed, "#connect")
+    def _connect_pressed(self) -> None:
         """Check every field that applies; dismiss with the values, or explain the first problem."""
         values = self._chosen()
         for option in self._fields:

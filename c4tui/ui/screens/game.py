@@ -213,6 +213,9 @@ class GameScreen(Screen[bool | None]):
         self.board.show(state, driver.last_move)
         self.board.accepting = driver.awaiting_submission()
         halted = "Stopped" if driver.problem else "" if self._ready else "Getting ready…"
+        if driver.result is not None and not state.is_over:  # a forfeit: the board shows none
+            winner = driver.result.winner
+            halted = f"{winner.name} wins by forfeit" if winner else "Game over"
         self.panel.show_turn(state, self._who(), halted)
         self.panel.show_mode(state.rules, self.board.pop_mode, driver.is_over)
         last_mover = state.turn.other if driver.moves else None

@@ -16,7 +16,7 @@ from textual.containers import Vertical
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Static
 
-from c4tui.engine import Rules
+from c4tui.engine import Player, Rules
 from c4tui.match import MatchDriver, MatchSettings
 from c4tui.match.backends.online import RoomSeat, room_seats
 from c4tui.match.lobby import LobbyLink, RoomGame, room_game_from
@@ -241,7 +241,11 @@ class LobbyScreen(Screen[None]):
         state = game.state
         settings = MatchSettings(
             opponent=RoomSeat.key,
-            options=self._session.values,
+            options={
+                **self._session.values,
+                "red": game.names[Player.RED],
+                "yellow": game.names[Player.YELLOW],
+            },
             columns=state.columns,
             rows=state.rows,
             rules=state.rules,

@@ -128,9 +128,15 @@ class LoginDialog(ModalScreen[LoggedIn | None]):
             return None
         return values, password.value
 
-    @on(Button.Pressed, "#log-in")
     def action_log_in(self) -> None:
-        """Log in with what is typed."""
+        """Enter: press the button that has the focus, else log in."""
+        if isinstance(self.focused, Button):
+            self.focused.press()
+            return
+        self._start(register=False)
+
+    @on(Button.Pressed, "#log-in")
+    def _log_in_pressed(self) -> None:
         self._start(register=False)
 
     @on(Button.Pressed, "#register")

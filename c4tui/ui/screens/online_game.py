@@ -36,7 +36,7 @@ class OnlineGameScreen(GameScreen):
 
     BINDINGS = [
         Binding("t", "talk", "Chat", id="online.talk"),
-        Binding("f", "forfeit", "Forfeit", id="online.forfeit"),
+        Binding("f,F", "forfeit", "Forfeit", id="online.forfeit"),
     ]
 
     def __init__(

@@ -178,7 +178,7 @@ class ConsoleLobby:
             self.say(CREATE_WORDS.get(status, f"Refused ({status})."))
             return
         self.say(f"Room {name!r} created: waiting for a second player (Ctrl-D leaves).")
-        await self._in_room(link)
+        await self._in_room(link, name)
 
     async def _join(self, link: LobbyLink, rest: str) -> None:
         await self._enter(link, rest, wire.Mode.PLAYER)
@@ -191,7 +191,7 @@ class ConsoleLobby:
         if status != 0:
             self.say(JOIN_WORDS.get(status, f"Refused ({status})."))
             return
-        await self._in_room(link)
+        await self._in_room(link, name)
 
     async def _quick(self, link: LobbyLink, rest: str) -> None:
         game = wire.parse_game(rest.split()) if rest else wire.DEFAULT_GAME
@@ -203,7 +203,7 @@ class ConsoleLobby:
             self.say("Quick play refused (are you in a room already?).")
             return
         self.say(f"In room {room}: waiting for an opponent if nobody is there yet (Ctrl-D leaves).")
-        await self._in_room(link)
+        await self._in_room(link, room)
 
     @staticmethod
     def _name_and_game(rest: str) -> tuple[str, tuple[int, int, Rules] | None]:
@@ -215,7 +215,7 @@ class ConsoleLobby:
 
     # ----- in a room -----------------------------------------------------------------
 
-    async def _in_room(self, link: LobbyLink) -> None:
+    async def _in_room(self, link: LobbyLink, room: str) -> None:
         """Wait for the game (chat shows meanwhile), then play or watch it to its end."""
         typing = asyncio.create_task(self._typed_while_waiting(link))
         try:
@@ -227,7 +227,7 @@ class ConsoleLobby:
                     break
         finally:
             typing.cancel()
-        game = await room_game_from(link, message)
+        game = await room_game_from(link, message, room)
         names = game.names
         if isinstance(message, wire.Begin):
             self.say(f"Game on: {names[Player.RED]} (RED) against {names[Player.YELLOW]} (YELLOW).")

@@ -232,19 +232,23 @@ class RoomGame:
             await self._pump
 
 
-async def room_game_from(link: LobbyLink, start: wire.Begin | wire.InProgress) -> RoomGame:
+async def room_game_from(
+    link: LobbyLink, start: wire.Begin | wire.InProgress, room: str
+) -> RoomGame:
     """The game BEGIN starts, or the one INPROGRESS shows (its board is read next).
 
-    INPROGRESS names who is to move but not the colours: with as many RED discs
-    as YELLOW ones it is RED's turn (exact in classic; Pop Out games joined late
-    are judged the same way).
+    INPROGRESS names who is to move but not the colours; ROOMINFO says who is RED.
     """
     if isinstance(start, wire.Begin):
         return RoomGame(link, start.red, start.yellow, GameState.new(*start.game))
     board = await link.pushed()
     if not isinstance(board, wire.BoardStatus):
         raise ProtocolError("INPROGRESS without the board")
-    red_moves = board.cells.count("1") == board.cells.count("2")
-    red, yellow = (start.to_move, start.other) if red_moves else (start.other, start.to_move)
-    turn = Player.RED if red_moves else Player.YELLOW
+    info = await link.room_info(room)
+    if info.status != 0 or len(info.extra) != 7:
+        raise ProtocolError(f"no ROOMINFO for the room being watched: {room!r}")
+    red, yellow = info.extra[3], info.extra[4]
+    if {red, yellow} != {start.to_move, start.other}:
+        raise ProtocolError(f"ROOMINFO names {red} and {yellow}, INPROGRESS someone else")
+    turn = Player.RED if start.to_move == red else Player.YELLOW
     return RoomGame(link, red, yellow, wire.state_from_cells(start.game, board.cells, turn))

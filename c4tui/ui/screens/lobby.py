@@ -228,7 +228,8 @@ class LobbyScreen(Screen[None]):
                     self.notify(message.text, title=f"{message.user} says")
                 elif isinstance(message, wire.Begin | wire.InProgress):
                     break
-            game = await room_game_from(self.link, message)
+            assert self._room is not None
+            game = await room_game_from(self.link, message, self._room)
         except (NetworkError, ProtocolError) as error:
             self._room = None
             self._say(f"The lobby server is gone: {error}", error=True)

@@ -1,0 +1,45 @@
+"""The lobby's client side (LobbyLink, RoomGame) against a real server."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from c4tui.engine import Move, Player
+from c4tui.match.lobby import LobbyLink, room_game_from
+from c4tui.protocols import lobby as wire
+from tests.net.lobby_client import lobby_server, logged_in
+
+
+async def test_a_viewer_joining_after_pops_knows_the_colours_and_whose_turn(
+    tmp_path: Path,
+) -> None:
+    async with lobby_server(tmp_path) as server:
+        ann = await logged_in(server.port, "ann")
+        bob = await logged_in(server.port, "bob")
+        assert await ann.ask("CREATE:r1:5:4:popout") == "CREATE:ACKSTATUS:0"
+        assert await bob.ask("JOIN:r1:PLAYER") == "JOIN:ACKSTATUS:0"
+        await ann.line(), await bob.line()
+        # ann d1, bob d2, ann d3, bob pops his own disc: RED 2 discs, YELLOW 0, RED to move.
+        for mover, other, move in [
+            (ann, bob, "DROP:1"),
+            (bob, ann, "DROP:2"),
+            (ann, bob, "DROP:3"),
+            (bob, ann, "POP:2"),
+        ]:
+            await mover.send(move)
+            assert (await mover.line()).startswith("BOARDSTATUS"), move
+            await other.line()
+        link = await LobbyLink.open("127.0.0.1", server.port)
+        assert await link.register("vic", "pw") == 0
+        assert await link.login("vic", "pw") == 0
+        assert await link.join("r1", wire.Mode.VIEWER) == 0
+        start = await link.pushed()
+        assert isinstance(start, wire.InProgress) and start.to_move == "ann"
+        game = await room_game_from(link, start, "r1")
+        assert game.names == {Player.RED: "ann", Player.YELLOW: "bob"}
+        assert game.state.turn is Player.RED  # the disc count alone would have said YELLOW
+        await ann.send("POP:1")
+        await ann.line(), await bob.line()
+        assert await game.next_move() == Move.pop(0)
+        await game.close()
+        await link.close()

@@ -64,6 +64,18 @@ CASES: dict[str, tuple[list[str], bytes]] = {
         ["--columns", "5", "--rows", "4", "--opponent", "random", "--seed", "7"],
         moves(*["3", "3", "1", "2", "4", "5", "2", "4", "1", "5", "3", "2", "1", "4"] * 4),
     ),
+    "help_undo_and_quit": (
+        ["--columns", "4", "--rows", "4", "--rules", "classic"],
+        moves("undo", "help", "2", "3", "undo", "4", "UNDO", "undo", "undo", "1", "quit", "1"),
+    ),
+    "undo_against_the_computer_takes_back_its_answer_too": (
+        ["--columns", "4", "--rows", "4", "--opponent", "random", "--seed", "3"],
+        moves("2", "undo", "3", "exit"),
+    ),
+    "play_again": (
+        ["--columns", "4", "--rows", "4", "--rules", "classic"],
+        moves(*"1212121", "y", *"1212121", "n"),
+    ),
 }
 
 

@@ -28,12 +28,14 @@ from c4tui.engine import (
     render_board,
     status_line,
 )
+from c4tui.engine.text import WIN_MARK
 from c4tui.match import MatchDriver, MatchSettings, opponent_kind
 from c4tui.match.events import (
     GameOver,
     MatchEvent,
     MatchFailed,
     MovePlayed,
+    MovesTakenBack,
     SeatLeft,
     SeatStarting,
     TurnStarted,
@@ -41,10 +43,15 @@ from c4tui.match.events import (
 
 GOODBYE = "End of input: goodbye."
 INTERRUPTED = "Interrupted: goodbye."
+QUIT_WORDS = ("quit", "exit")
 
 
 class EndOfInput(Exception):
     """Standard input ran out (Ctrl-D or the end of a script)."""
+
+
+class Quit(Exception):
+    """The person typed quit."""
 
 
 @dataclass(frozen=True)
@@ -113,16 +120,34 @@ class ConsoleGame:
                 columns, rows = columns or DEFAULT_COLUMNS, rows or DEFAULT_ROWS
             columns = columns or await self._ask_size("columns")
             rows = rows or await self._ask_size("rows")
-            driver = self._settings.match(columns, rows).driver()
-            events = driver.listen()
-            driver.start()
-            return await self._follow(driver, events)
+            match = self._settings.match(columns, rows)
+            self.say(announce(match))
+            while True:
+                driver = match.driver()
+                events = driver.listen()
+                driver.start()
+                status = await self._follow(driver, events)
+                await driver.close()
+                if status != 0 or not await self._again():
+                    return status
         except EndOfInput:
             self.say(GOODBYE)
+            return 0
+        except Quit:
+            self.say("Goodbye.")
             return 0
         finally:
             if driver is not None:
                 await driver.close()
+
+    async def _again(self) -> bool:
+        """Play again with the same settings? (No by default.)"""
+        answer = (await self.ask("Play again? [y/N] ")).strip().lower()
+        if answer in ("y", "yes"):
+            self.say()
+            return True
+        self.say("Goodbye.")
+        return False
 
     async def _ask_size(self, name: str) -> int:
         while True:
@@ -150,22 +175,37 @@ class ConsoleGame:
                 self.say()
             elif isinstance(event, SeatLeft):
                 self.say(f"{event.player.name} left: {event.reason}")
+            elif isinstance(event, MovesTakenBack):
+                self.say(f"Taken back: {event.count} move{'s' if event.count > 1 else ''}.")
             elif isinstance(event, GameOver):
-                self._show(event.state)
+                self._show(event.state, final=True)
                 return 0
             elif isinstance(event, MatchFailed):
                 remote = any(seat.remote for seat in driver.seats.values())
                 self.say(f"{'Network problem' if remote else 'Problem'}: {event.problem}")
                 return 1
 
-    def _show(self, state: GameState) -> None:
-        self.say(render_board(state))
+    def _show(self, state: GameState, final: bool = False) -> None:
+        """The board and the status line; on the final board the winning four are marked."""
+        self.say(render_board(state, mark_win=final))
         self.say(status_line(state))
+        if final and state.winner is not None:
+            self.say(f"(The winning four are marked {WIN_MARK}.)")
 
     async def _ask_move(self, driver: MatchDriver, state: GameState) -> None:
-        """Read moves until the driver takes one, explaining each refusal."""
+        """Read lines until the driver takes a move (or one is undone), explaining refusals."""
         while True:
             text = await self.ask("Move: ")
+            word = text.strip().lower()
+            if word in QUIT_WORDS:
+                raise Quit
+            if word == "help":
+                self.say(help_text(state.rules))
+                continue
+            if word == "undo":
+                if self._undo(driver):
+                    return
+                continue
             try:
                 move = parse_move(text)
             except MoveSyntaxError as error:
@@ -175,6 +215,37 @@ class ConsoleGame:
             if reason is None:
                 return
             self.say(f"Invalid move: {reason}")
+
+    def _undo(self, driver: MatchDriver) -> bool:
+        """Take back the last move (and the computer's answer); False, said why, if it cannot."""
+        if driver.undo():
+            return True
+        if not all(seat.supports_undo for seat in driver.seats.values()):
+            self.say("Undo is not possible here: the other side does not take moves back.")
+        else:
+            self.say("Nothing to undo yet.")
+        return False
+
+
+def announce(match: MatchSettings) -> str:
+    """The game about to start, in one line: size, rules, opponent, who moves first."""
+    if match.rules is Rules.POPOUT:
+        rules = "Pop Out rules (drop a disc, or pop one of your own from the bottom row)"
+    else:
+        rules = "classic rules (drop a disc)"
+    opponent = match.kind.describe(match.options)
+    return (
+        f"{match.columns} x {match.rows} board, {rules}, {opponent}. "
+        "RED moves first. Type help for the commands."
+    )
+
+
+def help_text(rules: Rules) -> str:
+    """What can be typed at the Move prompt."""
+    return (
+        f"Moves: {move_hint(rules)}. Also: undo (take back your last move), "
+        "help, quit. Ctrl-D also ends the program."
+    )
 
 
 def printable(text: str) -> str:

@@ -6,21 +6,29 @@ from c4tui.engine.game import GameState
 
 CELL_WIDTH = 3
 EMPTY = "."
+#: Follows each disc of the winning line on a finished game's board (``R*``): the rest of
+#: the board text stays exactly as the format says.
+WIN_MARK = "*"
 
 
 def _line(fields: list[str]) -> str:
     return "".join(f.ljust(CELL_WIDTH) for f in fields).rstrip()
 
 
-def render_board(state: GameState) -> str:
-    """The board as text: a header of column numbers, then one line per row, top first."""
+def render_board(state: GameState, mark_win: bool = False) -> str:
+    """The board as text: a header of column numbers, then one line per row, top first.
+
+    With ``mark_win``, each disc of a won game's winning line is followed by WIN_MARK.
+    """
     header = _line([str(column + 1) for column in range(state.columns)])
+    winning = state.winning_cells() if mark_win else frozenset()
     lines = [header]
     for row in reversed(range(state.rows)):
         cells = []
         for column in range(state.columns):
             owner = state.cell(column, row)
-            cells.append(owner.short if owner else EMPTY)
+            text = owner.short if owner else EMPTY
+            cells.append(text + WIN_MARK if (column, row) in winning else text)
         lines.append(_line(cells))
     return "\n".join(lines)
 

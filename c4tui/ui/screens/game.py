@@ -59,6 +59,8 @@ class GameScreen(Screen[bool | None]):
         Binding("question_mark", "help", "Help", key_display="?", id="game.help"),
         # Reached only while the board's Play is dimmed: say why nothing was played.
         Binding("enter,space", "why_not", show=False),
+        # Reached only while Hint is dimmed: say why there is none.
+        Binding("h", "why_no_hint", show=False),
     ]
 
     @dataclass
@@ -173,7 +175,7 @@ class GameScreen(Screen[bool | None]):
         self.notify(problem, title="The game cannot go on", severity="error", timeout=8)
 
     def _show_problem(self, problem: str) -> None:
-        self.panel.show_message(f"{problem}\nn: try again · m: menu", "error")
+        self.panel.show_message(f"{problem}\nn: try again · esc: menu", "error")
 
     def _show_result(self, result: GameOver) -> None:
         if result.state.is_over and result.winner is not None:
@@ -182,7 +184,7 @@ class GameScreen(Screen[bool | None]):
             text = f"{result.winner.name} wins: {result.reason}."
         else:
             text = f"Draw: {result.reason}."
-        self.panel.show_message(f"{text}\nn: new game · m: menu", "result")
+        self.panel.show_message(f"{text}\nn: new game · esc: menu", "result")
 
     # ----- a person plays ------------------------------------------------------------
 
@@ -285,9 +287,17 @@ class GameScreen(Screen[bool | None]):
 
     # ----- hints ---------------------------------------------------------------------
 
+    def action_why_no_hint(self) -> None:
+        """h while Hint is dimmed: the game is over, or it is not a person's turn here."""
+        if self.driver.is_over or self.driver.state.is_over:
+            self.panel.show_message("The game is over: no hint to give.\nn: new game · esc: menu")
+        else:
+            self.panel.show_message("Hints are for your turn.")
+
     def action_hint(self) -> None:
         """Suggest a move for the person to move, worked out by the driver off the UI's hands."""
         if not self.driver.awaiting_submission():
+            self.action_why_no_hint()
             return
         self.panel.show_message("Looking for a good move…", "thinking")
         self._find_hint(self.driver.state)

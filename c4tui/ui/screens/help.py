@@ -6,9 +6,11 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.screen import ModalScreen
-from textual.widgets import Markdown
+from textual.widgets import Footer, Markdown
 
 HELP_TEXT = """\
+*Esc or ? closes this help; ↑ ↓ and Page Up/Down scroll it.*
+
 # How to play
 
 Drop discs into the columns; the first to get **four in a row** — across, down or
@@ -33,6 +35,7 @@ up a third time is a draw. Under **classic** rules a full board is a draw.
 | a | analysis on/off: each column's outcome under the board |
 | n | new game with the same settings |
 | Esc or m | back to the menu |
+| t, f | online: chat with the room, forfeit (after a confirmation) |
 | ? | this help |
 | q or Ctrl+Q | quit |
 
@@ -41,8 +44,8 @@ opponent wins on its 5th. They are proven on the 7 × 6 classic board; elsewhere
 are a short search's estimate (better, even, worse).
 
 In the menu: Tab moves between fields, arrows change a choice, **Enter starts the game**.
-
-*Press Esc or ? to close this help.*
+In the online lobby: Enter plays in a waiting room, w watches, c creates a room, g is quick
+play, t chats, r refreshes, Esc leaves.
 """
 
 
@@ -55,7 +58,7 @@ class HelpScreen(ModalScreen[None]):
         width: 76;
         max-width: 100%;
         height: auto;
-        max-height: 100%;
+        max-height: 1fr;
         border: round $primary;
         background: $panel;
         scrollbar-size-vertical: 1;
@@ -70,6 +73,7 @@ class HelpScreen(ModalScreen[None]):
         """The help text in a scrollable frame."""
         with VerticalScroll():
             yield Markdown(HELP_TEXT)
+        yield Footer(show_command_palette=False)  # the way out stays in view
 
     def action_dismiss_help(self) -> None:
         """Back to where the player was."""

@@ -151,10 +151,11 @@ class MenuScreen(Screen[None]):
         """What is wrong with the size fields, in words; None when both are fine."""
         for name in ("columns", "rows"):
             if self._size_field(name) is None:
-                value = self.query_one(f"#{name}", Input).value or "nothing"
+                value = self.query_one(f"#{name}", Input).value
+                typed = f"{value} won't do" if value else "the field is empty"
                 return (
                     f"{name.capitalize()} must be a whole number from {MIN_SIZE} to "
-                    f"{MAX_SIZE} ({value} won't do)."
+                    f"{MAX_SIZE} ({typed})."
                 )
         return None
 
@@ -194,7 +195,7 @@ class MenuScreen(Screen[None]):
         if settings is None:
             problem = self._size_problem() or "Check the board size."
             self.query_one("#size-error", Static).update(problem)
-            self.notify(problem, title="Can't start yet", severity="error")
+            self.app.bell()  # the reason is under the form, next to the field
             bad = "columns" if self._size_field("columns") is None else "rows"
             self.query_one(f"#{bad}", Input).focus()
             return

@@ -169,10 +169,12 @@ class Board(ScrollView, can_focus=True):
 
     def action_move_cursor(self, step: int) -> None:
         """Move the cursor one column left or right, wrapping at the edges."""
+        self._last_digit = None
         self.cursor = (self.cursor + step) % self._state.columns
 
     def action_jump_to_edge(self, edge: int) -> None:
         """Jump to the first (0) or last (1) column."""
+        self._last_digit = None
         self.cursor = 0 if edge == 0 else self._state.columns - 1
 
     def action_digit(self, digit: int) -> None:
@@ -191,7 +193,8 @@ class Board(ScrollView, can_focus=True):
             self.cursor = column_number - 1
 
     def action_choose(self) -> None:
-        """Play in the cursor column."""
+        """Play in the cursor column (a digit typed next starts a new column number)."""
+        self._last_digit = None
         self.post_message(self.ColumnChosen(self.cursor))
 
     # ----- mouse ---------------------------------------------------------------------

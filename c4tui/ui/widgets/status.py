@@ -104,4 +104,6 @@ class StatusPanel(Vertical):
         else:
             last.update("Last: —")
         self.query_one("#move-list", Static).update(move_list_text(moves))
-        self.query_one("#moves", VerticalScroll).scroll_end(animate=False)
+        moves_view = self.query_one("#moves", VerticalScroll)
+        # After the list's new height is known: scrolling now would stop at the old end.
+        self.call_after_refresh(moves_view.scroll_end, animate=False)

@@ -87,3 +87,19 @@ def test_console_offers_every_level_and_both_colours() -> None:
     assert result.returncode == 0, result.stderr
     assert "RED (computer): drop in column" in result.stdout  # it opened, as RED
     assert "End of input: goodbye." in result.stdout
+
+
+def test_the_apps_options_choose_the_game_and_open_it_at_once() -> None:
+    from c4tui.cli import app_settings, build_parser
+    from c4tui.engine import Player, Rules
+
+    args = build_parser().parse_args(
+        ["--columns", "9", "--rules", "popout", "--opponent", "hard", "--color", "yellow"]
+    )
+    settings, at_once = app_settings(args)
+    assert at_once
+    assert (settings.columns, settings.rows, settings.rules) == (9, 6, Rules.POPOUT)
+    assert settings.opponent == "computer" and settings.options == {"level": "hard"}
+    assert settings.person_colour is Player.YELLOW
+    settings, at_once = app_settings(build_parser().parse_args([]))
+    assert not at_once and settings.opponent == "human"

@@ -11,8 +11,16 @@ from c4tui import __version__
 from c4tui.cli.solve import add_solve_command, run_solve
 from c4tui.console.game import ConsoleSettings, run_console
 from c4tui.console.lobby import LobbySettings, run_lobby
-from c4tui.engine import MAX_SIZE, MIN_SIZE, Player, Rules, parse_size
-from c4tui.match import ComputerBackend, NetworkBackend, PersonBackend
+from c4tui.engine import (
+    DEFAULT_COLUMNS,
+    DEFAULT_ROWS,
+    MAX_SIZE,
+    MIN_SIZE,
+    Player,
+    Rules,
+    parse_size,
+)
+from c4tui.match import ComputerBackend, MatchSettings, NetworkBackend, PersonBackend
 from c4tui.match.backends.computer import LEVEL_OPTION
 from c4tui.match.backends.network import CLIENT_PROTOCOLS
 from c4tui.net.address import DEFAULT_PORT, parse_host_port, parse_port
@@ -49,11 +57,57 @@ def build_parser() -> argparse.ArgumentParser:
         action="store_true",
         help="draw the full-screen app with plain ASCII characters (for limited fonts)",
     )
+    _add_game_options(parser)
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
     _add_console_command(commands)
     _add_serve_command(commands)
     add_solve_command(commands)
     return parser
+
+
+def _add_game_options(parser: argparse.ArgumentParser) -> None:
+    """The menu's choices, to open the app straight into a game (the menu is Esc away)."""
+    game = parser.add_argument_group(
+        "straight into a game", "any of these opens the app in a game with those choices"
+    )
+    game.add_argument(
+        "--columns", type=board_size, help=f"board width, {MIN_SIZE}-{MAX_SIZE} (default 7)"
+    )
+    game.add_argument(
+        "--rows", type=board_size, help=f"board height, {MIN_SIZE}-{MAX_SIZE} (default 6)"
+    )
+    game.add_argument(
+        "--rules", choices=[rules.value for rules in Rules], help="classic (default) or popout"
+    )
+    game.add_argument(
+        "--opponent",
+        choices=[PersonBackend.key, *LEVELS],
+        help=f"{PersonBackend.key} (two players here, the default) or a computer level",
+    )
+    game.add_argument(
+        "--color",
+        "--colour",
+        dest="colour",
+        choices=["red", "yellow"],
+        help="your colour against the computer (red moves first)",
+    )
+
+
+def app_settings(args: argparse.Namespace) -> tuple[MatchSettings, bool]:
+    """The menu's first choices from the command line, and whether to open the game at once."""
+    given = [args.columns, args.rows, args.rules, args.opponent, args.colour]
+    opponent, options = args.opponent or PersonBackend.key, {}
+    if opponent != PersonBackend.key:
+        opponent, options = ComputerBackend.key, {LEVEL_OPTION.key: args.opponent}
+    settings = MatchSettings(
+        opponent=opponent,
+        options=options,
+        columns=args.columns or DEFAULT_COLUMNS,
+        rows=args.rows or DEFAULT_ROWS,
+        rules=Rules(args.rules or Rules.CLASSIC.value),
+        person_colour=Player.YELLOW if args.colour == "yellow" else Player.RED,
+    )
+    return settings, any(value is not None for value in given)
 
 
 def listening_port(text: str) -> int:
@@ -342,5 +396,6 @@ def main(argv: Sequence[str] | None = None) -> int:
         return serve(config)
     from c4tui.ui.app import C4App  # noqa: PLC0415 (Textual loads only when the app runs)
 
-    C4App(ascii_only=args.ascii).run()
+    first_choice, straight_in = app_settings(args)
+    C4App(first_choice, ascii_only=args.ascii, start_at_once=straight_in).run()
     return 0

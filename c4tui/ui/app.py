@@ -25,6 +25,7 @@ class C4App(App[None]):
 
     Args:
         settings: what the menu shows first (and the AI's seed and pace).
+        start_at_once: open a game with ``settings`` at once (the command line asked for one).
         ascii_only: draw with ASCII characters only (for limited terminals and fonts).
         make_driver: builds the driver of a match; tests pass their own seats this way.
         pool: where the AI thinks (the process's shared pool by default).
@@ -45,9 +46,11 @@ class C4App(App[None]):
         ascii_only: bool = False,
         make_driver: DriverFactory | None = None,
         pool: SearchPool | None = None,
+        start_at_once: bool = False,
     ) -> None:
         super().__init__()
         self._initial_settings = settings or MatchSettings()
+        self._start_at_once = start_at_once
         self._ascii_only = ascii_only
         # Made now, before Textual takes over the terminal: its worker processes start later.
         self._pool = pool or SearchPool.shared()
@@ -56,8 +59,10 @@ class C4App(App[None]):
         self._typed: dict[str, dict[str, str]] = {}
 
     def on_mount(self) -> None:
-        """Open on the menu."""
+        """Open on the menu, or straight into a game (over the menu: Esc goes back to it)."""
         self.push_screen(MenuScreen(self._initial_settings))
+        if self._start_at_once:
+            self.start_match(self._initial_settings)
 
     def start_match(self, settings: MatchSettings) -> None:
         """Start a game with ``settings``; opponents with free-text options ask for them first."""

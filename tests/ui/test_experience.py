@@ -71,3 +71,19 @@ async def test_an_empty_size_field_is_explained_once_in_words() -> None:
         error = str(app.screen.query_one("#size-error").render())
         assert error == "Columns must be a whole number from 4 to 20 (the field is empty)."
         assert not app._notifications  # said once, next to the field, not again in a toast
+
+
+async def test_the_app_can_open_straight_into_a_game_with_the_menu_one_key_away() -> None:
+    from c4tui.match import MatchSettings
+    from c4tui.ui.app import C4App
+    from c4tui.ui.screens.game import GameScreen
+    from c4tui.ui.screens.menu import MenuScreen
+
+    app = C4App(MatchSettings(columns=5, rows=4, ai_delay=0.0), start_at_once=True)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        assert isinstance(app.screen, GameScreen)
+        assert app.screen.driver.state.columns == 5
+        await pilot.press("escape")
+        await pilot.pause()
+        assert isinstance(app.screen, MenuScreen)

@@ -79,26 +79,41 @@ def _add_game_options(parser: argparse.ArgumentParser) -> None:
     game.add_argument(
         "--rules", choices=[rules.value for rules in Rules], help="classic (default) or popout"
     )
-    game.add_argument(
+    add_opponent_options(game, default_opponent=None, default_colour=None)
+
+
+def add_opponent_options(
+    parser: argparse._ActionsContainer, default_opponent: str | None, default_colour: str | None
+) -> None:
+    """``--opponent`` and ``--color``, for the app and the console alike."""
+    parser.add_argument(
         "--opponent",
         choices=[PersonBackend.key, *LEVELS],
-        help=f"{PersonBackend.key} (two players here, the default) or a computer level",
+        default=default_opponent,
+        help=f"{PersonBackend.key}: two players take turns at this keyboard (the default); "
+        f"{', '.join(LEVELS)}: the computer at that level",
     )
-    game.add_argument(
+    parser.add_argument(
         "--color",
         "--colour",
         dest="colour",
         choices=["red", "yellow"],
-        help="your colour against the computer (red moves first)",
+        default=default_colour,
+        help="your colour against the computer (red, the default, moves first)",
     )
+
+
+def opponent_choice(name: str | None) -> tuple[str, dict[str, str]]:
+    """``--opponent``'s value as a registry key and its options."""
+    if name is None or name == PersonBackend.key:
+        return PersonBackend.key, {}
+    return ComputerBackend.key, {LEVEL_OPTION.key: name}
 
 
 def app_settings(args: argparse.Namespace) -> tuple[MatchSettings, bool]:
     """The menu's first choices from the command line, and whether to open the game at once."""
     given = [args.columns, args.rows, args.rules, args.opponent, args.colour]
-    opponent, options = args.opponent or PersonBackend.key, {}
-    if opponent != PersonBackend.key:
-        opponent, options = ComputerBackend.key, {LEVEL_OPTION.key: args.opponent}
+    opponent, options = opponent_choice(args.opponent)
     settings = MatchSettings(
         opponent=opponent,
         options=options,
@@ -268,21 +283,7 @@ def _add_console_command(commands: argparse._SubParsersAction[argparse.ArgumentP
         help="classic (drops only) or popout (you may also pop your own bottom disc); "
         f"default: {Rules.POPOUT.value} (with --connect: what the protocol plays)",
     )
-    console.add_argument(
-        "--opponent",
-        choices=[PersonBackend.key, *LEVELS],
-        default=PersonBackend.key,
-        help=f"{PersonBackend.key}: two players take turns at this keyboard; "
-        f"{', '.join(LEVELS)}: the computer at that level; default: %(default)s",
-    )
-    console.add_argument(
-        "--color",
-        "--colour",
-        dest="colour",
-        choices=["red", "yellow"],
-        default="red",
-        help="your colour against the computer (red moves first); default: %(default)s",
-    )
+    add_opponent_options(console, default_opponent=PersonBackend.key, default_colour="red")
     console.add_argument(
         "--seed", type=seed_number, help="seed for the computer's random choices (repeatable games)"
     )
@@ -325,7 +326,7 @@ def console_settings(args: argparse.Namespace) -> ConsoleSettings:
 
     Raises ValueError when the options ask for a game the chosen protocol cannot play.
     """
-    opponent, options = args.opponent, {}
+    opponent, options = opponent_choice(args.opponent)
     columns, rows = args.columns, args.rows
     rules = Rules(args.rules or Rules.POPOUT.value)
     if args.connect is not None:
@@ -334,8 +335,6 @@ def console_settings(args: argparse.Namespace) -> ConsoleSettings:
         opponent = NetworkBackend.key
         options = {"host": host, "port": str(port), "user": user, "protocol": args.protocol}
         columns, rows, rules = network_game(options, columns, rows, args.rules)
-    elif opponent != PersonBackend.key:
-        opponent, options = ComputerBackend.key, {LEVEL_OPTION.key: args.opponent}
     return ConsoleSettings(
         columns=columns,
         rows=rows,

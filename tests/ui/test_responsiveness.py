@@ -48,6 +48,9 @@ async def test_keys_work_while_the_opponent_thinks_and_leaving_cancels_it() -> N
         await pilot.pause()
         assert "Wait: Slowcoach is to move" in str(screen.query_one("#message").render())
         assert len(screen.driver.moves) == 1
+        await pilot.press("h")  # so is a hint, with its reason
+        await pilot.pause()
+        assert "Hints are for your turn." in str(screen.query_one("#message").render())
         # ...help opens and closes...
         await pilot.press("question_mark")
         await pilot.pause()

@@ -12,7 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TextIO
 
-from c4tui.console.lines import LineReader
+from c4tui.console.lines import EndOfInput, PlainText
 from c4tui.engine import (
     DEFAULT_COLUMNS,
     DEFAULT_ROWS,
@@ -44,10 +44,6 @@ from c4tui.match.events import (
 GOODBYE = "End of input: goodbye."
 INTERRUPTED = "Interrupted: goodbye."
 QUIT_WORDS = ("quit", "exit")
-
-
-class EndOfInput(Exception):
-    """Standard input ran out (Ctrl-D or the end of a script)."""
 
 
 class Quit(Exception):
@@ -83,33 +79,13 @@ class ConsoleSettings:
         )
 
 
-class ConsoleGame:
+class ConsoleGame(PlainText):
     """Plays one game, reading moves from ``stdin`` and writing to ``stdout``."""
 
     def __init__(self, settings: ConsoleSettings, stdin: TextIO, stdout: TextIO) -> None:
-        self._settings = settings
-        self._lines = LineReader(stdin)
-        self._stdout = stdout
         # Typed answers are echoed only when nobody typed them, so transcripts read naturally.
-        self._echo = not _is_terminal(stdin)
-
-    def say(self, text: str = "") -> None:
-        """Write one line and flush, so a reader on a pipe sees it at once."""
-        self._stdout.write(text + "\n")
-        self._stdout.flush()
-
-    async def ask(self, prompt: str) -> str:
-        """Show ``prompt`` and read one line. Raises EndOfInput at the end of input."""
-        self._stdout.write(prompt)
-        self._stdout.flush()
-        line = await self._lines.readline()
-        if not line:
-            self.say()
-            raise EndOfInput
-        answer = line.rstrip("\r\n")
-        if self._echo:
-            self.say(printable(answer))
-        return answer
+        super().__init__(stdin, stdout, echo=not _is_terminal(stdin))
+        self._settings = settings
 
     async def run(self) -> int:
         """Play the whole game; the exit status (0 also when input ends early)."""
@@ -246,11 +222,6 @@ def help_text(rules: Rules) -> str:
         f"Moves: {move_hint(rules)}. Also: undo (take back your last move), "
         "help, quit. Ctrl-D also ends the program."
     )
-
-
-def printable(text: str) -> str:
-    """``text`` with control characters escaped, so echoing it cannot upset a terminal."""
-    return text if text.isprintable() else repr(text)[1:-1]
 
 
 def move_hint(rules: Rules) -> str:

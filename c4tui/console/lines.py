@@ -12,6 +12,10 @@ import threading
 from typing import TextIO
 
 
+class EndOfInput(Exception):
+    """Standard input ran out (Ctrl-D or the end of a script)."""
+
+
 class LineReader:
     """Reads one line of ``stream`` each time it is asked, in a daemon thread."""
 
@@ -47,3 +51,42 @@ class LineReader:
                 return
             if not line:
                 return
+
+
+class PlainText:
+    """A line-by-line front end's two halves: ``say`` a line, ``ask`` for one.
+
+    Args:
+        stdin: where typed lines come from (read in a helper thread).
+        stdout: where lines go, flushed at once so a reader on a pipe sees them.
+        echo: repeat each answer after its prompt (when nobody typed it, so that a
+            transcript of a script reads naturally).
+    """
+
+    def __init__(self, stdin: TextIO, stdout: TextIO, echo: bool = False) -> None:
+        self._lines = LineReader(stdin)
+        self._stdout = stdout
+        self._echo = echo
+
+    def say(self, text: str = "") -> None:
+        """Write one line and flush."""
+        self._stdout.write(text + "\n")
+        self._stdout.flush()
+
+    async def ask(self, prompt: str) -> str:
+        """Show ``prompt`` and read one line. Raises EndOfInput at the end of input."""
+        self._stdout.write(prompt)
+        self._stdout.flush()
+        line = await self._lines.readline()
+        if not line:
+            self.say()
+            raise EndOfInput
+        answer = line.rstrip("\r\n")
+        if self._echo:
+            self.say(printable(answer))
+        return answer
+
+
+def printable(text: str) -> str:
+    """``text`` with control characters escaped, so echoing it cannot upset a terminal."""
+    return text if text.isprintable() else repr(text)[1:-1]

@@ -15,8 +15,8 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import TextIO
 
-from c4tui.console.game import EndOfInput, printable, quietly, tolerate_bad_bytes
-from c4tui.console.lines import LineReader
+from c4tui.console.game import quietly, tolerate_bad_bytes
+from c4tui.console.lines import EndOfInput, PlainText, printable
 from c4tui.engine import (
     MoveSyntaxError,
     Player,
@@ -65,29 +65,13 @@ class LobbySettings:
     register: bool = False
 
 
-class ConsoleLobby:
+class ConsoleLobby(PlainText):
     """The lobby in plain text, on ``stdin`` and ``stdout``."""
 
     def __init__(self, settings: LobbySettings, stdin: TextIO, stdout: TextIO) -> None:
+        super().__init__(stdin, stdout)  # no echo: the first line of a script is a password
         self.settings = settings
         self._stdin = stdin
-        self._lines = LineReader(stdin)
-        self._stdout = stdout
-
-    def say(self, text: str = "") -> None:
-        """One line, flushed."""
-        self._stdout.write(text + "\n")
-        self._stdout.flush()
-
-    async def ask(self, prompt: str) -> str:
-        """Prompt and read a line; EndOfInput at the end."""
-        self._stdout.write(prompt)
-        self._stdout.flush()
-        line = await self._lines.readline()
-        if not line:
-            self.say()
-            raise EndOfInput
-        return line.rstrip("\r\n")
 
     async def run(self) -> int:
         """Log in, then obey commands until quit or the end of input; the exit status."""
@@ -156,17 +140,15 @@ class ConsoleLobby:
         return True
 
     async def _rooms(self, link: LobbyLink, rest: str) -> None:
-        names = await link.room_names(wire.Mode.VIEWER)
-        if not names:
+        rooms = await link.rooms()
+        if not rooms:
             self.say("No rooms yet: create one, or quick to wait for an opponent.")
-        for name in names:
-            info = await link.room_info(name)
-            if info.status == 0:
-                columns, rows, rules, red, yellow, viewers, state = info.extra
-                against = f"{red} vs {yellow}" if yellow else f"{red} waits"
-                self.say(
-                    f"{name}: {columns} × {rows} {rules}, {against}, {viewers} watching ({state})"
-                )
+        for room in rooms:
+            columns, rows, rules = room.game
+            self.say(
+                f"{room.name}: {columns} × {rows} {rules.value}, {room.players}, "
+                f"{room.viewers} watching ({room.state})"
+            )
 
     async def _create(self, link: LobbyLink, rest: str) -> None:
         name, game = self._name_and_game(rest)

@@ -13,6 +13,7 @@ import asyncio
 import contextlib
 from collections import deque
 from collections.abc import Callable
+from dataclasses import dataclass
 
 from c4tui.engine import GameState, Move, Player, Rules
 from c4tui.net.address import CONNECT_TIMEOUT
@@ -25,6 +26,34 @@ from c4tui.protocols.common import ProtocolError, quote
 REPLY_TIMEOUT = 30.0
 
 Game = tuple[int, int, Rules]
+
+
+@dataclass(frozen=True)
+class RoomSummary:
+    """One room as a lobby list shows it."""
+
+    name: str
+    game: Game
+    red: str
+    yellow: str  # "" while the creator waits
+    viewers: str
+    state: str  # waiting or playing
+
+    @classmethod
+    def of(cls, name: str, answer: wire.Ack) -> RoomSummary | None:
+        """The summary ROOMINFO's answer gives; None for no such room (or a malformed one)."""
+        if answer.status != 0 or len(answer.extra) != 7:
+            return None
+        game = wire.parse_game(list(answer.extra[:3]))
+        if game is None:
+            return None
+        red, yellow, viewers, state = answer.extra[3:]
+        return cls(name, game, red, yellow, viewers, state)
+
+    @property
+    def players(self) -> str:
+        """``ann vs bob``, or ``ann waits``."""
+        return f"{self.red} vs {self.yellow}" if self.yellow else f"{self.red} waits"
 
 
 class LobbyLink:
@@ -131,6 +160,16 @@ class LobbyLink:
     async def room_info(self, name: str) -> wire.Ack:
         """ROOMINFO's answer (``extra``: cols, rows, rules, red, yellow, viewers, state)."""
         return await self.ask(f"ROOMINFO:{name}")
+
+    async def rooms(self) -> list[RoomSummary]:
+        """Every room with its board, players and viewers (all the ROOMINFOs asked at once).
+
+        A room gone between the list and its ROOMINFO is left out.
+        """
+        names = await self.room_names(wire.Mode.VIEWER)
+        answers = await asyncio.gather(*(self.room_info(name) for name in names))
+        found = (RoomSummary.of(name, answer) for name, answer in zip(names, answers, strict=True))
+        return [summary for summary in found if summary is not None]
 
     async def create(self, name: str, game: Game) -> int:
         """0 created (we wait in it as RED), or why not."""

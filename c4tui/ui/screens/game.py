@@ -178,13 +178,17 @@ class GameScreen(Screen[bool | None]):
         self.panel.show_message(f"{problem}\nn: try again · esc: menu", "error")
 
     def _show_result(self, result: GameOver) -> None:
+        self.panel.show_message(self._result_text(result), "result")
+
+    def _result_text(self, result: GameOver) -> str:
+        """How the game ended, and what the keys do next."""
         if result.state.is_over and result.winner is not None:
             text = f"Four in a row: {result.winner.name} wins!"
         elif result.winner is not None:
             text = f"{result.winner.name} wins: {result.reason}."
         else:
             text = f"Draw: {result.reason}."
-        self.panel.show_message(f"{text}\nn: new game · esc: menu", "result")
+        return f"{text}\nn: new game · esc: menu"
 
     # ----- a person plays ------------------------------------------------------------
 

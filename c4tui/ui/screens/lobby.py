@@ -122,32 +122,22 @@ class LobbyScreen(Screen[None]):
     @work(group="rooms", exclusive=True, exit_on_error=False)
     async def _load_rooms(self) -> None:
         try:
-            names = await self.link.room_names(wire.Mode.VIEWER)
-            rows = []
-            for name in names:
-                info = await self.link.room_info(name)
-                if info.status == 0:
-                    rows.append((name, *self._row(info.extra)))
+            rooms = await self.link.rooms()
         except (NetworkError, ProtocolError, TimeoutError) as error:
             self._say(f"The lobby server is gone: {error}", error=True)
             return
         table = self.query_one(DataTable)
         chosen = self._chosen()
         table.clear()
-        for row in rows:
-            table.add_row(*row, key=row[0])
+        for room in rooms:
+            board = describe_game(*room.game)
+            table.add_row(room.name, board, room.players, room.viewers, room.state, key=room.name)
+        names = [room.name for room in rooms]
         if chosen in names:
             table.move_cursor(row=names.index(chosen))
         if self._room is None:
             empty = "No rooms yet: c creates one, g waits for an opponent."
-            self._say("" if rows else empty)
-
-    @staticmethod
-    def _row(extra: tuple[str, ...]) -> tuple[str, str, str, str]:
-        columns, rows, rules, red, yellow, viewers, state = extra
-        board = f"{columns} × {rows} {'Pop Out' if rules == 'popout' else 'Classic'}"
-        players = f"{red} vs {yellow}" if yellow else f"{red} waits"
-        return board, players, viewers, state
+            self._say("" if rooms else empty)
 
     def _chosen(self) -> str | None:
         table = self.query_one(DataTable)

@@ -13,7 +13,7 @@ from textual.binding import Binding
 
 from c4tui.engine import Player
 from c4tui.match import MatchDriver, MatchSettings
-from c4tui.match.events import TurnStarted
+from c4tui.match.events import GameOver, TurnStarted
 from c4tui.match.lobby import RoomGame
 from c4tui.ui.screens.confirm import ConfirmDialog
 from c4tui.ui.screens.game import GameScreen
@@ -132,14 +132,8 @@ class OnlineGameScreen(GameScreen):
             self._forfeit_confirmed(True)
             self.dismiss(None)
 
-    def _show_result(self, result: object) -> None:
-        super()._show_result(result)  # type: ignore[arg-type]
-        self.panel.show_message(self._result_words(), "result")
-
-    def _result_words(self) -> str:
-        result = self.driver.result
-        if result is None:
-            return ""
+    def _result_text(self, result: GameOver) -> str:
+        """The players by name; Esc goes back to the lobby."""
         if result.winner is None:
             text = "Draw."
         else:

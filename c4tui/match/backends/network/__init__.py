@@ -49,9 +49,13 @@ def protocol_named(key: str) -> type[ServerGame]:
         raise KeyError(f"no protocol {key!r}; known: {', '.join(CLIENT_PROTOCOLS)}") from None
 
 
+def chosen_protocol(values: Mapping[str, str]) -> type[ServerGame]:
+    """The protocol option's choice (the default while none is made)."""
+    return CLIENT_PROTOCOLS.get(values.get("protocol", ""), I32CFSPGame)
+
+
 def _uses_username(values: Mapping[str, str]) -> bool:
-    protocol = CLIENT_PROTOCOLS.get(values.get("protocol", ""), I32CFSPGame)
-    return protocol.uses_username
+    return chosen_protocol(values).uses_username
 
 
 PROTOCOL_OPTION = Option(
@@ -122,22 +126,19 @@ class NetworkBackend(Backend):
     @classmethod
     def describe(cls, values: Mapping[str, str]) -> str:
         """``vs network server (C4N)``."""
-        protocol = CLIENT_PROTOCOLS.get(values.get("protocol", ""), I32CFSPGame)
-        return f"vs network server ({protocol.name})"
+        return f"vs network server ({chosen_protocol(values).name})"
 
     @classmethod
     def game_for(
         cls, values: Mapping[str, str], columns: int, rows: int, rules: Rules
     ) -> tuple[int, int, Rules]:
         """The nearest game the chosen protocol plays (C4N: classic 7 × 6; CFSP: Pop Out)."""
-        protocol = CLIENT_PROTOCOLS.get(values.get("protocol", ""), I32CFSPGame)
-        return protocol.game_for(columns, rows, rules)
+        return chosen_protocol(values).game_for(columns, rows, rules)
 
     @classmethod
     def game_note(cls, values: Mapping[str, str]) -> str:
         """The chosen protocol's limits, if it has any."""
-        protocol = CLIENT_PROTOCOLS.get(values.get("protocol", ""), I32CFSPGame)
-        return protocol.limits()
+        return chosen_protocol(values).limits()
 
     def starting_note(self) -> str | None:
         """Connecting takes a moment: say where to, and how."""

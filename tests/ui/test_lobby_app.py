@@ -153,3 +153,18 @@ async def test_enter_presses_the_focused_button_so_register_works_from_the_keybo
             await pilot.press("enter")
             await until(pilot, lambda: isinstance(app.screen, LobbyScreen))
             assert "logged in as kim" in text_of(pilot, "#lobby-title")
+
+
+async def test_enter_on_a_waiting_room_plays_in_it(tmp_path: Path) -> None:
+    async with lobby_server(tmp_path) as server:
+        ann = await logged_in(server.port, "ann")
+        assert await ann.ask("CREATE:r1:5:4:classic") == "CREATE:ACKSTATUS:0"
+        options = {"host": "127.0.0.1", "port": str(server.port), "user": "zoe"}
+        app = make_app(opponent="online", options=options)
+        async with app.run_test(size=SIZE) as pilot:
+            await log_in_through_the_dialog(pilot, "secret", register=True)
+            table = app.screen.query_one(DataTable)
+            await until(pilot, lambda: table.row_count == 1)
+            await pilot.press("enter")
+            assert await ann.line() == "BEGIN:ann:zoe:5:4:classic"
+            await until(pilot, lambda: isinstance(app.screen, OnlineGameScreen))

@@ -151,6 +151,10 @@ class LobbyScreen(Screen[None]):
         """Play in the chosen room (its creator waits)."""
         self._enter(wire.Mode.PLAYER)
 
+    def on_data_table_row_selected(self) -> None:
+        """Enter on a row (the table takes Enter before the screen does): play there."""
+        self.action_join()
+
     def action_watch(self) -> None:
         """Watch the chosen room."""
         self._enter(wire.Mode.VIEWER)

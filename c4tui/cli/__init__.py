@@ -27,6 +27,8 @@ from c4tui.net.address import DEFAULT_PORT, parse_host_port, parse_port
 from c4tui.protocols.common import DEFAULT_IDLE_TIMEOUT
 from c4tui.protocols.i32cfsp import USERNAME_RULE, valid_username
 from c4tui.protocols.lobby import MAX_ROOMS, USER_RULE, valid_user
+from c4tui.records import GameRecord, RecordError, parse_record
+from c4tui.records.store import read_record
 from c4tui.server.accounts import DEFAULT_ROUNDS
 from c4tui.server.core import DEFAULT_MAX_CONNECTIONS, DEFAULT_MAX_PER_ADDRESS, ServerConfig, serve
 
@@ -62,7 +64,29 @@ def build_parser() -> argparse.ArgumentParser:
     _add_console_command(commands)
     _add_serve_command(commands)
     add_solve_command(commands)
+    _add_replay_command(commands)
     return parser
+
+
+def _add_replay_command(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    replay = commands.add_parser(
+        "replay",
+        help="step through a saved game in the app (and play on from any move)",
+        description="Open a game record (saved with s in the app) or a solver's digit string "
+        "(4453...: 1-based columns, 7 x 6 classic) in the app's review mode: left and right "
+        "step through the moves, Home and End jump, c plays on from the move shown.",
+    )
+    replay.add_argument("game", metavar="FILE|DIGITS", help="a .c4g record, or digits")
+
+
+def read_game(text: str) -> GameRecord:
+    """The record in file ``text``, or the game its digits spell; RecordError if neither."""
+    path = Path(text).expanduser()
+    if path.is_file():
+        return read_record(path)
+    if text.strip().isdigit():
+        return parse_record(text)
+    raise RecordError(f"no such file: {text}")
 
 
 def _add_game_options(parser: argparse.ArgumentParser) -> None:
@@ -393,8 +417,14 @@ def main(argv: Sequence[str] | None = None) -> int:
             max_rooms=args.max_rooms,
         )
         return serve(config)
+    review = None
+    if args.command == "replay":
+        try:
+            review = read_game(args.game)
+        except RecordError as error:
+            parser.exit(2, f"c4tui replay: error: {error}\n")
     from c4tui.ui.app import C4App  # noqa: PLC0415 (Textual loads only when the app runs)
 
     first_choice, straight_in = app_settings(args)
-    C4App(first_choice, ascii_only=args.ascii, start_at_once=straight_in).run()
+    C4App(first_choice, ascii_only=args.ascii, start_at_once=straight_in, review=review).run()
     return 0

@@ -45,8 +45,10 @@ class MatchDriver:
     """Plays one match at a time between two seats, with any number of watchers.
 
     Args:
-        start: the position to play from (usually an empty board).
+        start: the first position (usually an empty board); ``restart`` goes back to it.
         seats: who plays each colour.
+        history: moves already played from ``start`` (a saved game continued); they
+            can be undone like any other. Raises IllegalMoveError for an illegal one.
         watchers: spectators, told of every move but never asked for one.
         pool: where hints and analyses run (the process's shared pool by default).
     """
@@ -56,6 +58,7 @@ class MatchDriver:
         start: GameState,
         seats: Mapping[Player, Backend],
         *,
+        history: Sequence[Move] = (),
         watchers: Sequence[Watcher] = (),
         pool: SearchPool | None = None,
     ) -> None:
@@ -65,6 +68,9 @@ class MatchDriver:
         self._initial = start
         self._states = [start]
         self._moves: list[Move] = []
+        for move in history:
+            self._states.append(self.state.play(move))
+            self._moves.append(move)
         self._pool = pool
         self._listeners: list[Listener] = []
         self._task: asyncio.Task[None] | None = None
@@ -90,6 +96,11 @@ class MatchDriver:
     def moves(self) -> tuple[Move, ...]:
         """Every move played so far, in order."""
         return tuple(self._moves)
+
+    @property
+    def positions(self) -> tuple[GameState, ...]:
+        """Every position so far, the first one first (one more than there are moves)."""
+        return tuple(self._states)
 
     @property
     def last_move(self) -> Move | None:
@@ -330,7 +341,7 @@ class MatchDriver:
             self._emit(TurnStarted(self.state, player, seat.label, submits=True))
             self._settled.set()
             try:
-                return await submitted
+                return await self._submission_or_absence(submitted, self.seats[player.other])
             finally:
                 if self._submitted is submitted:
                     self._submitted = None
@@ -338,6 +349,18 @@ class MatchDriver:
             self._emit(TurnStarted(self.state, player, seat.label, submits=False))
         self._announced = None
         return await seat.choose_move(self.state)
+
+    async def _submission_or_absence(self, submitted: asyncio.Future[Move], other: Backend) -> Move:
+        """The move submitted, unless ``other`` goes away first (then its error is raised)."""
+        watch = asyncio.ensure_future(other.watch_while_waiting())
+        try:
+            either: set[asyncio.Future[Move] | asyncio.Future[None]] = {submitted, watch}
+            await asyncio.wait(either, return_when=asyncio.FIRST_COMPLETED)
+            if watch.done():
+                watch.result()  # raises why the other side is gone; None: nothing to watch
+            return await submitted
+        finally:
+            await _stop(watch)
 
     async def _play_move(self, player: Player, move: Move) -> None:
         before = self.state
@@ -396,6 +419,20 @@ class MatchDriver:
                 with contextlib.suppress(Exception):
                     await watcher.close()
             self._settled.set()
+
+
+async def _stop(task: asyncio.Future[None]) -> None:
+    """Cancel ``task`` and wait until it has stopped (it may be reading a connection)."""
+    if task.done():
+        return
+    task.cancel()
+    with contextlib.suppress(Exception):  # it was told to stop: how it ended does not matter
+        try:
+            await task
+        except asyncio.CancelledError:
+            current = asyncio.current_task()
+            if current is not None and current.cancelling():
+                raise  # we are being cancelled ourselves
 
 
 class OpponentMisbehaved(C4Error):

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from c4tui.engine import DEFAULT_COLUMNS, DEFAULT_ROWS, GameState, Player, Rules
+from c4tui.engine import DEFAULT_COLUMNS, DEFAULT_ROWS, GameState, Move, Player, Rules
 from c4tui.match.backends import Backend, PersonBackend, SeatContext, opponent_kind
 from c4tui.match.driver import MatchDriver
 from c4tui.match.pool import SearchPool
@@ -51,8 +52,9 @@ class MatchSettings:
     def seats(self, context: SeatContext) -> dict[Player, Backend]:
         """Who plays which colour: the person here on their colour, the opponent on the other."""
         kind = self.kind
-        if kind.local_pair:
-            return {Player.RED: PersonBackend("Red"), Player.YELLOW: PersonBackend("Yellow")}
+        if kind.local_pair:  # the first player takes the chosen colour (a rematch swaps them)
+            first = self.person_colour
+            return {first: PersonBackend("Player 1"), first.other: PersonBackend("Player 2")}
         colour = (
             self.person_colour
             if self.person_colour in kind.person_colours
@@ -61,7 +63,10 @@ class MatchSettings:
         opponent = kind.create(kind.option_values(self.options), context)
         return {colour: PersonBackend("You"), colour.other: opponent}
 
-    def driver(self, pool: SearchPool | None = None) -> MatchDriver:
-        """A driver for these settings, its seats made through the registry."""
+    def driver(self, pool: SearchPool | None = None, history: Sequence[Move] = ()) -> MatchDriver:
+        """A driver for these settings, its seats made through the registry.
+
+        ``history`` continues a game from the position after those moves.
+        """
         context = SeatContext(pool=pool, seed=self.seed, ai_delay=self.ai_delay)
-        return MatchDriver(self.new_game(), self.seats(context), pool=pool)
+        return MatchDriver(self.new_game(), self.seats(context), history=history, pool=pool)

@@ -2,22 +2,30 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 
 from textual.app import App
 from textual.binding import Binding
 
+from c4tui.engine import C4Error, Move
 from c4tui.match import MatchDriver, MatchSettings
 from c4tui.match.pool import SearchPool
+from c4tui.match.record import settings_to_continue
+from c4tui.records import GameRecord
+from c4tui.records.store import unfinished_game
 from c4tui.ui.assets import asset_path
+from c4tui.ui.screens.confirm import ConfirmDialog
 from c4tui.ui.screens.connect import ConnectDialog
 from c4tui.ui.screens.game import GameScreen
 from c4tui.ui.screens.lobby import LobbyScreen
 from c4tui.ui.screens.login import LoggedIn, LoginDialog
 from c4tui.ui.screens.menu import MenuScreen, picked_in_menu
 
-DriverFactory = Callable[[MatchSettings], MatchDriver]
+DriverFactory = Callable[[MatchSettings, Sequence[Move]], MatchDriver]
+
+#: The name under which a game left for the menu waits (installed screens stay alive).
+SUSPENDED = "suspended-game"
 
 
 class C4App(App[None]):
@@ -26,8 +34,10 @@ class C4App(App[None]):
     Args:
         settings: what the menu shows first (and the AI's seed and pace).
         start_at_once: open a game with ``settings`` at once (the command line asked for one).
+        review: open this saved game to step through it (``c4tui replay``).
         ascii_only: draw with ASCII characters only (for limited terminals and fonts).
-        make_driver: builds the driver of a match; tests pass their own seats this way.
+        make_driver: builds the driver of a match (settings, moves already played); tests
+            pass their own seats this way.
         pool: where the AI thinks (the process's shared pool by default).
     """
 
@@ -47,6 +57,7 @@ class C4App(App[None]):
         make_driver: DriverFactory | None = None,
         pool: SearchPool | None = None,
         start_at_once: bool = False,
+        review: GameRecord | None = None,
     ) -> None:
         super().__init__()
         self._initial_settings = settings or MatchSettings()
@@ -54,18 +65,128 @@ class C4App(App[None]):
         self._ascii_only = ascii_only
         # Made now, before Textual takes over the terminal: its worker processes start later.
         self._pool = pool or SearchPool.shared()
-        self._make_driver = make_driver or (lambda settings: settings.driver(self._pool))
+        self._make_driver = make_driver or (
+            lambda settings, history: settings.driver(self._pool, history)
+        )
         #: What was typed in each kind's connect dialog, offered again next time.
         self._typed: dict[str, dict[str, str]] = {}
+        self._review = review
+        #: A game left for the menu, waiting under Resume.
+        self._suspended: GameScreen | None = None
+        #: The unfinished game of the last run, offered under Resume (read on mount).
+        self.kept: GameRecord | None = None
 
     def on_mount(self) -> None:
         """Open on the menu, or straight into a game (over the menu: Esc goes back to it)."""
+        self.kept = unfinished_game()
         self.push_screen(MenuScreen(self._initial_settings))
-        if self._start_at_once:
+        if self._review is not None:
+            self.open_record(self._review, review=True)
+        elif self._start_at_once:
             self.start_match(self._initial_settings)
 
+    def make_driver(self, settings: MatchSettings, history: Sequence[Move] = ()) -> MatchDriver:
+        """The driver of a match with ``settings``, ``history`` already played."""
+        return self._make_driver(settings, history)
+
+    # ----- a game left for the menu --------------------------------------------------
+
+    def suspend_game(self, screen: GameScreen) -> None:
+        """Keep ``screen``'s game going behind the menu, to come back to with Resume."""
+        self.install_screen(screen, SUSPENDED)
+        self._suspended = screen
+        screen.dismiss(None)
+
+    def resumable(self) -> str | None:
+        """What Resume would bring back, in words (None: nothing)."""
+        if self._suspended is not None:
+            return f"Your game: {self._suspended.settings.describe()}".replace("\n", ", ")
+        if self.kept is not None:
+            moves = len(self.kept.moves)
+            return f"Your unfinished game from last time ({moves} moves)"
+        return None
+
+    def resume(self) -> None:
+        """Back to the game left for the menu, or the unfinished game of the last run."""
+        screen = self._suspended
+        if screen is not None:
+            self._suspended = None
+            self.uninstall_screen(SUSPENDED)
+            self.push_screen(screen)
+        elif self.kept is not None:
+            record, self.kept = self.kept, None
+            self.open_record(record, review=False)
+
+    async def _abandon_suspended(self) -> None:
+        """The game behind the menu is given up: stop it, and do not offer it again."""
+        screen, self._suspended = self._suspended, None
+        if screen is not None:
+            self.uninstall_screen(SUSPENDED)
+            screen.forget()
+            await screen.remove()
+
+    def _unfinished_game(self) -> GameScreen | None:
+        """The game that quitting would end: the one on screen or the one behind the menu."""
+        screens = [self._suspended, *self.screen_stack]
+        return next((s for s in screens if isinstance(s, GameScreen) and s.unfinished), None)
+
+    async def action_quit(self) -> None:
+        """Quit; mid-game, once the person says so (a local game is kept for next time)."""
+        game = self._unfinished_game()
+        if game is None or isinstance(self.screen, ConfirmDialog):
+            self.exit()
+            return
+        kept = "It is kept: Resume offers it next time." if not game._remote else ""
+        question = f"Quit c4tui? Your game is not finished. {kept}".strip()
+
+        def answered(yes: bool | None) -> None:
+            if yes:
+                self.exit()
+
+        self.push_screen(ConfirmDialog(question, "Quit"), answered)
+
+    # ----- games from records --------------------------------------------------------
+
+    def open_record(
+        self, record: GameRecord, review: bool, base: MatchSettings | None = None
+    ) -> None:
+        """Open a saved game: to step through (``review``), or to play on at its end."""
+        self._after_giving_up(lambda: self._open_record(record, review, base))
+
+    def _open_record(self, record: GameRecord, review: bool, base: MatchSettings | None) -> None:
+        settings = settings_to_continue(record, base or self._initial_settings)
+        try:
+            driver = self.make_driver(settings, record.moves)
+        except (C4Error, KeyError) as error:
+            self.notify(str(error), title="This game cannot be opened", severity="error")
+            return
+        screen = GameScreen(
+            driver, settings, ascii_only=self._ascii_only, review=record if review else None
+        )
+        self.push_screen(screen)
+
     def start_match(self, settings: MatchSettings) -> None:
-        """Start a game with ``settings``; opponents with free-text options ask for them first."""
+        """Start a game with ``settings``; a game waiting behind the menu is given up first."""
+        self._after_giving_up(lambda: self._start_match(settings))
+
+    def _after_giving_up(self, then: Callable[[], None]) -> None:
+        """Run ``then`` once the game behind the menu, if any, is given up (after asking)."""
+        if self._suspended is None:
+            then()
+            return
+
+        async def answered(yes: bool | None) -> None:
+            if yes:
+                await self._abandon_suspended()
+                then()
+
+        self.push_screen(
+            ConfirmDialog("Start a new game? The one you left is not finished.", "New game"),
+            answered,
+        )
+
+    def _start_match(self, settings: MatchSettings) -> None:
+        """Opponents with free-text options ask for them first."""
         kind = settings.kind
         if kind.lobby:
             self._open_lobby(settings)
@@ -102,5 +223,5 @@ class C4App(App[None]):
         self.push_screen(LoginDialog(values), logged_in)
 
     def _open_game(self, settings: MatchSettings) -> None:
-        driver = self._make_driver(settings)
+        driver = self.make_driver(settings)
         self.push_screen(GameScreen(driver, settings, ascii_only=self._ascii_only))

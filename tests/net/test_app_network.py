@@ -110,8 +110,8 @@ async def test_refused_connection_is_explained_on_the_game_screen_and_n_retries(
         screen = app.screen
         assert isinstance(screen, GameScreen)
         assert "Connection refused" in message(screen)
-        assert "n: try again" in message(screen)
-        assert str(screen.query_one("#turn").render()) == "Stopped"
+        assert "n: reconnect" in message(screen)
+        assert str(screen.query_one("#turn").render()) == "Game stopped"
         assert not screen.board.accepting
         await pilot.press("n")  # still nobody there: the same explanation again
         await settle(pilot)
@@ -148,15 +148,48 @@ async def test_server_hanging_up_mid_game_is_reported_not_a_crash() -> None:
             assert not screen.board.accepting
             # The move that never got through is not shown as played.
             assert [str(move) for move in screen.driver.moves] == ["d4", "d1"]
-            assert str(screen.query_one("#turn").render()) == "Stopped"
+            assert str(screen.query_one("#turn").render()) == "Game stopped"
             played = len(screen.driver.moves)
             await pilot.press("5", "enter")  # Play is dimmed now; the reason stays shown
             await pilot.pause()
             assert len(screen.driver.moves) == played
-            assert "n: try again" in str(screen.query_one("#message").render())
+            assert "n: reconnect" in str(screen.query_one("#message").render())
             await pilot.press("m")
             await pilot.pause()
             assert isinstance(app.screen, MenuScreen)
+
+
+async def test_a_server_gone_during_your_turn_is_shown_at_once_without_a_key() -> None:
+    async def script(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        await greet(reader, writer)
+        await reader.readline()
+        await say(writer, "OKAY", "DROP 1", "READY")
+        await thinking.wait()  # the person is thinking: the server dies
+        writer.close()
+
+    thinking = asyncio.Event()
+
+    async with FakeServer(script) as fake:
+        app = network_app(fake.port)
+        async with app.run_test(size=SIZE) as pilot:
+            await open_dialog(pilot)
+            await pilot.press("enter")
+            await settle(pilot)
+            screen = app.screen
+            assert isinstance(screen, GameScreen)
+            await play(pilot, "d4")
+            assert screen.board.accepting  # your turn
+            thinking.set()
+            for _ in range(100):  # no key pressed: the screen finds out by itself
+                await pilot.pause(0.05)
+                if screen.driver.problem:
+                    break
+            assert "hung up during the game" in message(screen)
+            assert "n: reconnect · esc: menu" in message(screen)
+            assert str(screen.query_one("#turn").render()) == "Game stopped"
+            assert not screen.board.accepting  # the board is frozen
+            assert not app._notifications  # nothing piles up over the board
+            assert [str(move) for move in screen.driver.moves] == ["d4", "d1"]
 
 
 def test_full_game_in_the_console(server: C4Server) -> None:

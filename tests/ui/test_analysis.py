@@ -76,4 +76,4 @@ async def test_once_the_game_is_over_analysis_can_only_be_turned_off() -> None:
         await pilot.press("a")
         await pilot.pause()
         assert screen.board.analysis is None
-        assert screen.check_action("toggle_analysis", ()) is None  # dimmed: nothing to analyse
+        assert screen.check_action("toggle_analysis", ()) is False  # gone: nothing to analyse

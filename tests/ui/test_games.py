@@ -191,6 +191,8 @@ async def test_new_game_and_back_to_the_menu() -> None:
         await play(pilot, "d4 d4")
         await pilot.press("n")
         await pilot.pause()
+        await pilot.press("y")  # "Start a new game? This one is not finished."
+        await pilot.pause()
         assert screen.driver.moves == ()
         await pilot.press("escape")
         await pilot.pause()

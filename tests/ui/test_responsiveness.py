@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import asyncio
 import time
+from collections.abc import Sequence
 
-from c4tui.engine import Player
+from c4tui.engine import Move, Player
 from c4tui.match import Backend, MatchDriver, MatchSettings, PersonBackend
 from c4tui.ui.app import C4App
 from c4tui.ui.screens.game import GameScreen
@@ -19,9 +20,11 @@ from tests.ui.helpers import SIZE, start_game
 def against(opponent: Backend):  # type: ignore[no-untyped-def]
     """A driver factory: the person (RED) against ``opponent``."""
 
-    def make_driver(settings: MatchSettings) -> MatchDriver:
+    def make_driver(settings: MatchSettings, history: Sequence[Move]) -> MatchDriver:
         return MatchDriver(
-            settings.new_game(), {Player.RED: PersonBackend(), Player.YELLOW: opponent}
+            settings.new_game(),
+            {Player.RED: PersonBackend(), Player.YELLOW: opponent},
+            history=history,
         )
 
     return make_driver
@@ -58,11 +61,17 @@ async def test_keys_work_while_the_opponent_thinks_and_leaving_cancels_it() -> N
         await pilot.press("escape")
         await pilot.pause()
         assert isinstance(app.screen, GameScreen)
-        # ...and the menu returns, cancelling the opponent's thinking.
+        # ...the menu returns, the game going on behind it (Resume)...
         await pilot.press("m")
         await pilot.pause()
         assert isinstance(app.screen, MenuScreen)
+        assert not slow.cancelled
+        # ...and giving that game up for a new one cancels the opponent's thinking.
+        await pilot.press("enter")
         await pilot.pause()
+        await pilot.press("y")
+        await pilot.pause()
+        assert isinstance(app.screen, GameScreen) and app.screen is not screen
         assert slow.cancelled
     assert time.monotonic() - began < 30  # nobody waited for the minute-long think
 

@@ -178,6 +178,14 @@ class Backend(Watcher, ABC):
                 found[option.key] = problem
         return found
 
+    async def watch_while_waiting(self) -> None:
+        """Raise (a C4Error in words) if this player goes away while the other side thinks.
+
+        The driver runs it while a person here chooses a move, so a server that hangs
+        up then is noticed at once, not at the next move. Returns at once when there is
+        nothing to watch (the default).
+        """
+
     @abstractmethod
     async def choose_move(self, state: GameState) -> Move:
         """The move this player makes in ``state`` (it is this player's turn)."""

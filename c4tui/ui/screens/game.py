@@ -6,7 +6,8 @@ The driver owns the turn loop; this screen shows what it reports (as
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from textual import work
@@ -33,6 +34,11 @@ from c4tui.match.events import (
     SeatStarting,
     TurnStarted,
 )
+from c4tui.match.record import match_record
+from c4tui.match.score import Score
+from c4tui.records import GameRecord, moves_to_digits
+from c4tui.records.store import keep_unfinished, save_game
+from c4tui.ui.screens.confirm import ConfirmDialog
 from c4tui.ui.screens.help import HelpScreen
 from c4tui.ui.widgets.board import Board
 from c4tui.ui.widgets.status import StatusPanel
@@ -55,13 +61,37 @@ class GameScreen(Screen[bool | None]):
         Binding("a", "toggle_analysis", "Analysis", id="game.analysis"),
         Binding("u", "undo", "Undo", id="game.undo"),
         Binding("n", "new_game", "New", id="game.new"),
+        Binding("r", "rematch", "Rematch", id="game.rematch"),
+        Binding("v", "review", "Review", id="game.review"),
+        Binding("s", "save", "Save", id="game.save"),
         Binding("escape,m", "menu", "Menu", id="game.menu"),
         Binding("question_mark", "help", "Help", key_display="?", id="game.help"),
         # Reached only while the board's Play is dimmed: say why nothing was played.
         Binding("enter,space", "why_not", show=False),
         # Reached only while Hint is dimmed: say why there is none.
         Binding("h", "why_no_hint", show=False),
+        # The same actions while their footer entries are hidden (during play).
+        Binding("r", "anytime('rematch')", show=False),
+        Binding("v", "anytime('review')", show=False),
+        Binding("s", "anytime('save')", show=False),
+        Binding("x", "export_digits", show=False, id="game.export"),
+        # Review mode (v): these come before the board's own keys.
+        Binding("left", "review_step(-1)", "Back", priority=True, id="review.back"),
+        Binding("right", "review_step(1)", "Forward", priority=True, id="review.forward"),
+        Binding("home", "review_jump(0)", "Start", priority=True, id="review.start"),
+        Binding("end", "review_jump(-1)", "End", priority=True, id="review.end"),
+        Binding("c", "continue_here", "Play from here", priority=True, id="review.continue"),
+        Binding("escape,v", "end_review", "Back to the game", priority=True, id="review.leave"),
     ]
+
+    #: What the footer offers while reviewing (and nothing else).
+    REVIEW_ACTIONS = frozenset(
+        {"review_step", "review_jump", "continue_here", "end_review", "help", "save"}
+    )
+    #: What the footer offers only once the game is over (during play they stay hidden).
+    AFTER_GAME_ACTIONS = frozenset({"rematch", "review", "save"})
+    #: What makes no sense once the game is over (hidden then, to make room).
+    DURING_GAME_ACTIONS = frozenset({"toggle_pop", "hint", "undo"})
 
     @dataclass
     class MatchNews(Message):
@@ -89,10 +119,20 @@ class GameScreen(Screen[bool | None]):
         settings: MatchSettings,
         ascii_only: bool = False,
         hint_seconds: float = HINT_SECONDS,
+        *,
+        score: Score | None = None,
+        review: GameRecord | None = None,
     ) -> None:
         super().__init__()
         self.driver = driver
         self.settings = settings
+        #: The running score of this series of rematches.
+        self.score = score or Score()
+        #: Opened to review a saved game: the driver starts when play goes on.
+        self._opened = review
+        #: The move number shown while reviewing (None: playing).
+        self.review_at: int | None = 0 if review is not None else None
+        self._counted: GameOver | None = None  # the last result added to the score
         #: "Getting ready" until the seats are (a network opponent connects first).
         self._ready = False
         self._available: tuple[bool, bool, bool] | None = None  # what the footer last offered
@@ -126,7 +166,10 @@ class GameScreen(Screen[bool | None]):
         self._stop_listening = self.driver.subscribe(self._post_news)
         self.board.focus()
         self._refresh_view()
-        self.driver.start()
+        if self.review_at is None:
+            self.driver.start()
+        else:
+            self._show_review()
 
     def _post_news(self, event: MatchEvent) -> None:
         self.post_message(self.MatchNews(event))
@@ -147,6 +190,8 @@ class GameScreen(Screen[bool | None]):
             self.board.pop_mode = False
         if not isinstance(event, MoveRefused | SeatLeft):
             self._refresh_view()
+        if isinstance(event, MovePlayed | MovesTakenBack | GameOver):
+            self._keep_for_next_time()
         if isinstance(event, SeatStarting):
             self.panel.show_message(event.note, "thinking")
         elif isinstance(event, TurnStarted):
@@ -170,15 +215,32 @@ class GameScreen(Screen[bool | None]):
             self.panel.show_message(f"{event.label} is thinking…", "thinking")
 
     def _failed(self, problem: str) -> None:
-        """Say why the game stopped; n starts over, m goes back."""
+        """Say why the game stopped; n starts over, m goes back.
+
+        In the panel only: a toast would cover the board and linger on the next screen.
+        """
         self._show_problem(problem)
-        self.notify(problem, title="The game cannot go on", severity="error", timeout=8)
+        self.app.bell()
 
     def _show_problem(self, problem: str) -> None:
-        self.panel.show_message(f"{problem}\nn: try again · esc: menu", "error")
+        again = "n: reconnect" if self._remote else "n: try again"
+        self.panel.show_message(f"{problem}\n{again} · esc: menu", "error")
 
     def _show_result(self, result: GameOver) -> None:
+        if result is not self._counted:
+            self._counted = result
+            self.score.add(self._winner_name(result.winner))
+        self.panel.show_score(self.score.describe(self._score_names()))
         self.panel.show_message(self._result_text(result), "result")
+
+    def _winner_name(self, winner: Player | None) -> str | None:
+        return None if winner is None else self.driver.seats[winner].label
+
+    def _score_names(self) -> tuple[str, str]:
+        """The two players' names, the person here (or Player 1) first."""
+        labels = sorted(seat.label for seat in self.driver.seats.values())
+        first = next((name for name in labels if name in ("You", "Player 1")), labels[0])
+        return first, next(name for name in labels if name != first)
 
     def _result_text(self, result: GameOver) -> str:
         """How the game ended, and what the keys do next."""
@@ -188,7 +250,7 @@ class GameScreen(Screen[bool | None]):
             text = f"{result.winner.name} wins: {result.reason}."
         else:
             text = f"Draw: {result.reason}."
-        return f"{text}\nn: new game · esc: menu"
+        return f"{text}\nr: rematch · esc: menu"
 
     # ----- a person plays ------------------------------------------------------------
 
@@ -216,9 +278,13 @@ class GameScreen(Screen[bool | None]):
     def _refresh_view(self) -> None:
         driver = self.driver
         state = driver.state
-        self.board.show(state, driver.last_move)
-        self.board.accepting = driver.awaiting_submission()
-        halted = "Stopped" if driver.problem else "" if self._ready else "Getting ready…"
+        if self.review_at is None:
+            self.board.show(state, driver.last_move)
+            self.board.accepting = driver.awaiting_submission()
+            self.board.offers_play = not (driver.is_over or state.is_over)
+        halted = "Game stopped" if driver.problem else "" if self._ready else "Getting ready…"
+        if self.review_at is not None:
+            halted = "Reviewing"
         if driver.result is not None and not state.is_over:  # a forfeit: the board shows none
             winner = driver.result.winner
             halted = f"{winner.name} wins by forfeit" if winner else "Game over"
@@ -235,9 +301,25 @@ class GameScreen(Screen[bool | None]):
 
     # ----- actions -------------------------------------------------------------------
 
-    def check_action(  # noqa: PLR0911 (one rule per action)
-        self, action: str, parameters: tuple[object, ...]
-    ) -> bool | None:
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """What the footer offers: review keys while reviewing; play keys while playing."""
+        if self.review_at is not None:
+            return action in self.REVIEW_ACTIONS
+        if action in self.REVIEW_ACTIONS - {"help", "save"}:
+            return False
+        over = self.driver.is_over or self.driver.state.is_over
+        if action in self.AFTER_GAME_ACTIONS and not over:
+            return False  # the hidden bindings of the same keys still work
+        if action in self.DURING_GAME_ACTIONS and over:
+            return False
+        return self._playing_check(action)
+
+    def action_anytime(self, action: str) -> None:
+        """An action whose footer entry is hidden during play (to save room) but still works."""
+        if action in self.AFTER_GAME_ACTIONS:
+            getattr(self, f"action_{action}")()
+
+    def _playing_check(self, action: str) -> bool | None:  # noqa: PLR0911 (a rule an action)
         """Hide Drop/Pop (classic rules) and Undo (nobody undoes); dim what cannot be done now."""
         driver = self.driver
         if action == "toggle_pop":
@@ -248,12 +330,56 @@ class GameScreen(Screen[bool | None]):
             return True if driver.awaiting_submission() else None
         if action == "toggle_analysis":  # nothing to analyse once the game is over
             over = driver.is_over or driver.state.is_over
-            return None if over and not self._analysis_on else True
+            return not over or self._analysis_on
         if action == "undo":
             if not all(seat.supports_undo for seat in driver.seats.values()):
                 return False
             return True if driver.can_undo() else None
         return True
+
+    # ----- leaving and starting over -------------------------------------------------
+
+    @property
+    def unfinished(self) -> bool:
+        """True while a game is under way that one key could throw away."""
+        driver = self.driver
+        if driver.is_over or driver.state.is_over:
+            return False
+        return bool(driver.moves) or (self._ready and self._remote)
+
+    @property
+    def _remote(self) -> bool:
+        return any(seat.remote for seat in self.driver.seats.values())
+
+    def _ask_first(self, question: str, verb: str, then: Callable[[], None]) -> None:
+        """Run ``then`` at once when nothing would be lost, else once the person says yes."""
+        if not self.unfinished:
+            then()
+            return
+
+        def answered(yes: bool | None) -> None:
+            if yes:
+                then()
+
+        self.app.push_screen(ConfirmDialog(question, verb), answered)
+
+    def record(self) -> GameRecord:
+        """The game so far, as a game record."""
+        return match_record(self.settings, self.driver)
+
+    def _keep_for_next_time(self) -> None:
+        """A local game under way is kept after every move; a finished one is let go."""
+        if self._remote or (self._opened is not None and self.review_at is not None):
+            return
+        try:
+            keep_unfinished(self.record() if self.unfinished else None)
+        except OSError as error:  # a full disk must not stop the game
+            self.panel.show_message(f"Could not keep this game for next time: {error}", "error")
+
+    def forget(self) -> None:
+        """The person abandoned this game: it is not offered next time."""
+        if not self._remote:
+            keep_unfinished(None)
 
     def action_why_not(self) -> None:
         """Play was pressed while moves wait: the driver's refusal says why."""
@@ -272,18 +398,156 @@ class GameScreen(Screen[bool | None]):
         self.driver.undo()
 
     def action_new_game(self) -> None:
-        """Same settings, empty board (a network opponent reconnects)."""
+        """Same settings, empty board (a network opponent reconnects); asks first mid-game."""
+        self._ask_first("Start a new game? This one is not finished.", "New game", self._restart)
+
+    def _restart(self) -> None:
         self._cancel_hint()
+        self.forget()
         self.board.pop_mode = False
         self._ready = False
         self.driver.restart()
         self._refresh_view()
 
+    def action_rematch(self) -> None:
+        """A new game with the colours swapped; the score of the series goes on."""
+        self._ask_first("Start a rematch? This game is not finished.", "Rematch", self._rematch)
+
+    def _rematch(self) -> None:
+        self._cancel_hint()
+        self.forget()
+        kind = self.settings.kind
+        colour = self.settings.person_colour.other
+        if colour not in kind.person_colours and not kind.local_pair:
+            colour = self.settings.person_colour  # the server decides the colours
+        settings = replace(self.settings, person_colour=colour)
+        self._switch_to(self.follow_up(settings, ()))
+
+    def follow_up(self, settings: MatchSettings, history: tuple[Move, ...]) -> GameScreen:
+        """The game screen that takes over from this one (a rematch, or play from a review)."""
+        driver = self.app.make_driver(settings, history)  # type: ignore[attr-defined]
+        return GameScreen(driver, settings, self._ascii_only, self._hint_seconds, score=self.score)
+
     def action_menu(self) -> None:
-        """Back to the menu (the current game is abandoned)."""
+        """Back to the menu; the game waits there under Resume."""
         self._cancel_hint()
         self.app.clear_notifications()  # news of this game does not follow you out
-        self.dismiss(None)
+        suspend = getattr(self.app, "suspend_game", None)
+        if suspend is not None and self.unfinished:
+            suspend(self)
+        else:
+            self.dismiss(None)
+
+    def action_save(self) -> None:
+        """Save the game (finished or not) as a record in the saved games folder."""
+        try:
+            path = save_game(self._opened or self.record())
+        except OSError as error:
+            self.panel.show_message(f"Could not save the game: {error}", "error")
+            return
+        self.panel.show_message(f"Saved as {path}")
+        self.notify(str(path), title="Game saved")
+
+    def action_export_digits(self) -> None:
+        """The game in the solvers' digit notation, shown and copied to the clipboard."""
+        record = self.record()
+        digits = moves_to_digits(record.columns, record.rules, record.moves)
+        if digits is None:
+            self.panel.show_message(
+                "Digit strings write classic games of at most 9 columns, drops only; "
+                "s saves the whole game instead."
+            )
+            return
+        self.app.copy_to_clipboard(digits)
+        self.panel.show_message(f"Digits (copied): {digits or '(empty board)'}")
+
+    # ----- review --------------------------------------------------------------------
+
+    def action_review(self) -> None:
+        """Step through the game's moves (the game itself is left as it is)."""
+        self._cancel_hint()
+        self.review_at = len(self.driver.moves)
+        self._show_review()
+
+    def _review_positions(self) -> tuple[GameState, ...]:
+        return self.driver.positions
+
+    def action_review_step(self, step: int) -> None:
+        """One move back or forward."""
+        if self.review_at is None:
+            return
+        last = len(self.driver.moves)
+        self.review_at = max(0, min(last, self.review_at + step))
+        self._show_review()
+
+    def action_review_jump(self, where: int) -> None:
+        """To the empty board (0) or the last move (-1)."""
+        if self.review_at is None:
+            return
+        self.review_at = len(self.driver.moves) if where < 0 else 0
+        self._show_review()
+
+    def _show_review(self) -> None:
+        at = self.review_at
+        if at is None:
+            return
+        moves = self.driver.moves
+        state = self._review_positions()[at]
+        self.board.show(state, moves[at - 1] if at else None)
+        self.board.accepting = False
+        self.board.offers_play = False
+        mover = state.turn.other.name if at else ""
+        shown = f"{mover} {describe_move(moves[at - 1])}" if at else "the empty board"
+        result = ""
+        if self._opened is not None and at == len(moves):
+            record = self._opened
+            result = f"\nResult: {record.result.value}" + (
+                f" ({record.reason})" if record.reason else ""
+            )
+        self.panel.show_message(
+            f"Review: move {at} of {len(moves)} — {shown}{result}\n"
+            "← →: step · Home/End · c: play on from here · esc: back",
+            "thinking",
+        )
+        self.refresh_bindings()
+
+    def action_end_review(self) -> None:
+        """Back to the game as it stands."""
+        if self._opened is not None:
+            self.action_continue_here(to_end=True)
+            return
+        self.review_at = None
+        self.panel.show_message("")
+        self.refresh_bindings()
+        self._refresh_view()
+
+    def action_continue_here(self, to_end: bool = False) -> None:
+        """Play on from the position shown, against the same opponent."""
+        at = len(self.driver.moves) if to_end or self.review_at is None else self.review_at
+        if self._opened is not None and at == len(self.driver.moves):
+            self._opened = None  # a saved game opened: play it on as it is
+            self.review_at = None
+            self.panel.show_message("")
+            self.refresh_bindings()
+            self._refresh_view()
+            self.driver.start()
+            return
+        if at == len(self.driver.moves):
+            self.action_end_review()
+            return
+        if self._remote:
+            self.panel.show_message("A server game cannot go back to an earlier move.", "error")
+            return
+        history = self.driver.moves[:at]
+        self._ask_first(
+            "Play on from this move? The later moves of this game are dropped.",
+            "Play on",
+            lambda: self._switch_to(self.follow_up(self.settings, history)),
+        )
+
+    def _switch_to(self, screen: GameScreen) -> None:
+        """This game gives way to ``screen`` (which takes over the score)."""
+        self.app.switch_screen(screen)
 
     def action_help(self) -> None:
         """Show the rules and keys."""

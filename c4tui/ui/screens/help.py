@@ -33,8 +33,12 @@ up a third time is a draw. Under **classic** rules a full board is a draw.
 | u | undo (against the computer: back to before your last move) |
 | h | hint: the cursor jumps to a good move (and says if it wins) |
 | a | analysis on/off: each column's outcome under the board |
-| n | new game with the same settings |
-| Esc or m | back to the menu |
+| n | new game with the same settings (asks first mid-game) |
+| r | rematch: colours swapped, the score of the series goes on |
+| v | review: ← → step through the moves, Home/End jump, c plays on from the move shown |
+| s | save the game (the menu's Open lists saved games; `c4tui replay FILE` opens one) |
+| x | the game as a digit string (4453…) for solver websites, copied to the clipboard |
+| Esc or m | back to the menu (the game waits there: Resume, Ctrl+R) |
 | t, f | online: chat with the room, forfeit (after a confirmation) |
 | ? | this help |
 | q or Ctrl+Q | quit |
@@ -43,7 +47,9 @@ The analysis labels: **W3** you win on your 3rd move from now, **D** a draw, **L
 opponent wins on its 5th. They are proven on the 7 × 6 classic board; elsewhere **+ = -**
 are a short search's estimate (better, even, worse).
 
-In the menu: Tab moves between fields, arrows change a choice, **Enter starts the game**.
+In the menu: Tab moves between fields, arrows change a choice, **Enter starts the game**,
+Ctrl+R resumes the game you left (or the unfinished one from last time), Ctrl+O opens a
+saved game or a pasted digit string.
 In the online lobby: Enter plays in a waiting room, w watches, c creates a room, g is quick
 play, t chats, r refreshes, Esc leaves.
 """

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, cast
+
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -11,8 +13,13 @@ from textual.widgets import Button, Footer, Header, Input, Label, RadioButton, S
 
 from c4tui.engine import MAX_SIZE, MIN_SIZE, Player, Rules, parse_size
 from c4tui.match import OPPONENTS, Backend, MatchSettings
+from c4tui.records import GameRecord
 from c4tui.ui.screens.help import HelpScreen
+from c4tui.ui.screens.open import OpenDialog
 from c4tui.ui.widgets.choice import ChoiceSet
+
+if TYPE_CHECKING:
+    from c4tui.ui.app import C4App
 
 KINDS: tuple[type[Backend], ...] = tuple(OPPONENTS.values())
 
@@ -27,6 +34,8 @@ class MenuScreen(Screen[None]):
 
     BINDINGS = [
         Binding("enter", "start", "Start game", priority=True, id="menu.start"),
+        Binding("ctrl+r", "resume", "Resume", id="menu.resume"),
+        Binding("ctrl+o", "open", "Open", id="menu.open"),
         Binding("question_mark", "help", "Help", key_display="?", id="menu.help"),
     ]
 
@@ -64,7 +73,11 @@ class MenuScreen(Screen[None]):
                 yield from self._option_fields()
             yield Static(id="mode-note")
             yield Static(id="size-error")
-            yield Button("Start game", id="start", variant="primary")
+            with Horizontal(id="menu-buttons"):
+                yield Button("Start game", id="start", variant="primary")
+                yield Button("Resume (^r)", id="resume")
+                yield Button("Open (^o)", id="open")
+            yield Static(id="resume-note")
         yield Footer()
 
     def _option_fields(self) -> ComposeResult:
@@ -98,6 +111,23 @@ class MenuScreen(Screen[None]):
         """Show only the fields that matter for the chosen opponent."""
         self.query_one("#mode", ChoiceSet).focus()
         self._show_kind_fields()
+        self._show_resume()
+
+    def on_screen_resume(self) -> None:
+        """Back from a game: Resume appears if it was left unfinished."""
+        self._show_resume()
+
+    def _show_resume(self) -> None:
+        what = self._app.resumable()
+        self.query_one("#resume", Button).display = what is not None
+        note = self.query_one("#resume-note", Static)
+        note.update(f"{what}: Resume (Ctrl+R) goes back to it." if what else "")
+        note.display = what is not None
+        self.refresh_bindings()
+
+    @property
+    def _app(self) -> C4App:
+        return cast("C4App", self.app)
 
     # ----- reacting to edits ---------------------------------------------------------
 
@@ -132,6 +162,27 @@ class MenuScreen(Screen[None]):
     @on(Button.Pressed, "#start")
     def _start_pressed(self) -> None:
         self.action_start()
+
+    @on(Button.Pressed, "#resume")
+    def action_resume(self) -> None:
+        """Back to the unfinished game."""
+        self._app.resume()
+
+    @on(Button.Pressed, "#open")
+    def action_open(self) -> None:
+        """Open a saved game, or paste a position as digits."""
+        settings = self.settings() or self._initial
+        self.app.push_screen(OpenDialog(), lambda record: self._opened(record, settings))
+
+    def _opened(self, record: GameRecord | None, settings: MatchSettings) -> None:
+        if record is not None:
+            self._app.open_record(record, review=bool(record.opponent), base=settings)
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Resume only when there is a game to go back to."""
+        if action == "resume":
+            return self._app.resumable() is not None
+        return True
 
     # ----- reading the form ----------------------------------------------------------
 
@@ -200,7 +251,7 @@ class MenuScreen(Screen[None]):
             self.query_one(f"#{bad}", Input).focus()
             return
         self._initial = settings  # coming back, the menu shows what was played
-        self.app.start_match(settings)  # type: ignore[attr-defined]
+        self._app.start_match(settings)
 
     def action_help(self) -> None:
         """The rules and keys."""

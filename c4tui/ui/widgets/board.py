@@ -101,6 +101,8 @@ class Board(ScrollView, can_focus=True):
         self._last_digit: tuple[int, float] | None = None
         #: One short outcome per column ("W3", "D", "L5"; "" for none), shown under the board.
         self._analysis: tuple[str, ...] | None = None
+        #: False once the game is over: Play leaves the footer instead of being dimmed.
+        self.offers_play = True
         self.cursor = state.columns // 2
 
     # ----- what the screen sets ------------------------------------------------------
@@ -164,7 +166,7 @@ class Board(ScrollView, can_focus=True):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """Dim Play while it is not a person's turn here (the screen then says why)."""
         if action == "choose" and not self.accepting:
-            return None
+            return None if self.offers_play else False
         return True
 
     def action_move_cursor(self, step: int) -> None:

@@ -31,6 +31,7 @@ class StatusPanel(Vertical):
     }
     StatusPanel > Static { margin-bottom: 1; }
     StatusPanel #game-title { color: $text-muted; }
+    StatusPanel #score { display: none; }
     StatusPanel #turn { text-style: bold; }
     StatusPanel #turn.-red { color: $error; }
     StatusPanel #turn.-yellow { color: $warning; }
@@ -50,6 +51,7 @@ class StatusPanel(Vertical):
     def compose(self) -> ComposeResult:
         """Title, turn, mode, message, last move and the move list, top to bottom."""
         yield Static(self._title, id="game-title")
+        yield Static(id="score")
         yield Static(id="turn")
         yield Static(id="mode")
         yield Static(id="message")
@@ -79,6 +81,12 @@ class StatusPanel(Vertical):
         turn.update(text)
         turn.set_class(player is Player.RED, "-red")
         turn.set_class(player is Player.YELLOW, "-yellow")
+
+    def show_score(self, text: str) -> None:
+        """The running score of a series of rematches (hidden before the first result)."""
+        score = self.query_one("#score", Static)
+        score.update(f"Score\n{text}")
+        score.display = bool(text)
 
     def show_mode(self, rules: Rules, pop_mode: bool, game_over: bool = False) -> None:
         """DROP or POP, under Pop Out rules only, while the game goes on."""

@@ -183,6 +183,26 @@ class NetworkBackend(Backend):
         if game.over:
             await self.close()
 
+    async def watch_while_waiting(self) -> None:
+        """Raise NetworkError when the server hangs up (or floods us) during the person's turn.
+
+        What it sends meanwhile is kept for the next read.
+        """
+        connection = self._connection
+        if connection is None or self._game is None or self._game.over:
+            return
+        try:
+            await connection.wait_for_hangup()
+        except (ProtocolError, OSError) as error:
+            await self._hang_up()
+            raise NetworkError(describe_network_error(error, self.address)) from error
+        await self._hang_up()
+        raise NetworkError(f"{self.address} hung up during the game.")
+
+    async def _hang_up(self) -> None:
+        self._game = None  # no goodbye on a broken conversation
+        await self.close()
+
     async def choose_move(self, state: GameState) -> Move:
         """The server's move, already received after the person's move."""
         if not self._server_moves:
@@ -210,8 +230,7 @@ class NetworkBackend(Backend):
             async with asyncio.timeout(timeout):  # not wait_for: it can lose a cancellation
                 return await talk
         except (ProtocolError, OSError, TimeoutError) as error:
-            self._game = None  # no goodbye on a broken conversation
-            await self.close()
+            await self._hang_up()
             raise NetworkError(describe_network_error(error, self.address)) from error
 
 

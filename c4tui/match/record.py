@@ -1,0 +1,69 @@
+"""A match as a game record, and a record back into the settings to continue it."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from datetime import datetime
+
+from c4tui.engine import Player
+from c4tui.match.backends import OPPONENTS
+from c4tui.match.driver import MatchDriver
+from c4tui.match.settings import MatchSettings
+from c4tui.records import GameRecord, Result
+
+
+def match_record(
+    settings: MatchSettings, driver: MatchDriver, now: datetime | None = None
+) -> GameRecord:
+    """The game ``driver`` is playing, as a record (unfinished while it goes on)."""
+    result, reason = Result.UNFINISHED, ""
+    if driver.result is not None:
+        result, reason = Result.for_winner(driver.result.winner), driver.result.reason
+    person = None if settings.kind.local_pair else _person_colour(driver)
+    return GameRecord(
+        settings.columns,
+        settings.rows,
+        settings.rules,
+        driver.moves,
+        red=driver.seats[Player.RED].label,
+        yellow=driver.seats[Player.YELLOW].label,
+        date=(now or datetime.now()).strftime("%Y-%m-%d %H:%M"),
+        result=result,
+        reason=reason,
+        opponent=settings.opponent,
+        options=dict(settings.options),
+        person=person,
+    )
+
+
+def _person_colour(driver: MatchDriver) -> Player | None:
+    """The colour of the one person here (None when both or neither submit)."""
+    people = [player for player, seat in driver.seats.items() if seat.submits]
+    return people[0] if len(people) == 1 else None
+
+
+def can_continue(record: GameRecord) -> bool:
+    """True when the record's opponent can take up a game in the middle (not a server)."""
+    kind = OPPONENTS.get(record.opponent)
+    return kind is None or not kind.remote
+
+
+def settings_to_continue(record: GameRecord, base: MatchSettings) -> MatchSettings:
+    """Settings to play on from ``record`` against the same opponent.
+
+    An opponent this version does not know, or one at the other end of a
+    connection (which cannot start in the middle of a game), becomes two people
+    at this keyboard.
+    """
+    opponent, options = record.opponent, dict(record.options)
+    if not can_continue(record) or not opponent:
+        opponent, options = "human", {}
+    return replace(
+        base,
+        opponent=opponent,
+        options=options,
+        columns=record.columns,
+        rows=record.rows,
+        rules=record.rules,
+        person_colour=record.person or base.person_colour,
+    )

@@ -1,0 +1,32 @@
+"""The running score of a series of rematches (kept while the app runs)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+
+@dataclass
+class Score:
+    """Wins per player name, and draws, over the games of one series."""
+
+    wins: dict[str, int] = field(default_factory=dict)
+    draws: int = 0
+
+    def add(self, winner: str | None) -> None:
+        """Count one game, won by ``winner`` (None: a draw)."""
+        if winner is None:
+            self.draws += 1
+        else:
+            self.wins[winner] = self.wins.get(winner, 0) + 1
+
+    @property
+    def games(self) -> int:
+        """How many games were counted."""
+        return sum(self.wins.values()) + self.draws
+
+    def describe(self, names: tuple[str, str]) -> str:
+        """One line a player: ``You 2``, ``Computer (Hard) 1``, ``draws 0`` ("" before any)."""
+        if not self.games:
+            return ""
+        lines = [f"{name} {self.wins.get(name, 0)}" for name in names]
+        return "\n".join([*lines, f"draws {self.draws}"])

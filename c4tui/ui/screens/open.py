@@ -1,0 +1,106 @@
+"""The open dialog: a saved game from the list, a record file, or a pasted digit string.
+
+Digit strings are what solver websites show (``4453``: 1-based columns, red first,
+7 × 6 classic), so a position can be pasted in and played on from here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Button, Input, OptionList, Static
+from textual.widgets.option_list import Option
+
+from c4tui.records import GameRecord, RecordError, parse_record
+from c4tui.records.store import read_record, saved_games, saved_games_folder
+
+#: Saved games listed at most (the newest).
+LISTED_GAMES = 50
+
+
+class OpenDialog(ModalScreen[GameRecord | None]):
+    """Choose a saved game (Enter on the list) or type a path or digits (Enter in the field)."""
+
+    DEFAULT_CSS = """
+    OpenDialog { align: center middle; }
+    OpenDialog OptionList { height: auto; max-height: 10; margin-bottom: 1; }
+    """
+
+    BINDINGS = [Binding("escape", "cancel", "Back", id="open.cancel")]
+
+    def compose(self) -> ComposeResult:
+        """The saved games, a field, a status line and the buttons."""
+        games = saved_games()[:LISTED_GAMES]
+        with Vertical(classes="form-dialog"):
+            yield Static("Open a game", classes="form-title")
+            if games:
+                yield OptionList(*(Option(_summary(path), id=str(path)) for path in games))
+            else:
+                yield Static(f"No saved games yet (s saves one, in {saved_games_folder()}).")
+            yield Input(
+                placeholder="a record file, or digits like 4453 to play on from",
+                id="open-typed",
+            )
+            yield Static("", id="open-status", classes="form-status")
+            with Horizontal():
+                yield Button("Open", id="open", variant="primary")
+                yield Button("Back", id="back")
+
+    def on_mount(self) -> None:
+        """The list first when there is one, else the field."""
+        lists = self.query(OptionList)
+        (lists.first() if lists else self.query_one(Input)).focus()
+
+    @on(OptionList.OptionSelected)
+    def _chosen(self, event: OptionList.OptionSelected) -> None:
+        self._open(lambda: read_record(Path(str(event.option.id))))
+
+    @on(Input.Submitted)
+    @on(Button.Pressed, "#open")
+    def _typed(self) -> None:
+        text = self.query_one(Input).value.strip()
+        if not text:
+            self._problem("Type a file name or a digit string (or choose from the list).")
+            return
+        path = Path(text).expanduser()
+        if path.is_file():
+            self._open(lambda: read_record(path))
+        else:
+            self._open(lambda: parse_record(text))
+
+    def _open(self, read: Callable[[], GameRecord]) -> None:
+        try:
+            record = read()
+        except RecordError as error:
+            self._problem(str(error))
+            return
+        self.dismiss(record)
+
+    def _problem(self, text: str) -> None:
+        status = self.query_one("#open-status", Static)
+        status.update(text)
+        status.add_class("-error")
+        self.app.bell()
+
+    @on(Button.Pressed, "#back")
+    def action_cancel(self) -> None:
+        """Back to the menu."""
+        self.dismiss(None)
+
+
+def _summary(path: Path) -> str:
+    """One line for the list: when, who, how it ended."""
+    try:
+        record = read_record(path)
+    except RecordError:
+        return f"{path.name} (unreadable)"
+    size = f"{record.columns}x{record.rows}"
+    return (
+        f"{record.date or path.stem}  {record.red} v {record.yellow}  {size}  {record.result.value}"
+    )

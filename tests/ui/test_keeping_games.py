@@ -1,0 +1,265 @@
+"""Nothing is lost by one key: new game and quit ask first mid-game, the menu keeps the game
+under Resume, an unfinished game is offered at the next start; games are saved, reviewed,
+replayed and rematched."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from textual.widgets import Button, Input, OptionList, Static
+
+from c4tui.engine import Move, Player
+from c4tui.records import Result, parse_record, record_from_digits
+from c4tui.records.store import saved_games, unfinished_game
+from c4tui.ui.app import C4App
+from c4tui.ui.screens.confirm import ConfirmDialog
+from c4tui.ui.screens.game import GameScreen
+from c4tui.ui.screens.menu import MenuScreen
+from c4tui.ui.screens.open import OpenDialog
+from tests.ui.helpers import SIZE, make_app, play, settle, start_game
+
+
+def message(screen: GameScreen) -> str:
+    return str(screen.panel.query_one("#message", Static).render())
+
+
+async def test_new_game_asks_first_and_no_keeps_the_game() -> None:
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await start_game(pilot)
+        await play(pilot, "d4 d4")
+        await pilot.press("n")
+        await pilot.pause()
+        assert isinstance(app.screen, ConfirmDialog)
+        await pilot.press("n")  # "Cancel (n)"
+        await pilot.pause()
+        assert app.screen is screen
+        assert len(screen.driver.moves) == 2
+
+
+async def test_the_menu_keeps_the_game_under_resume() -> None:
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await start_game(pilot)
+        await play(pilot, "d4 d5")
+        await pilot.press("escape")
+        await pilot.pause()
+        assert isinstance(app.screen, MenuScreen)
+        assert app.screen.query_one("#resume", Button).display
+        assert "Resume" in str(app.screen.query_one("#resume-note", Static).render())
+        await pilot.press("ctrl+r")
+        await pilot.pause()
+        assert app.screen is screen
+        await play(pilot, "d4")
+        assert [str(move) for move in screen.driver.moves] == ["d4", "d5", "d4"]
+
+
+async def test_starting_another_game_gives_up_the_one_behind_the_menu_after_asking() -> None:
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        first = await start_game(pilot)
+        await play(pilot, "d4")
+        await pilot.press("escape")
+        await pilot.pause()
+        await pilot.press("enter")
+        await pilot.pause()
+        assert isinstance(app.screen, ConfirmDialog)
+        await pilot.press("y")
+        await settle(pilot)
+        second = app.screen
+        assert isinstance(second, GameScreen) and second is not first
+        assert second.driver.moves == ()
+        assert not first.is_attached  # the old game was removed: its seats are closed
+        assert app.resumable() is None
+
+
+async def test_quit_asks_mid_game_and_the_game_is_offered_at_the_next_start() -> None:
+    app = make_app(opponent="computer")
+    async with app.run_test(size=SIZE) as pilot:
+        await start_game(pilot)
+        await play(pilot, "d4")
+        await pilot.press("q")
+        await pilot.pause()
+        assert isinstance(app.screen, ConfirmDialog)
+        assert "Resume offers it next time" in str(app.screen.query_one(Static).render())
+        await pilot.press("y")
+        await pilot.pause()
+    kept = unfinished_game()
+    assert kept is not None
+    assert kept.moves[0] == Move.drop(3) and len(kept.moves) == 2  # with the computer's reply
+    assert (kept.opponent, kept.person) == ("computer", Player.RED)
+
+    again = make_app()
+    async with again.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        assert "from last time (2 moves)" in again.resumable()  # type: ignore[operator]
+        await pilot.press("ctrl+r")
+        await settle(pilot)
+        screen = again.screen
+        assert isinstance(screen, GameScreen)
+        assert screen.driver.moves == kept.moves
+        assert screen.settings.opponent == "computer"
+        await play(pilot, "d4")
+        assert len(screen.driver.moves) == 4
+
+
+async def test_a_finished_game_is_not_kept_and_quits_at_once() -> None:
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await start_game(pilot)
+        await play(pilot, "d1 d2 d1 d2 d1")
+        assert unfinished_game() is not None
+        await play(pilot, "d2 d1")
+        assert unfinished_game() is None
+        await pilot.press("q")
+        await pilot.pause()
+    assert app.return_code is not None  # no question: nothing to lose
+
+
+async def test_save_writes_a_record_that_reads_back() -> None:
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await start_game(pilot)
+        await play(pilot, "d1 d2 d1 d2 d1 d2 d1")
+        await pilot.press("s")
+        await pilot.pause()
+        assert "Saved as" in message(screen)
+    [path] = saved_games()
+    record = parse_record(path.read_text())
+    assert record.result is Result.RED
+    assert [str(move) for move in record.moves] == ["d1", "d2", "d1", "d2", "d1", "d2", "d1"]
+    assert (record.red, record.yellow) == ("Player 1", "Player 2")
+
+
+async def test_review_steps_through_the_moves_and_play_goes_on_from_any_of_them() -> None:
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await start_game(pilot)
+        await play(pilot, "d4 d5 d6")
+        await pilot.press("v", "left", "left")
+        await pilot.pause()
+        assert screen.review_at == 1
+        assert screen.board.state.disc_count == 1
+        assert "move 1 of 3" in message(screen)
+        await pilot.press("enter")  # reviewing: Enter plays nothing
+        await pilot.press("home")
+        await pilot.pause()
+        assert screen.board.state.disc_count == 0
+        await pilot.press("end", "left", "escape")
+        await pilot.pause()
+        assert screen.review_at is None and screen.board.state.disc_count == 3
+        assert len(screen.driver.moves) == 3
+        await pilot.press("v", "left", "left", "c")
+        await pilot.pause()
+        await pilot.press("y")  # the later moves are dropped: asked first
+        await settle(pilot)
+        played_on = app.screen
+        assert isinstance(played_on, GameScreen) and played_on is not screen
+        assert [str(move) for move in played_on.driver.moves] == ["d4"]
+        await play(pilot, "d1")
+        assert [str(move) for move in played_on.driver.moves] == ["d4", "d1"]
+
+
+async def test_rematch_swaps_colours_and_keeps_the_score() -> None:
+    app = make_app(opponent="computer", options={"level": "random"})
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await start_game(pilot)
+        screen.driver.resign(Player.YELLOW, "the computer gave up")  # a quick result
+        await settle(pilot)
+        score = str(screen.panel.query_one("#score", Static).render()).splitlines()
+        assert score == ["Score", "You 1", "Computer (Random) 0", "draws 0"]
+        await pilot.press("r")
+        await settle(pilot)
+        rematch = app.screen
+        assert isinstance(rematch, GameScreen) and rematch is not screen
+        assert rematch.settings.person_colour is Player.YELLOW
+        assert rematch.driver.seats[Player.RED].label.startswith("Computer")
+        rematch.driver.resign(Player.YELLOW, "I gave up")
+        await settle(pilot)
+        score = str(rematch.panel.query_one("#score", Static).render()).splitlines()
+        assert score == ["Score", "You 1", "Computer (Random) 1", "draws 0"]
+
+
+async def test_digits_export_and_a_pasted_position_plays_on() -> None:
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await start_game(pilot)
+        await play(pilot, "d4 d4 d5")
+        await pilot.press("x")
+        await pilot.pause()
+        assert "Digits (copied): 445" in message(screen)
+        assert app.clipboard == "445"
+        await pilot.press("escape")
+        await pilot.pause()
+        await pilot.press("ctrl+o")
+        await pilot.pause()
+        assert isinstance(app.screen, OpenDialog)
+        field = app.screen.query_one(Input)
+        field.focus()
+        field.value = "44531"
+        await pilot.press("enter")
+        await pilot.pause()
+        assert isinstance(app.screen, ConfirmDialog)  # the game behind the menu is given up
+        await pilot.press("y")
+        await settle(pilot)
+        pasted = app.screen
+        assert isinstance(pasted, GameScreen) and pasted.review_at is None
+        assert "".join(str(move.column + 1) for move in pasted.driver.moves) == "44531"
+        await play(pilot, "d7")
+        assert len(pasted.driver.moves) == 6
+
+
+async def test_a_bad_paste_is_explained_and_a_saved_game_opens_from_the_list(
+    tmp_path: Path,
+) -> None:
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await start_game(pilot)
+        await play(pilot, "d1 d2")
+        await pilot.press("s", "escape")
+        await pilot.pause()
+        await pilot.press("ctrl+o")
+        await pilot.pause()
+        dialog = app.screen
+        assert isinstance(dialog, OpenDialog)
+        dialog.query_one(Input).focus()
+        await pilot.press("9", "enter")
+        await pilot.pause()
+        assert "'9' is not a column" in str(dialog.query_one("#open-status", Static).render())
+        dialog.query_one(OptionList).focus()
+        await pilot.press("enter")  # the newest saved game
+        await pilot.pause()
+        assert isinstance(app.screen, ConfirmDialog)
+        await pilot.press("y")
+        await settle(pilot)
+        opened = app.screen
+        assert isinstance(opened, GameScreen)
+        assert opened.review_at == 0  # a saved game opens for review, at the start
+        await pilot.press("end")
+        await pilot.pause()
+        assert opened.board.state.disc_count == 2
+
+
+async def test_replay_opens_review_and_c_plays_on_against_the_recorded_opponent() -> None:
+    record = parse_record(
+        "Size: 7x6\nOpponent: computer level=random\nYou: red\nResult: unfinished\n\n1. d4 d3\n"
+    )
+    app = C4App(review=record)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, GameScreen) and screen.review_at == 0
+        assert screen.driver.moves == record.moves
+        await pilot.press("right")
+        await pilot.pause()
+        assert screen.board.state.disc_count == 1
+        await pilot.press("end", "c")
+        await settle(pilot)
+        assert screen.review_at is None
+        await play(pilot, "d4")
+        assert len(screen.driver.moves) == 4  # the computer answered
+        assert screen.driver.seats[Player.YELLOW].label.startswith("Computer")
+
+
+def test_a_digit_record_has_no_opponent() -> None:
+    assert record_from_digits("44").opponent == ""

@@ -44,6 +44,9 @@ class C4App(App[None]):
     TITLE = "c4tui"
     SUB_TITLE = "Connect Four"
     CSS_PATH = str(asset_path("c4tui.tcss"))
+    #: Classes the screens get by terminal size (the stylesheet narrows or widens panels).
+    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (60, "-normal"), (120, "-wide"), (160, "-very-wide")]
+    VERTICAL_BREAKPOINTS = [(0, "-short"), (20, "-tall")]
     BINDINGS = [
         Binding("q", "quit", "Quit", id="app.quit"),
         Binding("ctrl+q", "quit", "Quit", show=False, priority=True),

@@ -16,7 +16,7 @@ from textual.binding import Binding
 from textual.containers import Horizontal
 from textual.message import Message
 from textual.screen import Screen
-from textual.widgets import Footer
+from textual.widgets import Static
 
 from c4tui.ai import SearchResult
 from c4tui.ai.levels import HINT_SECONDS
@@ -41,11 +41,15 @@ from c4tui.records.store import keep_unfinished, save_game
 from c4tui.ui.screens.confirm import ConfirmDialog
 from c4tui.ui.screens.help import HelpScreen
 from c4tui.ui.widgets.board import Board
+from c4tui.ui.widgets.footer import FittingFooter
+from c4tui.ui.widgets.looks import EXTRA_LINES, smallest_look
 from c4tui.ui.widgets.status import StatusPanel
 
 if TYPE_CHECKING:
     from c4tui.ai.analysis import Analysis  # the solver loads in the worker, not here
 
+#: Lines the panel needs to show the turn, a message and the last move.
+PANEL_MIN_HEIGHT = 10
 HINT_GROUP = "hint"
 ANALYSIS_GROUP = "analysis"
 #: The analysis's budget where it cannot be proven (on 7 x 6 classic it is exact and quick).
@@ -56,6 +60,10 @@ class GameScreen(Screen[bool | None]):
     """One match: people play with keys or mouse; the driver runs everything else."""
 
     BINDINGS = [
+        # The ways out first: a narrow terminal's footer cuts off its end.
+        Binding("escape,m", "menu", "Menu", id="game.menu"),
+        Binding("question_mark", "help", "Help", key_display="?", id="game.help"),
+        Binding("q", "app.quit", "Quit", id="game.quit"),
         Binding("p", "toggle_pop", "Drop/Pop", id="game.toggle_pop"),
         Binding("h", "hint", "Hint", id="game.hint"),
         Binding("a", "toggle_analysis", "Analysis", id="game.analysis"),
@@ -64,8 +72,6 @@ class GameScreen(Screen[bool | None]):
         Binding("r", "rematch", "Rematch", id="game.rematch"),
         Binding("v", "review", "Review", id="game.review"),
         Binding("s", "save", "Save", id="game.save"),
-        Binding("escape,m", "menu", "Menu", id="game.menu"),
-        Binding("question_mark", "help", "Help", key_display="?", id="game.help"),
         # Reached only while the board's Play is dimmed: say why nothing was played.
         Binding("enter,space", "why_not", show=False),
         # Reached only while Hint is dimmed: say why there is none.
@@ -148,8 +154,9 @@ class GameScreen(Screen[bool | None]):
         with Horizontal(id="game-body"):
             yield Board(self.driver.state, ascii_only=self._ascii_only, id="board")
             yield StatusPanel(self.settings.describe(), ascii_only=self._ascii_only, id="status")
+        yield Static(id="too-small")
         # Without the palette hint every key fits 80 columns, Pop Out included (^p still works).
-        yield Footer(show_command_palette=False)
+        yield FittingFooter(show_command_palette=False)
 
     @property
     def board(self) -> Board:
@@ -170,6 +177,42 @@ class GameScreen(Screen[bool | None]):
             self.driver.start()
         else:
             self._show_review()
+
+    # ----- size --------------------------------------------------------------------
+
+    def on_resize(self) -> None:
+        """Show the game only when all of it fits; else say what size it needs."""
+        self.call_after_refresh(self._check_fit)  # once the panel has its new width
+
+    def needed_size(self) -> tuple[int, int]:
+        """The smallest terminal that shows this board whole, with the panel and footer."""
+        state = self.driver.state
+        look = smallest_look(self._ascii_only)
+        analysis = 0 if self.board.analysis is None else 1
+        panel = self.panel.styles.width  # by the stylesheet: the panel may be hidden now
+        panel_width = int(panel.value) if panel is not None and panel.is_cells else 20
+        width = state.columns * look.width + panel_width
+        height = max(state.rows * look.height + EXTRA_LINES + analysis, PANEL_MIN_HEIGHT)
+        return width, height + 1  # the footer
+
+    def _check_fit(self) -> None:
+        width, height = self.app.size
+        need_width, need_height = self.needed_size()
+        small = width < need_width or height < need_height
+        body = self.query_one("#game-body")
+        notice = self.query_one("#too-small", Static)
+        if small:
+            state = self.driver.state
+            notice.update(
+                f"The terminal is too small for this {state.columns} × {state.rows} board: "
+                f"it needs {need_width} × {need_height}, and this one is {width} × {height}.\n\n"
+                "Enlarge the window, or press Esc for the menu and a smaller board. "
+                "The game goes on when it fits."
+            )
+        was_small = notice.display
+        body.display, notice.display = not small, small
+        if was_small and not small:
+            self.board.focus()
 
     def _post_news(self, event: MatchEvent) -> None:
         self.post_message(self.MatchNews(event))

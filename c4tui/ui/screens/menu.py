@@ -7,9 +7,9 @@ from typing import TYPE_CHECKING, cast
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Grid, Horizontal, Vertical
+from textual.containers import Grid, Horizontal, VerticalScroll
 from textual.screen import Screen
-from textual.widgets import Button, Footer, Header, Input, Label, RadioButton, Static
+from textual.widgets import Button, Header, Input, Label, RadioButton, Static
 
 from c4tui.engine import MAX_SIZE, MIN_SIZE, Player, Rules, parse_size
 from c4tui.match import OPPONENTS, Backend, MatchSettings
@@ -17,9 +17,13 @@ from c4tui.records import GameRecord
 from c4tui.ui.screens.help import HelpScreen
 from c4tui.ui.screens.open import OpenDialog
 from c4tui.ui.widgets.choice import ChoiceSet
+from c4tui.ui.widgets.footer import FittingFooter
 
 if TYPE_CHECKING:
     from c4tui.ui.app import C4App
+
+#: Below this width the footer drops the command palette's hint.
+NARROW_FOOTER = 60
 
 KINDS: tuple[type[Backend], ...] = tuple(OPPONENTS.values())
 
@@ -32,6 +36,8 @@ def picked_in_menu(kind: type[Backend]) -> bool:
 class MenuScreen(Screen[None]):
     """Choose a game; Enter starts it. Fields keep their values when you come back."""
 
+    #: Below 80 columns the choices stack (a row of them would be cut off).
+    HORIZONTAL_BREAKPOINTS = [(0, "-stacked"), (80, "-inline")]
     BINDINGS = [
         Binding("enter", "start", "Start game", priority=True, id="menu.start"),
         Binding("ctrl+r", "resume", "Resume", id="menu.resume"),
@@ -47,7 +53,7 @@ class MenuScreen(Screen[None]):
         """The form: one labelled row per setting, then the Start button."""
         initial = self._initial
         yield Header()
-        with Vertical(id="menu"):
+        with VerticalScroll(id="menu"):
             yield Static("Connect Four", id="menu-title")
             with Grid(id="menu-form"):
                 yield Label("Mode")
@@ -78,7 +84,7 @@ class MenuScreen(Screen[None]):
                 yield Button("Resume (^r)", id="resume")
                 yield Button("Open (^o)", id="open")
             yield Static(id="resume-note")
-        yield Footer()
+        yield FittingFooter()
 
     def _option_fields(self) -> ComposeResult:
         """A labelled choice row for every option picked from a list (e.g. the AI's level).
@@ -112,6 +118,10 @@ class MenuScreen(Screen[None]):
         self.query_one("#mode", ChoiceSet).focus()
         self._show_kind_fields()
         self._show_resume()
+
+    def on_resize(self) -> None:
+        """The palette's hint leaves a narrow footer to the keys (Ctrl+P still opens it)."""
+        self.query_one(FittingFooter).show_command_palette = self.size.width >= NARROW_FOOTER
 
     def on_screen_resume(self) -> None:
         """Back from a game: Resume appears if it was left unfinished."""

@@ -245,6 +245,17 @@ class Board(ScrollView, can_focus=True):
         """Blank columns left of the board, which is centred when narrower than the widget."""
         return max(0, (self.size.width - self.virtual_size.width) // 2)
 
+    def _top_margin(self) -> int:
+        """Blank lines above the board, which is centred when shorter than the widget."""
+        return max(0, (self.size.height - self.virtual_size.height) // 2)
+
+    def fits(self) -> bool:
+        """True when the whole board is in view (no part of it scrolled away)."""
+        return (
+            self.virtual_size.width <= self.size.width
+            and self.virtual_size.height <= self.size.height
+        )
+
     def _scroll_cursor_into_view(self) -> None:
         look = self._look
         region = Region(self.cursor * look.width, 0, look.width, 1)
@@ -255,7 +266,8 @@ class Board(ScrollView, can_focus=True):
     def render_line(self, y: int) -> Strip:
         """One screen line: the virtual board line under it, scrolled and centred."""
         scroll_x, scroll_y = self.scroll_offset
-        segments = self._board_line(y + int(scroll_y))
+        line = y + int(scroll_y) - self._top_margin()
+        segments = self._board_line(line) if line >= 0 else []
         base = self.rich_style
         margin = self._left_margin()
         strip = Strip([Segment(" " * margin, base), *segments]) if margin else Strip(segments)

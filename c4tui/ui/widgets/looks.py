@@ -39,6 +39,26 @@ class CellLook:
 
 UNICODE_LOOKS = (
     CellLook(
+        "huge",
+        11,
+        5,
+        red=(
+            "   ▄▄▄▄▄   ",
+            " ▄███████▄ ",
+            " █████████ ",
+            " ▀███████▀ ",
+            "   ▀▀▀▀▀   ",
+        ),
+        yellow=(
+            "   ▄▄▄▄▄   ",
+            " ▄▀     ▀▄ ",
+            " █       █ ",
+            " ▀▄     ▄▀ ",
+            "   ▀▀▀▀▀   ",
+        ),
+        empty=("           ", "           ", "     ·     ", "           ", "           "),
+    ),
+    CellLook(
         "large",
         7,
         3,
@@ -58,6 +78,26 @@ UNICODE_LOOKS = (
 )
 
 ASCII_LOOKS = (
+    CellLook(
+        "huge",
+        11,
+        5,
+        red=(
+            "   XXXXX   ",
+            "  XXXXXXX  ",
+            " XXXXXXXXX ",
+            "  XXXXXXX  ",
+            "   XXXXX   ",
+        ),
+        yellow=(
+            "   OOOOO   ",
+            "  O     O  ",
+            " O       O ",
+            "  O     O  ",
+            "   OOOOO   ",
+        ),
+        empty=("           ", "           ", "     .     ", "           ", "           "),
+    ),
     CellLook(
         "large",
         7,
@@ -93,7 +133,11 @@ def choose_look(
     return looks[-1]
 
 
+def smallest_look(ascii_only: bool = False) -> CellLook:
+    """The look used when no other fits: the board's size can be no smaller."""
+    return (ASCII_LOOKS if ascii_only else UNICODE_LOOKS)[-1]
+
+
 def player_glyph(player: Player, ascii_only: bool = False) -> str:
     """The one-character disc of ``player`` (for status lines and the move list)."""
-    looks = ASCII_LOOKS if ascii_only else UNICODE_LOOKS
-    return looks[-1].lines_for(player)[0].strip()
+    return smallest_look(ascii_only).lines_for(player)[0].strip()

@@ -1,0 +1,112 @@
+"""Every screen at every size from 40 x 12 up: whole, or saying what size it needs;
+big terminals get big cells, a centred board and a wider panel."""
+
+from __future__ import annotations
+
+import pytest
+from textual.widgets import Button, Static
+from textual.widgets._footer import FooterKey
+
+from c4tui.ui.screens.game import GameScreen
+from c4tui.ui.screens.menu import MenuScreen
+from tests.ui.helpers import make_app, start_game
+
+TERMINALS = [(40, 12), (60, 20), (80, 24), (120, 40), (200, 60)]
+BOARDS = [(4, 4), (7, 6), (20, 20), (20, 4), (4, 20)]
+
+
+def visible_footer_keys(screen: GameScreen | MenuScreen) -> dict[str, FooterKey]:
+    return {key.description: key for key in screen.query(FooterKey) if key.display}
+
+
+def assert_footer_whole(screen: GameScreen | MenuScreen, width: int) -> dict[str, FooterKey]:
+    keys = visible_footer_keys(screen)
+    for key in keys.values():
+        assert key.region.right <= width, f"{key.description} is cut off"
+    return keys
+
+
+@pytest.mark.parametrize("terminal", TERMINALS, ids=lambda size: "{}x{}".format(*size))
+@pytest.mark.parametrize("board", BOARDS, ids=lambda size: "{}x{}".format(*size))
+async def test_the_game_is_whole_or_says_what_size_it_needs(
+    terminal: tuple[int, int], board: tuple[int, int]
+) -> None:
+    width, height = terminal
+    app = make_app(columns=board[0], rows=board[1])
+    async with app.run_test(size=terminal) as pilot:
+        screen = await start_game(pilot)
+        await pilot.pause()
+        need_width, need_height = screen.needed_size()
+        notice = screen.query_one("#too-small", Static)
+        if width < need_width or height < need_height:
+            assert notice.display and not screen.query_one("#game-body").display
+            text = str(notice.render())
+            assert f"needs {need_width} × {need_height}" in text
+            assert f"this one is {width} × {height}" in text
+        else:
+            assert not notice.display
+            assert screen.board.fits(), "part of the board is scrolled away"
+            panel = screen.panel.region
+            assert panel.right <= width and panel.bottom <= height - 1
+        keys = assert_footer_whole(screen, width)
+        assert {"Menu", "Help", "Quit"} <= set(keys)
+
+
+async def test_a_small_terminal_grown_shows_the_game_and_it_goes_on() -> None:
+    app = make_app(columns=20, rows=20)
+    async with app.run_test(size=(60, 20)) as pilot:
+        screen = await start_game(pilot)
+        assert screen.query_one("#too-small").display
+        await pilot.resize_terminal(80, 24)
+        await pilot.pause()
+        await pilot.pause()
+        assert not screen.query_one("#too-small").display
+        assert screen.board.has_focus
+        await pilot.press("enter")
+        await pilot.pause()
+        assert len(screen.driver.moves) == 1
+
+
+@pytest.mark.parametrize(
+    ("terminal", "look", "panel_width"),
+    [((80, 24), "large", 20), ((120, 40), "huge", 30), ((200, 60), "huge", 40)],
+)
+async def test_big_terminals_get_big_cells_a_centred_board_and_a_wider_panel(
+    terminal: tuple[int, int], look: str, panel_width: int
+) -> None:
+    app = make_app()
+    async with app.run_test(size=terminal) as pilot:
+        screen = await start_game(pilot)
+        await pilot.pause()
+        board = screen.board
+        assert board.look.name == look
+        assert screen.panel.outer_size.width == panel_width
+        spare_x = board.size.width - board.virtual_size.width
+        spare_y = board.size.height - board.virtual_size.height
+        assert board._left_margin() == spare_x // 2
+        assert board._top_margin() == spare_y // 2
+        # The panel's lines do not wrap at this width.
+        assert str(screen.panel.query_one("#last-move", Static).render()) == "Last: —"
+
+
+@pytest.mark.parametrize("terminal", TERMINALS, ids=lambda size: "{}x{}".format(*size))
+@pytest.mark.parametrize("opponent", ["human", "computer", "network"])
+async def test_the_menu_is_whole_at_every_size(terminal: tuple[int, int], opponent: str) -> None:
+    width, height = terminal
+    app = make_app(opponent=opponent)
+    async with app.run_test(size=terminal) as pilot:
+        await pilot.pause()
+        menu = app.screen
+        assert isinstance(menu, MenuScreen)
+        for choice in menu.query("RadioButton"):
+            if choice.display and choice.parent is not None and choice.parent.display:
+                assert choice.region.right <= width or choice.region.width == 0
+        start = menu.query_one("#start", Button)
+        start.focus()  # Tab reaches it: it scrolls into view (smoothly)
+        for _ in range(50):
+            await pilot.pause(0.1)
+            if start.region.bottom <= height - 1:
+                break
+        assert start.region.bottom <= height - 1 and start.region.right <= width
+        keys = assert_footer_whole(menu, width)
+        assert {"Start game", "Help"} <= set(keys)

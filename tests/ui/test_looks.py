@@ -9,7 +9,7 @@ from c4tui.engine import Player
 from c4tui.ui.app import C4App
 from c4tui.ui.widgets.board import Board
 from c4tui.ui.widgets.looks import ASCII_LOOKS, UNICODE_LOOKS, CellLook, choose_look
-from tests.ui.helpers import SIZE, make_app, play, start_game
+from tests.ui.helpers import SIZE, play, start_game
 
 ALL_LOOKS = [*UNICODE_LOOKS, *ASCII_LOOKS]
 
@@ -60,17 +60,3 @@ async def test_ascii_app_draws_only_ascii_on_the_board() -> None:
         assert text.isascii()
         assert "X" in text and "O" in text and "[" in text  # the winning line is bracketed
         assert screen.driver.state.winner is Player.RED
-
-
-async def test_a_board_too_big_for_the_terminal_scrolls_to_the_cursor() -> None:
-    app = make_app(columns=20, rows=20)
-    async with app.run_test(size=(50, 16)) as pilot:
-        screen = await start_game(pilot)
-        board = screen.query_one(Board)
-        assert board.look.name == "compact"
-        await pilot.press("end")
-        await pilot.pause()
-        assert board.cursor == 19
-        assert board.scroll_offset.x > 0
-        last_column_x = 19 * board.look.width - int(board.scroll_offset.x)
-        assert 0 <= last_column_x < board.size.width

@@ -638,6 +638,7 @@ class GameScreen(Screen[bool | None]):
         """Show or hide each column's outcome under the board."""
         self._analysis_on = not self._analysis_on
         self._analysed = None
+        self.call_after_refresh(self._check_fit)  # the analysis row takes a line
         self.refresh_bindings()  # once the game is over, Analysis can only be turned off
         if self._analysis_on:
             self.panel.show_message("Analysis on: each column's outcome shows under the board")

@@ -16,6 +16,7 @@ from c4tui.ui.screens.game import GameScreen
 from c4tui.ui.screens.lobby import LobbyScreen
 from c4tui.ui.screens.login import LoggedIn, LoginDialog
 from c4tui.ui.screens.menu import MenuScreen, picked_in_menu
+from c4tui.ui.themes import DEFAULT_THEME, THEMES
 
 DriverFactory = Callable[[MatchSettings], MatchDriver]
 
@@ -52,11 +53,23 @@ class C4App(App[None]):
         self._initial_settings = settings or MatchSettings()
         self._start_at_once = start_at_once
         self._ascii_only = ascii_only
+        for theme in THEMES:
+            self.register_theme(theme)
+        self.theme = DEFAULT_THEME
         # Made now, before Textual takes over the terminal: its worker processes start later.
         self._pool = pool or SearchPool.shared()
         self._make_driver = make_driver or (lambda settings: settings.driver(self._pool))
         #: What was typed in each kind's connect dialog, offered again next time.
         self._typed: dict[str, dict[str, str]] = {}
+
+    # ----- looks ---------------------------------------------------------------------
+
+    @property
+    def ascii_only(self) -> bool:
+        """True when everything is drawn with ASCII characters (``--ascii``)."""
+        return self._ascii_only
+
+    # ----- screens -------------------------------------------------------------------
 
     def on_mount(self) -> None:
         """Open on the menu, or straight into a game (over the menu: Esc goes back to it)."""

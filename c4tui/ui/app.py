@@ -11,6 +11,7 @@ from textual.binding import Binding
 from c4tui.match import MatchDriver, MatchSettings
 from c4tui.match.pool import SearchPool
 from c4tui.ui.assets import asset_path
+from c4tui.ui.preferences import Preferences, load_preferences, save_preferences
 from c4tui.ui.screens.connect import ConnectDialog
 from c4tui.ui.screens.game import GameScreen
 from c4tui.ui.screens.lobby import LobbyScreen
@@ -53,9 +54,7 @@ class C4App(App[None]):
         self._initial_settings = settings or MatchSettings()
         self._start_at_once = start_at_once
         self._ascii_only = ascii_only
-        for theme in THEMES:
-            self.register_theme(theme)
-        self.theme = DEFAULT_THEME
+        self._use_saved_theme()
         # Made now, before Textual takes over the terminal: its worker processes start later.
         self._pool = pool or SearchPool.shared()
         self._make_driver = make_driver or (lambda settings: settings.driver(self._pool))
@@ -68,6 +67,24 @@ class C4App(App[None]):
     def ascii_only(self) -> bool:
         """True when everything is drawn with ASCII characters (``--ascii``)."""
         return self._ascii_only
+
+    def _use_saved_theme(self) -> None:
+        """Offer c4tui's themes, and start with the one chosen last time (if it still exists)."""
+        for theme in THEMES:
+            self.register_theme(theme)
+        self._preferences: Preferences = load_preferences()
+        saved = self._preferences.theme
+        self.theme = saved if self.get_theme(saved) is not None else DEFAULT_THEME
+
+    def watch_theme(self, theme: str) -> None:
+        """Remember a theme chosen in the command palette for the next start."""
+        if theme == self._preferences.theme:
+            return
+        self._preferences = replace(self._preferences, theme=theme)
+        try:
+            save_preferences(self._preferences)
+        except OSError as error:
+            self.notify(f"The theme could not be saved: {error}", severity="warning")
 
     # ----- screens -------------------------------------------------------------------
 

@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 
 from textual.app import App
 from textual.binding import Binding
+from textual.filter import LineFilter
 
 from c4tui.match import MatchDriver, MatchSettings
 from c4tui.match.pool import SearchPool
+from c4tui.ui.ascii import AsciiFilter, ascii_key_display
 from c4tui.ui.assets import asset_path
 from c4tui.ui.preferences import Preferences, load_preferences, save_preferences
 from c4tui.ui.screens.connect import ConnectDialog
@@ -54,6 +56,7 @@ class C4App(App[None]):
         self._initial_settings = settings or MatchSettings()
         self._start_at_once = start_at_once
         self._ascii_only = ascii_only
+        self._ascii_filter = AsciiFilter()
         self._use_saved_theme()
         # Made now, before Textual takes over the terminal: its worker processes start later.
         self._pool = pool or SearchPool.shared()
@@ -85,6 +88,16 @@ class C4App(App[None]):
             save_preferences(self._preferences)
         except OSError as error:
             self.notify(f"The theme could not be saved: {error}", severity="warning")
+
+    def get_line_filters(self) -> Sequence[LineFilter]:
+        """Textual's filters (NO_COLOR), and with ``--ascii`` the one that makes it all ASCII."""
+        filters = super().get_line_filters()
+        return [*filters, self._ascii_filter] if self._ascii_only else filters
+
+    def get_key_display(self, binding: Binding) -> str:
+        """Key names in the footer: with ``--ascii``, "enter" rather than "⏎"."""
+        display = super().get_key_display(binding)
+        return ascii_key_display(binding, display) if self._ascii_only else display
 
     # ----- screens -------------------------------------------------------------------
 

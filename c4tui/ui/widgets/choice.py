@@ -12,12 +12,14 @@ from __future__ import annotations
 
 from textual.widgets import RadioButton, RadioSet
 
-#: A radio button's (left side, inside, right side), by (ASCII only, chosen).
+#: A radio button's (left side, inside, right side), by (ASCII only, chosen). Textual draws
+#: the sides in the button's background colour (they round it off), so the ASCII marks are
+#: all inside, where they are drawn in the mark's colour.
 MARKS: dict[tuple[bool, bool], tuple[str, str, str]] = {
     (False, True): ("▐", "●", "▌"),
     (False, False): ("▐", "○", "▌"),
-    (True, True): ("(", "*", ")"),
-    (True, False): ("(", " ", ")"),
+    (True, True): ("", "(*)", ""),
+    (True, False): ("", "( )", ""),
 }
 
 

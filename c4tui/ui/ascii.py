@@ -63,6 +63,7 @@ LOOK_ALIKES = {
     "⏎": "<",
     "⇥": ">",
     "⌫": "<",
+    "🔎": "> ",  # the command palette's prompt (two cells wide)
     # punctuation
     "—": "-",
     "–": "-",

@@ -70,3 +70,15 @@ async def test_a_dialog_and_a_notification_are_ascii_only() -> None:
         assert app._notifications, "a notification is on screen"
         found += non_ascii(pilot, "refused, with a notification")
     assert not found, "\n".join(found)
+
+
+async def test_the_command_palette_is_ascii_only() -> None:
+    app = ascii_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        await pilot.press("ctrl+p", *"theme")
+        await pilot.pause(0.3)
+        lines = screen_lines(app)
+        assert [">", "theme"] in [line.split() for line in lines]  # the prompt, not "??"
+        found = non_ascii(pilot, "command palette")
+    assert not found, "\n".join(found)

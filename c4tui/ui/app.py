@@ -7,6 +7,7 @@ from dataclasses import replace
 
 from textual.app import App
 from textual.binding import Binding
+from textual.filter import LineFilter
 
 from c4tui.engine import C4Error, Move
 from c4tui.match import MatchDriver, MatchSettings
@@ -14,13 +15,16 @@ from c4tui.match.pool import SearchPool
 from c4tui.match.record import settings_to_continue
 from c4tui.records import GameRecord
 from c4tui.records.store import unfinished_game
+from c4tui.ui.ascii import AsciiFilter, ascii_key_display
 from c4tui.ui.assets import asset_path
+from c4tui.ui.preferences import Preferences, load_preferences, save_preferences
 from c4tui.ui.screens.confirm import ConfirmDialog
 from c4tui.ui.screens.connect import ConnectDialog
 from c4tui.ui.screens.game import GameScreen
 from c4tui.ui.screens.lobby import LobbyScreen
 from c4tui.ui.screens.login import LoggedIn, LoginDialog
 from c4tui.ui.screens.menu import MenuScreen, picked_in_menu
+from c4tui.ui.themes import DEFAULT_THEME, THEMES
 
 DriverFactory = Callable[[MatchSettings, Sequence[Move]], MatchDriver]
 
@@ -66,6 +70,8 @@ class C4App(App[None]):
         self._initial_settings = settings or MatchSettings()
         self._start_at_once = start_at_once
         self._ascii_only = ascii_only
+        self._ascii_filter = AsciiFilter()
+        self._use_saved_theme()
         # Made now, before Textual takes over the terminal: its worker processes start later.
         self._pool = pool or SearchPool.shared()
         self._make_driver = make_driver or (
@@ -78,6 +84,43 @@ class C4App(App[None]):
         self._suspended: GameScreen | None = None
         #: The unfinished game of the last run, offered under Resume (read on mount).
         self.kept: GameRecord | None = None
+
+    # ----- looks ---------------------------------------------------------------------
+
+    @property
+    def ascii_only(self) -> bool:
+        """True when everything is drawn with ASCII characters (``--ascii``)."""
+        return self._ascii_only
+
+    def _use_saved_theme(self) -> None:
+        """Offer c4tui's themes, and start with the one chosen last time (if it still exists)."""
+        for theme in THEMES:
+            self.register_theme(theme)
+        self._preferences: Preferences = load_preferences()
+        saved = self._preferences.theme
+        self.theme = saved if self.get_theme(saved) is not None else DEFAULT_THEME
+
+    def watch_theme(self, theme: str) -> None:
+        """Remember a theme chosen in the command palette for the next start."""
+        if theme == self._preferences.theme:
+            return
+        self._preferences = replace(self._preferences, theme=theme)
+        try:
+            save_preferences(self._preferences)
+        except OSError as error:
+            self.notify(f"The theme could not be saved: {error}", severity="warning")
+
+    def get_line_filters(self) -> Sequence[LineFilter]:
+        """Textual's filters (NO_COLOR), and with ``--ascii`` the one that makes it all ASCII."""
+        filters = super().get_line_filters()
+        return [*filters, self._ascii_filter] if self._ascii_only else filters
+
+    def get_key_display(self, binding: Binding) -> str:
+        """Key names in the footer: with ``--ascii``, "enter" rather than "⏎"."""
+        display = super().get_key_display(binding)
+        return ascii_key_display(binding, display) if self._ascii_only else display
+
+    # ----- screens -------------------------------------------------------------------
 
     def on_mount(self) -> None:
         """Open on the menu, or straight into a game (over the menu: Esc goes back to it)."""

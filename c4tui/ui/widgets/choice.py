@@ -2,21 +2,53 @@
 
 Textual's RadioSet moves a highlight with the arrows and chooses with Enter; in
 our menu Enter starts the game, so the arrows must do the choosing.
+
+Textual draws every radio button alike (``▐●▌``) and tells the chosen one by colour
+alone; here the chosen one is filled and bold, the others hollow, so the choice
+reads without colour (NO_COLOR, 16 colours) and in ASCII too.
 """
 
 from __future__ import annotations
 
-from textual.widgets import RadioSet
+from textual.widgets import RadioButton, RadioSet
+
+#: A radio button's (left side, inside, right side), by (ASCII only, chosen). Textual draws
+#: the sides in the button's background colour (they round it off), so the ASCII marks are
+#: all inside, where they are drawn in the mark's colour.
+MARKS: dict[tuple[bool, bool], tuple[str, str, str]] = {
+    (False, True): ("▐", "●", "▌"),
+    (False, False): ("▐", "○", "▌"),
+    (True, True): ("", "(*)", ""),
+    (True, False): ("", "( )", ""),
+}
 
 
 class ChoiceSet(RadioSet):
     """A RadioSet in which moving the highlight also presses the button."""
 
+    DEFAULT_CSS = """
+    ChoiceSet > RadioButton > .toggle--button { color: $text-muted; }
+    ChoiceSet > RadioButton.-on > .toggle--button { color: $text-success; text-style: bold; }
+    ChoiceSet > RadioButton.-on > .toggle--label { text-style: bold; }
+    """
+
     _arrows_choose = False
 
     def on_mount(self) -> None:
         """Once RadioSet has set itself up (it highlights the first button on mount)."""
+        self._show_marks()
         self.call_later(self._start_choosing)
+
+    def on_radio_set_changed(self) -> None:
+        """Another button is chosen: fill it, hollow out the others."""
+        self._show_marks()
+
+    def _show_marks(self) -> None:
+        ascii_only = bool(getattr(self.app, "ascii_only", False))
+        for button in self.query_children(RadioButton):
+            marks = MARKS[ascii_only, button.value]
+            button.BUTTON_LEFT, button.BUTTON_INNER, button.BUTTON_RIGHT = marks
+            button.refresh()
 
     def _start_choosing(self) -> None:
         """Highlight the pressed button; from now on the arrows choose."""

@@ -33,12 +33,12 @@ class StatusPanel(Vertical):
     StatusPanel #game-title { color: $text-muted; }
     StatusPanel #score { display: none; }
     StatusPanel #turn { text-style: bold; }
-    StatusPanel #turn.-red { color: $error; }
-    StatusPanel #turn.-yellow { color: $warning; }
+    StatusPanel #turn.-red { color: $text-error; }
+    StatusPanel #turn.-yellow { color: $text-warning; }
     StatusPanel #mode.-pop { color: $accent; text-style: bold reverse; }
-    StatusPanel #message.-error { color: $error; text-style: bold; }
+    StatusPanel #message.-error { color: $text-error; text-style: bold; }
     StatusPanel #message.-thinking { color: $text-muted; text-style: italic; }
-    StatusPanel #message.-result { color: $success; text-style: bold; }
+    StatusPanel #message.-result { color: $text-success; text-style: bold; }
     StatusPanel #moves-title { margin: 0; color: $text-muted; }
     StatusPanel #moves { height: 1fr; margin: 0; scrollbar-size-vertical: 1; }
     """

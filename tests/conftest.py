@@ -33,3 +33,13 @@ def private_data_directory(tmp_path_factory: pytest.TempPathFactory) -> Iterator
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv("XDG_DATA_HOME", str(data))
         yield data
+
+
+@pytest.fixture(autouse=True)
+def still_discs(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Apps in tests draw each move at once (no falling discs, no smooth scrolling), so a
+    snapshot or an assertion right after a move sees it in place. Tests of the animation
+    turn it back on for their app."""
+    import textual.constants
+
+    monkeypatch.setattr(textual.constants, "TEXTUAL_ANIMATIONS", "none")

@@ -184,3 +184,15 @@ def test_states_are_immutable() -> None:
         state.red = 1  # type: ignore[misc]
     state.play(Move.drop(0))
     assert state.disc_count == 0
+
+
+def test_threats_are_the_empty_cells_that_would_complete_four() -> None:
+    # RED: a, b, c on the bottom row; YELLOW: three up column 7.
+    state = GameState.new(7, 6)
+    for column in (0, 6, 1, 6, 2, 6):
+        state = state.drop(column)
+    threats = state.threats()
+    assert threats[(3, 0)] == frozenset({Player.RED})
+    assert threats[(6, 3)] == frozenset({Player.YELLOW})
+    assert set(threats) == {(3, 0), (6, 3)}
+    assert GameState.new(7, 6).threats() == {}

@@ -59,6 +59,11 @@ def build_parser() -> argparse.ArgumentParser:
         action="store_true",
         help="draw the full-screen app with plain ASCII characters (for limited fonts)",
     )
+    parser.add_argument(
+        "--no-animation",
+        action="store_true",
+        help="no falling discs or smooth scrolling in the full-screen app",
+    )
     _add_game_options(parser)
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
     _add_console_command(commands)
@@ -426,5 +431,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     from c4tui.ui.app import C4App  # noqa: PLC0415 (Textual loads only when the app runs)
 
     first_choice, straight_in = app_settings(args)
-    C4App(first_choice, ascii_only=args.ascii, start_at_once=straight_in, review=review).run()
+    C4App(
+        first_choice,
+        ascii_only=args.ascii,
+        start_at_once=straight_in,
+        review=review,
+        animate=not args.no_animation,
+    ).run()
     return 0

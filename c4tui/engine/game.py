@@ -137,6 +137,29 @@ class GameState:
             if bits & bitboard.cell_bit(geo, column, row)
         )
 
+    def threats(self) -> dict[tuple[int, int], frozenset[Player]]:
+        """The empty (column, row) cells where a disc would complete four, and for whom.
+
+        Reachable or not: a threat higher up a column matters for later (the players
+        of Connect Four call these odd and even threats).
+        """
+        geo = self.geometry
+        found: dict[tuple[int, int], frozenset[Player]] = {}
+        occupied = self.red | self.yellow
+        for column in range(geo.columns):
+            for row in range(geo.rows):
+                bit = bitboard.cell_bit(geo, column, row)
+                if occupied & bit:
+                    continue
+                players = frozenset(
+                    player
+                    for player in Player
+                    if bitboard.has_four(self._bits_of(player) | bit, geo.shifts)
+                )
+                if players:
+                    found[(column, row)] = players
+        return found
+
     def position_key(self) -> int:
         """An int naming board and player to move (what the repetition rule compares)."""
         return position_key(self.geometry, self.red, self.yellow, self.turn)

@@ -39,6 +39,7 @@ class C4App(App[None]):
         settings: what the menu shows first (and the AI's seed and pace).
         start_at_once: open a game with ``settings`` at once (the command line asked for one).
         review: open this saved game to step through it (``c4tui replay``).
+        animate: let dropped discs fall into place (off: ``--no-animation``).
         ascii_only: draw with ASCII characters only (for limited terminals and fonts).
         make_driver: builds the driver of a match (settings, moves already played); tests
             pass their own seats this way.
@@ -65,8 +66,11 @@ class C4App(App[None]):
         pool: SearchPool | None = None,
         start_at_once: bool = False,
         review: GameRecord | None = None,
+        animate: bool = True,
     ) -> None:
         super().__init__()
+        if not animate:
+            self.animation_level = "none"  # no falling discs, no smooth scrolling
         self._initial_settings = settings or MatchSettings()
         self._start_at_once = start_at_once
         self._ascii_only = ascii_only

@@ -81,6 +81,7 @@ class GameScreen(Screen[bool | None]):
         Binding("v", "anytime('review')", show=False),
         Binding("s", "anytime('save')", show=False),
         Binding("x", "export_digits", show=False, id="game.export"),
+        Binding("w", "toggle_threats", show=False, id="game.threats"),
         # Review mode (v): these come before the board's own keys.
         Binding("left", "review_step(-1)", "Back", priority=True, id="review.back"),
         Binding("right", "review_step(1)", "Forward", priority=True, id="review.forward"),
@@ -232,7 +233,7 @@ class GameScreen(Screen[bool | None]):
         elif isinstance(event, MovePlayed):
             self.board.pop_mode = False
         if not isinstance(event, MoveRefused | SeatLeft):
-            self._refresh_view()
+            self._refresh_view(animate=isinstance(event, MovePlayed))
         if isinstance(event, MovePlayed | MovesTakenBack | GameOver):
             self._keep_for_next_time()
         if isinstance(event, SeatStarting):
@@ -318,11 +319,12 @@ class GameScreen(Screen[bool | None]):
             return {}
         return {player: seat.label for player, seat in self.driver.seats.items()}
 
-    def _refresh_view(self) -> None:
+    def _refresh_view(self, animate: bool = False) -> None:
         driver = self.driver
         state = driver.state
         if self.review_at is None:
-            self.board.show(state, driver.last_move)
+            animate = animate and self.app.animation_level != "none"
+            self.board.show(state, driver.last_move, animate=animate)
             self.board.accepting = driver.awaiting_submission()
             self.board.offers_play = not (driver.is_over or state.is_over)
         halted = "Game stopped" if driver.problem else "" if self._ready else "Getting ready…"
@@ -591,6 +593,14 @@ class GameScreen(Screen[bool | None]):
     def _switch_to(self, screen: GameScreen) -> None:
         """This game gives way to ``screen`` (which takes over the score)."""
         self.app.switch_screen(screen)
+
+    def action_toggle_threats(self) -> None:
+        """Mark, or stop marking, the empty cells where a disc would complete four."""
+        self.board.show_threats = not self.board.show_threats
+        if self.board.show_threats:
+            self.panel.show_message("Threats: r and y mark where RED or YELLOW would make four")
+        else:
+            self.panel.show_message("Threats off")
 
     def action_help(self) -> None:
         """Show the rules and keys."""

@@ -37,11 +37,14 @@ up a third time is a draw. Under **classic** rules a full board is a draw.
 | r | rematch: colours swapped, the score of the series goes on |
 | v | review: ← → step through the moves, Home/End jump, c plays on from the move shown |
 | s | save the game (the menu's Open lists saved games; `c4tui replay FILE` opens one) |
+| w | threats on/off: **r**, **y** (**!** both) mark the cells where RED or YELLOW makes four |
 | x | the game as a digit string (4453…) for solver websites, copied to the clipboard |
 | Esc or m | back to the menu (the game waits there: Resume, Ctrl+R) |
 | t, f | online: chat with the room, forfeit (after a confirmation) |
 | ? | this help |
 | q or Ctrl+Q | quit |
+
+The disc just dropped is shown in parentheses, the winning four in brackets.
 
 The analysis labels: **W3** you win on your 3rd move from now, **D** a draw, **L5** the
 opponent wins on its 5th. They are proven on the 7 × 6 classic board; elsewhere **+ = -**

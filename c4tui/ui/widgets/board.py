@@ -8,6 +8,7 @@ move drops or pops; it never plays a move itself. Choosing a column posts
 from __future__ import annotations
 
 import time
+from dataclasses import dataclass
 
 from rich.segment import Segment
 from rich.style import Style
@@ -18,12 +19,25 @@ from textual.message import Message
 from textual.reactive import reactive
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
+from textual.timer import Timer
 
-from c4tui.engine import GameState, Move
+from c4tui.engine import GameState, Move, MoveKind, Player
 from c4tui.ui.widgets.looks import EXTRA_LINES, CellLook, choose_look
 
 #: Two digits typed within this many seconds make one column number ("1", "2" → 12).
 DIGIT_CHORD_SECONDS = 0.8
+#: How long a dropped disc takes to fall to its place, whatever the height of the board.
+DROP_SECONDS = 0.18
+
+
+@dataclass
+class Fall:
+    """A disc on its way down a column (the drop animation)."""
+
+    column: int
+    player: Player
+    row: int  # where it is now
+    landing: int  # where it stops
 
 
 class Board(ScrollView, can_focus=True):
@@ -75,6 +89,8 @@ class Board(ScrollView, can_focus=True):
     cursor: reactive[int] = reactive(0)
     pop_mode: reactive[bool] = reactive(False)
     accepting: reactive[bool] = reactive(True)
+    #: Mark the empty cells that would complete four (r, y, or ! for both).
+    show_threats: reactive[bool] = reactive(False)
 
     class ColumnChosen(Message):
         """A person chose a column (Enter, Space or a click)."""
@@ -103,6 +119,9 @@ class Board(ScrollView, can_focus=True):
         self._analysis: tuple[str, ...] | None = None
         #: False once the game is over: Play leaves the footer instead of being dimmed.
         self.offers_play = True
+        self._threats: dict[tuple[int, int], frozenset[Player]] = {}
+        self._fall: Fall | None = None
+        self._fall_timer: Timer | None = None
         self.cursor = state.columns // 2
 
     # ----- what the screen sets ------------------------------------------------------
@@ -117,16 +136,66 @@ class Board(ScrollView, can_focus=True):
         """The cell size in use (changes with the widget's size)."""
         return self._look
 
-    def show(self, state: GameState, last_move: Move | None = None) -> None:
-        """Show ``state``; the column of ``last_move`` is underlined in the numbers row."""
+    def show(self, state: GameState, last_move: Move | None = None, animate: bool = False) -> None:
+        """Show ``state``; ``last_move`` is marked (its disc, its column number).
+
+        With ``animate``, a dropped disc falls into place first (any key ends the fall).
+        """
         resized = (state.columns, state.rows) != (self._state.columns, self._state.rows)
+        if state is not self._state:
+            self.land()  # a disc still falling lands before the next position is shown
         self._state = state
         self._last_move = last_move
         self._winning = state.winning_cells()
+        self._threats = state.threats() if self.show_threats else {}
         self.cursor = self.validate_cursor(self.cursor)
         if resized:
             self._fit_look()
+        if animate and last_move is not None:
+            self._start_fall(last_move)
         self.refresh()
+
+    def watch_show_threats(self, show: bool) -> None:
+        """Work the threats out now (and on every move while shown)."""
+        self._threats = self._state.threats() if show else {}
+        self.refresh()
+
+    # ----- the drop animation ----------------------------------------------------------
+
+    @property
+    def falling(self) -> bool:
+        """True while a dropped disc is still on its way down."""
+        return self._fall is not None
+
+    def _start_fall(self, move: Move) -> None:
+        landing = self._state.column_height(move.column) - 1
+        player = self._state.cell(move.column, landing) if landing >= 0 else None
+        top = self._state.rows - 1
+        if move.kind is not MoveKind.DROP or player is None or landing == top:
+            return
+        self._fall = Fall(move.column, player, top, landing)
+        self._fall_timer = self.set_interval(DROP_SECONDS / (top - landing + 1), self._fall_step)
+
+    def _fall_step(self) -> None:
+        fall = self._fall
+        if fall is None or fall.row <= fall.landing:
+            self.land()
+            return
+        fall.row -= 1
+        self.refresh()
+
+    def land(self) -> None:
+        """End the drop animation at once: the disc is in its place."""
+        timer, self._fall_timer = self._fall_timer, None
+        if timer is not None:
+            timer.stop()
+        if self._fall is not None:
+            self._fall = None
+            self.refresh()
+
+    def on_key(self) -> None:
+        """Any key ends a fall (the key does what it does as well)."""
+        self.land()
 
     def show_analysis(self, labels: tuple[str, ...] | None) -> None:
         """Show one outcome label under each column (None: no analysis row)."""
@@ -344,15 +413,41 @@ class Board(ScrollView, can_focus=True):
         }
         cursor = self._overlay("board--cursor")
         winning = self._overlay("board--winning")
+        last = self._last_cell()
         segments = []
         for column in range(state.columns):
-            occupant = state.cell(column, row)
+            occupant = self._occupant(column, row)
             style = styles[occupant.short if occupant else None]
             lines = look.lines_for(occupant)
+            if occupant is None and (column, row) in self._threats:
+                players = self._threats[(column, row)]
+                lines = look.threat(players)
+                if len(players) == 1:
+                    style = styles[next(iter(players)).short]
             if column == self.cursor:
                 style += cursor
             if (column, row) in self._winning:
                 style += winning
                 lines = look.framed(lines)
+            elif (column, row) == last:
+                lines = look.marked(lines)
             segments.append(Segment(lines[sub_line], style))
         return segments
+
+    def _occupant(self, column: int, row: int) -> Player | None:
+        """Who is in a cell as drawn: a falling disc is shown where it is, not where it lands."""
+        fall = self._fall
+        if fall is not None and column == fall.column:
+            if row == fall.row:
+                return fall.player
+            if row == fall.landing:
+                return None
+        return self._state.cell(column, row)
+
+    def _last_cell(self) -> tuple[int, int] | None:
+        """The cell of the disc just dropped (none for a pop, or while it falls)."""
+        move = self._last_move
+        if move is None or move.kind is not MoveKind.DROP or self._fall is not None:
+            return None
+        row = self._state.column_height(move.column) - 1
+        return (move.column, row) if row >= 0 else None

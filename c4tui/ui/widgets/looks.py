@@ -36,6 +36,19 @@ class CellLook:
         """``lines`` in brackets: how a disc of the winning line stands out without colour."""
         return tuple(f"[{line[1:-1]}]" for line in lines)
 
+    def marked(self, lines: tuple[str, ...]) -> tuple[str, ...]:
+        """``lines`` in parentheses: the disc just played, marked on the disc itself."""
+        return tuple(f"({line[1:-1]})" for line in lines)
+
+    def threat(self, players: frozenset[Player]) -> tuple[str, ...]:
+        """An empty cell where ``players`` would complete four: its dot becomes r, y or !."""
+        glyph = "!" if len(players) > 1 else "r" if Player.RED in players else "y"
+        middle = len(self.empty) // 2 if len(self.empty) > 1 else 0
+        line = self.empty[middle]
+        centre = len(line) // 2
+        marked = line[:centre] + glyph + line[centre + 1 :]
+        return (*self.empty[:middle], marked, *self.empty[middle + 1 :])
+
 
 UNICODE_LOOKS = (
     CellLook(

@@ -107,7 +107,7 @@ class StatusPanel(Vertical):
         last = self.query_one("#last-move", Static)
         if moves and last_mover is not None:
             move = moves[-1]
-            verb = "drop" if move.kind.value == "d" else "pop"
+            verb = "in" if move.kind.value == "d" else "pop"  # short: fits the narrow panel
             last.update(f"Last: {last_mover.name} {verb} {move.column + 1}")
         else:
             last.update("Last: —")

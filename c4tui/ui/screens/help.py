@@ -6,7 +6,9 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.screen import ModalScreen
-from textual.widgets import Footer, Markdown
+from textual.widgets import Markdown
+
+from c4tui.ui.widgets.footer import FittingFooter
 
 HELP_TEXT = """\
 *Esc or ? closes this help; ↑ ↓ and Page Up/Down scroll it.*
@@ -82,7 +84,7 @@ class HelpScreen(ModalScreen[None]):
         """The help text in a scrollable frame."""
         with VerticalScroll():
             yield Markdown(HELP_TEXT)
-        yield Footer(show_command_palette=False)  # the way out stays in view
+        yield FittingFooter(show_command_palette=False)  # the way out stays in view
 
     def action_dismiss_help(self) -> None:
         """Back to where the player was."""

@@ -14,7 +14,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
 from textual.screen import Screen
-from textual.widgets import DataTable, Footer, Static
+from textual.widgets import DataTable, Static
 
 from c4tui.engine import Player, Rules
 from c4tui.match import MatchDriver, MatchSettings
@@ -27,6 +27,7 @@ from c4tui.protocols.common import ProtocolError
 from c4tui.ui.screens.login import LoggedIn, log_in
 from c4tui.ui.screens.online_game import OnlineGameScreen
 from c4tui.ui.widgets.chat import ChatInput
+from c4tui.ui.widgets.footer import FittingFooter
 
 #: Seconds between two refreshes of the room list.
 REFRESH_SECONDS = 5.0
@@ -87,7 +88,7 @@ class LobbyScreen(Screen[None]):
             yield DataTable(id="rooms", cursor_type="row", zebra_stripes=True)
             yield Static("", id="lobby-status")
             yield ChatInput("A message for the room; Enter sends", id="chat")
-        yield Footer(show_command_palette=False)
+        yield FittingFooter(show_command_palette=False)
 
     def on_mount(self) -> None:
         """Columns, the first list, and a refresh every few seconds."""

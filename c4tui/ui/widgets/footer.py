@@ -25,8 +25,15 @@ class FittingFooter(Footer):
         self.refresh(recompose=True)
 
     def _hide_overflow(self) -> None:
-        right_edge = self.content_region.right
-        overflowing = False
+        """Keep keys from the left while their widths add up to no more than the footer's.
+
+        Widths are measured, not read from the layout: a footer under a dialog may not
+        have been laid out again yet.
+        """
+        available = self.size.width
+        if not available:
+            return  # not laid out yet: its first resize comes back here
+        used = 0
         for key in self.query(FooterKey):
-            overflowing = overflowing or key.region.right > right_edge
-            key.display = not overflowing
+            used += key.get_content_width(self.size, self.app.size) + key.styles.gutter.width
+            key.display = used <= available

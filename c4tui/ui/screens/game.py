@@ -140,6 +140,7 @@ class GameScreen(Screen[bool | None]):
         #: The move number shown while reviewing (None: playing).
         self.review_at: int | None = 0 if review is not None else None
         self._counted: GameOver | None = None  # the last result added to the score
+        self._shown = False  # True from mounting until unmounting: the widgets are there
         #: "Getting ready" until the seats are (a network opponent connects first).
         self._ready = False
         self._available: tuple[bool, bool, bool] | None = None  # what the footer last offered
@@ -160,6 +161,14 @@ class GameScreen(Screen[bool | None]):
         yield FittingFooter(show_command_palette=False)
 
     @property
+    def _widgets_ready(self) -> bool:
+        """True while the board and panel are there.
+
+        Not before mounting, nor while the screen is being taken apart (children first).
+        """
+        return self._shown and bool(self.query("#board"))
+
+    @property
     def board(self) -> Board:
         """The board widget."""
         return self.query_one(Board)
@@ -171,6 +180,7 @@ class GameScreen(Screen[bool | None]):
 
     def on_mount(self) -> None:
         """Listen to the driver, focus the board and start the game."""
+        self._shown = True
         self._stop_listening = self.driver.subscribe(self._post_news)
         self.board.focus()
         self._refresh_view()
@@ -197,6 +207,8 @@ class GameScreen(Screen[bool | None]):
         return width, height + 1  # the footer
 
     def _check_fit(self) -> None:
+        if not self._widgets_ready:
+            return
         width, height = self.app.size
         need_width, need_height = self.needed_size()
         small = width < need_width or height < need_height
@@ -220,6 +232,7 @@ class GameScreen(Screen[bool | None]):
 
     async def on_unmount(self) -> None:
         """Leaving for good: stop the game and release its seats (connections, AI work)."""
+        self._shown = False
         self._stop_listening()
         await self.driver.close()
 
@@ -227,6 +240,8 @@ class GameScreen(Screen[bool | None]):
 
     def on_game_screen_match_news(self, message: MatchNews) -> None:
         """Show what happened; the driver decides what happens next."""
+        if not self._widgets_ready:
+            return  # news that arrived as the screen went away
         event = message.event
         if isinstance(event, GameStarted):
             self._ready = True
@@ -348,6 +363,8 @@ class GameScreen(Screen[bool | None]):
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """What the footer offers: review keys while reviewing; play keys while playing."""
+        if not self._widgets_ready:
+            return False  # keys that come before the screen has its widgets, or after
         if self.review_at is not None:
             return action in self.REVIEW_ACTIONS
         if action in self.REVIEW_ACTIONS - {"help", "save"}:

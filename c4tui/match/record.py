@@ -8,7 +8,7 @@ from datetime import datetime
 from c4tui.engine import Player
 from c4tui.match.backends import OPPONENTS
 from c4tui.match.driver import MatchDriver
-from c4tui.match.settings import MatchSettings
+from c4tui.match.settings import FIRST_PLAYER, MatchSettings
 from c4tui.records import GameRecord, Result
 
 
@@ -19,6 +19,8 @@ def match_record(
     result, reason = Result.UNFINISHED, ""
     if driver.result is not None:
         result, reason = Result.for_winner(driver.result.winner), driver.result.reason
+        if driver.result.state.winner is not None:
+            reason = "four in a row"  # the result already says who
     person = None if settings.kind.local_pair else _person_colour(driver)
     return GameRecord(
         settings.columns,
@@ -58,6 +60,9 @@ def settings_to_continue(record: GameRecord, base: MatchSettings) -> MatchSettin
     opponent, options = record.opponent, dict(record.options)
     if not can_continue(record) or not opponent:
         opponent, options = "human", {}
+    person = record.person
+    if person is None and record.yellow == FIRST_PLAYER:
+        person = Player.YELLOW  # two people after a rematch: Player 1 played yellow
     return replace(
         base,
         opponent=opponent,
@@ -65,5 +70,5 @@ def settings_to_continue(record: GameRecord, base: MatchSettings) -> MatchSettin
         columns=record.columns,
         rows=record.rows,
         rules=record.rules,
-        person_colour=record.person or base.person_colour,
+        person_colour=person or base.person_colour,
     )

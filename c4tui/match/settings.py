@@ -10,6 +10,9 @@ from c4tui.match.backends import Backend, PersonBackend, SeatContext, opponent_k
 from c4tui.match.driver import MatchDriver
 from c4tui.match.pool import SearchPool
 
+#: What two people at one keyboard are called (in the panel, the score and game records).
+FIRST_PLAYER, SECOND_PLAYER = "Player 1", "Player 2"
+
 
 def describe_game(columns: int, rows: int, rules: Rules) -> str:
     """The board and rules in a few words: ``7 × 6 Pop Out``."""
@@ -54,7 +57,7 @@ class MatchSettings:
         kind = self.kind
         if kind.local_pair:  # the first player takes the chosen colour (a rematch swaps them)
             first = self.person_colour
-            return {first: PersonBackend("Player 1"), first.other: PersonBackend("Player 2")}
+            return {first: PersonBackend(FIRST_PLAYER), first.other: PersonBackend(SECOND_PLAYER)}
         colour = (
             self.person_colour
             if self.person_colour in kind.person_colours

@@ -14,7 +14,7 @@ from c4tui.match import MatchDriver, MatchSettings
 from c4tui.match.pool import SearchPool
 from c4tui.match.record import settings_to_continue
 from c4tui.records import GameRecord
-from c4tui.records.store import unfinished_game
+from c4tui.records.store import keep_unfinished, unfinished_game
 from c4tui.ui.ascii import AsciiFilter, ascii_key_display
 from c4tui.ui.assets import asset_path
 from c4tui.ui.preferences import Preferences, load_preferences, save_preferences
@@ -24,7 +24,7 @@ from c4tui.ui.screens.game import GameScreen
 from c4tui.ui.screens.lobby import LobbyScreen
 from c4tui.ui.screens.login import LoggedIn, LoginDialog
 from c4tui.ui.screens.menu import MenuScreen, picked_in_menu
-from c4tui.ui.themes import DEFAULT_THEME, THEMES
+from c4tui.ui.themes import DEFAULT_THEME, TERMINAL_THEMES, THEMES
 
 DriverFactory = Callable[[MatchSettings, Sequence[Move]], MatchDriver]
 
@@ -49,8 +49,7 @@ class C4App(App[None]):
     TITLE = "c4tui"
     SUB_TITLE = "Connect Four"
     CSS_PATH = str(asset_path("c4tui.tcss"))
-    #: Classes the screens get by terminal size (the stylesheet narrows or widens panels).
-    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (60, "-normal"), (120, "-wide"), (160, "-very-wide")]
+    #: Classes the screens get by terminal height (the stylesheet closes up short panels).
     VERTICAL_BREAKPOINTS = [(0, "-short"), (20, "-tall")]
     BINDINGS = [
         Binding("q", "quit", "Quit", id="app.quit"),
@@ -97,7 +96,14 @@ class C4App(App[None]):
         return self._ascii_only
 
     def _use_saved_theme(self) -> None:
-        """Offer c4tui's themes, and start with the one chosen last time (if it still exists)."""
+        """Offer c4tui's themes, and start with the one chosen last time (if it still exists).
+
+        Of Textual's own themes only the two that use the terminal's colours stay on
+        offer: the others were not made for discs and do not meet the contrast bar.
+        """
+        for name in list(self.available_themes):
+            if name not in TERMINAL_THEMES:
+                self.unregister_theme(name)
         for theme in THEMES:
             self.register_theme(theme)
         self._preferences: Preferences = load_preferences()
@@ -201,7 +207,9 @@ class C4App(App[None]):
         self, record: GameRecord, review: bool, base: MatchSettings | None = None
     ) -> None:
         """Open a saved game: to step through (``review``), or to play on at its end."""
-        self._after_giving_up(lambda: self._open_record(record, review, base))
+        self._after_giving_up(
+            lambda: self._open_record(record, review, base), "Open this game", "Open"
+        )
 
     def _open_record(self, record: GameRecord, review: bool, base: MatchSettings | None) -> None:
         settings = settings_to_continue(record, base or self._initial_settings)
@@ -217,23 +225,35 @@ class C4App(App[None]):
 
     def start_match(self, settings: MatchSettings) -> None:
         """Start a game with ``settings``; a game waiting behind the menu is given up first."""
-        self._after_giving_up(lambda: self._start_match(settings))
+        self._after_giving_up(lambda: self._start_match(settings), "Start a new game", "New game")
 
-    def _after_giving_up(self, then: Callable[[], None]) -> None:
-        """Run ``then`` once the game behind the menu, if any, is given up (after asking)."""
-        if self._suspended is None:
+    def _after_giving_up(self, then: Callable[[], None], doing: str, verb: str) -> None:
+        """Run ``then`` once the unfinished game, if any, is given up (after asking).
+
+        That is the game behind the menu, or the one kept from the last run (which the
+        new game would replace as the one offered next time).
+        """
+        if self._suspended is not None:
+            question = f"{doing}? The game you left is not finished."
+        elif self.kept is not None:
+            question = f"{doing}? Your unfinished game from last time will be gone."
+        else:
             then()
             return
 
         async def answered(yes: bool | None) -> None:
             if yes:
                 await self._abandon_suspended()
+                self._forget_kept()
                 then()
 
-        self.push_screen(
-            ConfirmDialog("Start a new game? The one you left is not finished.", "New game"),
-            answered,
-        )
+        self.push_screen(ConfirmDialog(question, verb), answered)
+
+    def _forget_kept(self) -> None:
+        """The unfinished game of the last run is not wanted: it is not offered again."""
+        if self.kept is not None:
+            self.kept = None
+            keep_unfinished(None)
 
     def _start_match(self, settings: MatchSettings) -> None:
         """Opponents with free-text options ask for them first."""

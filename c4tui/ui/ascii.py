@@ -25,6 +25,11 @@ LOOK_ALIKES = {
     # lines and edges (the rest of the box-drawing block is handled by name)
     "▔": "-",
     "▁": "_",
+    "▂": "_",  # the ends of a scrollbar's thumb
+    "▃": "_",
+    "▅": "#",
+    "▆": "#",
+    "▇": "#",
     "▏": "|",
     "▕": "|",
     "▎": "|",

@@ -79,6 +79,8 @@ COLOUR_BLIND = Theme(
 )
 
 THEMES = (DARK, LIGHT, COLOUR_BLIND)
+#: Textual's themes that keep the terminal's own palette (offered beside c4tui's).
+TERMINAL_THEMES = ("ansi-dark", "ansi-light")
 
 #: The theme of a first start, and of a start whose saved theme cannot be used.
 DEFAULT_THEME = DARK.name

@@ -123,7 +123,7 @@ async def test_save_writes_a_record_that_reads_back() -> None:
         await play(pilot, "d1 d2 d1 d2 d1 d2 d1")
         await pilot.press("s")
         await pilot.pause()
-        assert "Saved as" in message(screen)
+        assert "Saved: " in message(screen)
     [path] = saved_games()
     record = parse_record(path.read_text())
     assert record.result is Result.RED
@@ -263,3 +263,93 @@ async def test_replay_opens_review_and_c_plays_on_against_the_recorded_opponent(
 
 def test_a_digit_record_has_no_opponent() -> None:
     assert record_from_digits("44").opponent == ""
+
+
+async def test_a_new_game_asks_before_replacing_the_one_kept_from_last_time() -> None:
+    first = make_app()
+    async with first.run_test(size=SIZE) as pilot:
+        await start_game(pilot)
+        await play(pilot, "d4 d5")
+    kept = unfinished_game()
+    assert kept is not None and len(kept.moves) == 2
+
+    second = make_app()
+    async with second.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        await pilot.press("enter")  # Start game, with last time's game on offer
+        await pilot.pause()
+        assert isinstance(second.screen, ConfirmDialog)
+        assert "from last time will be gone" in str(second.screen.query_one(Static).render())
+        await pilot.press("n")
+        await pilot.pause()
+        assert isinstance(second.screen, MenuScreen)
+        assert unfinished_game() == kept  # still there
+        await pilot.press("enter")
+        await pilot.pause()
+        await pilot.press("y")
+        await settle(pilot)
+        assert isinstance(second.screen, GameScreen)
+        assert unfinished_game() is None and second.resumable() is None
+
+
+async def test_a_game_played_on_from_a_record_is_kept_before_its_next_move() -> None:
+    app = C4App(review=record_from_digits("4453"))
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        await pilot.press("end", "c")  # play on from the end, as it stands
+        await settle(pilot)
+        kept = unfinished_game()
+        assert kept is not None
+        assert "".join(str(move.column + 1) for move in kept.moves) == "4453"
+
+
+async def test_the_score_stays_in_view_during_a_rematch_and_names_who_plays_red() -> None:
+    app = make_app(columns=4, rows=4)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await start_game(pilot)
+        await play(pilot, "d1 d2 d1 d2 d1 d2 d1")  # Player 1 (RED) wins
+        await pilot.press("r")
+        await settle(pilot)
+        rematch = app.screen
+        assert isinstance(rematch, GameScreen) and rematch is not screen
+        score = str(rematch.panel.query_one("#score", Static).render()).splitlines()
+        assert score == ["Score", "Player 1 1", "Player 2 0", "draws 0"]
+        turn = str(rematch.panel.query_one("#turn", Static).render())
+        assert "RED to move" in turn and "Player 2" in turn  # the colours swapped
+
+
+async def test_an_opened_finished_game_credits_the_right_player_and_does_not_count() -> None:
+    app = make_app(columns=4, rows=4)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await start_game(pilot)
+        await play(pilot, "d1 d2 d1 d2 d1 d2 d1")
+        await pilot.press("r")
+        await settle(pilot)
+        rematch = app.screen
+        assert isinstance(rematch, GameScreen)
+        await play(pilot, "d1 d2 d1 d2 d1 d2 d1")  # Player 2 (RED now) wins
+        record = rematch.record()
+    assert (record.red, record.yellow, record.result) == ("Player 2", "Player 1", Result.RED)
+    again = C4App(review=record)
+    async with again.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        await pilot.press("escape")  # out of review: the game as it ended
+        await settle(pilot)
+        opened = again.screen
+        assert isinstance(opened, GameScreen)
+        assert opened.driver.seats[Player.RED].label == "Player 2"
+        assert opened.score.games == 0  # an old game is not this session's result
+    del screen
+
+
+async def test_review_shows_the_turn_and_moves_of_the_position_reviewed() -> None:
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await start_game(pilot)
+        await play(pilot, "d4 d5 d6")
+        await pilot.press("v", "left")
+        await pilot.pause()
+        turn = str(screen.panel.query_one("#turn", Static).render())
+        assert "RED to move" in turn  # after move 2, not YELLOW as in the game
+        moves = str(screen.panel.query_one("#move-list", Static).render())
+        assert "d6" not in moves and "d5" in moves

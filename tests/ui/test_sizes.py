@@ -110,3 +110,29 @@ async def test_the_menu_is_whole_at_every_size(terminal: tuple[int, int], oppone
         assert start.region.bottom <= height - 1 and start.region.right <= width
         keys = assert_footer_whole(menu, width)
         assert {"Start game", "Help"} <= set(keys)
+
+
+@pytest.mark.parametrize("terminal", [(40, 12), (59, 24), (78, 24)])
+async def test_the_size_asked_for_is_one_at_which_the_game_shows(terminal: tuple[int, int]) -> None:
+    app = make_app(columns=20, rows=20)
+    async with app.run_test(size=terminal) as pilot:
+        screen = await start_game(pilot)
+        await pilot.pause()
+        assert "it needs 80 × 24" in str(screen.query_one("#too-small", Static).render())
+        await pilot.resize_terminal(80, 24)
+        await pilot.pause()
+        await pilot.pause()
+        assert not screen.query_one("#too-small").display
+
+
+@pytest.mark.parametrize(("width", "wide"), [(80, False), (160, True)])
+async def test_wide_terminals_show_every_game_key(width: int, wide: bool) -> None:
+    app = make_app()
+    async with app.run_test(size=(width, 40)) as pilot:
+        screen = await start_game(pilot)
+        await pilot.pause()
+        keys = set(visible_footer_keys(screen))
+        assert ({"Threats", "Digits", "Save", "Review", "Rematch"} <= keys) is wide
+        await pilot.press("w")  # the key works at any width
+        await pilot.pause()
+        assert screen.board.show_threats

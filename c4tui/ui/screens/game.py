@@ -36,6 +36,7 @@ from c4tui.match.events import (
 )
 from c4tui.match.record import match_record
 from c4tui.match.score import Score
+from c4tui.match.settings import FIRST_PLAYER
 from c4tui.records import GameRecord, moves_to_digits
 from c4tui.records.store import keep_unfinished, save_game
 from c4tui.ui.screens.confirm import ConfirmDialog
@@ -43,11 +44,13 @@ from c4tui.ui.screens.help import HelpScreen
 from c4tui.ui.widgets.board import Board
 from c4tui.ui.widgets.footer import FittingFooter
 from c4tui.ui.widgets.looks import EXTRA_LINES, smallest_look
-from c4tui.ui.widgets.status import StatusPanel
+from c4tui.ui.widgets.status import StatusPanel, narrowest_terminal_for, panel_width_for
 
 if TYPE_CHECKING:
     from c4tui.ai.analysis import Analysis  # the solver loads in the worker, not here
 
+#: Terminals at least this wide show every game key in the footer.
+WIDE_FOOTER = 120
 #: Lines the panel needs to show the turn, a message and the last move.
 PANEL_MIN_HEIGHT = 10
 HINT_GROUP = "hint"
@@ -72,23 +75,26 @@ class GameScreen(Screen[bool | None]):
         Binding("r", "rematch", "Rematch", id="game.rematch"),
         Binding("v", "review", "Review", id="game.review"),
         Binding("s", "save", "Save", id="game.save"),
+        Binding("w", "toggle_threats", "Threats", id="game.threats"),
+        Binding("x", "export_digits", "Digits", id="game.export"),
         # Reached only while the board's Play is dimmed: say why nothing was played.
         Binding("enter,space", "why_not", show=False),
         # Reached only while Hint is dimmed: say why there is none.
         Binding("h", "why_no_hint", show=False),
-        # The same actions while their footer entries are hidden (during play).
+        # The same actions while their footer entries are hidden (during play, or on a
+        # narrow terminal); each comes after the shown binding of its key.
         Binding("r", "anytime('rematch')", show=False),
         Binding("v", "anytime('review')", show=False),
         Binding("s", "anytime('save')", show=False),
-        Binding("x", "export_digits", show=False, id="game.export"),
-        Binding("w", "toggle_threats", show=False, id="game.threats"),
+        Binding("w", "anytime('toggle_threats')", show=False),
+        Binding("x", "anytime('export_digits')", show=False),
         # Review mode (v): these come before the board's own keys.
         Binding("left", "review_step(-1)", "Back", priority=True, id="review.back"),
-        Binding("right", "review_step(1)", "Forward", priority=True, id="review.forward"),
+        Binding("right", "review_step(1)", "Next", priority=True, id="review.forward"),
         Binding("home", "review_jump(0)", "Start", priority=True, id="review.start"),
         Binding("end", "review_jump(-1)", "End", priority=True, id="review.end"),
-        Binding("c", "continue_here", "Play from here", priority=True, id="review.continue"),
-        Binding("escape,v", "end_review", "Back to the game", priority=True, id="review.leave"),
+        Binding("c", "continue_here", "Play on", priority=True, id="review.continue"),
+        Binding("escape,v", "end_review", "Done", priority=True, id="review.leave"),
     ]
 
     #: What the footer offers while reviewing (and nothing else).
@@ -99,6 +105,8 @@ class GameScreen(Screen[bool | None]):
     AFTER_GAME_ACTIONS = frozenset({"rematch", "review", "save"})
     #: What makes no sense once the game is over (hidden then, to make room).
     DURING_GAME_ACTIONS = frozenset({"toggle_pop", "hint", "undo"})
+    #: What the footer has room for on wide terminals only (the keys work at any width).
+    WIDE_ONLY_ACTIONS = frozenset({"toggle_threats", "export_digits"})
 
     @dataclass
     class MatchNews(Message):
@@ -140,6 +148,8 @@ class GameScreen(Screen[bool | None]):
         #: The move number shown while reviewing (None: playing).
         self.review_at: int | None = 0 if review is not None else None
         self._counted: GameOver | None = None  # the last result added to the score
+        #: A game that was over when opened (a saved one) does not count in the score.
+        self._over_when_opened = driver.state.is_over
         self._shown = False  # True from mounting until unmounting: the widgets are there
         #: "Getting ready" until the seats are (a network opponent connects first).
         self._ready = False
@@ -182,27 +192,36 @@ class GameScreen(Screen[bool | None]):
         """Listen to the driver, focus the board and start the game."""
         self._shown = True
         self._stop_listening = self.driver.subscribe(self._post_news)
+        self.panel.styles.width = panel_width_for(self.app.size.width)
+        self.panel.show_score(self.score.describe(self._score_names()))
         self.board.focus()
         self._refresh_view()
         if self.review_at is None:
-            self.driver.start()
+            self._play_on()
         else:
             self._show_review()
+
+    def _play_on(self) -> None:
+        """Start the game from where it stands (kept at once if it is already under way)."""
+        self.driver.start()
+        if self.unfinished:
+            self._keep_for_next_time()
 
     # ----- size --------------------------------------------------------------------
 
     def on_resize(self) -> None:
-        """Show the game only when all of it fits; else say what size it needs."""
-        self.call_after_refresh(self._check_fit)  # once the panel has its new width
+        """Size the panel to the terminal; show the game only when all of it fits."""
+        if self._widgets_ready:
+            self.panel.styles.width = panel_width_for(self.app.size.width)
+            self.refresh_bindings()  # wide terminals show more keys
+        self.call_after_refresh(self._check_fit)
 
     def needed_size(self) -> tuple[int, int]:
         """The smallest terminal that shows this board whole, with the panel and footer."""
         state = self.driver.state
         look = smallest_look(self._ascii_only)
         analysis = 0 if self.board.analysis is None else 1
-        panel = self.panel.styles.width  # by the stylesheet: the panel may be hidden now
-        panel_width = int(panel.value) if panel is not None and panel.is_cells else 20
-        width = state.columns * look.width + panel_width
+        width = narrowest_terminal_for(state.columns * look.width)
         height = max(state.rows * look.height + EXTRA_LINES + analysis, PANEL_MIN_HEIGHT)
         return width, height + 1  # the footer
 
@@ -286,7 +305,7 @@ class GameScreen(Screen[bool | None]):
         self.panel.show_message(f"{problem}\n{again} · esc: menu", "error")
 
     def _show_result(self, result: GameOver) -> None:
-        if result is not self._counted:
+        if result is not self._counted and not self._over_when_opened:
             self._counted = result
             self.score.add(self._winner_name(result.winner))
         self.panel.show_score(self.score.describe(self._score_names()))
@@ -298,13 +317,13 @@ class GameScreen(Screen[bool | None]):
     def _score_names(self) -> tuple[str, str]:
         """The two players' names, the person here (or Player 1) first."""
         labels = sorted(seat.label for seat in self.driver.seats.values())
-        first = next((name for name in labels if name in ("You", "Player 1")), labels[0])
+        first = next((name for name in labels if name in ("You", FIRST_PLAYER)), labels[0])
         return first, next(name for name in labels if name != first)
 
     def _result_text(self, result: GameOver) -> str:
         """How the game ended, and what the keys do next."""
         if result.state.is_over and result.winner is not None:
-            text = f"Four in a row: {result.winner.name} wins!"
+            text = "Four in a row!"  # the turn line above says who won
         elif result.winner is not None:
             text = f"{result.winner.name} wins: {result.reason}."
         else:
@@ -328,30 +347,34 @@ class GameScreen(Screen[bool | None]):
 
     # ----- showing -------------------------------------------------------------------
 
+    def _halted(self) -> str:
+        """What the turn line says instead of whose turn it is, when the game is not going on."""
+        driver = self.driver
+        if driver.result is not None and not driver.state.is_over:  # a forfeit: no four shown
+            winner = driver.result.winner
+            return f"{winner.name} wins by forfeit" if winner else "Game over"
+        if driver.problem:
+            return "Game stopped"
+        return "" if self._ready else "Getting ready…"
+
     def _who(self) -> dict[Player, str]:
-        """Who plays each colour, when it is worth saying (not for two people here)."""
-        if self.driver.everyone_submits():
-            return {}
+        """Who plays each colour ("You", "Computer (Hard)", "Player 2" after a rematch)."""
         return {player: seat.label for player, seat in self.driver.seats.items()}
 
     def _refresh_view(self, animate: bool = False) -> None:
         driver = self.driver
         state = driver.state
-        if self.review_at is None:
+        if self.review_at is not None:
+            self._show_review()  # the position reviewed stays in view as the game goes on
+        else:
             animate = animate and self.app.animation_level != "none"
             self.board.show(state, driver.last_move, animate=animate)
             self.board.accepting = driver.awaiting_submission()
             self.board.offers_play = not (driver.is_over or state.is_over)
-        halted = "Game stopped" if driver.problem else "" if self._ready else "Getting ready…"
-        if self.review_at is not None:
-            halted = "Reviewing"
-        if driver.result is not None and not state.is_over:  # a forfeit: the board shows none
-            winner = driver.result.winner
-            halted = f"{winner.name} wins by forfeit" if winner else "Game over"
-        self.panel.show_turn(state, self._who(), halted)
+            self.panel.show_turn(state, self._who(), self._halted())
+            last_mover = state.turn.other if driver.moves else None
+            self.panel.show_moves(driver.moves, last_mover)
         self.panel.show_mode(state.rules, self.board.pop_mode, driver.is_over)
-        last_mover = state.turn.other if driver.moves else None
-        self.panel.show_moves(driver.moves, last_mover)
         # The footer is rebuilt on every refresh_bindings: only when what it shows changes.
         available = (driver.awaiting_submission(), driver.can_undo(), driver.is_over)
         if available != self._available:
@@ -370,16 +393,21 @@ class GameScreen(Screen[bool | None]):
         if action in self.REVIEW_ACTIONS - {"help", "save"}:
             return False
         over = self.driver.is_over or self.driver.state.is_over
-        if action in self.AFTER_GAME_ACTIONS and not over:
-            return False  # the hidden bindings of the same keys still work
+        if action in self.WIDE_ONLY_ACTIONS or (action in self.AFTER_GAME_ACTIONS and not over):
+            return self._wide  # elsewhere hidden; the "anytime" bindings of the keys still work
         if action in self.DURING_GAME_ACTIONS and over:
             return False
         return self._playing_check(action)
 
     def action_anytime(self, action: str) -> None:
-        """An action whose footer entry is hidden during play (to save room) but still works."""
-        if action in self.AFTER_GAME_ACTIONS:
+        """An action whose footer entry is hidden (to save room) but still works."""
+        if action in self.AFTER_GAME_ACTIONS | self.WIDE_ONLY_ACTIONS:
             getattr(self, f"action_{action}")()
+
+    @property
+    def _wide(self) -> bool:
+        """True on terminals wide enough for every key in the footer."""
+        return self.app.size.width >= WIDE_FOOTER
 
     def _playing_check(self, action: str) -> bool | None:  # noqa: PLR0911 (a rule an action)
         """Hide Drop/Pop (classic rules) and Undo (nobody undoes); dim what cannot be done now."""
@@ -507,8 +535,8 @@ class GameScreen(Screen[bool | None]):
         except OSError as error:
             self.panel.show_message(f"Could not save the game: {error}", "error")
             return
-        self.panel.show_message(f"Saved as {path}")
-        self.notify(str(path), title="Game saved")
+        # In the panel, not a toast: a toast would cover the board's right edge.
+        self.panel.show_message(f"Saved: {path.name}\n(Open, Ctrl+O in the menu, lists it)")
 
     def action_export_digits(self) -> None:
         """The game in the solvers' digit notation, shown and copied to the clipboard."""
@@ -558,6 +586,9 @@ class GameScreen(Screen[bool | None]):
         self.board.show(state, moves[at - 1] if at else None)
         self.board.accepting = False
         self.board.offers_play = False
+        halted = self._halted() if at == len(moves) and self._ready else ""
+        self.panel.show_turn(state, self._who(), halted)
+        self.panel.show_moves(moves[:at], state.turn.other if at else None)
         mover = state.turn.other.name if at else ""
         shown = f"{mover} {describe_move(moves[at - 1])}" if at else "the empty board"
         result = ""
@@ -592,7 +623,7 @@ class GameScreen(Screen[bool | None]):
             self.panel.show_message("")
             self.refresh_bindings()
             self._refresh_view()
-            self.driver.start()
+            self._play_on()
             return
         if at == len(self.driver.moves):
             self.action_end_review()
@@ -685,7 +716,8 @@ class GameScreen(Screen[bool | None]):
         if state.is_over or not self.driver.awaiting_submission():
             self.board.show_analysis(None)
             return
-        self.board.show_analysis(tuple("…" for _ in range(state.columns)))
+        pending = "..." if self._ascii_only else "…"  # a "." alone would look like a cell
+        self.board.show_analysis(tuple(pending for _ in range(state.columns)))
         self._run_analysis(state)
 
     @work(group=ANALYSIS_GROUP, exclusive=True, exit_on_error=False)

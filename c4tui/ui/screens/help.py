@@ -29,7 +29,7 @@ up a third time is a draw. Under **classic** rules a full board is a draw.
 | key | on the game screen |
 | --- | --- |
 | ← → | move the column cursor (the mouse too) |
-| 1 … 9, 0 | jump to column 1 … 9, 10 (two quick digits: 11 … 20) |
+| 1-9, 0 | jump to column 1 to 9, or 10 (two quick digits: 11 to 20) |
 | Enter or Space | play in the cursor column (a click plays too) |
 | p | switch between dropping and popping (Pop Out only) |
 | u | undo (against the computer: back to before your last move) |
@@ -40,7 +40,7 @@ up a third time is a draw. Under **classic** rules a full board is a draw.
 | v | review: ← → step through the moves, Home/End jump, c plays on from the move shown |
 | s | save the game (the menu's Open lists saved games; `c4tui replay FILE` opens one) |
 | w | threats on/off: **r**, **y** (**!** both) mark the cells where RED or YELLOW makes four |
-| x | the game as a digit string (4453…) for solver websites, copied to the clipboard |
+| x | the game as a digit string (like 4453) for solver websites, copied to the clipboard |
 | Esc or m | back to the menu (the game waits there: Resume, Ctrl+R) |
 | t, f | online: chat with the room, forfeit (after a confirmation) |
 | ? | this help |

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, cast
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Grid, Horizontal, VerticalScroll
+from textual.containers import Grid, Horizontal, Vertical, VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Button, Header, Input, Label, RadioButton, Static
 
@@ -53,7 +53,7 @@ class MenuScreen(Screen[None]):
         """The form: one labelled row per setting, then the Start button."""
         initial = self._initial
         yield Header()
-        with VerticalScroll(id="menu"):
+        with VerticalScroll(id="menu"), Vertical(id="menu-column"):
             yield Static("Connect Four", id="menu-title")
             with Grid(id="menu-form"):
                 yield Label("Mode")

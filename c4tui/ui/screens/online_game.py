@@ -20,7 +20,7 @@ from c4tui.ui.screens.game import GameScreen
 from c4tui.ui.widgets.chat import ChatInput
 
 #: What a lobby game has no use for.
-HIDDEN_ACTIONS = {"hint", "toggle_analysis", "undo", "new_game"}
+HIDDEN_ACTIONS = {"hint", "toggle_analysis", "undo", "new_game", "rematch"}
 
 
 class OnlineGameScreen(GameScreen):
@@ -85,6 +85,10 @@ class OnlineGameScreen(GameScreen):
                 return False
             return None if self.driver.is_over else True
         return super().check_action(action, parameters)
+
+    def action_rematch(self) -> None:
+        """Rematches online are new rooms: the lobby is where they start."""
+        self.panel.show_message("For a rematch, go back to the lobby and create or join a room.")
 
     def action_talk(self) -> None:
         """Open the chat line."""

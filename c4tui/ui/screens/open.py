@@ -44,7 +44,7 @@ class OpenDialog(ModalScreen[GameRecord | None]):
             else:
                 yield Static(f"No saved games yet (s saves one, in {saved_games_folder()}).")
             yield Input(
-                placeholder="a record file, or digits like 4453 to play on from",
+                placeholder="a file, or digits like 4453",
                 id="open-typed",
             )
             yield Static("", id="open-status", classes="form-status")
@@ -100,7 +100,6 @@ def _summary(path: Path) -> str:
         record = read_record(path)
     except RecordError:
         return f"{path.name} (unreadable)"
+    players = f"{record.red} v {record.yellow}"
     size = f"{record.columns}x{record.rows}"
-    return (
-        f"{record.date or path.stem}  {record.red} v {record.yellow}  {size}  {record.result.value}"
-    )
+    return f"{record.date or path.stem} {players} {size}: {record.result.value}"

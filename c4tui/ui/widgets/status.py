@@ -19,6 +19,25 @@ def move_list_text(moves: tuple[Move, ...]) -> str:
     return "\n".join(lines) or "(no moves yet)"
 
 
+#: The panel's width by terminal width: narrower on small terminals, wider on big ones
+#: (from the smallest terminal width up).
+PANEL_WIDTHS = ((0, 18), (60, 20), (120, 30), (160, 40))
+
+
+def panel_width_for(terminal_width: int) -> int:
+    """The panel's width on a terminal ``terminal_width`` columns wide."""
+    return next(width for least, width in reversed(PANEL_WIDTHS) if terminal_width >= least)
+
+
+def narrowest_terminal_for(board_width: int) -> int:
+    """The narrowest terminal that holds a board ``board_width`` wide and the panel beside it."""
+    for least, width in PANEL_WIDTHS:
+        needed = max(least, board_width + width)
+        if panel_width_for(needed) == width:
+            return needed
+    return board_width + PANEL_WIDTHS[-1][1]
+
+
 class StatusPanel(Vertical):
     """Everything a player needs to know besides the board itself."""
 
@@ -77,7 +96,7 @@ class StatusPanel(Vertical):
         else:
             text = f"{glyph} {state.turn.name} to move"
         if player is not None and who.get(player):
-            text += f"\n{who[player]}"
+            text += f"\n{who[player]}" + (" won" if state.winner is not None else "")
         turn.update(text)
         turn.set_class(player is Player.RED, "-red")
         turn.set_class(player is Player.YELLOW, "-yellow")

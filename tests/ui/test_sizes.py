@@ -4,6 +4,7 @@ big terminals get big cells, a centred board and a wider panel."""
 from __future__ import annotations
 
 import pytest
+from textual.pilot import Pilot
 from textual.widgets import Button, Static
 from textual.widgets._footer import FooterKey
 
@@ -19,8 +20,15 @@ def visible_footer_keys(screen: GameScreen | MenuScreen) -> dict[str, FooterKey]
     return {key.description: key for key in screen.query(FooterKey) if key.display}
 
 
-def assert_footer_whole(screen: GameScreen | MenuScreen, width: int) -> dict[str, FooterKey]:
-    keys = visible_footer_keys(screen)
+async def assert_footer_whole(
+    pilot: Pilot[None], screen: GameScreen | MenuScreen, width: int
+) -> dict[str, FooterKey]:
+    """The footer's keys once it has them (a footer re-laid out is briefly empty), all whole."""
+    for _ in range(50):
+        keys = visible_footer_keys(screen)
+        if keys and all(key.region.width for key in keys.values()):
+            break
+        await pilot.pause(0.1)
     for key in keys.values():
         assert key.region.right <= width, f"{key.description} is cut off"
     return keys
@@ -48,7 +56,7 @@ async def test_the_game_is_whole_or_says_what_size_it_needs(
             assert screen.board.fits(), "part of the board is scrolled away"
             panel = screen.panel.region
             assert panel.right <= width and panel.bottom <= height - 1
-        keys = assert_footer_whole(screen, width)
+        keys = await assert_footer_whole(pilot, screen, width)
         assert {"Menu", "Help", "Quit"} <= set(keys)
 
 
@@ -108,7 +116,7 @@ async def test_the_menu_is_whole_at_every_size(terminal: tuple[int, int], oppone
             if start.region.bottom <= height - 1:
                 break
         assert start.region.bottom <= height - 1 and start.region.right <= width
-        keys = assert_footer_whole(menu, width)
+        keys = await assert_footer_whole(pilot, menu, width)
         assert {"Start game", "Help"} <= set(keys)
 
 

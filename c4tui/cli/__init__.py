@@ -3,9 +3,16 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import math
-from collections.abc import Sequence
+import os
+import shutil
+import sys
+import tempfile
+from collections.abc import Iterator, Sequence
 from pathlib import Path
+
+import platformdirs
 
 from c4tui import __version__
 from c4tui.cli.solve import add_solve_command, run_solve
@@ -31,6 +38,12 @@ from c4tui.records import GameRecord, RecordError, parse_record
 from c4tui.records.store import read_record
 from c4tui.server.accounts import DEFAULT_ROUNDS
 from c4tui.server.core import DEFAULT_MAX_CONNECTIONS, DEFAULT_MAX_PER_ADDRESS, ServerConfig, serve
+from c4tui.web.limits import (
+    DEFAULT_IDLE_SECONDS,
+    DEFAULT_MAX_SESSIONS,
+    DEFAULT_WEB_PORT,
+    WebConfig,
+)
 
 #: ``--opponent`` values: another person here, or the computer at each level.
 LEVELS = [choice.value for choice in LEVEL_OPTION.choices]
@@ -59,6 +72,16 @@ def build_parser() -> argparse.ArgumentParser:
         action="store_true",
         help="draw the full-screen app with plain ASCII characters (for limited fonts)",
     )
+    # How `c4tui web` starts each visitor's app (not for people: hidden from --help).
+    parser.add_argument("--web-visitor", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument(
+        "--allow-server",
+        type=server_address,
+        action="append",
+        default=[],
+        dest="visitor_servers",
+        help=argparse.SUPPRESS,
+    )
     parser.add_argument(
         "--no-animation",
         action="store_true",
@@ -70,7 +93,72 @@ def build_parser() -> argparse.ArgumentParser:
     _add_serve_command(commands)
     add_solve_command(commands)
     _add_replay_command(commands)
+    _add_web_command(commands)
     return parser
+
+
+def _add_web_command(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    web = commands.add_parser(
+        "web",
+        help="serve the app to web browsers (needs the web extra: pip install 'c4tui[web]')",
+        description="Serve the full app to web browsers, one app process per visitor. Safe to "
+        "expose: visitors reach no network server unless --allow-server names it, the number "
+        "of visitors is capped, idle sessions end, and each session is logged in one line.",
+    )
+    web.add_argument(
+        "--host", default="127.0.0.1", help="address to listen on (default: %(default)s)"
+    )
+    web.add_argument(
+        "--port", type=listening_port, default=DEFAULT_WEB_PORT, help="port (default: %(default)s)"
+    )
+    web.add_argument(
+        "--public-url",
+        metavar="URL",
+        help="the address browsers use, behind a proxy (default: http://HOST:PORT)",
+    )
+    web.add_argument(
+        "--allow-server",
+        metavar="HOST:PORT",
+        type=server_address,
+        action="append",
+        default=[],
+        help="a c4tui/I32CFSP/CFSP/C4N server visitors may play against (repeatable; "
+        "without it the network modes are off)",
+    )
+    web.add_argument(
+        "--max-sessions",
+        type=whole_number,
+        default=DEFAULT_MAX_SESSIONS,
+        help="visitors at once; more get a 'full' page (default: %(default)s)",
+    )
+    web.add_argument(
+        "--idle-minutes",
+        type=seconds,
+        default=DEFAULT_IDLE_SECONDS / 60,
+        help="minutes without a key or click before a session ends (default: %(default)g)",
+    )
+
+
+def run_web(args: argparse.Namespace) -> int:
+    """``c4tui web``: serve the app, if textual-serve is installed."""
+    try:
+        from c4tui.web.server import serve_web  # noqa: PLC0415 (an optional extra)
+    except ImportError as error:
+        print(
+            f"c4tui web needs the web extra ({error.name} is missing): "
+            "python3 -m pip install 'c4tui[web]'",
+            file=sys.stderr,
+        )
+        return 2
+    config = WebConfig(
+        host=args.host,
+        port=args.port,
+        public_url=args.public_url,
+        allowed_servers=tuple(args.allow_server),
+        max_sessions=args.max_sessions,
+        idle_seconds=args.idle_minutes * 60,
+    )
+    return serve_web(config)
 
 
 def _add_replay_command(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -82,6 +170,22 @@ def _add_replay_command(commands: argparse._SubParsersAction[argparse.ArgumentPa
         "step through the moves, Home and End jump, c plays on from the move shown.",
     )
     replay.add_argument("game", metavar="FILE|DIGITS", help="a .c4g record, or digits")
+
+
+@contextlib.contextmanager
+def visitor_data_folder() -> Iterator[None]:
+    """A web visitor's own data folder, gone when the visit ends.
+
+    Visitors never see each other's saved or unfinished games, nor the host's.
+    """
+    visitors = platformdirs.user_data_path("c4tui") / "web-visitors"
+    visitors.mkdir(parents=True, exist_ok=True)
+    folder = tempfile.mkdtemp(dir=visitors)
+    os.environ["XDG_DATA_HOME"] = folder
+    try:
+        yield
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
 
 
 def read_game(text: str) -> GameRecord:
@@ -408,6 +512,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return run_console(settings)
     if args.command == "solve":
         return run_solve(args)
+    if args.command == "web":
+        return run_web(args)
     if args.command == "serve":
         config = ServerConfig(
             host=args.host,
@@ -428,6 +534,12 @@ def main(argv: Sequence[str] | None = None) -> int:
             review = read_game(args.game)
         except RecordError as error:
             parser.exit(2, f"c4tui replay: error: {error}\n")
+    with visitor_data_folder() if args.web_visitor else contextlib.nullcontext():
+        return run_app(args, review)
+
+
+def run_app(args: argparse.Namespace, review: GameRecord | None) -> int:
+    """The full-screen app, as the command line asked."""
     from c4tui.ui.app import C4App  # noqa: PLC0415 (Textual loads only when the app runs)
 
     first_choice, straight_in = app_settings(args)
@@ -437,5 +549,6 @@ def main(argv: Sequence[str] | None = None) -> int:
         start_at_once=straight_in,
         review=review,
         animate=not args.no_animation,
+        visitor_servers=tuple(args.visitor_servers) if args.web_visitor else None,
     ).run()
     return 0

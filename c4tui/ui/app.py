@@ -10,7 +10,7 @@ from textual.binding import Binding
 from textual.filter import LineFilter
 
 from c4tui.engine import C4Error, Move
-from c4tui.match import MatchDriver, MatchSettings
+from c4tui.match import Backend, MatchDriver, MatchSettings
 from c4tui.match.pool import SearchPool
 from c4tui.match.record import settings_to_continue
 from c4tui.records import GameRecord
@@ -23,7 +23,8 @@ from c4tui.ui.screens.connect import ConnectDialog
 from c4tui.ui.screens.game import GameScreen
 from c4tui.ui.screens.lobby import LobbyScreen
 from c4tui.ui.screens.login import LoggedIn, LoginDialog
-from c4tui.ui.screens.menu import MenuScreen, picked_in_menu
+from c4tui.ui.screens.menu import KINDS, MenuScreen, picked_in_menu
+from c4tui.ui.servers import Servers
 from c4tui.ui.themes import DEFAULT_THEME, TERMINAL_THEMES, THEMES
 
 DriverFactory = Callable[[MatchSettings, Sequence[Move]], MatchDriver]
@@ -40,6 +41,8 @@ class C4App(App[None]):
         start_at_once: open a game with ``settings`` at once (the command line asked for one).
         review: open this saved game to step through it (``c4tui replay``).
         animate: let dropped discs fall into place (off: ``--no-animation``).
+        visitor_servers: served to a browser (``c4tui web``): the only network servers
+            this app may reach; without any, no network modes are offered. None: any.
         ascii_only: draw with ASCII characters only (for limited terminals and fonts).
         make_driver: builds the driver of a match (settings, moves already played); tests
             pass their own seats this way.
@@ -66,11 +69,13 @@ class C4App(App[None]):
         start_at_once: bool = False,
         review: GameRecord | None = None,
         animate: bool = True,
+        visitor_servers: Servers | None = None,
     ) -> None:
         super().__init__()
         if not animate:
             self.animation_level = "none"  # no falling discs, no smooth scrolling
-        self._initial_settings = settings or MatchSettings()
+        self._visitor_servers = visitor_servers
+        self._initial_settings = self._visitor_settings(settings or MatchSettings())
         self._start_at_once = start_at_once
         self._ascii_only = ascii_only
         self._ascii_filter = AsciiFilter()
@@ -132,10 +137,31 @@ class C4App(App[None]):
 
     # ----- screens -------------------------------------------------------------------
 
+    def _visitor_settings(self, settings: MatchSettings) -> MatchSettings:
+        """A browser visitor's defaults: the first allowed server, no name taken from this host."""
+        servers = self._visitor_servers
+        if servers is None:
+            return settings
+        options = {**settings.options, "user": settings.options.get("user", "player")}
+        if servers:
+            options.update(host=servers[0][0], port=str(servers[0][1]))
+        return replace(settings, options=options)
+
+    @property
+    def is_visitor(self) -> bool:
+        """True when served to a browser by ``c4tui web`` (files and servers are off limits)."""
+        return self._visitor_servers is not None
+
+    def offered_kinds(self) -> tuple[type[Backend], ...]:
+        """The opponents the menu offers: to a browser visitor, network ones only if allowed."""
+        if self._visitor_servers is None or self._visitor_servers:
+            return KINDS
+        return tuple(kind for kind in KINDS if not kind.remote)
+
     def on_mount(self) -> None:
         """Open on the menu, or straight into a game (over the menu: Esc goes back to it)."""
         self.kept = unfinished_game()
-        self.push_screen(MenuScreen(self._initial_settings))
+        self.push_screen(MenuScreen(self._initial_settings, self.offered_kinds()))
         if self._review is not None:
             self.open_record(self._review, review=True)
         elif self._start_at_once:
@@ -266,7 +292,12 @@ class C4App(App[None]):
             return
         values = {**settings.options, **self._typed.get(kind.key, {})}
         self.push_screen(
-            ConnectDialog(kind, values, (settings.columns, settings.rows, settings.rules)),
+            ConnectDialog(
+                kind,
+                values,
+                (settings.columns, settings.rows, settings.rules),
+                allowed=self._visitor_servers,
+            ),
             lambda typed: self._connect_dialog_closed(settings, typed),
         )
 
@@ -290,7 +321,7 @@ class C4App(App[None]):
                 self._typed[settings.opponent] = outcome.values
                 self.push_screen(LobbyScreen(outcome, settings))
 
-        self.push_screen(LoginDialog(values), logged_in)
+        self.push_screen(LoginDialog(values, allowed=self._visitor_servers), logged_in)
 
     def _open_game(self, settings: MatchSettings) -> None:
         driver = self.make_driver(settings)

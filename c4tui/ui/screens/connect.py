@@ -19,6 +19,7 @@ from c4tui.engine import Rules
 from c4tui.match import Backend
 from c4tui.match.backends.base import Option
 from c4tui.match.settings import describe_game
+from c4tui.ui.servers import Servers, server_refusal
 from c4tui.ui.widgets.choice import ChoiceSet
 
 
@@ -56,8 +57,10 @@ class ConnectDialog(ModalScreen[dict[str, str] | None]):
         kind: type[Backend],
         values: Mapping[str, str],
         game: tuple[int, int, Rules] | None = None,
+        allowed: Servers | None = None,
     ) -> None:
         super().__init__()
+        self._allowed = allowed
         self._kind = kind
         self._values = kind.option_values(values)
         self._fields = [option for option in kind.options if not option.choices]
@@ -149,6 +152,11 @@ class ConnectDialog(ModalScreen[dict[str, str] | None]):
                 self._say(problem)
                 self.query_one(f"#{option.key}", Input).focus()
                 return
+        refusal = server_refusal(values, self._allowed)
+        if refusal is not None:
+            self._say(refusal)
+            self.query_one("#host", Input).focus()
+            return
         self.dismiss(values)
 
     @on(Button.Pressed, "#back")

@@ -21,6 +21,7 @@ from c4tui.match.backends.online import RoomSeat, parse_password
 from c4tui.match.lobby import LobbyLink
 from c4tui.net.errors import NetworkError
 from c4tui.protocols.common import ProtocolError
+from c4tui.ui.servers import Servers, server_refusal
 
 REGISTER_PROBLEMS = {1: "That username is taken: log in, or choose another."}
 LOGIN_PROBLEMS = {
@@ -73,9 +74,10 @@ class LoginDialog(ModalScreen[LoggedIn | None]):
         Binding("enter", "log_in", "Log in", priority=True, id="login.log_in"),
     ]
 
-    def __init__(self, values: Mapping[str, str]) -> None:
+    def __init__(self, values: Mapping[str, str], allowed: Servers | None = None) -> None:
         super().__init__()
         self._values = RoomSeat.option_values(values)
+        self._allowed = allowed
 
     def compose(self) -> ComposeResult:
         """The fields, a status line and the buttons."""
@@ -119,6 +121,11 @@ class LoginDialog(ModalScreen[LoggedIn | None]):
                 field.focus()
                 return None
             values[option.key] = field.value.strip()
+        refusal = server_refusal(values, self._allowed)
+        if refusal is not None:
+            self._say(refusal)
+            self.query_one("#host", Input).focus()
+            return None
         password = self.query_one("#password", Input)
         try:
             parse_password(password.value)

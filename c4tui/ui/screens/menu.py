@@ -45,9 +45,13 @@ class MenuScreen(Screen[None]):
         Binding("question_mark", "help", "Help", key_display="?", id="menu.help"),
     ]
 
-    def __init__(self, initial: MatchSettings | None = None) -> None:
+    def __init__(
+        self, initial: MatchSettings | None = None, kinds: tuple[type[Backend], ...] = KINDS
+    ) -> None:
         super().__init__()
         self._initial = initial or MatchSettings()
+        #: The opponents offered (served to browsers, maybe not the network ones).
+        self._kinds = kinds
 
     def compose(self) -> ComposeResult:
         """The form: one labelled row per setting, then the Start button."""
@@ -58,7 +62,7 @@ class MenuScreen(Screen[None]):
             with Grid(id="menu-form"):
                 yield Label("Mode")
                 with ChoiceSet(id="mode"):
-                    for kind in KINDS:
+                    for kind in self._kinds:
                         yield RadioButton(kind.title, value=kind.key == initial.opponent)
                 yield Label("Board")
                 with Horizontal(id="size"):
@@ -91,7 +95,7 @@ class MenuScreen(Screen[None]):
 
         Kinds with free-text options ask for all their options in the connect dialog.
         """
-        for kind in filter(picked_in_menu, KINDS):
+        for kind in filter(picked_in_menu, self._kinds):
             values = kind.option_values(self._initial.options)
             for option in kind.options:
                 if not option.choices:
@@ -144,7 +148,7 @@ class MenuScreen(Screen[None]):
     @on(ChoiceSet.Changed)
     def _show_kind_fields(self) -> None:
         kind = self.kind()
-        for other in KINDS:
+        for other in self._kinds:
             for widget in self.query(f".for-{other.key}"):
                 widget.display = other is kind
         two_colours = len(kind.person_colours) > 1 and not kind.local_pair
@@ -182,7 +186,8 @@ class MenuScreen(Screen[None]):
     def action_open(self) -> None:
         """Open a saved game, or paste a position as digits."""
         settings = self.settings() or self._initial
-        self.app.push_screen(OpenDialog(), lambda record: self._opened(record, settings))
+        dialog = OpenDialog(allow_files=not self._app.is_visitor)
+        self.app.push_screen(dialog, lambda record: self._opened(record, settings))
 
     def _opened(self, record: GameRecord | None, settings: MatchSettings) -> None:
         if record is not None:
@@ -198,7 +203,7 @@ class MenuScreen(Screen[None]):
 
     def kind(self) -> type[Backend]:
         """The opponent kind chosen."""
-        return KINDS[max(0, self.query_one("#mode", ChoiceSet).pressed_index)]
+        return self._kinds[max(0, self.query_one("#mode", ChoiceSet).pressed_index)]
 
     def _picked(self, kind: type[Backend], key: str) -> str:
         option = next(option for option in kind.options if option.key == key)

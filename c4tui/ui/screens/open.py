@@ -34,6 +34,11 @@ class OpenDialog(ModalScreen[GameRecord | None]):
 
     BINDINGS = [Binding("escape", "cancel", "Back", id="open.cancel")]
 
+    def __init__(self, allow_files: bool = True) -> None:
+        super().__init__()
+        #: False for a web visitor: a path typed would read the host's files.
+        self._allow_files = allow_files
+
     def compose(self) -> ComposeResult:
         """The saved games, a field, a status line and the buttons."""
         games = saved_games()[:LISTED_GAMES]
@@ -42,11 +47,10 @@ class OpenDialog(ModalScreen[GameRecord | None]):
             if games:
                 yield OptionList(*(Option(_summary(path), id=str(path)) for path in games))
             else:
-                yield Static(f"No saved games yet (s saves one, in {saved_games_folder()}).")
-            yield Input(
-                placeholder="a file, or digits like 4453",
-                id="open-typed",
-            )
+                where = f", in {saved_games_folder()}" if self._allow_files else ""
+                yield Static(f"No saved games yet (s saves one{where}).")
+            hint = "a file, or digits like 4453" if self._allow_files else "digits like 4453"
+            yield Input(placeholder=hint, id="open-typed")
             yield Static("", id="open-status", classes="form-status")
             with Horizontal():
                 yield Button("Open", id="open", variant="primary")
@@ -68,8 +72,11 @@ class OpenDialog(ModalScreen[GameRecord | None]):
         if not text:
             self._problem("Type a file name or a digit string (or choose from the list).")
             return
+        if not self._allow_files and not text.isdigit():
+            self._problem("Type the moves as digits, like 4453 (1-based columns).")
+            return
         path = Path(text).expanduser()
-        if path.is_file():
+        if self._allow_files and path.is_file():
             self._open(lambda: read_record(path))
         else:
             self._open(lambda: parse_record(text))

@@ -1,0 +1,66 @@
+"""c4tui web over real HTTP and websockets: c4tui's page, the visitor cap, idle sessions end."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from pathlib import Path
+
+import aiohttp
+import pytest
+
+from tests.web.helpers import web_server
+
+pytest.importorskip("textual_serve", reason="c4tui web needs the web extra")
+
+
+async def test_the_page_is_c4tuis_own(tmp_path: Path) -> None:
+    with web_server(tmp_path) as server:
+        async with aiohttp.ClientSession() as http:
+            async with http.get(server.url + "/") as page:
+                assert page.status == 200
+                html = await page.text()
+            async with http.get(server.url + "/favicon.svg") as icon:
+                assert icon.status == 200
+                assert icon.content_type == "image/svg+xml"
+    assert "<title>c4tui: Connect Four</title>" in html
+    assert 'rel="icon" href="/favicon.svg"' in html
+    assert "fonts.googleapis" not in html  # nothing is fetched from elsewhere
+
+
+async def test_visitors_past_the_cap_get_a_full_page_and_a_seat_frees_up(tmp_path: Path) -> None:
+    with web_server(tmp_path, "--max-sessions", "1") as server:
+        ws_url = server.url.replace("http", "ws") + "/ws?width=80&height=24"
+        async with aiohttp.ClientSession() as http:
+            first = await http.ws_connect(ws_url)
+            await first.receive(timeout=30)  # the app has started: a seat is taken
+            async with http.get(server.url + "/") as page:
+                assert page.status == 503
+                assert "c4tui is full" in await page.text()
+            second = await http.ws_connect(ws_url)
+            closing = await second.receive(timeout=10)
+            assert closing.type is aiohttp.WSMsgType.CLOSE  # no app for a second visitor
+            await first.close()
+            for _ in range(100):
+                async with http.get(server.url + "/") as page:
+                    if page.status == 200:
+                        break
+                await asyncio.sleep(0.1)
+            assert page.status == 200
+        log = server.output()
+    assert "session 1 from 127.0.0.1" in log
+
+
+async def test_an_idle_session_ends_and_is_logged(tmp_path: Path) -> None:
+    with web_server(tmp_path, "--idle-minutes", "0.03") as server:  # about two seconds
+        ws_url = server.url.replace("http", "ws") + "/ws?width=80&height=24"
+        async with aiohttp.ClientSession() as http:
+            visitor = await http.ws_connect(ws_url)
+            began = time.monotonic()
+            while True:
+                message = await visitor.receive(timeout=60)
+                if message.type in (aiohttp.WSMsgType.CLOSE, aiohttp.WSMsgType.CLOSED):
+                    break
+            assert time.monotonic() - began < 60
+        log = server.output()
+    assert "ended: idle" in log

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from c4tui.cli import build_parser
+from c4tui.cli import build_parser, main
 from tests.process_helpers import run_c4tui
 
 
@@ -103,3 +103,13 @@ def test_the_apps_options_choose_the_game_and_open_it_at_once() -> None:
     assert settings.person_colour is Player.YELLOW
     settings, at_once = app_settings(build_parser().parse_args([]))
     assert not at_once and settings.opponent == "human"
+
+
+def test_web_without_the_web_extra_says_how_to_get_it(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import sys
+
+    monkeypatch.setitem(sys.modules, "c4tui.web.server", None)  # as if textual-serve were absent
+    assert main(["web"]) == 2
+    assert "pip install 'c4tui[web]'" in capsys.readouterr().err

@@ -218,7 +218,11 @@ class C4App(App[None]):
         if game is None or isinstance(self.screen, ConfirmDialog):
             self.exit()
             return
-        kept = "It is kept: Resume offers it next time." if not game._remote else ""
+        kept = "It is kept: Resume offers it next time."
+        if game._remote:
+            kept = ""
+        elif self.is_visitor:  # a visitor's folder goes with the visit
+            kept = "In a browser it is not kept after you quit."
         question = f"Quit c4tui? Your game is not finished. {kept}".strip()
 
         def answered(yes: bool | None) -> None:

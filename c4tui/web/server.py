@@ -38,7 +38,7 @@ FULL_PAGE = """<!DOCTYPE html>
 <link rel="icon" href="/favicon.svg" type="image/svg+xml"></head>
 <body style="background:#121212;color:#e8e8e8;font-family:monospace;padding:3em">
 <h1>c4tui is full</h1>
-<p>All {limit} seats are taken. Please try again in a few minutes.</p>
+<p>Every seat is taken ({limit} at most). Please try again in a few minutes.</p>
 </body></html>"""
 
 
@@ -50,7 +50,7 @@ class Session:
     peer: str
     started: float = field(default_factory=time.monotonic)
     last_input: float = field(default_factory=time.monotonic)
-    ended_by: str = "the visitor left"
+    ended_by: str = "closed (the visitor quit or left)"
 
 
 class C4WebServer(Server):
@@ -95,7 +95,8 @@ class C4WebServer(Server):
         allowed = ", ".join(f"{h}:{p}" for h, p in self.config.allowed_servers) or "none"
         self.console.print(f"c4tui web: open {self.public_url} in a browser")
         self.console.print(
-            f"at most {self.config.max_sessions} visitors; servers they may use: {allowed}. "
+            f"visitors at once: {self.config.max_sessions} at most; "
+            f"servers they may use: {allowed}. "
             "Ctrl+C stops."
         )
 
@@ -108,10 +109,11 @@ class C4WebServer(Server):
 
     async def handle_websocket(self, request: web.Request) -> web.WebSocketResponse:
         """One visitor's app, if there is a seat for them."""
-        if self.full:
+        if self.full:  # the last seat went while this page was loading
             websocket = web.WebSocketResponse()
             await websocket.prepare(request)
             await websocket.close(message=b"c4tui is full")
+            log.info("a visitor from %s found every seat taken", request.remote or "?")
             return websocket
         session = Session(next(self._numbers), request.remote or "?")
         self.sessions[session.number] = session

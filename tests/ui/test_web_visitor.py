@@ -82,3 +82,15 @@ async def test_a_visitor_cannot_open_the_hosts_files(tmp_path: Path) -> None:
         status = str(dialog.query_one("#open-status", Static).render())
         assert "as digits" in status and "banana" not in status
         assert str(tmp_path) not in str(dialog.query_one(Static).render())
+
+
+async def test_quitting_mid_game_does_not_promise_a_visitor_their_game_back() -> None:
+    app = C4App(visitor_servers=())
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        await pilot.press("enter", "4", "enter")
+        await pilot.pause()
+        await pilot.press("q")
+        await pilot.pause()
+        question = str(app.screen.query_one(Static).render())
+        assert "not kept" in question and "Resume" not in question

@@ -536,7 +536,8 @@ class GameScreen(Screen[bool | None]):
             self.panel.show_message(f"Could not save the game: {error}", "error")
             return
         # In the panel, not a toast: a toast would cover the board's right edge.
-        self.panel.show_message(f"Saved: {path.name}\n(Open, Ctrl+O in the menu, lists it)")
+        until = " until you quit" if getattr(self.app, "is_visitor", False) else ""
+        self.panel.show_message(f"Saved: {path.name}\n(Open, Ctrl+O in the menu, lists it{until})")
 
     def action_export_digits(self) -> None:
         """The game in the solvers' digit notation, shown and copied to the clipboard."""

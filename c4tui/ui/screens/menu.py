@@ -56,7 +56,7 @@ class MenuScreen(Screen[None]):
     def compose(self) -> ComposeResult:
         """The form: one labelled row per setting, then the Start button."""
         initial = self._initial
-        yield Header()
+        yield Header(icon="●")  # a red disc; Textual's ⭘ is missing from many browser fonts
         with VerticalScroll(id="menu"), Vertical(id="menu-column"):
             yield Static("Connect Four", id="menu-title")
             with Grid(id="menu-form"):

@@ -94,7 +94,31 @@ def build_parser() -> argparse.ArgumentParser:
     add_solve_command(commands)
     _add_replay_command(commands)
     _add_web_command(commands)
+    _add_columns_command(commands)
     return parser
+
+
+def _add_columns_command(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    columns = commands.add_parser(
+        "columns",
+        help="Columns, the falling-jewels game (--shell: the ICS 32 handout's test shell)",
+        description="Columns. With --shell, the handout's test shell, character for character: "
+        "reads rows, columns, EMPTY or CONTENTS, then commands (a blank line, F c A B C, R, "
+        "<, >, Q) and prints the field after each, with no prompts.",
+    )
+    columns.add_argument(
+        "--shell", action="store_true", help="run the test shell on standard input and output"
+    )
+
+
+def run_columns(args: argparse.Namespace) -> int:
+    """``c4tui columns``: the test shell (the game in the app is still to come)."""
+    if not args.shell:
+        print("c4tui columns: only --shell (the handout's test shell) exists yet", file=sys.stderr)
+        return 2
+    from c4tui.columns.shell import run_shell  # noqa: PLC0415 (only this command needs it)
+
+    return run_shell()
 
 
 def _add_web_command(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -510,10 +534,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         except ValueError as error:
             parser.exit(2, f"c4tui console: error: {error}\n")
         return run_console(settings)
-    if args.command == "solve":
-        return run_solve(args)
-    if args.command == "web":
-        return run_web(args)
+    simple = {"solve": run_solve, "web": run_web, "columns": run_columns}
+    if args.command in simple:
+        return simple[args.command](args)
     if args.command == "serve":
         config = ServerConfig(
             host=args.host,

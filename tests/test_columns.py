@@ -8,9 +8,12 @@ import sys
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from c4tui.columns import ColumnsError, Field
-from c4tui.columns.shell import GAME_OVER, run_shell
+from c4tui.columns.shell import GAME_OVER, apply, render, run_shell
+from tests.columns_reference import ReferenceColumns
 
 EXAMPLES = Path(__file__).parent / "data" / "columns_handout_examples.txt"
 #: Example 2's CONTENTS rows lost their spaces in the PDF; ../shared/spec/columns.md (note 1)
@@ -139,3 +142,48 @@ def test_the_shell_runs_as_a_program_on_standard_input() -> None:
     lines = result.stdout.splitlines()
     assert over and lines[-1] == GAME_OVER
     assert len(lines) == len(displays) * 5 + 1  # 4 rows and the floor a display
+
+
+colours = st.sampled_from("STVWXYZ")
+
+
+@st.composite
+def games(draw: st.DrawFn) -> tuple[int, int, list[str] | None, list[str]]:
+    rows, columns = draw(st.integers(4, 8)), draw(st.integers(3, 6))
+    contents = None
+    if draw(st.booleans()):
+        cell = st.one_of(st.just(" "), st.just(" "), colours)
+        contents = [
+            "".join(draw(st.lists(cell, min_size=columns, max_size=columns))) for _ in range(rows)
+        ]
+    faller = st.builds(
+        lambda column, a, b, c: f"F {column} {a} {b} {c}",
+        st.integers(1, columns),
+        colours,
+        colours,
+        colours,
+    )
+    command = st.one_of(
+        st.just(""), st.just(""), st.just(""), st.just("R"), st.just("<"), st.just(">"), faller
+    )
+    return rows, columns, contents, draw(st.lists(command, max_size=80))
+
+
+@settings(max_examples=300, deadline=None)
+@given(games())
+def test_the_engine_agrees_with_a_simple_reference(
+    game: tuple[int, int, list[str] | None, list[str]],
+) -> None:
+    rows, columns, contents, commands = game
+    field = Field.with_contents(rows, columns, contents) if contents else Field.empty(rows, columns)
+    reference = ReferenceColumns(rows, columns, contents)
+    assert render(field) == reference.render()
+    for command in commands:
+        if field.over:
+            break
+        next_field = apply(field, command)
+        assert next_field is not None
+        field = next_field
+        reference.command(command)
+        assert render(field) == reference.render(), command
+        assert field.over == reference.over

@@ -52,6 +52,12 @@ The analysis labels: **W3** you win on your 3rd move from now, **D** a draw, **L
 opponent wins on its 5th. They are proven on the 7 × 6 classic board; elsewhere **+ = -**
 are a short search's estimate (better, even, worse).
 
+**Columns** (Ctrl+K in the menu): three jewels fall as one; ← → move them, ↑ or Space
+rotates them (the bottom one goes to the top), ↓ makes them fall faster. Three or more of
+one colour in a line — across, down or diagonally — vanish, and what is above falls, maybe
+into another match (a chain scores more). The game ends when jewels freeze above the top.
+p pauses, n starts again. Each jewel is its letter too (S T V W X Y Z).
+
 In the menu: Tab moves between fields, arrows change a choice, **Enter starts the game**,
 Ctrl+R resumes the game you left (or the unfinished one from last time), Ctrl+O opens a
 saved game or a pasted digit string.

@@ -11,9 +11,11 @@ from textual.containers import Grid, Horizontal, Vertical, VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Button, Header, Input, Label, RadioButton, Static
 
+from c4tui.columns.play import ColumnsSession
 from c4tui.engine import MAX_SIZE, MIN_SIZE, Player, Rules, parse_size
 from c4tui.match import OPPONENTS, Backend, MatchSettings
 from c4tui.records import GameRecord
+from c4tui.ui.screens.columns import ColumnsScreen, ColumnsSetup
 from c4tui.ui.screens.help import HelpScreen
 from c4tui.ui.screens.open import OpenDialog
 from c4tui.ui.widgets.choice import ChoiceSet
@@ -42,6 +44,7 @@ class MenuScreen(Screen[None]):
         Binding("enter", "start", "Start game", priority=True, id="menu.start"),
         Binding("ctrl+r", "resume", "Resume", id="menu.resume"),
         Binding("ctrl+o", "open", "Open", id="menu.open"),
+        Binding("ctrl+k", "columns", "Columns", id="menu.columns"),
         Binding("question_mark", "help", "Help", key_display="?", id="menu.help"),
     ]
 
@@ -87,6 +90,7 @@ class MenuScreen(Screen[None]):
                 yield Button("Start game", id="start", variant="primary")
                 yield Button("Resume (^r)", id="resume")
                 yield Button("Open (^o)", id="open")
+                yield Button("Columns (^k)", id="play-columns")
             yield Static(id="resume-note")
         yield FittingFooter()
 
@@ -188,6 +192,16 @@ class MenuScreen(Screen[None]):
         settings = self.settings() or self._initial
         dialog = OpenDialog(allow_files=not self._app.is_visitor)
         self.app.push_screen(dialog, lambda record: self._opened(record, settings))
+
+    @on(Button.Pressed, "#play-columns")
+    def action_columns(self) -> None:
+        """The second game: Columns (its size and starting level first)."""
+        self.app.push_screen(ColumnsSetup(), self._columns_chosen)
+
+    def _columns_chosen(self, chosen: tuple[int, int, int] | None) -> None:
+        if chosen is not None:
+            rows, columns, level = chosen
+            self.app.push_screen(ColumnsScreen(ColumnsSession(rows, columns, level)))
 
     def _opened(self, record: GameRecord | None, settings: MatchSettings) -> None:
         if record is not None:

@@ -3,12 +3,16 @@
 from __future__ import annotations
 
 import asyncio
+import random
 
 from textual.widgets import Input, Static
 
+from c4tui.columns import Field
 from c4tui.columns.play import ColumnsSession, fall_seconds
 from c4tui.columns.scores import high_scores
 from c4tui.ui.screens.columns import ColumnsScreen, ColumnsSetup
+from tests.conftest import scaled
+from tests.ui.fuzz_keys import send_key
 from tests.ui.helpers import SIZE, make_app
 
 
@@ -99,3 +103,85 @@ async def test_a_bad_setup_is_explained() -> None:
 
 def test_a_session_is_what_the_screen_plays() -> None:
     assert ColumnsSession(5, 4, 2).level == 2
+
+
+class FakeClock:
+    """A clock the test moves on by hand."""
+
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+async def clocked_game(pilot, session: ColumnsSession) -> tuple[ColumnsScreen, FakeClock]:  # type: ignore[no-untyped-def]
+    clock = FakeClock()
+    screen = ColumnsScreen(session, clock=clock, use_timer=False)
+    await pilot.app.push_screen(screen)
+    await pilot.pause()
+    return screen, clock
+
+
+def later(screen: ColumnsScreen, clock: FakeClock, ticks: int = 1) -> None:
+    clock.now += fall_seconds(screen.session.level) * ticks
+    screen.catch_up()
+
+
+async def test_on_a_fake_clock_fallers_land_rotate_and_missed_ticks_are_caught_up() -> None:
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        screen, clock = await clocked_game(pilot, ColumnsSession(6, 3, seed=11))
+        clock.now += fall_seconds(1) / 2
+        screen.catch_up()
+        assert screen.session.field.faller is None  # not due yet: nothing happens
+        later(screen, clock)
+        faller = screen.session.field.faller
+        assert faller is not None
+        top, middle, bottom = faller.jewels
+        await pilot.press("space")
+        assert screen.session.field.faller.jewels == (bottom, top, middle)  # type: ignore[union-attr]
+        later(screen, clock, ticks=5)  # five periods late: five ticks at once
+        assert screen.session.field.landed
+        await pilot.pause()
+        assert f"|{top}|" in str(screen.query_one("#columns-field", Static).render())
+        later(screen, clock)
+        assert screen.session.field.faller is None
+
+
+async def test_on_a_fake_clock_a_chain_scores_and_pause_stops_time() -> None:
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        session = ColumnsSession(5, 3, seed=2)
+        session.field = Field.with_contents(5, 3, ["   ", "Y  ", "Y  ", "SS ", "YTT"])
+        session.field = session.field.create_faller(3, ("X", "X", "S"))
+        screen, clock = await clocked_game(pilot, session)
+        later(screen, clock, ticks=4)  # falls, lands, freezes: three S match
+        await pilot.pause()
+        assert "*S*" in str(screen.query_one("#columns-field", Static).render())
+        await pilot.press("p")
+        later(screen, clock, ticks=10)
+        assert session.cleared == 0  # paused: nothing happened
+        await pilot.press("p")
+        later(screen, clock, ticks=2)  # S cleared, then the Y chain
+        assert session.cleared == 6 and session.score > 60
+
+
+async def test_random_keys_never_break_a_game_of_columns() -> None:
+    rng = random.Random(14)
+    keys = ["left", "right", "up", "down", "space", "p", "n", "question_mark", "escape", "x"]
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_columns(pilot, rows="4", columns="3")
+        for pressed in range(scaled(here=300, on_ci=1000)):
+            key = rng.choice(keys)
+            if key == "escape" and isinstance(app.screen, ColumnsScreen):
+                continue  # leaving would end the test early
+            send_key(app, key)
+            await asyncio.sleep(0.002)
+            if pressed % 50 == 0:
+                await pilot.pause()
+                assert app._exception is None
+        await pilot.pause()
+        assert app._exception is None
+        del screen

@@ -175,3 +175,43 @@ def test_lobby_screen(snap_compare, lobby_with_rooms: int) -> None:
         await pilot.pause()
 
     assert snap_compare(online_app(lobby_with_rooms), terminal_size=SIZE, run_before=run_before)
+
+
+def columns_game(session_rows: int, moves: int, crafted: bool = False, keys: tuple[str, ...] = ()):
+    """A run_before showing Columns on a hand-moved clock (seeded: the same every run)."""
+
+    async def run_before(pilot: Pilot) -> None:
+        from c4tui.columns import Field
+        from c4tui.columns.play import ColumnsSession, fall_seconds
+        from c4tui.ui.screens.columns import ColumnsScreen
+
+        session = ColumnsSession(session_rows, 6, seed=4)
+        if crafted:  # three S across, then three Y down as a chain
+            rows = ["      "] * (session_rows - 4) + ["Y     ", "Y     ", "SS    ", "YTTWVX"]
+            session.field = Field.with_contents(session_rows, 6, rows)
+            session.field = session.field.create_faller(3, ("X", "X", "S"))
+        now = [1000.0]
+        screen = ColumnsScreen(session, clock=lambda: now[0], use_timer=False)
+        await pilot.app.push_screen(screen)
+        for _ in range(moves):
+            now[0] += fall_seconds(session.level)
+            screen.catch_up()
+        if keys:
+            await pilot.press(*keys)
+        await pilot.pause()
+
+    return run_before
+
+
+def test_columns_playing(snap_compare) -> None:
+    assert snap_compare(
+        make_app(), terminal_size=SIZE, run_before=columns_game(13, 12, keys=("left", "up"))
+    )
+
+
+def test_columns_match_flashes(snap_compare) -> None:
+    assert snap_compare(make_app(), terminal_size=SIZE, run_before=columns_game(8, 7, crafted=True))
+
+
+def test_columns_game_over(snap_compare) -> None:
+    assert snap_compare(make_app(), terminal_size=SIZE, run_before=columns_game(4, 60))

@@ -10,6 +10,7 @@ not depend on the load.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from datetime import date
 
 from rich.text import Text
@@ -132,9 +133,17 @@ class ColumnsScreen(Screen[None]):
         Binding("n", "new", "New"),
     ]
 
-    def __init__(self, session: ColumnsSession) -> None:
+    def __init__(
+        self,
+        session: ColumnsSession,
+        clock: Callable[[], float] = time.monotonic,
+        use_timer: bool = True,
+    ) -> None:
+        """``clock`` and ``use_timer`` let tests keep the time themselves (``catch_up``)."""
         super().__init__()
         self.session = session
+        self._clock = clock
+        self._use_timer = use_timer
         self.paused = False
         self._due = 0.0
         self._timer: Timer | None = None
@@ -152,31 +161,38 @@ class ColumnsScreen(Screen[None]):
 
     def on_mount(self) -> None:
         """The clock starts."""
-        self._due = time.monotonic()
+        self._due = self._clock()
         self._schedule()
         self._show()
 
     # ----- the clock -------------------------------------------------------------------
 
     def _schedule(self) -> None:
-        """Wake at the next tick's due time."""
+        """The next tick is one fall time after the last one: wake then."""
         self._due += fall_seconds(self.session.level)
-        delay = max(0.0, self._due - time.monotonic())
-        self._timer = self.set_timer(delay, self._on_time)
+        self._wake_at_due()
 
-    def _on_time(self) -> None:
-        """Every tick that is due, then the next wake-up (missed ones are caught up)."""
+    def _wake_at_due(self) -> None:
+        if self._use_timer:
+            delay = max(0.0, self._due - self._clock())
+            self._timer = self.set_timer(delay, self.catch_up)
+
+    def catch_up(self) -> None:
+        """Every tick that is due by the clock, then the next wake-up (missed ones caught up)."""
         if self.paused or self.session.over:
+            return
+        if self._clock() < self._due:  # woken early: sleep again
+            self._wake_at_due()
             return
         for _ in range(MAX_CATCH_UP):
             self.session.tick()
-            if self.session.over or time.monotonic() < self._due + fall_seconds(self.session.level):
-                break
             self._due += fall_seconds(self.session.level)
+            if self.session.over or self._clock() < self._due:
+                break
         if self.session.over:
             self._game_over()
         else:
-            self._schedule()
+            self._wake_at_due()
         self._show()
 
     def _game_over(self) -> None:
@@ -214,7 +230,7 @@ class ColumnsScreen(Screen[None]):
             return
         self.paused = not self.paused
         if not self.paused:
-            self._due = time.monotonic()
+            self._due = self._clock()
             self._schedule()
         self._show()
 
@@ -225,7 +241,7 @@ class ColumnsScreen(Screen[None]):
         self.paused, self._place = False, None
         if self._timer is not None:
             self._timer.stop()
-        self._due = time.monotonic()
+        self._due = self._clock()
         self._schedule()
         self._show()
 

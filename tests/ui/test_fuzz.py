@@ -29,7 +29,7 @@ KEYS = [
     "question_mark",
     *"abcxyz",
 ]
-PRESSES = scaled(here=800, on_ci=2500)
+PRESSES = scaled(here=800, on_ci=1500)
 
 
 @pytest.mark.slow

@@ -42,10 +42,10 @@ class MenuScreen(Screen[None]):
     HORIZONTAL_BREAKPOINTS = [(0, "-stacked"), (80, "-inline")]
     BINDINGS = [
         Binding("enter", "start", "Start game", priority=True, id="menu.start"),
+        Binding("question_mark", "help", "Help", key_display="?", id="menu.help"),
         Binding("ctrl+r", "resume", "Resume", id="menu.resume"),
         Binding("ctrl+o", "open", "Open", id="menu.open"),
         Binding("ctrl+k", "columns", "Columns", id="menu.columns"),
-        Binding("question_mark", "help", "Help", key_display="?", id="menu.help"),
     ]
 
     def __init__(

@@ -233,9 +233,10 @@ def test_console_connects_before_asking_anything() -> None:
 def test_full_games_in_the_console_in_each_protocol(
     server: C4Server, protocol: str, size: list[str], seen: str
 ) -> None:
-    # Drops, and (CFSP plays Pop Out) pops for when the board fills up before anyone wins;
-    # the server's AI is random, so the script must finish any game it could lead to.
-    tries = [f"{kind}{column}" for column in [1, 2, 3, 4, 5] for kind in ("", "p ")]
+    # Drops in every column (C4N's board has 7; CFSP's 5 refuses 6 and 7), and (CFSP plays
+    # Pop Out) pops for when the board fills up before anyone wins: the server's AI is
+    # random, so the script must finish any game it could lead to.
+    tries = [f"{kind}{column}" for column in range(1, 8) for kind in ("", "p ")]
     moves = "".join(f"{move}\n" for move in tries * 40)
     address = f"127.0.0.1:{server.port}"
     result = run_c4tui("console", "--connect", address, "--protocol", protocol, *size, stdin=moves)

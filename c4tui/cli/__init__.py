@@ -12,8 +12,6 @@ import tempfile
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 
-import platformdirs
-
 from c4tui import __version__
 from c4tui.cli.solve import add_solve_command, run_solve
 from c4tui.console.game import ConsoleSettings, run_console
@@ -38,6 +36,7 @@ from c4tui.records import GameRecord, RecordError, parse_record
 from c4tui.records.store import read_record
 from c4tui.server.accounts import DEFAULT_ROUNDS
 from c4tui.server.core import DEFAULT_MAX_CONNECTIONS, DEFAULT_MAX_PER_ADDRESS, ServerConfig, serve
+from c4tui.storage import data_folder
 from c4tui.web.limits import (
     DEFAULT_IDLE_SECONDS,
     DEFAULT_MAX_SESSIONS,
@@ -202,7 +201,7 @@ def visitor_data_folder() -> Iterator[None]:
 
     Visitors never see each other's saved or unfinished games, nor the host's.
     """
-    visitors = platformdirs.user_data_path("c4tui") / "web-visitors"
+    visitors = data_folder() / "web-visitors"
     visitors.mkdir(parents=True, exist_ok=True)
     folder = tempfile.mkdtemp(dir=visitors)
     os.environ["XDG_DATA_HOME"] = folder

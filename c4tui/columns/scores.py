@@ -6,7 +6,7 @@ import json
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-from c4tui.records.store import data_folder, write_atomically
+from c4tui.storage import data_folder, write_atomically
 
 #: Entries kept.
 KEPT = 10

@@ -7,21 +7,13 @@ so a crash never leaves half a record behind.
 from __future__ import annotations
 
 import contextlib
-import os
-import tempfile
 from datetime import datetime
 from pathlib import Path
 
-import platformdirs
-
 from c4tui.records.format import RECORD_SUFFIX, GameRecord, RecordError, format_record, parse_record
+from c4tui.storage import data_folder, write_atomically
 
 UNFINISHED_NAME = "unfinished" + RECORD_SUFFIX
-
-
-def data_folder() -> Path:
-    """c4tui's folder in the user's data directory (it may not exist yet)."""
-    return platformdirs.user_data_path("c4tui")
 
 
 def saved_games_folder() -> Path:
@@ -32,22 +24,6 @@ def saved_games_folder() -> Path:
 def unfinished_game_path() -> Path:
     """The unfinished local game, kept after every move and offered at the next start."""
     return data_folder() / UNFINISHED_NAME
-
-
-def write_atomically(path: Path, text: str) -> None:
-    """Replace ``path`` with ``text`` in one step (never half-written)."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=".", suffix=".tmp")
-    try:
-        with os.fdopen(handle, "w", encoding="utf-8") as file:
-            file.write(text)
-            file.flush()
-            os.fsync(file.fileno())
-        os.replace(temporary, path)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(temporary)
-        raise
 
 
 def read_record(path: Path) -> GameRecord:

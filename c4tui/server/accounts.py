@@ -21,7 +21,8 @@ from pathlib import Path
 from typing import TypeVar
 
 import bcrypt
-import platformdirs
+
+from c4tui.storage import data_folder
 
 #: bcrypt's cost: 2**12 rounds, about a quarter of a second per hash here.
 DEFAULT_ROUNDS = 12
@@ -34,7 +35,7 @@ T = TypeVar("T")
 
 def default_database() -> Path:
     """Where accounts live unless ``--db`` says otherwise: the user's data directory."""
-    return platformdirs.user_data_path("c4tui") / "accounts.sqlite3"
+    return data_folder() / "accounts.sqlite3"
 
 
 def _digest(password: str) -> bytes:

@@ -219,7 +219,7 @@ class C4App(App[None]):
             self.exit()
             return
         kept = "It is kept: Resume offers it next time."
-        if game._remote:
+        if game.remote:
             kept = ""
         elif self.is_visitor:  # a visitor's folder goes with the visit
             kept = "In a browser it is not kept after you quit."

@@ -9,13 +9,10 @@ defaults: preferences are a convenience, never a reason not to start.
 from __future__ import annotations
 
 import json
-import os
-import tempfile
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-from platformdirs import user_data_path
-
+from c4tui.storage import data_folder, write_atomically
 from c4tui.ui.themes import DEFAULT_THEME
 
 FILE_NAME = "preferences.json"
@@ -30,7 +27,7 @@ class Preferences:
 
 def preferences_path() -> Path:
     """Where the preferences live (``$XDG_DATA_HOME/c4tui/`` on Linux)."""
-    return user_data_path("c4tui") / FILE_NAME
+    return data_folder() / FILE_NAME
 
 
 def load_preferences(path: Path | None = None) -> Preferences:
@@ -45,16 +42,5 @@ def load_preferences(path: Path | None = None) -> Preferences:
 
 def save_preferences(preferences: Preferences, path: Path | None = None) -> None:
     """Write ``preferences`` atomically: readers see the old file or the new one, whole."""
-    target = path or preferences_path()
-    target.parent.mkdir(parents=True, exist_ok=True)
     text = json.dumps(asdict(preferences), indent=2) + "\n"
-    handle, temporary = tempfile.mkstemp(prefix=".preferences-", dir=target.parent)
-    try:
-        with os.fdopen(handle, "w", encoding="utf-8") as file:
-            file.write(text)
-            file.flush()
-            os.fsync(file.fileno())
-        os.replace(temporary, target)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise
+    write_atomically(path or preferences_path(), text)

@@ -301,7 +301,7 @@ class GameScreen(Screen[bool | None]):
         self.app.bell()
 
     def _show_problem(self, problem: str) -> None:
-        again = "n: reconnect" if self._remote else "n: try again"
+        again = "n: reconnect" if self.remote else "n: try again"
         self.panel.show_message(f"{problem}\n{again} · esc: menu", "error")
 
     def _show_result(self, result: GameOver) -> None:
@@ -435,10 +435,11 @@ class GameScreen(Screen[bool | None]):
         driver = self.driver
         if driver.is_over or driver.state.is_over:
             return False
-        return bool(driver.moves) or (self._ready and self._remote)
+        return bool(driver.moves) or (self._ready and self.remote)
 
     @property
-    def _remote(self) -> bool:
+    def remote(self) -> bool:
+        """True when a player is at the other end of a connection (such games are not kept)."""
         return any(seat.remote for seat in self.driver.seats.values())
 
     def _ask_first(self, question: str, verb: str, then: Callable[[], None]) -> None:
@@ -459,7 +460,7 @@ class GameScreen(Screen[bool | None]):
 
     def _keep_for_next_time(self) -> None:
         """A local game under way is kept after every move; a finished one is let go."""
-        if self._remote or (self._opened is not None and self.review_at is not None):
+        if self.remote or (self._opened is not None and self.review_at is not None):
             return
         try:
             keep_unfinished(self.record() if self.unfinished else None)
@@ -468,7 +469,7 @@ class GameScreen(Screen[bool | None]):
 
     def forget(self) -> None:
         """The person abandoned this game: it is not offered next time."""
-        if not self._remote:
+        if not self.remote:
             keep_unfinished(None)
 
     def action_why_not(self) -> None:
@@ -560,9 +561,6 @@ class GameScreen(Screen[bool | None]):
         self.review_at = len(self.driver.moves)
         self._show_review()
 
-    def _review_positions(self) -> tuple[GameState, ...]:
-        return self.driver.positions
-
     def action_review_step(self, step: int) -> None:
         """One move back or forward."""
         if self.review_at is None:
@@ -583,7 +581,7 @@ class GameScreen(Screen[bool | None]):
         if at is None:
             return
         moves = self.driver.moves
-        state = self._review_positions()[at]
+        state = self.driver.positions[at]
         self.board.show(state, moves[at - 1] if at else None)
         self.board.accepting = False
         self.board.offers_play = False
@@ -629,7 +627,7 @@ class GameScreen(Screen[bool | None]):
         if at == len(self.driver.moves):
             self.action_end_review()
             return
-        if self._remote:
+        if self.remote:
             self.panel.show_message("A server game cannot go back to an earlier move.", "error")
             return
         history = self.driver.moves[:at]

@@ -1,0 +1,36 @@
+"""Where c4tui keeps the user's files, and how it writes them: whole or not at all.
+
+One data folder (``$XDG_DATA_HOME/c4tui`` on Linux) for accounts, saved games, high
+scores and preferences; every file is written to a temporary file and renamed over
+the old one, so a crash never leaves half a file behind.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import tempfile
+from pathlib import Path
+
+import platformdirs
+
+
+def data_folder() -> Path:
+    """c4tui's folder in the user's data directory (it may not exist yet)."""
+    return platformdirs.user_data_path("c4tui")
+
+
+def write_atomically(path: Path, text: str) -> None:
+    """Replace ``path`` with ``text`` in one step (never half-written)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=".", suffix=".tmp")
+    try:
+        with os.fdopen(handle, "w", encoding="utf-8") as file:
+            file.write(text)
+            file.flush()
+            os.fsync(file.fileno())
+        os.replace(temporary, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(temporary)
+        raise

@@ -1,6 +1,6 @@
 """How quickly the Textual app answers: start to first frame, and keypress to repaint.
 
-Run: ``python bench/tui.py [--keys N]``. Headless (no terminal needed). A "frame"
+Run: ``python bench/tui.py [--rounds N] [--no-start]``. Headless (no terminal needed). A "frame"
 is the moment the app hands a finished screen update to its driver
 (``App._display``), i.e. after layout and rendering, before terminal I/O.
 """
@@ -9,9 +9,11 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import os
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 
 from textual import events
@@ -78,31 +80,81 @@ def repaints_of(app: C4App) -> asyncio.Event:
     return repainted
 
 
-async def key_latencies(keys: list[str], settings: MatchSettings) -> list[float]:
-    """Seconds from each key reaching the app to the repaint it causes."""
+#: Terminal sizes the key budget holds at (the smallest that shows a 20 x 20 board, and big).
+SIZES = ((80, 24), (200, 60))
+#: Key → repaint budget, milliseconds (one frame at 60 Hz).
+FRAME_BUDGET_MS = 16.0
+#: The game keys of one round on an empty 20 x 20 Pop Out board, two players on one keyboard,
+#: each with what it exercises. The round ends where it began (an empty board, drop mode).
+ROUND = (
+    ("cursor", "right"),
+    ("cursor", "left"),
+    ("cursor", "home"),
+    ("drop", "enter"),  # RED in column 1; the disc falls for DROP_SECONDS
+    ("key during the drop animation", "right"),
+    ("key during the drop animation", "left"),
+    ("drop", "enter"),  # YELLOW in column 1, on top
+    ("key during the drop animation", "right"),
+    ("cursor", "home"),
+    ("toggle (p, w)", "p"),  # RED pops their own disc from column 1
+    ("pop", "enter"),  # and back to drop mode
+    ("undo", "u"),
+    ("toggle (p, w)", "p"),
+    ("toggle (p, w)", "p"),
+    ("undo", "u"),
+    ("undo", "u"),
+    ("toggle (p, w)", "w"),
+    ("toggle (p, w)", "w"),
+    ("hint request", "h"),
+)
+#: Seconds between keys: a fast typist (and inside the drop animation after a drop).
+KEY_GAP_SECONDS = 0.03
+
+
+async def press_and_time(app: C4App, repainted: asyncio.Event, key: str) -> float:
+    """Seconds from ``key`` reaching the app to the first frame after it."""
+    assert app._driver is not None
+    repainted.clear()
+    event = events.Key(key, "\r" if key == "enter" else None)
+    event.set_sender(app)
+    began = time.perf_counter()
+    app._driver.send_message(event)
+    try:
+        await asyncio.wait_for(repainted.wait(), timeout=5)
+    except TimeoutError:
+        raise RuntimeError(f"no repaint after {key!r}") from None
+    return time.perf_counter() - began
+
+
+async def game_key_latencies(rounds: int, size: tuple[int, int]) -> dict[str, list[float]]:
+    """Every game key's latency on a 20 x 20 Pop Out board, by what the key does."""
+    settings = MatchSettings(columns=20, rows=20, rules=Rules.POPOUT)
     app = C4App(settings)
     repainted = repaints_of(app)
-    latencies = []
-    async with app.run_test(size=(80, 24)) as pilot:
+    latencies: dict[str, list[float]] = {}
+    async with app.run_test(size=size) as pilot:
         await pilot.press("enter")  # start the game from the menu
-        await pilot.pause(0.3)
-        assert app._driver is not None
-        for key in keys:
-            repainted.clear()
-            event = events.Key(key, "\r" if key == "enter" else None)
-            event.set_sender(app)
-            began = time.perf_counter()
-            app._driver.send_message(event)
-            await asyncio.wait_for(repainted.wait(), timeout=5)
-            latencies.append(time.perf_counter() - began)
-            await asyncio.sleep(0.02)  # a fast typist, not a flood
+        await pilot.pause(0.5)
+        screen = app.screen
+        assert isinstance(screen, GameScreen)
+        screen.board.cursor = 10
+        for _ in range(rounds):
+            for what, key in ROUND:
+                latencies.setdefault(what, []).append(await press_and_time(app, repainted, key))
+                await asyncio.sleep(KEY_GAP_SECONDS)
+            screen.workers.cancel_all()  # the hint of this round, if still searching
+            await screen.driver.settled()
+            await pilot.pause(0.1)
+            screen.board.cursor = 10  # where the hint left it is not where a round starts
+            await pilot.pause(0.1)
+        assert not screen.driver.moves, "a round should end on the empty board"
     return latencies
 
 
-async def latencies_while_hard_thinks(count: int) -> list[float]:
+async def latencies_while_hard_thinks(count: int, size: tuple[int, int]) -> list[float]:
     """Cursor key to repaint while Hard searches (20x20 Pop Out, it opens as RED).
 
-    Each new game (n) starts a fresh search; keys are measured only while it runs.
+    Each new game starts a fresh search; keys are measured only while it runs.
     """
     settings = MatchSettings(
         opponent="computer",
@@ -116,52 +168,64 @@ async def latencies_while_hard_thinks(count: int) -> list[float]:
     app = C4App(settings)
     repainted = repaints_of(app)
     latencies: list[float] = []
-    async with app.run_test(size=(80, 24)) as pilot:
+    async with app.run_test(size=size) as pilot:
         await pilot.press("enter")
         await pilot.pause(1.0)  # the worker process starts
         screen = app.screen
         assert isinstance(screen, GameScreen) and app._driver is not None
+        deadline = time.monotonic() + 120
         while len(latencies) < count:
-            screen.action_new_game()
+            if time.monotonic() > deadline:
+                raise RuntimeError("Hard never thought long enough to measure keys")
+            screen._restart()  # a new game without the question n asks mid-game
             await asyncio.sleep(0.05)
             key = "right"
             while not screen.driver.awaiting_submission() and len(latencies) < count:
-                repainted.clear()
-                event = events.Key(key, None)
-                event.set_sender(app)
-                began = time.perf_counter()
-                app._driver.send_message(event)
-                await asyncio.wait_for(repainted.wait(), timeout=5)
+                latency = await press_and_time(app, repainted, key)
                 if not screen.driver.awaiting_submission():  # still thinking when it showed
-                    latencies.append(time.perf_counter() - began)
+                    latencies.append(latency)
                 key = "left" if key == "right" else "right"
-                await asyncio.sleep(0.02)
+                await asyncio.sleep(KEY_GAP_SECONDS)
     return latencies
 
 
-def report(name: str, seconds: list[float]) -> None:
-    """One line: median and p95 in milliseconds."""
+def report(name: str, seconds: list[float], budget_ms: float | None = None) -> bool:
+    """One line: median and p95 in milliseconds, and the budget for p95 if there is one."""
     median = statistics.median(seconds) * 1000
     p95 = percentile(seconds, 0.95) * 1000
-    print(f"{name:<44} n={len(seconds):<4} median {median:7.1f} ms   p95 {p95:7.1f} ms")
+    verdict = ""
+    met = True
+    if budget_ms is not None:
+        met = p95 <= budget_ms
+        verdict = f"   (budget p95 <= {budget_ms:g} ms: {'ok' if met else 'MISSED'})"
+    print(f"{name:<52} n={len(seconds):<4} median {median:6.1f} ms   p95 {p95:6.1f} ms{verdict}")
+    return met
 
 
 def main() -> None:
-    """Measure and print."""
+    """Measure and print; exit status 1 if a budget is missed."""
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--keys", type=int, default=200, help="key presses per measurement")
-    count = parser.parse_args().keys
-    report("start to first frame (80x24, new process)", first_frame_seconds())
-    big = MatchSettings(columns=20, rows=20)
-    cursor_keys = ["right", "left"] * (count // 2)
-    report("cursor key -> repaint (20x20, 80x24)", asyncio.run(key_latencies(cursor_keys, big)))
-    # Enter drops a disc, u takes it back: the heavier path through controller and panel.
-    move_keys = ["enter", "u"] * (count // 2)
-    report("drop/undo key -> repaint (20x20, 80x24)", asyncio.run(key_latencies(move_keys, big)))
-    report(
-        "cursor key -> repaint while Hard thinks (20x20)",
-        asyncio.run(latencies_while_hard_thinks(count)),
-    )
+    parser.add_argument("--rounds", type=int, default=12, help="rounds of game keys per size")
+    parser.add_argument("--thinking", type=int, default=100, help="keys while Hard thinks")
+    parser.add_argument("--no-start", action="store_true", help="skip the first-frame runs")
+    options = parser.parse_args()
+    # A data folder of its own: no unfinished game of yours offered, none left behind.
+    os.environ["XDG_DATA_HOME"] = tempfile.mkdtemp(prefix="c4tui-bench-")
+    met = True
+    if not options.no_start:
+        report("start to first frame (80x24, new process)", first_frame_seconds())
+    for size in SIZES:
+        where = f"20x20 at {size[0]}x{size[1]}"
+        by_key = asyncio.run(game_key_latencies(options.rounds, size))
+        for what, seconds in by_key.items():
+            met &= report(f"{what} -> repaint ({where})", seconds, FRAME_BUDGET_MS)
+        met &= report(
+            f"cursor while Hard thinks -> repaint ({where})",
+            asyncio.run(latencies_while_hard_thinks(options.thinking, size)),
+            FRAME_BUDGET_MS,
+        )
+    print("every key budget met" if met else "a key budget was MISSED")
+    raise SystemExit(0 if met else 1)
 
 
 if __name__ == "__main__":

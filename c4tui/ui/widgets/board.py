@@ -40,6 +40,21 @@ class Fall:
     landing: int  # where it stops
 
 
+#: One column's part of a line: its segment without the cursor, and the style before and
+#: after which the cursor's background goes (a winning cell's own background stays on top).
+_Cell = tuple[Segment, Style, Style]
+
+
+@dataclass(frozen=True)
+class _Paint:
+    """What every line of one paint shares."""
+
+    width: int
+    left: int  # blank columns left of the board
+    top: int  # blank lines above it
+    base: Style
+
+
 class Board(ScrollView, can_focus=True):
     """A Connect Four board with a column cursor."""
 
@@ -122,6 +137,9 @@ class Board(ScrollView, can_focus=True):
         self._threats: dict[tuple[int, int], frozenset[Player]] = {}
         self._fall: Fall | None = None
         self._fall_timer: Timer | None = None
+        self._styles: dict[str, Style] | None = None
+        self._plain: dict[int, list[_Cell]] = {}
+        self._paint: _Paint | None = None
         self.cursor = state.columns // 2
 
     # ----- what the screen sets ------------------------------------------------------
@@ -153,12 +171,12 @@ class Board(ScrollView, can_focus=True):
             self._fit_look()
         if animate and last_move is not None:
             self._start_fall(last_move)
-        self.refresh()
+        self._redraw()
 
     def watch_show_threats(self, show: bool) -> None:
         """Work the threats out now (and on every move while shown)."""
         self._threats = self._state.threats() if show else {}
-        self.refresh()
+        self._redraw()
 
     # ----- the drop animation ----------------------------------------------------------
 
@@ -182,7 +200,7 @@ class Board(ScrollView, can_focus=True):
             self.land()
             return
         fall.row -= 1
-        self.refresh()
+        self._redraw_columns(fall.column)
 
     def land(self) -> None:
         """End the drop animation at once: the disc is in its place."""
@@ -190,8 +208,9 @@ class Board(ScrollView, can_focus=True):
         if timer is not None:
             timer.stop()
         if self._fall is not None:
+            column = self._fall.column
             self._fall = None
-            self.refresh()
+            self._redraw_columns(column)
 
     def on_key(self) -> None:
         """Any key ends a fall (the key does what it does as well)."""
@@ -216,19 +235,19 @@ class Board(ScrollView, can_focus=True):
         """Keep the cursor on a column of the board."""
         return max(0, min(cursor, self._state.columns - 1))
 
-    def watch_cursor(self) -> None:
-        """Repaint and bring the cursor column into view."""
-        self.refresh()
+    def watch_cursor(self, old: int, new: int) -> None:
+        """Repaint the two columns and bring the cursor column into view."""
+        self._repaint_columns(old, new)
         self._scroll_cursor_into_view()
 
     def watch_pop_mode(self) -> None:
-        """The marker changes shape."""
-        self.refresh()
+        """The marker moves between the lines above and below the board."""
+        self._repaint_marker_lines()
 
     def watch_accepting(self) -> None:
         """The footer's Play key is dimmed, and the drop marker hidden, while moves wait."""
         self.refresh_bindings()
-        self.refresh()
+        self._repaint_marker_lines()
 
     # ----- actions -------------------------------------------------------------------
 
@@ -307,7 +326,7 @@ class Board(ScrollView, can_focus=True):
             self._state.columns * self._look.width,
             self._state.rows * self._look.height + EXTRA_LINES + analysis_lines,
         )
-        self.refresh()
+        self._redraw()
         self.call_after_refresh(self._scroll_cursor_into_view)
 
     def _left_margin(self) -> int:
@@ -331,56 +350,138 @@ class Board(ScrollView, can_focus=True):
         self.scroll_to_region(region, animate=False, force=True)
 
     # ----- drawing -------------------------------------------------------------------
+    #
+    # Speed: a key must show within one frame on a 20 x 20 board, so drawing does as
+    # little as it can. Each line's cells are kept as segments without the cursor
+    # (``_plain``), built again only when what they show changes; the cursor's column
+    # is styled as the line is drawn. Styles are looked up once per style change, the
+    # margins once per paint, and a change repaints only the columns or lines it
+    # touched (``refresh`` with regions), so the terminal is sent only those.
+
+    def notify_style_update(self) -> None:
+        """New CSS, theme or focus: the styles looked up, and lines made with them, are stale."""
+        super().notify_style_update()
+        self._styles = None
+        self._plain.clear()
+
+    def _redraw(self) -> None:
+        """What the cells show changed: make every line again and repaint the board."""
+        self._plain.clear()
+        self.refresh()
+
+    def _redraw_columns(self, *columns: int) -> None:
+        """What these columns show changed (a falling disc): make the lines again, repaint them."""
+        self._plain.clear()
+        self._repaint_columns(*columns)
+
+    def _repaint_columns(self, *columns: int) -> None:
+        """Repaint only these columns, top to bottom (the cursor moved, a disc fell)."""
+        look_width = self._look.width
+        left = self._left_margin() - int(self.scroll_offset.x)
+        height = self.size.height
+        self.refresh(
+            *(Region(left + column * look_width, 0, look_width, height) for column in columns)
+        )
+
+    def _repaint_marker_lines(self) -> None:
+        """Repaint the lines above and below the cells, where the drop and pop markers go."""
+        top = self._top_margin() - int(self.scroll_offset.y)
+        width = self.size.width
+        below_cells = 2 + self._state.rows * self._look.height
+        self.refresh(Region(0, top + 1, width, 1), Region(0, top + below_cells, width, 1))
+
+    def render_lines(self, crop: Region) -> list[Strip]:
+        """Paint ``crop``: what every line shares is worked out once, then each line."""
+        width, height = self.size
+        self._paint = _Paint(
+            width=width,
+            left=max(0, (width - self.virtual_size.width) // 2),
+            top=max(0, (height - self.virtual_size.height) // 2),
+            base=self.rich_style,
+        )
+        try:
+            return super().render_lines(crop)
+        finally:
+            self._paint = None
 
     def render_line(self, y: int) -> Strip:
         """One screen line: the virtual board line under it, scrolled and centred."""
+        paint = self._paint or _Paint(
+            width=self.size.width,
+            left=self._left_margin(),
+            top=self._top_margin(),
+            base=self.rich_style,
+        )
         scroll_x, scroll_y = self.scroll_offset
-        line = y + int(scroll_y) - self._top_margin()
+        line = y + int(scroll_y) - paint.top
         segments = self._board_line(line) if line >= 0 else []
-        base = self.rich_style
-        margin = self._left_margin()
-        strip = Strip([Segment(" " * margin, base), *segments]) if margin else Strip(segments)
-        strip = strip.crop(int(scroll_x), int(scroll_x) + self.size.width)
-        return strip.extend_cell_length(self.size.width, base)
+        if paint.left:
+            segments.insert(0, Segment(" " * paint.left, paint.base))
+        strip = Strip(segments)
+        if scroll_x or strip.cell_length > paint.width:
+            strip = strip.crop(int(scroll_x), int(scroll_x) + paint.width)
+        return strip.extend_cell_length(paint.width, paint.base)
 
     def _style(self, name: str) -> Style:
-        return self.get_component_rich_style(name)
+        return self._looked_up()[name]
 
     def _overlay(self, name: str) -> Style:
         """Only what a component class itself sets (e.g. a background), to add on top."""
-        return self.get_component_rich_style(name, partial=True)
+        return self._looked_up()[f"{name}/overlay"]
+
+    def _looked_up(self) -> dict[str, Style]:
+        """Every component style and overlay, looked up once per style change."""
+        if self._styles is None:
+            styles = {}
+            for name in self.COMPONENT_CLASSES:
+                styles[name] = self.get_component_rich_style(name)
+                styles[f"{name}/overlay"] = self.get_component_rich_style(name, partial=True)
+            self._styles = styles
+        return self._styles
 
     def _board_line(self, line: int) -> list[Segment]:
         """Line ``line`` of the whole board: numbers, drop marker, cells, pop marker."""
         look = self._look
         cells_height = self._state.rows * look.height
-        if line == 0:
-            return self._label_line()
         if line == 1:
             return self._marker_line(show=not self.pop_mode, glyph="v" if self._ascii_only else "▼")
         if line == 2 + cells_height:
             return self._marker_line(show=self.pop_mode, glyph="^" if self._ascii_only else "▲")
         if line == 3 + cells_height:
             return self._analysis_line()
-        cell_line = line - 2
-        if not 0 <= cell_line < cells_height:
+        if line != 0 and not 0 <= line - 2 < cells_height:
             return []
+        plain = self._plain.get(line)
+        if plain is None:
+            plain = self._plain[line] = self._columns_line(line)
+        segments = [segment for segment, _, _ in plain]
+        column = self.cursor
+        if column < len(plain):
+            text, before, after = plain[column][0].text, plain[column][1], plain[column][2]
+            segments[column] = Segment(text, before + self._overlay("board--cursor") + after)
+        return segments
+
+    def _columns_line(self, line: int) -> list[_Cell]:
+        """The label line (0) or a line of cells, one entry per column, without the cursor."""
+        if line == 0:
+            return self._label_line()
+        look = self._look
+        cell_line = line - 2
         row = self._state.rows - 1 - cell_line // look.height
         return self._cell_line(row, cell_line % look.height)
 
-    def _label_line(self) -> list[Segment]:
+    def _label_line(self) -> list[_Cell]:
         label = self._style("board--label")
-        cursor = self._overlay("board--cursor")
         last = self._overlay("board--last")
         last_column = self._last_move.column if self._last_move else None
         width = self._look.width
-        segments = []
+        no_style = Style()
+        cells = []
         for column in range(self._state.columns):
-            style = label + cursor if column == self.cursor else label
-            if column == last_column:
-                style += last
-            segments.append(Segment(str(column + 1).center(width), style))
-        return segments
+            after = last if column == last_column else no_style
+            text = str(column + 1).center(width)
+            cells.append((Segment(text, label + after), label, after))
+        return cells
 
     def _analysis_line(self) -> list[Segment]:
         """Each column's outcome: wins stand out, losses warn, the rest are quiet."""
@@ -403,7 +504,7 @@ class Board(ScrollView, can_focus=True):
             Segment(glyph.center(width), self._style("board--marker")),
         ]
 
-    def _cell_line(self, row: int, sub_line: int) -> list[Segment]:
+    def _cell_line(self, row: int, sub_line: int) -> list[_Cell]:
         state = self._state
         look = self._look
         styles = {
@@ -411,10 +512,10 @@ class Board(ScrollView, can_focus=True):
             "R": self._style("board--red"),
             "Y": self._style("board--yellow"),
         }
-        cursor = self._overlay("board--cursor")
         winning = self._overlay("board--winning")
+        no_style = Style()
         last = self._last_cell()
-        segments = []
+        cells = []
         for column in range(state.columns):
             occupant = self._occupant(column, row)
             style = styles[occupant.short if occupant else None]
@@ -424,15 +525,14 @@ class Board(ScrollView, can_focus=True):
                 lines = look.threat(players)
                 if len(players) == 1:
                     style = styles[next(iter(players)).short]
-            if column == self.cursor:
-                style += cursor
+            after = no_style
             if (column, row) in self._winning:
-                style += winning
+                after = winning
                 lines = look.framed(lines)
             elif (column, row) == last:
                 lines = look.marked(lines)
-            segments.append(Segment(lines[sub_line], style))
-        return segments
+            cells.append((Segment(lines[sub_line], style + after), style, after))
+        return cells
 
     def _occupant(self, column: int, row: int) -> Player | None:
         """Who is in a cell as drawn: a falling disc is shown where it is, not where it lands."""

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 from c4tui.engine import (
@@ -12,6 +14,7 @@ from c4tui.engine import (
     Move,
     Player,
     Rules,
+    bitboard,
 )
 from tests.engine_helpers import play
 
@@ -196,3 +199,33 @@ def test_threats_are_the_empty_cells_that_would_complete_four() -> None:
     assert threats[(6, 3)] == frozenset({Player.YELLOW})
     assert set(threats) == {(3, 0), (6, 3)}
     assert GameState.new(7, 6).threats() == {}
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_threats_agree_with_trying_every_empty_cell(seed: int) -> None:
+    """The shifted-bitboard threats against the plain way: add a disc, look for four."""
+    rng = random.Random(seed)
+    columns, rows = rng.randint(4, 20), rng.randint(4, 20)
+    state = GameState.new(columns, rows, rng.choice(list(Rules)))
+    for _ in range(rng.randint(0, columns * rows)):
+        moves = state.legal_moves()
+        if not moves:
+            break
+        following = state.play(rng.choice(moves))
+        if following.is_over:
+            break
+        state = following
+    expected = {}
+    for column in range(columns):
+        for row in range(rows):
+            if state.cell(column, row) is not None:
+                continue
+            bit = bitboard.cell_bit(state.geometry, column, row)
+            players = frozenset(
+                player
+                for player, bits in ((Player.RED, state.red), (Player.YELLOW, state.yellow))
+                if bitboard.has_four(bits | bit, state.geometry.shifts)
+            )
+            if players:
+                expected[(column, row)] = players
+    assert state.threats() == expected

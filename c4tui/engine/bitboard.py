@@ -71,6 +71,22 @@ def four_cells(bits: int, shifts: tuple[int, ...]) -> int:
     return cells
 
 
+def completing_cells(bits: int, geo: Geometry) -> int:
+    """Every cell of the board that would make a line of four with ``bits``.
+
+    For each direction a cell completes four when the three cells beside it in
+    one of the line's four placements are in ``bits``: two shifts make the pairs,
+    a third the line. (Sentinel rows stop lines at the edges, as in ``has_four``.)
+    """
+    cells = 0
+    for shift in geo.shifts:
+        below = (bits << shift) & (bits << (2 * shift))  # the two cells before this one
+        cells |= below & ((bits << (3 * shift)) | (bits >> shift))
+        above = (bits >> shift) & (bits >> (2 * shift))  # the two cells after it
+        cells |= above & ((bits >> (3 * shift)) | (bits << shift))
+    return cells & geo.full
+
+
 def drop_bit(occupied: int, geo: Geometry, column: int) -> int:
     """The bit where a disc dropped into ``column`` lands (0 if the column is full).
 

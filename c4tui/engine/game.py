@@ -40,6 +40,14 @@ class Player(Enum):
         return self.value
 
 
+#: Who a threat is for, by (RED would complete four there, YELLOW would).
+_THREATENING = {
+    (True, False): frozenset({Player.RED}),
+    (False, True): frozenset({Player.YELLOW}),
+    (True, True): frozenset(Player),
+}
+
+
 class Rules(Enum):
     """Which rule set a game follows."""
 
@@ -124,6 +132,17 @@ class GameState:
         """How many discs the 0-based ``column`` holds."""
         return bitboard.column_height(self.red | self.yellow, self.geometry, column)
 
+    def rows_differing(self, other: GameState) -> set[int]:
+        """The rows in which this position's discs differ from ``other``'s (same size)."""
+        changed = (self.red ^ other.red) | (self.yellow ^ other.yellow)
+        geo = self.geometry
+        return {
+            row
+            for column in range(geo.columns)
+            for row in range(geo.rows)
+            if changed & bitboard.cell_bit(geo, column, row)
+        }
+
     def winning_cells(self) -> frozenset[tuple[int, int]]:
         """The (column, row) cells of the winner's lines of four; empty if nobody won."""
         if self.winner is None:
@@ -144,20 +163,16 @@ class GameState:
         of Connect Four call these odd and even threats).
         """
         geo = self.geometry
+        empty = geo.full & ~(self.red | self.yellow)
+        red = bitboard.completing_cells(self.red, geo) & empty
+        yellow = bitboard.completing_cells(self.yellow, geo) & empty
         found: dict[tuple[int, int], frozenset[Player]] = {}
-        occupied = self.red | self.yellow
-        for column in range(geo.columns):
-            for row in range(geo.rows):
-                bit = bitboard.cell_bit(geo, column, row)
-                if occupied & bit:
-                    continue
-                players = frozenset(
-                    player
-                    for player in Player
-                    if bitboard.has_four(self._bits_of(player) | bit, geo.shifts)
-                )
-                if players:
-                    found[(column, row)] = players
+        either = red | yellow
+        while either:
+            bit = either & -either
+            either ^= bit
+            column, row = divmod(bit.bit_length() - 1, geo.stride)
+            found[(column, row)] = _THREATENING[(bool(red & bit), bool(yellow & bit))]
         return found
 
     def position_key(self) -> int:

@@ -7,6 +7,8 @@ so a crash never leaves half a record behind.
 from __future__ import annotations
 
 import contextlib
+import threading
+from collections.abc import Callable
 from datetime import datetime
 from pathlib import Path
 
@@ -67,8 +69,69 @@ def _saved_order(path: Path) -> tuple[str, int]:
     return path.stem, 1
 
 
+class _Keeper:
+    """Keeps the unfinished game from a thread of its own, so a move never waits for the disk.
+
+    The app keeps the game after every move; a write that waits for the disk (it is
+    synced) would hold up the move's frame. Writes happen in order, only the newest
+    of those that piled up is written, and reading the kept game (or keeping one at
+    once) first waits for the writes under way. The thread is not a daemon: the last
+    move is written before the program ends.
+    """
+
+    def __init__(self) -> None:
+        self._changed = threading.Condition()
+        self._wanted: tuple[GameRecord | None, Callable[[OSError], None]] | None = None
+        self._writing = False
+
+    def keep_soon(self, record: GameRecord | None, failed: Callable[[OSError], None]) -> None:
+        """Keep ``record`` (None: none) soon; ``failed`` is called, from the thread, on an error."""
+        with self._changed:
+            self._wanted = (record, failed)
+            if not self._writing:
+                self._writing = True
+                threading.Thread(target=self._write, name="c4tui-keeper").start()
+
+    def _write(self) -> None:
+        while True:
+            with self._changed:
+                wanted, self._wanted = self._wanted, None
+                if wanted is None:
+                    self._writing = False
+                    self._changed.notify_all()
+                    return
+            record, failed = wanted
+            try:
+                _keep_now(record)
+            except OSError as error:
+                failed(error)
+
+    def wait(self) -> None:
+        """Return once every write asked for is done."""
+        with self._changed:
+            self._changed.wait_for(lambda: not self._writing)
+
+
+_keeper = _Keeper()
+
+
+def keep_unfinished_soon(
+    record: GameRecord | None, failed: Callable[[OSError], None] = lambda _: None
+) -> None:
+    """Keep ``record`` as the unfinished game (None: none) from a thread, in order.
+
+    ``failed`` is called from that thread if the write fails (a full disk).
+    """
+    _keeper.keep_soon(record, failed)
+
+
 def keep_unfinished(record: GameRecord | None) -> None:
-    """Keep ``record`` as the unfinished game (None: there is none any more)."""
+    """Keep ``record`` as the unfinished game (None: there is none any more), now."""
+    _keeper.wait()
+    _keep_now(record)
+
+
+def _keep_now(record: GameRecord | None) -> None:
     path = unfinished_game_path()
     if record is None:
         with contextlib.suppress(FileNotFoundError):
@@ -79,6 +142,7 @@ def keep_unfinished(record: GameRecord | None) -> None:
 
 def unfinished_game() -> GameRecord | None:
     """The unfinished game kept last time, if any and readable (a bad file is set aside)."""
+    _keeper.wait()
     path = unfinished_game_path()
     if not path.exists():
         return None

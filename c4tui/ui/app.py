@@ -14,7 +14,7 @@ from c4tui.match import Backend, MatchDriver, MatchSettings
 from c4tui.match.pool import SearchPool
 from c4tui.match.record import settings_to_continue
 from c4tui.records import GameRecord
-from c4tui.records.store import keep_unfinished, unfinished_game
+from c4tui.records.store import keep_unfinished_soon, unfinished_game
 from c4tui.ui.ascii import AsciiFilter, ascii_key_display
 from c4tui.ui.assets import asset_path
 from c4tui.ui.preferences import Preferences, load_preferences, save_preferences
@@ -283,7 +283,7 @@ class C4App(App[None]):
         """The unfinished game of the last run is not wanted: it is not offered again."""
         if self.kept is not None:
             self.kept = None
-            keep_unfinished(None)
+            keep_unfinished_soon(None)
 
     def _start_match(self, settings: MatchSettings) -> None:
         """Opponents with free-text options ask for them first."""

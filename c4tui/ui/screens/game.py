@@ -6,6 +6,8 @@ The driver owns the turn loop; this screen shows what it reports (as
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
@@ -38,7 +40,7 @@ from c4tui.match.record import match_record
 from c4tui.match.score import Score
 from c4tui.match.settings import FIRST_PLAYER
 from c4tui.records import GameRecord, moves_to_digits
-from c4tui.records.store import keep_unfinished, save_game
+from c4tui.records.store import keep_unfinished_soon, save_game
 from c4tui.ui.screens.confirm import ConfirmDialog
 from c4tui.ui.screens.help import HelpScreen
 from c4tui.ui.widgets.board import Board
@@ -151,6 +153,8 @@ class GameScreen(Screen[bool | None]):
         #: A game that was over when opened (a saved one) does not count in the score.
         self._over_when_opened = driver.state.is_over
         self._shown = False  # True from mounting until unmounting: the widgets are there
+        self._board: Board | None = None
+        self._panel: StatusPanel | None = None
         #: "Getting ready" until the seats are (a network opponent connects first).
         self._ready = False
         self._available: tuple[bool, bool, bool] | None = None  # what the footer last offered
@@ -163,9 +167,13 @@ class GameScreen(Screen[bool | None]):
 
     def compose(self) -> ComposeResult:
         """Board and panel side by side, footer (no header: a 20-row board needs the line)."""
+        self._board = Board(self.driver.state, ascii_only=self._ascii_only, id="board")
+        self._panel = StatusPanel(
+            self.settings.describe(), ascii_only=self._ascii_only, id="status"
+        )
         with Horizontal(id="game-body"):
-            yield Board(self.driver.state, ascii_only=self._ascii_only, id="board")
-            yield StatusPanel(self.settings.describe(), ascii_only=self._ascii_only, id="status")
+            yield self._board
+            yield self._panel
         yield Static(id="too-small")
         # Without the palette hint every key fits 80 columns, Pop Out included (^p still works).
         yield FittingFooter(show_command_palette=False)
@@ -176,17 +184,20 @@ class GameScreen(Screen[bool | None]):
 
         Not before mounting, nor while the screen is being taken apart (children first).
         """
-        return self._shown and bool(self.query("#board"))
+        board = self._board
+        return self._shown and board is not None and board.is_attached
+
+    # Kept rather than queried: keys ask for them many times a frame.
 
     @property
     def board(self) -> Board:
         """The board widget."""
-        return self.query_one(Board)
+        return self._board or self.query_one(Board)
 
     @property
     def panel(self) -> StatusPanel:
         """The status panel."""
-        return self.query_one(StatusPanel)
+        return self._panel or self.query_one(StatusPanel)
 
     def on_mount(self) -> None:
         """Listen to the driver, focus the board and start the game."""
@@ -462,15 +473,23 @@ class GameScreen(Screen[bool | None]):
         """A local game under way is kept after every move; a finished one is let go."""
         if self.remote or (self._opened is not None and self.review_at is not None):
             return
-        try:
-            keep_unfinished(self.record() if self.unfinished else None)
-        except OSError as error:  # a full disk must not stop the game
+        loop = asyncio.get_running_loop()
+
+        def failed(error: OSError) -> None:  # in the keeper's thread
+            with contextlib.suppress(RuntimeError):  # the app has ended meanwhile
+                loop.call_soon_threadsafe(self._say_keeping_failed, error)
+
+        keep_unfinished_soon(self.record() if self.unfinished else None, failed)
+
+    def _say_keeping_failed(self, error: OSError) -> None:
+        """A full disk must not stop the game, only be told."""
+        if self._widgets_ready:
             self.panel.show_message(f"Could not keep this game for next time: {error}", "error")
 
     def forget(self) -> None:
         """The person abandoned this game: it is not offered next time."""
         if not self.remote:
-            keep_unfinished(None)
+            keep_unfinished_soon(None)
 
     def action_why_not(self) -> None:
         """Play was pressed while moves wait: the driver's refusal says why."""

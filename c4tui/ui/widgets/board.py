@@ -8,6 +8,7 @@ move drops or pops; it never plays a move itself. Choosing a column posts
 from __future__ import annotations
 
 import time
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from rich.segment import Segment
@@ -46,12 +47,56 @@ _Cell = tuple[Segment, Style, Style]
 
 
 @dataclass(frozen=True)
+class _Line:
+    """A line of cells without the cursor, kept between paints.
+
+    Each column's cell, and neighbours of one style merged into runs (text, style,
+    first column, last column). Speed: everything after the board (the compositor,
+    the terminal) works segment by segment, and an empty row is one run, not twenty.
+    """
+
+    cells: list[_Cell]
+    runs: list[tuple[str, Style, int, int]]
+
+    @classmethod
+    def of(cls, cells: list[_Cell]) -> _Line:
+        """The line of ``cells``, its runs merged."""
+        runs: list[tuple[str, Style, int, int]] = []
+        for column, (segment, _, _) in enumerate(cells):
+            style = segment.style or Style()
+            if runs and runs[-1][1] is style:  # equal cells share their style object
+                text, _, first, _ = runs[-1]
+                runs[-1] = (text + segment.text, style, first, column)
+            else:
+                runs.append((segment.text, style, column, column))
+        return cls(cells, runs)
+
+    def with_cursor(self, cursor: int, width: int, overlay: Style) -> list[Segment]:
+        """The line's segments with the cursor's background on column ``cursor``."""
+        segments = []
+        for text, style, first, last in self.runs:
+            if not first <= cursor <= last:
+                segments.append(Segment(text, style))
+                continue
+            start = (cursor - first) * width  # every cell is ``width`` single-width characters
+            if start:
+                segments.append(Segment(text[:start], style))
+            _, before, after = self.cells[cursor]
+            segments.append(Segment(text[start : start + width], before + overlay + after))
+            if start + width < len(text):
+                segments.append(Segment(text[start + width :], style))
+        return segments
+
+
+@dataclass(frozen=True)
 class _Paint:
     """What every line of one paint shares."""
 
     width: int
     left: int  # blank columns left of the board
     top: int  # blank lines above it
+    scroll_x: int
+    scroll_y: int
     base: Style
 
 
@@ -138,7 +183,7 @@ class Board(ScrollView, can_focus=True):
         self._fall: Fall | None = None
         self._fall_timer: Timer | None = None
         self._styles: dict[str, Style] | None = None
-        self._plain: dict[int, list[_Cell]] = {}
+        self._plain: dict[int, _Line] = {}
         self._paint: _Paint | None = None
         self.cursor = state.columns // 2
 
@@ -159,9 +204,11 @@ class Board(ScrollView, can_focus=True):
 
         With ``animate``, a dropped disc falls into place first (any key ends the fall).
         """
-        resized = (state.columns, state.rows) != (self._state.columns, self._state.rows)
-        if state is not self._state:
+        old = self._state
+        resized = (state.columns, state.rows) != (old.columns, old.rows)
+        if state is not old:
             self.land()  # a disc still falling lands before the next position is shown
+        old_last, old_winning = self._last_cell(), self._winning
         self._state = state
         self._last_move = last_move
         self._winning = state.winning_cells()
@@ -171,7 +218,15 @@ class Board(ScrollView, can_focus=True):
             self._fit_look()
         if animate and last_move is not None:
             self._start_fall(last_move)
-        self._redraw()
+        if resized or old_winning or self._winning or self._threats:
+            self._redraw()
+            return
+        # Only the rows whose discs or marks changed are made again and repainted.
+        rows = state.rows_differing(old) if state is not old else set()
+        rows.update(cell[1] for cell in (old_last, self._last_cell()) if cell is not None)
+        if self._fall is not None:
+            rows.update((self._fall.row, self._fall.landing))
+        self._redraw_rows(rows, labels=True)
 
     def watch_show_threats(self, show: bool) -> None:
         """Work the threats out now (and on every move while shown)."""
@@ -200,17 +255,19 @@ class Board(ScrollView, can_focus=True):
             self.land()
             return
         fall.row -= 1
-        self._redraw_columns(fall.column)
+        self._forget_rows((fall.row, fall.row + 1))
+        self._repaint_columns(fall.column)
 
     def land(self) -> None:
         """End the drop animation at once: the disc is in its place."""
         timer, self._fall_timer = self._fall_timer, None
         if timer is not None:
             timer.stop()
-        if self._fall is not None:
-            column = self._fall.column
+        fall = self._fall
+        if fall is not None:
             self._fall = None
-            self._redraw_columns(column)
+            self._forget_rows((fall.row, fall.landing))
+            self._repaint_columns(fall.column)
 
     def on_key(self) -> None:
         """Any key ends a fall (the key does what it does as well)."""
@@ -369,10 +426,29 @@ class Board(ScrollView, can_focus=True):
         self._plain.clear()
         self.refresh()
 
-    def _redraw_columns(self, *columns: int) -> None:
-        """What these columns show changed (a falling disc): make the lines again, repaint them."""
-        self._plain.clear()
-        self._repaint_columns(*columns)
+    def _row_lines(self, row: int) -> range:
+        """The virtual lines of cells that draw ``row`` (0 at the bottom)."""
+        height = self._look.height
+        first = 2 + (self._state.rows - 1 - row) * height
+        return range(first, first + height)
+
+    def _forget_rows(self, rows: Iterable[int]) -> None:
+        """What these rows show changed: their lines are made again when next drawn."""
+        for row in rows:
+            for line in self._row_lines(row):
+                self._plain.pop(line, None)
+
+    def _redraw_rows(self, rows: set[int], labels: bool = False) -> None:
+        """Make these rows (and the column numbers) again and repaint only their lines."""
+        self._forget_rows(rows)
+        top = self._top_margin() - int(self.scroll_offset.y)
+        width = self.size.width
+        regions = [Region(0, top + line, width, 1) for row in rows for line in self._row_lines(row)]
+        if labels:
+            self._plain.pop(0, None)
+            regions.append(Region(0, top, width, 1))
+        if regions:
+            self.refresh(*regions)
 
     def _repaint_columns(self, *columns: int) -> None:
         """Repaint only these columns, top to bottom (the cursor moved, a disc fell)."""
@@ -392,13 +468,7 @@ class Board(ScrollView, can_focus=True):
 
     def render_lines(self, crop: Region) -> list[Strip]:
         """Paint ``crop``: what every line shares is worked out once, then each line."""
-        width, height = self.size
-        self._paint = _Paint(
-            width=width,
-            left=max(0, (width - self.virtual_size.width) // 2),
-            top=max(0, (height - self.virtual_size.height) // 2),
-            base=self.rich_style,
-        )
+        self._paint = self._measure_paint()
         try:
             return super().render_lines(crop)
         finally:
@@ -406,21 +476,30 @@ class Board(ScrollView, can_focus=True):
 
     def render_line(self, y: int) -> Strip:
         """One screen line: the virtual board line under it, scrolled and centred."""
-        paint = self._paint or _Paint(
-            width=self.size.width,
-            left=self._left_margin(),
-            top=self._top_margin(),
-            base=self.rich_style,
-        )
-        scroll_x, scroll_y = self.scroll_offset
-        line = y + int(scroll_y) - paint.top
+        paint = self._paint or self._measure_paint()
+        scroll_x = paint.scroll_x
+        line = y + paint.scroll_y - paint.top
         segments = self._board_line(line) if line >= 0 else []
         if paint.left:
             segments.insert(0, Segment(" " * paint.left, paint.base))
-        strip = Strip(segments)
-        if scroll_x or strip.cell_length > paint.width:
-            strip = strip.crop(int(scroll_x), int(scroll_x) + paint.width)
-        return strip.extend_cell_length(paint.width, paint.base)
+        length = sum(len(segment.text) for segment in segments)  # single-width characters
+        if scroll_x or length > paint.width:
+            strip = Strip(segments).crop(scroll_x, scroll_x + paint.width)
+            return strip.extend_cell_length(paint.width, paint.base)
+        if length < paint.width:
+            segments.append(Segment(" " * (paint.width - length), paint.base))
+        return Strip(segments, paint.width)
+
+    def _measure_paint(self) -> _Paint:
+        scroll_x, scroll_y = self.scroll_offset
+        return _Paint(
+            width=self.size.width,
+            left=self._left_margin(),
+            top=self._top_margin(),
+            scroll_x=int(scroll_x),
+            scroll_y=int(scroll_y),
+            base=self.rich_style,
+        )
 
     def _style(self, name: str) -> Style:
         return self._looked_up()[name]
@@ -453,13 +532,8 @@ class Board(ScrollView, can_focus=True):
             return []
         plain = self._plain.get(line)
         if plain is None:
-            plain = self._plain[line] = self._columns_line(line)
-        segments = [segment for segment, _, _ in plain]
-        column = self.cursor
-        if column < len(plain):
-            text, before, after = plain[column][0].text, plain[column][1], plain[column][2]
-            segments[column] = Segment(text, before + self._overlay("board--cursor") + after)
-        return segments
+            plain = self._plain[line] = _Line.of(self._columns_line(line))
+        return plain.with_cursor(self.cursor, look.width, self._overlay("board--cursor"))
 
     def _columns_line(self, line: int) -> list[_Cell]:
         """The label line (0) or a line of cells, one entry per column, without the cursor."""

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from rich.cells import cell_len
 from textual.app import ComposeResult
 from textual.containers import Vertical, VerticalScroll
 from textual.widgets import Static
@@ -48,7 +49,8 @@ class StatusPanel(Vertical):
         padding: 0 1;
         background: $panel;
     }
-    StatusPanel > Static { margin-bottom: 1; }
+    /* A line even when empty: news coming and going does not move the lines below it. */
+    StatusPanel > Static { margin-bottom: 1; min-height: 1; }
     StatusPanel #game-title { color: $text-muted; }
     StatusPanel #score { display: none; }
     StatusPanel #turn { text-style: bold; }
@@ -66,6 +68,8 @@ class StatusPanel(Vertical):
         super().__init__(id=id)
         self._title = title
         self._ascii_only = ascii_only
+        #: What each line of news shows now, by id: an unchanged text is not set again.
+        self._shown: dict[str, str] = {}
 
     def compose(self) -> ComposeResult:
         """Title, turn, mode, message, last move and the move list, top to bottom."""
@@ -83,7 +87,7 @@ class StatusPanel(Vertical):
         """Whose turn it is, or who won; ``halted`` instead when the game is not going on."""
         turn = self.query_one("#turn", Static)
         if halted:
-            turn.update(halted)
+            self._put(turn, halted)
             turn.set_classes("")
             return
         player: Player | None = state.winner or state.turn
@@ -97,27 +101,27 @@ class StatusPanel(Vertical):
             text = f"{glyph} {state.turn.name} to move"
         if player is not None and who.get(player):
             text += f"\n{who[player]}" + (" won" if state.winner is not None else "")
-        turn.update(text)
+        self._put(turn, text)
         turn.set_class(player is Player.RED, "-red")
         turn.set_class(player is Player.YELLOW, "-yellow")
 
     def show_score(self, text: str) -> None:
         """The running score of a series of rematches (hidden before the first result)."""
         score = self.query_one("#score", Static)
-        score.update(f"Score\n{text}")
+        self._put(score, f"Score\n{text}")
         score.display = bool(text)
 
     def show_mode(self, rules: Rules, pop_mode: bool, game_over: bool = False) -> None:
         """DROP or POP, under Pop Out rules only, while the game goes on."""
         mode = self.query_one("#mode", Static)
         mode.display = rules is Rules.POPOUT and not game_over
-        mode.update("POP mode (p: drop)" if pop_mode else "DROP mode (p: pop)")
+        self._put(mode, "POP mode (p: drop)" if pop_mode else "DROP mode (p: pop)")
         mode.set_class(pop_mode, "-pop")
 
     def show_message(self, text: str, kind: str = "") -> None:
         """One line of news: an error, "thinking…", the result (kind picks the style)."""
         message = self.query_one("#message", Static)
-        message.update(text)
+        self._put(message, text)
         for name in ("error", "thinking", "result"):
             message.set_class(kind == name, f"-{name}")
 
@@ -127,10 +131,40 @@ class StatusPanel(Vertical):
         if moves and last_mover is not None:
             move = moves[-1]
             verb = "in" if move.kind.value == "d" else "pop"  # short: fits the narrow panel
-            last.update(f"Last: {last_mover.name} {verb} {move.column + 1}")
+            self._put(last, f"Last: {last_mover.name} {verb} {move.column + 1}")
         else:
-            last.update("Last: —")
-        self.query_one("#move-list", Static).update(move_list_text(moves))
+            self._put(last, "Last: —")
+        listed = self.query_one("#move-list", Static)
+        if not self._put(listed, move_list_text(moves)):
+            return
         moves_view = self.query_one("#moves", VerticalScroll)
         # After the list's new height is known: scrolling now would stop at the old end.
         self.call_after_refresh(moves_view.scroll_end, animate=False)
+
+    def _put(self, static: Static, text: str) -> bool:
+        """Show ``text`` in ``static``; False if it already showed it.
+
+        Speed: laying the screen out again costs more than a frame on a big terminal,
+        so that is done only when the widget's height may change.
+        """
+        key = static.id or ""
+        old = self._shown.get(key)
+        if text == old:
+            return False
+        self._shown[key] = text
+        layout = old is None or not same_height(old, text, static.size.width)
+        static.update(text, layout=layout)
+        return True
+
+
+def same_height(old: str, new: str, width: int) -> bool:
+    """True when both texts surely take the same lines ``width`` wide: as many, none wrapped.
+
+    An empty text takes one line, like a short one (the panel's lines have a minimum height).
+    """
+    if width <= 0:
+        return False  # not laid out yet
+    old_lines, new_lines = old.split("\n"), new.split("\n")
+    return len(old_lines) == len(new_lines) and all(
+        cell_len(line) <= width for line in (*old_lines, *new_lines)
+    )

@@ -96,15 +96,17 @@ ROUND = (
     ("drop", "enter"),  # YELLOW in column 1, on top
     ("key during the drop animation", "right"),
     ("cursor", "home"),
-    ("toggle (p, w)", "p"),  # RED pops their own disc from column 1
+    ("toggle (p, w, a)", "p"),  # RED pops their own disc from column 1
     ("pop", "enter"),  # and back to drop mode
     ("undo", "u"),
-    ("toggle (p, w)", "p"),
-    ("toggle (p, w)", "p"),
+    ("toggle (p, w, a)", "p"),
+    ("toggle (p, w, a)", "p"),
     ("undo", "u"),
     ("undo", "u"),
-    ("toggle (p, w)", "w"),
-    ("toggle (p, w)", "w"),
+    ("toggle (p, w, a)", "w"),
+    ("toggle (p, w, a)", "w"),
+    ("toggle (p, w, a)", "a"),  # each column's outcome, worked out by the AI's workers
+    ("toggle (p, w, a)", "a"),
     ("hint request", "h"),
 )
 #: CPU seconds of each key timed, in order: what the app itself spent, whatever else

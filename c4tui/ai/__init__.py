@@ -1,8 +1,38 @@
-"""Computer opponents: pure functions of a game state, no I/O, no UI."""
+"""Computer opponents: pure functions of a game state, no I/O, no UI.
 
-from c4tui.ai.levels import AI_LEVELS, AILevel, MovePicker, ai_level
-from c4tui.ai.random_player import RandomPlayer
-from c4tui.ai.search import SearchResult, search
+The names below load on first use: the menu lists the levels without loading the
+search (and the solver loads only for Perfect and hints). The search itself is
+``c4tui.ai.search.search`` (``c4tui.ai.search`` is its module).
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from c4tui.ai.levels import AI_LEVELS, AILevel, MovePicker, ai_level
+    from c4tui.ai.random_player import RandomPlayer
+    from c4tui.ai.search import SearchResult
+
+#: Each name this package offers, and the module it lives in.
+_HOMES = {
+    "AI_LEVELS": "c4tui.ai.levels",
+    "AILevel": "c4tui.ai.levels",
+    "MovePicker": "c4tui.ai.levels",
+    "ai_level": "c4tui.ai.levels",
+    "RandomPlayer": "c4tui.ai.random_player",
+    "SearchResult": "c4tui.ai.search",
+}
+
+
+def __getattr__(name: str) -> object:
+    """Load ``name`` from its module on first use."""
+    home = _HOMES.get(name)
+    if home is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    return getattr(importlib.import_module(home), name)
+
 
 __all__ = [
     "AI_LEVELS",
@@ -11,5 +41,4 @@ __all__ = [
     "RandomPlayer",
     "SearchResult",
     "ai_level",
-    "search",
 ]

@@ -11,18 +11,16 @@ from textual.containers import Grid, Horizontal, Vertical, VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Button, Header, Input, Label, RadioButton, Static
 
-from c4tui.columns.play import ColumnsSession
 from c4tui.engine import MAX_SIZE, MIN_SIZE, Player, Rules, parse_size
 from c4tui.match import OPPONENTS, Backend, MatchSettings
-from c4tui.records import GameRecord
-from c4tui.ui.screens.columns import ColumnsScreen, ColumnsSetup
-from c4tui.ui.screens.help import HelpScreen
-from c4tui.ui.screens.open import OpenDialog
 from c4tui.ui.widgets.choice import ChoiceSet
 from c4tui.ui.widgets.footer import FittingFooter
 
 if TYPE_CHECKING:
+    from c4tui.records import GameRecord
     from c4tui.ui.app import C4App
+
+# What the menu opens (help, the open dialog, Columns) loads when first opened.
 
 #: Below this width the footer drops the command palette's hint.
 NARROW_FOOTER = 60
@@ -189,6 +187,8 @@ class MenuScreen(Screen[None]):
     @on(Button.Pressed, "#open")
     def action_open(self) -> None:
         """Open a saved game, or paste a position as digits."""
+        from c4tui.ui.screens.open import OpenDialog  # noqa: PLC0415
+
         settings = self.settings() or self._initial
         dialog = OpenDialog(allow_files=not self._app.is_visitor)
         self.app.push_screen(dialog, lambda record: self._opened(record, settings))
@@ -196,10 +196,15 @@ class MenuScreen(Screen[None]):
     @on(Button.Pressed, "#play-columns")
     def action_columns(self) -> None:
         """The second game: Columns (its size and starting level first)."""
+        from c4tui.ui.screens.columns import ColumnsSetup  # noqa: PLC0415
+
         self.app.push_screen(ColumnsSetup(), self._columns_chosen)
 
     def _columns_chosen(self, chosen: tuple[int, int, int] | None) -> None:
         if chosen is not None:
+            from c4tui.columns.play import ColumnsSession  # noqa: PLC0415
+            from c4tui.ui.screens.columns import ColumnsScreen  # noqa: PLC0415
+
             rows, columns, level = chosen
             self.app.push_screen(ColumnsScreen(ColumnsSession(rows, columns, level)))
 
@@ -284,4 +289,6 @@ class MenuScreen(Screen[None]):
 
     def action_help(self) -> None:
         """The rules and keys."""
+        from c4tui.ui.screens.help import HelpScreen  # noqa: PLC0415
+
         self.app.push_screen(HelpScreen())

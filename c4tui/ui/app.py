@@ -7,6 +7,7 @@ the network protocols), so the menu's first frame comes sooner.
 
 from __future__ import annotations
 
+import gc
 import sys
 from collections.abc import Callable, Sequence
 from dataclasses import replace
@@ -174,6 +175,10 @@ class C4App(App[None]):
             self.open_record(self._review, review=True)
         elif self._start_at_once:
             self.start_match(self._initial_settings)
+
+    def on_ready(self) -> None:
+        """The first frame is drawn: collect garbage again (``run_app`` held it off to start)."""
+        gc.enable()
 
     def make_driver(self, settings: MatchSettings, history: Sequence[Move] = ()) -> MatchDriver:
         """The driver of a match with ``settings``, ``history`` already played."""

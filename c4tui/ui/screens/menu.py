@@ -38,6 +38,9 @@ class MenuScreen(Screen[None]):
 
     #: Below 80 columns the choices stack (a row of them would be cut off).
     HORIZONTAL_BREAKPOINTS = [(0, "-stacked"), (80, "-inline")]
+    #: Focus starts on the opponent (focused as the screen is composed, so the first frame
+    #: shows it, and the form is not restyled twice: once for the scroll area, once for this).
+    AUTO_FOCUS = "#mode"
     BINDINGS = [
         Binding("enter", "start", "Start game", priority=True, id="menu.start"),
         Binding("question_mark", "help", "Help", key_display="?", id="menu.help"),
@@ -121,7 +124,6 @@ class MenuScreen(Screen[None]):
 
     def on_mount(self) -> None:
         """Show only the fields that matter for the chosen opponent."""
-        self.query_one("#mode", ChoiceSet).focus()
         self._show_kind_fields()
         self._show_resume()
 

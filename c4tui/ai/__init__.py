@@ -7,31 +7,27 @@ search (and the solver loads only for Perfect and hints). The search itself is
 
 from __future__ import annotations
 
-import importlib
 from typing import TYPE_CHECKING
+
+from c4tui.lazy import lazy_names
 
 if TYPE_CHECKING:
     from c4tui.ai.levels import AI_LEVELS, AILevel, MovePicker, ai_level
     from c4tui.ai.random_player import RandomPlayer
     from c4tui.ai.search import SearchResult
 
-#: Each name this package offers, and the module it lives in.
-_HOMES = {
-    "AI_LEVELS": "c4tui.ai.levels",
-    "AILevel": "c4tui.ai.levels",
-    "MovePicker": "c4tui.ai.levels",
-    "ai_level": "c4tui.ai.levels",
-    "RandomPlayer": "c4tui.ai.random_player",
-    "SearchResult": "c4tui.ai.search",
-}
-
-
-def __getattr__(name: str) -> object:
-    """Load ``name`` from its module on first use."""
-    home = _HOMES.get(name)
-    if home is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    return getattr(importlib.import_module(home), name)
+#: Each name this package offers, loaded from its module on first use.
+__getattr__ = lazy_names(
+    __name__,
+    {
+        "AI_LEVELS": "c4tui.ai.levels",
+        "AILevel": "c4tui.ai.levels",
+        "MovePicker": "c4tui.ai.levels",
+        "ai_level": "c4tui.ai.levels",
+        "RandomPlayer": "c4tui.ai.random_player",
+        "SearchResult": "c4tui.ai.search",
+    },
+)
 
 
 __all__ = [

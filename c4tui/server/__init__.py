@@ -6,18 +6,16 @@ the defaults in ``c4tui.server.limits``) does not load the server.
 
 from __future__ import annotations
 
-import importlib
 from typing import TYPE_CHECKING
+
+from c4tui.lazy import lazy_names
 
 if TYPE_CHECKING:
     from c4tui.server.core import C4Server, ServerConfig
 
-
-def __getattr__(name: str) -> object:
-    """Load ``C4Server`` or ``ServerConfig`` on first use."""
-    if name not in __all__:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    return getattr(importlib.import_module("c4tui.server.core"), name)
+__getattr__ = lazy_names(
+    __name__, {"C4Server": "c4tui.server.core", "ServerConfig": "c4tui.server.core"}
+)
 
 
 __all__ = ["C4Server", "ServerConfig"]

@@ -18,7 +18,7 @@ from textual.binding import Binding
 from textual.filter import LineFilter
 
 from c4tui.engine import C4Error, Move
-from c4tui.match import Backend, MatchDriver, MatchSettings
+from c4tui.match import Backend, MatchSettings
 from c4tui.match.pool import SearchPool
 from c4tui.ui.ascii import AsciiFilter, ascii_key_display
 from c4tui.ui.assets import asset_path
@@ -28,13 +28,14 @@ from c4tui.ui.servers import Servers
 from c4tui.ui.themes import DEFAULT_THEME, TERMINAL_THEMES, THEMES
 
 if TYPE_CHECKING:
+    from c4tui.match import MatchDriver
     from c4tui.records import GameRecord
     from c4tui.ui.screens.game import GameScreen
     from c4tui.ui.screens.login import LoggedIn
 
 # The other screens load when first shown (the imports marked PLC0415 below).
 
-DriverFactory = Callable[[MatchSettings, Sequence[Move]], MatchDriver]
+DriverFactory = Callable[[MatchSettings, Sequence[Move]], "MatchDriver"]
 
 #: The name under which a game left for the menu waits (installed screens stay alive).
 SUSPENDED = "suspended-game"

@@ -14,7 +14,6 @@ from c4tui.engine import GameState, Move, Player
 from c4tui.match.backends.base import Backend, Option
 from c4tui.match.backends.network.base import login_name
 from c4tui.match.backends.person import PersonBackend
-from c4tui.match.driver import OpponentLeft
 from c4tui.net.address import DEFAULT_HOST, DEFAULT_PORT, parse_host, parse_port
 from c4tui.net.errors import NetworkError
 
@@ -95,6 +94,7 @@ class RoomSeat(Backend):
 
     async def choose_move(self, state: GameState) -> Move:
         """The move the server shows this player making."""
+        from c4tui.match.driver import OpponentLeft  # noqa: PLC0415
         from c4tui.protocols.common import ProtocolError  # noqa: PLC0415
 
         try:

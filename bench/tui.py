@@ -42,7 +42,11 @@ asyncio.run(app.run_async(headless=True, size=(80, 24)))
 
 
 def first_frame_seconds() -> list[float]:
-    """Wall time from launching ``python`` to the app's first frame, several runs."""
+    """Wall time from launching ``python`` to the app's first frame, several runs.
+
+    The app is built here, not by the command line: ``bench/startup.py`` times the
+    real start (``c4tui``), next to a minimal Textual app and the start budgets.
+    """
     times = []
     for _ in range(FIRST_FRAME_RUNS):
         began = time.perf_counter()

@@ -56,6 +56,22 @@ class MenuScreen(Screen[None]):
         self._initial = initial or MatchSettings()
         #: The opponents offered (served to browsers, maybe not the network ones).
         self._kinds = kinds
+        # The classes the first resize would give (-inline, -tall…), given now: the form is
+        # styled for its size once, not restyled whole just before the first frame.
+        self.add_class(*self._breakpoint_classes(), update=False)
+
+    def _breakpoint_classes(self) -> list[str]:
+        """The breakpoint classes Textual gives this screen at the app's present size."""
+        width, height = self.app.size
+        vertical = self.VERTICAL_BREAKPOINTS
+        if vertical is None:
+            vertical = self.app.VERTICAL_BREAKPOINTS
+        classes = []
+        for size, breakpoints in ((width, self.HORIZONTAL_BREAKPOINTS), (height, vertical)):
+            passed = [(at, name) for at, name in breakpoints or [] if size >= at]
+            if passed:
+                classes.append(max(passed)[1])
+        return classes
 
     def compose(self) -> ComposeResult:
         """The form: one labelled row per setting, then the Start button."""

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import gc
 import os
 import statistics
 import subprocess
@@ -44,7 +45,11 @@ asyncio.run(app.run_async(headless=True, size=(80, 24)))
 
 
 def first_frame_seconds() -> list[float]:
-    """Wall time from launching ``python`` to the app's first frame, several runs."""
+    """Wall time from launching ``python`` to the app's first frame, several runs.
+
+    The app is built here, not by the command line: ``bench/startup.py`` times the
+    real start (``c4tui``), next to a minimal Textual app and the start budgets.
+    """
     times = []
     for _ in range(FIRST_FRAME_RUNS):
         began = time.perf_counter()
@@ -136,6 +141,7 @@ async def press_and_time(app: C4App, repainted: asyncio.Event, key: str) -> floa
 async def game_key_latencies(rounds: int, size: tuple[int, int]) -> dict[str, list[float]]:
     """Every game key's latency on a 20 x 20 Pop Out board, by what the key does."""
     settings = MatchSettings(columns=20, rows=20, rules=Rules.POPOUT)
+    gc.disable()  # as ``c4tui`` starts the app (run_app): on again, and the start frozen, once ready
     app = C4App(settings)
     repainted = repaints_of(app)
     latencies: dict[str, list[float]] = {}
@@ -172,6 +178,7 @@ async def latencies_while_hard_thinks(count: int, size: tuple[int, int]) -> list
         person_colour=Player.YELLOW,
         ai_delay=0.0,
     )
+    gc.disable()  # as ``c4tui`` starts the app (run_app): on again, and the start frozen, once ready
     app = C4App(settings)
     repainted = repaints_of(app)
     latencies: list[float] = []

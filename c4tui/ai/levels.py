@@ -4,11 +4,13 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import ClassVar, Protocol
+from typing import TYPE_CHECKING, ClassVar, Protocol
 
 from c4tui.ai.random_player import RandomPlayer, legal_moves_or_raise
-from c4tui.ai.search import CancelFlag, kept_table, search
 from c4tui.engine import GameState, Move
+
+if TYPE_CHECKING:
+    from c4tui.ai.search import CancelFlag
 
 
 class MovePicker(Protocol):
@@ -70,6 +72,8 @@ class SearchPlayer:
         self, state: GameState, cancel: CancelFlag | None = None, time_limit: float | None = None
     ) -> Move:
         """The best move the search finds in its budget (or in ``time_limit``, if shorter)."""
+        from c4tui.ai.search import kept_table, search  # noqa: PLC0415 (the menu lists levels only)
+
         seconds = self.seconds if time_limit is None else min(self.seconds, time_limit)
         table = kept_table(state) if self.keep_table else None
         return search(state, seconds, self.max_depth, cancel, table).move

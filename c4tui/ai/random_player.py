@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import random
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
-from c4tui.ai.search import CancelFlag
 from c4tui.engine import GameState, Move
+
+if TYPE_CHECKING:
+    from c4tui.ai.search import CancelFlag
 
 
 class RandomPlayer:

@@ -1,9 +1,15 @@
-"""The ``c4tui`` command line: one subcommand per front end or service."""
+"""The ``c4tui`` command line: one subcommand per front end or service.
+
+Only what the parser needs loads here: each command imports its own front end or
+service when it runs, so ``c4tui --help`` and ``c4tui console`` never load Textual,
+and the app's menu never loads the server or the protocols.
+"""
 
 from __future__ import annotations
 
 import argparse
 import contextlib
+import gc
 import math
 import os
 import shutil
@@ -11,11 +17,10 @@ import sys
 import tempfile
 from collections.abc import Iterator, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from c4tui import __version__
 from c4tui.cli.solve import add_solve_command, run_solve
-from c4tui.console.game import ConsoleSettings, run_console
-from c4tui.console.lobby import LobbySettings, run_lobby
 from c4tui.engine import (
     DEFAULT_COLUMNS,
     DEFAULT_ROWS,
@@ -29,13 +34,8 @@ from c4tui.match import ComputerBackend, MatchSettings, NetworkBackend, PersonBa
 from c4tui.match.backends.computer import LEVEL_OPTION
 from c4tui.match.backends.network import CLIENT_PROTOCOLS
 from c4tui.net.address import DEFAULT_PORT, parse_host_port, parse_port
-from c4tui.protocols.common import DEFAULT_IDLE_TIMEOUT
-from c4tui.protocols.i32cfsp import USERNAME_RULE, valid_username
-from c4tui.protocols.lobby import MAX_ROOMS, USER_RULE, valid_user
-from c4tui.records import GameRecord, RecordError, parse_record
-from c4tui.records.store import read_record
-from c4tui.server.accounts import DEFAULT_ROUNDS
-from c4tui.server.core import DEFAULT_MAX_CONNECTIONS, DEFAULT_MAX_PER_ADDRESS, ServerConfig, serve
+from c4tui.protocols.limits import DEFAULT_IDLE_TIMEOUT, MAX_ROOMS
+from c4tui.server.limits import DEFAULT_MAX_CONNECTIONS, DEFAULT_MAX_PER_ADDRESS, DEFAULT_ROUNDS
 from c4tui.storage import data_folder
 from c4tui.web.limits import (
     DEFAULT_IDLE_SECONDS,
@@ -43,6 +43,10 @@ from c4tui.web.limits import (
     DEFAULT_WEB_PORT,
     WebConfig,
 )
+
+if TYPE_CHECKING:
+    from c4tui.console.game import ConsoleSettings
+    from c4tui.records import GameRecord
 
 #: ``--opponent`` values: another person here, or the computer at each level.
 LEVELS = [choice.value for choice in LEVEL_OPTION.choices]
@@ -213,6 +217,9 @@ def visitor_data_folder() -> Iterator[None]:
 
 def read_game(text: str) -> GameRecord:
     """The record in file ``text``, or the game its digits spell; RecordError if neither."""
+    from c4tui.records import RecordError, parse_record  # noqa: PLC0415 (only replay needs it)
+    from c4tui.records.store import read_record  # noqa: PLC0415
+
     path = Path(text).expanduser()
     if path.is_file():
         return read_record(path)
@@ -330,6 +337,8 @@ def server_address(text: str) -> tuple[str, int]:
 
 def username(text: str) -> str:
     """argparse type for --user: what I32CFSP accepts."""
+    from c4tui.protocols.i32cfsp import USERNAME_RULE, valid_username  # noqa: PLC0415
+
     if not valid_username(text):
         raise argparse.ArgumentTypeError(f"must be {USERNAME_RULE}, not {text!r}")
     return text
@@ -482,6 +491,8 @@ def console_settings(args: argparse.Namespace) -> ConsoleSettings:
 
     Raises ValueError when the options ask for a game the chosen protocol cannot play.
     """
+    from c4tui.console.game import ConsoleSettings  # noqa: PLC0415 (only the console needs it)
+
     opponent, options = opponent_choice(args.opponent)
     columns, rows = args.columns, args.rows
     rules = Rules(args.rules or Rules.POPOUT.value)
@@ -522,21 +533,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the process exit status."""
     parser = build_parser()
     args = parser.parse_args(argv)
-    if args.command == "console" and args.lobby is not None:
-        if args.user is None or not valid_user(args.user):
-            parser.exit(2, f"c4tui console: error: --lobby needs --user NAME ({USER_RULE})\n")
-        host, port = args.lobby
-        return run_lobby(LobbySettings(host, port, args.user, args.register))
     if args.command == "console":
-        try:
-            settings = console_settings(args)
-        except ValueError as error:
-            parser.exit(2, f"c4tui console: error: {error}\n")
-        return run_console(settings)
+        return run_console_command(parser, args)
     simple = {"solve": run_solve, "web": run_web, "columns": run_columns}
     if args.command in simple:
         return simple[args.command](args)
     if args.command == "serve":
+        from c4tui.server.core import ServerConfig, serve  # noqa: PLC0415 (only serve needs it)
+
         config = ServerConfig(
             host=args.host,
             port=args.port,
@@ -552,6 +556,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return serve(config)
     review = None
     if args.command == "replay":
+        from c4tui.records import RecordError  # noqa: PLC0415 (only replay needs it)
+
         try:
             review = read_game(args.game)
         except RecordError as error:
@@ -560,8 +566,30 @@ def main(argv: Sequence[str] | None = None) -> int:
         return run_app(args, review)
 
 
+def run_console_command(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
+    """``c4tui console``: a game in plain text, or a lobby's rooms with ``--lobby``."""
+    if args.lobby is not None:
+        from c4tui.console.lobby import LobbySettings, run_lobby  # noqa: PLC0415
+        from c4tui.protocols.lobby import USER_RULE, valid_user  # noqa: PLC0415
+
+        if args.user is None or not valid_user(args.user):
+            parser.exit(2, f"c4tui console: error: --lobby needs --user NAME ({USER_RULE})\n")
+        host, port = args.lobby
+        return run_lobby(LobbySettings(host, port, args.user, args.register))
+    from c4tui.console.game import run_console  # noqa: PLC0415
+
+    try:
+        settings = console_settings(args)
+    except ValueError as error:
+        parser.exit(2, f"c4tui console: error: {error}\n")
+    return run_console(settings)
+
+
 def run_app(args: argparse.Namespace, review: GameRecord | None) -> int:
     """The full-screen app, as the command line asked."""
+    # No garbage collection until the first frame (the app turns it back on then): the
+    # collections of a start that only allocates take ~10% of the time to the menu.
+    gc.disable()
     from c4tui.ui.app import C4App  # noqa: PLC0415 (Textual loads only when the app runs)
 
     first_choice, straight_in = app_settings(args)

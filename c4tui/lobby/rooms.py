@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 
 from c4tui.engine import GameState, Player, Rules
 from c4tui.protocols import lobby as wire
+from c4tui.protocols.limits import MAX_ROOMS
 
 #: (recipient, message) in the order they must be sent.
 Outbox = list[tuple["Member", str]]
@@ -72,7 +73,7 @@ class Room:
 class Lobby:
     """Every room, and what each request does to them."""
 
-    def __init__(self, max_rooms: int = wire.MAX_ROOMS) -> None:
+    def __init__(self, max_rooms: int = MAX_ROOMS) -> None:
         self.max_rooms = max_rooms
         self.rooms: dict[str, Room] = {}
         self._numbers = itertools.count(1)

@@ -14,7 +14,6 @@ import contextlib
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING
 
-from c4tui.ai import SearchResult
 from c4tui.engine import C4Error, GameState, Move, Player
 from c4tui.match.backends.base import Backend, Watcher
 from c4tui.match.events import (
@@ -33,6 +32,7 @@ from c4tui.match.pool import SearchPool
 
 if TYPE_CHECKING:
     from c4tui.ai.analysis import Analysis
+    from c4tui.ai.search import SearchResult
 
 Listener = Callable[[MatchEvent], None]
 

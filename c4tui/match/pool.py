@@ -36,12 +36,12 @@ from multiprocessing import resource_tracker
 from multiprocessing.sharedctypes import SynchronizedArray
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from c4tui.ai import MovePicker, SearchResult, search
-from c4tui.ai.levels import TacticalPlayer
+from c4tui.ai.levels import MovePicker, TacticalPlayer
 from c4tui.engine import GameState, Move
 
 if TYPE_CHECKING:
     from c4tui.ai.analysis import Analysis
+    from c4tui.ai.search import SearchResult
 
 T = TypeVar("T")
 
@@ -107,6 +107,7 @@ def _choose(
 def _analyse(state: GameState, seconds: float, slot: int, time_limit: float | None) -> SearchResult:
     """Run in a worker: the move to hint at, proven where the solver can, else searched."""
     from c4tui.ai.analysis import proven_hint  # noqa: PLC0415 (the solver loads in workers only)
+    from c4tui.ai.search import search  # noqa: PLC0415 (so does the search)
 
     hint = proven_hint(state, _SlotFlag(slot))
     if hint is not None:

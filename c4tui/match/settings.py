@@ -4,11 +4,14 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from c4tui.engine import DEFAULT_COLUMNS, DEFAULT_ROWS, GameState, Move, Player, Rules
 from c4tui.match.backends import Backend, PersonBackend, SeatContext, opponent_kind
-from c4tui.match.driver import MatchDriver
-from c4tui.match.pool import SearchPool
+
+if TYPE_CHECKING:
+    from c4tui.match.driver import MatchDriver
+    from c4tui.match.pool import SearchPool
 
 #: What two people at one keyboard are called (in the panel, the score and game records).
 FIRST_PLAYER, SECOND_PLAYER = "Player 1", "Player 2"
@@ -71,5 +74,7 @@ class MatchSettings:
 
         ``history`` continues a game from the position after those moves.
         """
+        from c4tui.match.driver import MatchDriver  # noqa: PLC0415 (the menu needs no driver)
+
         context = SeatContext(pool=pool, seed=self.seed, ai_delay=self.ai_delay)
         return MatchDriver(self.new_game(), self.seats(context), history=history, pool=pool)

@@ -10,8 +10,6 @@ from c4tui.engine.errors import C4Error
 
 #: A line longer than this (in bytes, without its end) breaks every protocol.
 MAX_LINE_BYTES = 8192
-#: A peer silent for this long is disconnected (seconds).
-DEFAULT_IDLE_TIMEOUT = 600.0
 
 
 class ProtocolError(C4Error):

@@ -20,6 +20,7 @@ from c4tui.engine import (
     Rules,
 )
 from c4tui.protocols.common import ProtocolError, Reply, quote
+from c4tui.protocols.limits import MAX_USERNAME
 from c4tui.protocols.registry import Framing, ProtocolSpec, starts_with
 
 HELLO = "I32CFSP_HELLO"
@@ -35,7 +36,6 @@ ERROR = "ERROR"
 CLASSIC = "CLASSIC"
 LINE_END = "\r\n"
 
-MAX_USERNAME = 32
 USERNAME_RULE = f"1-{MAX_USERNAME} printable characters without spaces"
 _USERNAME = re.compile(rf"[!-~]{{1,{MAX_USERNAME}}}")  # printable ASCII, no whitespace
 #: A column number: any whole number (out of range is INVALID, not a protocol error).

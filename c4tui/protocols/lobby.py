@@ -17,7 +17,6 @@ from c4tui.engine import MAX_SIZE, MIN_SIZE, GameState, Move, MoveKind, Player, 
 from c4tui.protocols.common import ProtocolError, quote
 from c4tui.protocols.registry import Framing, ProtocolSpec, starts_with
 
-MAX_ROOMS = 256
 MAX_CHAT = 200
 DEFAULT_GAME = (7, 6, Rules.POPOUT)
 USER_RULE = "1-20 letters, digits, - or _"

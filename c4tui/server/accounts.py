@@ -22,10 +22,9 @@ from typing import TypeVar
 
 import bcrypt
 
+from c4tui.server.limits import DEFAULT_ROUNDS
 from c4tui.storage import data_folder
 
-#: bcrypt's cost: 2**12 rounds, about a quarter of a second per hash here.
-DEFAULT_ROUNDS = 12
 #: Failures allowed before answers slow down; the delay then doubles up to this.
 FREE_FAILURES = 2
 MAX_DELAY = 30.0

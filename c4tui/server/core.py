@@ -30,11 +30,12 @@ from c4tui.net.address import DEFAULT_PORT
 from c4tui.net.connection import DEFAULT_WRITE_TIMEOUT, Connection
 from c4tui.net.errors import ConnectionClosed, WriteTimeout
 from c4tui.net.framing import MessageStream
-from c4tui.protocols.common import DEFAULT_IDLE_TIMEOUT, ProtocolError, quote
-from c4tui.protocols.lobby import MAX_ROOMS
+from c4tui.protocols.common import ProtocolError, quote
+from c4tui.protocols.limits import DEFAULT_IDLE_TIMEOUT, MAX_ROOMS
 from c4tui.protocols.registry import ProtocolSpec, Recognition, identify
-from c4tui.server.accounts import DEFAULT_ROUNDS, AccountStore, default_database
+from c4tui.server.accounts import AccountStore, default_database
 from c4tui.server.context import ClientContext
+from c4tui.server.limits import DEFAULT_MAX_CONNECTIONS, DEFAULT_MAX_PER_ADDRESS, DEFAULT_ROUNDS
 from c4tui.server.lobby import LobbyService
 from c4tui.server.protocols import SERVER_PROTOCOLS, ServerProtocol
 
@@ -48,8 +49,6 @@ PEEK_BYTES = 64
 REFUSAL_PEEK_SECONDS = 2.0
 #: Clients being refused at once; more are hung up on without a word.
 MAX_REFUSING = 64
-DEFAULT_MAX_CONNECTIONS = 1000
-DEFAULT_MAX_PER_ADDRESS = 50
 
 
 @dataclass(frozen=True)

@@ -21,6 +21,7 @@ from c4tui.lobby import Lobby, Member, Outbox
 from c4tui.net.framing import MessageStream
 from c4tui.protocols import lobby as wire
 from c4tui.protocols.common import ProtocolError
+from c4tui.protocols.limits import MAX_ROOMS
 from c4tui.server.accounts import AccountStore, LoginResult, LoginThrottle
 from c4tui.server.context import ClientContext
 
@@ -67,7 +68,7 @@ class LobbyConnection:
 class LobbyService:
     """What every lobby connection shares: the rooms, the accounts, who is online."""
 
-    def __init__(self, accounts: AccountStore, max_rooms: int = wire.MAX_ROOMS) -> None:
+    def __init__(self, accounts: AccountStore, max_rooms: int = MAX_ROOMS) -> None:
         self.accounts = accounts
         self.rooms = Lobby(max_rooms)
         self.throttle = LoginThrottle()

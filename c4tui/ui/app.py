@@ -1,34 +1,41 @@
-"""The Textual application: a menu, then games, with help one key away."""
+"""The Textual application: a menu, then games, with help one key away.
+
+Only the menu loads with the app: each other screen is imported when first shown
+(the game screen brings the board, records and the AI's hints; the lobby brings
+the network protocols), so the menu's first frame comes sooner.
+"""
 
 from __future__ import annotations
 
 import gc
+import sys
 from collections.abc import Callable, Sequence
 from dataclasses import replace
+from typing import TYPE_CHECKING
 
 from textual.app import App
 from textual.binding import Binding
 from textual.filter import LineFilter
 
 from c4tui.engine import C4Error, Move
-from c4tui.match import Backend, MatchDriver, MatchSettings
+from c4tui.match import Backend, MatchSettings
 from c4tui.match.pool import SearchPool
-from c4tui.match.record import settings_to_continue
-from c4tui.records import GameRecord
-from c4tui.records.store import keep_unfinished_soon, unfinished_game
 from c4tui.ui.ascii import AsciiFilter, ascii_key_display
 from c4tui.ui.assets import asset_path
 from c4tui.ui.preferences import Preferences, load_preferences, save_preferences
-from c4tui.ui.screens.confirm import ConfirmDialog
-from c4tui.ui.screens.connect import ConnectDialog
-from c4tui.ui.screens.game import GameScreen
-from c4tui.ui.screens.lobby import LobbyScreen
-from c4tui.ui.screens.login import LoggedIn, LoginDialog
 from c4tui.ui.screens.menu import KINDS, MenuScreen, picked_in_menu
 from c4tui.ui.servers import Servers
 from c4tui.ui.themes import DEFAULT_THEME, TERMINAL_THEMES, THEMES
 
-DriverFactory = Callable[[MatchSettings, Sequence[Move]], MatchDriver]
+if TYPE_CHECKING:
+    from c4tui.match import MatchDriver
+    from c4tui.records import GameRecord
+    from c4tui.ui.screens.game import GameScreen
+    from c4tui.ui.screens.login import LoggedIn
+
+# The other screens load when first shown (the imports marked PLC0415 below).
+
+DriverFactory = Callable[[MatchSettings, Sequence[Move]], "MatchDriver"]
 
 #: The name under which a game left for the menu waits (installed screens stay alive).
 SUSPENDED = "suspended-game"
@@ -161,18 +168,27 @@ class C4App(App[None]):
 
     def on_mount(self) -> None:
         """Open on the menu, or straight into a game (over the menu: Esc goes back to it)."""
+        from c4tui.records.store import unfinished_game  # noqa: PLC0415
+
         self.kept = unfinished_game()
         self.push_screen(MenuScreen(self._initial_settings, self.offered_kinds()))
         if self._review is not None:
             self.open_record(self._review, review=True)
         elif self._start_at_once:
             self.start_match(self._initial_settings)
-        self.call_after_refresh(gc.freeze)
 
-    # Speed: a full garbage collection walks every object the program has made, which
-    # takes ~30 ms after Textual's start, two frames lost at random. What exists once
-    # the first screen is drawn (modules, classes, styles) lives as long as the app, so
-    # it is frozen: later collections skip it.
+    def on_ready(self) -> None:
+        """The first frame is drawn: collect garbage again (``run_app`` held it off to start).
+
+        A full collection walks every object the program has made, ~30 ms after
+        Textual's start: two frames lost at random. What exists once the first screen
+        is drawn (modules, classes, styles) lives as long as the app, so it is frozen
+        and later collections skip it. (Only when ``run_app`` held collections off: an
+        app made by tests, many in one process, freezes nothing.)
+        """
+        if not gc.isenabled():
+            gc.freeze()
+            gc.enable()
 
     def make_driver(self, settings: MatchSettings, history: Sequence[Move] = ()) -> MatchDriver:
         """The driver of a match with ``settings``, ``history`` already played."""
@@ -216,13 +232,22 @@ class C4App(App[None]):
 
     def _unfinished_game(self) -> GameScreen | None:
         """The game that quitting would end: the one on screen or the one behind the menu."""
+        if "c4tui.ui.screens.game" not in sys.modules:
+            return None  # no game was shown yet (and quitting should not load its screen)
+        from c4tui.ui.screens.game import GameScreen  # noqa: PLC0415
+
         screens = [self._suspended, *self.screen_stack]
         return next((s for s in screens if isinstance(s, GameScreen) and s.unfinished), None)
 
     async def action_quit(self) -> None:
         """Quit; mid-game, once the person says so (a local game is kept for next time)."""
         game = self._unfinished_game()
-        if game is None or isinstance(self.screen, ConfirmDialog):
+        if game is None:
+            self.exit()
+            return
+        from c4tui.ui.screens.confirm import ConfirmDialog  # noqa: PLC0415
+
+        if isinstance(self.screen, ConfirmDialog):
             self.exit()
             return
         kept = "It is kept: Resume offers it next time."
@@ -249,6 +274,9 @@ class C4App(App[None]):
         )
 
     def _open_record(self, record: GameRecord, review: bool, base: MatchSettings | None) -> None:
+        from c4tui.match.record import settings_to_continue  # noqa: PLC0415
+        from c4tui.ui.screens.game import GameScreen  # noqa: PLC0415
+
         settings = settings_to_continue(record, base or self._initial_settings)
         try:
             driver = self.make_driver(settings, record.moves)
@@ -270,6 +298,8 @@ class C4App(App[None]):
         That is the game behind the menu, or the one kept from the last run (which the
         new game would replace as the one offered next time).
         """
+        from c4tui.ui.screens.confirm import ConfirmDialog  # noqa: PLC0415
+
         if self._suspended is not None:
             question = f"{doing}? The game you left is not finished."
         elif self.kept is not None:
@@ -289,6 +319,8 @@ class C4App(App[None]):
     def _forget_kept(self) -> None:
         """The unfinished game of the last run is not wanted: it is not offered again."""
         if self.kept is not None:
+            from c4tui.records.store import keep_unfinished_soon  # noqa: PLC0415
+
             self.kept = None
             keep_unfinished_soon(None)
 
@@ -301,6 +333,8 @@ class C4App(App[None]):
         if picked_in_menu(kind):
             self._open_game(settings)
             return
+        from c4tui.ui.screens.connect import ConnectDialog  # noqa: PLC0415
+
         values = {**settings.options, **self._typed.get(kind.key, {})}
         self.push_screen(
             ConnectDialog(
@@ -325,6 +359,9 @@ class C4App(App[None]):
 
     def _open_lobby(self, settings: MatchSettings) -> None:
         """Online: log in first, then the lobby's rooms."""
+        from c4tui.ui.screens.lobby import LobbyScreen  # noqa: PLC0415
+        from c4tui.ui.screens.login import LoginDialog  # noqa: PLC0415
+
         values = {**settings.options, **self._typed.get(settings.opponent, {})}
 
         def logged_in(outcome: LoggedIn | None) -> None:
@@ -335,5 +372,7 @@ class C4App(App[None]):
         self.push_screen(LoginDialog(values, allowed=self._visitor_servers), logged_in)
 
     def _open_game(self, settings: MatchSettings) -> None:
+        from c4tui.ui.screens.game import GameScreen  # noqa: PLC0415
+
         driver = self.make_driver(settings)
         self.push_screen(GameScreen(driver, settings, ascii_only=self._ascii_only))

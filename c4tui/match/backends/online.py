@@ -8,22 +8,25 @@ opponent when we play, one for each player when we watch.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from c4tui.engine import GameState, Move, Player
 from c4tui.match.backends.base import Backend, Option
 from c4tui.match.backends.network.base import login_name
 from c4tui.match.backends.person import PersonBackend
-from c4tui.match.driver import OpponentLeft
-from c4tui.match.lobby import RoomGame
 from c4tui.net.address import DEFAULT_HOST, DEFAULT_PORT, parse_host, parse_port
 from c4tui.net.errors import NetworkError
-from c4tui.protocols import lobby as wire
-from c4tui.protocols.common import ProtocolError
+
+if TYPE_CHECKING:
+    from c4tui.match.lobby import RoomGame
+
+# The lobby protocol's codec loads when these are called, not when the menu lists "Online".
 
 
 def parse_lobby_user(text: str) -> str:
     """A lobby username, or ValueError saying the rule."""
+    from c4tui.protocols import lobby as wire  # noqa: PLC0415
+
     if not text:
         raise ValueError("required")
     if not wire.valid_user(text):
@@ -33,11 +36,19 @@ def parse_lobby_user(text: str) -> str:
 
 def parse_password(text: str) -> str:
     """A lobby password, or ValueError saying the rule."""
+    from c4tui.protocols import lobby as wire  # noqa: PLC0415
+
     if not text:
         raise ValueError("required")
     if not wire.valid_password(text):
         raise ValueError(wire.PASSWORD_RULE)
     return text
+
+
+def _default_user() -> str:
+    from c4tui.protocols import lobby as wire  # noqa: PLC0415
+
+    return login_name(wire.valid_user)
 
 
 class RoomSeat(Backend):
@@ -59,7 +70,7 @@ class RoomSeat(Backend):
         Option(
             "user",
             "Username",
-            lambda: login_name(wire.valid_user),
+            _default_user,
             parse=parse_lobby_user,
             max_length=20,
         ),
@@ -83,6 +94,9 @@ class RoomSeat(Backend):
 
     async def choose_move(self, state: GameState) -> Move:
         """The move the server shows this player making."""
+        from c4tui.match.driver import OpponentLeft  # noqa: PLC0415
+        from c4tui.protocols.common import ProtocolError  # noqa: PLC0415
+
         try:
             return await self.game.next_move()
         except (NetworkError, ProtocolError) as error:

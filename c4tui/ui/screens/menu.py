@@ -11,18 +11,16 @@ from textual.containers import Grid, Horizontal, Vertical, VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Button, Header, Input, Label, RadioButton, Static
 
-from c4tui.columns.play import ColumnsSession
 from c4tui.engine import MAX_SIZE, MIN_SIZE, Player, Rules, parse_size
 from c4tui.match import OPPONENTS, Backend, MatchSettings
-from c4tui.records import GameRecord
-from c4tui.ui.screens.columns import ColumnsScreen, ColumnsSetup
-from c4tui.ui.screens.help import HelpScreen
-from c4tui.ui.screens.open import OpenDialog
 from c4tui.ui.widgets.choice import ChoiceSet
 from c4tui.ui.widgets.footer import FittingFooter
 
 if TYPE_CHECKING:
+    from c4tui.records import GameRecord
     from c4tui.ui.app import C4App
+
+# What the menu opens (help, the open dialog, Columns) loads when first opened.
 
 #: Below this width the footer drops the command palette's hint.
 NARROW_FOOTER = 60
@@ -40,6 +38,9 @@ class MenuScreen(Screen[None]):
 
     #: Below 80 columns the choices stack (a row of them would be cut off).
     HORIZONTAL_BREAKPOINTS = [(0, "-stacked"), (80, "-inline")]
+    #: Focus starts on the opponent (focused as the screen is composed, so the first frame
+    #: shows it, and the form is not restyled twice: once for the scroll area, once for this).
+    AUTO_FOCUS = "#mode"
     BINDINGS = [
         Binding("enter", "start", "Start game", priority=True, id="menu.start"),
         Binding("question_mark", "help", "Help", key_display="?", id="menu.help"),
@@ -55,6 +56,22 @@ class MenuScreen(Screen[None]):
         self._initial = initial or MatchSettings()
         #: The opponents offered (served to browsers, maybe not the network ones).
         self._kinds = kinds
+        # The classes the first resize would give (-inline, -tall…), given now: the form is
+        # styled for its size once, not restyled whole just before the first frame.
+        self.add_class(*self._breakpoint_classes(), update=False)
+
+    def _breakpoint_classes(self) -> list[str]:
+        """The breakpoint classes Textual gives this screen at the app's present size."""
+        width, height = self.app.size
+        vertical = self.VERTICAL_BREAKPOINTS
+        if vertical is None:
+            vertical = self.app.VERTICAL_BREAKPOINTS
+        classes = []
+        for size, breakpoints in ((width, self.HORIZONTAL_BREAKPOINTS), (height, vertical)):
+            passed = [(at, name) for at, name in breakpoints or [] if size >= at]
+            if passed:
+                classes.append(max(passed)[1])
+        return classes
 
     def compose(self) -> ComposeResult:
         """The form: one labelled row per setting, then the Start button."""
@@ -123,7 +140,6 @@ class MenuScreen(Screen[None]):
 
     def on_mount(self) -> None:
         """Show only the fields that matter for the chosen opponent."""
-        self.query_one("#mode", ChoiceSet).focus()
         self._show_kind_fields()
         self._show_resume()
 
@@ -189,6 +205,8 @@ class MenuScreen(Screen[None]):
     @on(Button.Pressed, "#open")
     def action_open(self) -> None:
         """Open a saved game, or paste a position as digits."""
+        from c4tui.ui.screens.open import OpenDialog  # noqa: PLC0415
+
         settings = self.settings() or self._initial
         dialog = OpenDialog(allow_files=not self._app.is_visitor)
         self.app.push_screen(dialog, lambda record: self._opened(record, settings))
@@ -196,10 +214,15 @@ class MenuScreen(Screen[None]):
     @on(Button.Pressed, "#play-columns")
     def action_columns(self) -> None:
         """The second game: Columns (its size and starting level first)."""
+        from c4tui.ui.screens.columns import ColumnsSetup  # noqa: PLC0415
+
         self.app.push_screen(ColumnsSetup(), self._columns_chosen)
 
     def _columns_chosen(self, chosen: tuple[int, int, int] | None) -> None:
         if chosen is not None:
+            from c4tui.columns.play import ColumnsSession  # noqa: PLC0415
+            from c4tui.ui.screens.columns import ColumnsScreen  # noqa: PLC0415
+
             rows, columns, level = chosen
             self.app.push_screen(ColumnsScreen(ColumnsSession(rows, columns, level)))
 
@@ -284,4 +307,6 @@ class MenuScreen(Screen[None]):
 
     def action_help(self) -> None:
         """The rules and keys."""
+        from c4tui.ui.screens.help import HelpScreen  # noqa: PLC0415
+
         self.app.push_screen(HelpScreen())

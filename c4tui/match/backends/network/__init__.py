@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Coroutine, Mapping
-from typing import ClassVar, TypeVar
+from typing import TYPE_CHECKING, ClassVar, TypeVar
 
 from c4tui.engine import GameState, Move, Player, Rules
 from c4tui.match.backends.base import Backend, Choice, Option, SeatContext
@@ -24,11 +24,11 @@ from c4tui.match.backends.network.c4n import C4NGame
 from c4tui.match.backends.network.cfsp import CFSPGame
 from c4tui.match.backends.network.i32cfsp import I32CFSPGame
 from c4tui.net.address import CONNECT_TIMEOUT, DEFAULT_HOST, DEFAULT_PORT, parse_host, parse_port
-from c4tui.net.connection import Connection, open_connection
 from c4tui.net.errors import NetworkError
-from c4tui.net.framing import MessageStream
-from c4tui.protocols.common import ProtocolError
-from c4tui.protocols.i32cfsp import MAX_USERNAME, parse_username, valid_username
+from c4tui.protocols.limits import MAX_USERNAME
+
+if TYPE_CHECKING:
+    from c4tui.net.connection import Connection
 
 #: The protocols the app and the console can play a server in; the first is the default.
 CLIENT_PROTOCOLS: dict[str, type[ServerGame]] = {
@@ -56,6 +56,21 @@ def chosen_protocol(values: Mapping[str, str]) -> type[ServerGame]:
 
 def _uses_username(values: Mapping[str, str]) -> bool:
     return chosen_protocol(values).uses_username
+
+
+# The menu and the command line list these options before any protocol is loaded.
+
+
+def _parse_username(text: str) -> str:
+    from c4tui.protocols.i32cfsp import parse_username  # noqa: PLC0415
+
+    return parse_username(text)
+
+
+def _default_username() -> str:
+    from c4tui.protocols.i32cfsp import valid_username  # noqa: PLC0415
+
+    return login_name(valid_username)
 
 
 PROTOCOL_OPTION = Option(
@@ -87,8 +102,8 @@ class NetworkBackend(Backend):
         Option(
             "user",
             "Username",
-            lambda: login_name(valid_username),
-            parse=parse_username,
+            _default_username,
+            parse=_parse_username,
             max_length=MAX_USERNAME,
             applies=_uses_username,
         ),
@@ -147,6 +162,9 @@ class NetworkBackend(Backend):
 
     async def start(self, state: GameState) -> None:
         """Connect and ask for a game like ``state`` (a fresh connection for each game)."""
+        from c4tui.net.connection import open_connection  # noqa: PLC0415 (loaded once playing)
+        from c4tui.net.framing import MessageStream  # noqa: PLC0415
+
         await self.close()
         self.moved_first = False
         self._person = Player.RED
@@ -158,7 +176,7 @@ class NetworkBackend(Backend):
             raise NetworkError(describe_network_error(error, self.address)) from error
         self._connection = connection
         game = self.protocol(
-            MessageStream(connection, self.protocol.spec), self.address.username, state
+            MessageStream(connection, self.protocol.spec()), self.address.username, state
         )
         self._game = game
         try:
@@ -188,6 +206,8 @@ class NetworkBackend(Backend):
 
         What it sends meanwhile is kept for the next read.
         """
+        from c4tui.protocols.common import ProtocolError  # noqa: PLC0415
+
         connection = self._connection
         if connection is None or self._game is None or self._game.over:
             return
@@ -226,6 +246,8 @@ class NetworkBackend(Backend):
 
     async def _guarded(self, talk: Coroutine[object, object, T], timeout: float) -> T:
         """Run a conversation; on any failure hang up and raise NetworkError in words."""
+        from c4tui.protocols.common import ProtocolError  # noqa: PLC0415
+
         try:
             async with asyncio.timeout(timeout):  # not wait_for: it can lose a cancellation
                 return await talk

@@ -12,14 +12,15 @@ import socket
 from abc import ABC, abstractmethod
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from c4tui.engine import GameState, Move, Rules
 from c4tui.net.address import DEFAULT_HOST, DEFAULT_PORT
 from c4tui.net.errors import ConnectionClosed, NetworkError, WriteTimeout
-from c4tui.net.framing import MessageStream
-from c4tui.protocols.common import ProtocolError, quote
-from c4tui.protocols.registry import ProtocolSpec
+
+if TYPE_CHECKING:
+    from c4tui.net.framing import MessageStream
+    from c4tui.protocols.registry import ProtocolSpec
 
 
 @dataclass(frozen=True)
@@ -46,6 +47,8 @@ def login_name(acceptable: Callable[[str], bool]) -> str:
 
 def describe_network_error(error: BaseException, address: ServerAddress) -> str:  # noqa: PLR0911
     """One sentence saying what went wrong with the server at ``address``."""
+    from c4tui.protocols.common import ProtocolError  # noqa: PLC0415 (loaded once playing)
+
     if isinstance(error, NetworkError):
         return str(error)
     if isinstance(error, ProtocolError):
@@ -70,14 +73,14 @@ class ServerGame(ABC):
 
     The person here is RED unless the server's AI moved first (``open`` says so).
     Methods raise ProtocolError, quoting what arrived, at the first thing that
-    does not fit our own board.
+    does not fit our own board. The class describes the protocol to forms and the
+    command line without loading it: its codec is imported once a game starts.
     """
 
     #: The protocol's key (``--protocol``), name and a line for the connect dialog.
     key: ClassVar[str]
     name: ClassVar[str]
     summary: ClassVar[str]
-    spec: ClassVar[ProtocolSpec]
     #: Whether the protocol sends the username.
     uses_username: ClassVar[bool] = False
     #: The only board the protocol plays (None: any size the engine allows).
@@ -89,6 +92,11 @@ class ServerGame(ABC):
         self.stream = stream
         self.username = username
         self.start_state = state
+
+    @classmethod
+    @abstractmethod
+    def spec(cls) -> ProtocolSpec:
+        """How the protocol's messages are framed (its codec is imported here, when needed)."""
 
     @abstractmethod
     async def open(self) -> list[Move]:
@@ -128,6 +136,8 @@ class ServerGame(ABC):
 
         An answer in another protocol raises ProtocolError saying which one it sounds like.
         """
+        from c4tui.protocols.common import ProtocolError, quote  # noqa: PLC0415
+
         await self.stream.send(request)
         answer = await self.stream.read()
         try:

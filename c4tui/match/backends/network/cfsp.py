@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from c4tui.engine import Move, Rules
 from c4tui.match.backends.network.base import ServerGame
-from c4tui.protocols import cfsp
-from c4tui.protocols.common import ProtocolError
-from c4tui.protocols.registry import ProtocolSpec
+
+if TYPE_CHECKING:
+    from c4tui.protocols.cfsp import ClientSession
+    from c4tui.protocols.registry import ProtocolSpec
 
 
 class CFSPGame(ServerGame):
@@ -17,11 +18,20 @@ class CFSPGame(ServerGame):
     key = "cfsp"
     name = "CFSP"
     summary = "ICS 32's later protocol (GAME rows columns): any size, Pop Out rules."
-    spec: ClassVar[ProtocolSpec] = cfsp.SPEC
-    rules: ClassVar[tuple[Rules, ...]] = (cfsp.RULES,)
+    rules: ClassVar[tuple[Rules, ...]] = (Rules.POPOUT,)  # cfsp.RULES (a test holds them equal)
+    session: ClientSession
+
+    @classmethod
+    def spec(cls) -> ProtocolSpec:
+        """CFSP's framing."""
+        from c4tui.protocols import cfsp  # noqa: PLC0415 (loaded once playing)
+
+        return cfsp.SPEC
 
     async def open(self) -> list[Move]:
         """GAME, answered with START."""
+        from c4tui.protocols import cfsp  # noqa: PLC0415
+
         state = self.start_state
         self.session = cfsp.ClientSession(state.columns, state.rows)
         await self.ask_first(self.session.game_request(), cfsp.GAME, self.session.check_start)
@@ -29,6 +39,9 @@ class CFSPGame(ServerGame):
 
     async def exchange(self, move: Move) -> list[Move]:
         """USER and RECEIVED; then MOVE and COLUMN until the AI's move is legal here."""
+        from c4tui.protocols import cfsp  # noqa: PLC0415
+        from c4tui.protocols.common import ProtocolError  # noqa: PLC0415
+
         session = self.session
         await self.stream.send(session.send_move(move))
         session.check_received(move, await self.stream.read())

@@ -141,7 +141,7 @@ async def press_and_time(app: C4App, repainted: asyncio.Event, key: str) -> floa
 async def game_key_latencies(rounds: int, size: tuple[int, int]) -> dict[str, list[float]]:
     """Every game key's latency on a 20 x 20 Pop Out board, by what the key does."""
     settings = MatchSettings(columns=20, rows=20, rules=Rules.POPOUT)
-    gc.disable()  # as ``c4tui`` starts the app (run_app): on again, and the start frozen, once ready
+    gc.disable()  # as `c4tui` starts the app: on again, the start frozen, at the first frame
     app = C4App(settings)
     repainted = repaints_of(app)
     latencies: dict[str, list[float]] = {}
@@ -178,7 +178,7 @@ async def latencies_while_hard_thinks(count: int, size: tuple[int, int]) -> list
         person_colour=Player.YELLOW,
         ai_delay=0.0,
     )
-    gc.disable()  # as ``c4tui`` starts the app (run_app): on again, and the start frozen, once ready
+    gc.disable()  # as `c4tui` starts the app: on again, the start frozen, at the first frame
     app = C4App(settings)
     repainted = repaints_of(app)
     latencies: list[float] = []

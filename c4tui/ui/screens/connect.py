@@ -13,14 +13,14 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Grid, Horizontal, Vertical
 from textual.screen import ModalScreen
-from textual.widgets import Button, Input, Label, RadioButton, Static
+from textual.widgets import Button, Input, Label, Static
 
 from c4tui.engine import Rules
 from c4tui.match import Backend
 from c4tui.match.backends.base import Option
 from c4tui.match.settings import describe_game
 from c4tui.ui.servers import Servers, server_refusal
-from c4tui.ui.widgets.choice import ChoiceSet
+from c4tui.ui.widgets.choice import ChoiceButton, ChoiceSet
 
 
 class ConnectDialog(ModalScreen[dict[str, str] | None]):
@@ -85,7 +85,7 @@ class ConnectDialog(ModalScreen[dict[str, str] | None]):
         value = self._values[option.key]
         if not option.choices:
             return Input(value, id=option.key, max_length=option.max_length, compact=True)
-        buttons = [RadioButton(c.label, value=c.value == value) for c in option.choices]
+        buttons = [ChoiceButton(c.label, value=c.value == value) for c in option.choices]
         return ChoiceSet(*buttons, id=option.key)
 
     def on_mount(self) -> None:

@@ -9,11 +9,11 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Grid, Horizontal, Vertical, VerticalScroll
 from textual.screen import Screen
-from textual.widgets import Button, Header, Input, Label, RadioButton, Static
+from textual.widgets import Button, Header, Input, Label, Static
 
 from c4tui.engine import MAX_SIZE, MIN_SIZE, Player, Rules, parse_size
 from c4tui.match import OPPONENTS, Backend, MatchSettings
-from c4tui.ui.widgets.choice import ChoiceSet
+from c4tui.ui.widgets.choice import ChoiceButton, ChoiceSet
 from c4tui.ui.widgets.footer import FittingFooter
 
 if TYPE_CHECKING:
@@ -83,7 +83,7 @@ class MenuScreen(Screen[None]):
                 yield Label("Mode")
                 with ChoiceSet(id="mode"):
                     for kind in self._kinds:
-                        yield RadioButton(kind.title, value=kind.key == initial.opponent)
+                        yield ChoiceButton(kind.title, value=kind.key == initial.opponent)
                 yield Label("Board")
                 with Horizontal(id="size"):
                     yield self._size_input("columns", initial.columns)
@@ -92,14 +92,13 @@ class MenuScreen(Screen[None]):
                     yield Static(" rows", classes="size-label")
                 yield Label("Rules")
                 with ChoiceSet(id="rules"):
-                    yield RadioButton("Classic", value=initial.rules is Rules.CLASSIC)
-                    yield RadioButton("Pop Out", value=initial.rules is Rules.POPOUT)
+                    yield ChoiceButton("Classic", value=initial.rules is Rules.CLASSIC)
+                    yield ChoiceButton("Pop Out", value=initial.rules is Rules.POPOUT)
                 yield Label("You play", classes="colour-choice")
                 with ChoiceSet(id="colour", classes="colour-choice"):
-                    yield RadioButton(
-                        "Red (moves first)", value=initial.person_colour is Player.RED
-                    )
-                    yield RadioButton("Yellow", value=initial.person_colour is Player.YELLOW)
+                    colour = initial.person_colour
+                    yield ChoiceButton("Red (moves first)", value=colour is Player.RED)
+                    yield ChoiceButton("Yellow", value=colour is Player.YELLOW)
                 yield from self._option_fields()
             yield Static(id="mode-note")
             yield Static(id="size-error")
@@ -125,7 +124,7 @@ class MenuScreen(Screen[None]):
                 yield Label(option.label, classes=classes)
                 with ChoiceSet(id=f"option-{kind.key}-{option.key}", classes=classes):
                     for choice in option.choices:
-                        yield RadioButton(choice.label, value=choice.value == values[option.key])
+                        yield ChoiceButton(choice.label, value=choice.value == values[option.key])
 
     @staticmethod
     def _size_input(name: str, value: int) -> Input:

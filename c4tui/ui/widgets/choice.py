@@ -23,6 +23,23 @@ MARKS: dict[tuple[bool, bool], tuple[str, str, str]] = {
 }
 
 
+class ChoiceButton(RadioButton):
+    """A radio button that, made already chosen, does not restyle itself before mounting.
+
+    Speed: Textual's button applies the stylesheet to itself when made with
+    ``value=True``, before it is even in the screen, where the styles are applied
+    again at mounting; a menu of chosen buttons spent ~20 ms of the start on it.
+    """
+
+    def watch_value(self) -> None:
+        """Mark the button on or off, and say so (as Textual's button does)."""
+        if self.is_mounted:
+            super().watch_value()
+            return
+        self.set_class(self.value, "-on", update=False)  # styled when mounted
+        self.post_message(self.Changed(self, self.value))
+
+
 class ChoiceSet(RadioSet):
     """A RadioSet in which moving the highlight also presses the button."""
 

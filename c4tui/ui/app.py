@@ -8,6 +8,7 @@ the network protocols), so the menu's first frame comes sooner.
 from __future__ import annotations
 
 import gc
+import os
 import sys
 from collections.abc import Callable, Sequence
 from dataclasses import replace
@@ -34,6 +35,9 @@ if TYPE_CHECKING:
     from c4tui.ui.screens.login import LoggedIn
 
 # The other screens load when first shown (the imports marked PLC0415 below).
+
+#: How often a browser visitor's app looks whether its web server is still there.
+SERVER_CHECK_SECONDS = 2.0
 
 DriverFactory = Callable[[MatchSettings, Sequence[Move]], "MatchDriver"]
 
@@ -100,6 +104,8 @@ class C4App(App[None]):
         self._suspended: GameScreen | None = None
         #: The unfinished game of the last run, offered under Resume (read on mount).
         self.kept: GameRecord | None = None
+        #: A browser visitor's web server (the parent process, from the start), watched.
+        self._server_pid = os.getppid()
 
     # ----- looks ---------------------------------------------------------------------
 
@@ -190,6 +196,18 @@ class C4App(App[None]):
             self.open_record(self._review, review=True)
         elif self._start_at_once:
             self.start_match(self._initial_settings)
+        if self.is_visitor:
+            self.set_interval(SERVER_CHECK_SECONDS, self._leave_if_server_gone)
+
+    def _leave_if_server_gone(self) -> None:
+        """A visitor's app ends with its ``c4tui web`` server, however that ended.
+
+        Textual's web driver goes on running when the server stops talking to it, so a
+        server killed without goodbyes would leave its visitors' apps running for ever.
+        Once the server is gone this process has another parent.
+        """
+        if os.getppid() != self._server_pid:
+            self.exit(return_code=1)
 
     def on_ready(self) -> None:
         """The first frame is drawn: collect garbage again (``run_app`` held it off to start).

@@ -29,7 +29,8 @@ class WebConfig:
         words = [sys.executable, "-m", "c4tui", "--web-visitor"]
         for host, port in self.allowed_servers:
             words += ["--allow-server", format_server(host, port)]
-        return shlex.join(words)
+        # exec: the app is the server's own child, so it can tell when the server is gone.
+        return "exec " + shlex.join(words)
 
 
 def format_server(host: str, port: int) -> str:

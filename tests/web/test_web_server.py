@@ -64,3 +64,35 @@ async def test_an_idle_session_ends_and_is_logged(tmp_path: Path) -> None:
             assert time.monotonic() - began < 60
         log = server.output()
     assert "ended: idle" in log
+
+
+def children_of(pid: int) -> list[int]:
+    """The processes whose parent is ``pid`` (Linux's /proc)."""
+    text = Path(f"/proc/{pid}/task/{pid}/children").read_text()
+    return [int(child) for child in text.split()]
+
+
+def running(pid: int) -> bool:
+    """True while ``pid`` exists and is not a zombie waiting to be reaped."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except FileNotFoundError:
+        return False
+    return fields[0] != "Z"
+
+
+@pytest.mark.skipif(not Path("/proc/self/task").exists(), reason="reads Linux's /proc")
+async def test_a_visitors_app_ends_when_the_server_is_killed(tmp_path: Path) -> None:
+    with web_server(tmp_path) as server:
+        ws_url = server.url.replace("http", "ws") + "/ws?width=80&height=24"
+        async with aiohttp.ClientSession() as http:
+            visitor = await http.ws_connect(ws_url)
+            await visitor.receive(timeout=30)  # the visitor's app has started
+            apps = children_of(server.process.pid)
+            assert len(apps) == 1  # the app itself (exec), not a shell around it
+            server.process.kill()  # no goodbyes: the server cannot tell its visitors
+            server.process.wait(timeout=20)
+            deadline = time.monotonic() + 20
+            while running(apps[0]) and time.monotonic() < deadline:
+                await asyncio.sleep(0.2)
+            assert not running(apps[0])

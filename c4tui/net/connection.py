@@ -104,12 +104,13 @@ class Connection:
         Raises ConnectionClosed at end of stream, TimeoutError after ``timeout``
         seconds of silence, and ProtocolError for an over-long or non-ASCII line.
         """
-        async with asyncio.timeout(timeout):
-            while (end := self._buffer.find(b"\n")) < 0:
-                if len(self._buffer) > MAX_LINE_BYTES + 1:
-                    raise ProtocolError(f"a line longer than {MAX_LINE_BYTES} bytes")
-                if not await self._fill():
-                    self._raise_at_eof()
+        if (end := self._buffer.find(b"\n")) < 0:  # not here yet: wait (no timer otherwise)
+            async with asyncio.timeout(timeout):
+                while (end := self._buffer.find(b"\n")) < 0:
+                    if len(self._buffer) > MAX_LINE_BYTES + 1:
+                        raise ProtocolError(f"a line longer than {MAX_LINE_BYTES} bytes")
+                    if not await self._fill():
+                        self._raise_at_eof()
         raw = bytes(self._buffer[:end])
         del self._buffer[: end + 1]
         body = raw[:-1] if raw.endswith(b"\r") else raw
@@ -159,6 +160,9 @@ class Connection:
         if self.writer.is_closing():
             raise ConnectionClosed("the connection is closed")
         self.writer.write(data)
+        transport = self.writer.transport
+        if not transport.get_write_buffer_size() and not transport.is_closing():
+            return  # the kernel took it all: nothing to wait for, no timer to set
         try:
             async with asyncio.timeout(self.write_timeout):
                 await self.writer.drain()

@@ -352,6 +352,8 @@ class MatchDriver:
 
     async def _submission_or_absence(self, submitted: asyncio.Future[Move], other: Backend) -> Move:
         """The move submitted, unless ``other`` goes away first (then its error is raised)."""
+        if type(other).watch_while_waiting is Backend.watch_while_waiting:
+            return await submitted  # it watches nothing (the AI): no task to start per turn
         watch = asyncio.ensure_future(other.watch_while_waiting())
         try:
             either: set[asyncio.Future[Move] | asyncio.Future[None]] = {submitted, watch}

@@ -15,7 +15,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from c4tui.ai import SearchResult
-from c4tui.engine import C4Error, GameState, Move, Player
+from c4tui.engine import C4Error, GameState, IllegalMoveError, Move, Player
 from c4tui.match.backends.base import Backend, Watcher
 from c4tui.match.events import (
     GameOver,
@@ -366,10 +366,11 @@ class MatchDriver:
 
     async def _play_move(self, player: Player, move: Move) -> None:
         before = self.state
-        reason = before.refusal(move)
-        if reason is not None:
-            raise OpponentMisbehaved(f"{self.seats[player].label} tried an illegal move: {reason}")
-        after = before.play(move)
+        try:
+            after = before.play(move)
+        except IllegalMoveError as illegal:
+            label = self.seats[player].label
+            raise OpponentMisbehaved(f"{label} tried an illegal move: {illegal}") from None
         self._states.append(after)
         self._moves.append(move)
         self._emit(MovePlayed(before, move, after, player))

@@ -157,10 +157,10 @@ class Connection:
 
         Raises WriteTimeout (the connection is then gone) or an OSError.
         """
-        if self.writer.is_closing():
-            raise ConnectionClosed("the connection is closed")
-        self.writer.write(data)
         transport = self.writer.transport
+        if transport.is_closing():
+            raise ConnectionClosed("the connection is closed")
+        transport.write(data)
         if not transport.get_write_buffer_size() and not transport.is_closing():
             return  # the kernel took it all: nothing to wait for, no timer to set
         try:

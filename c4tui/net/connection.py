@@ -224,12 +224,26 @@ class Connection:
 
         Raises WriteTimeout (the connection is then gone) or an OSError.
         """
+        if not self.write(data):
+            await self.drain()
+
+    def write(self, data: bytes) -> bool:
+        """Write ``data`` in one write; True if the kernel took all of it (nothing to wait for).
+
+        Otherwise ``drain`` must follow (before the next write), to wait within the time
+        limit. Raises ConnectionClosed if the connection is already closed.
+        """
         transport = self.writer.transport
         if transport.is_closing():
             raise ConnectionClosed("the connection is closed")
         transport.write(data)
-        if not transport.get_write_buffer_size() and not transport.is_closing():
-            return  # the kernel took it all: nothing to wait for, no timer to set
+        return not transport.get_write_buffer_size() and not transport.is_closing()
+
+    async def drain(self) -> None:
+        """Wait until the peer takes what is buffered; abort if it will not in time.
+
+        Raises WriteTimeout (the connection is then gone) or an OSError.
+        """
         try:
             async with asyncio.timeout(self.write_timeout):
                 await self.writer.drain()

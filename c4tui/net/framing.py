@@ -65,7 +65,9 @@ class MessageStream:
 
     async def send_all(self, messages: list[str]) -> None:
         """Send each message in its own write; without a terminator, a moment apart."""
+        gap = self.spec.framing is Framing.UNTERMINATED
         for index, message in enumerate(messages):
-            if index and self.spec.framing is Framing.UNTERMINATED:
+            if index and gap:
                 await asyncio.sleep(UNTERMINATED_GAP)
-            await self.send(message)
+            if not self.connection.write(self.spec.frame(message)):
+                await self.connection.drain()  # within the write time limit

@@ -110,6 +110,9 @@ async def _play(
         if isinstance(event, TurnStarted) and event.submits:
             reason = await _client_turn(stream, session, driver, client)
         elif isinstance(event, TurnStarted):
+            if not events.empty():  # a quick AI has moved already: no need to watch
+                pending = events.get_nowait()
+                continue
             reason, pending = await _while_the_ai_thinks(stream, events)
         elif isinstance(event, MovePlayed):
             reason = await _announce(stream, session, event)
@@ -162,8 +165,6 @@ async def _while_the_ai_thinks(
 
     Returns why the conversation ended ("" if it goes on) and the event.
     """
-    if not events.empty():  # a quick AI has moved already: no need to watch
-        return "", events.get_nowait()
     hangup = asyncio.create_task(stream.connection.wait_for_hangup())
     news = asyncio.create_task(events.get())
     try:

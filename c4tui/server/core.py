@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import gc
 import ipaddress
 import itertools
@@ -76,6 +77,7 @@ class ServerConfig:
     max_rooms: int = MAX_ROOMS
 
 
+@functools.lru_cache(maxsize=4096)  # parsed once per address, not once per connection
 def address_group(host: str) -> str:
     """What counts as one address for the per-address limit: IPv4 as is, IPv6 by /64."""
     try:

@@ -415,7 +415,7 @@ class MatchDriver:
         task = self._task
         self._stop_loop()
         try:
-            if task is not None:
+            if task is not None and not task.done():  # a finished game's loop has ended
                 await asyncio.wait({task})  # its end, whatever it was; our own cancel passes
         finally:
             for watcher in (*self.seats.values(), *self.watchers):

@@ -18,6 +18,14 @@ Run: ``python bench/server_load.py --clients 100 --seconds 10`` (the server play
 Example for the "20 clients on Hard" target:
 ``python bench/server_load.py --clients 20 --seconds 15 --ai hard --probes 2``.
 
+- ``--budget``: the server's speed budget (issue 15) with the C load generator:
+  1,000 paced games, 10,000 connections held per protocol, each protocol's capacity;
+  every figure next to its budget (``bench/server_budget.py``). ``--capacity`` runs
+  only the capacity search, ``--profile`` adds a py-spy profile of the server.
+- ``--loadgen c``: one run of N clients (random AI, no probes) with the C generator
+  (``bench/loadgen.c``, built with gcc, on its own core); ``--rate R`` paces each
+  client to R moves/s (0, the default: the next move as soon as the answer is in).
+
 Everything stays on 127.0.0.1; the run is bounded by --seconds (plus a short grace
 period) and stops the server itself. The server gets ``--max-connections`` above
 clients + probes, ``--idle-timeout 60`` and, when its ``--help`` lists it,
@@ -403,11 +411,44 @@ def parse_options() -> Options:
     )
     parser.add_argument("--rooms", type=int, default=500, help="lobby: rooms (M)")
     parser.add_argument("--viewers", type=int, default=2, help="lobby: viewers per room (V)")
+    parser.add_argument(
+        "--loadgen",
+        choices=["python", "c"],
+        default="python",
+        help="c: the C generator (bench/loadgen.c, random AI, no probes) on its own core",
+    )
+    parser.add_argument(
+        "--rate", type=float, default=0.0, help="c: moves/s per client (0: as fast as answered)"
+    )
+    parser.add_argument(
+        "--budget", action="store_true", help="check the server's budget (issue 15), ~5 min"
+    )
+    parser.add_argument(
+        "--capacity", action="store_true", help="only the per-protocol capacity search"
+    )
+    parser.add_argument(
+        "--profile", action="store_true", help="--budget: sample the server with py-spy"
+    )
     args = parser.parse_args()
     if args.scenario == "lobby":
         run_lobby_scenario(args.rooms, args.viewers, args.seconds)
         raise SystemExit(0)
+    if args.budget or args.capacity or args.loadgen == "c":
+        raise SystemExit(run_with_c_generator(args))
     return Options(args.clients, args.seconds, args.ai, args.probes, args.protocol)
+
+
+def run_with_c_generator(args: argparse.Namespace) -> int:
+    """The budget check, the capacity search, or one run with the C generator."""
+    import server_budget  # noqa: PLC0415 (bench/ is the script's directory)
+
+    if args.budget:
+        return server_budget.run_budget(args.profile)
+    if args.capacity:
+        return server_budget.run_capacity()
+    if args.probes or args.ai != "random" or args.rate < 0:
+        raise SystemExit("--loadgen c plays the random AI, without probes, at a rate >= 0")
+    return server_budget.run_with_c_clients(args.protocol, args.clients, args.seconds, args.rate)
 
 
 def run_lobby_scenario(rooms: int, viewers: int, seconds: float) -> None:

@@ -10,6 +10,10 @@ from c4tui.engine import GameState, Move
 if TYPE_CHECKING:
     from c4tui.ai.search import CancelFlag
 
+#: What unseeded players draw from: one generator for all of them, since its state is
+#: 2.5 KB and a server makes a player for every game it plays.
+_SHARED = random.Random()
+
 
 class RandomPlayer:
     """Chooses uniformly among the legal moves; a seed makes it repeatable."""
@@ -18,7 +22,7 @@ class RandomPlayer:
     cheap: ClassVar[bool] = True
 
     def __init__(self, seed: int | None = None) -> None:
-        self._random = random.Random(seed)
+        self._random = _SHARED if seed is None else random.Random(seed)
 
     def choose_move(
         self, state: GameState, cancel: CancelFlag | None = None, time_limit: float | None = None

@@ -14,7 +14,7 @@ import contextlib
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING
 
-from c4tui.engine import C4Error, GameState, Move, Player
+from c4tui.engine import C4Error, GameState, IllegalMoveError, Move, Player
 from c4tui.match.backends.base import Backend, Watcher
 from c4tui.match.events import (
     GameOver,
@@ -352,6 +352,8 @@ class MatchDriver:
 
     async def _submission_or_absence(self, submitted: asyncio.Future[Move], other: Backend) -> Move:
         """The move submitted, unless ``other`` goes away first (then its error is raised)."""
+        if type(other).watch_while_waiting is Backend.watch_while_waiting:
+            return await submitted  # it watches nothing (the AI): no task to start per turn
         watch = asyncio.ensure_future(other.watch_while_waiting())
         try:
             either: set[asyncio.Future[Move] | asyncio.Future[None]] = {submitted, watch}
@@ -364,10 +366,11 @@ class MatchDriver:
 
     async def _play_move(self, player: Player, move: Move) -> None:
         before = self.state
-        reason = before.refusal(move)
-        if reason is not None:
-            raise OpponentMisbehaved(f"{self.seats[player].label} tried an illegal move: {reason}")
-        after = before.play(move)
+        try:
+            after = before.play(move)
+        except IllegalMoveError as illegal:
+            label = self.seats[player].label
+            raise OpponentMisbehaved(f"{label} tried an illegal move: {illegal}") from None
         self._states.append(after)
         self._moves.append(move)
         self._emit(MovePlayed(before, move, after, player))
@@ -412,7 +415,7 @@ class MatchDriver:
         task = self._task
         self._stop_loop()
         try:
-            if task is not None:
+            if task is not None and not task.done():  # a finished game's loop has ended
                 await asyncio.wait({task})  # its end, whatever it was; our own cancel passes
         finally:
             for watcher in (*self.seats.values(), *self.watchers):

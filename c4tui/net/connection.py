@@ -16,13 +16,70 @@ import contextlib
 from c4tui.net.errors import ConnectionClosed, WriteTimeout
 from c4tui.protocols.common import MAX_LINE_BYTES, ProtocolError, quote
 
-# Time limits use ``asyncio.timeout`` throughout: Python 3.11's ``wait_for`` can swallow
-# a cancellation that arrives as its work finishes, and then Ctrl-C waits for a timeout.
+# Time limits use ``asyncio.timeout`` (or ReadDeadline, which works the same way): Python
+# 3.11's ``wait_for`` can swallow a cancellation that arrives as its work finishes, and
+# then Ctrl-C waits for a timeout.
 
 #: How much one read asks the kernel for.
 READ_CHUNK = 65536
 #: Seconds a write may wait for the peer to read before the connection is dropped.
 DEFAULT_WRITE_TIMEOUT = 30.0
+
+
+class ReadDeadline:
+    """Time limits for one connection's reads, with one timer for many reads.
+
+    ``asyncio.timeout`` sets and cancels a timer for every read, and a busy server
+    reads thousands of lines a second, nearly all long before their limit. This keeps
+    one timer per connection instead: set for the first deadline, and when it fires
+    while a later read (with a later deadline) waits, set again for what is left. A
+    read still waiting at its deadline is cancelled and raises TimeoutError, as under
+    ``asyncio.timeout``. One read at a time; ``cancel`` when the connection closes.
+    """
+
+    __slots__ = ("_cancelling", "_deadline", "_expired", "_task", "_timer")
+
+    def __init__(self) -> None:
+        self._deadline = 0.0
+        self._expired = False
+        self._task: asyncio.Task[object] | None = None
+        self._cancelling = 0
+        self._timer: asyncio.TimerHandle | None = None
+
+    def begin(self, deadline: float) -> None:
+        """The current task is to wait for a read that must end by ``deadline`` (loop time)."""
+        task = asyncio.current_task()
+        assert task is not None
+        self._deadline, self._task, self._cancelling = deadline, task, task.cancelling()
+        timer = self._timer
+        if timer is None or timer.when() > deadline:
+            if timer is not None:
+                timer.cancel()
+            self._timer = task.get_loop().call_at(deadline, self._fire)
+
+    def end(self, error: BaseException | None = None) -> None:
+        """The read is over (``error``: what it raised). Raises TimeoutError if it was cut off."""
+        task, self._task = self._task, None
+        if self._expired and task is not None:
+            self._expired = False
+            if task.uncancel() <= self._cancelling and isinstance(error, asyncio.CancelledError):
+                raise TimeoutError from error
+
+    def cancel(self) -> None:
+        """Stop the timer (the connection is closing)."""
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+
+    def _fire(self) -> None:
+        timer, self._timer = self._timer, None
+        if self._task is None or timer is None:
+            return  # nobody waits: the next read sets a timer again
+        if self._deadline <= timer.when():
+            self._expired = True
+            self._task.cancel()
+        else:
+            self._timer = self._task.get_loop().call_at(self._deadline, self._fire)
 
 
 class Connection:
@@ -46,6 +103,7 @@ class Connection:
         self.write_timeout = write_timeout
         self._buffer = bytearray()
         self._eof = False
+        self._deadline = ReadDeadline()
 
     @property
     def peer(self) -> str:
@@ -63,11 +121,23 @@ class Connection:
 
     # ----- reading -------------------------------------------------------------------
 
-    async def _fill(self) -> bool:
-        """Read what the peer sent next into the buffer; False at end of stream."""
+    async def _fill(self, deadline: float | None = None) -> bool:
+        """Read what the peer sent next into the buffer; False at end of stream.
+
+        Raises TimeoutError if nothing came by ``deadline`` (loop time; None: no limit).
+        """
         if self._eof:
             return False
-        data = await self.reader.read(READ_CHUNK)
+        if deadline is None:
+            data = await self.reader.read(READ_CHUNK)
+        else:
+            self._deadline.begin(deadline)
+            try:
+                data = await self.reader.read(READ_CHUNK)
+            except BaseException as error:
+                self._deadline.end(error)
+                raise
+            self._deadline.end()
         if not data:
             self._eof = True
             return False
@@ -89,8 +159,7 @@ class Connection:
         Returns up to ``size`` bytes (``wanted`` when 0).
         """
         if len(self._buffer) < wanted:
-            async with asyncio.timeout(timeout):
-                await self._fill()
+            await self._fill(_deadline(timeout))
         return bytes(self._buffer[: size or wanted])
 
     @property
@@ -104,11 +173,12 @@ class Connection:
         Raises ConnectionClosed at end of stream, TimeoutError after ``timeout``
         seconds of silence, and ProtocolError for an over-long or non-ASCII line.
         """
-        async with asyncio.timeout(timeout):
+        if (end := self._buffer.find(b"\n")) < 0:
+            deadline = _deadline(timeout)
             while (end := self._buffer.find(b"\n")) < 0:
                 if len(self._buffer) > MAX_LINE_BYTES + 1:
                     raise ProtocolError(f"a line longer than {MAX_LINE_BYTES} bytes")
-                if not await self._fill():
+                if not await self._fill(deadline):
                     self._raise_at_eof()
         raw = bytes(self._buffer[:end])
         del self._buffer[: end + 1]
@@ -122,10 +192,8 @@ class Connection:
 
         Raises ConnectionClosed, TimeoutError or ProtocolError like ``read_line``.
         """
-        if not self._buffer:
-            async with asyncio.timeout(timeout):
-                if not await self._fill():
-                    raise ConnectionClosed("the peer hung up")
+        if not self._buffer and not await self._fill(_deadline(timeout)):
+            raise ConnectionClosed("the peer hung up")
         raw = bytes(self._buffer[:limit])
         del self._buffer[:limit]
         return decode_ascii(raw)
@@ -156,9 +224,26 @@ class Connection:
 
         Raises WriteTimeout (the connection is then gone) or an OSError.
         """
-        if self.writer.is_closing():
+        if not self.write(data):
+            await self.drain()
+
+    def write(self, data: bytes) -> bool:
+        """Write ``data`` in one write; True if the kernel took all of it (nothing to wait for).
+
+        Otherwise ``drain`` must follow (before the next write), to wait within the time
+        limit. Raises ConnectionClosed if the connection is already closed.
+        """
+        transport = self.writer.transport
+        if transport.is_closing():
             raise ConnectionClosed("the connection is closed")
-        self.writer.write(data)
+        transport.write(data)
+        return not transport.get_write_buffer_size() and not transport.is_closing()
+
+    async def drain(self) -> None:
+        """Wait until the peer takes what is buffered; abort if it will not in time.
+
+        Raises WriteTimeout (the connection is then gone) or an OSError.
+        """
         try:
             async with asyncio.timeout(self.write_timeout):
                 await self.writer.drain()
@@ -172,12 +257,14 @@ class Connection:
 
     def abort(self) -> None:
         """Drop the connection at once, discarding anything not yet sent."""
+        self._deadline.cancel()
         transport = self.writer.transport
         if not transport.is_closing() or transport.get_write_buffer_size():
             transport.abort()
 
     async def close(self) -> None:
         """Close politely if everything was sent, else abort; never waits long."""
+        self._deadline.cancel()
         if self.writer.transport.get_write_buffer_size():
             self.abort()
             return
@@ -187,6 +274,11 @@ class Connection:
         with contextlib.suppress(OSError, TimeoutError):
             async with asyncio.timeout(2):
                 await self.writer.wait_closed()
+
+
+def _deadline(timeout: float | None) -> float | None:
+    """When a wait of ``timeout`` seconds from now ends, in loop time (None: never)."""
+    return None if timeout is None else asyncio.get_running_loop().time() + timeout
 
 
 def decode_ascii(raw: bytes) -> str:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-from collections import deque
 
 from c4tui.net.connection import Connection
 from c4tui.protocols.common import MAX_LINE_BYTES, ProtocolError, quote
@@ -21,7 +20,7 @@ class MessageStream:
     def __init__(self, connection: Connection, spec: ProtocolSpec) -> None:
         self.connection = connection
         self.spec = spec
-        self._messages: deque[str] = deque()
+        self._messages: list[str] = []  # the next one last (a deque would cost 600 bytes)
         self._unfinished = ""
 
     async def read(self, timeout: float | None = None) -> str:
@@ -51,8 +50,8 @@ class MessageStream:
             messages, self._unfinished = self.spec.split(self._unfinished + chunk)
             if len(self._unfinished) > MAX_LINE_BYTES:
                 raise ProtocolError(f"a message longer than {MAX_LINE_BYTES} bytes")
-            self._messages.extend(messages)
-        return self._messages.popleft()
+            self._messages = messages[::-1]  # only ever refilled once empty
+        return self._messages.pop()
 
     def _wait(self, timeout: float | None) -> float | None:
         """How long to wait for the next bytes: briefly when a message is half there."""
@@ -66,7 +65,9 @@ class MessageStream:
 
     async def send_all(self, messages: list[str]) -> None:
         """Send each message in its own write; without a terminator, a moment apart."""
+        gap = self.spec.framing is Framing.UNTERMINATED
         for index, message in enumerate(messages):
-            if index and self.spec.framing is Framing.UNTERMINATED:
+            if index and gap:
                 await asyncio.sleep(UNTERMINATED_GAP)
-            await self.send(message)
+            if not self.connection.write(self.spec.frame(message)):
+                await self.connection.drain()  # within the write time limit

@@ -13,8 +13,10 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from enum import Enum, IntEnum
+from functools import cache
 
 from c4tui.engine import GameState, Move, MoveKind, Player, Rules
+from c4tui.engine.bitboard import Geometry, cell_bit
 from c4tui.protocols.common import ProtocolError, Reply, quote
 from c4tui.protocols.registry import Framing, ProtocolSpec, starts_with
 
@@ -165,14 +167,25 @@ def _board_complete(payload: str) -> bool:
 
 def format_board(state: GameState, player: Player) -> str:
     """BOARD's payload: ``6 7`` then the cells row by row from the top, ``player``'s as 1."""
-    cells = []
-    for row in reversed(range(state.rows)):
-        for column in range(state.columns):
-            owner = state.cell(column, row)
-            cells.append(
-                EMPTY_CELL if owner is None else PLAYER_CELL if owner is player else AI_CELL
-            )
-    return " ".join(map(str, [state.rows, state.columns, *cells]))
+    mine, theirs = (state.red, state.yellow) if player is Player.RED else (state.yellow, state.red)
+    cells = [
+        _PLAYER if mine & bit else _AI if theirs & bit else _EMPTY
+        for bit in _wire_order(state.geometry)
+    ]
+    return f"{state.rows} {state.columns} {' '.join(cells)}"
+
+
+_EMPTY, _PLAYER, _AI = str(EMPTY_CELL), str(PLAYER_CELL), str(AI_CELL)
+
+
+@cache
+def _wire_order(geometry: Geometry) -> tuple[int, ...]:
+    """Every cell's bit in the order BOARD lists them: rows from the top, columns from the left."""
+    return tuple(
+        cell_bit(geometry, column, row)
+        for row in reversed(range(geometry.rows))
+        for column in range(geometry.columns)
+    )
 
 
 def parse_board(payload: str) -> list[list[int]]:

@@ -31,6 +31,43 @@ def ai_game_handler(new_session: Callable[[ClientContext], AIGameSession]) -> Ha
     return serve
 
 
+class Inbox:
+    """The driver's events for one conversation, in order: an asyncio.Queue for one reader, lighter.
+
+    Refusals are left out: ``_client_turn`` answers them as the driver refuses.
+    """
+
+    def __init__(self) -> None:
+        self._events: list[MatchEvent] = []  # a few at a time
+        self._waiter: asyncio.Future[None] | None = None
+
+    def put(self, event: MatchEvent) -> None:
+        """Keep ``event`` for ``get`` (a driver listener)."""
+        if isinstance(event, MoveRefused):
+            return
+        self._events.append(event)
+        if self._waiter is not None and not self._waiter.done():
+            self._waiter.set_result(None)
+
+    def empty(self) -> bool:
+        """True when no event is waiting."""
+        return not self._events
+
+    def get_nowait(self) -> MatchEvent:
+        """The oldest waiting event (there must be one)."""
+        return self._events.pop(0)
+
+    async def get(self) -> MatchEvent:
+        """The oldest event, once there is one. Cancelling it loses nothing."""
+        while not self._events:
+            self._waiter = asyncio.get_running_loop().create_future()
+            try:
+                await self._waiter
+            finally:
+                self._waiter = None
+        return self._events.pop(0)
+
+
 async def serve_ai_game(
     stream: MessageStream, client: ClientContext, session: AIGameSession
 ) -> str:
@@ -50,7 +87,8 @@ async def serve_ai_game(
         session.client.other: client.computer(),
     }
     driver = MatchDriver(GameState.new(*session.game), seats, pool=client.pool)
-    events = driver.listen(ignore=(MoveRefused,))  # refusals are answered in _client_turn
+    events = Inbox()
+    driver.subscribe(events.put)
     driver.start()
     try:
         return await _play(stream, session, driver, events, client)
@@ -62,7 +100,7 @@ async def _play(
     stream: MessageStream,
     session: AIGameSession,
     driver: MatchDriver,
-    events: asyncio.Queue[MatchEvent],
+    events: Inbox,
     client: ClientContext,
 ) -> str:
     """Answer the driver's events until the game or the connection ends."""
@@ -72,6 +110,9 @@ async def _play(
         if isinstance(event, TurnStarted) and event.submits:
             reason = await _client_turn(stream, session, driver, client)
         elif isinstance(event, TurnStarted):
+            if not events.empty():  # a quick AI has moved already: no need to watch
+                pending = events.get_nowait()
+                continue
             reason, pending = await _while_the_ai_thinks(stream, events)
         elif isinstance(event, MovePlayed):
             reason = await _announce(stream, session, event)
@@ -118,14 +159,12 @@ async def _answer_after_the_end(
 
 
 async def _while_the_ai_thinks(
-    stream: MessageStream, events: asyncio.Queue[MatchEvent]
+    stream: MessageStream, events: Inbox
 ) -> tuple[str, MatchEvent | None]:
     """Wait for the driver's next event, but notice a client that hangs up meanwhile.
 
     Returns why the conversation ended ("" if it goes on) and the event.
     """
-    if not events.empty():  # a quick AI has moved already: no need to watch
-        return "", events.get_nowait()
     hangup = asyncio.create_task(stream.connection.wait_for_hangup())
     news = asyncio.create_task(events.get())
     try:

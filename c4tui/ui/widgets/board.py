@@ -184,6 +184,8 @@ class Board(ScrollView, can_focus=True):
         self._fall_timer: Timer | None = None
         self._styles: dict[str, Style] | None = None
         self._plain: dict[int, _Line] = {}
+        #: The board size the lines kept were made for.
+        self._lines_for = (state.columns, state.rows)
         self._paint: _Paint | None = None
         self.cursor = state.columns // 2
 
@@ -208,7 +210,7 @@ class Board(ScrollView, can_focus=True):
         resized = (state.columns, state.rows) != (old.columns, old.rows)
         if state is not old:
             self.land()  # a disc still falling lands before the next position is shown
-        old_last, old_winning = self._last_cell(), self._winning
+        old_last, old_marked = self._last_cell(), (*self._winning, *self._threats)
         self._state = state
         self._last_move = last_move
         self._winning = state.winning_cells()
@@ -218,20 +220,22 @@ class Board(ScrollView, can_focus=True):
             self._fit_look()
         if animate and last_move is not None:
             self._start_fall(last_move)
-        if resized or old_winning or self._winning or self._threats:
+        if resized:
             self._redraw()
             return
         # Only the rows whose discs or marks changed are made again and repainted.
         rows = state.rows_differing(old) if state is not old else set()
         rows.update(cell[1] for cell in (old_last, self._last_cell()) if cell is not None)
+        rows.update(row for _, row in (*old_marked, *self._winning, *self._threats))
         if self._fall is not None:
             rows.update((self._fall.row, self._fall.landing))
         self._redraw_rows(rows, labels=True)
 
     def watch_show_threats(self, show: bool) -> None:
         """Work the threats out now (and on every move while shown)."""
+        old = self._threats
         self._threats = self._state.threats() if show else {}
-        self._redraw()
+        self._redraw_rows({row for _, row in (*old, *self._threats)})
 
     # ----- the drop animation ----------------------------------------------------------
 
@@ -375,6 +379,7 @@ class Board(ScrollView, can_focus=True):
 
     def _fit_look(self) -> None:
         width, height = self.size.width or 80, self.size.height or 24
+        old_look = self._look
         self._look = choose_look(
             self._state.columns, self._state.rows, width, height, self._ascii_only
         )
@@ -383,7 +388,10 @@ class Board(ScrollView, can_focus=True):
             self._state.columns * self._look.width,
             self._state.rows * self._look.height + EXTRA_LINES + analysis_lines,
         )
-        self._redraw()
+        if self._look != old_look or (self._state.columns, self._state.rows) != self._lines_for:
+            self._plain.clear()  # lines of other cells, or of another board
+            self._lines_for = (self._state.columns, self._state.rows)
+        self.refresh()
         self.call_after_refresh(self._scroll_cursor_into_view)
 
     def _left_margin(self) -> int:

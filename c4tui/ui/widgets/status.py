@@ -5,10 +5,14 @@ from __future__ import annotations
 from rich.cells import cell_len
 from textual.app import ComposeResult
 from textual.containers import Vertical, VerticalScroll
+from textual.markup import escape
 from textual.widgets import Static
 
 from c4tui.engine import GameState, Move, Player, Rules, format_move
 from c4tui.ui.widgets.looks import player_glyph
+
+#: The theme's colour for each player's turn line (readable text, not the discs' colour).
+TURN_COLOURS = {Player.RED: "$text-error", Player.YELLOW: "$text-warning"}
 
 
 def move_list_text(moves: tuple[Move, ...]) -> str:
@@ -54,8 +58,6 @@ class StatusPanel(Vertical):
     StatusPanel #game-title { color: $text-muted; }
     StatusPanel #score { display: none; }
     StatusPanel #turn { text-style: bold; }
-    StatusPanel #turn.-red { color: $text-error; }
-    StatusPanel #turn.-yellow { color: $text-warning; }
     StatusPanel #mode.-pop { color: $accent; text-style: bold reverse; }
     StatusPanel #message.-error { color: $text-error; text-style: bold; }
     StatusPanel #message.-thinking { color: $text-muted; text-style: italic; }
@@ -87,8 +89,7 @@ class StatusPanel(Vertical):
         """Whose turn it is, or who won; ``halted`` instead when the game is not going on."""
         turn = self.query_one("#turn", Static)
         if halted:
-            self._put(turn, halted)
-            turn.set_classes("")
+            self._put(turn, escape(halted))
             return
         player: Player | None = state.winner or state.turn
         glyph = player_glyph(state.winner or state.turn, self._ascii_only)
@@ -101,9 +102,10 @@ class StatusPanel(Vertical):
             text = f"{glyph} {state.turn.name} to move"
         if player is not None and who.get(player):
             text += f"\n{who[player]}" + (" won" if state.winner is not None else "")
-        self._put(turn, text)
-        turn.set_class(player is Player.RED, "-red")
-        turn.set_class(player is Player.YELLOW, "-yellow")
+        # The colour is in the text, not a CSS class: restyling the widget on every
+        # move took more of a frame than drawing it.
+        colour = TURN_COLOURS.get(player) if player is not None else None
+        self._put(turn, f"[{colour}]{escape(text)}[/]" if colour else escape(text))
 
     def show_score(self, text: str) -> None:
         """The running score of a series of rematches (hidden before the first result)."""

@@ -17,6 +17,8 @@ def lazy_names(package: str, homes: Mapping[str, str]) -> Callable[[str], object
         home = homes.get(name)
         if home is None:
             raise AttributeError(f"module {package!r} has no attribute {name!r}")
-        return getattr(importlib.import_module(home), name)
+        value = getattr(importlib.import_module(home), name)
+        setattr(importlib.import_module(package), name, value)  # later uses skip this
+        return value
 
     return load

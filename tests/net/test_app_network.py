@@ -282,3 +282,23 @@ async def test_the_dialog_offers_each_protocol_and_c4n_sets_the_board(server: C4
             turn += 1
         assert screen.driver.state.is_over and screen.driver.problem is None
         assert "(C4N)" in str(screen.query_one("#game-title").render())
+
+
+async def test_a_server_answer_that_looks_like_markup_is_shown_as_it_is() -> None:
+    async def script(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        await greet(reader, writer)
+        await reader.readline()
+        await say(writer, "[/] [b]OKAY[/b]")
+
+    async with FakeServer(script) as fake:
+        app = network_app(fake.port)
+        async with app.run_test(size=SIZE) as pilot:
+            await open_dialog(pilot)
+            await pilot.press("enter")
+            await settle(pilot)
+            screen = app.screen
+            assert isinstance(screen, GameScreen)
+            await play(pilot, "d4")
+            await settle(pilot)
+            assert app.return_code is None  # no crash on "[/]"
+            assert "[/] [b]OKAY[/b]" in message(screen)

@@ -75,15 +75,16 @@ class StatusPanel(Vertical):
 
     def compose(self) -> ComposeResult:
         """Title, turn, mode, message, last move and the move list, top to bottom."""
-        yield Static(self._title, id="game-title")
-        yield Static(id="score")
-        yield Static(id="turn")
-        yield Static(id="mode")
-        yield Static(id="message")
-        yield Static(id="last-move")
+        # Plain text: news may quote a server or a player ("[/]" must not be read as markup).
+        yield Static(self._title, id="game-title", markup=False)
+        yield Static(id="score", markup=False)
+        yield Static(id="turn")  # its colour is markup; the words in it are escaped
+        yield Static(id="mode", markup=False)
+        yield Static(id="message", markup=False)
+        yield Static(id="last-move", markup=False)
         yield Static("Moves", id="moves-title")
         with VerticalScroll(id="moves"):
-            yield Static(id="move-list")
+            yield Static(id="move-list", markup=False)
 
     def show_turn(self, state: GameState, who: dict[Player, str], halted: str = "") -> None:
         """Whose turn it is, or who won; ``halted`` instead when the game is not going on."""

@@ -151,7 +151,7 @@ class C4App(App[None]):
         try:
             save_preferences(self._preferences)
         except OSError as error:
-            self.notify(f"The theme could not be saved: {error}", severity="warning")
+            self.notify(f"The theme could not be saved: {error}", severity="warning", markup=False)
 
     def get_line_filters(self) -> Sequence[LineFilter]:
         """Textual's filters (NO_COLOR), and with ``--ascii`` the one that makes it all ASCII."""
@@ -313,7 +313,9 @@ class C4App(App[None]):
         try:
             driver = self.make_driver(settings, record.moves)
         except (C4Error, KeyError) as error:
-            self.notify(str(error), title="This game cannot be opened", severity="error")
+            self.notify(
+                str(error), title="This game cannot be opened", severity="error", markup=False
+            )
             return
         screen = GameScreen(
             driver, settings, ascii_only=self._ascii_only, review=record if review else None

@@ -104,6 +104,14 @@ async def test_watching_a_game_and_chatting_and_seeing_a_forfeit(tmp_path: Path)
             await pilot.press("enter")
             assert await ann.line() == "CHAT:zoe:go bob"
             assert await bob.line() == "CHAT:zoe:go bob"
+            await ann.send("CHAT:[/] nice [b]move")  # chat is text, not markup
+            assert await ann.line() == "CHAT:ann:[/] nice [b]move"
+            await bob.line()
+            await until(
+                pilot, lambda: any("[/] nice" in note.message for note in app._notifications)
+            )
+            chat = next(note for note in app._notifications if "[/] nice" in note.message)
+            assert not chat.markup  # shown as typed: "[/]" read as markup would crash the toast
             await bob.send("DROP:3")
             await ann.line(), await bob.line()
             await until(pilot, lambda: len(screen.driver.moves) == 1)  # bob's, seen live

@@ -291,7 +291,7 @@ class GameScreen(Screen[bool | None]):
         elif isinstance(event, MovesTakenBack):
             self.panel.show_message("Move taken back")
         elif isinstance(event, SeatLeft):
-            self.notify(event.reason, title=f"{event.player.name} left")
+            self.notify(event.reason, title=f"{event.player.name} left", markup=False)
         elif isinstance(event, GameOver):
             self._show_result(event)
         elif isinstance(event, MatchFailed):

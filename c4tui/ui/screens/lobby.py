@@ -86,7 +86,7 @@ class LobbyScreen(Screen[None]):
                 id="lobby-help",
             )
             yield DataTable(id="rooms", cursor_type="row", zebra_stripes=True)
-            yield Static("", id="lobby-status")
+            yield Static("", id="lobby-status", markup=False)  # it quotes the server
             yield ChatInput("A message for the room; Enter sends", id="chat")
         yield FittingFooter(show_command_palette=False)
 
@@ -220,7 +220,7 @@ class LobbyScreen(Screen[None]):
             while True:
                 message = await self.link.pushed()
                 if isinstance(message, wire.ChatLine):
-                    self.notify(message.text, title=f"{message.user} says")
+                    self.notify(message.text, title=f"{message.user} says", markup=False)
                 elif isinstance(message, wire.Begin | wire.InProgress):
                     break
             assert self._room is not None

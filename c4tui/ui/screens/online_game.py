@@ -74,7 +74,7 @@ class OnlineGameScreen(GameScreen):
         await self.room_game.close()
 
     def _chat_arrived(self, user: str, text: str) -> None:
-        self.notify(text, title=f"{user} says", timeout=8)
+        self.notify(text, title=f"{user} says", timeout=8, markup=False)  # chat is plain text
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """Hide what a lobby game has no use for; Forfeit only for a player in a live game."""

@@ -72,6 +72,8 @@ class StatusPanel(Vertical):
         self._ascii_only = ascii_only
         #: What each line of news shows now, by id: an unchanged text is not set again.
         self._shown: dict[str, str] = {}
+        #: The same, as the words on screen (without markup), by id.
+        self._words: dict[str, str] = {}
 
     def compose(self) -> ComposeResult:
         """Title, turn, mode, message, last move and the move list, top to bottom."""
@@ -90,7 +92,7 @@ class StatusPanel(Vertical):
         """Whose turn it is, or who won; ``halted`` instead when the game is not going on."""
         turn = self.query_one("#turn", Static)
         if halted:
-            self._put(turn, escape(halted))
+            self._put(turn, escape(halted), shown=halted)
             return
         player: Player | None = state.winner or state.turn
         glyph = player_glyph(state.winner or state.turn, self._ascii_only)
@@ -106,7 +108,7 @@ class StatusPanel(Vertical):
         # The colour is in the text, not a CSS class: restyling the widget on every
         # move took more of a frame than drawing it.
         colour = TURN_COLOURS.get(player) if player is not None else None
-        self._put(turn, f"[{colour}]{escape(text)}[/]" if colour else escape(text))
+        self._put(turn, f"[{colour}]{escape(text)}[/]" if colour else escape(text), shown=text)
 
     def show_score(self, text: str) -> None:
         """The running score of a series of rematches (hidden before the first result)."""
@@ -144,8 +146,10 @@ class StatusPanel(Vertical):
         # After the list's new height is known: scrolling now would stop at the old end.
         self.call_after_refresh(moves_view.scroll_end, animate=False)
 
-    def _put(self, static: Static, text: str) -> bool:
+    def _put(self, static: Static, text: str, shown: str | None = None) -> bool:
         """Show ``text`` in ``static``; False if it already showed it.
+
+        ``shown`` is what markup in ``text`` comes to on screen (its height is measured).
 
         Speed: laying the screen out again costs more than a frame on a big terminal,
         so that is done only when the widget's height may change.
@@ -155,7 +159,9 @@ class StatusPanel(Vertical):
         if text == old:
             return False
         self._shown[key] = text
-        layout = old is None or not same_height(old, text, static.size.width)
+        new_words, old_words = shown or text, self._words.get(key)
+        self._words[key] = new_words
+        layout = old_words is None or not same_height(old_words, new_words, static.size.width)
         static.update(text, layout=layout)
         return True
 

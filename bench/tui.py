@@ -17,12 +17,16 @@ import sys
 import tempfile
 import time
 
-from textual import events
+from c4tui.cli import use_frame_rate
 
-from c4tui.engine import Player, Rules
-from c4tui.match import MatchSettings
-from c4tui.ui.app import C4App
-from c4tui.ui.screens.game import GameScreen
+use_frame_rate()  # as `c4tui` starts the app (it must come before Textual loads)
+
+from textual import events  # noqa: E402
+
+from c4tui.engine import Player, Rules  # noqa: E402
+from c4tui.match import MatchSettings  # noqa: E402
+from c4tui.ui.app import C4App  # noqa: E402
+from c4tui.ui.screens.game import GameScreen  # noqa: E402
 
 FIRST_FRAME_RUNS = 5
 

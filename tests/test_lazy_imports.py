@@ -210,3 +210,21 @@ def test_the_limits_are_the_ones_the_protocols_and_the_server_use() -> None:
     assert config.max_connections == server_limits.DEFAULT_MAX_CONNECTIONS
     assert config.max_per_address == server_limits.DEFAULT_MAX_PER_ADDRESS
     assert config.bcrypt_rounds == server_limits.DEFAULT_ROUNDS
+
+
+@pytest.mark.parametrize(("environment", "expected"), [({}, 120), ({"TEXTUAL_FPS": "30"}, 30)])
+def test_the_app_draws_at_c4tuis_frame_rate_unless_told_otherwise(
+    environment: dict[str, str], expected: int
+) -> None:
+    """The frame cap is set before Textual loads (it reads it once, at import)."""
+    code = (
+        "from c4tui.cli import use_frame_rate\n"
+        "use_frame_rate()\n"
+        "from c4tui.ui.app import C4App\n"
+        "import textual.constants\n"
+        "print(textual.constants.MAX_FPS)\n"
+    )
+    env = {k: v for k, v in os.environ.items() if k != "TEXTUAL_FPS"} | environment
+    command = [sys.executable, "-c", code]
+    result = subprocess.run(command, check=True, capture_output=True, text=True, env=env)
+    assert result.stdout.strip() == str(expected), result.stderr

@@ -5,11 +5,16 @@ from __future__ import annotations
 import random
 
 import pytest
-from hypothesis import event, given
+from hypothesis import event, given, settings
 from hypothesis import strategies as st
 
 from c4tui.engine import GameState, Move, MoveKind, Player, Rules
+from tests.conftest import scaled
 from tests.reference_rules import EMPTY, ReferenceGame
+
+#: Whole games against the reference: each takes tens of milliseconds, so CI plays half
+#: the examples it gives the other properties (it must finish in ten minutes).
+WHOLE_GAMES = scaled(here=300, on_ci=500)
 
 sizes = st.integers(min_value=4, max_value=20)
 rule_sets = st.sampled_from([Rules.CLASSIC, Rules.POPOUT])
@@ -60,6 +65,7 @@ def test_random_games_match_the_reference(game: tuple[int, int, Rules, list[int]
 
 
 @pytest.mark.slow  # scaled by the hypothesis profile: 1,000 examples on CI
+@settings(max_examples=WHOLE_GAMES)
 @given(st.randoms(use_true_random=False), st.integers(4, 6), st.integers(4, 5))
 def test_popout_games_crowded_into_two_columns(rng: random.Random, columns: int, rows: int) -> None:
     """Moves mostly in two columns make Pop Out positions repeat: repetition draws get tested.
@@ -98,6 +104,7 @@ def test_states_are_hashable_and_equal_by_value(game: tuple[int, int, Rules, lis
 
 
 @pytest.mark.slow  # scaled by the hypothesis profile: 1,000 examples on CI
+@settings(max_examples=WHOLE_GAMES)
 @given(st.randoms(use_true_random=False), sizes, sizes, rule_sets)
 def test_whole_random_games_match_the_reference(
     rng: random.Random, columns: int, rows: int, rules: Rules

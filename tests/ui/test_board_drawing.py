@@ -40,7 +40,7 @@ def afresh(board: Board) -> list[list[Segment]]:
     return lines
 
 
-@pytest.mark.parametrize("seed", range(6))
+@pytest.mark.parametrize("seed", range(4))
 async def test_kept_lines_match_lines_drawn_afresh(seed: int) -> None:
     rng = random.Random(seed)
     columns, rows = rng.randint(4, 9), rng.randint(4, 8)

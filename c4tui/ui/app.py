@@ -36,6 +36,8 @@ if TYPE_CHECKING:
 
 # The other screens load when first shown (the imports marked PLC0415 below).
 
+#: Allocations between the garbage collector's young collections in the app (Python: 700).
+YOUNG_COLLECTION_ALLOCATIONS = 10_000
 #: How often a browser visitor's app looks whether its web server is still there.
 SERVER_CHECK_SECONDS = 2.0
 
@@ -220,6 +222,10 @@ class C4App(App[None]):
         """
         if not gc.isenabled():
             gc.freeze()
+            # Young collections every 10,000 allocations, not 700: a move allocates a few
+            # thousand short-lived objects (events, strips), and each collection is a pause.
+            _, middle, old = gc.get_threshold()
+            gc.set_threshold(YOUNG_COLLECTION_ALLOCATIONS, middle, old)
             gc.enable()
 
     def make_driver(self, settings: MatchSettings, history: Sequence[Move] = ()) -> MatchDriver:

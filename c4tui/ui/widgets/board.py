@@ -540,17 +540,18 @@ class Board(ScrollView, can_focus=True):
             return []
         plain = self._plain.get(line)
         if plain is None:
-            plain = self._plain[line] = _Line.of(self._columns_line(line))
+            self._make_lines(line)
+            plain = self._plain[line]
         return plain.with_cursor(self.cursor, look.width, self._overlay("board--cursor"))
 
-    def _columns_line(self, line: int) -> list[_Cell]:
-        """The label line (0) or a line of cells, one entry per column, without the cursor."""
+    def _make_lines(self, line: int) -> None:
+        """Keep the label line (0), or every line of the row of cells that ``line`` is in."""
         if line == 0:
-            return self._label_line()
-        look = self._look
-        cell_line = line - 2
-        row = self._state.rows - 1 - cell_line // look.height
-        return self._cell_line(row, cell_line % look.height)
+            self._plain[0] = _Line.of(self._label_line())
+            return
+        row = self._state.rows - 1 - (line - 2) // self._look.height
+        for kept, cells in zip(self._row_lines(row), self._cell_lines(row), strict=True):
+            self._plain[kept] = _Line.of(cells)
 
     def _label_line(self) -> list[_Cell]:
         label = self._style("board--label")
@@ -586,7 +587,8 @@ class Board(ScrollView, can_focus=True):
             Segment(glyph.center(width), self._style("board--marker")),
         ]
 
-    def _cell_line(self, row: int, sub_line: int) -> list[_Cell]:
+    def _cell_lines(self, row: int) -> list[list[_Cell]]:
+        """Each line of a row of cells (a cell is ``look.height`` lines), one entry a column."""
         state = self._state
         look = self._look
         styles = {
@@ -597,7 +599,7 @@ class Board(ScrollView, can_focus=True):
         winning = self._overlay("board--winning")
         no_style = Style()
         last = self._last_cell()
-        cells = []
+        lines_of_row: list[list[_Cell]] = [[] for _ in range(look.height)]
         for column in range(state.columns):
             occupant = self._occupant(column, row)
             style = styles[occupant.short if occupant else None]
@@ -613,8 +615,10 @@ class Board(ScrollView, can_focus=True):
                 lines = look.framed(lines)
             elif (column, row) == last:
                 lines = look.marked(lines)
-            cells.append((Segment(lines[sub_line], style + after), style, after))
-        return cells
+            both = style + after
+            for cells, text in zip(lines_of_row, lines, strict=True):
+                cells.append((Segment(text, both), style, after))
+        return lines_of_row
 
     def _occupant(self, column: int, row: int) -> Player | None:
         """Who is in a cell as drawn: a falling disc is shown where it is, not where it lands."""

@@ -9,6 +9,7 @@ a handful of shifts and ANDs whatever the board size.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from functools import cache
 
@@ -105,6 +106,16 @@ def pop_column(bits: int, geo: Geometry, column: int) -> int:
 def column_height(occupied: int, geo: Geometry, column: int) -> int:
     """How many discs ``column`` holds."""
     return ((occupied & geo.column_mask[column]) >> (column * geo.stride)).bit_length()
+
+
+def cells(bits: int, geo: Geometry) -> Iterator[tuple[int, int]]:
+    """The (column, row) of each board cell set in ``bits``, lowest bit first."""
+    bits &= geo.full
+    while bits:
+        lowest = bits & -bits
+        bits ^= lowest
+        column, row = divmod(lowest.bit_length() - 1, geo.stride)
+        yield column, row
 
 
 def cell_bit(geo: Geometry, column: int, row: int) -> int:

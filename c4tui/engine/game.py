@@ -135,26 +135,14 @@ class GameState:
     def rows_differing(self, other: GameState) -> set[int]:
         """The rows in which this position's discs differ from ``other``'s (same size)."""
         changed = (self.red ^ other.red) | (self.yellow ^ other.yellow)
-        geo = self.geometry
-        return {
-            row
-            for column in range(geo.columns)
-            for row in range(geo.rows)
-            if changed & bitboard.cell_bit(geo, column, row)
-        }
+        return {row for _, row in bitboard.cells(changed, self.geometry)}
 
     def winning_cells(self) -> frozenset[tuple[int, int]]:
         """The (column, row) cells of the winner's lines of four; empty if nobody won."""
         if self.winner is None:
             return frozenset()
         bits = bitboard.four_cells(self._bits_of(self.winner), self.geometry.shifts)
-        geo = self.geometry
-        return frozenset(
-            (column, row)
-            for column in range(geo.columns)
-            for row in range(geo.rows)
-            if bits & bitboard.cell_bit(geo, column, row)
-        )
+        return frozenset(bitboard.cells(bits, self.geometry))
 
     def threats(self) -> dict[tuple[int, int], frozenset[Player]]:
         """The empty (column, row) cells where a disc would complete four, and for whom.
@@ -167,11 +155,8 @@ class GameState:
         red = bitboard.completing_cells(self.red, geo) & empty
         yellow = bitboard.completing_cells(self.yellow, geo) & empty
         found: dict[tuple[int, int], frozenset[Player]] = {}
-        either = red | yellow
-        while either:
-            bit = either & -either
-            either ^= bit
-            column, row = divmod(bit.bit_length() - 1, geo.stride)
+        for column, row in bitboard.cells(red | yellow, geo):
+            bit = bitboard.cell_bit(geo, column, row)
             found[(column, row)] = _THREATENING[(bool(red & bit), bool(yellow & bit))]
         return found
 

@@ -295,9 +295,7 @@ async def test_a_server_answer_that_looks_like_markup_is_shown_as_it_is() -> Non
         async with app.run_test(size=SIZE) as pilot:
             await open_dialog(pilot)
             await pilot.press("enter")
-            await settle(pilot)
-            screen = app.screen
-            assert isinstance(screen, GameScreen)
+            screen = await game_screen(pilot)
             await play(pilot, "d4")
             await settle(pilot)
             assert app.return_code is None  # no crash on "[/]"

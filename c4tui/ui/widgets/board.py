@@ -449,14 +449,12 @@ class Board(ScrollView, can_focus=True):
     def _redraw_rows(self, rows: set[int], labels: bool = False) -> None:
         """Make these rows (and the column numbers) again and repaint only their lines."""
         self._forget_rows(rows)
-        top = self._top_margin() - int(self.scroll_offset.y)
-        width = self.size.width
-        regions = [Region(0, top + line, width, 1) for row in rows for line in self._row_lines(row)]
+        lines = [line for row in rows for line in self._row_lines(row)]
         if labels:
             self._plain.pop(0, None)
-            regions.append(Region(0, top, width, 1))
-        if regions:
-            self.refresh(*regions)
+            lines.append(0)
+        if lines:
+            self._repaint_lines(*lines)
 
     def _repaint_columns(self, *columns: int) -> None:
         """Repaint only these columns, top to bottom (the cursor moved, a disc fell)."""
@@ -469,10 +467,13 @@ class Board(ScrollView, can_focus=True):
 
     def _repaint_marker_lines(self) -> None:
         """Repaint the lines above and below the cells, where the drop and pop markers go."""
+        self._repaint_lines(1, 2 + self._state.rows * self._look.height)
+
+    def _repaint_lines(self, *lines: int) -> None:
+        """Repaint these lines of the board (0: the column numbers), the widget's width."""
         top = self._top_margin() - int(self.scroll_offset.y)
         width = self.size.width
-        below_cells = 2 + self._state.rows * self._look.height
-        self.refresh(Region(0, top + 1, width, 1), Region(0, top + below_cells, width, 1))
+        self.refresh(*(Region(0, top + line, width, 1) for line in lines))
 
     def render_lines(self, crop: Region) -> list[Strip]:
         """Paint ``crop``: what every line shares is worked out once, then each line."""

@@ -79,17 +79,19 @@ class FittingFooter(Footer):
                 shown.setdefault(binding.action, (binding, enabled, tooltip))
         return shown
 
-    def _wanted_keys(self) -> tuple[tuple[str, str, str], ...]:
+    def _wanted_keys(
+        self, shown: dict[str, tuple[Binding, bool, str]] | None = None
+    ) -> tuple[tuple[str, str, str], ...]:
         return tuple(
             (binding.key, binding.action, binding.description)
-            for binding, _, _ in self._shown_bindings().values()
+            for binding, _, _ in (self._shown_bindings() if shown is None else shown).values()
         )
 
     def _relit(self) -> bool:
         """Dim or light the keys in place if the same keys are shown; False if they are not."""
-        if self._composed_for != (self._wanted_keys(), self.app.size.width):
-            return False
         shown = self._shown_bindings()
+        if self._composed_for != (self._wanted_keys(shown), self.app.size.width):
+            return False
         if any(binding.group is not None for binding, _, _ in shown.values()):
             return False  # keys in groups: Textual's own way
         for key in self.query_children(FooterKey):

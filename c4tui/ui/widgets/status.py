@@ -70,10 +70,9 @@ class StatusPanel(Vertical):
         super().__init__(id=id)
         self._title = title
         self._ascii_only = ascii_only
-        #: What each line of news shows now, by id: an unchanged text is not set again.
-        self._shown: dict[str, str] = {}
-        #: The same, as the words on screen (without markup), by id.
-        self._words: dict[str, str] = {}
+        #: What each line of news shows now, by id: its text (an unchanged one is not set
+        #: again) and the words on screen, without markup (measured for its height).
+        self._shown: dict[str, tuple[str, str]] = {}
 
     def compose(self) -> ComposeResult:
         """Title, turn, mode, message, last move and the move list, top to bottom."""
@@ -156,12 +155,11 @@ class StatusPanel(Vertical):
         """
         key = static.id or ""
         old = self._shown.get(key)
-        if text == old:
+        if old is not None and old[0] == text:
             return False
-        self._shown[key] = text
-        new_words, old_words = shown or text, self._words.get(key)
-        self._words[key] = new_words
-        layout = old_words is None or not same_height(old_words, new_words, static.size.width)
+        words = text if shown is None else shown
+        self._shown[key] = (text, words)
+        layout = old is None or not same_height(old[1], words, static.size.width)
         static.update(text, layout=layout)
         return True
 

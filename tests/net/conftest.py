@@ -9,14 +9,18 @@ from collections.abc import Iterator
 import pytest
 
 from c4tui.server import C4Server, ServerConfig
+from c4tui.server.core import new_event_loop
 
 IDLE_TIMEOUT = 1.5
 
 
 @pytest.fixture
 def server() -> Iterator[C4Server]:
-    """A running server with a short idle timeout; stopped (cleanly) after the test."""
-    loop = asyncio.new_event_loop()
+    """A running server with a short idle timeout; stopped (cleanly) after the test.
+
+    It runs on the event loop ``c4tui serve`` runs on (uvloop's, when installed).
+    """
+    loop = new_event_loop()
     thread = threading.Thread(target=loop.run_forever, daemon=True)
     thread.start()
     c4_server = C4Server(

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, cast
 
-from textual import on
+from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Grid, Horizontal, Vertical, VerticalScroll
@@ -59,6 +59,7 @@ class MenuScreen(Screen[None]):
         # The classes the first resize would give (-inline, -tall…), given now: the form is
         # styled for its size once, not restyled whole just before the first frame.
         self.add_class(*self._breakpoint_classes(), update=False)
+        self._resumed = False
 
     def _breakpoint_classes(self) -> list[str]:
         """The breakpoint classes Textual gives this screen at the app's present size."""
@@ -146,8 +147,15 @@ class MenuScreen(Screen[None]):
         """The palette's hint leaves a narrow footer to the keys (Ctrl+P still opens it)."""
         self.query_one(FittingFooter).show_command_palette = self.size.width >= NARROW_FOOTER
 
-    def on_screen_resume(self) -> None:
-        """Back from a game: Resume appears if it was left unfinished."""
+    def on_screen_resume(self, event: events.ScreenResume) -> None:
+        """Back from a game: Resume appears if it was left unfinished.
+
+        The first resume follows the mount, which styled every widget: Textual would
+        restyle the whole form again before the first frame (a fifth of the start).
+        """
+        if not self._resumed:
+            self._resumed = True
+            event.refresh_styles = False
         self._show_resume()
 
     def _show_resume(self) -> None:

@@ -56,7 +56,10 @@ NOT_FOR_THE_MENU = [
     "c4tui.net.framing",
     "c4tui.match.lobby",
     "c4tui.lobby",
-    # a match being played
+    # a match being played (the AI's worker processes, started with the first game)
+    "c4tui.match.pool",
+    "multiprocessing",
+    "concurrent.futures.process",
     "c4tui.match.driver",
     "c4tui.match.events",
     # the other front ends and games

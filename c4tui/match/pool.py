@@ -25,6 +25,7 @@ import contextlib
 import multiprocessing
 import os
 import signal
+import sys
 import threading
 import time
 from collections import OrderedDict, deque
@@ -130,6 +131,25 @@ def _nothing() -> None:
     """Run in a worker to start it before the first real job."""
 
 
+@contextlib.contextmanager
+def _stderr_with_a_file() -> Iterator[None]:
+    """Give multiprocessing a standard error it can hand to its helper process.
+
+    Under a running Textual app ``sys.stderr`` captures prints and has no file
+    (its fileno is -1), and the helper cannot start with that; it gets the null
+    device instead, so its rare warnings never land on the app's screen.
+    """
+    try:
+        has_file = sys.stderr is not None and sys.stderr.fileno() >= 0
+    except (AttributeError, OSError, ValueError):
+        has_file = False
+    if has_file:
+        yield
+        return
+    with open(os.devnull, "w") as nowhere, contextlib.redirect_stderr(nowhere):
+        yield
+
+
 # ----- in the parent -----------------------------------------------------------------
 
 
@@ -160,9 +180,8 @@ class SearchPool:
         self.workers = max(1, workers or os.cpu_count() or 1)
         self.queue_limit = queue_limit
         self._context = multiprocessing.get_context("spawn")
-        # Start multiprocessing's helper now: started later, under a Textual app whose
-        # stderr is not a real file, it cannot start at all.
-        with _ctrl_c_blocked():
+        # Start multiprocessing's helper now, not in the middle of the first job.
+        with _ctrl_c_blocked(), _stderr_with_a_file():
             resource_tracker.ensure_running()
         self._flags: SynchronizedArray[int] = self._context.Array("b", SLOTS, lock=False)
         self._free_slots = list(range(SLOTS))

@@ -20,7 +20,6 @@ from textual.filter import LineFilter
 
 from c4tui.engine import C4Error, Move
 from c4tui.match import Backend, MatchSettings
-from c4tui.match.pool import SearchPool
 from c4tui.ui.ascii import AsciiFilter, ascii_key_display
 from c4tui.ui.assets import asset_path
 from c4tui.ui.preferences import Preferences, load_preferences, save_preferences
@@ -30,6 +29,7 @@ from c4tui.ui.themes import DEFAULT_THEME, TERMINAL_THEMES, THEMES
 
 if TYPE_CHECKING:
     from c4tui.match import MatchDriver
+    from c4tui.match.pool import SearchPool
     from c4tui.records import GameRecord
     from c4tui.ui.screens.game import GameScreen
     from c4tui.ui.screens.login import LoggedIn
@@ -67,7 +67,7 @@ class C4App(App[None]):
     SUB_TITLE = "Connect Four"
     CSS_PATH = str(asset_path("c4tui.tcss"))
     #: Classes the screens get by terminal height (the stylesheet closes up short panels).
-    VERTICAL_BREAKPOINTS = [(0, "-short"), (20, "-tall")]
+    VERTICAL_BREAKPOINTS = [(0, "-short"), (20, "-tall"), (40, "-roomy")]
     BINDINGS = [
         Binding("q", "quit", "Quit", id="app.quit"),
         Binding("ctrl+q", "quit", "Quit", show=False, priority=True),
@@ -94,8 +94,8 @@ class C4App(App[None]):
         self._ascii_only = ascii_only
         self._ascii_filter = AsciiFilter()
         self._use_saved_theme()
-        # Made now, before Textual takes over the terminal: its worker processes start later.
-        self._pool = pool or SearchPool.shared()
+        # None: the process's shared pool, made when a game first needs it (not at the start).
+        self._pool = pool
         self._make_driver = make_driver or (
             lambda settings, history: settings.driver(self._pool, history)
         )

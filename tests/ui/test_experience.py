@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from textual.containers import VerticalScroll
 from textual.widgets import Footer, Input
 
 from c4tui.ui.screens.help import HelpScreen
+from c4tui.ui.widgets.move_list import MoveList
 from tests.ui.helpers import SIZE, make_app, play, settle, start_game
 
 
@@ -56,7 +56,7 @@ async def test_the_move_list_follows_a_long_game() -> None:
         # Three full rows, colours alternating in every row and column: no four anywhere.
         await play(pilot, " ".join(f"d{c}" for c in list(range(1, 13)) * 3))
         await settle(pilot)
-        moves = screen.query_one("#moves", VerticalScroll)
+        moves = screen.query_one("#moves", MoveList)
         assert moves.max_scroll_y > 0  # the list is longer than its box…
         assert moves.scroll_y == moves.max_scroll_y  # …and the newest moves are in view
 

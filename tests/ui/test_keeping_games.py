@@ -16,6 +16,7 @@ from c4tui.ui.screens.confirm import ConfirmDialog
 from c4tui.ui.screens.game import GameScreen
 from c4tui.ui.screens.menu import MenuScreen
 from c4tui.ui.screens.open import OpenDialog
+from c4tui.ui.widgets.move_list import MoveList
 from tests.ui.helpers import SIZE, make_app, play, settle, start_game
 
 
@@ -351,5 +352,5 @@ async def test_review_shows_the_turn_and_moves_of_the_position_reviewed() -> Non
         await pilot.pause()
         turn = str(screen.panel.query_one("#turn", Static).render())
         assert "RED to move" in turn  # after move 2, not YELLOW as in the game
-        moves = str(screen.panel.query_one("#move-list", Static).render())
+        moves = screen.panel.query_one(MoveList).text
         assert "d6" not in moves and "d5" in moves

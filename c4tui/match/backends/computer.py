@@ -5,11 +5,14 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import Mapping
+from typing import TYPE_CHECKING
 
 from c4tui.ai import AI_LEVELS, AILevel, MovePicker, ai_level
 from c4tui.engine import GameState, Move
 from c4tui.match.backends.base import Backend, Choice, Option, SeatContext
-from c4tui.match.pool import SearchPool
+
+if TYPE_CHECKING:
+    from c4tui.match.pool import SearchPool
 
 LEVEL_OPTION = Option(
     "level",
@@ -88,4 +91,8 @@ class ComputerBackend(Backend):
         return move
 
     def _the_pool(self) -> SearchPool:
+        # Loaded when first needed: the menu, which lists this opponent, starts without
+        # multiprocessing (about 10 ms of the start).
+        from c4tui.match.pool import SearchPool  # noqa: PLC0415
+
         return self._pool or SearchPool.shared()

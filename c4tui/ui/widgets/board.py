@@ -24,6 +24,7 @@ from textual.timer import Timer
 
 from c4tui.engine import GameState, Move, MoveKind, Player
 from c4tui.ui.widgets.looks import EXTRA_LINES, CellLook, choose_look
+from c4tui.ui.widgets.scrolling import set_virtual_size
 
 #: Two digits typed within this many seconds make one column number ("1", "2" → 12).
 DIGIT_CHORD_SECONDS = 0.8
@@ -384,10 +385,11 @@ class Board(ScrollView, can_focus=True):
             self._state.columns, self._state.rows, width, height, self._ascii_only
         )
         analysis_lines = 0 if self._analysis is None else 1
-        self.virtual_size = Size(
+        virtual_size = Size(
             self._state.columns * self._look.width,
             self._state.rows * self._look.height + EXTRA_LINES + analysis_lines,
         )
+        set_virtual_size(self, virtual_size)  # the CSS sets the board's own size
         if self._look != old_look or (self._state.columns, self._state.rows) != self._lines_for:
             self._plain.clear()  # lines of other cells, or of another board
             self._lines_for = (self._state.columns, self._state.rows)

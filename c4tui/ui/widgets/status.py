@@ -2,26 +2,18 @@
 
 from __future__ import annotations
 
-from rich.cells import cell_len
 from textual.app import ComposeResult
-from textual.containers import Vertical, VerticalScroll
+from textual.containers import Vertical
+from textual.content import Content
 from textual.markup import escape
 from textual.widgets import Static
 
-from c4tui.engine import GameState, Move, Player, Rules, format_move
+from c4tui.engine import GameState, Move, Player, Rules
 from c4tui.ui.widgets.looks import player_glyph
+from c4tui.ui.widgets.move_list import MoveList
 
 #: The theme's colour for each player's turn line (readable text, not the discs' colour).
 TURN_COLOURS = {Player.RED: "$text-error", Player.YELLOW: "$text-warning"}
-
-
-def move_list_text(moves: tuple[Move, ...]) -> str:
-    """Moves numbered in pairs: ``1. d4 d4`` (red's move first)."""
-    lines = []
-    for index in range(0, len(moves), 2):
-        pair = " ".join(format_move(move) for move in moves[index : index + 2])
-        lines.append(f"{index // 2 + 1:>3}. {pair}")
-    return "\n".join(lines) or "(no moves yet)"
 
 
 #: The panel's width by terminal width: narrower on small terminals, wider on big ones
@@ -63,7 +55,7 @@ class StatusPanel(Vertical):
     StatusPanel #message.-thinking { color: $text-muted; text-style: italic; }
     StatusPanel #message.-result { color: $text-success; text-style: bold; }
     StatusPanel #moves-title { margin: 0; color: $text-muted; }
-    StatusPanel #moves { height: 1fr; margin: 0; scrollbar-size-vertical: 1; }
+    StatusPanel #moves { margin: 0; }
     """
 
     def __init__(self, title: str, ascii_only: bool = False, id: str | None = None) -> None:
@@ -84,8 +76,7 @@ class StatusPanel(Vertical):
         yield Static(id="message", markup=False)
         yield Static(id="last-move", markup=False)
         yield Static("Moves", id="moves-title")
-        with VerticalScroll(id="moves"):
-            yield Static(id="move-list", markup=False)
+        yield MoveList(id="moves")
 
     def show_turn(self, state: GameState, who: dict[Player, str], halted: str = "") -> None:
         """Whose turn it is, or who won; ``halted`` instead when the game is not going on."""
@@ -138,12 +129,7 @@ class StatusPanel(Vertical):
             self._put(last, f"Last: {last_mover.name} {verb} {move.column + 1}")
         else:
             self._put(last, "Last: —")
-        listed = self.query_one("#move-list", Static)
-        if not self._put(listed, move_list_text(moves)):
-            return
-        moves_view = self.query_one("#moves", VerticalScroll)
-        # After the list's new height is known: scrolling now would stop at the old end.
-        self.call_after_refresh(moves_view.scroll_end, animate=False)
+        self.query_one("#moves", MoveList).show(moves)
 
     def _put(self, static: Static, text: str, shown: str | None = None) -> bool:
         """Show ``text`` in ``static``; False if it already showed it.
@@ -151,7 +137,7 @@ class StatusPanel(Vertical):
         ``shown`` is what markup in ``text`` comes to on screen (its height is measured).
 
         Speed: laying the screen out again costs more than a frame on a big terminal,
-        so that is done only when the widget's height may change.
+        so that is done only when the widget's height changes.
         """
         key = static.id or ""
         old = self._shown.get(key)
@@ -159,19 +145,19 @@ class StatusPanel(Vertical):
             return False
         words = text if shown is None else shown
         self._shown[key] = (text, words)
-        layout = old is None or not same_height(old[1], words, static.size.width)
+        layout = old is None or lines_taken(static, old[1]) != lines_taken(static, words)
         static.update(text, layout=layout)
         return True
 
 
-def same_height(old: str, new: str, width: int) -> bool:
-    """True when both texts surely take the same lines ``width`` wide: as many, none wrapped.
+def lines_taken(static: Static, words: str) -> int:
+    """The lines ``words`` take in ``static`` at its width: wrapped, and at least its minimum.
 
-    An empty text takes one line, like a short one (the panel's lines have a minimum height).
+    0 before the widget has a width (it is laid out then anyway).
     """
+    width = static.size.width
     if width <= 0:
-        return False  # not laid out yet
-    old_lines, new_lines = old.split("\n"), new.split("\n")
-    return len(old_lines) == len(new_lines) and all(
-        cell_len(line) <= width for line in (*old_lines, *new_lines)
-    )
+        return 0
+    minimum = static.styles.min_height
+    least = int(minimum.value) if minimum is not None and minimum.is_cells else 0
+    return max(least, Content(words).get_height({}, width))

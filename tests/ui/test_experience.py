@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from textual.command import CommandPalette
 from textual.widgets import Footer, Input
 
 from c4tui.ui.screens.help import HelpScreen
 from c4tui.ui.widgets.move_list import MoveList
+from c4tui.ui.widgets.title_bar import TitleBar
 from tests.ui.helpers import SIZE, make_app, play, settle, start_game
 
 
@@ -87,3 +89,17 @@ async def test_the_app_can_open_straight_into_a_game_with_the_menu_one_key_away(
         await pilot.press("escape")
         await pilot.pause()
         assert isinstance(app.screen, MenuScreen)
+
+
+async def test_the_disc_in_the_title_bar_opens_the_command_palette() -> None:
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        title = app.screen.query_one(TitleBar)
+        assert "c4tui — Connect Four" in str(title.render())
+        await pilot.click(TitleBar, offset=(30, 0))  # the name: nothing happens
+        await pilot.pause()
+        assert not isinstance(app.screen, CommandPalette)
+        await pilot.click(TitleBar, offset=(1, 0))  # the disc
+        await pilot.pause()
+        assert isinstance(app.screen, CommandPalette)

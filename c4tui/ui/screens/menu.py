@@ -9,12 +9,13 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Grid, Horizontal, Vertical, VerticalScroll
 from textual.screen import Screen
-from textual.widgets import Button, Header, Input, Label, Static
+from textual.widgets import Button, Input, Label, Static
 
 from c4tui.engine import MAX_SIZE, MIN_SIZE, Player, Rules, parse_size
 from c4tui.match import OPPONENTS, Backend, MatchSettings
 from c4tui.ui.widgets.choice import ChoiceButton, ChoiceSet
 from c4tui.ui.widgets.footer import FittingFooter
+from c4tui.ui.widgets.title_bar import TitleBar
 
 if TYPE_CHECKING:
     from c4tui.records import GameRecord
@@ -77,7 +78,7 @@ class MenuScreen(Screen[None]):
     def compose(self) -> ComposeResult:
         """The form: one labelled row per setting, then the Start button."""
         initial = self._initial
-        yield Header(icon="●")  # a red disc; Textual's ⭘ is missing from many browser fonts
+        yield TitleBar(icon="●")  # a disc; Textual's ⭘ is missing from many browser fonts
         with VerticalScroll(id="menu"), Vertical(id="menu-column"):
             yield Static("Connect Four", id="menu-title")
             with Grid(id="menu-form"):

@@ -14,6 +14,7 @@ from c4tui.ui.app import C4App
 from c4tui.ui.screens.connect import ConnectDialog
 from c4tui.ui.screens.game import GameScreen
 from c4tui.ui.screens.menu import MenuScreen
+from c4tui.ui.widgets.choice import ChoiceSet
 from tests.net.test_client import FakeServer, greet, say
 from tests.process_helpers import run_c4tui
 from tests.ui.helpers import SIZE, make_app, play, settle
@@ -265,7 +266,8 @@ async def test_the_dialog_offers_each_protocol_and_c4n_sets_the_board(server: C4
     async with app.run_test(size=SIZE) as pilot:
         dialog = await open_dialog(pilot)
         assert not dialog.query_one("#user", Input).disabled
-        await pilot.click("#protocol RadioButton:last-of-type")  # C4N
+        protocol = dialog.query_one("#protocol", ChoiceSet)
+        await pilot.click("#protocol", offset=protocol.offset_of(len(protocol.labels) - 1))  # C4N
         await pilot.pause()
         assert dialog.query_one("#user", Input).disabled  # C4N sends no name
         note = str(dialog.query_one("#connect-note").render())

@@ -26,9 +26,7 @@ async def test_the_menu_offers_every_level_and_describes_it() -> None:
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
         levels = app.screen.query_one("#option-computer-level", ChoiceSet)
-        assert [str(button.label) for button in levels.query("RadioButton")] == [
-            level.name for level in AI_LEVELS
-        ]
+        assert list(levels.labels) == [level.name for level in AI_LEVELS]
         levels.focus()
         await pilot.press("right", "right", "right")
         await pilot.pause()

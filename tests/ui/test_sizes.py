@@ -10,6 +10,7 @@ from textual.widgets._footer import FooterKey
 
 from c4tui.ui.screens.game import GameScreen
 from c4tui.ui.screens.menu import MenuScreen
+from c4tui.ui.widgets.choice import ChoiceSet
 from tests.ui.helpers import make_app, start_game
 
 TERMINALS = [(40, 12), (60, 20), (80, 24), (120, 40), (200, 60)]
@@ -107,8 +108,8 @@ async def test_the_menu_is_whole_at_every_size(terminal: tuple[int, int], oppone
         await pilot.pause()
         menu = app.screen
         assert isinstance(menu, MenuScreen)
-        for choice in menu.query("RadioButton"):
-            if choice.display and choice.parent is not None and choice.parent.display:
+        for choice in menu.query(ChoiceSet):
+            if choice.display:
                 assert choice.region.right <= width or choice.region.width == 0
         start = menu.query_one("#start", Button)
         start.focus()  # Tab reaches it: it scrolls into view (smoothly)

@@ -13,6 +13,7 @@ from c4tui.ui.screens.connect import ConnectDialog
 from c4tui.ui.screens.login import LoginDialog
 from c4tui.ui.screens.menu import MenuScreen
 from c4tui.ui.screens.open import OpenDialog
+from c4tui.ui.widgets.choice import ChoiceSet
 from tests.ui.helpers import SIZE
 
 ALLOWED = (("127.0.0.1", 4444),)
@@ -24,8 +25,7 @@ async def test_without_allowed_servers_only_local_modes_are_offered() -> None:
         await pilot.pause()
         menu = app.screen
         assert isinstance(menu, MenuScreen)
-        titles = [str(button.label) for button in menu.query("#mode RadioButton")]
-        assert titles == ["Two players", "Computer"]
+        assert menu.query_one("#mode", ChoiceSet).labels == ("Two players", "Computer")
 
 
 async def test_the_connect_dialog_takes_only_an_allowed_server() -> None:

@@ -20,7 +20,7 @@ from c4tui.match import Backend
 from c4tui.match.backends.base import Option
 from c4tui.match.settings import describe_game
 from c4tui.ui.servers import Servers, server_refusal
-from c4tui.ui.widgets.choice import ChoiceButton, ChoiceSet
+from c4tui.ui.widgets.choice import ChoiceSet
 
 
 class ConnectDialog(ModalScreen[dict[str, str] | None]):
@@ -35,15 +35,10 @@ class ConnectDialog(ModalScreen[dict[str, str] | None]):
 
     DEFAULT_CSS = """
     ConnectDialog { align: center middle; }
-    ConnectDialog ChoiceSet, ConnectDialog ChoiceSet:focus {
-        layout: horizontal;
-        border: none;
-        padding: 0;
-        height: 1;
+    ConnectDialog ChoiceSet {
         width: auto;
         background: transparent;
     }
-    ConnectDialog ChoiceSet > RadioButton { width: auto; margin-right: 2; }
     ConnectDialog #connect-note { height: auto; margin-top: 1; color: $text-muted; }
     """
 
@@ -85,8 +80,7 @@ class ConnectDialog(ModalScreen[dict[str, str] | None]):
         value = self._values[option.key]
         if not option.choices:
             return Input(value, id=option.key, max_length=option.max_length, compact=True)
-        buttons = [ChoiceButton(c.label, value=c.value == value) for c in option.choices]
-        return ChoiceSet(*buttons, id=option.key)
+        return ChoiceSet.picking([(c.label, c.value) for c in option.choices], value, id=option.key)
 
     def on_mount(self) -> None:
         """Start in the first field."""
@@ -100,7 +94,7 @@ class ConnectDialog(ModalScreen[dict[str, str] | None]):
             values[option.key] = self.query_one(f"#{option.key}", Input).value.strip()
         for option in self._choices:
             index = self.query_one(f"#{option.key}", ChoiceSet).pressed_index
-            values[option.key] = option.choices[max(0, index)].value
+            values[option.key] = option.choices[index].value
         return values
 
     @on(ChoiceSet.Changed)

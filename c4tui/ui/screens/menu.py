@@ -13,7 +13,7 @@ from textual.widgets import Button, Input, Label, Static
 
 from c4tui.engine import MAX_SIZE, MIN_SIZE, Player, Rules, parse_size
 from c4tui.match import OPPONENTS, Backend, MatchSettings
-from c4tui.ui.widgets.choice import ChoiceButton, ChoiceSet
+from c4tui.ui.widgets.choice import ChoiceSet
 from c4tui.ui.widgets.footer import FittingFooter
 from c4tui.ui.widgets.title_bar import TitleBar
 
@@ -83,9 +83,9 @@ class MenuScreen(Screen[None]):
             yield Static("Connect Four", id="menu-title")
             with Grid(id="menu-form"):
                 yield Label("Mode")
-                with ChoiceSet(id="mode"):
-                    for kind in self._kinds:
-                        yield ChoiceButton(kind.title, value=kind.key == initial.opponent)
+                yield ChoiceSet.picking(
+                    [(kind.title, kind.key) for kind in self._kinds], initial.opponent, id="mode"
+                )
                 yield Label("Board")
                 with Horizontal(id="size"):
                     yield self._size_input("columns", initial.columns)
@@ -93,14 +93,16 @@ class MenuScreen(Screen[None]):
                     yield self._size_input("rows", initial.rows)
                     yield Static(" rows", classes="size-label")
                 yield Label("Rules")
-                with ChoiceSet(id="rules"):
-                    yield ChoiceButton("Classic", value=initial.rules is Rules.CLASSIC)
-                    yield ChoiceButton("Pop Out", value=initial.rules is Rules.POPOUT)
+                yield ChoiceSet(
+                    ["Classic", "Pop Out"], chosen=initial.rules is Rules.POPOUT, id="rules"
+                )
                 yield Label("You play", classes="colour-choice")
-                with ChoiceSet(id="colour", classes="colour-choice"):
-                    colour = initial.person_colour
-                    yield ChoiceButton("Red (moves first)", value=colour is Player.RED)
-                    yield ChoiceButton("Yellow", value=colour is Player.YELLOW)
+                yield ChoiceSet(
+                    ["Red (moves first)", "Yellow"],
+                    chosen=initial.person_colour is Player.YELLOW,
+                    id="colour",
+                    classes="colour-choice",
+                )
                 yield from self._option_fields()
             yield Static(id="mode-note")
             yield Static(id="size-error")
@@ -124,9 +126,12 @@ class MenuScreen(Screen[None]):
                     continue
                 classes = f"for-{kind.key}"
                 yield Label(option.label, classes=classes)
-                with ChoiceSet(id=f"option-{kind.key}-{option.key}", classes=classes):
-                    for choice in option.choices:
-                        yield ChoiceButton(choice.label, value=choice.value == values[option.key])
+                yield ChoiceSet.picking(
+                    [(choice.label, choice.value) for choice in option.choices],
+                    values[option.key],
+                    id=f"option-{kind.key}-{option.key}",
+                    classes=classes,
+                )
 
     @staticmethod
     def _size_input(name: str, value: int) -> Input:
@@ -248,12 +253,12 @@ class MenuScreen(Screen[None]):
 
     def kind(self) -> type[Backend]:
         """The opponent kind chosen."""
-        return self._kinds[max(0, self.query_one("#mode", ChoiceSet).pressed_index)]
+        return self._kinds[self.query_one("#mode", ChoiceSet).pressed_index]
 
     def _picked(self, kind: type[Backend], key: str) -> str:
         option = next(option for option in kind.options if option.key == key)
         index = self.query_one(f"#option-{kind.key}-{key}", ChoiceSet).pressed_index
-        return option.choices[max(0, index)].value
+        return option.choices[index].value
 
     def _size_field(self, name: str) -> int | None:
         return parse_size(self.query_one(f"#{name}", Input).value)

@@ -1,91 +1,201 @@
-"""A radio set whose arrow keys choose, as radio groups do in browsers.
+"""One of a few options, chosen with the arrows or a click: a radio group in one widget.
 
-Textual's RadioSet moves a highlight with the arrows and chooses with Enter; in
-our menu Enter starts the game, so the arrows must do the choosing.
+Its arrows choose, as radio groups do in browsers (Textual's RadioSet moves a
+highlight and chooses with Enter; in the menu Enter starts the game). The chosen
+option is filled and bold, the others hollow, so the choice reads without colour
+(NO_COLOR, 16 colours) and in ASCII too.
 
-Textual draws every radio button alike (``▐●▌``) and tells the chosen one by colour
-alone; here the chosen one is filled and bold, the others hollow, so the choice
-reads without colour (NO_COLOR, 16 colours) and in ASCII too.
+Speed: a RadioSet is a widget per option, each styled, laid out and drawn; the
+menu's thirteen options in four sets were the largest part of its start
+(85 M instructions of 610 M more than a minimal app, by callgrind). Here a set
+is one widget that draws its options as one line, or one per line when the
+line does not fit.
 """
 
 from __future__ import annotations
 
-from textual.widgets import RadioButton, RadioSet
+from collections.abc import Sequence
 
-#: A radio button's (left side, inside, right side), by (ASCII only, chosen). Textual draws
-#: the sides in the button's background colour (they round it off), so the ASCII marks are
-#: all inside, where they are drawn in the mark's colour.
+from rich.cells import cell_len
+from textual import events
+from textual.binding import Binding
+from textual.content import Content
+from textual.geometry import Offset, Size
+from textual.message import Message
+from textual.reactive import reactive
+from textual.style import Style
+from textual.widget import Widget
+
+#: An option's mark (left side, inside, right side), by (ASCII only, chosen). The sides
+#: take the mark's background colour as their own colour, rounding it off (as Textual's
+#: radio buttons do); the ASCII marks are all inside, drawn in the mark's colour.
 MARKS: dict[tuple[bool, bool], tuple[str, str, str]] = {
     (False, True): ("▐", "●", "▌"),
     (False, False): ("▐", "○", "▌"),
     (True, True): ("", "(*)", ""),
     (True, False): ("", "( )", ""),
 }
+#: Blank cells after each option on a line.
+GAP = 2
 
 
-class ChoiceButton(RadioButton):
-    """A radio button that, made already chosen, does not restyle itself before mounting.
+class ChoiceSet(Widget, can_focus=True):
+    """Options in a row (stacked when the row does not fit); exactly one is chosen."""
 
-    Speed: Textual's button applies the stylesheet to itself when made with
-    ``value=True``, before it is even in the screen, where the styles are applied
-    again at mounting; a menu of chosen buttons spent ~20 ms of the start on it.
-    """
-
-    def watch_value(self) -> None:
-        """Mark the button on or off, and say so (as Textual's button does)."""
-        if self.is_mounted:
-            super().watch_value()
-            return
-        self.set_class(self.value, "-on", update=False)  # styled when mounted
-        self.post_message(self.Changed(self, self.value))
-
-
-class ChoiceSet(RadioSet):
-    """A RadioSet in which moving the highlight also presses the button."""
-
+    BINDINGS = [
+        Binding("left,up", "step(-1)", "Previous choice", show=False),
+        Binding("right,down", "step(1)", "Next choice", show=False),
+    ]
+    COMPONENT_CLASSES = {"choice--mark", "choice--mark-on", "choice--label-on"}
     DEFAULT_CSS = """
-    ChoiceSet > RadioButton > .toggle--button { color: $text-muted; }
-    ChoiceSet > RadioButton.-on > .toggle--button { color: $text-success; text-style: bold; }
-    ChoiceSet > RadioButton.-on > .toggle--label { text-style: bold; }
+    ChoiceSet { width: auto; height: auto; pointer: pointer; }
+    ChoiceSet > .choice--mark { color: $text-muted; background: $panel; }
+    ChoiceSet > .choice--mark-on { color: $text-success; background: $panel; text-style: bold; }
+    ChoiceSet > .choice--label-on { text-style: bold; }
+    ChoiceSet:blur > .choice--label-on { background: $block-cursor-blurred-background; }
+    ChoiceSet:focus > .choice--label-on {
+        color: $block-cursor-foreground;
+        background: $block-cursor-background;
+        text-style: $block-cursor-text-style bold;
+    }
     """
 
-    _arrows_choose = False
+    chosen: reactive[int] = reactive(0)
 
-    def on_mount(self) -> None:
-        """Once RadioSet has set itself up (it highlights the first button on mount)."""
-        self._show_marks()
-        self.call_later(self._start_choosing)
+    class Changed(Message):
+        """Another option was chosen."""
 
-    def on_radio_set_changed(self) -> None:
-        """Another button is chosen: fill it, hollow out the others."""
-        self._show_marks()
+        def __init__(self, choice_set: ChoiceSet, index: int) -> None:
+            super().__init__()
+            self.choice_set = choice_set
+            self.index = index
 
-    def _show_marks(self) -> None:
-        ascii_only = bool(getattr(self.app, "ascii_only", False))
-        for button in self.query_children(RadioButton):
-            marks = MARKS[ascii_only, button.value]
-            button.BUTTON_LEFT, button.BUTTON_INNER, button.BUTTON_RIGHT = marks
-            button.refresh()
+        @property
+        def control(self) -> ChoiceSet:
+            """The set whose choice changed (for ``@on`` selectors)."""
+            return self.choice_set
 
-    def _start_choosing(self) -> None:
-        """Highlight the pressed button; from now on the arrows choose."""
-        if self.pressed_index >= 0:
-            self._selected = self.pressed_index
-        self._arrows_choose = True
+    def __init__(
+        self,
+        labels: Sequence[str],
+        chosen: int = 0,
+        *,
+        id: str | None = None,
+        classes: str | None = None,
+    ) -> None:
+        super().__init__(id=id, classes=classes)
+        self._labels = tuple(labels)
+        self.set_reactive(ChoiceSet.chosen, max(0, min(chosen, len(self._labels) - 1)))
 
-    def action_next_button(self) -> None:
-        """Highlight and choose the next option."""
-        super().action_next_button()
-        self._choose_highlighted()
+    @classmethod
+    def picking(
+        cls,
+        options: Sequence[tuple[str, str]],
+        value: str,
+        *,
+        id: str | None = None,
+        classes: str | None = None,
+    ) -> ChoiceSet:
+        """A set of ``(label, value)`` options, the one whose value is ``value`` chosen.
 
-    def action_previous_button(self) -> None:
-        """Highlight and choose the previous option."""
-        super().action_previous_button()
-        self._choose_highlighted()
+        The first is chosen when none has that value.
+        """
+        values = [option_value for _, option_value in options]
+        chosen = values.index(value) if value in values else 0
+        return cls([label for label, _ in options], chosen, id=id, classes=classes)
 
-    def _choose_highlighted(self) -> None:
-        if not self._arrows_choose or self._selected is None:
-            return
-        button = self._nodes[self._selected]
-        if button is not self.pressed_button:
-            self.action_toggle_button()
+    @property
+    def labels(self) -> tuple[str, ...]:
+        """The options' words, in order."""
+        return self._labels
+
+    @property
+    def pressed_index(self) -> int:
+        """The chosen option's index."""
+        return self.chosen
+
+    # ----- choosing ------------------------------------------------------------------
+
+    def watch_chosen(self) -> None:
+        """Say so (the screen shows what the choice means) and draw the marks again."""
+        self.post_message(self.Changed(self, self.chosen))
+        self.refresh()
+
+    def action_step(self, step: int) -> None:
+        """Choose the next (1) or previous (-1) option, wrapping around."""
+        self.chosen = (self.chosen + step) % len(self._labels)
+
+    def on_click(self, event: events.Click) -> None:
+        """Choose the option clicked."""
+        index = self.option_at(event.offset)
+        if index is not None:
+            self.chosen = index
+
+    # ----- where the options go --------------------------------------------------------
+
+    def _ascii_only(self) -> bool:
+        return bool(getattr(self.app, "ascii_only", False))
+
+    def _widths(self) -> list[int]:
+        """Each option's cells: its mark, a space, its label, a space."""
+        mark = len("".join(MARKS[self._ascii_only(), False]))
+        return [mark + cell_len(label) + 2 for label in self._labels]
+
+    def _row_width(self) -> int:
+        """Cells of the options side by side (the last one's gap left out)."""
+        return sum(width + GAP for width in self._widths()) - GAP
+
+    def _stacked(self, width: int) -> bool:
+        return self._row_width() > width
+
+    def get_content_width(self, container: Size, viewport: Size) -> int:
+        """A row of options if it fits, else the widest option."""
+        row = self._row_width()
+        return row if row <= container.width else max(self._widths())
+
+    def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
+        """One line, or one per option when the row does not fit."""
+        return len(self._labels) if self._stacked(width) else 1
+
+    def _places(self) -> list[tuple[int, int, int]]:
+        """Each option's (line, first cell, width) as drawn now."""
+        widths = self._widths()
+        if self._stacked(self.size.width):
+            return [(line, 0, width) for line, width in enumerate(widths)]
+        places, x = [], 0
+        for width in widths:
+            places.append((0, x, width))
+            x += width + GAP
+        return places
+
+    def option_at(self, offset: Offset) -> int | None:
+        """The option under ``offset`` (relative to the widget), if any."""
+        for index, (line, first, width) in enumerate(self._places()):
+            if offset.y == line and first <= offset.x < first + width:
+                return index
+        return None
+
+    def offset_of(self, index: int) -> Offset:
+        """Where option ``index`` is drawn (its mark), relative to the widget."""
+        line, first, _ = self._places()[index]
+        return Offset(first, line)
+
+    # ----- drawing -------------------------------------------------------------------
+
+    def render(self) -> Content:
+        """The options, each ``▐●▌ label``, side by side or one per line."""
+        ascii_only = self._ascii_only()
+        options = [self._option(index, ascii_only) for index in range(len(self._labels))]
+        if self._stacked(self.size.width):
+            return Content("\n").join(options)
+        return Content(" " * GAP).join(options)
+
+    def _option(self, index: int, ascii_only: bool) -> Content:
+        chosen = index == self.chosen
+        left, inside, right = MARKS[ascii_only, chosen]
+        mark = self.get_visual_style("choice--mark-on" if chosen else "choice--mark")
+        sides = Style(foreground=mark.background, background=self.background_colors[1])
+        label = Content(f" {self._labels[index]} ")
+        if chosen:
+            label = label.stylize_before(self.get_visual_style("choice--label-on"))
+        return Content.assemble((left, sides), (inside, mark), (right, sides), label)

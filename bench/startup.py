@@ -1,7 +1,7 @@
 """How quickly c4tui starts, next to a minimal Textual app measured the same way.
 
-Run: ``python bench/startup.py [--runs N] [--no-tmux]`` from the checkout. Every run is
-a new process. Four things are timed:
+Run: ``python bench/startup.py [--runs N] [--no-tmux] [--instructions]`` from the
+checkout. Every run is a new process. Four things are timed:
 
 - **minimal app**: a Textual app with one ``Static``, to its first frame (the floor);
 - **menu**: ``c4tui`` (the real command line, no arguments), to the menu's first frame;
@@ -13,6 +13,10 @@ finished screen update to its driver, ``App._display``, as in ``bench/tui.py``)
 and in a real terminal, an 80 × 24 tmux pane (the child notes the wall-clock time
 of its first frame; the launch time is noted just before tmux starts it). Runs of
 the kinds are interleaved, so a busy machine slows them alike.
+
+``--instructions`` adds what a busy machine cannot blur: the instructions each app
+runs to its first frame (valgrind's callgrind), and the menu's extra turned into
+time at the pace of the minimal app's median.
 
 Next to each wall time is the CPU time the process used until then (the apps note
 their own; for --help and the console it is the child's to its exit): on a shared
@@ -26,6 +30,7 @@ from __future__ import annotations
 import argparse
 import compileall
 import os
+import re
 import resource
 import shlex
 import shutil
@@ -284,6 +289,48 @@ def report(times: dict[str, list[Times]]) -> None:
         print(verdict(f"menu - minimal (medians), {where}", over, MENU_OVER_MINIMAL_BUDGET))
 
 
+def instructions(code: str, data: Path) -> int:
+    """Instructions ``python -c code`` runs to its first frame (headless), counted by callgrind.
+
+    Unlike time, the count hardly moves when other programs share the machine.
+    """
+    done = subprocess.run(
+        [
+            "valgrind",
+            "--tool=callgrind",
+            "--callgrind-out-file=/dev/null",
+            sys.executable,
+            "-c",
+            code,
+        ],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        env=child_env(data, BENCH_HEADLESS="1"),
+        timeout=600,
+        check=True,
+    )
+    found = re.search(r"Collected : (\d+)", done.stderr)
+    if found is None:
+        raise RuntimeError(f"callgrind counted nothing:\n{done.stderr[-2000:]}")
+    return int(found.group(1))
+
+
+def report_instructions(times: dict[str, list[Times]]) -> None:
+    """Instructions to the first frame, and the menu's extra as time at the minimal app's pace."""
+    with tempfile.TemporaryDirectory(prefix="c4tui-startup-") as folder:
+        minimal = instructions(MINIMAL_APP, Path(folder))
+        menu = instructions(MENU, Path(folder))
+    extra = menu / minimal - 1
+    pace = statistics.median(wall for wall, _ in times["minimal Textual app (headless)"])
+    over = extra * pace * 1000
+    print(
+        f"instructions to the first frame (callgrind): minimal app {minimal / 1e6:,.0f} M, "
+        f"menu {menu / 1e6:,.0f} M (+{extra:.0%}: {over:.0f} ms at the minimal app's median)"
+    )
+    print(verdict("menu - minimal, by instructions", over, MENU_OVER_MINIMAL_BUDGET))
+
+
 def main() -> None:
     """Measure and print."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -291,11 +338,22 @@ def main() -> None:
     parser.add_argument(
         "--no-tmux", action="store_true", help="headless only (no tmux, or no terminal wanted)"
     )
+    parser.add_argument(
+        "--instructions",
+        action="store_true",
+        help="also count both apps' instructions with valgrind (steady on a busy machine)",
+    )
     args = parser.parse_args()
     use_tmux = not args.no_tmux and shutil.which("tmux") is not None
     if not args.no_tmux and not use_tmux:
         print("tmux not found: headless only", file=sys.stderr)
-    report(measure(args.runs, use_tmux))
+    times = measure(args.runs, use_tmux)
+    report(times)
+    if args.instructions:
+        if shutil.which("valgrind") is None:
+            print("valgrind not found: no instruction counts", file=sys.stderr)
+        else:
+            report_instructions(times)
 
 
 if __name__ == "__main__":

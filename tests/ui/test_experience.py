@@ -6,6 +6,8 @@ from textual.command import CommandPalette
 from textual.widgets import Footer, Input
 
 from c4tui.ui.screens.help import HelpScreen
+from c4tui.ui.screens.open import OpenDialog
+from c4tui.ui.widgets.menu_button import MenuButton
 from c4tui.ui.widgets.move_list import MoveList
 from c4tui.ui.widgets.title_bar import TitleBar
 from tests.ui.helpers import SIZE, make_app, play, settle, start_game
@@ -103,3 +105,20 @@ async def test_the_disc_in_the_title_bar_opens_the_command_palette() -> None:
         await pilot.click(TitleBar, offset=(1, 0))  # the disc
         await pilot.pause()
         assert isinstance(app.screen, CommandPalette)
+
+
+async def test_the_menu_buttons_press_with_a_click_or_space() -> None:
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        menu = app.screen
+        await pilot.click("#open")
+        await pilot.pause()
+        assert isinstance(app.screen, OpenDialog)
+        await pilot.press("escape")
+        await pilot.pause()
+        assert app.screen is menu
+        menu.query_one("#open", MenuButton).focus()
+        await pilot.press("space")
+        await pilot.pause()
+        assert isinstance(app.screen, OpenDialog)

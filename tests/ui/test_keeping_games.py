@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from textual.widgets import Button, Input, OptionList, Static
+from textual.widgets import Input, OptionList, Static
 
 from c4tui.engine import Move, Player
 from c4tui.records import Result, parse_record, record_from_digits
@@ -16,6 +16,7 @@ from c4tui.ui.screens.confirm import ConfirmDialog
 from c4tui.ui.screens.game import GameScreen
 from c4tui.ui.screens.menu import MenuScreen
 from c4tui.ui.screens.open import OpenDialog
+from c4tui.ui.widgets.menu_button import MenuButton
 from c4tui.ui.widgets.move_list import MoveList
 from tests.ui.helpers import SIZE, make_app, play, settle, start_game
 
@@ -46,7 +47,7 @@ async def test_the_menu_keeps_the_game_under_resume() -> None:
         await pilot.press("escape")
         await pilot.pause()
         assert isinstance(app.screen, MenuScreen)
-        assert app.screen.query_one("#resume", Button).display
+        assert app.screen.query_one("#resume", MenuButton).display
         assert "Resume" in str(app.screen.query_one("#resume-note", Static).render())
         await pilot.press("ctrl+r")
         await pilot.pause()

@@ -5,12 +5,13 @@ from __future__ import annotations
 
 import pytest
 from textual.pilot import Pilot
-from textual.widgets import Button, Static
+from textual.widgets import Static
 from textual.widgets._footer import FooterKey
 
 from c4tui.ui.screens.game import GameScreen
 from c4tui.ui.screens.menu import MenuScreen
 from c4tui.ui.widgets.choice import ChoiceSet
+from c4tui.ui.widgets.menu_button import MenuButton
 from tests.ui.helpers import make_app, start_game
 
 TERMINALS = [(40, 12), (60, 20), (80, 24), (120, 40), (200, 60)]
@@ -111,7 +112,7 @@ async def test_the_menu_is_whole_at_every_size(terminal: tuple[int, int], oppone
         for choice in menu.query(ChoiceSet):
             if choice.display:
                 assert choice.region.right <= width or choice.region.width == 0
-        start = menu.query_one("#start", Button)
+        start = menu.query_one("#start", MenuButton)
         start.focus()  # Tab reaches it: it scrolls into view (smoothly)
         for _ in range(50):
             await pilot.pause(0.1)

@@ -9,12 +9,13 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Grid, Horizontal, Vertical, VerticalScroll
 from textual.screen import Screen
-from textual.widgets import Button, Input, Label, Static
+from textual.widgets import Input, Label, Static
 
 from c4tui.engine import MAX_SIZE, MIN_SIZE, Player, Rules, parse_size
 from c4tui.match import OPPONENTS, Backend, MatchSettings
 from c4tui.ui.widgets.choice import ChoiceSet
 from c4tui.ui.widgets.footer import FittingFooter
+from c4tui.ui.widgets.menu_button import MenuButton
 from c4tui.ui.widgets.title_bar import TitleBar
 
 if TYPE_CHECKING:
@@ -107,10 +108,10 @@ class MenuScreen(Screen[None]):
             yield Static(id="mode-note")
             yield Static(id="size-error")
             with Horizontal(id="menu-buttons"):
-                yield Button("Start game", id="start", variant="primary")
-                yield Button("Resume (^r)", id="resume")
-                yield Button("Open (^o)", id="open")
-                yield Button("Columns (^k)", id="play-columns")
+                yield MenuButton("Start game", id="start", primary=True)
+                yield MenuButton("Resume (^r)", id="resume")
+                yield MenuButton("Open (^o)", id="open")
+                yield MenuButton("Columns (^k)", id="play-columns")
             yield Static(id="resume-note")
         yield FittingFooter()
 
@@ -166,7 +167,7 @@ class MenuScreen(Screen[None]):
 
     def _show_resume(self) -> None:
         what = self._app.resumable()
-        self.query_one("#resume", Button).display = what is not None
+        self.query_one("#resume", MenuButton).display = what is not None
         note = self.query_one("#resume-note", Static)
         note.update(f"{what}: Resume (Ctrl+R) goes back to it." if what else "")
         note.display = what is not None
@@ -206,16 +207,16 @@ class MenuScreen(Screen[None]):
     def _check_sizes(self) -> None:
         self.query_one("#size-error", Static).update(self._size_problem() or "")
 
-    @on(Button.Pressed, "#start")
+    @on(MenuButton.Pressed, "#start")
     def _start_pressed(self) -> None:
         self.action_start()
 
-    @on(Button.Pressed, "#resume")
+    @on(MenuButton.Pressed, "#resume")
     def action_resume(self) -> None:
         """Back to the unfinished game."""
         self._app.resume()
 
-    @on(Button.Pressed, "#open")
+    @on(MenuButton.Pressed, "#open")
     def action_open(self) -> None:
         """Open a saved game, or paste a position as digits."""
         from c4tui.ui.screens.open import OpenDialog  # noqa: PLC0415
@@ -224,7 +225,7 @@ class MenuScreen(Screen[None]):
         dialog = OpenDialog(allow_files=not self._app.is_visitor)
         self.app.push_screen(dialog, lambda record: self._opened(record, settings))
 
-    @on(Button.Pressed, "#play-columns")
+    @on(MenuButton.Pressed, "#play-columns")
     def action_columns(self) -> None:
         """The second game: Columns (its size and starting level first)."""
         from c4tui.ui.screens.columns import ColumnsSetup  # noqa: PLC0415

@@ -686,7 +686,7 @@ class GameScreen(Screen[bool | None]):
         if not self.driver.awaiting_submission():
             self.action_why_no_hint()
             return
-        self.panel.show_message("Looking for a good move…", "thinking")
+        self.panel.show_message("Finding a hint…", "thinking")  # one line in the narrowest panel
         self._find_hint(self.driver.state)
 
     @work(group=HINT_GROUP, exclusive=True, exit_on_error=False)

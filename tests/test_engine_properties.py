@@ -64,6 +64,25 @@ def test_random_games_match_the_reference(game: tuple[int, int, Rules, list[int]
         assert_same(state, reference)
 
 
+@given(games())
+def test_the_cells_that_differ_are_exactly_those_whose_discs_differ(
+    game: tuple[int, int, Rules, list[int]],
+) -> None:
+    """What the board repaints after a move (or an undo) is every cell that changed, no more."""
+    columns, rows, rules, choices = game
+    states = [GameState.new(columns, rows, rules)]
+    for choice in choices[:40]:
+        moves = states[-1].legal_moves()
+        if not moves:
+            break
+        states.append(states[-1].play(moves[choice % len(moves)]))
+    every_cell = [(column, row) for column in range(columns) for row in range(rows)]
+    for older, newer in zip(states, states[1:] + states[:1], strict=True):
+        expected = {cell for cell in every_cell if older.cell(*cell) != newer.cell(*cell)}
+        assert newer.cells_differing(older) == expected
+        assert older.cells_differing(newer) == expected
+
+
 @pytest.mark.slow  # scaled by the hypothesis profile: 1,000 examples on CI
 @settings(max_examples=WHOLE_GAMES)
 @given(st.randoms(use_true_random=False), st.integers(4, 6), st.integers(4, 5))

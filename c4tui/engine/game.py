@@ -132,10 +132,10 @@ class GameState:
         """How many discs the 0-based ``column`` holds."""
         return bitboard.column_height(self.red | self.yellow, self.geometry, column)
 
-    def rows_differing(self, other: GameState) -> set[int]:
-        """The rows in which this position's discs differ from ``other``'s (same size)."""
+    def cells_differing(self, other: GameState) -> set[tuple[int, int]]:
+        """The (column, row) cells whose discs differ from ``other``'s (same size)."""
         changed = (self.red ^ other.red) | (self.yellow ^ other.yellow)
-        return {row for _, row in bitboard.cells(changed, self.geometry)}
+        return set(bitboard.cells(changed, self.geometry))
 
     def winning_cells(self) -> frozenset[tuple[int, int]]:
         """The (column, row) cells of the winner's lines of four; empty if nobody won."""

@@ -12,6 +12,7 @@ import random
 import pytest
 from rich.segment import Segment
 from textual.app import App, ComposeResult
+from textual.geometry import Region
 
 from c4tui.engine import GameState, Rules
 from c4tui.ui.widgets.board import Board
@@ -68,6 +69,75 @@ async def test_kept_lines_match_lines_drawn_afresh(seed: int) -> None:
                 board.land()
             await pilot.pause()
             assert drawn(board) == afresh(board)
+            if history[-1].is_over:
+                history = history[:1]
+                board.show(history[0], None)
+
+
+def screen_cells(board: Board) -> dict[tuple[int, int], tuple[str, object]]:
+    """Every cell of the widget as it would look drawn afresh: (x, y) -> (character, style)."""
+    kept = dict(board._plain)
+    board._plain.clear()
+    board._paint = None
+    cells = {}
+    for y in range(board.size.height):
+        x = 0
+        for segment in board.render_line(y):
+            for character in segment.text:
+                cells[x, y] = (character, segment.style)
+                x += 1
+    board._plain.clear()
+    board._plain.update(kept)
+    return cells
+
+
+@pytest.mark.parametrize("seed", range(3))
+async def test_every_cell_that_changes_on_screen_is_repainted(
+    seed: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The board repaints only regions (a move: the cells it changed); none may be missed."""
+    rng = random.Random(seed)
+    columns, rows = rng.randint(4, 9), rng.randint(4, 8)
+    history = [GameState.new(columns, rows, Rules.POPOUT)]
+    app = BoardApp(history[0])
+    async with app.run_test(size=(100, 40)) as pilot:
+        board = app.query_one(Board)
+        repainted: list[Region | None] = []  # None: the whole widget
+        refresh = board.refresh
+
+        def recording(*regions: Region, **options: bool) -> Board:
+            repainted.extend(regions or [None])
+            return refresh(*regions, **options)
+
+        monkeypatch.setattr(board, "refresh", recording)
+        await pilot.pause()
+        for _ in range(50):
+            before = screen_cells(board)
+            repainted.clear()
+            state = history[-1]
+            choice = rng.random()
+            if choice < 0.65 and state.legal_moves():
+                move = rng.choice(state.legal_moves())
+                history.append(state.play(move))
+                board.show(history[-1], move)
+            elif choice < 0.8 and len(history) > 1:
+                history.pop()
+                board.show(history[-1], None)
+            elif choice < 0.9:
+                board.show_threats = not board.show_threats
+            else:
+                board.cursor = rng.randrange(columns)
+            await pilot.pause()
+            after = screen_cells(board)
+            changed = {cell for cell in after if after[cell] != before.get(cell)}
+            if None in repainted:
+                continue
+            missed = {
+                cell
+                for cell in changed
+                if not any(region.contains(*cell) for region in repainted if region)
+            }
+            assert not missed, f"changed but not repainted: {sorted(missed)[:5]}"
             if history[-1].is_over:
                 history = history[:1]
                 board.show(history[0], None)

@@ -224,19 +224,21 @@ class Board(ScrollView, can_focus=True):
         if resized:
             self._redraw()
             return
-        # Only the rows whose discs or marks changed are made again and repainted.
-        rows = state.rows_differing(old) if state is not old else set()
-        rows.update(cell[1] for cell in (old_last, self._last_cell()) if cell is not None)
-        rows.update(row for _, row in (*old_marked, *self._winning, *self._threats))
+        # Only the rows whose discs or marks changed are made again, and only the cells
+        # that changed are repainted (a pop changes a column, not the whole board).
+        cells = state.cells_differing(old) if state is not old else set()
+        cells.update(cell for cell in (old_last, self._last_cell()) if cell is not None)
+        cells.update((*old_marked, *self._winning, *self._threats))
         if self._fall is not None:
-            rows.update((self._fall.row, self._fall.landing))
-        self._redraw_rows(rows, labels=True)
+            fall = self._fall
+            cells.update(((fall.column, fall.row), (fall.column, fall.landing)))
+        self._redraw_cells(cells)
 
     def watch_show_threats(self, show: bool) -> None:
         """Work the threats out now (and on every move while shown)."""
         old = self._threats
         self._threats = self._state.threats() if show else {}
-        self._redraw_rows({row for _, row in (*old, *self._threats)})
+        self._redraw_cells({*old, *self._threats}, labels=False)
 
     # ----- the drop animation ----------------------------------------------------------
 
@@ -448,15 +450,26 @@ class Board(ScrollView, can_focus=True):
             for line in self._row_lines(row):
                 self._plain.pop(line, None)
 
-    def _redraw_rows(self, rows: set[int], labels: bool = False) -> None:
-        """Make these rows (and the column numbers) again and repaint only their lines."""
-        self._forget_rows(rows)
-        lines = [line for row in rows for line in self._row_lines(row)]
+    def _redraw_cells(self, cells: set[tuple[int, int]], labels: bool = True) -> None:
+        """Make the rows of these cells (and the column numbers) again; repaint only the cells."""
+        self._forget_rows({row for _, row in cells})
         if labels:
             self._plain.pop(0, None)
-            lines.append(0)
-        if lines:
-            self._repaint_lines(*lines)
+            self._repaint_lines(0)
+        look = self._look
+        left = self._left_margin() - int(self.scroll_offset.x)
+        top = self._top_margin() - int(self.scroll_offset.y)
+        regions = [
+            Region(
+                left + column * look.width,
+                top + self._row_lines(row).start,
+                look.width,
+                look.height,
+            )
+            for column, row in cells
+        ]
+        if regions:
+            self.refresh(*regions)
 
     def _repaint_columns(self, *columns: int) -> None:
         """Repaint only these columns, top to bottom (the cursor moved, a disc fell)."""

@@ -50,7 +50,6 @@ class StatusPanel(Vertical):
     StatusPanel #game-title { color: $text-muted; }
     StatusPanel #score { display: none; }
     StatusPanel #turn { text-style: bold; }
-    StatusPanel #mode.-pop { color: $accent; text-style: bold reverse; }
     StatusPanel #message.-error { color: $text-error; text-style: bold; }
     StatusPanel #message.-thinking { color: $text-muted; text-style: italic; }
     StatusPanel #message.-result { color: $text-success; text-style: bold; }
@@ -72,7 +71,7 @@ class StatusPanel(Vertical):
         yield Static(self._title, id="game-title", markup=False)
         yield Static(id="score", markup=False)
         yield Static(id="turn")  # its colour is markup; the words in it are escaped
-        yield Static(id="mode", markup=False)
+        yield Static(id="mode")  # its style is markup (constant words)
         yield Static(id="message", markup=False)
         yield Static(id="last-move", markup=False)
         yield Static("Moves", id="moves-title")
@@ -110,8 +109,11 @@ class StatusPanel(Vertical):
         """DROP or POP, under Pop Out rules only, while the game goes on."""
         mode = self.query_one("#mode", Static)
         mode.display = rules is Rules.POPOUT and not game_over
-        self._put(mode, "POP mode (p: drop)" if pop_mode else "DROP mode (p: pop)")
-        mode.set_class(pop_mode, "-pop")
+        # The style is in the text, not a CSS class: no restyle on every pop (as the turn).
+        if pop_mode:
+            self._put(mode, "[bold reverse $accent]POP mode (p: drop)[/]", "POP mode (p: drop)")
+        else:
+            self._put(mode, "DROP mode (p: pop)")
 
     def show_message(self, text: str, kind: str = "") -> None:
         """One line of news: an error, "thinking…", the result (kind picks the style)."""

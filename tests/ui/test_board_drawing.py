@@ -41,12 +41,17 @@ def afresh(board: Board) -> list[list[Segment]]:
     return lines
 
 
+def random_board(seed: int) -> tuple[random.Random, list[GameState], BoardApp]:
+    """A seeded random source, a history holding a new Pop Out board of a random size, its app."""
+    rng = random.Random(seed)
+    history = [GameState.new(rng.randint(4, 9), rng.randint(4, 8), Rules.POPOUT)]
+    return rng, history, BoardApp(history[0])
+
+
 @pytest.mark.parametrize("seed", range(4))
 async def test_kept_lines_match_lines_drawn_afresh(seed: int) -> None:
-    rng = random.Random(seed)
-    columns, rows = rng.randint(4, 9), rng.randint(4, 8)
-    history = [GameState.new(columns, rows, Rules.POPOUT)]
-    app = BoardApp(history[0])
+    rng, history, app = random_board(seed)
+    columns = history[0].columns
     async with app.run_test(size=(100, 40)) as pilot:
         board = app.query_one(Board)
         for _ in range(60):
@@ -96,10 +101,8 @@ async def test_every_cell_that_changes_on_screen_is_repainted(
     seed: int, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """The board repaints only regions (a move: the cells it changed); none may be missed."""
-    rng = random.Random(seed)
-    columns, rows = rng.randint(4, 9), rng.randint(4, 8)
-    history = [GameState.new(columns, rows, Rules.POPOUT)]
-    app = BoardApp(history[0])
+    rng, history, app = random_board(seed)
+    columns = history[0].columns
     async with app.run_test(size=(100, 40)) as pilot:
         board = app.query_one(Board)
         repainted: list[Region | None] = []  # None: the whole widget

@@ -122,7 +122,7 @@ async def test_every_cell_that_changes_on_screen_is_repainted(
             if choice < 0.65 and state.legal_moves():
                 move = rng.choice(state.legal_moves())
                 history.append(state.play(move))
-                board.show(history[-1], move)
+                board.show(history[-1], move, animate=rng.random() < 0.4)
             elif choice < 0.8 and len(history) > 1:
                 history.pop()
                 board.show(history[-1], None)
@@ -130,7 +130,10 @@ async def test_every_cell_that_changes_on_screen_is_repainted(
                 board.show_threats = not board.show_threats
             else:
                 board.cursor = rng.randrange(columns)
-            await pilot.pause()
+            await pilot.pause(rng.choice((0, 0.05, 0.2)))  # before, during or after a fall
+            if rng.random() < 0.3:
+                board.land()
+                await pilot.pause()
             after = screen_cells(board)
             changed = {cell for cell in after if after[cell] != before.get(cell)}
             if None in repainted:

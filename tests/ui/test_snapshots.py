@@ -170,8 +170,11 @@ def test_lobby_screen(snap_compare, lobby_with_rooms: int) -> None:
         for _ in range(100):
             await pilot.pause(0.05)
             tables = pilot.app.screen.query(DataTable)
-            if tables and tables.first().row_count == 2:
-                break
+            # Both rooms listed, and the columns widened to them (DataTable sizes its
+            # columns when idle: a screenshot just before showed the names cut short).
+            table = tables.first() if tables else None
+            if table and table.row_count == 2 and table.ordered_columns[0].content_width >= 10:
+                break  # 10: "quick game"
         await pilot.pause()
 
     assert snap_compare(online_app(lobby_with_rooms), terminal_size=SIZE, run_before=run_before)

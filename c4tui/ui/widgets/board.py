@@ -147,11 +147,13 @@ class Board(ScrollView, can_focus=True):
         ],
     ]
 
-    cursor: reactive[int] = reactive(0)
-    pop_mode: reactive[bool] = reactive(False)
-    accepting: reactive[bool] = reactive(True)
+    # Each watcher repaints just what its change touches (two columns, two marker lines,
+    # the threatened cells): none of them repaints the whole board.
+    cursor: reactive[int] = reactive(0, repaint=False)
+    pop_mode: reactive[bool] = reactive(False, repaint=False)
+    accepting: reactive[bool] = reactive(True, repaint=False)
     #: Mark the empty cells that would complete four (r, y, or ! for both).
-    show_threats: reactive[bool] = reactive(False)
+    show_threats: reactive[bool] = reactive(False, repaint=False)
 
     class ColumnChosen(Message):
         """A person chose a column (Enter, Space or a click)."""
@@ -262,8 +264,7 @@ class Board(ScrollView, can_focus=True):
             self.land()
             return
         fall.row -= 1
-        self._forget_rows((fall.row, fall.row + 1))
-        self._repaint_columns(fall.column)
+        self._redraw_cells({(fall.column, fall.row), (fall.column, fall.row + 1)}, labels=False)
 
     def land(self) -> None:
         """End the drop animation at once: the disc is in its place."""
@@ -273,8 +274,7 @@ class Board(ScrollView, can_focus=True):
         fall = self._fall
         if fall is not None:
             self._fall = None
-            self._forget_rows((fall.row, fall.landing))
-            self._repaint_columns(fall.column)
+            self._redraw_cells({(fall.column, fall.row), (fall.column, fall.landing)}, labels=False)
 
     def on_key(self) -> None:
         """Any key ends a fall (the key does what it does as well)."""
@@ -456,6 +456,10 @@ class Board(ScrollView, can_focus=True):
         if labels:
             self._plain.pop(0, None)
             self._repaint_lines(0)
+        self._repaint_cells(cells)
+
+    def _repaint_cells(self, cells: set[tuple[int, int]]) -> None:
+        """Repaint only these cells (a disc fell a row, a move changed them)."""
         look = self._look
         left = self._left_margin() - int(self.scroll_offset.x)
         top = self._top_margin() - int(self.scroll_offset.y)

@@ -41,7 +41,6 @@ from c4tui.web.limits import (
     DEFAULT_IDLE_SECONDS,
     DEFAULT_MAX_SESSIONS,
     DEFAULT_WEB_PORT,
-    WebConfig,
 )
 
 if TYPE_CHECKING:
@@ -177,6 +176,8 @@ def run_web(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         return 2
+    from c4tui.web.config import WebConfig  # noqa: PLC0415 (only this command needs it)
+
     config = WebConfig(
         host=args.host,
         port=args.port,

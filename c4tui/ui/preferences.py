@@ -8,7 +8,6 @@ defaults: preferences are a convenience, never a reason not to start.
 
 from __future__ import annotations
 
-import json
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
@@ -33,8 +32,14 @@ def preferences_path() -> Path:
 def load_preferences(path: Path | None = None) -> Preferences:
     """The saved preferences, or the defaults if there are none that can be read."""
     try:
-        saved = json.loads((path or preferences_path()).read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError):
+        text = (path or preferences_path()).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return Preferences()  # none saved yet: the start needs no JSON reader
+    import json  # noqa: PLC0415
+
+    try:
+        saved = json.loads(text)
+    except json.JSONDecodeError:
         return Preferences()
     theme = saved.get("theme") if isinstance(saved, dict) else None
     return Preferences(theme=theme) if isinstance(theme, str) and theme else Preferences()
@@ -42,5 +47,7 @@ def load_preferences(path: Path | None = None) -> Preferences:
 
 def save_preferences(preferences: Preferences, path: Path | None = None) -> None:
     """Write ``preferences`` atomically: readers see the old file or the new one, whole."""
+    import json  # noqa: PLC0415
+
     text = json.dumps(asdict(preferences), indent=2) + "\n"
     write_atomically(path or preferences_path(), text)

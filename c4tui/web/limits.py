@@ -1,38 +1,9 @@
-"""What a web visitor may do, and the command that starts a visitor's app (no web imports)."""
+"""How much a web server takes on by default (constants only: the command line reads them)."""
 
 from __future__ import annotations
-
-import shlex
-import sys
-from dataclasses import dataclass
 
 #: Visitors at once, by default: each one is a whole app process.
 DEFAULT_MAX_SESSIONS = 8
 #: Seconds without a key, click or resize before a visitor's session ends.
 DEFAULT_IDLE_SECONDS = 15 * 60
 DEFAULT_WEB_PORT = 8000
-
-
-@dataclass(frozen=True)
-class WebConfig:
-    """How ``c4tui web`` serves: where, for how many, and which servers visitors may reach."""
-
-    host: str = "127.0.0.1"
-    port: int = DEFAULT_WEB_PORT
-    public_url: str | None = None
-    allowed_servers: tuple[tuple[str, int], ...] = ()
-    max_sessions: int = DEFAULT_MAX_SESSIONS
-    idle_seconds: float = DEFAULT_IDLE_SECONDS
-
-    def visitor_command(self) -> str:
-        """The shell command that runs one visitor's app, limited to the allowed servers."""
-        words = [sys.executable, "-m", "c4tui", "--web-visitor"]
-        for host, port in self.allowed_servers:
-            words += ["--allow-server", format_server(host, port)]
-        # exec: the app is the server's own child, so it can tell when the server is gone.
-        return "exec " + shlex.join(words)
-
-
-def format_server(host: str, port: int) -> str:
-    """``host:port`` (IPv6 in brackets), as ``--allow-server`` takes it."""
-    return f"[{host}]:{port}" if ":" in host else f"{host}:{port}"

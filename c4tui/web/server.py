@@ -22,7 +22,7 @@ from textual_serve.app_service import AppService
 from textual_serve.server import Server
 
 from c4tui.ui.assets import asset_path
-from c4tui.web.limits import WebConfig
+from c4tui.web.config import WebConfig
 
 log = logging.getLogger("c4tui.web")
 #: The session whose websocket the current task serves.

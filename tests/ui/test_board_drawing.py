@@ -48,35 +48,46 @@ def random_board(seed: int) -> tuple[random.Random, list[GameState], BoardApp]:
     return rng, history, BoardApp(history[0])
 
 
+def change_at_random(
+    rng: random.Random, history: list[GameState], board: Board, falls: float = 0.3
+) -> None:
+    """One random change to what ``board`` shows, ``history`` kept in step with it.
+
+    A move (its disc falling, with chance ``falls``), a move taken back, a jump as in review,
+    threats on or off, or the cursor moved; a finished game starts again.
+    """
+    state = history[-1]
+    if state.is_over:
+        del history[1:]
+        board.show(history[0], None)
+        return
+    choice = rng.random()
+    if choice < 0.6 and state.legal_moves():
+        move = rng.choice(state.legal_moves())
+        history.append(state.play(move))
+        board.show(history[-1], move, animate=rng.random() < falls)
+    elif choice < 0.75 and len(history) > 1:
+        history.pop()
+        board.show(history[-1], None)
+    elif choice < 0.85:
+        board.show(rng.choice(history), None)  # a jump, as in review
+    elif choice < 0.92:
+        board.show_threats = not board.show_threats
+    else:
+        board.cursor = rng.randrange(state.columns)
+
+
 @pytest.mark.parametrize("seed", range(4))
 async def test_kept_lines_match_lines_drawn_afresh(seed: int) -> None:
     rng, history, app = random_board(seed)
-    columns = history[0].columns
     async with app.run_test(size=(100, 40)) as pilot:
         board = app.query_one(Board)
         for _ in range(60):
-            choice = rng.random()
-            state = history[-1]
-            if choice < 0.6 and state.legal_moves():
-                move = rng.choice(state.legal_moves())
-                history.append(state.play(move))
-                board.show(history[-1], move, animate=rng.random() < 0.3)
-            elif choice < 0.75 and len(history) > 1:
-                history.pop()
-                board.show(history[-1], None)
-            elif choice < 0.85:
-                board.show(rng.choice(history), None)  # a jump, as in review
-            elif choice < 0.92:
-                board.show_threats = not board.show_threats
-            else:
-                board.cursor = rng.randrange(columns)
+            change_at_random(rng, history, board)
             if rng.random() < 0.3:
                 board.land()
             await pilot.pause()
             assert drawn(board) == afresh(board)
-            if history[-1].is_over:
-                history = history[:1]
-                board.show(history[0], None)
 
 
 def screen_cells(board: Board) -> dict[tuple[int, int], tuple[str, object]]:
@@ -102,7 +113,6 @@ async def test_every_cell_that_changes_on_screen_is_repainted(
 ) -> None:
     """The board repaints only regions (a move: the cells it changed); none may be missed."""
     rng, history, app = random_board(seed)
-    columns = history[0].columns
     async with app.run_test(size=(100, 40)) as pilot:
         board = app.query_one(Board)
         repainted: list[Region | None] = []  # None: the whole widget
@@ -117,19 +127,7 @@ async def test_every_cell_that_changes_on_screen_is_repainted(
         for _ in range(50):
             before = screen_cells(board)
             repainted.clear()
-            state = history[-1]
-            choice = rng.random()
-            if choice < 0.65 and state.legal_moves():
-                move = rng.choice(state.legal_moves())
-                history.append(state.play(move))
-                board.show(history[-1], move, animate=rng.random() < 0.4)
-            elif choice < 0.8 and len(history) > 1:
-                history.pop()
-                board.show(history[-1], None)
-            elif choice < 0.9:
-                board.show_threats = not board.show_threats
-            else:
-                board.cursor = rng.randrange(columns)
+            change_at_random(rng, history, board, falls=0.6)
             await pilot.pause(rng.choice((0, 0.05, 0.2)))  # before, during or after a fall
             if rng.random() < 0.3:
                 board.land()
@@ -144,6 +142,3 @@ async def test_every_cell_that_changes_on_screen_is_repainted(
                 if not any(region.contains(*cell) for region in repainted if region)
             }
             assert not missed, f"changed but not repainted: {sorted(missed)[:5]}"
-            if history[-1].is_over:
-                history = history[:1]
-                board.show(history[0], None)

@@ -424,7 +424,7 @@ class Board(ScrollView, can_focus=True):
     # little as it can. Each line's cells are kept as segments without the cursor
     # (``_plain``), built again only when what they show changes; the cursor's column
     # is styled as the line is drawn. Styles are looked up once per style change, the
-    # margins once per paint, and a change repaints only the columns or lines it
+    # margins once per paint, and a change repaints only the cells, columns or lines it
     # touched (``refresh`` with regions), so the terminal is sent only those.
 
     def notify_style_update(self) -> None:
@@ -476,7 +476,7 @@ class Board(ScrollView, can_focus=True):
             self.refresh(*regions)
 
     def _repaint_columns(self, *columns: int) -> None:
-        """Repaint only these columns, top to bottom (the cursor moved, a disc fell)."""
+        """Repaint only these columns, top to bottom (the cursor moved)."""
         look_width = self._look.width
         left = self._left_margin() - int(self.scroll_offset.x)
         height = self.size.height

@@ -40,11 +40,11 @@ def silent_server() -> Iterator[int]:
 
 
 def interrupt_when(
-    args: list[str], seen: str, delay: float = 0.0
+    args: list[str], seen: str, delay: float = 0.0, command: str = "console"
 ) -> subprocess.CompletedProcess[str]:
-    """Run ``c4tui console ARGS``; press Ctrl-C ``delay`` seconds after ``seen`` is printed."""
+    """Run ``c4tui COMMAND ARGS``; press Ctrl-C ``delay`` seconds after ``seen`` is printed."""
     process = subprocess.Popen(
-        [sys.executable, "-m", "c4tui", "console", *args],
+        [sys.executable, "-m", "c4tui", command, *args],
         stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
@@ -82,6 +82,11 @@ def test_ctrl_c_at_the_move_prompt() -> None:
 
 def test_ctrl_c_at_the_size_prompt() -> None:
     assert_clean_interrupt(interrupt_when([], "Number of columns"))
+
+
+def test_ctrl_c_in_the_tictactoe_client_waiting_for_an_answer(silent_server: int) -> None:
+    result = interrupt_when(["--connect", f"127.0.0.1:{silent_server}"], "> ", command="tictactoe")
+    assert_clean_interrupt(result)
 
 
 def test_ctrl_c_while_the_server_says_nothing(silent_server: int) -> None:

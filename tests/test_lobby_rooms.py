@@ -3,39 +3,39 @@
 from __future__ import annotations
 
 from c4tui.engine import Rules
-from c4tui.lobby import Lobby, Member
+from c4tui.lobby import CONNECT_FOUR, Lobby, Member
 from c4tui.protocols import lobby as wire
 
 GAME = (4, 4, Rules.CLASSIC)
 
 
 def test_a_smaller_limit_of_rooms_is_kept() -> None:
-    lobby = Lobby(max_rooms=2)
+    lobby = Lobby(CONNECT_FOUR, max_rooms=2)
     ann, bob, cid = Member("ann"), Member("bob"), Member("cid")
-    assert lobby.create(ann, wire.Create("a", GAME)) == [(ann, "CREATE:ACKSTATUS:0")]
-    assert lobby.create(bob, wire.Create("b", GAME)) == [(bob, "CREATE:ACKSTATUS:0")]
-    assert lobby.create(cid, wire.Create("c", GAME)) == [(cid, "CREATE:ACKSTATUS:3")]
+    assert lobby.create(ann, "a", GAME) == [(ann, "CREATE:ACKSTATUS:0")]
+    assert lobby.create(bob, "b", GAME) == [(bob, "CREATE:ACKSTATUS:0")]
+    assert lobby.create(cid, "c", GAME) == [(cid, "CREATE:ACKSTATUS:3")]
     assert lobby.quick_play(cid, GAME) == [(cid, "QUICKPLAY:ACKSTATUS:0:a")] + [
         (member, "BEGIN:ann:cid:4:4:classic") for member in (ann, cid)
     ]
 
 
 def test_leaving_a_waiting_room_deletes_it_and_frees_its_viewers() -> None:
-    lobby = Lobby()
+    lobby = Lobby(CONNECT_FOUR)
     ann, vic = Member("ann"), Member("vic")
-    lobby.create(ann, wire.Create("a", GAME))
-    lobby.join(vic, wire.Join("a", wire.Mode.VIEWER))
+    lobby.create(ann, "a", GAME)
+    lobby.join(vic, "a", wire.Mode.VIEWER)
     assert lobby.leave(ann) == []  # nobody to tell: the game never began
     assert lobby.rooms == {} and vic.room is None
     assert lobby.chat(vic, "anyone?") == [(vic, "NOROOM")]
 
 
 def test_a_viewer_leaving_changes_nothing_for_the_players() -> None:
-    lobby = Lobby()
+    lobby = Lobby(CONNECT_FOUR)
     ann, bob, vic = Member("ann"), Member("bob"), Member("vic")
-    lobby.create(ann, wire.Create("a", GAME))
-    lobby.join(bob, wire.Join("a", wire.Mode.PLAYER))
-    lobby.join(vic, wire.Join("a", wire.Mode.VIEWER))
+    lobby.create(ann, "a", GAME)
+    lobby.join(bob, "a", wire.Mode.PLAYER)
+    lobby.join(vic, "a", wire.Mode.VIEWER)
     assert lobby.leave(vic) == []
     assert lobby.room_info("a") == "ROOMINFO:ACKSTATUS:0:4:4:classic:ann:bob:0:playing"
     outbox = lobby.leave(bob)  # a player leaving forfeits, to those who remain

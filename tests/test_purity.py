@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 PACKAGE = Path(__file__).parent.parent / "c4tui"
-PURE_PACKAGES = ["engine", "ai", "protocols", "lobby"]
+PURE_PACKAGES = ["engine", "ai", "protocols", "lobby", "tictactoe"]
 FORBIDDEN = {"textual", "socket", "asyncio", "rich", "selectors", "ssl"}
 # The adapter awaits backends (asyncio) but must never know about the UI.
 UI_FREE_PACKAGES = ["match", "console", "net", "server"]

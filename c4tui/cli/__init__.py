@@ -97,7 +97,34 @@ def build_parser() -> argparse.ArgumentParser:
     _add_replay_command(commands)
     _add_web_command(commands)
     _add_columns_command(commands)
+    _add_tictactoe_command(commands)
     return parser
+
+
+def _add_tictactoe_command(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    tictactoe = commands.add_parser(
+        "tictactoe",
+        help="play tic-tac-toe in the rooms of an INFO1112 server (c4tui serve --tictactoe-port)",
+        description="A plain-text client for tic-tac-toe servers of the INFO1112 assignment "
+        "(and `c4tui serve --tictactoe-port`): log in or register, list, create and join rooms "
+        "as a player or a viewer, play (a cell as column and row, 0-2, or as 1-9), forfeit. "
+        "Type help once connected. Ctrl-D or Ctrl-C ends it.",
+    )
+    tictactoe.add_argument(
+        "--connect",
+        type=server_address,
+        metavar="HOST:PORT",
+        required=True,
+        help="the tic-tac-toe server",
+    )
+
+
+def run_tictactoe(args: argparse.Namespace) -> int:
+    """``c4tui tictactoe --connect HOST:PORT``: the console client."""
+    from c4tui.console.tictactoe import run_tictactoe_client  # noqa: PLC0415 (only it needs it)
+
+    host, port = args.connect
+    return run_tictactoe_client(host, port)
 
 
 def _add_columns_command(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -367,6 +394,13 @@ def _add_serve_command(commands: argparse._SubParsersAction[argparse.ArgumentPar
         help="port to listen on (0: any); default %(default)s",
     )
     serve.add_argument(
+        "--tictactoe-port",
+        type=listening_port,
+        metavar="PORT",
+        help="also serve tic-tac-toe rooms on PORT (0: any), in the INFO1112 assignment's "
+        "protocol, for its clients and `c4tui tictactoe`; accounts are the lobby's",
+    )
+    serve.add_argument(
         "--ai",
         choices=LEVELS,
         default=LEVEL_OPTION.default_value(),
@@ -536,7 +570,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.command == "console":
         return run_console_command(parser, args)
-    simple = {"solve": run_solve, "web": run_web, "columns": run_columns}
+    simple = {
+        "solve": run_solve,
+        "web": run_web,
+        "columns": run_columns,
+        "tictactoe": run_tictactoe,
+    }
     if args.command in simple:
         return simple[args.command](args)
     if args.command == "serve":
@@ -553,6 +592,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             db=args.db,
             bcrypt_rounds=args.bcrypt_rounds,
             max_rooms=args.max_rooms,
+            tictactoe_port=args.tictactoe_port,
         )
         return serve(config)
     review = None

@@ -29,7 +29,7 @@ from c4tui.engine import (
 from c4tui.match import MatchDriver
 from c4tui.match.backends.online import room_seats
 from c4tui.match.events import GameOver, MatchEvent, MatchFailed, MovePlayed, SeatLeft, TurnStarted
-from c4tui.match.lobby import LobbyLink, RoomGame, room_game_from
+from c4tui.match.lobby import LobbyLink, RoomGame, ServerMessage, room_game_from
 from c4tui.net.errors import NetworkError
 from c4tui.protocols import lobby as wire
 from c4tui.protocols.common import ProtocolError
@@ -224,7 +224,7 @@ class ConsoleLobby(PlainText):
             await game.close()
 
     @staticmethod
-    async def _pushed_or_typing(link: LobbyLink, typing: asyncio.Task[None]) -> wire.ServerMessage:
+    async def _pushed_or_typing(link: LobbyLink, typing: asyncio.Task[None]) -> ServerMessage:
         """The server's next push; ends early (EndOfInput) if the person leaves meanwhile."""
         pushed = asyncio.ensure_future(link.pushed())
         await asyncio.wait({pushed, typing}, return_when=asyncio.FIRST_COMPLETED)

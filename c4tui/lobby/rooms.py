@@ -1,24 +1,87 @@
 """Rooms of the lobby protocol (spec/protocols.md §4): who is where, and each room's game.
 
-Every method takes a member and a parsed request and returns the ``Outbox``: the
-messages to send, to whom, in order. A member is in at most one room; the
-creator is RED and waits; the second player starts the game (BEGIN); viewers
-may join before or during it; the game's end (a win, a draw, a forfeit, a
-player leaving) deletes the room.
+Every method takes a member and what it asked for and returns the ``Outbox``:
+the messages to send, to whom, in order. A member is in at most one room; the
+creator takes the first seat and waits; the second player starts the game
+(BEGIN); viewers may join before or during it; the game's end (a win, a draw, a
+forfeit, a player leaving) deletes the room.
+
+What is played in the rooms, and the words for it, is the ``RoomKind``'s
+(``c4tui.lobby.kinds``): Connect Four in the lobby, tic-tac-toe on the port for
+INFO1112 clients. The rooms themselves are the same for both.
 """
 
 from __future__ import annotations
 
 import itertools
 from dataclasses import dataclass, field
+from enum import Enum
+from typing import Any, Protocol
 
-from c4tui.engine import GameState, Player, Rules
 from c4tui.protocols import lobby as wire
 from c4tui.protocols.limits import MAX_ROOMS
 
 #: (recipient, message) in the order they must be sent.
 Outbox = list[tuple["Member", str]]
-Game = tuple[int, int, Rules]
+
+
+class Seat(Enum):
+    """A player's place in a room: the creator's moves first."""
+
+    FIRST = "first"
+    SECOND = "second"
+
+    @property
+    def other(self) -> Seat:
+        """The opponent's seat."""
+        return Seat.SECOND if self is Seat.FIRST else Seat.FIRST
+
+
+class Table(Protocol):
+    """A room's game, as the rooms need to see it: whose turn, and how it ended."""
+
+    @property
+    def seat_to_move(self) -> Seat:
+        """Whose turn it is."""
+
+    @property
+    def is_over(self) -> bool:
+        """True once the game has ended (a win or a draw)."""
+
+    @property
+    def winning_seat(self) -> Seat | None:
+        """Who won (None: nobody, yet or at all)."""
+
+    def refusal(self, move: Any) -> str | None:
+        """Why ``move`` may not be played now (None: it may)."""
+
+    def play(self, move: Any) -> Table:
+        """The game after ``move`` (which ``refusal`` allowed)."""
+
+
+class RoomKind(Protocol):
+    """What is played in the rooms, and the words the protocol has for it."""
+
+    def new_table(self, settings: Any) -> Table:
+        """A new game with a room's settings."""
+
+    def settings_fields(self, settings: Any) -> list[str]:
+        """The settings as ROOMINFO lists them."""
+
+    def begin(self, first: str, second: str, settings: Any) -> str:
+        """BEGIN, to everyone in the room."""
+
+    def in_progress(self, to_move: str, other: str, settings: Any) -> str:
+        """INPROGRESS, to a viewer joining a game under way (the board follows)."""
+
+    def board_status(self, table: Any) -> str:
+        """The board, to everyone after each move."""
+
+    def game_end(self, table: Any, status: int, winner: str | None) -> str:
+        """GAMEEND: 0 a win, 1 a draw, 2 a forfeit."""
+
+    def refused(self, table: Any, reason: str) -> str:
+        """The answer to a game message refused (to its sender only)."""
 
 
 @dataclass(eq=False)
@@ -34,15 +97,12 @@ class Room:
     """A room: its settings, its players (RED is the creator) and viewers, and its game."""
 
     name: str
-    game: Game
-    red: Member
+    game: Any  # the settings it was created with
+    red: Member  # the first seat's
     number: int
-    yellow: Member | None = None
+    state: Table
+    yellow: Member | None = None  # the second seat's
     viewers: list[Member] = field(default_factory=list)
-    state: GameState = field(init=False)
-
-    def __post_init__(self) -> None:
-        self.state = GameState.new(*self.game)
 
     @property
     def playing(self) -> bool:
@@ -55,15 +115,15 @@ class Room:
         players = [self.red] if self.yellow is None else [self.red, self.yellow]
         return players + self.viewers
 
-    def player(self, colour: Player) -> Member | None:
-        """The member playing ``colour``."""
-        return self.red if colour is Player.RED else self.yellow
+    def player(self, seat: Seat) -> Member | None:
+        """The member in ``seat``."""
+        return self.red if seat is Seat.FIRST else self.yellow
 
-    def colour_of(self, member: Member) -> Player | None:
-        """The colour ``member`` plays here (None for a viewer)."""
+    def seat_of(self, member: Member) -> Seat | None:
+        """The seat ``member`` plays from here (None for a viewer)."""
         if member is self.red:
-            return Player.RED
-        return Player.YELLOW if member is self.yellow else None
+            return Seat.FIRST
+        return Seat.SECOND if member is self.yellow else None
 
     def to_all(self, message: str) -> Outbox:
         """``message`` for everyone in the room."""
@@ -73,7 +133,8 @@ class Room:
 class Lobby:
     """Every room, and what each request does to them."""
 
-    def __init__(self, max_rooms: int = MAX_ROOMS) -> None:
+    def __init__(self, kind: RoomKind, max_rooms: int = MAX_ROOMS) -> None:
+        self.kind = kind
         self.max_rooms = max_rooms
         self.rooms: dict[str, Room] = {}
         self._numbers = itertools.count(1)
@@ -97,7 +158,7 @@ class Lobby:
         return wire.ack(
             "ROOMINFO",
             0,
-            *wire.game_fields(room.game),
+            *self.kind.settings_fields(room.game),
             room.red.name,
             room.yellow.name if room.yellow else "",
             str(len(room.viewers)),
@@ -106,12 +167,12 @@ class Lobby:
 
     # ----- entering --------------------------------------------------------------
 
-    def create(self, member: Member, request: wire.Create) -> Outbox:
-        """Create a room and wait in it as RED."""
-        status = self._create_problem(member, request.room)
+    def create(self, member: Member, name: str, settings: Any) -> Outbox:
+        """Create a room and wait in it in the first seat."""
+        status = self._create_problem(member, name)
         if status:
             return [(member, wire.ack("CREATE", status))]
-        self._open(member, request.room, request.game)
+        self._open(member, name, settings)
         return [(member, wire.ack("CREATE", 0))]
 
     def _create_problem(self, member: Member, name: str) -> int:
@@ -123,20 +184,20 @@ class Lobby:
             return 3
         return 0
 
-    def _open(self, member: Member, name: str, game: Game) -> Room:
-        room = Room(name, game, member, next(self._numbers))
+    def _open(self, member: Member, name: str, settings: Any) -> Room:
+        room = Room(name, settings, member, next(self._numbers), self.kind.new_table(settings))
         self.rooms[name] = room
         member.room = room
         return room
 
-    def join(self, member: Member, request: wire.Join) -> Outbox:
+    def join(self, member: Member, name: str, mode: wire.Mode) -> Outbox:
         """Join as the second player (the game begins) or as a viewer."""
-        room = self.rooms.get(request.room)
+        room = self.rooms.get(name)
         if member.room is not None:
             return [(member, wire.ack("JOIN", 3))]
         if room is None:
             return [(member, wire.ack("JOIN", 1))]
-        if request.mode is wire.Mode.PLAYER:
+        if mode is wire.Mode.PLAYER:
             if room.playing:
                 return [(member, wire.ack("JOIN", 2))]
             return [(member, wire.ack("JOIN", 0)), *self._begin(room, member)]
@@ -147,21 +208,21 @@ class Lobby:
     def _begin(self, room: Room, yellow: Member) -> Outbox:
         room.yellow = yellow
         yellow.room = room
-        return room.to_all(wire.begin(room.red.name, yellow.name, room.game))
+        return room.to_all(self.kind.begin(room.red.name, yellow.name, room.game))
 
     def _catch_up(self, room: Room, viewer: Member) -> Outbox:
         """What a viewer joining a game in progress must see: who plays, and the board."""
         if not room.playing:
             return []  # BEGIN will come when the second player joins
-        to_move = room.player(room.state.turn)
-        other = room.player(room.state.turn.other)
+        to_move = room.player(room.state.seat_to_move)
+        other = room.player(room.state.seat_to_move.other)
         assert to_move is not None and other is not None
         return [
-            (viewer, wire.in_progress(to_move.name, other.name, room.game)),
-            (viewer, wire.board_status(room.state)),
+            (viewer, self.kind.in_progress(to_move.name, other.name, room.game)),
+            (viewer, self.kind.board_status(room.state)),
         ]
 
-    def quick_play(self, member: Member, game: Game) -> Outbox:
+    def quick_play(self, member: Member, game: Any) -> Outbox:
         """Join the oldest waiting room with exactly ``game``, or open one and wait."""
         if member.room is not None:
             return [(member, wire.ack("QUICKPLAY", 1))]
@@ -182,56 +243,56 @@ class Lobby:
 
     # ----- playing ---------------------------------------------------------------
 
-    def play(self, member: Member, request: wire.Play) -> Outbox:
-        """A move: BOARDSTATUS to all, GAMEEND to all at the end, or INVALID to the mover."""
+    def play(self, member: Member, move: Any, unreadable: str | None = None) -> Outbox:
+        """A move: the board to all, GAMEEND to all at the end, or a refusal to the mover.
+
+        ``unreadable`` says why the move could not be read (``move`` is then None).
+        """
         room = member.room
         if room is None:
             return [(member, wire.NOROOM)]
-        problem = self._move_problem(room, member, request)
+        problem = self._move_problem(room, member) or unreadable or room.state.refusal(move)
         if problem is not None:
-            return [(member, wire.invalid(problem))]
-        assert request.move is not None
-        room.state = room.state.play(request.move)
+            return [(member, self.kind.refused(room.state, problem))]
+        room.state = room.state.play(move)
         if room.state.is_over:
             return self._end(room, self._result(room))
-        return room.to_all(wire.board_status(room.state))
+        return room.to_all(self.kind.board_status(room.state))
 
-    def _move_problem(self, room: Room, member: Member, request: wire.Play) -> str | None:
-        colour = room.colour_of(member)
-        if colour is None:
+    def _move_problem(self, room: Room, member: Member) -> str | None:
+        seat = room.seat_of(member)
+        if seat is None:
             return "viewers cannot move"
         if not room.playing:
             return "the game has not begun: wait for a second player"
-        if colour is not room.state.turn:
+        if seat is not room.state.seat_to_move:
             return "not your turn"
-        if request.move is None:
-            return f"{request.text[:20]!r} is not a column number"
-        return room.state.refusal(request.move)
+        return None
 
     def _result(self, room: Room) -> str:
-        winner = room.state.winner
+        winner = room.state.winning_seat
         if winner is None:
-            return wire.game_end(room.state, 1, None)
+            return self.kind.game_end(room.state, 1, None)
         player = room.player(winner)
         assert player is not None
-        return wire.game_end(room.state, 0, player.name)
+        return self.kind.game_end(room.state, 0, player.name)
 
     def forfeit(self, member: Member) -> Outbox:
         """FORFEIT: the other player wins (status 2)."""
         room = member.room
         if room is None:
             return [(member, wire.NOROOM)]
-        colour = room.colour_of(member)
-        if colour is None:
-            return [(member, wire.invalid("viewers cannot forfeit"))]
+        seat = room.seat_of(member)
+        if seat is None:
+            return [(member, self.kind.refused(room.state, "viewers cannot forfeit"))]
         if not room.playing:
-            return [(member, wire.invalid("the game has not begun"))]
-        return self._forfeited(room, colour)
+            return [(member, self.kind.refused(room.state, "the game has not begun"))]
+        return self._forfeited(room, seat)
 
-    def _forfeited(self, room: Room, loser: Player) -> Outbox:
+    def _forfeited(self, room: Room, loser: Seat) -> Outbox:
         winner = room.player(loser.other)
         assert winner is not None
-        return self._end(room, wire.game_end(room.state, 2, winner.name))
+        return self._end(room, self.kind.game_end(room.state, 2, winner.name))
 
     def _end(self, room: Room, message: str) -> Outbox:
         """Tell everyone how it ended and delete the room."""
@@ -261,9 +322,9 @@ class Lobby:
             room.viewers.remove(member)
             member.room = None
             return []
-        colour = room.colour_of(member)
-        if room.playing and colour is not None:
-            outbox = self._forfeited(room, colour)
+        seat = room.seat_of(member)
+        if room.playing and seat is not None:
+            outbox = self._forfeited(room, seat)
             return [(m, text) for m, text in outbox if m is not member]
         self._close(room)  # a waiting creator left: its viewers are in no room now
         return []

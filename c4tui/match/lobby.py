@@ -2,15 +2,19 @@
 
 ``LobbyLink`` is one logged-in connection: requests wait for their ACKSTATUS,
 everything else the server pushes (BEGIN, boards, chat, the end) is routed to
-the room's game. ``RoomGame`` turns each BOARDSTATUS into the move that made it,
-checked by our engine, for the driver's ``RoomSeat``s: the opponent's seat when
-we play, both seats when we watch. Chat lines reach whoever listens at once.
+the room's game. It speaks the lobby protocol, or with ``TICTACTOE_LINK`` the
+INFO1112 tic-tac-toe protocol, whose accounts and rooms work the same way
+(its games are ``c4tui.match.tictactoe``'s). ``RoomGame`` turns each
+BOARDSTATUS into the move that made it, checked by our engine, for the
+driver's ``RoomSeat``s: the opponent's seat when we play, both seats when we
+watch. Chat lines reach whoever listens at once.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import time
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -19,13 +23,33 @@ from c4tui.engine import GameState, Move, Player, Rules
 from c4tui.net.address import CONNECT_TIMEOUT
 from c4tui.net.connection import Connection, open_connection
 from c4tui.net.errors import NetworkError
+from c4tui.net.framing import MessageStream
 from c4tui.protocols import lobby as wire
+from c4tui.protocols import tictactoe as ttt_wire
 from c4tui.protocols.common import ProtocolError, quote
+from c4tui.protocols.registry import UNTERMINATED_GAP, Framing, ProtocolSpec
 
 #: Seconds to wait for the answer to a request.
 REPLY_TIMEOUT = 30.0
 
 Game = tuple[int, int, Rules]
+#: Anything a room server may push, in either protocol.
+ServerMessage = wire.ServerMessage | ttt_wire.ServerMessage
+
+
+@dataclass(frozen=True)
+class LinkDialect:
+    """A room protocol as a client speaks it: its framing and its server's messages."""
+
+    spec: ProtocolSpec
+    parse: Callable[[str], ServerMessage]
+    server: str  # what to call the server in a message to a person
+
+
+LOBBY_LINK = LinkDialect(wire.SPEC, wire.parse_server_message, "The lobby server")
+TICTACTOE_LINK = LinkDialect(
+    ttt_wire.CLIENT_SPEC, ttt_wire.parse_server_message, "The tic-tac-toe server"
+)
 
 
 @dataclass(frozen=True)
@@ -59,28 +83,37 @@ class RoomSummary:
 class LobbyLink:
     """One connection to a lobby server."""
 
-    def __init__(self, connection: Connection) -> None:
+    def __init__(self, connection: Connection, dialect: LinkDialect = LOBBY_LINK) -> None:
         self.connection = connection
+        self.dialect = dialect
         self.user = ""
         self.problem: str | None = None
+        self._stream = MessageStream(connection, dialect.spec)
+        self._sent_at = 0.0
         self._pending: deque[tuple[str, asyncio.Future[wire.Ack | wire.Notice]]] = deque()
-        self._pushed: asyncio.Queue[wire.ServerMessage | None] = asyncio.Queue()
+        self._pushed: asyncio.Queue[ServerMessage | None] = asyncio.Queue()
         self._reader = asyncio.create_task(self._read())
 
     @classmethod
-    async def open(cls, host: str, port: int, timeout: float = CONNECT_TIMEOUT) -> LobbyLink:
+    async def open(
+        cls,
+        host: str,
+        port: int,
+        timeout: float = CONNECT_TIMEOUT,
+        dialect: LinkDialect = LOBBY_LINK,
+    ) -> LobbyLink:
         """Connect (a NetworkError in words if nobody answers)."""
         try:
             connection = await open_connection(host, port, timeout)
         except (OSError, TimeoutError) as error:
             raise NetworkError(f"Cannot connect to {host}:{port}: {error}") from error
-        return cls(connection)
+        return cls(connection, dialect)
 
     async def _read(self) -> None:
         """Answer each pending request with its ACK; push everything else."""
         try:
             while True:
-                message = wire.parse_server_message(await self.connection.read_line())
+                message = self.dialect.parse(await self._stream.read())
                 waiting = self._waiting_for(message)
                 if waiting is not None:
                     if not waiting.done():  # an asker that gave up (a cancelled worker)
@@ -88,16 +121,14 @@ class LobbyLink:
                 else:
                     self._pushed.put_nowait(message)
         except (ProtocolError, OSError, ConnectionError) as error:
-            self.problem = f"The lobby server broke off: {error}"
+            self.problem = f"{self.dialect.server} broke off: {error}"
         finally:
             for _, future in self._pending:
                 if not future.done():
-                    future.set_exception(NetworkError(self.problem or "The lobby server hung up."))
+                    future.set_exception(NetworkError(self.problem or self._hung_up))
             self._pushed.put_nowait(None)
 
-    def _waiting_for(
-        self, message: wire.ServerMessage
-    ) -> asyncio.Future[wire.Ack | wire.Notice] | None:
+    def _waiting_for(self, message: ServerMessage) -> asyncio.Future[wire.Ack | wire.Notice] | None:
         """The request ``message`` answers, if it answers one (ACKs, and BADAUTH/NOROOM)."""
         if isinstance(message, wire.Ack):
             for index, (command, future) in enumerate(self._pending):
@@ -111,26 +142,43 @@ class LobbyLink:
 
     async def ask(self, line: str) -> wire.Ack:
         """Send a request and wait for its ACKSTATUS. Raises NetworkError (BADAUTH too)."""
-        future: asyncio.Future[wire.Ack | wire.Notice] = asyncio.get_running_loop().create_future()
-        self._pending.append((line.split(":", 1)[0], future))
-        await self.send(line)
-        async with asyncio.timeout(REPLY_TIMEOUT):
-            answer = await future
+        answer = await self.ask_or_notice(line)
         if isinstance(answer, wire.Notice):
             raise NetworkError(f"The server answered {answer.word} to {quote(line[:30])}.")
         return answer
 
-    async def send(self, line: str) -> None:
-        """Send one line (a move, a chat line, FORFEIT: answered by a push, if at all)."""
-        await self.connection.send_line(line, end="\n")
+    async def ask_or_notice(self, line: str) -> wire.Ack | wire.Notice:
+        """Send a request and wait for its ACKSTATUS, or the BADAUTH or NOROOM it gets instead."""
+        future: asyncio.Future[wire.Ack | wire.Notice] = asyncio.get_running_loop().create_future()
+        self._pending.append((line.split(":", 1)[0], future))
+        await self.send(line)
+        async with asyncio.timeout(REPLY_TIMEOUT):
+            return await future
 
-    async def pushed(self) -> wire.ServerMessage:
+    async def send(self, line: str) -> None:
+        """Send one message (a move, a chat line, FORFEIT: answered by a push, if at all).
+
+        Without a terminator, messages go at least ``UNTERMINATED_GAP`` apart: a
+        server that reads one message per ``recv`` would merge them otherwise.
+        """
+        if self.dialect.spec.framing is Framing.UNTERMINATED:
+            wait = self._sent_at + UNTERMINATED_GAP - time.monotonic()
+            if wait > 0:
+                await asyncio.sleep(wait)
+        await self._stream.send(line)
+        self._sent_at = time.monotonic()
+
+    async def pushed(self) -> ServerMessage:
         """The next message the server pushed. Raises NetworkError once the link is gone."""
         message = await self._pushed.get()
         if message is None:
             self._pushed.put_nowait(None)  # every later reader learns it too
-            raise NetworkError(self.problem or "The lobby server hung up.")
+            raise NetworkError(self.problem or self._hung_up)
         return message
+
+    @property
+    def _hung_up(self) -> str:
+        return f"{self.dialect.server} hung up."
 
     async def close(self) -> None:
         """Hang up."""
@@ -171,9 +219,10 @@ class LobbyLink:
         found = (RoomSummary.of(name, answer) for name, answer in zip(names, answers, strict=True))
         return [summary for summary in found if summary is not None]
 
-    async def create(self, name: str, game: Game) -> int:
-        """0 created (we wait in it as RED), or why not."""
-        return (await self.ask(":".join(["CREATE", name, *wire.game_fields(game)]))).status
+    async def create(self, name: str, game: Game | None = None) -> int:
+        """0 created (we wait in it, and move first), or why not; tic-tac-toe has no ``game``."""
+        fields = wire.game_fields(game) if game is not None else []
+        return (await self.ask(":".join(["CREATE", name, *fields]))).status
 
     async def join(self, name: str, mode: wire.Mode) -> int:
         """0 joined, or why not."""
@@ -214,7 +263,7 @@ class RoomGame:
         except (NetworkError, ProtocolError) as error:
             self.moves.put_nowait(error)
 
-    def _take(self, message: wire.ServerMessage) -> None:
+    def _take(self, message: ServerMessage) -> None:
         if isinstance(message, wire.ChatLine):
             self.on_chat(message.user, message.text)
         elif isinstance(message, wire.BoardStatus):

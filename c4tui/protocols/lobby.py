@@ -167,7 +167,7 @@ def parse_request(line: str) -> Request | BadFormat:
     if line in _BARE:
         return _BARE[line]
     command, _, rest = line.partition(":")
-    parse = _PARSERS.get(command)
+    parse = PARSERS.get(command)
     if parse is None:
         raise Violation(f"unknown command {command[:40]!r}")
     return parse(rest)
@@ -249,7 +249,8 @@ def _chat(rest: str) -> Request | BadFormat:
     return Chat(rest)
 
 
-_PARSERS: dict[str, Parser] = {
+#: Each command's parser (the tic-tac-toe codec reuses those of the commands it shares).
+PARSERS: dict[str, Parser] = {
     "REGISTER": _credentials(Register, 2),
     "LOGIN": _credentials(Login, 3),
     "ROOMLIST": _room_list,

@@ -24,6 +24,7 @@ class ClientContext:
         idle_timeout: seconds a client may stay silent when it is its turn.
         ai_first: the AI drops first where the protocol allows it (C4N).
         lobby: the rooms and accounts every lobby connection shares.
+        tictactoe: the tic-tac-toe port's rooms (the accounts are the lobby's).
     """
 
     number: int
@@ -32,6 +33,7 @@ class ClientContext:
     idle_timeout: float
     ai_first: bool = False
     lobby: LobbyService | None = None
+    tictactoe: LobbyService | None = None
 
     def computer(self) -> Backend:
         """The server's AI for this client's game (its searches queued as this client's)."""

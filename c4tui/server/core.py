@@ -27,6 +27,7 @@ from collections.abc import Awaitable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from c4tui.lobby import CONNECT_FOUR, TIC_TAC_TOE
 from c4tui.match.pool import SearchPool
 from c4tui.net.address import DEFAULT_PORT
 from c4tui.net.connection import DEFAULT_WRITE_TIMEOUT, Connection
@@ -39,7 +40,7 @@ from c4tui.server.accounts import AccountStore, default_database
 from c4tui.server.context import ClientContext
 from c4tui.server.limits import DEFAULT_MAX_CONNECTIONS, DEFAULT_MAX_PER_ADDRESS, DEFAULT_ROUNDS
 from c4tui.server.lobby import LobbyService
-from c4tui.server.protocols import SERVER_PROTOCOLS, ServerProtocol
+from c4tui.server.protocols import SERVER_PROTOCOLS, TICTACTOE_PROTOCOLS, ServerProtocol
 
 log = logging.getLogger("c4tui.server")
 
@@ -59,7 +60,9 @@ class ServerConfig:
 
     ``ai_workers`` is the number of processes the AI searches in (None: one per core);
     ``ai_first`` lets the AI drop first where the protocol allows it (C4N); ``db`` is the
-    lobby's account database (None: a file in the user's data directory).
+    lobby's account database (None: a file in the user's data directory);
+    ``tictactoe_port``, if set, is where tic-tac-toe rooms for INFO1112 clients are
+    served (0: any free port), with the lobby's accounts.
     """
 
     host: str = "127.0.0.1"
@@ -74,6 +77,7 @@ class ServerConfig:
     db: Path | None = None
     bcrypt_rounds: int = DEFAULT_ROUNDS
     max_rooms: int = MAX_ROOMS
+    tictactoe_port: int | None = None
 
 
 @functools.lru_cache(maxsize=4096)  # parsed once per address, not once per connection
@@ -100,8 +104,11 @@ class C4Server:
         self.protocols = tuple(protocols)
         self.pool = SearchPool(config.ai_workers, queue_limit=max(1, config.max_connections))
         accounts = AccountStore(config.db or default_database(), config.bcrypt_rounds)
-        self.lobby = LobbyService(accounts, config.max_rooms)
+        self.lobby = LobbyService(accounts, CONNECT_FOUR, config.max_rooms)
+        self.tictactoe = LobbyService(accounts, TIC_TAC_TOE, config.max_rooms)
+        self.tictactoe.throttle = self.lobby.throttle  # one account, one count of failures
         self._server: asyncio.Server | None = None
+        self._tictactoe_server: asyncio.Server | None = None
         self._tasks: set[asyncio.Task[None]] = set()
         self._serving = 0
         self._refusing = 0
@@ -117,6 +124,14 @@ class C4Server:
         return port
 
     @property
+    def tictactoe_port(self) -> int | None:
+        """The tic-tac-toe port actually listened on (None: not served)."""
+        if self._tictactoe_server is None:
+            return None
+        port: int = self._tictactoe_server.sockets[0].getsockname()[1]
+        return port
+
+    @property
     def connections(self) -> int:
         """How many clients are connected now (served or being refused)."""
         return len(self._tasks)
@@ -128,8 +143,19 @@ class C4Server:
         """
         await self.lobby.accounts.open()
         self._server = await asyncio.start_server(
-            self._accept, self.config.host, self.config.port, backlog=4096
+            functools.partial(self._accept, protocols=self.protocols),
+            self.config.host,
+            self.config.port,
+            backlog=4096,
         )
+        if self.config.tictactoe_port is not None:
+            self._tictactoe_server = await asyncio.start_server(
+                functools.partial(self._accept, protocols=TICTACTOE_PROTOCOLS),
+                self.config.host,
+                self.config.tictactoe_port,
+                backlog=4096,
+            )
+            log.info("tic-tac-toe rooms on %s:%d", self.config.host, self.tictactoe_port)
         if self.config.ai != "random":
             self.pool.warm_up()
         log.info(
@@ -147,21 +173,27 @@ class C4Server:
 
     async def stop(self) -> None:
         """Stop accepting, end every conversation, wait for them, and stop the AI's workers."""
-        if self._server is not None:
-            self._server.close()
+        servers = [s for s in (self._server, self._tictactoe_server) if s is not None]
+        for server in servers:
+            server.close()
         for task in list(self._tasks):
             task.cancel()
         if self._tasks:
             await asyncio.gather(*self._tasks, return_exceptions=True)
-        if self._server is not None:
-            await self._server.wait_closed()
+        for server in servers:
+            await server.wait_closed()
         self.pool.shutdown()
         await self.lobby.accounts.close()
         log.info("stopped")
 
     # ----- one connection ------------------------------------------------------------
 
-    async def _accept(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+    async def _accept(
+        self,
+        reader: asyncio.StreamReader,
+        writer: asyncio.StreamWriter,
+        protocols: tuple[ServerProtocol, ...],
+    ) -> None:
         task = asyncio.current_task()
         assert task is not None
         # A client that stops reading is gone within the idle timeout too.
@@ -174,7 +206,7 @@ class C4Server:
         log.info("#%d opened from %s", number, connection.peer)
         reason = "closed"
         try:
-            reason = await self._admit(connection, number, group)
+            reason = await self._admit(connection, number, group, protocols)
         except asyncio.CancelledError:
             reason = "server stopping"
         except Exception:  # a bug must cost one connection, never the server
@@ -185,7 +217,13 @@ class C4Server:
             self._tasks.discard(task)
             log.info("#%d closed (%s)", number, reason)
 
-    async def _admit(self, connection: Connection, number: int, group: str) -> str:
+    async def _admit(
+        self,
+        connection: Connection,
+        number: int,
+        group: str,
+        protocols: tuple[ServerProtocol, ...],
+    ) -> str:
         """Serve the client if the limits allow, else refuse it; why it ended."""
         over = self._over_limit(group)
         if over is not None:
@@ -194,13 +232,13 @@ class C4Server:
                 return f"refused at once ({over})"
             self._refusing += 1
             try:
-                return await self._refuse(connection, over)
+                return await self._refuse(connection, over, protocols)
             finally:
                 self._refusing -= 1
         self._serving += 1
         self._per_address[group] += 1
         try:
-            return await self._converse(connection, number)
+            return await self._converse(connection, number, protocols)
         finally:
             self._serving -= 1
             self._per_address[group] -= 1
@@ -214,10 +252,12 @@ class C4Server:
             return f"refused: {self.config.max_per_address} connections from {group} already"
         return None
 
-    async def _refuse(self, connection: Connection, why: str) -> str:
+    async def _refuse(
+        self, connection: Connection, why: str, protocols: tuple[ServerProtocol, ...]
+    ) -> str:
         """Refuse in the client's own protocol if its first bytes tell which, briefly."""
         try:
-            spec = await self._recognise(connection, REFUSAL_PEEK_SECONDS)
+            spec = await self._recognise(connection, REFUSAL_PEEK_SECONDS, protocols)
         except (TimeoutError, OSError):
             spec = None
         with contextlib.suppress(OSError, TimeoutError):
@@ -227,11 +267,13 @@ class C4Server:
                 await connection.send_raw(spec.frame(spec.refusal_when_full))
         return why
 
-    async def _converse(self, connection: Connection, number: int) -> str:
+    async def _converse(
+        self, connection: Connection, number: int, protocols: tuple[ServerProtocol, ...]
+    ) -> str:
         """Recognise the protocol from the first bytes and let its handler serve the client."""
         idle = self.config.idle_timeout
         try:
-            spec = await self._recognise(connection, idle)
+            spec = await self._recognise(connection, idle, protocols)
         except TimeoutError:
             return f"idle for {idle:g} s"
         except OSError as error:
@@ -242,9 +284,10 @@ class C4Server:
             first = await connection.peek(PEEK_BYTES)
             await _quietly(connection.send_raw(GENERIC_REFUSAL))
             return f"protocol error: no protocol of ours starts with {quote(first)}"
-        protocol = next(p for p in self.protocols if p.spec is spec)
+        protocol = next(p for p in protocols if p.spec is spec)
+        config = self.config
         context = ClientContext(
-            number, self.config.ai, self.pool, idle, self.config.ai_first, self.lobby
+            number, config.ai, self.pool, idle, config.ai_first, self.lobby, self.tictactoe
         )
         return await self._serve(protocol, MessageStream(connection, spec), context)
 
@@ -267,12 +310,14 @@ class C4Server:
         except OSError as error:
             return f"network error: {error}"
 
-    async def _recognise(self, connection: Connection, timeout: float) -> ProtocolSpec | None:
+    async def _recognise(
+        self, connection: Connection, timeout: float, protocols: tuple[ServerProtocol, ...]
+    ) -> ProtocolSpec | None:
         """The protocol the client's first bytes open (None: none of ours), without consuming them.
 
         Raises TimeoutError if the client says too little for ``timeout`` seconds.
         """
-        specs = [protocol.spec for protocol in self.protocols]
+        specs = [protocol.spec for protocol in protocols]
         async with asyncio.timeout(timeout):
             first = await connection.peek(PEEK_BYTES)
             while True:

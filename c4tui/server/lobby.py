@@ -1,4 +1,9 @@
-"""Serving the lobby protocol: logins, then the rooms of ``c4tui.lobby`` over real connections.
+"""Serving rooms: logins, then the rooms of ``c4tui.lobby`` over real connections.
+
+Both room protocols are served here: the lobby's (Connect Four) and, on a port
+of its own, the INFO1112 handout's (tic-tac-toe, ``c4tui.server.tictactoe``).
+Each is a ``Dialect``: how a message is parsed and what a request does to the
+rooms. Accounts, logins, the throttle and the outgoing queues are shared.
 
 Each connection reads its own lines; everything it is sent (answers and the
 room's broadcasts alike) goes through a bounded queue that its own writer task
@@ -16,12 +21,16 @@ import asyncio
 import contextlib
 import logging
 import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
 
-from c4tui.lobby import Lobby, Member, Outbox
+from c4tui.lobby import CONNECT_FOUR, Lobby, Member, Outbox, RoomKind
 from c4tui.net.framing import MessageStream
 from c4tui.protocols import lobby as wire
 from c4tui.protocols.common import ProtocolError
 from c4tui.protocols.limits import MAX_ROOMS
+from c4tui.protocols.registry import UNTERMINATED_GAP, Framing
 from c4tui.server.accounts import AccountStore, LoginResult, LoginThrottle
 from c4tui.server.context import ClientContext
 
@@ -58,19 +67,31 @@ class LobbyConnection:
         self.stream.connection.abort()
 
     async def write_all(self) -> None:
-        """Send queued messages, in order, until cancelled."""
+        """Send queued messages, in order, until cancelled.
+
+        Without a terminator, each message is sent at least ``UNTERMINATED_GAP``
+        after the one before, so a client that reads one message per ``recv``
+        gets them apart (a JOIN answer and BEGIN, say).
+        """
+        gap = UNTERMINATED_GAP if self.stream.spec.framing is Framing.UNTERMINATED else 0.0
+        sent_at = -gap
         while True:
             message = await self._queue.get()
+            wait = sent_at + gap - time.monotonic()
+            if wait > 0:
+                await asyncio.sleep(wait)
             await self.stream.send(message)
-            self.last_activity = time.monotonic()
+            sent_at = self.last_activity = time.monotonic()
 
 
 class LobbyService:
     """What every lobby connection shares: the rooms, the accounts, who is online."""
 
-    def __init__(self, accounts: AccountStore, max_rooms: int = MAX_ROOMS) -> None:
+    def __init__(
+        self, accounts: AccountStore, kind: RoomKind = CONNECT_FOUR, max_rooms: int = MAX_ROOMS
+    ) -> None:
         self.accounts = accounts
-        self.rooms = Lobby(max_rooms)
+        self.rooms = Lobby(kind, max_rooms)
         self.throttle = LoginThrottle()
         self._online: dict[str, LobbyConnection] = {}
         self._connections: dict[Member, LobbyConnection] = {}
@@ -104,20 +125,38 @@ class LobbyService:
             del self._online[member.name]
 
 
+@dataclass(frozen=True)
+class Dialect:
+    """A room protocol: its parser (which raises ``wire.Violation``) and what requests do.
+
+    Both protocols share REGISTER, LOGIN and their bad formats (``wire.BadFormat``);
+    ``dispatch`` gets every other request of a logged-in member.
+    """
+
+    parse: Callable[[str], Any]
+    dispatch: Callable[[Lobby, Member, Any], Outbox]
+
+
 async def serve_lobby(stream: MessageStream, client: ClientContext) -> str:
     """Serve one lobby client until it leaves; why it ended (for the log)."""
-    service = client.lobby
-    assert service is not None, "the server was started without a lobby"
+    assert client.lobby is not None, "the server was started without a lobby"
+    return await serve_rooms(stream, client, client.lobby, LOBBY)
+
+
+async def serve_rooms(
+    stream: MessageStream, client: ClientContext, service: LobbyService, dialect: Dialect
+) -> str:
+    """Serve one client of a room protocol until it leaves; why it ended (for the log)."""
     connection = LobbyConnection(stream, client.number)
     writer = asyncio.create_task(connection.write_all())
     try:
         while True:
             line = await _next_line(connection, client.idle_timeout)
             try:
-                request = wire.parse_request(line)
+                request = dialect.parse(line)
             except wire.Violation as violation:
                 return f"protocol error: {violation}"
-            await _answer(service, connection, request)
+            await _answer(service, connection, request, dialect)
     except (ConnectionError, OSError, ProtocolError, TimeoutError):
         if connection.dropped:
             return f"dropped: {connection.dropped}"
@@ -144,7 +183,7 @@ async def _next_line(connection: LobbyConnection, idle: float) -> str:
 
 
 async def _answer(
-    service: LobbyService, connection: LobbyConnection, request: wire.Request | wire.BadFormat
+    service: LobbyService, connection: LobbyConnection, request: object, dialect: Dialect
 ) -> None:
     """Carry out one request and queue its answers."""
     if isinstance(request, wire.Register):
@@ -159,7 +198,7 @@ async def _answer(
     elif isinstance(request, wire.BadFormat):
         connection.offer(request.reply)
     else:
-        service.deliver(_in_the_lobby(service.rooms, connection.member, request))
+        service.deliver(dialect.dispatch(service.rooms, connection.member, request))
 
 
 def _in_the_lobby(  # noqa: PLR0911 (one return per kind of request)
@@ -171,13 +210,14 @@ def _in_the_lobby(  # noqa: PLR0911 (one return per kind of request)
     if isinstance(request, wire.RoomInfo):
         return [(member, rooms.room_info(request.room))]
     if isinstance(request, wire.Create):
-        return rooms.create(member, request)
+        return rooms.create(member, request.room, request.game)
     if isinstance(request, wire.Join):
-        return rooms.join(member, request)
+        return rooms.join(member, request.room, request.mode)
     if isinstance(request, wire.QuickPlay):
         return rooms.quick_play(member, request.game)
     if isinstance(request, wire.Play):
-        return rooms.play(member, request)
+        unreadable = None if request.move else f"{request.text[:20]!r} is not a column number"
+        return rooms.play(member, request.move, unreadable)
     if isinstance(request, wire.Forfeit):
         return rooms.forfeit(member)
     if isinstance(request, wire.Chat):
@@ -200,3 +240,6 @@ async def _log_in(service: LobbyService, connection: LobbyConnection, login: wir
         wait = service.throttle.failed(login.user, connection.failures)
         await asyncio.sleep(max(0.0, began + wait - time.monotonic()))
     connection.offer(wire.ack("LOGIN", result.value))
+
+
+LOBBY = Dialect(wire.parse_request, _in_the_lobby)

@@ -20,9 +20,10 @@ class ConsoleProcess:
         self.seen: list[str] = []
 
     @classmethod
-    async def start(cls, *arguments: str) -> ConsoleProcess:
+    async def start(cls, *arguments: str, command: str = "console") -> ConsoleProcess:
+        """``c4tui COMMAND ARGUMENTS…`` with pipes for standard input and output."""
         process = await asyncio.create_subprocess_exec(
-            sys.executable, "-m", "c4tui", "console", *arguments,
+            sys.executable, "-m", "c4tui", command, *arguments,
             stdin=asyncio.subprocess.PIPE,
             stdout=asyncio.subprocess.PIPE,
             stderr=asyncio.subprocess.STDOUT,

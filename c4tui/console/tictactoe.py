@@ -1,0 +1,339 @@
+"""``c4tui tictactoe --connect HOST:PORT``: a plain-text client for INFO1112 tic-tac-toe servers.
+
+It speaks the handout's protocol to any server of the assignment (and to
+``c4tui serve --tictactoe-port``) and says what each answer means in the
+handout's own words; errors go to standard error, as the handout asks. Leaving
+a room is hanging up (the protocol has no other way), so ``quit`` ends the
+client, and a player who quits mid-game forfeits.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import getpass
+import sys
+from collections.abc import Awaitable, Callable
+from typing import TextIO, TypeVar
+
+from c4tui.console.game import quietly, tolerate_bad_bytes
+from c4tui.console.lines import EndOfInput, PlainText
+from c4tui.match.lobby import TICTACTOE_LINK, LobbyLink
+from c4tui.match.tictactoe import Ended, Refused, TicTacToeRoom, wait_for_start
+from c4tui.net.errors import NetworkError
+from c4tui.protocols import lobby as wire
+from c4tui.protocols import tictactoe as ttt_wire
+from c4tui.protocols.common import ProtocolError
+from c4tui.tictactoe import Board, TicTacToeError, parse_cell
+
+HELP = """Commands (upper or lower case; what is left out is asked for):
+  login [USER]          log in (the password is asked without echo)
+  register [USER]       create an account, then log in with it
+  roomlist [MODE]       rooms to join as a player (MODE player) or to watch (viewer)
+  create [ROOM]         open a room and wait in it for a second player
+  join [ROOM] [MODE]    join a room as a player (you place O) or as a viewer
+  watch [ROOM]          join a room as a viewer
+  help, quit
+In a game: a cell by its number (1-9, 1 2 3 on the top row) or column and row
+(0-2: 0 0 is the top left), forfeit to give up. quit or Ctrl-D leaves the server
+(in a game you play, that forfeits it)."""
+
+T = TypeVar("T")
+BADAUTH_WORDS = "Error: You must be logged in to perform this action"
+NOROOM_WORDS = "Error: You are not in a room"
+
+
+def board_lines(board: Board) -> list[str]:
+    """The board in text: X and O, and each empty cell's number to choose it by."""
+    marks = [
+        str(index + 1) if mark is None else mark.name for index, mark in enumerate(board.cells)
+    ]
+    rows = [" " + " | ".join(marks[row * 3 : row * 3 + 3]) for row in range(3)]
+    return [rows[0], "---+---+---", rows[1], "---+---+---", rows[2]]
+
+
+class TicTacToeConsole(PlainText):
+    """The client on ``stdin``, ``stdout`` and ``stderr``."""
+
+    def __init__(self, host: str, port: int, stdin: TextIO, stdout: TextIO, stderr: TextIO) -> None:
+        super().__init__(stdin, stdout)
+        self.host, self.port = host, port
+        self._stdin, self._stderr = stdin, stderr
+        self.link: LobbyLink | None = None
+
+    def error(self, text: str) -> None:
+        """An error, on standard error (the handout's convention)."""
+        self._stderr.write(text + "\n")
+        self._stderr.flush()
+
+    async def run(self) -> int:
+        """Connect, then obey commands until quit or the end of input; the exit status."""
+        try:
+            self.link = await LobbyLink.open(self.host, self.port, dialect=TICTACTOE_LINK)
+        except NetworkError as error:
+            self.error(f"Error: {error}")
+            return 1
+        self.say(f"Connected to {self.host}:{self.port}. Type help for the commands.")
+        try:
+            while await self._command((await self.ask("> ")).strip()):
+                pass
+            return 0
+        except EndOfInput:
+            return 0
+        except (NetworkError, ProtocolError, TimeoutError) as error:
+            self.error(f"Error: the server broke off: {error or 'no answer'}")
+            return 1
+        finally:
+            await self.link.close()
+
+    @property
+    def _link(self) -> LobbyLink:
+        assert self.link is not None
+        return self.link
+
+    async def _argument(self, given: str, prompt: str) -> str:
+        """``given``, or asked for when it was left out."""
+        return given or (await self.ask(prompt)).strip()
+
+    async def _password(self) -> str:
+        """Without echo at a terminal; from the next line of input otherwise (scripts)."""
+        if self._stdin.isatty():
+            return await asyncio.to_thread(getpass.getpass, "Enter password: ")
+        return await self.ask("Enter password: ")
+
+    async def _ask_server(self, message: str) -> wire.Ack | None:
+        """Send a request; the ACK, or None after saying what BADAUTH or NOROOM means."""
+        answer = await self._link.ask_or_notice(message)
+        if isinstance(answer, wire.Notice):
+            self.error(BADAUTH_WORDS if answer.word == wire.BADAUTH else NOROOM_WORDS)
+            return None
+        return answer
+
+    # ----- commands --------------------------------------------------------------------
+
+    async def _command(self, line: str) -> bool:
+        """Carry out one command; False to quit."""
+        word, _, rest = line.partition(" ")
+        commands: dict[str, Callable[[str], Awaitable[None]]] = {
+            "login": self._login,
+            "register": self._register,
+            "roomlist": self._room_list,
+            "create": self._create,
+            "join": self._join,
+            "watch": self._watch,
+        }
+        word = word.lower()
+        if word in ("quit", "exit"):
+            return False
+        if word in commands:
+            await commands[word](rest.strip())
+        elif word in ("place", "forfeit"):
+            self.error(f"Error: {word} is for a game: create or join a room first")
+        elif word:
+            self.say(HELP)
+        return True
+
+    async def _login(self, rest: str) -> None:
+        user = await self._argument(rest, "Enter username: ")
+        answer = await self._ask_server(f"LOGIN:{user}:{await self._password()}")
+        if answer is None:
+            return
+        if answer.status == 0:
+            self._link.user = user
+            self.say(f"Welcome {user}")
+        elif answer.status == 1:
+            self.error(f"Error: User {user} not found")
+        elif answer.status == 2:
+            self.error(f"Error: Wrong password for user {user}")
+        elif self._link.user:
+            self.error(f"Error: You are logged in already, as {self._link.user}")
+        else:
+            self.error(f"Error: a user name is {wire.USER_RULE}; a password, {wire.PASSWORD_RULE}")
+
+    async def _register(self, rest: str) -> None:
+        user = await self._argument(rest, "Enter username: ")
+        answer = await self._ask_server(f"REGISTER:{user}:{await self._password()}")
+        if answer is None:
+            return
+        if answer.status == 0:
+            self.say(f"Successfully created user account {user}")
+        elif answer.status == 1:
+            self.error(f"Error: User {user} already exists")
+        else:
+            self.error(f"Error: a user name is {wire.USER_RULE}; a password, {wire.PASSWORD_RULE}")
+
+    async def _room_list(self, rest: str) -> None:
+        mode = (await self._argument(rest, "Enter mode (player/viewer): ")).upper()
+        answer = await self._ask_server(f"ROOMLIST:{mode}")
+        if answer is None:
+            return
+        if answer.status != 0:
+            self.error("Error: Please input a valid mode.")
+            return
+        rooms = ":".join(answer.extra)
+        self.say(f"Room available to join as {mode}: {rooms}" if rooms else f"No room to {mode}.")
+
+    async def _create(self, rest: str) -> None:
+        room = await self._argument(rest, "Enter room name: ")
+        answer = await self._ask_server(f"CREATE:{room}")
+        if answer is None:
+            return
+        words = {
+            0: "",
+            1: f"Error: Room {room} is invalid",
+            2: f"Error: Room {room} already exists",
+            3: "Error: Server already contains a maximum of 256 rooms",
+        }
+        if answer.status != 0:
+            self.error(words.get(answer.status, f"Error: Room {room} was refused"))
+            return
+        self.say(f"Successfully created room {room}")
+        self.say("Waiting for other player...")
+        await self._in_room()
+
+    async def _join(self, rest: str) -> None:
+        room, _, mode = rest.rpartition(" ")
+        if mode.upper() not in ("PLAYER", "VIEWER"):
+            room, mode = rest, ""
+        room = await self._argument(room, "Enter room name: ")
+        mode = (await self._argument(mode, "Enter mode (player/viewer): ")).upper()
+        await self._enter(room, mode)
+
+    async def _watch(self, rest: str) -> None:
+        await self._enter(await self._argument(rest, "Enter room name: "), "VIEWER")
+
+    async def _enter(self, room: str, mode: str) -> None:
+        answer = await self._ask_server(f"JOIN:{room}:{mode}")
+        if answer is None:
+            return
+        words = {
+            1: f"Error: No room named {room}",
+            2: f"Error: The room {room} already has 2 players",
+            3: "Error: mode is player or viewer (and you may be in one room only)",
+        }
+        if answer.status != 0:
+            self.error(words.get(answer.status, f"Error: Room {room} was refused"))
+            return
+        self.say(f"Successfully joined room {room} as a {mode.lower()}")
+        await self._in_room()
+
+    # ----- in a room -------------------------------------------------------------------
+
+    async def _in_room(self) -> None:
+        """Wait for the game (typing quit leaves), then play or watch it to its end."""
+        typing = asyncio.create_task(self._typed_while_waiting())
+        try:
+            start = await unless_left(wait_for_start(self._link), typing)
+        finally:
+            typing.cancel()
+        room = TicTacToeRoom(self._link, start)
+        if isinstance(start, ttt_wire.Begin):
+            self.say(
+                f"match between {start.first} and {start.second} will commence, "
+                f"it is currently {start.first}'s turn."
+            )
+        else:
+            self.say(
+                f"Match between {start.to_move} and {start.other} is currently in progress, "
+                f"it is {start.to_move}'s turn"
+            )
+        await self._play(room, first_board=isinstance(start, ttt_wire.Begin))
+
+    async def _typed_while_waiting(self) -> None:
+        """While waiting for a second player: quit leaves (by hanging up)."""
+        while True:
+            line = (await self.ask("")).strip().lower()
+            if line in ("quit", "exit"):
+                raise EndOfInput
+            if line:
+                self.say("Waiting for other player... (quit or Ctrl-D leaves)")
+
+    async def _play(self, room: TicTacToeRoom, first_board: bool) -> None:
+        if first_board:
+            self._show_turn(room, Board())
+        typing = asyncio.create_task(self._typed_in_game(room))
+        try:
+            while True:
+                news = await unless_left(room.next_news(), typing)
+                if isinstance(news, Ended):
+                    self._show_end(room, news)
+                    return
+                if isinstance(news, Refused):
+                    self.error("Error: the server refused that move; the board is unchanged")
+                self._show_turn(room, news.board)
+        finally:
+            typing.cancel()
+
+    def _show_turn(self, room: TicTacToeRoom, board: Board) -> None:
+        for line in board_lines(board):
+            self.say(line)
+        mine = room.mine
+        if mine is None:
+            self.say(f"It is {room.to_move}'s turn")
+        elif board.turn is mine:
+            self.say("It is the current player's turn")
+            self.say("Your move: a cell's number (1-9) or its column and row (0-2); or forfeit")
+        else:
+            self.say("It is the opposing player's turn")
+
+    def _show_end(self, room: TicTacToeRoom, end: Ended) -> None:
+        for line in board_lines(end.board):
+            self.say(line)
+        if end.status == 1:
+            self.say("Game ended in a draw")
+        elif end.status == 2:
+            self.say(f"{end.winner} won due to the opposing player forfeiting")
+        elif room.mine is None:
+            self.say(f"{end.winner} has won this game")
+        elif end.winner == self._link.user:
+            self.say("Congratulations, you won!")
+        else:
+            self.say("Sorry you lost. Good luck next time.")
+
+    async def _typed_in_game(self, room: TicTacToeRoom) -> None:
+        """Lines typed during a game: a cell (on our turn), forfeit, quit."""
+        while True:
+            line = (await self.ask("")).strip()
+            if line.lower() in ("quit", "exit"):
+                raise EndOfInput
+            if not line:
+                continue
+            if room.mine is None:
+                self.say("Watching: the moves are the players'. quit leaves.")
+            elif line.lower() == "forfeit":
+                await room.forfeit()
+            elif not room.our_turn:
+                self.error("Error: it is not your turn")
+            else:
+                await self._place(room, line)
+
+    async def _place(self, room: TicTacToeRoom, line: str) -> None:
+        try:
+            x, y = parse_cell(line)
+        except TicTacToeError as error:
+            self.error(f"Error: {error}")
+            return
+        assert room.board is not None
+        problem = room.board.refusal(x, y)
+        if problem is not None:
+            self.error(f"Error: {problem}")
+            return
+        await room.place(x, y)
+
+
+async def unless_left(work: Awaitable[T], typing: asyncio.Task[None]) -> T:
+    """What ``work`` gives, unless the person leaves first (``typing`` ends: EndOfInput)."""
+    task = asyncio.ensure_future(work)
+    await asyncio.wait({task, typing}, return_when=asyncio.FIRST_COMPLETED)
+    if not task.done():
+        task.cancel()
+        typing.result()  # raises what ended the typing
+        raise EndOfInput
+    return task.result()
+
+
+def run_tictactoe_client(host: str, port: int, stdin: TextIO | None = None) -> int:
+    """Entry point of ``c4tui tictactoe --connect HOST:PORT``."""
+    stdin = stdin or sys.stdin
+    tolerate_bad_bytes(stdin)
+    client = TicTacToeConsole(host, port, stdin, sys.stdout, sys.stderr)
+    return quietly(lambda: asyncio.run(client.run()))

@@ -150,8 +150,13 @@ class LobbyLink:
     async def ask_or_notice(self, line: str) -> wire.Ack | wire.Notice:
         """Send a request and wait for its ACKSTATUS, or the BADAUTH or NOROOM it gets instead."""
         future: asyncio.Future[wire.Ack | wire.Notice] = asyncio.get_running_loop().create_future()
-        self._pending.append((line.split(":", 1)[0], future))
-        await self.send(line)
+        entry = (line.split(":", 1)[0], future)
+        self._pending.append(entry)  # before sending: the answer may come before send returns
+        try:
+            await self.send(line)
+        except BaseException:  # not sent (cancelled while pacing, say): no answer will come
+            self._pending.remove(entry)
+            raise
         async with asyncio.timeout(REPLY_TIMEOUT):
             return await future
 

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 
 from c4tui.engine import Move, Player
-from c4tui.match.lobby import LobbyLink, room_game_from
+from c4tui.match.lobby import TICTACTOE_LINK, LobbyLink, room_game_from
 from c4tui.protocols import lobby as wire
 from tests.net.lobby_client import lobby_server, logged_in
+from tests.net.tictactoe_client import tictactoe_server
 
 
 async def test_a_viewer_joining_after_pops_knows_the_colours_and_whose_turn(
@@ -42,4 +44,21 @@ async def test_a_viewer_joining_after_pops_knows_the_colours_and_whose_turn(
         await ann.line(), await bob.line()
         assert await game.next_move() == Move.pop(0)
         await game.close()
+        await link.close()
+
+
+async def test_a_request_cancelled_before_it_is_sent_takes_no_later_answer(
+    tmp_path: Path,
+) -> None:
+    """Regression: a request cancelled while paced stayed pending and stole the next answer."""
+    async with tictactoe_server(tmp_path) as server:
+        assert server.tictactoe_port is not None
+        link = await LobbyLink.open("127.0.0.1", server.tictactoe_port, dialect=TICTACTOE_LINK)
+        assert await link.register("ann", "pw") == 0 and await link.login("ann", "pw") == 0
+        first = asyncio.create_task(link.room_names(wire.Mode.VIEWER))
+        paced = asyncio.create_task(link.room_names(wire.Mode.PLAYER))  # waits 50 ms to send
+        await asyncio.sleep(0.01)
+        paced.cancel()
+        assert await first == []
+        assert await asyncio.wait_for(link.room_names(wire.Mode.PLAYER), 5) == []
         await link.close()

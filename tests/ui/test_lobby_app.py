@@ -37,8 +37,11 @@ def text_of(pilot: Pilot, selector: str) -> str:
     return str(pilot.app.screen.query_one(selector).render())
 
 
-async def log_in_through_the_dialog(pilot: Pilot, password: str, register: bool) -> None:
-    await pilot.press("enter")  # the menu's Start: People online asks who you are
+async def log_in_through_the_dialog(
+    pilot: Pilot, password: str, register: bool, opened: bool = False
+) -> None:
+    if not opened:
+        await pilot.press("enter")  # the menu's Start: People online asks who you are
     await until(pilot, lambda: isinstance(pilot.app.screen, LoginDialog))
     pilot.app.screen.query_one("#password", Input).value = password
     await press_button(pilot, "#register" if register else "#log-in")

@@ -12,12 +12,16 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from textual.app import App, ComposeResult
+from textual.containers import Horizontal
 from textual.pilot import Pilot
 from textual.widgets import DataTable, Input
 
 from c4tui.engine import Rules
 from c4tui.server import C4Server, ServerConfig
+from c4tui.tictactoe import Board
 from c4tui.ui.app import C4App
+from c4tui.ui.widgets.tictactoe_board import TicTacToeBoard
 from tests.net.lobby_client import LobbyClient, logged_in
 from tests.ui.helpers import SIZE, make_app, play, settle
 
@@ -218,3 +222,27 @@ def test_columns_match_flashes(snap_compare) -> None:
 
 def test_columns_game_over(snap_compare) -> None:
     assert snap_compare(make_app(), terminal_size=SIZE, run_before=columns_game(4, 60))
+
+
+class TicTacToeBoards(App[None]):
+    """Two 3 × 3 boards: one to play on (the cursor), one won (the line bracketed)."""
+
+    CSS = "Horizontal { align: center middle; } TicTacToeBoard { margin: 1 2; }"
+
+    def compose(self) -> ComposeResult:
+        with Horizontal():
+            yield TicTacToeBoard(Board.from_text("100020000"), id="playing")
+            yield TicTacToeBoard(Board.from_text("120210001"), id="won")
+
+    def on_mount(self) -> None:
+        playing = self.query_one("#playing", TicTacToeBoard)
+        playing.show(playing.board, last=(1, 1))
+        playing.cursor = (2, 0)
+        playing.accepting = True
+        playing.focus()
+        won = self.query_one("#won", TicTacToeBoard)
+        won.show(won.board, last=(2, 2))
+
+
+def test_tictactoe_boards(snap_compare) -> None:
+    assert snap_compare(TicTacToeBoards(), terminal_size=SIZE)

@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, ClassVar
 
 from c4tui.engine import GameState, Move, Player
-from c4tui.match.backends.base import Backend, Option
+from c4tui.match.backends.base import Backend, Choice, Option
 from c4tui.match.backends.network.base import login_name
 from c4tui.match.backends.person import PersonBackend
 from c4tui.net.address import DEFAULT_HOST, DEFAULT_PORT, parse_host, parse_port
@@ -51,6 +51,11 @@ def _default_user() -> str:
     return login_name(wire.valid_user)
 
 
+#: The games a room server may host (the ``game`` option): the lobby's, or INFO1112's.
+CONNECT_FOUR_LOBBY = "connect-four"
+TICTACTOE_ROOMS = "tictactoe"
+
+
 class RoomSeat(Backend):
     """A player of a lobby room seen from here: its moves arrive from the server.
 
@@ -63,8 +68,21 @@ class RoomSeat(Backend):
     key = "online"
     title = "Online"  # "play people online": the menu's row must fit 80 columns
     noun = "player"
-    summary = "Play people online in the rooms of a lobby server (c4tui serve), or watch them."
+    summary = "Play people online, or watch them: Connect Four in a c4tui lobby, or tic-tac-toe."
     options = (
+        Option(
+            "game",
+            "Game",
+            CONNECT_FOUR_LOBBY,
+            choices=(
+                Choice(CONNECT_FOUR_LOBBY, "Connect Four", "the lobby of `c4tui serve`"),
+                Choice(
+                    TICTACTOE_ROOMS,
+                    "Tic-tac-toe",
+                    "INFO1112 rooms (`c4tui serve --tictactoe-port`, or an assignment's server)",
+                ),
+            ),
+        ),
         Option("host", "Host", DEFAULT_HOST, parse=parse_host, max_length=255),
         Option("port", "Port", str(DEFAULT_PORT), parse=parse_port, max_length=5),
         Option(

@@ -50,3 +50,13 @@ class ConfirmDialog(ModalScreen[bool]):
     def action_cancel(self) -> None:
         """No."""
         self.dismiss(False)
+
+
+def confirm_forfeit() -> ConfirmDialog:
+    """The question before giving up a game against a person."""
+    return ConfirmDialog("Forfeit this game? Your opponent wins.", "Forfeit")
+
+
+def confirm_leaving() -> ConfirmDialog:
+    """The question before leaving a game against a person (which forfeits it)."""
+    return ConfirmDialog("Leave this game? Leaving forfeits it.", "Leave")

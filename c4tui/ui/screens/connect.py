@@ -12,6 +12,7 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Grid, Horizontal, Vertical
+from textual.dom import DOMNode
 from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, Static
 
@@ -21,6 +22,20 @@ from c4tui.match.backends.base import Option
 from c4tui.match.settings import describe_game
 from c4tui.ui.servers import Servers, server_refusal
 from c4tui.ui.widgets.choice import ChoiceSet
+
+
+def option_widget(option: Option, value: str) -> Input | ChoiceSet:
+    """A form's widget for ``option``: a field for free text, radio choices for a list."""
+    if not option.choices:
+        return Input(value, id=option.key, max_length=option.max_length, compact=True)
+    return ChoiceSet.picking([(c.label, c.value) for c in option.choices], value, id=option.key)
+
+
+def chosen_value(screen: DOMNode, option: Option) -> str:
+    """What the form's widget for ``option`` (``option_widget``'s) holds now."""
+    if not option.choices:
+        return screen.query_one(f"#{option.key}", Input).value.strip()
+    return option.choices[screen.query_one(f"#{option.key}", ChoiceSet).pressed_index].value
 
 
 class ConnectDialog(ModalScreen[dict[str, str] | None]):
@@ -69,18 +84,12 @@ class ConnectDialog(ModalScreen[dict[str, str] | None]):
             with Grid():
                 for option in self._kind.options:
                     yield Label(option.label)
-                    yield self._widget_for(option)
+                    yield option_widget(option, self._values[option.key])
             yield Static("", id="connect-note")
             yield Static("", id="connect-status", classes="form-status")
             with Horizontal():
                 yield Button("Connect", id="connect", variant="primary")
                 yield Button("Back", id="back")
-
-    def _widget_for(self, option: Option) -> Input | ChoiceSet:
-        value = self._values[option.key]
-        if not option.choices:
-            return Input(value, id=option.key, max_length=option.max_length, compact=True)
-        return ChoiceSet.picking([(c.label, c.value) for c in option.choices], value, id=option.key)
 
     def on_mount(self) -> None:
         """Start in the first field."""
@@ -90,11 +99,8 @@ class ConnectDialog(ModalScreen[dict[str, str] | None]):
     def _chosen(self) -> dict[str, str]:
         """Every option's value as the form shows it now."""
         values = dict(self._values)
-        for option in self._fields:
-            values[option.key] = self.query_one(f"#{option.key}", Input).value.strip()
-        for option in self._choices:
-            index = self.query_one(f"#{option.key}", ChoiceSet).pressed_index
-            values[option.key] = option.choices[index].value
+        for option in self._kind.options:
+            values[option.key] = chosen_value(self, option)
         return values
 
     @on(ChoiceSet.Changed)

@@ -5,6 +5,10 @@ network. While we wait in a room, a worker reads what the server pushes: chat
 shows at once, and BEGIN (or INPROGRESS, for a viewer) opens the game screen.
 Leaving a room the protocol has no word for (cancelling a wait) is done by
 logging in again on a fresh connection.
+
+The same screen serves the tic-tac-toe rooms of INFO1112 servers: their
+protocol has no room details, quick play or chat, so the list shows names and
+whether a player is awaited, and those keys are not offered.
 """
 
 from __future__ import annotations
@@ -18,14 +22,16 @@ from textual.widgets import DataTable, Static
 
 from c4tui.engine import Player, Rules
 from c4tui.match import MatchDriver, MatchSettings
-from c4tui.match.backends.online import RoomSeat, room_seats
-from c4tui.match.lobby import LobbyLink, RoomGame, room_game_from
+from c4tui.match.backends.online import TICTACTOE_ROOMS, RoomSeat, room_seats
+from c4tui.match.lobby import LobbyLink, RoomGame, RoomSummary, room_game_from
 from c4tui.match.settings import describe_game
+from c4tui.match.tictactoe import TicTacToeRoom, wait_for_start
 from c4tui.net.errors import NetworkError
 from c4tui.protocols import lobby as wire
 from c4tui.protocols.common import ProtocolError
 from c4tui.ui.screens.login import LoggedIn, log_in
 from c4tui.ui.screens.online_game import OnlineGameScreen
+from c4tui.ui.screens.tictactoe import TicTacToeScreen
 from c4tui.ui.widgets.chat import ChatInput
 from c4tui.ui.widgets.footer import FittingFooter
 
@@ -60,6 +66,7 @@ class LobbyScreen(Screen[None]):
         self._session = logged_in
         self._settings = settings
         self._room: str | None = None  # the room we wait in
+        self.tictactoe = logged_in.values.get("game") == TICTACTOE_ROOMS
 
     @property
     def link(self) -> LobbyLink:
@@ -75,16 +82,20 @@ class LobbyScreen(Screen[None]):
     def compose(self) -> ComposeResult:
         """Title, rooms, status, chat line, footer."""
         values = self._session.values
+        place = "Tic-tac-toe rooms" if self.tictactoe else "Lobby"
+        if self.tictactoe:
+            help_text = "Enter plays in a waiting room (you place O), w watches, c creates one."
+        else:
+            help_text = (
+                f"Enter plays in a waiting room, w watches, c creates one, g meets the next "
+                f"person waiting for {describe_game(*self.game)} (your menu choice)."
+            )
         with Vertical():
             yield Static(
-                f"Lobby on {values['host']} — logged in as {values['user']}",
+                f"{place} on {values['host']} — logged in as {values['user']}",
                 id="lobby-title",
             )
-            yield Static(
-                f"Enter plays in a waiting room, w watches, c creates one, g meets the next "
-                f"person waiting for {describe_game(*self.game)} (your menu choice).",
-                id="lobby-help",
-            )
+            yield Static(help_text, id="lobby-help")
             yield DataTable(id="rooms", cursor_type="row", zebra_stripes=True)
             yield Static("", id="lobby-status", markup=False)  # it quotes the server
             yield ChatInput("A message for the room; Enter sends", id="chat")
@@ -93,7 +104,10 @@ class LobbyScreen(Screen[None]):
     def on_mount(self) -> None:
         """Columns, the first list, and a refresh every few seconds."""
         table = self.query_one(DataTable)
-        table.add_columns("Room", "Board", "Players", "Watching", "State")
+        if self.tictactoe:  # the protocol tells no more of a room
+            table.add_columns("Room", "Game", "State")
+        else:
+            table.add_columns("Room", "Board", "Players", "Watching", "State")
         table.focus()
         self.action_refresh()
         self.set_interval(REFRESH_SECONDS, self._refresh_quietly)
@@ -123,22 +137,38 @@ class LobbyScreen(Screen[None]):
     @work(group="rooms", exclusive=True, exit_on_error=False)
     async def _load_rooms(self) -> None:
         try:
-            rooms = await self.link.rooms()
+            rooms = await (self._tictactoe_rooms() if self.tictactoe else self._lobby_rooms())
         except (NetworkError, ProtocolError, TimeoutError) as error:
-            self._say(f"The lobby server is gone: {error}", error=True)
+            self._say(f"The server is gone: {error}", error=True)
             return
         table = self.query_one(DataTable)
         chosen = self._chosen()
         table.clear()
-        for room in rooms:
-            board = describe_game(*room.game)
-            table.add_row(room.name, board, room.players, room.viewers, room.state, key=room.name)
-        names = [room.name for room in rooms]
+        for row in rooms:
+            table.add_row(*row, key=row[0])
+        names = [row[0] for row in rooms]
         if chosen in names:
             table.move_cursor(row=names.index(chosen))
         if self._room is None:
             empty = "No rooms yet: c creates one, g waits for an opponent."
             self._say("" if rooms else empty)
+
+    async def _lobby_rooms(self) -> list[tuple[str, ...]]:
+        """Each room's row: name, board, players, viewers, state."""
+        return [self._row(room) for room in await self.link.rooms()]
+
+    @staticmethod
+    def _row(room: RoomSummary) -> tuple[str, ...]:
+        return room.name, describe_game(*room.game), room.players, room.viewers, room.state
+
+    async def _tictactoe_rooms(self) -> list[tuple[str, ...]]:
+        """Rows from the two room lists (the protocol says no more of a room)."""
+        every = await self.link.room_names(wire.Mode.VIEWER)
+        waiting = set(await self.link.room_names(wire.Mode.PLAYER))
+        return [
+            (name, "tic-tac-toe", "waiting for a player" if name in waiting else "playing")
+            for name in every
+        ]
 
     def _chosen(self) -> str | None:
         table = self.query_one(DataTable)
@@ -185,11 +215,13 @@ class LobbyScreen(Screen[None]):
     @work(group="enter", exclusive=True, exit_on_error=False)
     async def _create(self) -> None:
         user = self._session.values["user"]
+        game = None if self.tictactoe else self.game
+        described = "tic-tac-toe" if game is None else describe_game(*game)
         for suffix in ["", *(f" {n}" for n in range(2, 20))]:
             name = f"{user[:12]} room{suffix}"
-            status = await self.link.create(name, self.game)
+            status = await self.link.create(name, game)
             if status == 0:
-                self._wait_in(name, f"Room {name!r} ({describe_game(*self.game)}) is open.")
+                self._wait_in(name, f"Room {name!r} ({described}) is open.")
                 return
             if status != 2:
                 break
@@ -216,6 +248,9 @@ class LobbyScreen(Screen[None]):
     @work(group="wait", exclusive=True, exit_on_error=False)
     async def _wait_for_game(self) -> None:
         """Read the server's pushes until the game begins; chat shows meanwhile."""
+        if self.tictactoe:
+            await self._wait_for_tictactoe()
+            return
         try:
             while True:
                 message = await self.link.pushed()
@@ -230,6 +265,21 @@ class LobbyScreen(Screen[None]):
             self._say(f"The lobby server is gone: {error}", error=True)
             return
         self._open_game(game)
+
+    async def _wait_for_tictactoe(self) -> None:
+        try:
+            start = await wait_for_start(self.link)
+        except (NetworkError, ProtocolError) as error:
+            self._room = None
+            self._say(f"The server is gone: {error}", error=True)
+            return
+        room = TicTacToeRoom(self.link, start)
+        screen = TicTacToeScreen(room, ascii_only=getattr(self.app, "ascii_only", False))
+        self.app.push_screen(screen, self._game_left)
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Tic-tac-toe servers have no quick play and no chat."""
+        return not (self.tictactoe and action in ("quick_play", "talk"))
 
     def _open_game(self, game: RoomGame) -> None:
         mine = game.colour_of(self.link.user)

@@ -1,4 +1,8 @@
-"""The login dialog of "Online": where the lobby is, who you are, and your password.
+"""The login dialog of "Online": which game, where the server is, who you are, your password.
+
+The server hosts Connect Four (the lobby of ``c4tui serve``) or tic-tac-toe (the
+INFO1112 assignment's rooms): the two protocols cannot be told apart before
+logging in, so the dialog asks which.
 
 Log in or Register (which logs in too) connect in the background; what goes
 wrong (cannot connect, the name is taken, no such user, a wrong password) is
@@ -17,10 +21,11 @@ from textual.containers import Grid, Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, Static
 
-from c4tui.match.backends.online import RoomSeat, parse_password
-from c4tui.match.lobby import LobbyLink
+from c4tui.match.backends.online import TICTACTOE_ROOMS, RoomSeat, parse_password
+from c4tui.match.lobby import LOBBY_LINK, TICTACTOE_LINK, LobbyLink
 from c4tui.net.errors import NetworkError
 from c4tui.protocols.common import ProtocolError
+from c4tui.ui.screens.connect import chosen_value, option_widget
 from c4tui.ui.servers import Servers, server_refusal
 
 REGISTER_PROBLEMS = {1: "That username is taken: log in, or choose another."}
@@ -42,8 +47,9 @@ class LoggedIn:
 
 async def log_in(values: Mapping[str, str], password: str, register: bool) -> LoggedIn | str:
     """Connect and log in (registering first if asked); the link, or what went wrong."""
+    dialect = TICTACTOE_LINK if values.get("game") == TICTACTOE_ROOMS else LOBBY_LINK
     try:
-        link = await LobbyLink.open(values["host"], int(values["port"]))
+        link = await LobbyLink.open(values["host"], int(values["port"]), dialect=dialect)
     except NetworkError as error:
         return str(error)
     try:
@@ -55,7 +61,7 @@ async def log_in(values: Mapping[str, str], password: str, register: bool) -> Lo
         status = await link.login(values["user"], password)
     except (NetworkError, ProtocolError, TimeoutError) as error:
         await link.close()
-        return f"The lobby server did not answer as expected: {error}"
+        return f"The server did not answer as expected: {error}"
     if status != 0:
         await link.close()
         return LOGIN_PROBLEMS.get(status, f"Login refused ({status}).")
@@ -67,6 +73,7 @@ class LoginDialog(ModalScreen[LoggedIn | None]):
 
     DEFAULT_CSS = """
     LoginDialog { align: center middle; }
+    LoginDialog ChoiceSet { width: auto; background: transparent; }
     """
 
     BINDINGS = [
@@ -86,12 +93,7 @@ class LoginDialog(ModalScreen[LoggedIn | None]):
             with Grid():
                 for option in RoomSeat.options:
                     yield Label(option.label)
-                    yield Input(
-                        self._values[option.key],
-                        id=option.key,
-                        max_length=option.max_length,
-                        compact=True,
-                    )
+                    yield option_widget(option, self._values[option.key])
                 yield Label("Password")
                 yield Input("", id="password", password=True, max_length=128, compact=True)
             yield Static("", id="login-status", classes="form-status")
@@ -114,13 +116,13 @@ class LoginDialog(ModalScreen[LoggedIn | None]):
         """The fields if every one is fine; else the first problem is shown and focused."""
         values = {}
         for option in RoomSeat.options:
-            field = self.query_one(f"#{option.key}", Input)
-            problem = option.problem(field.value.strip())
+            value = chosen_value(self, option)
+            problem = option.problem(value)
             if problem is not None:
                 self._say(problem)
-                field.focus()
+                self.query_one(f"#{option.key}").focus()
                 return None
-            values[option.key] = field.value.strip()
+            values[option.key] = value
         refusal = server_refusal(values, self._allowed)
         if refusal is not None:
             self._say(refusal)

@@ -15,7 +15,7 @@ from c4tui.engine import Player
 from c4tui.match import MatchDriver, MatchSettings
 from c4tui.match.events import GameOver, TurnStarted
 from c4tui.match.lobby import RoomGame
-from c4tui.ui.screens.confirm import ConfirmDialog
+from c4tui.ui.screens.confirm import confirm_forfeit, confirm_leaving
 from c4tui.ui.screens.game import GameScreen
 from c4tui.ui.widgets.chat import ChatInput
 
@@ -103,10 +103,7 @@ class OnlineGameScreen(GameScreen):
         """Give the game up, once confirmed."""
         if self.mine is None or self.driver.is_over:
             return
-        self.app.push_screen(
-            ConfirmDialog("Forfeit this game? Your opponent wins.", "Forfeit"),
-            self._forfeit_confirmed,
-        )
+        self.app.push_screen(confirm_forfeit(), self._forfeit_confirmed)
 
     def _forfeit_confirmed(self, confirmed: bool | None) -> None:
         if confirmed and self.mine is not None and not self.driver.is_over:
@@ -126,10 +123,7 @@ class OnlineGameScreen(GameScreen):
         if self.mine is None:
             self.dismiss(True)  # a viewer left a game under way: still in the room
             return
-        self.app.push_screen(
-            ConfirmDialog("Leave this game? Leaving forfeits it.", "Leave"),
-            self._leave_confirmed,
-        )
+        self.app.push_screen(confirm_leaving(), self._leave_confirmed)
 
     def _leave_confirmed(self, confirmed: bool | None) -> None:
         if confirmed:

@@ -11,7 +11,7 @@ settings.register_profile(
     "default", max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow]
 )
 settings.register_profile(
-    "ci", max_examples=1000, deadline=None, suppress_health_check=[HealthCheck.too_slow]
+    "ci", max_examples=600, deadline=None, suppress_health_check=[HealthCheck.too_slow]
 )
 ON_CI = bool(os.environ.get("CI"))
 _default_profile = "ci" if ON_CI else "default"

@@ -12,9 +12,9 @@ from c4tui.engine import GameState, Move, MoveKind, Player, Rules
 from tests.conftest import scaled
 from tests.reference_rules import EMPTY, ReferenceGame
 
-#: Whole games against the reference: each takes tens of milliseconds, so CI plays half
-#: the examples it gives the other properties (it must finish in ten minutes).
-WHOLE_GAMES = scaled(here=300, on_ci=500)
+#: Whole games against the reference: each takes tens of milliseconds, so CI plays about
+#: half the examples it gives the other properties (it must finish in ten minutes).
+WHOLE_GAMES = scaled(here=300, on_ci=350)
 
 sizes = st.integers(min_value=4, max_value=20)
 rule_sets = st.sampled_from([Rules.CLASSIC, Rules.POPOUT])
@@ -83,7 +83,7 @@ def test_the_cells_that_differ_are_exactly_those_whose_discs_differ(
         assert older.cells_differing(newer) == expected
 
 
-@pytest.mark.slow  # scaled by the hypothesis profile: 1,000 examples on CI
+@pytest.mark.slow  # scaled by the hypothesis profile: 600 examples on CI
 @settings(max_examples=WHOLE_GAMES)
 @given(st.randoms(use_true_random=False), st.integers(4, 6), st.integers(4, 5))
 def test_popout_games_crowded_into_two_columns(rng: random.Random, columns: int, rows: int) -> None:
@@ -122,7 +122,7 @@ def test_states_are_hashable_and_equal_by_value(game: tuple[int, int, Rules, lis
     assert first.turn in (Player.RED, Player.YELLOW)
 
 
-@pytest.mark.slow  # scaled by the hypothesis profile: 1,000 examples on CI
+@pytest.mark.slow  # scaled by the hypothesis profile: 600 examples on CI
 @settings(max_examples=WHOLE_GAMES)
 @given(st.randoms(use_true_random=False), sizes, sizes, rule_sets)
 def test_whole_random_games_match_the_reference(

@@ -14,8 +14,11 @@ import sys
 import threading
 import time
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
+
+from tests.net.tictactoe_client import threaded_tictactoe_server
 
 
 @pytest.fixture
@@ -40,9 +43,9 @@ def silent_server() -> Iterator[int]:
 
 
 def interrupt_when(
-    args: list[str], seen: str, delay: float = 0.0, command: str = "console"
+    args: list[str], seen: str, delay: float = 0.0, command: str = "console", typed: str = ""
 ) -> subprocess.CompletedProcess[str]:
-    """Run ``c4tui COMMAND ARGS``; press Ctrl-C ``delay`` seconds after ``seen`` is printed."""
+    """Run ``c4tui COMMAND ARGS``, type ``typed``; Ctrl-C ``delay`` s after ``seen`` shows."""
     process = subprocess.Popen(
         [sys.executable, "-m", "c4tui", command, *args],
         stdin=subprocess.PIPE,
@@ -51,7 +54,10 @@ def interrupt_when(
         text=True,
         start_new_session=True,  # its own process group, as a shell gives it
     )
-    assert process.stdout is not None
+    assert process.stdout is not None and process.stdin is not None
+    if typed:
+        process.stdin.write(typed)
+        process.stdin.flush()
     output = ""
     while seen not in output:
         char = process.stdout.read(1)
@@ -86,6 +92,14 @@ def test_ctrl_c_at_the_size_prompt() -> None:
 
 def test_ctrl_c_in_the_tictactoe_client_waiting_for_an_answer(silent_server: int) -> None:
     result = interrupt_when(["--connect", f"127.0.0.1:{silent_server}"], "> ", command="tictactoe")
+    assert_clean_interrupt(result)
+
+
+def test_ctrl_c_in_a_tictactoe_room_waiting_for_a_player(tmp_path: Path) -> None:
+    with threaded_tictactoe_server(tmp_path) as server:
+        typed = "register ann\npw\nlogin ann\npw\ncreate r\n"
+        args = ["--connect", f"127.0.0.1:{server.tictactoe_port}"]
+        result = interrupt_when(args, "Waiting for other player", command="tictactoe", typed=typed)
     assert_clean_interrupt(result)
 
 

@@ -7,7 +7,7 @@ import pytest
 from c4tui.protocols import lobby as wire
 from c4tui.protocols import tictactoe as ttt
 from c4tui.protocols.common import ProtocolError
-from c4tui.tictactoe import Board, Mark, TicTacToeError, cell_of_number
+from c4tui.tictactoe import Board, Mark, TicTacToeError, cell_of_number, parse_cell
 from c4tui.tictactoe.game import LINES
 
 
@@ -46,8 +46,8 @@ def test_a_full_board_without_a_line_is_a_draw() -> None:
 
 def test_refusals_leave_the_board_as_it_was() -> None:
     board = play((1, 1))
-    assert board.refusal(1, 1) == "column 1, row 1 is already taken"
-    assert board.refusal(3, 0) == "(3, 0) is off the board: column and row go from 0 to 2"
+    assert board.refusal(1, 1) == "cell 5 (column 1, row 1) is taken"
+    assert board.refusal(3, 0) == "column 3, row 0 is off the board: both go from 0 to 2"
     with pytest.raises(TicTacToeError):
         board.place(1, 1)
     won = play((0, 0), (0, 1), (1, 0), (1, 1), (2, 0))
@@ -67,6 +67,14 @@ def test_the_move_between_two_boards() -> None:
     assert before.move_to(before) is None  # nothing changed: a refused move
     assert before.move_to(play((1, 1), (0, 0), (2, 2))) is None  # two moves
     assert before.move_to(Board.from_text("100000000")) is None  # a cell rewritten
+
+
+def test_a_cell_is_typed_as_its_number_or_its_column_and_row() -> None:
+    for typed in ["6", "2 1", "2:1", " 2,1 "]:
+        assert parse_cell(typed) == (2, 1), typed
+    for bad in ["", "x", "1 2 3", "-1 0", "3 0", "0"]:
+        with pytest.raises(TicTacToeError):
+            parse_cell(bad)
 
 
 def test_cells_are_numbered_like_a_phone_keypad_from_the_top() -> None:

@@ -13,12 +13,12 @@ import asyncio
 import getpass
 import sys
 from collections.abc import Awaitable, Callable
-from typing import TextIO, TypeVar
+from typing import Any, TextIO, TypeVar
 
 from c4tui.console.game import quietly, tolerate_bad_bytes
 from c4tui.console.lines import EndOfInput, PlainText
 from c4tui.match.lobby import TICTACTOE_LINK, LobbyLink
-from c4tui.match.tictactoe import Ended, Refused, TicTacToeRoom, wait_for_start
+from c4tui.match.tictactoe import Ended, Refused, TicTacToeRoom, end_words, wait_for_start
 from c4tui.net.errors import NetworkError
 from c4tui.protocols import lobby as wire
 from c4tui.protocols import tictactoe as ttt_wire
@@ -26,16 +26,16 @@ from c4tui.protocols.common import ProtocolError
 from c4tui.tictactoe import Board, TicTacToeError, parse_cell
 
 HELP = """Commands (upper or lower case; what is left out is asked for):
-  login [USER]          log in (the password is asked without echo)
-  register [USER]       create an account, then log in with it
-  roomlist [MODE]       rooms to join as a player (MODE player) or to watch (viewer)
-  create [ROOM]         open a room and wait in it for a second player
-  join [ROOM] [MODE]    join a room as a player (you place O) or as a viewer
-  watch [ROOM]          join a room as a viewer
+  register [USER]     create an account (then log in to use it)
+  login [USER]        log in (the password is asked without echo)
+  roomlist [MODE]     rooms to join as a player (MODE player) or to watch (viewer)
+  create [ROOM]       open a room and wait in it for a second player (you place X)
+  join [ROOM] [MODE]  join a room as a player (you place O) or as a viewer
+  watch [ROOM]        join a room as a viewer
   help, quit
-In a game: a cell by its number (1-9, 1 2 3 on the top row) or column and row
-(0-2: 0 0 is the top left), forfeit to give up. quit or Ctrl-D leaves the server
-(in a game you play, that forfeits it)."""
+In a game, type a cell: its number (1-9, 1 2 3 on the top row), or its column
+and row (0-2; 0 0 is the top left). forfeit gives up. quit or Ctrl-D leaves the
+server, which forfeits a game you play."""
 
 T = TypeVar("T")
 BADAUTH_WORDS = "Error: You must be logged in to perform this action"
@@ -74,16 +74,33 @@ class TicTacToeConsole(PlainText):
             return 1
         self.say(f"Connected to {self.host}:{self.port}. Type help for the commands.")
         try:
-            while await self._command((await self.ask("> ")).strip()):
+            while await self._command(await self._next_command()):
                 pass
             return 0
         except EndOfInput:
             return 0
-        except (NetworkError, ProtocolError, TimeoutError) as error:
-            self.error(f"Error: the server broke off: {error or 'no answer'}")
-            return 1
+        except NetworkError as error:
+            self.error(f"Error: {error}")
+        except ProtocolError as error:
+            self.error(f"Error: the server broke the protocol: {error}")
+        except TimeoutError:
+            self.error("Error: the server did not answer in time")
         finally:
             await self.link.close()
+        return 1
+
+    async def _next_command(self) -> str:
+        """The next typed command; NetworkError as soon as the server hangs up meanwhile."""
+        gone = asyncio.create_task(self._link.gone())
+        try:
+            return (await unless_left(self.ask("> "), gone)).strip()
+        except EndOfInput:
+            if gone.done() and not gone.cancelled():
+                self.say()
+                raise NetworkError(gone.result()) from None
+            raise
+        finally:
+            gone.cancel()
 
     @property
     def _link(self) -> LobbyLink:
@@ -128,8 +145,10 @@ class TicTacToeConsole(PlainText):
             await commands[word](rest.strip())
         elif word in ("place", "forfeit"):
             self.error(f"Error: {word} is for a game: create or join a room first")
-        elif word:
+        elif word in ("help", "?"):
             self.say(HELP)
+        elif word:
+            self.error(f"Error: no command {word!r}: type help for the commands")
         return True
 
     async def _login(self, rest: str) -> None:
@@ -170,7 +189,10 @@ class TicTacToeConsole(PlainText):
             self.error("Error: Please input a valid mode.")
             return
         rooms = ":".join(answer.extra)
-        self.say(f"Room available to join as {mode}: {rooms}" if rooms else f"No room to {mode}.")
+        if rooms:
+            self.say(f"Room available to join as {mode}: {rooms}")
+        else:
+            self.say("No rooms to join as a player yet." if mode == "PLAYER" else "No rooms yet.")
 
     async def _create(self, rest: str) -> None:
         room = await self._argument(rest, "Enter room name: ")
@@ -179,7 +201,7 @@ class TicTacToeConsole(PlainText):
             return
         words = {
             0: "",
-            1: f"Error: Room {room} is invalid",
+            1: f"Error: Room {room} is invalid (a name is {wire.ROOM_RULE})",
             2: f"Error: Room {room} already exists",
             3: "Error: Server already contains a maximum of 256 rooms",
         }
@@ -236,6 +258,8 @@ class TicTacToeConsole(PlainText):
                 f"Match between {start.to_move} and {start.other} is currently in progress, "
                 f"it is {start.to_move}'s turn"
             )
+        if room.mine is not None:
+            self.say(f"You place {room.mine.name}.")
         await self._play(room, first_board=isinstance(start, ttt_wire.Begin))
 
     async def _typed_while_waiting(self) -> None:
@@ -278,16 +302,7 @@ class TicTacToeConsole(PlainText):
     def _show_end(self, room: TicTacToeRoom, end: Ended) -> None:
         for line in board_lines(end.board):
             self.say(line)
-        if end.status == 1:
-            self.say("Game ended in a draw")
-        elif end.status == 2:
-            self.say(f"{end.winner} won due to the opposing player forfeiting")
-        elif room.mine is None:
-            self.say(f"{end.winner} has won this game")
-        elif end.winner == self._link.user:
-            self.say("Congratulations, you won!")
-        else:
-            self.say("Sorry you lost. Good luck next time.")
+        self.say(end_words(end, self._link.user, watching=room.mine is None))
 
     async def _typed_in_game(self, room: TicTacToeRoom) -> None:
         """Lines typed during a game: a cell (on our turn), forfeit, quit."""
@@ -320,13 +335,21 @@ class TicTacToeConsole(PlainText):
         await room.place(x, y)
 
 
-async def unless_left(work: Awaitable[T], typing: asyncio.Task[None]) -> T:
-    """What ``work`` gives, unless the person leaves first (``typing`` ends: EndOfInput)."""
+async def unless_left(work: Awaitable[T], leaving: asyncio.Task[Any]) -> T:
+    """What ``work`` gives, unless ``leaving`` ends first: then EndOfInput (or its error).
+
+    ``leaving`` is what ends a wait early: the person typing quit (or Ctrl-D), or the
+    server hanging up. ``work`` is cancelled if it is left unfinished, Ctrl-C included.
+    """
     task = asyncio.ensure_future(work)
-    await asyncio.wait({task, typing}, return_when=asyncio.FIRST_COMPLETED)
-    if not task.done():
-        task.cancel()
-        typing.result()  # raises what ended the typing
+    try:
+        await asyncio.wait({task, leaving}, return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        if not task.done():
+            task.cancel()
+    if not task.done() or task.cancelled():
+        if leaving.done() and not leaving.cancelled():
+            leaving.result()  # raises what ended it, if anything did
         raise EndOfInput
     return task.result()
 

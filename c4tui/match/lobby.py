@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from c4tui.engine import GameState, Move, Player, Rules
 from c4tui.net.address import CONNECT_TIMEOUT
 from c4tui.net.connection import Connection, open_connection
-from c4tui.net.errors import NetworkError
+from c4tui.net.errors import ConnectionClosed, NetworkError
 from c4tui.net.framing import MessageStream
 from c4tui.protocols import lobby as wire
 from c4tui.protocols import tictactoe as ttt_wire
@@ -120,6 +120,8 @@ class LobbyLink:
                         waiting.set_result(message)  # type: ignore[arg-type]
                 else:
                     self._pushed.put_nowait(message)
+        except ConnectionClosed:
+            pass  # it hung up: ``_hung_up`` says so
         except (ProtocolError, OSError, ConnectionError) as error:
             self.problem = f"{self.dialect.server} broke off: {error}"
         finally:
@@ -149,6 +151,8 @@ class LobbyLink:
 
     async def ask_or_notice(self, line: str) -> wire.Ack | wire.Notice:
         """Send a request and wait for its ACKSTATUS, or the BADAUTH or NOROOM it gets instead."""
+        if self._reader.done():  # nobody will read the answer
+            raise NetworkError(self.problem or self._hung_up)
         future: asyncio.Future[wire.Ack | wire.Notice] = asyncio.get_running_loop().create_future()
         entry = (line.split(":", 1)[0], future)
         self._pending.append(entry)  # before sending: the answer may come before send returns
@@ -180,6 +184,11 @@ class LobbyLink:
             self._pushed.put_nowait(None)  # every later reader learns it too
             raise NetworkError(self.problem or self._hung_up)
         return message
+
+    async def gone(self) -> str:
+        """Return once the server has hung up or broken off: why, in words."""
+        await asyncio.shield(self._reader)
+        return self.problem or self._hung_up
 
     @property
     def _hung_up(self) -> str:

@@ -49,6 +49,25 @@ class Ended:
 RoomNews = Marked | Refused | Ended
 
 
+def end_words(end: Ended, user: str, watching: bool) -> str:
+    """How a game ended, for ``user``, in the handout's words.
+
+    A forfeit is put plainly to the one who gave up, whom the handout's line would
+    call "the opposing player".
+    """
+    if end.status == 1:
+        return "Game ended in a draw"
+    if end.status == 2:
+        if not watching and end.winner != user:
+            return f"You forfeited: {end.winner} wins."
+        return f"{end.winner} won due to the opposing player forfeiting"
+    if watching:
+        return f"{end.winner} has won this game"
+    if end.winner == user:
+        return "Congratulations, you won!"
+    return "Sorry you lost. Good luck next time."
+
+
 class TicTacToeRoom:
     """One room's game from BEGIN (or INPROGRESS) to GAMEEND, as ``link.user`` sees it."""
 

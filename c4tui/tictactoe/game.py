@@ -45,7 +45,7 @@ class Mark(Enum):
 def index_of(x: int, y: int) -> int:
     """The cell at column ``x``, row ``y``. Raises TicTacToeError off the board."""
     if not (0 <= x < SIDE and 0 <= y < SIDE):
-        raise TicTacToeError(f"({x}, {y}) is off the board: column and row go from 0 to 2")
+        raise TicTacToeError(f"column {x}, row {y} is off the board: both go from 0 to 2")
     return y * SIDE + x
 
 
@@ -63,10 +63,8 @@ def parse_cell(text: str) -> tuple[int, int]:
     """
     words = text.replace(":", " ").replace(",", " ").split()
     if not words or not all(word.isdigit() for word in words) or len(words) > 2:
-        raise TicTacToeError(
-            f"{text.strip()[:20]!r} is not a cell: type its number (1-9) or its column and row "
-            "(0-2, like 1 1)"
-        )
+        shown = text.strip()[:12]
+        raise TicTacToeError(f"{shown!r} is not a cell: type 1-9, or a column and a row")
     if len(words) == 1:
         return cell_of_number(int(words[0]))
     x, y = int(words[0]), int(words[1])
@@ -142,7 +140,7 @@ class Board:
         except TicTacToeError as error:
             return str(error)
         if self.cells[index] is not None:
-            return f"column {x}, row {y} is already taken"
+            return f"cell {index + 1} (column {x}, row {y}) is taken"
         return None
 
     def place(self, x: int, y: int) -> Board:

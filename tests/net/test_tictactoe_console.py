@@ -31,7 +31,7 @@ async def test_two_console_players_and_a_viewer_play_to_a_win(tmp_path: Path) ->
         for console, name in [(alice, "alice"), (bob, "bob"), (vic, "vic")]:
             await log_in(console, name)
         await alice.type("roomlist player")
-        await alice.until("No room to PLAYER.")
+        await alice.until("No rooms to join as a player yet.")
         await alice.type("create Room 1")
         await alice.until("Successfully created room Room 1")
         await alice.until("Waiting for other player...")
@@ -59,7 +59,7 @@ async def test_two_console_players_and_a_viewer_play_to_a_win(tmp_path: Path) ->
         await alice.until("It is the opposing player's turn")
         await bob.until("It is the current player's turn")
         await bob.type("5")  # taken: the client says so and sends nothing
-        await bob.until("Error: column 1, row 1 is already taken")
+        await bob.until("Error: cell 5 (column 1, row 1) is taken")
         await bob.type("10")
         await bob.until("Error: 10 is not a cell: cells are numbered 1 to 9")
         await bob.type("8")
@@ -68,6 +68,14 @@ async def test_two_console_players_and_a_viewer_play_to_a_win(tmp_path: Path) ->
         await alice.until("Congratulations, you won!")
         await bob.until("Sorry you lost. Good luck next time.")
         await vic.until("alice has won this game")
+        # A second game, given up.
+        await alice.type("create again")
+        await alice.until("Waiting for other player...")
+        await bob.type("join again player")
+        await bob.until("You place O.")
+        await bob.type("forfeit")
+        await bob.until("You forfeited: alice wins.")
+        await alice.until("alice won due to the opposing player forfeiting")
         for console in (alice, bob, vic):
             await console.type("quit")
             assert await asyncio.wait_for(console.process.wait(), TIMEOUT) == 0
@@ -124,6 +132,8 @@ async def test_every_answer_is_put_in_words(tmp_path: Path) -> None:
         await ann.until("Watching: the moves are the players'. quit leaves.")
         await cid.send("FORFEIT")
         await ann.until("bob won due to the opposing player forfeiting")
+        await ann.type("quit")
+        assert await asyncio.wait_for(ann.process.wait(), TIMEOUT) == 0
 
 
 async def test_the_client_ends_cleanly_when_the_server_goes(tmp_path: Path) -> None:
@@ -133,7 +143,17 @@ async def test_the_client_ends_cleanly_when_the_server_goes(tmp_path: Path) -> N
         await ann.type("create r")
         await ann.until("Waiting for other player...")
     # The server has stopped.
-    await ann.until("Error: the server broke off")
+    await ann.until("Error: The tic-tac-toe server hung up.")
+    assert await asyncio.wait_for(ann.process.wait(), TIMEOUT) == 1
+
+
+async def test_a_client_idle_at_the_prompt_hears_at_once_that_the_server_went(
+    tmp_path: Path,
+) -> None:
+    async with tictactoe_server(tmp_path) as server:
+        ann = await client(server)
+        await log_in(ann, "ann")
+    await ann.until("Error: The tic-tac-toe server hung up.")  # nothing typed meanwhile
     assert await asyncio.wait_for(ann.process.wait(), TIMEOUT) == 1
 
 
@@ -154,6 +174,6 @@ async def test_the_client_hangs_up_on_a_server_that_breaks_the_protocol() -> Non
         await console.type("pw")
         await console.until("Welcome ann")
         await console.type("roomlist player")
-        line = await console.until("Error: the server broke off")
+        line = await console.until("Error: The tic-tac-toe server broke off")
         assert "not a tic-tac-toe message: 'BOARDSTATUS:111111111'" in line
         assert await asyncio.wait_for(console.process.wait(), TIMEOUT) == 1

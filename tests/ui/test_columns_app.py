@@ -173,7 +173,7 @@ async def test_random_keys_never_break_a_game_of_columns() -> None:
     app = make_app()
     async with app.run_test(size=SIZE) as pilot:
         screen = await open_columns(pilot, rows="4", columns="3")
-        for pressed in range(scaled(here=300, on_ci=500)):
+        for pressed in range(scaled(here=300, on_ci=350)):
             key = rng.choice(keys)
             if key == "escape" and isinstance(app.screen, ColumnsScreen):
                 continue  # leaving would end the test early

@@ -29,7 +29,7 @@ KEYS = [
     "question_mark",
     *"abcxyz",
 ]
-PRESSES = scaled(here=800, on_ci=1500)
+PRESSES = scaled(here=800, on_ci=1000)
 
 
 @pytest.mark.slow

@@ -42,7 +42,8 @@ async def test_playing_tictactoe_through_the_lobby_to_a_win(tmp_path: Path) -> N
             await bob.expect("BOARDSTATUS:000010000")
             await until(pilot, lambda: "Your turn" in status())
             await pilot.press("5", "enter")  # the centre is taken: said, nothing sent
-            assert "That cell is taken" in status()
+            assert "Not there: cell 5 (column 1, row 1) is taken." in status()
+            assert screen.board.cursor == (1, 1)  # it stays where the person put it
             await pilot.press("1", "enter")  # the top left, by number
             await bob.expect("BOARDSTATUS:200010000")
             await bob.send("PLACE:2:0")
@@ -56,6 +57,7 @@ async def test_playing_tictactoe_through_the_lobby_to_a_win(tmp_path: Path) -> N
             board = screen.query_one("#tictactoe-board")
             assert board.board == Board.from_text("201010102")  # type: ignore[attr-defined]
             assert not screen.check_action("forfeit", ())
+            assert not screen.board.check_action("choose", ())  # Enter leaves the footer
             await pilot.press("escape")
             await until(pilot, lambda: isinstance(app.screen, LobbyScreen))
 

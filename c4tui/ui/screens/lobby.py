@@ -150,7 +150,9 @@ class LobbyScreen(Screen[None]):
         if chosen in names:
             table.move_cursor(row=names.index(chosen))
         if self._room is None:
-            empty = "No rooms yet: c creates one, g waits for an opponent."
+            empty = "No rooms yet: c creates one" + (
+                "." if self.tictactoe else ", g waits for an opponent."
+            )
             self._say("" if rooms else empty)
 
     async def _lobby_rooms(self) -> list[tuple[str, ...]]:
@@ -242,7 +244,8 @@ class LobbyScreen(Screen[None]):
 
     def _wait_in(self, room: str, note: str) -> None:
         self._room = room
-        self._say(f"{note} Waiting for the game… Esc leaves; t chats with the room.")
+        chat = "" if self.tictactoe else "; t chats with the room"
+        self._say(f"{note} Waiting for the game… Esc leaves{chat}.")
         self._wait_for_game()
 
     @work(group="wait", exclusive=True, exit_on_error=False)

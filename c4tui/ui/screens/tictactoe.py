@@ -15,7 +15,7 @@ from textual.containers import Center, Vertical
 from textual.screen import Screen
 from textual.widgets import Static
 
-from c4tui.match.tictactoe import Ended, Refused, RoomNews, TicTacToeRoom
+from c4tui.match.tictactoe import Ended, Refused, RoomNews, TicTacToeRoom, end_words
 from c4tui.net.errors import NetworkError
 from c4tui.protocols.common import ProtocolError
 from c4tui.tictactoe import Board, Mark
@@ -82,14 +82,16 @@ class TicTacToeScreen(Screen[bool | None]):
     def _show_turn(self, note: str = "") -> None:
         room = self.room
         self.board.accepting = room.our_turn
-        if room.our_turn:
-            self.board.cursor_to_free_cell()
+        self.refresh_bindings()
         if room.board is None:
             text = "Waiting for the board…"
         elif room.mine is None:
             text = f"{room.to_move}'s turn ({room.board.turn.name}). Esc: back to the lobby."
         elif room.our_turn:
-            text = "Your turn: arrows and Enter (or a digit 1-9, or the mouse) place your mark."
+            text = (
+                f"Your turn ({room.mine.name}): move with the arrows, a digit 1-9 or the mouse; "
+                "Enter or a click places your mark."
+            )
         else:
             text = f"{room.to_move}'s turn: waiting for their move."
         self._say(f"{note}\n{text}" if note else text, "error" if note else "")
@@ -117,21 +119,12 @@ class TicTacToeScreen(Screen[bool | None]):
             self._show_turn("The server refused that move; the board is unchanged.")
         elif isinstance(news, Ended):
             board.accepting = False
-            self._say(f"{self._result(news)}\nEsc: back to the lobby", "over")
+            self.refresh_bindings()
+            words = end_words(news, self.room.link.user, watching=self.room.mine is None)
+            self._say(f"{words}\nEsc: back to the lobby", "over")
         else:
+            board.cursor_to_free_cell()  # a new turn: start on a cell that can be played
             self._show_turn()
-
-    def _result(self, end: Ended) -> str:
-        """The end in the handout's words."""
-        if end.status == 1:
-            return "Game ended in a draw"
-        if end.status == 2:
-            return f"{end.winner} won due to the opposing player forfeiting"
-        if self.room.mine is None:
-            return f"{end.winner} has won this game"
-        if end.winner == self.room.link.user:
-            return "Congratulations, you won!"
-        return "Sorry you lost. Good luck next time."
 
     # ----- playing ---------------------------------------------------------------------
 
@@ -146,7 +139,7 @@ class TicTacToeScreen(Screen[bool | None]):
             return
         problem = room.board.refusal(message.x, message.y)
         if problem is not None:
-            self._show_turn(f"That cell is taken: {problem}.")
+            self._show_turn(f"Not there: {problem}.")
             return
         self.board.accepting = False
         self.run_worker(room.place(message.x, message.y), exit_on_error=False)
@@ -169,6 +162,7 @@ class TicTacToeScreen(Screen[bool | None]):
     def _forfeit_confirmed(self, confirmed: bool | None) -> None:
         if confirmed and self._playing:
             self.run_worker(self.room.forfeit(), exit_on_error=False)
+            self.refresh_bindings()
 
     def action_leave(self) -> None:
         """Back to the lobby; during a game we play, only once we agree to forfeit."""

@@ -111,6 +111,14 @@ class TicTacToeBoard(Widget, can_focus=True):
         """Put the cursor on the cell numbered ``number``."""
         self.cursor = cell_of_number(number)
 
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Enter plays only when a move is wanted (the footer hides it otherwise)."""
+        return self.accepting if action == "choose" else True
+
+    def watch_accepting(self) -> None:
+        """Show or hide Enter in the footer."""
+        self.refresh_bindings()
+
     def action_choose(self) -> None:
         """Play the cell under the cursor."""
         self.post_message(self.CellChosen(*self.cursor))

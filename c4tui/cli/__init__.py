@@ -380,7 +380,8 @@ def _add_serve_command(commands: argparse._SubParsersAction[argparse.ArgumentPar
             "Run a Connect Four server: clients play against its AI in any of three "
             "protocols on the same port, told apart by their first bytes: I32CFSP "
             "(I32CFSP_HELLO ...), CFSP (GAME rows columns ...) and C4N (C4N 1.0 START); and a "
-            "lobby where people play each other in rooms, with viewers (LOGIN:/REGISTER:). "
+            "lobby where people play each other in rooms, with viewers (LOGIN:/REGISTER:); "
+            "with --tictactoe-port, tic-tac-toe rooms for INFO1112 clients on a second port. "
             "Logs one line per connection to standard error. Stop it with Ctrl-C."
         ),
     )

@@ -6,11 +6,15 @@ too), so the signal goes to the group here as well.
 
 from __future__ import annotations
 
+import contextlib
 import os
+import pty
+import select
 import signal
 import socket
 import subprocess
 import sys
+import termios
 import threading
 import time
 from collections.abc import Iterator
@@ -121,3 +125,51 @@ def test_ctrl_c_while_the_server_says_nothing(silent_server: int) -> None:
 def test_ctrl_c_while_the_hard_ai_thinks(delay: float) -> None:
     args = ["--columns", "20", "--rows", "20", "--opponent", "hard", "--color", "yellow"]
     assert_clean_interrupt(interrupt_when(args, "RED's turn", delay))
+
+
+def test_ctrl_c_at_a_password_prompt_in_a_terminal(silent_server: int) -> None:
+    """getpass reads in a thread: Ctrl-C must not wait for Enter, and echo comes back."""
+    pid, terminal = pty.fork()
+    if pid == 0:  # the child: the pty is its controlling terminal, as in a real one
+        os.execv(
+            sys.executable,
+            [sys.executable, "-m", "c4tui", "tictactoe", "--connect", f"127.0.0.1:{silent_server}"],
+        )
+    try:
+        output = _read_until(terminal, b"> ")
+        os.write(terminal, b"login ann\n")
+        output += _read_until(terminal, b"Enter password: ")
+        echo_off = not termios.tcgetattr(terminal)[3] & termios.ECHO
+        os.killpg(pid, signal.SIGINT)
+        pressed = time.monotonic()
+        output += _read_until(terminal, b"Interrupted: goodbye.")
+        _, status = os.waitpid(pid, 0)
+        assert time.monotonic() - pressed < 5
+        assert os.waitstatus_to_exitcode(status) == 130, output
+        assert echo_off  # getpass had turned echo off ...
+    finally:
+        with contextlib.suppress(ProcessLookupError, ChildProcessError):
+            os.kill(pid, signal.SIGKILL)
+            os.waitpid(pid, 0)
+    with contextlib.suppress(OSError):
+        assert termios.tcgetattr(terminal)[3] & termios.ECHO  # ... and it is back on
+    os.close(terminal)
+
+
+def _read_until(terminal: int, wanted: bytes, seconds: float = 10) -> bytes:
+    """What the terminal shows, up to and including ``wanted``."""
+    seen = b""
+    deadline = time.monotonic() + seconds
+    while wanted not in seen:
+        assert time.monotonic() < deadline, seen
+        ready, _, _ = select.select([terminal], [], [], 0.1)
+        if ready:
+            try:
+                chunk = os.read(terminal, 1024)
+            except OSError:
+                break
+            if not chunk:
+                break
+            seen += chunk
+    assert wanted in seen, seen
+    return seen

@@ -8,8 +8,11 @@ person who leaves mid-prompt (Ctrl-C) is not kept waiting for Enter.
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import getpass
+import sys
 import threading
-from typing import TextIO
+from typing import Any, TextIO
 
 
 class EndOfInput(Exception):
@@ -90,3 +93,58 @@ class PlainText:
 def printable(text: str) -> str:
     """``text`` with control characters escaped, so echoing it cannot upset a terminal."""
     return text if text.isprintable() else repr(text)[1:-1]
+
+
+async def read_secret(prompt: str) -> str:
+    """A password typed at the terminal, without echo, read in a daemon thread.
+
+    Not in the event loop's executor: Ctrl-C there would wait for Enter (the
+    executor's threads are joined at exit). If the wait is cancelled (Ctrl-C), the
+    terminal's echo, which ``getpass`` turned off, is turned back on here.
+    Raises EndOfInput at the end of input.
+    """
+    loop = asyncio.get_running_loop()
+    answer: asyncio.Future[str] = loop.create_future()
+    saved = _terminal_settings()
+
+    def settle(outcome: str | BaseException) -> None:
+        if answer.done():
+            return
+        if isinstance(outcome, BaseException):
+            answer.set_exception(outcome)
+        else:
+            answer.set_result(outcome)
+
+    def read() -> None:
+        try:
+            outcome: str | BaseException = getpass.getpass(prompt)
+        except (EOFError, OSError):
+            outcome = EndOfInput()
+        with contextlib.suppress(RuntimeError):  # the loop is gone: nobody is listening
+            loop.call_soon_threadsafe(settle, outcome)
+
+    threading.Thread(target=read, name="password", daemon=True).start()
+    try:
+        return await answer
+    except asyncio.CancelledError:
+        _restore_terminal(saved)
+        raise
+
+
+def _terminal_settings() -> list[Any] | None:
+    """The terminal's settings now (None if standard input is no terminal)."""
+    try:
+        import termios  # noqa: PLC0415 (not on every platform)
+
+        return list(termios.tcgetattr(sys.stdin.fileno()))
+    except (ImportError, OSError, ValueError, AttributeError):
+        return None
+
+
+def _restore_terminal(saved: list[Any] | None) -> None:
+    if saved is None:
+        return
+    with contextlib.suppress(ImportError, OSError, ValueError):
+        import termios  # noqa: PLC0415 (not on every platform)
+
+        termios.tcsetattr(sys.stdin.fileno(), termios.TCSADRAIN, saved)

@@ -9,14 +9,13 @@ player (or, when watching, both) sits in a ``RoomSeat`` fed by the server.
 from __future__ import annotations
 
 import asyncio
-import getpass
 import sys
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import TextIO
 
 from c4tui.console.game import quietly, tolerate_bad_bytes
-from c4tui.console.lines import EndOfInput, PlainText, printable
+from c4tui.console.lines import EndOfInput, PlainText, printable, read_secret
 from c4tui.engine import (
     MoveSyntaxError,
     Player,
@@ -104,7 +103,7 @@ class ConsoleLobby(PlainText):
         """Without echo at a terminal; from the first line of input otherwise (scripts)."""
         if self._stdin.isatty():
             prompt = f"Password for {self.settings.user}: "
-            return await asyncio.to_thread(getpass.getpass, prompt)
+            return await read_secret(prompt)
         return await self.ask("")
 
     async def _log_in(self, link: LobbyLink, password: str) -> bool:

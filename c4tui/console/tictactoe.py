@@ -10,13 +10,12 @@ client, and a player who quits mid-game forfeits.
 from __future__ import annotations
 
 import asyncio
-import getpass
 import sys
 from collections.abc import Awaitable, Callable
 from typing import Any, TextIO, TypeVar
 
 from c4tui.console.game import quietly, tolerate_bad_bytes
-from c4tui.console.lines import EndOfInput, PlainText
+from c4tui.console.lines import EndOfInput, PlainText, read_secret
 from c4tui.match.lobby import TICTACTOE_LINK, LobbyLink
 from c4tui.match.tictactoe import Ended, Refused, TicTacToeRoom, end_words, wait_for_start
 from c4tui.net.errors import NetworkError
@@ -28,8 +27,8 @@ from c4tui.tictactoe import Board, TicTacToeError, parse_cell
 HELP = """Commands (upper or lower case; what is left out is asked for):
   register [USER]     create an account (then log in to use it)
   login [USER]        log in (the password is asked without echo)
-  roomlist [MODE]     rooms to join as a player (MODE player) or to watch (viewer)
-  create [ROOM]       open a room and wait in it for a second player (you place X)
+  roomlist [MODE]     rooms to join (MODE player) or to watch (MODE viewer)
+  create [ROOM]       open a room; wait in it for a second player (you place X)
   join [ROOM] [MODE]  join a room as a player (you place O) or as a viewer
   watch [ROOM]        join a room as a viewer
   help, quit
@@ -114,7 +113,7 @@ class TicTacToeConsole(PlainText):
     async def _password(self) -> str:
         """Without echo at a terminal; from the next line of input otherwise (scripts)."""
         if self._stdin.isatty():
-            return await asyncio.to_thread(getpass.getpass, "Enter password: ")
+            return await read_secret("Enter password: ")
         return await self.ask("Enter password: ")
 
     async def _ask_server(self, message: str) -> wire.Ack | None:

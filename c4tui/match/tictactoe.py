@@ -52,15 +52,16 @@ RoomNews = Marked | Refused | Ended
 def end_words(end: Ended, user: str, watching: bool) -> str:
     """How a game ended, for ``user``, in the handout's words.
 
-    A forfeit is put plainly to the one who gave up, whom the handout's line would
-    call "the opposing player".
+    A forfeit is put plainly to the two players: the handout's line names the
+    winner and would call the one who gave up "the opposing player".
     """
     if end.status == 1:
         return "Game ended in a draw"
     if end.status == 2:
         if not watching and end.winner != user:
             return f"You forfeited: {end.winner} wins."
-        return f"{end.winner} won due to the opposing player forfeiting"
+        winner = "You" if end.winner == user and not watching else end.winner
+        return f"{winner} won due to the opposing player forfeiting"
     if watching:
         return f"{end.winner} has won this game"
     if end.winner == user:

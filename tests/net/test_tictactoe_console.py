@@ -75,7 +75,7 @@ async def test_two_console_players_and_a_viewer_play_to_a_win(tmp_path: Path) ->
         await bob.until("You place O.")
         await bob.type("forfeit")
         await bob.until("You forfeited: alice wins.")
-        await alice.until("alice won due to the opposing player forfeiting")
+        await alice.until("You won due to the opposing player forfeiting")
         for console in (alice, bob, vic):
             await console.type("quit")
             assert await asyncio.wait_for(console.process.wait(), TIMEOUT) == 0

@@ -88,10 +88,7 @@ class TicTacToeScreen(Screen[bool | None]):
         elif room.mine is None:
             text = f"{room.to_move}'s turn ({room.board.turn.name}). Esc: back to the lobby."
         elif room.our_turn:
-            text = (
-                f"Your turn ({room.mine.name}): move with the arrows, a digit 1-9 or the mouse; "
-                "Enter or a click places your mark."
-            )
+            text = f"Your turn ({room.mine.name}): choose a cell (arrows, 1-9, mouse), then Enter."
         else:
             text = f"{room.to_move}'s turn: waiting for their move."
         self._say(f"{note}\n{text}" if note else text, "error" if note else "")

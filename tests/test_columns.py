@@ -115,6 +115,10 @@ def test_diagonal_matches_and_a_chain() -> None:
 def test_bad_fields_and_fallers_are_refused() -> None:
     with pytest.raises(ColumnsError):
         Field.empty(3, 3)
+    with pytest.raises(ColumnsError):  # found by fuzzing: it tried to allocate every row
+        Field.empty(5_555_555_552, 3)
+    with pytest.raises(ColumnsError):
+        Field.empty(4, 101)
     with pytest.raises(ColumnsError):
         Field.with_contents(4, 3, ["   ", "   ", "   ", "A  "])
     with pytest.raises(ColumnsError):

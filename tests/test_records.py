@@ -154,6 +154,15 @@ def test_names_cannot_break_the_header_lines() -> None:
     assert parse_record(format_record(record)).columns == 7
 
 
+def test_a_record_read_reads_the_same_once_written_again() -> None:
+    """Found by fuzzing: an empty header (here a value of carriage returns, which end lines)
+    and runs of spaces read one way, then another once written back."""
+    text = "Size: 7x6\nRed:   two   spaces\nYellow:\r\r\rd3 d3\n4. d4\n"
+    record = parse_record(text)
+    assert record.red == "two spaces" and record.yellow == "Yellow"  # empty: the default
+    assert parse_record(format_record(record)) == record
+
+
 def test_saved_games_are_listed_newest_first(tmp_path: Path) -> None:
     record = record_from_digits("4453")
     first = save_game(record, tmp_path, datetime(2026, 11, 21, 9, 0))

@@ -23,6 +23,9 @@ COLOURS = frozenset("STVWXYZ")
 #: Rows kept above the field (a faller is three jewels tall).
 HIDDEN = 3
 MIN_ROWS, MIN_COLUMNS = 4, 3
+#: The largest field (the handout sets no limit; without one, a typo of 5555555552 rows
+#: would try to allocate them all).
+MAX_ROWS, MAX_COLUMNS = 100, 100
 #: The four directions a line of matching jewels can run in (row step, column step).
 DIRECTIONS = ((0, 1), (1, 0), (1, 1), (1, -1))
 
@@ -64,9 +67,12 @@ class Field:
 
     @classmethod
     def empty(cls, rows: int, columns: int) -> Field:
-        """An empty field (at least 4 rows and 3 columns)."""
-        if rows < MIN_ROWS or columns < MIN_COLUMNS:
-            raise ColumnsError(f"a field has at least {MIN_ROWS} rows and {MIN_COLUMNS} columns")
+        """An empty field (4 to 100 rows, 3 to 100 columns)."""
+        if not (MIN_ROWS <= rows <= MAX_ROWS and MIN_COLUMNS <= columns <= MAX_COLUMNS):
+            raise ColumnsError(
+                f"a field has {MIN_ROWS} to {MAX_ROWS} rows and {MIN_COLUMNS} to {MAX_COLUMNS} "
+                "columns"
+            )
         return cls(rows, columns, tuple((None,) * columns for _ in range(rows + HIDDEN)))
 
     @classmethod

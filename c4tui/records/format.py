@@ -218,7 +218,9 @@ def _split(text: str) -> tuple[Headers, list[tuple[int, str]]]:
             continue
         if in_headers and ":" in line:
             key, value = line.split(":", 1)
-            headers[key.strip().lower()] = (number, value.strip())
+            value = " ".join(value.split())  # as format_record writes it: one line, single spaces
+            if value:  # an empty value is as good as none (format_record leaves it out)
+                headers[key.strip().lower()] = (number, value)
         else:
             in_headers = False
             moves.append((number, line))

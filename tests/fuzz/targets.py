@@ -24,6 +24,7 @@ from c4tui.engine.moves import format_move
 from c4tui.engine.sequence import play_sequence
 from c4tui.engine.size import parse_size
 from c4tui.lobby import CONNECT_FOUR, TIC_TAC_TOE, Lobby, Member
+from c4tui.match.tictactoe import TicTacToeRoom
 from c4tui.protocols import c4n, cfsp, i32cfsp
 from c4tui.protocols import lobby as wire
 from c4tui.protocols import tictactoe as ttt
@@ -161,6 +162,104 @@ def c4n_server(data: bytes) -> None:
     _serve(c4n.ServerSession(), messages)
 
 
+# ----- the AI protocols: the client's side, as its network backend drives it -------------
+
+
+def _legal_replay(before: GameState, move: Move, after: GameState) -> None:
+    """The property every client keeps: a move it accepts is one the engine allows."""
+    assert before.refusal(move) is None, (before, move)
+    assert after == before.play(move)
+
+
+def i32cfsp_client(data: bytes) -> None:
+    """I32CFSP's client against any server lines: ProtocolError, or only legal moves taken."""
+    lines = iter(line.rstrip("\r") for line in lines_of(data))
+    session = i32cfsp.ClientSession("bob", 7, 6, Rules.POPOUT)
+    with contextlib.suppress(ProtocolError, StopIteration):
+        session.check_welcome(next(lines))
+        session.check_ready(next(lines))
+        while not session.state.is_over:
+            move = session.state.legal_moves()[0]
+            session.send_move(move)
+            answer = session.answer_to_move(move, next(lines))
+            if answer != i32cfsp.OKAY:
+                return
+            before = session.state
+            reply = session.server_move(next(lines))
+            _legal_replay(before, reply, session.state)
+            session.after_server_move(next(lines))
+
+
+def cfsp_client(data: bytes) -> None:
+    """CFSP's client against any server lines: ProtocolError, or only legal moves taken."""
+    lines = iter(line.rstrip("\r") for line in lines_of(data))
+    session = cfsp.ClientSession(7, 6)
+    with contextlib.suppress(ProtocolError, StopIteration):
+        session.check_start(next(lines))
+        while not session.state.is_over:
+            move = session.state.legal_moves()[0]
+            session.send_move(move)
+            session.check_received(move, next(lines))
+            if session.state.is_over:
+                return
+            for _ in range(cfsp.MAX_ASKS):
+                session.move_kind(next(lines))
+                before = session.state
+                answer = session.move_column(next(lines))
+                if isinstance(answer, Move):
+                    _legal_replay(before, answer, session.state)
+                    break
+            else:
+                return
+
+
+def c4n_client(data: bytes) -> None:
+    """C4N's client against any server messages: ProtocolError, or only legal drops taken."""
+    texts, _ = c4n.split_messages(text_of(data))
+    messages = iter(texts)
+    session = c4n.ClientSession()
+    with contextlib.suppress(ProtocolError, StopIteration):
+        session.first_board(next(messages))
+        while not session.state.is_over:
+            move = session.state.legal_moves()[0]
+            session.send_move(move)
+            if session.state.is_over:
+                return
+            before = session.state
+            if session.reply(next(messages)) is c4n.Kind.RESULT:
+                session.final_board(next(messages))
+            state = before.play(move)
+            for ai_move in session.ai_moves:
+                assert state.refusal(ai_move) is None
+                state = state.play(ai_move)
+            session.ai_moves = []
+
+
+def tictactoe_client(data: bytes) -> None:
+    """The tic-tac-toe client's room against any server messages: only reachable boards shown."""
+    link = _Named("bob")
+    room = TicTacToeRoom(link, ttt.Begin("ann", "bob"))  # type: ignore[arg-type]
+    watcher = TicTacToeRoom(link, ttt.InProgress("ann", "cid"))  # type: ignore[arg-type]
+    messages, _ = ttt.split_answers(text_of(data))
+    for followed in (room, watcher):
+        with contextlib.suppress(ProtocolError):
+            for text in messages:
+                before = followed.board
+                followed._take(ttt.parse_server_message(text))
+                after = followed.board
+                if before is not None and after is not None and after != before:
+                    assert before.move_to(after) is not None
+                if followed.ended is not None:
+                    break
+
+
+class _Named:
+    """What a room needs of its link when no server is there: the user's name."""
+
+    def __init__(self, user: str) -> None:
+        self.user = user
+
+
 # ----- the room protocols ----------------------------------------------------------------
 
 
@@ -249,6 +348,10 @@ TARGETS: dict[str, Target] = {
     "i32cfsp_server": i32cfsp_server,
     "cfsp_server": cfsp_server,
     "c4n_server": c4n_server,
+    "i32cfsp_client": i32cfsp_client,
+    "cfsp_client": cfsp_client,
+    "c4n_client": c4n_client,
+    "tictactoe_client": tictactoe_client,
     "lobby_messages": lobby_messages,
     "lobby_rooms": lobby_rooms,
     "tictactoe_messages": tictactoe_messages,

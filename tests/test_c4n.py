@@ -54,6 +54,11 @@ def test_the_empty_board_rows_first_from_the_top() -> None:
     assert c4n.parse_board(c4n.format_board(state, Player.RED))[0][:7] == [1, 0, 0, 0, 0, 0, 2]
 
 
+def test_split_takes_digits_python_reads_as_digits_but_int_does_not() -> None:
+    """Found by fuzzing: a BOARD's size in superscript digits raised ValueError."""
+    assert c4n.split_messages("C4N 1.0 BOARD\n6 ³³7") == (["C4N 1.0 BOARD\n6 ³³7"], "")
+
+
 def test_split_cuts_merged_messages_and_keeps_unfinished_ones() -> None:
     merged = "C4N 1.0 RESULT\n1" + EMPTY_BOARD
     assert c4n.split_messages(merged) == (["C4N 1.0 RESULT\n1", EMPTY_BOARD], "")

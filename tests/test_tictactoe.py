@@ -72,7 +72,7 @@ def test_the_move_between_two_boards() -> None:
 def test_a_cell_is_typed_as_its_number_or_its_column_and_row() -> None:
     for typed in ["6", "2 1", "2:1", " 2,1 "]:
         assert parse_cell(typed) == (2, 1), typed
-    for bad in ["", "x", "1 2 3", "-1 0", "3 0", "0"]:
+    for bad in ["", "x", "1 2 3", "-1 0", "3 0", "0", "³", "1 ²"]:  # found by fuzzing: ³
         with pytest.raises(TicTacToeError):
             parse_cell(bad)
 

@@ -53,7 +53,7 @@ def apply(field: Field, command: str) -> Field | None:
     if command in ("<", ">"):
         return field.shift(-1 if command == "<" else 1)
     words = command.split(" ")
-    if len(words) == 5 and words[0] == "F" and words[1].isdigit():
+    if len(words) == 5 and words[0] == "F" and words[1].isascii() and words[1].isdigit():
         return field.create_faller(int(words[1]), (words[2], words[3], words[4]))
     raise ValueError(f"not a command: {command!r}")
 

@@ -154,10 +154,15 @@ def _finished(piece: str) -> bool:  # noqa: PLR0911 (one return per kind of piec
     return True
 
 
+def _is_number(text: str) -> bool:
+    """ASCII digits only (``str.isdigit`` also takes ``³``, which ``int`` refuses)."""
+    return text.isascii() and text.isdigit()
+
+
 def _board_complete(payload: str) -> bool:
     numbers = payload.split()
-    if len(numbers) < 2 or not all(n.isdigit() for n in numbers[:2]):
-        return bool(payload) and not all(n.isdigit() for n in numbers)
+    if len(numbers) < 2 or not all(_is_number(n) for n in numbers[:2]):
+        return bool(payload) and not all(_is_number(n) for n in numbers)
     rows, columns = int(numbers[0]), int(numbers[1])
     return len(numbers) >= 2 + rows * columns and payload.endswith(tuple("0123456789"))
 

@@ -64,7 +64,7 @@ def saved_games(folder: Path | None = None) -> list[Path]:
 def _saved_order(path: Path) -> tuple[str, int]:
     """Names are ``<date>-<time>[-<n>]``: by time, then by the counter of the same second."""
     parts = path.stem.split("-")
-    if len(parts) == 5 and parts[4].isdigit():
+    if len(parts) == 5 and parts[4].isascii() and parts[4].isdigit():
         return "-".join(parts[:4]), int(parts[4])
     return path.stem, 1
 

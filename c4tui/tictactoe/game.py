@@ -62,7 +62,8 @@ def parse_cell(text: str) -> tuple[int, int]:
     Raises TicTacToeError saying what is expected.
     """
     words = text.replace(":", " ").replace(",", " ").split()
-    if not words or not all(word.isdigit() for word in words) or len(words) > 2:
+    numbers = all(word.isascii() and word.isdigit() for word in words)  # not ³: int refuses it
+    if not words or not numbers or len(words) > 2:
         shown = text.strip()[:12]
         raise TicTacToeError(f"{shown!r} is not a cell: type 1-9, or a column and a row")
     if len(words) == 1:

@@ -93,12 +93,13 @@ async def test_a_bad_setup_is_explained() -> None:
         await pilot.pause()
         setup = app.screen
         assert isinstance(setup, ColumnsSetup)
-        setup.query_one("#rows", Input).value = "3"
-        await pilot.press("enter")
-        await pilot.pause()
-        assert "Rows: a whole number from 4 to 20" in str(
-            setup.query_one("#columns-status", Static).render()
-        )
+        for typed in ["3", "³"]:  # "³" is a digit to Python, and int() refuses it
+            setup.query_one("#rows", Input).value = typed
+            await pilot.press("enter")
+            await pilot.pause()
+            assert "Rows: a whole number from 4 to 20" in str(
+                setup.query_one("#columns-status", Static).render()
+            )
 
 
 def test_a_session_is_what_the_screen_plays() -> None:

@@ -89,7 +89,7 @@ class ColumnsSetup(ModalScreen[tuple[int, int, int] | None]):
 
     def _number(self, name: str, low: int, high: int) -> int | None:
         text = self.query_one(f"#{name}", Input).value
-        if text.isdigit() and low <= int(text) <= high:
+        if text.isascii() and text.isdigit() and low <= int(text) <= high:  # ³ is a digit too
             return int(text)
         status = self.query_one("#columns-status", Static)
         status.update(f"{name.capitalize()}: a whole number from {low} to {high}.")

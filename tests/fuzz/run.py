@@ -12,6 +12,7 @@ libFuzzer's ``-merge=1`` can fold what a run found into a small kept corpus:
 from __future__ import annotations
 
 import sys
+import tempfile
 from pathlib import Path
 
 import atheris
@@ -31,8 +32,19 @@ def main() -> None:
         scratch = Path("/tmp/c4tui-fuzz") / name
         scratch.mkdir(parents=True, exist_ok=True)
         arguments += [str(scratch), str(CORPUS / name)]
-    atheris.Setup([sys.argv[0], *arguments], TARGETS[name])
+    atheris.Setup([_this_target_again(name), *arguments], TARGETS[name])
     atheris.Fuzz()
+
+
+def _this_target_again(name: str) -> str:
+    """A command that runs this target (libFuzzer's ``-merge`` runs its argv[0] again)."""
+    path = Path(tempfile.gettempdir()) / f"c4tui-fuzz-{name}.sh"
+    root = Path(__file__).resolve().parent.parent.parent
+    path.write_text(
+        f'#!/bin/sh\ncd "{root}" && exec "{sys.executable}" -m tests.fuzz.run {name} "$@"\n'
+    )
+    path.chmod(0o755)
+    return str(path)
 
 
 if __name__ == "__main__":

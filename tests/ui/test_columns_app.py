@@ -102,6 +102,12 @@ async def test_a_bad_setup_is_explained() -> None:
             )
 
 
+def test_enter_before_the_setup_has_its_fields_does_nothing() -> None:
+    """Found by the random-key test on CI: Enter reached the setup while it had no fields."""
+    setup = ColumnsSetup()  # not mounted: no fields yet
+    setup.action_play()  # raised NoMatches
+
+
 def test_a_session_is_what_the_screen_plays() -> None:
     assert ColumnsSession(5, 4, 2).level == 2
 

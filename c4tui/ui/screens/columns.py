@@ -100,6 +100,8 @@ class ColumnsSetup(ModalScreen[tuple[int, int, int] | None]):
     @on(Button.Pressed, "#play")
     def action_play(self) -> None:
         """Start, or say which field is wrong."""
+        if not self.query("#rows"):  # Enter came before the fields exist, or after they went
+            return
         rows = self._number("rows", MIN_ROWS, MAX_ROWS)
         columns = rows and self._number("columns", MIN_COLUMNS, MAX_COLUMNS)
         level = columns and self._number("level", 1, MAX_START_LEVEL)

@@ -12,7 +12,8 @@ import contextlib
 import getpass
 import sys
 import threading
-from typing import Any, TextIO
+from collections.abc import Awaitable
+from typing import Any, TextIO, TypeVar
 
 
 class EndOfInput(Exception):
@@ -148,3 +149,25 @@ def _restore_terminal(saved: list[Any] | None) -> None:
         import termios  # noqa: PLC0415 (not on every platform)
 
         termios.tcsetattr(sys.stdin.fileno(), termios.TCSADRAIN, saved)
+
+
+T = TypeVar("T")
+
+
+async def unless_left(work: Awaitable[T], leaving: asyncio.Task[Any]) -> T:
+    """What ``work`` gives, unless ``leaving`` ends first: then EndOfInput (or its error).
+
+    ``leaving`` is what ends a wait early: the person typing quit (or Ctrl-D), or the
+    server hanging up. ``work`` is cancelled if it is left unfinished, Ctrl-C included.
+    """
+    task = asyncio.ensure_future(work)
+    try:
+        await asyncio.wait({task, leaving}, return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        if not task.done():
+            task.cancel()
+    if not task.done() or task.cancelled():
+        if leaving.done() and not leaving.cancelled():
+            leaving.result()  # raises what ended it, if anything did
+        raise EndOfInput
+    return task.result()

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import TextIO
 
 from c4tui.console.game import quietly, tolerate_bad_bytes
-from c4tui.console.lines import EndOfInput, PlainText, printable, read_secret
+from c4tui.console.lines import EndOfInput, PlainText, printable, read_secret, unless_left
 from c4tui.engine import (
     MoveSyntaxError,
     Player,
@@ -28,7 +28,7 @@ from c4tui.engine import (
 from c4tui.match import MatchDriver
 from c4tui.match.backends.online import room_seats
 from c4tui.match.events import GameOver, MatchEvent, MatchFailed, MovePlayed, SeatLeft, TurnStarted
-from c4tui.match.lobby import LobbyLink, RoomGame, ServerMessage, room_game_from
+from c4tui.match.lobby import LobbyLink, RoomGame, room_game_from
 from c4tui.net.errors import NetworkError
 from c4tui.protocols import lobby as wire
 from c4tui.protocols.common import ProtocolError
@@ -201,7 +201,7 @@ class ConsoleLobby(PlainText):
         typing = asyncio.create_task(self._typed_while_waiting(link))
         try:
             while True:
-                message = await self._pushed_or_typing(link, typing)
+                message = await unless_left(link.pushed(), typing)
                 if isinstance(message, wire.ChatLine):
                     self.say(f"{message.user} says: {printable(message.text)}")
                 elif isinstance(message, wire.Begin | wire.InProgress):
@@ -221,17 +221,6 @@ class ConsoleLobby(PlainText):
             await self._play(link, game)
         finally:
             await game.close()
-
-    @staticmethod
-    async def _pushed_or_typing(link: LobbyLink, typing: asyncio.Task[None]) -> ServerMessage:
-        """The server's next push; ends early (EndOfInput) if the person leaves meanwhile."""
-        pushed = asyncio.ensure_future(link.pushed())
-        await asyncio.wait({pushed, typing}, return_when=asyncio.FIRST_COMPLETED)
-        if not pushed.done():
-            pushed.cancel()
-            typing.result()  # raises EndOfInput
-            raise EndOfInput
-        return pushed.result()
 
     async def _typed_while_waiting(self, link: LobbyLink) -> None:
         """While waiting for a game: say TEXT chats; quit or Ctrl-D leaves."""

@@ -12,10 +12,10 @@ from __future__ import annotations
 import asyncio
 import sys
 from collections.abc import Awaitable, Callable
-from typing import Any, TextIO, TypeVar
+from typing import TextIO
 
 from c4tui.console.game import quietly, tolerate_bad_bytes
-from c4tui.console.lines import EndOfInput, PlainText, read_secret
+from c4tui.console.lines import EndOfInput, PlainText, read_secret, unless_left
 from c4tui.match.lobby import TICTACTOE_LINK, LobbyLink
 from c4tui.match.tictactoe import Ended, Refused, TicTacToeRoom, end_words, wait_for_start
 from c4tui.net.errors import NetworkError
@@ -36,7 +36,6 @@ In a game, type a cell: its number (1-9, 1 2 3 on the top row), or its column
 and row (0-2; 0 0 is the top left). forfeit gives up. quit or Ctrl-D leaves the
 server, which forfeits a game you play."""
 
-T = TypeVar("T")
 BADAUTH_WORDS = "Error: You must be logged in to perform this action"
 NOROOM_WORDS = "Error: You are not in a room"
 
@@ -332,25 +331,6 @@ class TicTacToeConsole(PlainText):
             self.error(f"Error: {problem}")
             return
         await room.place(x, y)
-
-
-async def unless_left(work: Awaitable[T], leaving: asyncio.Task[Any]) -> T:
-    """What ``work`` gives, unless ``leaving`` ends first: then EndOfInput (or its error).
-
-    ``leaving`` is what ends a wait early: the person typing quit (or Ctrl-D), or the
-    server hanging up. ``work`` is cancelled if it is left unfinished, Ctrl-C included.
-    """
-    task = asyncio.ensure_future(work)
-    try:
-        await asyncio.wait({task, leaving}, return_when=asyncio.FIRST_COMPLETED)
-    finally:
-        if not task.done():
-            task.cancel()
-    if not task.done() or task.cancelled():
-        if leaving.done() and not leaving.cancelled():
-            leaving.result()  # raises what ended it, if anything did
-        raise EndOfInput
-    return task.result()
 
 
 def run_tictactoe_client(host: str, port: int, stdin: TextIO | None = None) -> int:

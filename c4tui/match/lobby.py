@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import time
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -27,7 +26,7 @@ from c4tui.net.framing import MessageStream
 from c4tui.protocols import lobby as wire
 from c4tui.protocols import tictactoe as ttt_wire
 from c4tui.protocols.common import ProtocolError, quote
-from c4tui.protocols.registry import UNTERMINATED_GAP, Framing, ProtocolSpec
+from c4tui.protocols.registry import ProtocolSpec
 
 #: Seconds to wait for the answer to a request.
 REPLY_TIMEOUT = 30.0
@@ -89,7 +88,6 @@ class LobbyLink:
         self.user = ""
         self.problem: str | None = None
         self._stream = MessageStream(connection, dialect.spec)
-        self._sent_at = 0.0
         self._pending: deque[tuple[str, asyncio.Future[wire.Ack | wire.Notice]]] = deque()
         self._pushed: asyncio.Queue[ServerMessage | None] = asyncio.Queue()
         self._reader = asyncio.create_task(self._read())
@@ -170,12 +168,7 @@ class LobbyLink:
         Without a terminator, messages go at least ``UNTERMINATED_GAP`` apart: a
         server that reads one message per ``recv`` would merge them otherwise.
         """
-        if self.dialect.spec.framing is Framing.UNTERMINATED:
-            wait = self._sent_at + UNTERMINATED_GAP - time.monotonic()
-            if wait > 0:
-                await asyncio.sleep(wait)
-        await self._stream.send(line)
-        self._sent_at = time.monotonic()
+        await self._stream.send_paced(line)
 
     async def pushed(self) -> ServerMessage:
         """The next message the server pushed. Raises NetworkError once the link is gone."""

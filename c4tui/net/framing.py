@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import time
 
 from c4tui.net.connection import Connection
 from c4tui.protocols.common import MAX_LINE_BYTES, ProtocolError, quote
@@ -22,6 +23,7 @@ class MessageStream:
         self.spec = spec
         self._messages: list[str] = []  # the next one last (a deque would cost 600 bytes)
         self._unfinished = ""
+        self._sent_at = 0.0  # when send_paced last sent
 
     async def read(self, timeout: float | None = None) -> str:
         """The next message (a line without its end, or one unterminated message).
@@ -62,6 +64,19 @@ class MessageStream:
     async def send(self, message: str) -> None:
         """Send one message, framed, in its own write (within the write time limit)."""
         await self.connection.send_raw(self.spec.frame(message))
+
+    async def send_paced(self, message: str) -> None:
+        """``send``, spaced out from the last paced message when there is no terminator.
+
+        At least ``UNTERMINATED_GAP`` apart, a peer that reads one message per
+        ``recv`` gets them apart.
+        """
+        if self.spec.framing is Framing.UNTERMINATED:
+            wait = self._sent_at + UNTERMINATED_GAP - time.monotonic()
+            if wait > 0:
+                await asyncio.sleep(wait)
+        await self.send(message)
+        self._sent_at = time.monotonic()
 
     async def send_all(self, messages: list[str]) -> None:
         """Send each message in its own write; without a terminator, a moment apart."""

@@ -105,8 +105,8 @@ class C4Server:
         self.pool = SearchPool(config.ai_workers, queue_limit=max(1, config.max_connections))
         accounts = AccountStore(config.db or default_database(), config.bcrypt_rounds)
         self.lobby = LobbyService(accounts, CONNECT_FOUR, config.max_rooms)
-        self.tictactoe = LobbyService(accounts, TIC_TAC_TOE, config.max_rooms)
-        self.tictactoe.throttle = self.lobby.throttle  # one account, one count of failures
+        # One account, one count of failures: the two ports share the throttle.
+        self.tictactoe = LobbyService(accounts, TIC_TAC_TOE, config.max_rooms, self.lobby.throttle)
         self._server: asyncio.Server | None = None
         self._tictactoe_server: asyncio.Server | None = None
         self._tasks: set[asyncio.Task[None]] = set()

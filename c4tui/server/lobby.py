@@ -30,7 +30,6 @@ from c4tui.net.framing import MessageStream
 from c4tui.protocols import lobby as wire
 from c4tui.protocols.common import ProtocolError
 from c4tui.protocols.limits import MAX_ROOMS
-from c4tui.protocols.registry import UNTERMINATED_GAP, Framing
 from c4tui.server.accounts import AccountStore, LoginResult, LoginThrottle
 from c4tui.server.context import ClientContext
 
@@ -69,30 +68,28 @@ class LobbyConnection:
     async def write_all(self) -> None:
         """Send queued messages, in order, until cancelled.
 
-        Without a terminator, each message is sent at least ``UNTERMINATED_GAP``
-        after the one before, so a client that reads one message per ``recv``
-        gets them apart (a JOIN answer and BEGIN, say).
+        Paced (``send_paced``): a JOIN answer and BEGIN reach a client that reads one
+        message per ``recv`` apart.
         """
-        gap = UNTERMINATED_GAP if self.stream.spec.framing is Framing.UNTERMINATED else 0.0
-        sent_at = -gap
         while True:
             message = await self._queue.get()
-            wait = sent_at + gap - time.monotonic()
-            if wait > 0:
-                await asyncio.sleep(wait)
-            await self.stream.send(message)
-            sent_at = self.last_activity = time.monotonic()
+            await self.stream.send_paced(message)
+            self.last_activity = time.monotonic()
 
 
 class LobbyService:
     """What every lobby connection shares: the rooms, the accounts, who is online."""
 
     def __init__(
-        self, accounts: AccountStore, kind: RoomKind = CONNECT_FOUR, max_rooms: int = MAX_ROOMS
+        self,
+        accounts: AccountStore,
+        kind: RoomKind = CONNECT_FOUR,
+        max_rooms: int = MAX_ROOMS,
+        throttle: LoginThrottle | None = None,
     ) -> None:
         self.accounts = accounts
         self.rooms = Lobby(kind, max_rooms)
-        self.throttle = LoginThrottle()
+        self.throttle = throttle or LoginThrottle()  # shared by services with one account store
         self._online: dict[str, LobbyConnection] = {}
         self._connections: dict[Member, LobbyConnection] = {}
 

@@ -1,0 +1,577 @@
+"""The lobby protocol as a state machine: random requests from four clients, every reply
+predicted by a model (hypothesis.stateful), over real sockets to a real server.
+
+The model is written from spec/protocols.md §4, with the engine as the referee of
+every move: rooms in creation order, their settings, players and viewers, each
+game's position, and what each client must receive, in order, after each step.
+Where the spec is silent the model follows the choices the server documents (which
+status wins when two apply; a second login closes the first connection). A
+refusal's wording is the server's own: the model predicts ``INVALID:`` and a reason.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import itertools
+import re
+import socket
+import tempfile
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, settings
+from hypothesis import strategies as st
+from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
+
+from c4tui.engine import GameState, Move, MoveKind, Player, Rules
+from c4tui.server import C4Server, ServerConfig
+from tests.net.conftest import server_in_a_thread
+from tests.net.lobby_client import TEST_ROUNDS
+
+NAMES = ("ann", "bob", "cid", "dee")
+TIMEOUT = 3.0
+#: One server for every example (each ends with everyone hung up, so no room is left).
+SERVER: C4Server | None = None
+REGISTERED: set[str] = set()
+#: Names no account has: each failed login uses a new one (failures are throttled per user).
+STRANGERS = (f"ghost{n}" for n in itertools.count())
+
+
+@pytest.fixture(autouse=True, scope="module")
+def one_server() -> Iterator[None]:
+    """Start the server the examples share."""
+    global SERVER  # noqa: PLW0603 (hypothesis makes the machines; they find it here)
+    with tempfile.TemporaryDirectory() as folder:
+        config = ServerConfig(
+            port=0, db=Path(folder) / "accounts.sqlite3", bcrypt_rounds=TEST_ROUNDS
+        )
+        with server_in_a_thread(config) as server:
+            SERVER = server
+            yield
+            SERVER = None
+            REGISTERED.clear()
+
+
+ROOMS = ("r1", "r2", "room 3", "nowhere", "bad'name", "")
+#: (what CREATE or QUICKPLAY adds after the room, the game it asks for or None if malformed)
+SETTINGS: tuple[tuple[str, tuple[int, int, Rules] | None], ...] = (
+    ("", (7, 6, Rules.POPOUT)),
+    (":4:4:classic", (4, 4, Rules.CLASSIC)),
+    (":4:4:popout", (4, 4, Rules.POPOUT)),
+    (":5:4:classic", (5, 4, Rules.CLASSIC)),
+    (":3:4:classic", None),
+    (":4:21:popout", None),
+    (":4:4:Classic", None),
+    (":4:4", None),
+    (":4:4:classic:x", None),
+)
+RULE_WORDS = {Rules.CLASSIC: "classic", Rules.POPOUT: "popout"}
+CHAT_TEXT = st.text(alphabet=[chr(c) for c in range(0x20, 0x7F)], min_size=1, max_size=8) | (
+    st.sampled_from(["", "x" * 200, "x" * 201])
+)
+
+
+@dataclass
+class Room:
+    """A room as the model sees it."""
+
+    red: str
+    game: tuple[int, int, Rules]
+    yellow: str | None = None
+    viewers: list[str] = field(default_factory=list)
+    state: GameState = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.state = GameState.new(*self.game)
+
+    @property
+    def members(self) -> list[str]:
+        players = [self.red] if self.yellow is None else [self.red, self.yellow]
+        return players + self.viewers
+
+    @property
+    def players(self) -> list[str]:
+        return [self.red] if self.yellow is None else [self.red, self.yellow]
+
+    def name_of(self, player: Player) -> str:
+        name = self.red if player is Player.RED else self.yellow
+        assert name is not None
+        return name
+
+
+def cells(state: GameState) -> str:
+    """The spec's board: cols*rows digits from the top row down; 0 empty, 1 red, 2 yellow."""
+    digit = {None: "0", Player.RED: "1", Player.YELLOW: "2"}
+    return "".join(
+        digit[state.cell(column, row)]
+        for row in reversed(range(state.rows))
+        for column in range(state.columns)
+    )
+
+
+def game_words(game: tuple[int, int, Rules]) -> str:
+    columns, rows, rules = game
+    return f"{columns}:{rows}:{RULE_WORDS[rules]}"
+
+
+class Client:
+    """A blocking socket, lines in and out; what it receives is matched against the model."""
+
+    def __init__(self, port: int, name: str) -> None:
+        self.name = name
+        self.socket = socket.create_connection(("127.0.0.1", port), timeout=TIMEOUT)
+        self.buffer = b""
+
+    def send(self, line: str | bytes) -> None:
+        self.socket.sendall(line if isinstance(line, bytes) else (line + "\n").encode("ascii"))
+
+    def line(self) -> str:
+        deadline = time.monotonic() + TIMEOUT
+        while b"\n" not in self.buffer and time.monotonic() < deadline:
+            chunk = self.socket.recv(65536)
+            if not chunk:
+                break
+            self.buffer += chunk
+        line, newline, self.buffer = self.buffer.partition(b"\n")
+        assert newline, f"{self.name} expected a line, got {line!r} and then nothing"
+        return line.decode("ascii").removesuffix("\r")
+
+    def expect(self, message: str) -> None:
+        got = self.line()
+        assert got == message, f"{self.name} expected {message!r}, got {got!r}"
+
+    def expect_refusal(self) -> None:
+        got = self.line()
+        assert re.fullmatch(r"INVALID:.+", got), f"{self.name} expected INVALID, got {got!r}"
+
+    def quiet(self, seconds: float = 0.05) -> None:
+        self.socket.settimeout(seconds)
+        try:
+            extra = self.socket.recv(65536)
+        except TimeoutError:
+            extra = b""
+        finally:
+            self.socket.settimeout(TIMEOUT)
+        assert not self.buffer and not extra, f"{self.name} got {self.buffer!r}{extra!r}"
+
+    def hung_up_on(self) -> bool:
+        """True once the server has closed the connection (after anything still unread)."""
+        try:
+            while chunk := self.socket.recv(65536):
+                self.buffer += chunk
+        except ConnectionResetError:
+            pass
+        return True
+
+    def close(self) -> None:
+        with contextlib.suppress(OSError):
+            self.socket.close()
+
+
+class LobbyProtocol(RuleBasedStateMachine):
+    """Four logged-in clients; rooms r1, r2, "room 3" and quick ones (and names never made)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        assert SERVER is not None, "the module's fixture starts the server"
+        self.server = SERVER
+        self.port = SERVER.port
+        self.rooms: dict[str, Room] = {}  # in creation order
+        self.clients: dict[str, Client] = {}
+        for name in NAMES:
+            client = Client(self.port, name)
+            status = 1 if name in REGISTERED else 0
+            client.send(f"REGISTER:{name}:pw:with:colons")
+            client.expect(f"REGISTER:ACKSTATUS:{status}")
+            REGISTERED.add(name)
+            self.clients[name] = client
+            self._log_in(name)
+
+    def _log_in(self, name: str) -> None:
+        client = self.clients[name]
+        client.send(f"LOGIN:{name}:pw:with:colons")
+        client.expect("LOGIN:ACKSTATUS:0")
+
+    def teardown(self) -> None:
+        """Check nothing more came; hang up; wait until the server has no room left."""
+        try:
+            for client in self.clients.values():
+                client.quiet()
+        finally:
+            for client in self.clients.values():
+                client.close()
+            self.rooms.clear()
+            self._wait_until_the_server_agrees()
+
+    def room_of(self, name: str) -> tuple[str, Room] | None:
+        return next(((n, r) for n, r in self.rooms.items() if name in r.members), None)
+
+    def _to(self, names: list[str], message: str) -> None:
+        for name in names:
+            self.clients[name].expect(message)
+
+    # ----- rules: rooms ----------------------------------------------------------------
+
+    @initialize(
+        first=st.sampled_from(NAMES),
+        second=st.sampled_from(NAMES),
+        game=st.sampled_from([":4:4:classic", ":4:4:popout", ""]),
+        viewer=st.sampled_from([None, *NAMES]),
+    )
+    def start_a_game(self, first: str, second: str, game: str, viewer: str | None) -> None:
+        """Every example starts with a game under way, or a room waiting (the same name twice),
+        and maybe a viewer."""
+        self.create(first, "r1", game)
+        self.join(second, "r1", "PLAYER")
+        if viewer is not None:
+            self.join(viewer, "r1", "VIEWER")
+
+    @rule(game=st.sampled_from([":4:4:classic", ""]))
+    def the_free_wait_alike(self, game: str) -> None:
+        """All but one of those in no room create rooms alike; the last one quick-plays.
+
+        QUICKPLAY must pick the oldest of the rooms that wait with those settings.
+        """
+        free = [name for name in NAMES if self.room_of(name) is None]
+        names = [n for n in ("r1", "r2", "room 3") if n not in self.rooms]
+        for who, room in zip(free[:-1], names, strict=False):
+            self.create(who, room, game)
+        if free:
+            self.quick_play(free[-1], game)
+
+    @precondition(lambda self: any(room.yellow is None for room in self.rooms.values()))
+    @rule(data=st.data())
+    def quick_play_as_a_room_waits(self, data: st.DataObject) -> None:
+        """QUICKPLAY with the settings of a room that waits (most random ones match none)."""
+        game = data.draw(st.sampled_from([r.game for r in self.rooms.values() if r.yellow is None]))
+        columns, rows, rules = game
+        asked = "" if game == (7, 6, Rules.POPOUT) else f":{columns}:{rows}:{RULE_WORDS[rules]}"
+        free = [name for name in NAMES if self.room_of(name) is None]
+        self.quick_play(data.draw(st.sampled_from(free or NAMES)), asked)
+
+    @rule(who=st.sampled_from(NAMES), mode=st.sampled_from(["PLAYER", "VIEWER", "player", ""]))
+    def room_list(self, who: str, mode: str) -> None:
+        self.clients[who].send(f"ROOMLIST:{mode}")
+        got = self.clients[who].line()
+        if mode not in ("PLAYER", "VIEWER"):
+            assert got == "ROOMLIST:ACKSTATUS:1", got
+            return
+        prefix = "ROOMLIST:ACKSTATUS:0:"
+        assert got.startswith(prefix), got
+        listed = got.removeprefix(prefix)
+        wanted = [n for n, r in self.rooms.items() if mode == "VIEWER" or r.yellow is None]
+        assert sorted(listed.split(",") if listed else []) == sorted(wanted)  # any order
+
+    @rule(who=st.sampled_from(NAMES), room=st.sampled_from([*ROOMS, "r1:x"]))
+    def room_info(self, who: str, room: str) -> None:
+        self.clients[who].send(f"ROOMINFO:{room}")
+        target = self.rooms.get(room)
+        if target is None:
+            self.clients[who].expect("ROOMINFO:ACKSTATUS:1")
+            return
+        stage = "waiting" if target.yellow is None else "playing"
+        self.clients[who].expect(
+            f"ROOMINFO:ACKSTATUS:0:{game_words(target.game)}:{target.red}:"
+            f"{target.yellow or ''}:{len(target.viewers)}:{stage}"
+        )
+
+    @rule(
+        who=st.sampled_from(NAMES),
+        room=st.sampled_from(ROOMS),
+        game=st.sampled_from([suffix for suffix, _ in SETTINGS]),
+    )
+    def create(self, who: str, room: str, game: str) -> None:
+        self.clients[who].send(f"CREATE:{room}{game}")
+        settings_asked = dict(SETTINGS)[game]
+        if room in ("bad'name", ""):
+            status = 1
+        elif settings_asked is None or self.room_of(who) is not None:
+            status = 4
+        elif room in self.rooms:
+            status = 2
+        else:
+            status = 0
+            self.rooms[room] = Room(who, settings_asked)
+        self.clients[who].expect(f"CREATE:ACKSTATUS:{status}")
+
+    @rule(
+        who=st.sampled_from(NAMES),
+        room=st.sampled_from(ROOMS),
+        mode=st.sampled_from(["PLAYER", "VIEWER", "viewer"]),
+    )
+    def join(self, who: str, room: str, mode: str) -> None:
+        client = self.clients[who]
+        client.send(f"JOIN:{room}:{mode}")
+        target = self.rooms.get(room)
+        if mode not in ("PLAYER", "VIEWER") or self.room_of(who) is not None:
+            client.expect("JOIN:ACKSTATUS:3")
+        elif target is None:
+            client.expect("JOIN:ACKSTATUS:1")
+        elif mode == "PLAYER" and target.yellow is not None:
+            client.expect("JOIN:ACKSTATUS:2")
+        elif mode == "PLAYER":
+            client.expect("JOIN:ACKSTATUS:0")
+            self._begin(target, who)
+        else:
+            client.expect("JOIN:ACKSTATUS:0")
+            target.viewers.append(who)
+            if target.yellow is not None:
+                state = target.state
+                to_move, other = target.name_of(state.turn), target.name_of(state.turn.other)
+                client.expect(f"INPROGRESS:{to_move}:{other}:{game_words(target.game)}")
+                client.expect(f"BOARDSTATUS:{cells(state)}")
+
+    def _begin(self, room: Room, yellow: str) -> None:
+        room.yellow = yellow
+        self._to(room.members, f"BEGIN:{room.red}:{yellow}:{game_words(room.game)}")
+
+    @precondition(lambda self: bool(self.rooms))
+    @rule(data=st.data())
+    def join_a_room_that_exists(self, data: st.DataObject) -> None:
+        """Most random JOINs miss; these find a room (waiting or playing)."""
+        room = data.draw(st.sampled_from(list(self.rooms)))
+        who = data.draw(st.sampled_from(NAMES))
+        self.join(who, room, data.draw(st.sampled_from(["PLAYER", "VIEWER"])))
+
+    @rule(
+        who=st.sampled_from(NAMES),
+        game=st.sampled_from(
+            [":4:4:classic", ":4:4:popout", ":5:4:classic", ":7:6:popout", ":3:4:classic", ""]
+        ),
+    )
+    def quick_play(self, who: str, game: str) -> None:
+        client = self.clients[who]
+        client.send(f"QUICKPLAY{game}")
+        settings_asked = dict(SETTINGS).get(game.replace(":7:6:popout", ""))
+        if settings_asked is None or self.room_of(who) is not None:
+            client.expect("QUICKPLAY:ACKSTATUS:1")
+            return
+        waiting = [
+            n for n, r in self.rooms.items() if r.yellow is None and r.game == settings_asked
+        ]
+        if waiting:  # the oldest, which comes first in creation order
+            client.expect(f"QUICKPLAY:ACKSTATUS:0:{waiting[0]}")
+            self._begin(self.rooms[waiting[0]], who)
+            return
+        got = client.line()
+        found = re.fullmatch(r"QUICKPLAY:ACKSTATUS:0:(quick-[0-9]+)", got)
+        assert found, got
+        assert found[1] not in self.rooms, f"{found[1]} was already a room"
+        self.rooms[found[1]] = Room(who, settings_asked)
+
+    # ----- rules: games ----------------------------------------------------------------
+
+    @precondition(lambda self: any(room.yellow for room in self.rooms.values()))
+    @rule(data=st.data(), moves=st.integers(1, 12))
+    def play_in_a_game(self, data: st.DataObject, moves: int) -> None:
+        """A game under way goes on: legal moves by the player to move (several in a row)."""
+        name = data.draw(st.sampled_from([n for n, r in self.rooms.items() if r.yellow]))
+        for _ in range(moves):
+            room = self.rooms.get(name)
+            if room is None:
+                return  # it ended
+            move = data.draw(st.sampled_from(room.state.legal_moves()))
+            self.move(room.name_of(room.state.turn), move.kind.name, str(move.column + 1))
+
+    @precondition(lambda self: any(room.yellow for room in self.rooms.values()))
+    @rule(data=st.data())
+    def try_any_move_in_a_game(self, data: st.DataObject) -> None:
+        """A member of a game under way tries a move: in turn or not, legal or not."""
+        room = data.draw(st.sampled_from([r for r in self.rooms.values() if r.yellow]))
+        who = data.draw(st.sampled_from(room.members))
+        column = data.draw(st.integers(0, room.game[0] + 1))
+        self.move(who, data.draw(st.sampled_from(["DROP", "POP"])), str(column))
+
+    @rule(
+        who=st.sampled_from(NAMES),
+        kind=st.sampled_from(["DROP", "POP"]),
+        column=st.sampled_from(["1", "4", "0", "-1", "x", "", "99999999999"]),
+    )
+    def move(self, who: str, kind: str, column: str) -> None:
+        self.clients[who].send(f"{kind}:{column}")
+        found = self.room_of(who)
+        if found is None:
+            self.clients[who].expect("NOROOM")
+            return
+        name, room = found
+        state = room.state
+        playing = room.yellow is not None and who in room.players
+        if not playing or room.name_of(state.turn) != who or not column.isdigit():
+            self.clients[who].expect_refusal()
+            return
+        move = Move(MoveKind[kind], int(column) - 1)
+        if not state.is_legal(move):
+            self.clients[who].expect_refusal()
+            return
+        room.state = state.play(move)
+        self._after_a_move(name, room, who)
+
+    def _after_a_move(self, name: str, room: Room, mover: str) -> None:
+        state = room.state
+        if not state.is_over:
+            self._to(room.members, f"BOARDSTATUS:{cells(state)}")
+        elif state.winner is None:
+            self._end(name, f"GAMEEND:{cells(state)}:1")
+        else:
+            winner = room.name_of(state.winner)
+            assert winner == mover or state.rules is Rules.POPOUT  # only a pop can lose
+            self._end(name, f"GAMEEND:{cells(state)}:0:{winner}")
+
+    def _end(self, name: str, message: str, but: str | None = None) -> None:
+        room = self.rooms.pop(name)
+        self._to([member for member in room.members if member != but], message)
+
+    @rule(who=st.sampled_from(NAMES), argument=st.sampled_from(["", ":now"]))
+    def forfeit(self, who: str, argument: str) -> None:
+        self.clients[who].send(f"FORFEIT{argument}")
+        found = self.room_of(who)
+        if argument:
+            self.clients[who].expect_refusal()  # FORFEIT takes no arguments
+        elif found is None:
+            self.clients[who].expect("NOROOM")
+        elif found[1].yellow is None or who not in found[1].players:
+            self.clients[who].expect_refusal()  # a viewer, or a creator still waiting
+        else:
+            name, room = found
+            self._end(name, f"GAMEEND:{cells(room.state)}:2:{self._opponent(room, who)}")
+
+    @staticmethod
+    def _opponent(room: Room, player: str) -> str:
+        opponent = room.yellow if player == room.red else room.red
+        assert opponent is not None
+        return opponent
+
+    @rule(who=st.sampled_from(NAMES), text=CHAT_TEXT)
+    def chat(self, who: str, text: str) -> None:
+        self.clients[who].send(f"CHAT:{text}")
+        found = self.room_of(who)
+        if not 1 <= len(text) <= 200:
+            self.clients[who].expect_refusal()
+        elif found is None:
+            self.clients[who].expect("NOROOM")
+        else:
+            self._to(found[1].members, f"CHAT:{who}:{text}")
+
+    # ----- rules: accounts and connections ----------------------------------------------
+
+    @rule(who=st.sampled_from(NAMES), again=st.sampled_from(["LOGIN", "REGISTER", "LOGIN:bad"]))
+    def account_requests_when_logged_in(self, who: str, again: str) -> None:
+        """A second LOGIN on the same connection is refused; REGISTER of a taken name too."""
+        client = self.clients[who]
+        if again == "LOGIN:bad":
+            client.send("LOGIN:no spaces:pw")
+            client.expect("LOGIN:ACKSTATUS:3")
+            return
+        client.send(f"{again}:{who}:pw:with:colons")
+        client.expect(f"{again}:ACKSTATUS:{3 if again == 'LOGIN' else 1}")
+
+    @rule(password=st.sampled_from(["pw", "pw:with:colon", "wrong"]))
+    def a_stranger(self, password: str) -> None:
+        """Someone not logged in: failed logins, BADAUTH for everything else, then a login.
+
+        The failures are a new user's and ``eve``'s, whose login then succeeds: failures
+        are slowed from a user's third, and a success resets the count.
+        """
+        stranger = Client(self.port, "stranger")
+        try:
+            stranger.send("REGISTER:eve:pw")
+            stranger.expect(f"REGISTER:ACKSTATUS:{1 if 'eve' in REGISTERED else 0}")
+            REGISTERED.add("eve")
+            stranger.send(f"LOGIN:{next(STRANGERS)}:pw")
+            stranger.expect("LOGIN:ACKSTATUS:1")
+            for request in ("ROOMLIST:PLAYER", "CREATE:r9", "DROP:1", "CHAT:hi", "FORFEIT"):
+                stranger.send(request)
+                stranger.expect("BADAUTH")
+            stranger.send(f"LOGIN:eve:{password}")
+            if password != "pw":
+                stranger.expect("LOGIN:ACKSTATUS:2")
+                stranger.send("LOGIN:eve:pw")
+            stranger.expect("LOGIN:ACKSTATUS:0")
+            stranger.send("ROOMLIST:VIEWER")
+            stranger.expect("ROOMLIST:ACKSTATUS:0:" + ",".join(self.rooms))
+        finally:
+            stranger.close()
+
+    @rule(
+        who=st.sampled_from(NAMES),
+        how=st.sampled_from(
+            [
+                "hang up",
+                "hang up mid-line",
+                "unknown command",
+                "not ASCII",
+                "a line too long",
+                "log in elsewhere",
+            ]
+        ),
+    )
+    def leave(self, who: str, how: str) -> None:
+        """Leave by hanging up, by breaking the protocol, or by logging in elsewhere; come back."""
+        old = self.clients[who]
+        self._say_goodbye(old, how)
+        found = self.room_of(who)
+        if found is not None:
+            name, room = found
+            if room.yellow is not None and who in room.players:
+                opponent = self._opponent(room, who)
+                self._end(name, f"GAMEEND:{cells(room.state)}:2:{opponent}", but=who)
+            elif who == room.red:
+                del self.rooms[name]  # its viewers are in no room now, without a word
+            else:
+                room.viewers.remove(who)
+        if how == "log in elsewhere":
+            with contextlib.suppress(OSError):  # the server has closed it: nothing comes back
+                old.send("ROOMLIST:VIEWER")
+        if how not in ("hang up", "hang up mid-line"):
+            assert old.hung_up_on() and not old.buffer, f"{who}'s old line got {old.buffer!r}"
+        old.close()
+        if how != "log in elsewhere":
+            self.clients[who] = Client(self.port, who)
+            self._log_in(who)
+        self._wait_until_the_server_agrees()
+
+    def _say_goodbye(self, old: Client, how: str) -> None:
+        if how == "hang up":
+            old.close()
+        elif how == "hang up mid-line":
+            old.send(b"CHAT:half a li")
+            old.close()
+        elif how == "unknown command":
+            old.send("HELLO:there")
+        elif how == "not ASCII":
+            old.send("CHAT:caf\u00e9\n".encode())
+        elif how == "a line too long":
+            old.send(b"CHAT:" + b"x" * 9000 + b"\n")
+        else:  # the newest login wins: the old connection is closed
+            self.clients[old.name] = Client(self.port, old.name)
+            self._log_in(old.name)
+
+    def _wait_until_the_server_agrees(self) -> None:
+        """A hang-up is noticed a moment later: wait until the server's rooms are the model's."""
+        wanted = sorted(self.rooms)
+        deadline = time.monotonic() + TIMEOUT
+        while self._server_rooms() != wanted:
+            assert time.monotonic() < deadline, f"the server's rooms never became {wanted}"
+            time.sleep(0.005)
+
+    def _server_rooms(self) -> list[str]:
+        """The server's room names, read from this thread (retried if they change meanwhile)."""
+        while True:
+            with contextlib.suppress(RuntimeError):
+                return sorted(self.server.lobby.rooms.rooms)
+
+    @invariant()
+    def every_game_in_the_model_is_unfinished(self) -> None:
+        assert all(not room.state.is_over for room in self.rooms.values())
+
+
+LobbyProtocol.TestCase.settings = settings(
+    max_examples=20,
+    stateful_step_count=30,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow],
+)
+test_the_lobby_behaves_like_its_model = LobbyProtocol.TestCase

@@ -35,16 +35,20 @@ class ReadDeadline:
     while a later read (with a later deadline) waits, set again for what is left. A
     read still waiting at its deadline is cancelled and raises TimeoutError, as under
     ``asyncio.timeout``. One read at a time; ``cancel`` when the connection closes.
+
+    The timer's time is kept here, not asked of the timer: for a time already past,
+    uvloop's ``call_at`` returns a plain ``Handle``, which has no ``when``.
     """
 
-    __slots__ = ("_cancelling", "_deadline", "_expired", "_task", "_timer")
+    __slots__ = ("_cancelling", "_deadline", "_expired", "_task", "_timer", "_timer_at")
 
     def __init__(self) -> None:
         self._deadline = 0.0
         self._expired = False
         self._task: asyncio.Task[object] | None = None
         self._cancelling = 0
-        self._timer: asyncio.TimerHandle | None = None
+        self._timer: asyncio.Handle | None = None
+        self._timer_at = 0.0  # when the timer fires (loop time)
 
     def begin(self, deadline: float) -> None:
         """The current task is to wait for a read that must end by ``deadline`` (loop time)."""
@@ -52,10 +56,10 @@ class ReadDeadline:
         assert task is not None
         self._deadline, self._task, self._cancelling = deadline, task, task.cancelling()
         timer = self._timer
-        if timer is None or timer.when() > deadline:
+        if timer is None or self._timer_at > deadline:
             if timer is not None:
                 timer.cancel()
-            self._timer = task.get_loop().call_at(deadline, self._fire)
+            self._set_timer(task, deadline)
 
     def end(self, error: BaseException | None = None) -> None:
         """The read is over (``error``: what it raised). Raises TimeoutError if it was cut off."""
@@ -71,15 +75,18 @@ class ReadDeadline:
             self._timer.cancel()
             self._timer = None
 
+    def _set_timer(self, task: asyncio.Task[object], when: float) -> None:
+        self._timer, self._timer_at = task.get_loop().call_at(when, self._fire), when
+
     def _fire(self) -> None:
         timer, self._timer = self._timer, None
         if self._task is None or timer is None:
             return  # nobody waits: the next read sets a timer again
-        if self._deadline <= timer.when():
+        if self._deadline <= self._timer_at:
             self._expired = True
             self._task.cancel()
         else:
-            self._timer = self._task.get_loop().call_at(self._deadline, self._fire)
+            self._set_timer(self._task, self._deadline)
 
 
 class Connection:

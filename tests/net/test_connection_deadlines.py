@@ -11,6 +11,7 @@ from contextlib import asynccontextmanager
 import pytest
 
 from c4tui.net.connection import Connection
+from c4tui.server.core import new_event_loop
 
 
 @asynccontextmanager
@@ -94,3 +95,32 @@ async def test_closing_stops_the_timer() -> None:
         assert connection._deadline._timer is not None
         await connection.close()
         assert connection._deadline._timer is None
+
+
+def test_a_limit_already_past_times_out_on_the_servers_loop() -> None:
+    """uvloop's ``call_at`` for a time already past gives a plain Handle, without ``when``.
+
+    The lobby reads with a limit of 0 s once a client has been quiet for the whole idle
+    time; the timer then failed in a callback and the read waited for ever (the chaos
+    run found it: idle clients were never hung up on).
+    """
+    loop = new_event_loop()
+    errors: list[dict[str, object]] = []
+    loop.set_exception_handler(lambda _loop, context: errors.append(context))
+
+    async def read_twice_with_no_time_left() -> list[BaseException | None]:
+        async with connected() as (connection, _peer):
+            outcomes = []
+            for _ in range(2):
+                read = asyncio.ensure_future(connection.read_line(0))
+                await asyncio.wait({read}, timeout=5)
+                outcomes.append(read.exception() if read.done() else None)
+                read.cancel()
+            return outcomes
+
+    try:
+        outcomes = loop.run_until_complete(read_twice_with_no_time_left())
+    finally:
+        loop.close()
+    assert [type(outcome) for outcome in outcomes] == [TimeoutError, TimeoutError]
+    assert not errors

@@ -36,7 +36,10 @@ class MessageStream:
             return await self.connection.read_line(timeout)
         while not self._messages:
             try:
-                chunk = await self.connection.read_chunk(timeout=self._wait(timeout))
+                # One byte over the limit: a message longer than the limit shows itself.
+                chunk = await self.connection.read_chunk(
+                    MAX_LINE_BYTES + 1, timeout=self._wait(timeout)
+                )
             except TimeoutError:
                 if not self._unfinished:
                     raise
@@ -50,7 +53,9 @@ class MessageStream:
                     ) from None
                 raise
             messages, self._unfinished = self.spec.split(self._unfinished + chunk)
-            if len(self._unfinished) > MAX_LINE_BYTES:
+            if max(map(len, messages), default=0) > MAX_LINE_BYTES or (
+                len(self._unfinished) > MAX_LINE_BYTES
+            ):  # whole or not, too long is a violation
                 raise ProtocolError(f"a message longer than {MAX_LINE_BYTES} bytes")
             self._messages = messages[::-1]  # only ever refilled once empty
         return self._messages.pop()

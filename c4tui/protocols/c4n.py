@@ -17,7 +17,7 @@ from functools import cache
 
 from c4tui.engine import GameState, Move, MoveKind, Player, Rules
 from c4tui.engine.bitboard import Geometry, cell_bit
-from c4tui.protocols.common import ProtocolError, Reply, quote
+from c4tui.protocols.common import ProtocolError, Reply, quote, whole_number
 from c4tui.protocols.registry import Framing, ProtocolSpec, starts_with
 
 PREFIX = "C4N"
@@ -60,7 +60,6 @@ class Outcome(IntEnum):
 
 #: Types whose payload is a whole number.
 _NUMBER_PAYLOAD = {Kind.MOVE, Kind.RESULT, Kind.ERROR}
-_NUMBER = re.compile(r"-?[0-9]{1,9}")
 _HEADER = f"{PREFIX} "
 
 
@@ -78,9 +77,10 @@ class Message:
 
     def number(self) -> int:
         """The payload as a whole number. Raises ProtocolError if it is not one."""
-        if not _NUMBER.fullmatch(self.payload):
+        number = whole_number(self.payload)
+        if number is None:
             raise ProtocolError(f"{self.kind.value} needs a number, got {quote(self.payload)}")
-        return int(self.payload)
+        return number
 
 
 def message(kind: Kind, payload: object = "") -> str:

@@ -19,7 +19,7 @@ from c4tui.engine import (
     Player,
     Rules,
 )
-from c4tui.protocols.common import ProtocolError, Reply, quote
+from c4tui.protocols.common import ProtocolError, Reply, quote, whole_number
 from c4tui.protocols.limits import MAX_USERNAME
 from c4tui.protocols.registry import Framing, ProtocolSpec, starts_with
 
@@ -39,7 +39,6 @@ LINE_END = "\r\n"
 USERNAME_RULE = f"1-{MAX_USERNAME} printable characters without spaces"
 _USERNAME = re.compile(rf"[!-~]{{1,{MAX_USERNAME}}}")  # printable ASCII, no whitespace
 #: A column number: any whole number (out of range is INVALID, not a protocol error).
-_COLUMN = re.compile(r"-?[0-9]{1,18}")
 
 #: How the server's front door recognises and frames I32CFSP.
 SPEC = ProtocolSpec(
@@ -81,10 +80,13 @@ def parse_move(line: str) -> Move | None:
     ``DROP 1000`` is an INVALID move, not a protocol error.
     """
     parts = line.split(" ")
-    if len(parts) != 2 or parts[0] not in ("DROP", "POP") or not _COLUMN.fullmatch(parts[1]):
+    if len(parts) != 2 or parts[0] not in ("DROP", "POP"):
+        return None
+    column = whole_number(parts[1])
+    if column is None:
         return None
     kind = MoveKind.DROP if parts[0] == "DROP" else MoveKind.POP
-    return Move(kind, int(parts[1]) - 1)
+    return Move(kind, column - 1)
 
 
 def format_ai_game(columns: int, rows: int, rules: Rules) -> str:

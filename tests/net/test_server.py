@@ -29,6 +29,21 @@ async def test_the_spec_example_opening(server: C4Server) -> None:
     await client.close()
 
 
+async def test_a_column_of_any_length_is_an_invalid_move_not_a_protocol_error(
+    server: C4Server,
+) -> None:
+    client = await RawClient.connect(server.port)
+    await client.send("I32CFSP_HELLO boo")
+    assert await client.line() == "WELCOME boo"
+    await client.send("AI_GAME")
+    assert await client.line() == "READY"
+    for column in ("1234567890123456789", "-" + "9" * 5000, "0"):
+        await client.send(f"DROP {column}")
+        assert await client.line() == "INVALID"
+        assert await client.line() == "READY"
+    await client.close()
+
+
 @pytest.mark.parametrize(
     ("columns", "rows", "rules"),
     [(7, 6, Rules.POPOUT), (4, 4, Rules.CLASSIC), (20, 20, Rules.CLASSIC), (9, 5, Rules.POPOUT)],

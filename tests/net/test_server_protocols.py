@@ -130,7 +130,8 @@ async def c4n_started(port: int) -> RawC4NClient:
 
 async def test_c4n_bad_columns_are_error_2_and_another_try(server: C4Server) -> None:
     client = await c4n_started(server.port)
-    for bad in ["-1", "7", "100", "-999999999"]:
+    # Any whole number is a column the rules refuse, however long (ten digits were garbage).
+    for bad in ["-1", "7", "100", "-999999999", "9999999999", "-" + "9" * 5000]:
         await client.send(f"C4N 1.0 MOVE\n{bad}")
         assert await client.message() == "C4N 1.0 ERROR\n2"
     await client.send("C4N 1.0 MOVE\n3")

@@ -154,6 +154,8 @@ class LoginDialog(ModalScreen[LoggedIn | None]):
         self._start(register=True)
 
     def _start(self, register: bool) -> None:
+        if not self.query("#host"):  # Enter came before the fields exist, or after they went
+            return
         checked = self._checked()
         if checked is None:
             return

@@ -6,30 +6,21 @@ it did not expect as an error; so a clean run means its figures are moves, not e
 
 from __future__ import annotations
 
-import importlib.util
 import shutil
 import subprocess
-import sys
-from pathlib import Path
 from types import ModuleType
 
 import pytest
 
 from c4tui.server import C4Server
-
-BENCH = Path(__file__).parents[2] / "bench"
+from tests.bench_modules import bench_module
 
 pytestmark = pytest.mark.skipif(shutil.which("gcc") is None, reason="needs gcc")
 
 
 def bench_loadgen() -> ModuleType:
     """bench/loadgen.py, imported from its file."""
-    spec = importlib.util.spec_from_file_location("bench_loadgen", BENCH / "loadgen.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # its dataclasses look their module up
-    spec.loader.exec_module(module)
-    return module
+    return bench_module("loadgen")
 
 
 def run(port: int, *arguments: str) -> dict[str, list[str]]:

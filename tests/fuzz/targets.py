@@ -13,10 +13,13 @@ replays the kept corpus through all of them in the normal test run.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import io
 from collections.abc import Callable, Iterator
 
+from c4tui.cli import build_parser
+from c4tui.cli.solve import USAGE_ERROR, run_solve
 from c4tui.columns.shell import run_shell
 from c4tui.engine import GameState, Move, MoveSyntaxError, Rules, parse_move
 from c4tui.engine.errors import IllegalMoveError
@@ -24,6 +27,7 @@ from c4tui.engine.moves import format_move
 from c4tui.engine.sequence import play_sequence
 from c4tui.engine.size import parse_size
 from c4tui.lobby import CONNECT_FOUR, TIC_TAC_TOE, Lobby, Member
+from c4tui.match.lobby import RoomGame
 from c4tui.match.tictactoe import TicTacToeRoom
 from c4tui.protocols import c4n, cfsp, i32cfsp
 from c4tui.protocols import lobby as wire
@@ -68,6 +72,25 @@ def digit_sequence(data: bytes) -> None:
         except (MoveSyntaxError, IllegalMoveError):
             continue
         assert sum(1 for _ in _moves_of(state)) == len(line.strip())
+
+
+def solve_options(data: bytes) -> None:
+    """``c4tui solve``'s options: a usage error (argparse's exit, or status 2), never a crash.
+
+    Its positions are ``digit_sequence``'s; here the words of the input are the command
+    line, and a board size that parses is checked (no position is solved).
+    """
+    argv = ["solve", *text_of(data).split()[:8]]
+    try:
+        with contextlib.redirect_stderr(io.StringIO()), contextlib.redirect_stdout(io.StringIO()):
+            args = build_parser().parse_args(argv)
+    except SystemExit as exit_:
+        assert exit_.code == USAGE_ERROR, argv
+        return
+    if args.command != "solve" or args.columns * args.rows > 64:
+        return  # the solver would be built for a board it then refuses: too slow to fuzz
+    status = run_solve(args, lines=[], out=io.StringIO(), err=io.StringIO())
+    assert status in (0, USAGE_ERROR), (argv, status)
 
 
 def _moves_of(state: GameState) -> Iterator[int]:
@@ -253,11 +276,43 @@ def tictactoe_client(data: bytes) -> None:
                     break
 
 
+_ROOM_LOOP = asyncio.new_event_loop()  # a RoomGame reads in a task of its own
+
+
+def lobby_client(data: bytes) -> None:
+    """The lobby client's room against any server lines: ProtocolError, or only legal moves."""
+    _ROOM_LOOP.run_until_complete(_follow_room_games(lines_of(data)))
+
+
+async def _follow_room_games(lines: list[str]) -> None:
+    for start in (GameState.new(7, 6, Rules.POPOUT), GameState.new(4, 4, Rules.CLASSIC)):
+        game = RoomGame(_Silent("bob"), "ann", "bob", start)  # type: ignore[arg-type]
+        try:
+            with contextlib.suppress(ProtocolError):
+                for line in lines:
+                    game._take(wire.parse_server_message(line))
+                    if game.ended is not None:
+                        break
+        finally:
+            await game.close()
+        taken = [game.moves.get_nowait() for _ in range(game.moves.qsize())]
+        moves = [item for item in taken if not isinstance(item, Exception)]
+        assert start.play_all(moves) == game.state  # every move one the engine allows
+
+
 class _Named:
     """What a room needs of its link when no server is there: the user's name."""
 
     def __init__(self, user: str) -> None:
         self.user = user
+
+
+class _Silent(_Named):
+    """A link whose server never pushes anything: the fuzzer hands the room its messages."""
+
+    async def pushed(self) -> object:
+        await asyncio.Event().wait()
+        raise AssertionError("unreachable")
 
 
 # ----- the room protocols ----------------------------------------------------------------
@@ -343,6 +398,7 @@ def tictactoe_rooms(data: bytes) -> None:
 TARGETS: dict[str, Target] = {
     "move_notation": move_notation,
     "digit_sequence": digit_sequence,
+    "solve_options": solve_options,
     "game_record": game_record,
     "columns_shell": columns_shell,
     "i32cfsp_server": i32cfsp_server,
@@ -352,6 +408,7 @@ TARGETS: dict[str, Target] = {
     "cfsp_client": cfsp_client,
     "c4n_client": c4n_client,
     "tictactoe_client": tictactoe_client,
+    "lobby_client": lobby_client,
     "lobby_messages": lobby_messages,
     "lobby_rooms": lobby_rooms,
     "tictactoe_messages": tictactoe_messages,

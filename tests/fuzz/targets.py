@@ -75,7 +75,7 @@ def digit_sequence(data: bytes) -> None:
 
 
 def solve_options(data: bytes) -> None:
-    """``c4tui solve``'s options: a usage error (argparse's exit, or status 2), never a crash.
+    """``c4tui solve``'s options: help, or a usage error (argparse's, or status 2), never a crash.
 
     Its positions are ``digit_sequence``'s; here the words of the input are the command
     line, and a board size that parses is checked (no position is solved).
@@ -85,7 +85,7 @@ def solve_options(data: bytes) -> None:
         with contextlib.redirect_stderr(io.StringIO()), contextlib.redirect_stdout(io.StringIO()):
             args = build_parser().parse_args(argv)
     except SystemExit as exit_:
-        assert exit_.code == USAGE_ERROR, argv
+        assert exit_.code in (0, USAGE_ERROR), argv  # 0: --help
         return
     if args.command != "solve" or args.columns * args.rows > 64:
         return  # the solver would be built for a board it then refuses: too slow to fuzz

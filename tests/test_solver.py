@@ -226,6 +226,15 @@ def test_a_board_the_solver_cannot_hold_is_refused() -> None:
     assert "cannot solve a 10 x 6 board" in result.stderr
 
 
+@pytest.mark.parametrize(("columns", "rows"), [("-5", "4"), ("4", "-4"), ("3", "4"), ("0", "0")])
+def test_a_board_smaller_than_four_is_refused_not_a_crash(columns: str, rows: str) -> None:
+    """Found by the fuzzer's target for solve's options: a negative size raised ValueError."""
+    result = run_c4tui("solve", "--columns", columns, "--rows", rows, stdin="1\n")
+    assert result.returncode == 2, result.stderr
+    assert f"cannot solve a {columns} x {rows} board" in result.stderr
+    assert "Traceback" not in result.stderr
+
+
 def test_answers_come_one_line_at_a_time() -> None:
     with subprocess.Popen(
         [sys.executable, "-m", "c4tui", "solve"],

@@ -13,7 +13,7 @@ import sys
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, TextIO
 
-from c4tui.engine import DEFAULT_COLUMNS, DEFAULT_ROWS, C4Error
+from c4tui.engine import DEFAULT_COLUMNS, DEFAULT_ROWS, MIN_SIZE, C4Error
 from c4tui.engine.sequence import MAX_SEQUENCE_COLUMNS, play_sequence
 
 if TYPE_CHECKING:
@@ -65,7 +65,8 @@ def run_solve(
     if not (solvable(args.columns, args.rows) and args.columns <= MAX_SEQUENCE_COLUMNS):
         print(
             f"c4tui solve: cannot solve a {args.columns} x {args.rows} board: the solver "
-            f"needs at most {MAX_SEQUENCE_COLUMNS} columns and columns x (rows + 1) <= 63",
+            f"needs at least {MIN_SIZE} rows and columns, at most {MAX_SEQUENCE_COLUMNS} "
+            "columns, and columns x (rows + 1) <= 63",
             file=err,
         )
         return USAGE_ERROR

@@ -20,7 +20,7 @@ from c4tui.ai.search import CancelFlag, SearchAborted
 from c4tui.ai.solver import core
 from c4tui.ai.solver.book import BOOK_COLUMNS, BOOK_DEPTH, BOOK_ROWS, opening_book
 from c4tui.ai.solver.jit import COMPILED
-from c4tui.engine import GameState, Player, Rules
+from c4tui.engine import MIN_SIZE, GameState, Player, Rules
 
 T = TypeVar("T")
 
@@ -33,7 +33,12 @@ WATCH_INTERVAL = 0.005
 
 
 def solvable(columns: int, rows: int, rules: Rules = Rules.CLASSIC) -> bool:
-    """Whether the exact solver handles this board (classic rules, 63 bits at most)."""
+    """Whether the exact solver handles this board (classic rules, 63 bits at most).
+
+    Boards narrower or lower than the game's smallest (4) are no Connect Four board.
+    """
+    if min(columns, rows) < MIN_SIZE:
+        return False
     return rules is Rules.CLASSIC and columns * (rows + 1) <= MAX_BOARD_BITS
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from c4tui.engine import GameState, Move, Rules
+from c4tui.protocols import i32cfsp
 from c4tui.protocols.common import ProtocolError
 from c4tui.protocols.i32cfsp import (
     ClientSession,
@@ -172,3 +173,13 @@ def test_client_expects_the_result_its_own_board_shows() -> None:
         client.answer_to_move(Move.drop(0), "OKAY")
     assert client.answer_to_move(Move.drop(0), "WINNER_RED") == "WINNER_RED"
     assert client.state.is_over
+
+
+def test_a_column_is_any_whole_number_however_written() -> None:
+    """Leading zeros do not make a column far away; twenty digits are a column refused later."""
+    assert i32cfsp.parse_move("DROP 0000000000000000000003") == Move.drop(2)
+    assert i32cfsp.parse_move("POP -0000000000000000000001") == Move.pop(-2)
+    far = i32cfsp.parse_move("DROP " + "9" * 5000)
+    assert far is not None and far.column > 10**17
+    assert i32cfsp.parse_move("DROP ³") is None
+    assert i32cfsp.parse_move("DROP 1_000") is None

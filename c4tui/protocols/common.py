@@ -28,7 +28,7 @@ def whole_number(text: str) -> int | None:
     """
     if not _WHOLE_NUMBER.fullmatch(text):
         return None
-    if len(text.lstrip("-")) > _MAX_DIGITS:
+    if len(text.lstrip("-").lstrip("0")) > _MAX_DIGITS:
         return -_FAR if text.startswith("-") else _FAR
     return int(text)
 

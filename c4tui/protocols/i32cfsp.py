@@ -38,7 +38,6 @@ LINE_END = "\r\n"
 
 USERNAME_RULE = f"1-{MAX_USERNAME} printable characters without spaces"
 _USERNAME = re.compile(rf"[!-~]{{1,{MAX_USERNAME}}}")  # printable ASCII, no whitespace
-#: A column number: any whole number (out of range is INVALID, not a protocol error).
 
 #: How the server's front door recognises and frames I32CFSP.
 SPEC = ProtocolSpec(

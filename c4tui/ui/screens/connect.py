@@ -142,7 +142,7 @@ class ConnectDialog(ModalScreen[dict[str, str] | None]):
     @on(Button.Pressed, "#connect")
     def _connect_pressed(self) -> None:
         """Check every field that applies; dismiss with the values, or explain the first problem."""
-        if not self.query("#host"):  # Enter came before the fields exist, or after they went
+        if not self.query("#connect-status"):  # Enter came before the form exists, or after
             return
         values = self._chosen()
         for option in self._fields:

@@ -38,9 +38,9 @@ import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TextIO
+from typing import TextIO, TypeVar
 
-from c4tui.engine import GameState, Move, Player, Rules
+from c4tui.engine import C4Error, GameState, Move, Player, Rules
 from c4tui.protocols import c4n, cfsp, i32cfsp
 from c4tui.protocols import lobby as wire
 from c4tui.protocols import tictactoe as ttt_wire
@@ -70,6 +70,10 @@ class Unexpected(Exception):
 
 class HungUp(Exception):
     """The server closed the connection."""
+
+
+class WeLeft(Exception):
+    """The client hung up mid-game on purpose: its session ends there."""
 
 
 def split_lines(text: str) -> tuple[list[str], str]:
@@ -155,6 +159,8 @@ class RoomView:
     viewer: bool = False
     boards: list[str] = field(default_factory=list)
     end: str = ""
+    me: str = ""  # the player whose view it is ("" for a viewer's)
+    forfeited: bool = False  # that player forfeited (GAMEEND's winner is then the other)
 
 
 @dataclass
@@ -170,12 +176,11 @@ class Run:
     accounts: dict[str, str] = field(default_factory=dict)
     problems: list[str] = field(default_factory=list)
     round_trips: list[float] = field(default_factory=list)
-    paused: asyncio.Event = field(default_factory=asyncio.Event)  # set: clients may go on
-    restarts: list[tuple[float, float]] = field(default_factory=list)  # when the server was down
+    restarts: list[float] = field(default_factory=list)  # when the server was sent SIGTERM
 
     def restarted_since(self, began: float) -> bool:
         """True if the server went down since ``began`` (a session may then break anywhere)."""
-        return any(down >= began - 1.0 for down, _ in self.restarts) or not self.paused.is_set()
+        return any(down >= began - 1.0 for down in self.restarts)
 
     def problem(self, who: str, what: str) -> None:
         """A well-behaved client was told something wrong."""
@@ -258,7 +263,7 @@ async def mischief(line: Wire, rng: random.Random, how: str, garbage: bytes, mov
         return False
     if how == "abandon":
         line.close()
-        raise HungUp("we hung up mid-game")
+        raise WeLeft
     if how == "garbage":
         await line.send(garbage)
         return True
@@ -425,7 +430,7 @@ class Member:
     game: tuple[int, int, Rules] | None = None  # what BEGIN said (the lobby's rooms)
 
     async def ask(self, request: str, prefix: str) -> str:
-        """Send ``request``; the first answer that starts with ``prefix`` (others are kept)."""
+        """Send ``request``; the answer, which starts with ``prefix`` (chat aside)."""
         await self.send(request)
         return await self.until(prefix)
 
@@ -440,12 +445,12 @@ class Member:
             raise Unexpected(f"expected {wanted[:60]!r}, got {got[:80]!r}")
 
     async def until(self, prefix: str) -> str:
-        """Skip CHAT lines and the like until a message that starts with ``prefix``."""
+        """Skip CHAT lines (talk comes any time) until a message that starts with ``prefix``."""
         while True:
             message = await self.line.next()
             if message.startswith(prefix) and not message.startswith("CHAT:"):
                 return message
-            if not message.startswith(("CHAT:", "INVALID:")):
+            if not message.startswith("CHAT:"):
                 raise Unexpected(f"waiting for {prefix}, got {message[:80]!r}")
 
 
@@ -479,7 +484,7 @@ async def room_player(run: Run, rng: random.Random, name: str, protocol: str, ho
         if seated is None:
             return  # nobody came
         first, second = seated
-        view = RoomView(protocol, member.game, first, second, "")
+        view = RoomView(protocol, member.game, first, second, me=name)
         await play_room_game(run, member, rng, view, how)
     finally:
         member.line.close()
@@ -526,6 +531,7 @@ async def play_room_game(
             how = await take_turn(member, rng, view, board, how)
             if how == "gone":
                 return
+            view.forfeited = how == "forfeited"
             awaiting_board = True
         message = await member.line.next()
         if message.startswith("GAMEEND:"):
@@ -546,7 +552,7 @@ async def take_turn(
     """Our move, or the mischief ``how`` asks for; what we do next ("gone": we left)."""
     await think(rng)
     if len(view.boards) > 4 and how in ("forfeit", "abandon", "break") and rng.random() < 0.3:
-        await misbehave_in_a_room(member, how)
+        await misbehave_in_a_room(member, how, rng)
         return "forfeited" if how == "forfeit" else "gone"  # GAMEEND comes, or we are gone
     if how == "illegal" and rng.random() < 0.3:
         await member.send(illegal_move(view))
@@ -560,7 +566,7 @@ async def take_turn(
     return how
 
 
-async def misbehave_in_a_room(member: Member, how: str) -> None:
+async def misbehave_in_a_room(member: Member, how: str, rng: random.Random) -> None:
     """Forfeit, hang up (in the middle of a message), or break the protocol mid-game."""
     if how == "forfeit":
         await member.send("FORFEIT")
@@ -568,17 +574,17 @@ async def misbehave_in_a_room(member: Member, how: str) -> None:
         await member.line.send(b"DROP:" if member.protocol == "lobby" else b"PLA")
         member.line.close()
     else:
-        await member.line.send(breach(member.protocol))
+        await member.line.send(breach(member.protocol, rng))
         with contextlib.suppress(HungUp, ConnectionResetError):
             while True:  # what was on its way still comes (the room's news); then the end
                 await member.line.next()
 
 
-def breach(protocol: str) -> bytes:
+def breach(protocol: str, rng: random.Random) -> bytes:
     """A message that breaks the protocol (the server closes without a word)."""
     if protocol == "lobby":
-        return random.choice((b"HELLO:there\n", "CHAT:caf\u00e9\n".encode(), b"x" * 9000 + b"\n"))
-    return random.choice((b"CHAT:hello", b"x" * 9000))
+        return rng.choice((b"HELLO:there\n", "CHAT:caf\u00e9\n".encode(), b"x" * 9000 + b"\n"))
+    return rng.choice((b"CHAT:hello", b"x" * 9000))
 
 
 def empty_board(view: RoomView) -> str:
@@ -725,7 +731,6 @@ def referee_room_view(view: RoomView) -> str | None:
 
 def referee_connect_four(view: RoomView, game: tuple[int, int, Rules]) -> str | None:
     """Each BOARDSTATUS one legal move on from the last; GAMEEND true to the engine."""
-    names = [view.first, view.second]
     state = GameState.new(*game)
     if view.start:
         turn = Player.RED if view.first_to_move else Player.YELLOW
@@ -737,8 +742,9 @@ def referee_connect_four(view: RoomView, game: tuple[int, int, Rules]) -> str | 
         state = state.play(move)
     _, cells, status, *winner = view.end.split(":")
     if status == "2":
-        ok = cells == wire.cells(state) and winner and winner[0] in names
-        return None if ok else f"a forfeit that changed the board: {view.end}"
+        if cells != wire.cells(state):
+            return f"a forfeit that changed the board: {view.end}"
+        return forfeit_problem(view, winner)
     move = wire.move_between(state, cells)
     if move is None:
         return f"GAMEEND's board is no legal move on: {view.end}"
@@ -751,10 +757,23 @@ def judge_the_end(view: RoomView, state: GameState, status: str, winner: list[st
         return f"{UNCHECKABLE}a Pop Out draw by repetition, maybe of positions before it joined"
     if status == "1":
         return None if state.is_draw else f"a draw the engine does not see: {view.end}"
+    if status != "0":
+        return f"no such status: {view.end}"
     if state.winner is None:
         return f"a win the engine does not see: {view.end}"
     names = [view.first, view.second]
     return None if winner == [names[state.winner is Player.YELLOW]] else f"wrong winner: {view.end}"
+
+
+def forfeit_problem(view: RoomView, winner: list[str]) -> str | None:
+    """What is wrong with a forfeit's winner: a player's view knows who gave up."""
+    players = [view.first, view.second]
+    if view.me:
+        other = players[players.index(view.me) - 1]
+        wanted = [other] if view.forfeited else [view.me]
+    else:
+        wanted = winner if winner and winner[0] in players else ["one of the players"]
+    return None if winner == wanted else f"forfeit won by {winner}, not {wanted}: {view.end}"
 
 
 def referee_tictactoe(view: RoomView) -> str | None:
@@ -768,13 +787,16 @@ def referee_tictactoe(view: RoomView) -> str | None:
     _, cells, status, *winner = view.end.split(":")
     after = Board.from_text(cells)
     if status == "2":
-        return None if after == board else f"a forfeit that changed the board: {view.end}"
+        if after != board:
+            return f"a forfeit that changed the board: {view.end}"
+        return forfeit_problem(view, winner)
     if board.move_to(after) is None or not after.is_over:
         return f"GAMEEND's board is no legal, final move on: {view.end}"
     if status == "1":
-        return None if after.winner is None else f"a draw with a winner: {view.end}"
+        return None if after.winner is None and not winner else f"not a draw: {view.end}"
     names = {Mark.X: view.first, Mark.O: view.second}
-    return None if after.winner and winner == [names[after.winner]] else f"wrong: {view.end}"
+    won = status == "0" and after.winner and winner == [names[after.winner]]
+    return None if won else f"a wrong winner or status: {view.end}"
 
 
 # ----- the clients' loop -------------------------------------------------------------------
@@ -796,10 +818,7 @@ async def client(run: Run, number: int, seed: int) -> None:
     """One client, over and over until the deadline: a role, a behaviour, a session."""
     rng = random.Random(seed * 100_003 + number)
     role, session, behaviours = ROLES[number % len(ROLES)]
-    sessions = 0
     while time.monotonic() < run.deadline:
-        await run.paused.wait()
-        sessions += 1
         how = rng.choice(behaviours)
         name = f"c{number}n{rng.randrange(3)}" if "player" in role else f"c{number}"
         run.counts[f"{role}: {how}"] += 1
@@ -820,6 +839,11 @@ async def client(run: Run, number: int, seed: int) -> None:
                 run.problem(f"{role} {number} ({how})", str(error))
         except TimeoutError:
             run.problem(f"{role} {number} ({how})", "no answer within the time limit")
+        except WeLeft:
+            pass
+        except Exception as error:  # what the server said broke the client: that is a finding
+            if not run.restarted_since(began):
+                run.problem(f"{role} {number} ({how})", f"{type(error).__name__}: {error}")
         await asyncio.sleep(rng.uniform(0, 0.2))
 
 
@@ -944,7 +968,6 @@ class Figures:
 
 async def load(run: Run, clients: int, seed: int, servers: list[Server], figures: Figures) -> None:
     """Run the clients until the deadline; watch the server's memory meanwhile."""
-    run.paused.set()
     tasks = [asyncio.create_task(client(run, n, seed)) for n in range(clients)]
     while time.monotonic() < run.deadline:
         figures.peak_mib = max(figures.peak_mib, rss_mib(servers[-1].process.pid))
@@ -964,14 +987,13 @@ async def restart_midway(
     await asyncio.sleep(max(0.0, at - time.monotonic()))
     server = servers[-1]
     down = time.monotonic()
-    run.restarts.append((down, down))
+    run.restarts.append(down)
     figures.stops.append(await asyncio.to_thread(stop, server))
     status, took, left = figures.stops[-1]
     print(f"SIGTERM: exit status {status} after {took:.2f} s; processes left: {len(left)}")
     again = await asyncio.to_thread(start, db, log, ai, server.port, server.tictactoe_port)
     print(f"started again in {time.monotonic() - down:.2f} s")
     figures.down_seconds = time.monotonic() - down
-    run.restarts[-1] = (down, time.monotonic())
     servers.append(again)
 
 
@@ -996,15 +1018,28 @@ async def check_accounts(run: Run, figures: Figures) -> None:
 def referee(run: Run, figures: Figures) -> None:
     """Replay every completed game; note each that was not legal from start to end."""
     for game in run.ai_games:
-        verdict = referee_ai_game(game)
+        verdict = unless_unreadable(referee_ai_game, game)
         if verdict is not None:
             figures.illegal_games.append(f"{game.protocol} {game.game}: {verdict}")
     for view in run.room_views:
-        verdict = referee_room_view(view)
+        verdict = unless_unreadable(referee_room_view, view)
         if verdict is not None and verdict.startswith(UNCHECKABLE):
             figures.uncheckable += 1
         elif verdict is not None:
             figures.illegal_games.append(f"{view.protocol}: {verdict}")
+
+
+Transcript = TypeVar("Transcript", AIGame, RoomView)
+
+
+def unless_unreadable(
+    judge: Callable[[Transcript], str | None], transcript: Transcript
+) -> str | None:
+    """The referee's verdict; a transcript it cannot even read is a finding too."""
+    try:
+        return judge(transcript)
+    except (C4Error, ValueError, IndexError, KeyError) as error:  # TicTacToeError is a ValueError
+        return f"unreadable: {type(error).__name__}: {error}"
 
 
 async def chaos(args: argparse.Namespace, folder: Path) -> tuple[Run, Figures, Path]:
@@ -1013,34 +1048,47 @@ async def chaos(args: argparse.Namespace, folder: Path) -> tuple[Run, Figures, P
     figures = Figures()
     with log_path.open("w", encoding="utf-8") as log:
         servers = [start(db, log, args.ai)]
-        first = servers[0]
-        run = Run(first.port, first.tictactoe_port, time.monotonic() + args.warm_up)
-        print(f"warming up for {args.warm_up:g} s on ports {first.port} and {first.tictactoe_port}")
-        await load(run, args.clients, args.seed + 1, servers, figures)
-        figures.baseline_mib, figures.baseline_files = await settle(
-            first.process.pid, IDLE_TIMEOUT + 4
-        )
-        print(f"baseline: {figures.baseline_mib:.1f} MiB, {figures.baseline_files} open files")
-        seconds = args.minutes * 60
-        accounts = run.accounts
-        run = Run(first.port, first.tictactoe_port, time.monotonic() + seconds, accounts=accounts)
-        figures.peak_mib = 0.0
-        print(f"chaos for {seconds:g} s with {args.clients} clients; SIGTERM at {seconds / 2:g} s")
-        restart = asyncio.create_task(
-            restart_midway(
-                run, servers, figures, db=db, log=log, ai=args.ai, at=time.monotonic() + seconds / 2
-            )
-        )
-        await load(run, args.clients, args.seed, servers, figures)
-        await restart
-        last = servers[-1]
-        figures.final_mib, figures.final_files = await settle(last.process.pid, IDLE_TIMEOUT + 4)
-        await check_accounts(run, figures)
-        referee(run, figures)
-        figures.stops.append(await asyncio.to_thread(stop, last))
-        figures.workers = sum(len(server.family) for server in servers)
+        try:
+            run = await warm_up_and_run(args, servers, figures, db, log)
+        finally:  # a run that fails leaves no server behind
+            for server in servers:
+                if server.process.poll() is None:
+                    server.process.kill()
+                    server.process.wait()
     figures.tracebacks = log_path.read_bytes().count(b"Traceback")
     return run, figures, log_path
+
+
+async def warm_up_and_run(
+    args: argparse.Namespace, servers: list[Server], figures: Figures, db: Path, log: TextIO
+) -> Run:
+    """The warm-up, the baseline, the chaos and the restart, and the checks after them."""
+    first = servers[0]
+    warm = Run(first.port, first.tictactoe_port, time.monotonic() + args.warm_up)
+    print(f"warming up for {args.warm_up:g} s on ports {first.port} and {first.tictactoe_port}")
+    await load(warm, args.clients, args.seed + 1, servers, figures)
+    figures.baseline_mib, figures.baseline_files = await settle(first.process.pid, IDLE_TIMEOUT + 4)
+    print(f"baseline: {figures.baseline_mib:.1f} MiB, {figures.baseline_files} open files")
+    seconds = args.minutes * 60
+    run = Run(first.port, first.tictactoe_port, time.monotonic() + seconds, accounts=warm.accounts)
+    figures.peak_mib = 0.0
+    print(f"chaos for {seconds:g} s with {args.clients} clients; SIGTERM at {seconds / 2:g} s")
+    restart = asyncio.create_task(
+        restart_midway(
+            run, servers, figures, db=db, log=log, ai=args.ai, at=time.monotonic() + seconds / 2
+        )
+    )
+    await load(run, args.clients, args.seed, servers, figures)
+    await restart
+    last = servers[-1]
+    figures.final_mib, figures.final_files = await settle(last.process.pid, IDLE_TIMEOUT + 4)
+    await check_accounts(run, figures)
+    for checked in (warm, run):  # the warm-up's games and problems count too
+        referee(checked, figures)
+    run.problems[:0] = warm.problems
+    figures.stops.append(await asyncio.to_thread(stop, last))
+    figures.workers = sum(len(server.family) for server in servers)
+    return run
 
 
 def report(run: Run, figures: Figures, log_path: Path) -> bool:
@@ -1064,7 +1112,7 @@ def report(run: Run, figures: Figures, log_path: Path) -> bool:
     for status, took, left in figures.stops:
         print(f"SIGTERM: exit status {status} after {took:.2f} s, {len(left)} processes left")
     print(f"processes the servers started (the AI's workers): {figures.workers}")
-    print(
+    print(  # baseline: the first server idle after the warm-up; after: the restarted one, idle
         f"memory: baseline {figures.baseline_mib:.1f} MiB, peak {figures.peak_mib:.1f} MiB, "
         f"after {figures.final_mib:.1f} MiB; open files {figures.baseline_files} → "
         f"{figures.final_files}"
@@ -1077,7 +1125,7 @@ def report(run: Run, figures: Figures, log_path: Path) -> bool:
         <= figures.baseline_mib * MEMORY_SLACK,
         "every completed game legal": not figures.illegal_games,
         "no traceback in the server's log": not figures.tracebacks,
-        "no well-behaved client told anything wrong": not run.problems,
+        "no client told anything wrong, none broken by what it was told": not run.problems,
         "no client stuck": not figures.stuck_clients,
     }
     for problem in run.problems[:20] + figures.illegal_games[:20] + figures.logins_failed[:5]:
@@ -1093,14 +1141,21 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--minutes", type=float, default=10.0, help="the chaos itself (default 10)")
     parser.add_argument("--clients", type=int, default=300, help="clients at once (default 300)")
-    parser.add_argument("--warm-up", type=float, default=30.0, help="seconds before the baseline")
+    parser.add_argument(
+        "--warm-up",
+        type=float,
+        default=30.0,
+        help="seconds of the same load before the baseline (default 30)",
+    )
     parser.add_argument("--ai", default="easy", help="the server's AI level (default easy)")
-    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--seed", type=int, default=1, help="the clients' randomness (default 1)")
     args = parser.parse_args()
     raise_open_file_limit()
     with tempfile.TemporaryDirectory(prefix="c4tui-chaos-") as folder:
         run, figures, log_path = asyncio.run(chaos(args, Path(folder)))
-        kept = Path(tempfile.gettempdir()) / "c4tui-chaos-server.log"
+        handle, name = tempfile.mkstemp(prefix="c4tui-chaos-", suffix=".log")
+        os.close(handle)
+        kept = Path(name)  # outlives the run's folder
         kept.write_bytes(log_path.read_bytes())
         passed = report(run, figures, kept)
     sys.exit(0 if passed else 1)

@@ -881,7 +881,7 @@ def start(db: Path, log: TextIO, ai: str, port: int = 0, tictactoe_port: int = 0
         if process.poll() is not None:
             break
         time.sleep(0.05)
-    process.kill()
+    stop(Server(process, 0, 0))  # SIGTERM first: a SIGKILLed server leaves its AI's workers
     said = Path(log.name).read_bytes()[written_before:][-2000:].decode(errors="replace")
     raise RuntimeError(f"the server did not start; it said:\n{said}")
 
@@ -1050,11 +1050,10 @@ async def chaos(args: argparse.Namespace, folder: Path) -> tuple[Run, Figures, P
         servers = [start(db, log, args.ai)]
         try:
             run = await warm_up_and_run(args, servers, figures, db, log)
-        finally:  # a run that fails leaves no server behind
+        finally:  # a run that fails leaves no server behind (nor its AI's workers)
             for server in servers:
                 if server.process.poll() is None:
-                    server.process.kill()
-                    server.process.wait()
+                    stop(server)
     figures.tracebacks = log_path.read_bytes().count(b"Traceback")
     return run, figures, log_path
 

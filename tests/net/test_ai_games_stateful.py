@@ -33,7 +33,7 @@ from pathlib import Path
 from typing import TypeVar
 
 import pytest
-from hypothesis import HealthCheck, event, settings
+from hypothesis import event
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
 
@@ -41,6 +41,7 @@ from c4tui.ai.random_player import RandomPlayer
 from c4tui.engine import GameState, Move, MoveKind, Player, Rules
 from c4tui.server import C4Server, ServerConfig
 from tests.net.conftest import server_in_a_thread
+from tests.net.stateful import machine_settings
 
 #: One server for every example (each ends with every connection closed).
 SERVER: C4Server | None = None
@@ -734,10 +735,5 @@ class AIGames(RuleBasedStateMachine):
                 assert not slot.state.is_over, f"{slot.client.name}: over, yet still open"
 
 
-AIGames.TestCase.settings = settings(
-    max_examples=30,
-    stateful_step_count=40,
-    deadline=None,
-    suppress_health_check=[HealthCheck.too_slow],
-)
+AIGames.TestCase.settings = machine_settings(examples=30, steps=40)
 test_games_against_the_ai_behave_like_their_model = AIGames.TestCase

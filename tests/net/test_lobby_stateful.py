@@ -22,7 +22,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
 
@@ -30,6 +29,7 @@ from c4tui.engine import GameState, Move, MoveKind, Player, Rules
 from c4tui.server import C4Server, ServerConfig
 from tests.net.conftest import server_in_a_thread
 from tests.net.lobby_client import TEST_ROUNDS
+from tests.net.stateful import machine_settings, wait_until_rooms_are
 
 NAMES = ("ann", "bob", "cid", "dee")
 TIMEOUT = 3.0
@@ -551,28 +551,12 @@ class LobbyProtocol(RuleBasedStateMachine):
             self._log_in(old.name)
 
     def _wait_until_the_server_agrees(self) -> None:
-        """A hang-up is noticed a moment later: wait until the server's rooms are the model's."""
-        wanted = sorted(self.rooms)
-        deadline = time.monotonic() + TIMEOUT
-        while self._server_rooms() != wanted:
-            assert time.monotonic() < deadline, f"the server's rooms never became {wanted}"
-            time.sleep(0.005)
-
-    def _server_rooms(self) -> list[str]:
-        """The server's room names, read from this thread (retried if they change meanwhile)."""
-        while True:
-            with contextlib.suppress(RuntimeError):
-                return sorted(self.server.lobby.rooms.rooms)
+        wait_until_rooms_are(self.server.lobby.rooms, list(self.rooms), TIMEOUT, in_order=False)
 
     @invariant()
     def every_game_in_the_model_is_unfinished(self) -> None:
         assert all(not room.state.is_over for room in self.rooms.values())
 
 
-LobbyProtocol.TestCase.settings = settings(
-    max_examples=20,
-    stateful_step_count=30,
-    deadline=None,
-    suppress_health_check=[HealthCheck.too_slow],
-)
+LobbyProtocol.TestCase.settings = machine_settings(examples=20, steps=30)
 test_the_lobby_behaves_like_its_model = LobbyProtocol.TestCase

@@ -18,7 +18,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import (
     RuleBasedStateMachine,
@@ -30,6 +29,7 @@ from hypothesis.stateful import (
 
 from c4tui.server import C4Server
 from c4tui.tictactoe import Board
+from tests.net.stateful import machine_settings, wait_until_rooms_are
 from tests.net.tictactoe_client import threaded_tictactoe_server
 
 NAMES = ("ann", "bob", "cid")
@@ -302,28 +302,12 @@ class TicTacToePort(RuleBasedStateMachine):
         self._wait_until_the_server_agrees()
 
     def _wait_until_the_server_agrees(self) -> None:
-        """A hang-up is noticed a moment later: wait until the server's rooms are the model's."""
-        wanted = list(self.rooms)
-        deadline = time.monotonic() + TIMEOUT
-        while self._server_rooms() != wanted:
-            assert time.monotonic() < deadline, f"the server's rooms never became {wanted}"
-            time.sleep(0.005)
-
-    def _server_rooms(self) -> list[str]:
-        """The server's room names, read from this thread (retried if they change meanwhile)."""
-        while True:
-            with contextlib.suppress(RuntimeError):
-                return list(self.server.tictactoe.rooms.rooms)
+        wait_until_rooms_are(self.server.tictactoe.rooms, list(self.rooms), TIMEOUT, in_order=True)
 
     @invariant()
     def every_game_in_the_model_is_unfinished(self) -> None:
         assert all(not room.board.is_over for room in self.rooms.values())
 
 
-TicTacToePort.TestCase.settings = settings(
-    max_examples=20,
-    stateful_step_count=30,
-    deadline=None,
-    suppress_health_check=[HealthCheck.too_slow],
-)
+TicTacToePort.TestCase.settings = machine_settings(examples=20, steps=30)
 test_the_tictactoe_port_behaves_like_its_model = TicTacToePort.TestCase

@@ -34,6 +34,7 @@ from c4tui.match import ComputerBackend, MatchSettings, NetworkBackend, PersonBa
 from c4tui.match.backends.computer import LEVEL_OPTION
 from c4tui.match.backends.network import CLIENT_PROTOCOLS
 from c4tui.net.address import DEFAULT_PORT, parse_host_port, parse_port
+from c4tui.numbers import ascii_digits, number_in_range
 from c4tui.protocols.limits import DEFAULT_IDLE_TIMEOUT, MAX_ROOMS
 from c4tui.server.limits import DEFAULT_MAX_CONNECTIONS, DEFAULT_MAX_PER_ADDRESS, DEFAULT_ROUNDS
 from c4tui.storage import data_folder
@@ -251,7 +252,7 @@ def read_game(text: str) -> GameRecord:
     path = Path(text).expanduser()
     if path.is_file():
         return read_record(path)
-    if text.strip().isdigit():
+    if ascii_digits(text.strip()):
         return parse_record(text)
     raise RecordError(f"no such file: {text}")
 
@@ -328,10 +329,10 @@ def listening_port(text: str) -> int:
 
 def whole_number(text: str) -> int:
     """argparse type for counts: a whole number of at least 1 (not 0.5, not inf)."""
-    text = text.strip()
-    if not (text.isascii() and text.isdigit() and 0 < len(text) <= 9 and int(text) >= 1):
+    number = number_in_range(text.strip(), 1, 10**9 - 1)
+    if number is None:
         raise argparse.ArgumentTypeError(f"must be a whole number of at least 1, not {text!r}")
-    return int(text)
+    return number
 
 
 def seconds(text: str) -> float:

@@ -10,6 +10,7 @@ import sys
 from collections.abc import Callable
 
 from c4tui.columns.game import HIDDEN, Field
+from c4tui.numbers import ascii_digits
 
 GAME_OVER = "GAME OVER"
 
@@ -53,7 +54,7 @@ def apply(field: Field, command: str) -> Field | None:
     if command in ("<", ">"):
         return field.shift(-1 if command == "<" else 1)
     words = command.split(" ")
-    if len(words) == 5 and words[0] == "F" and words[1].isascii() and words[1].isdigit():
+    if len(words) == 5 and words[0] == "F" and ascii_digits(words[1]):
         return field.create_faller(int(words[1]), (words[2], words[3], words[4]))
     raise ValueError(f"not a command: {command!r}")
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from c4tui.engine.errors import BoardSizeError
+from c4tui.numbers import number_in_range
 
 MIN_SIZE = 4
 MAX_SIZE = 20
@@ -19,8 +20,4 @@ def check_size(columns: int, rows: int) -> None:
 
 def parse_size(text: str) -> int | None:
     """A board dimension typed as text, or None unless it is a whole number in range."""
-    text = text.strip()
-    if not text.isascii() or not text.isdigit() or len(text) > 2:
-        return None
-    size = int(text)
-    return size if MIN_SIZE <= size <= MAX_SIZE else None
+    return number_in_range(text.strip(), MIN_SIZE, MAX_SIZE)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from c4tui.numbers import number_in_range
+
 DEFAULT_HOST = "localhost"
 #: The port ``c4tui serve`` listens on and the clients try first.
 DEFAULT_PORT = 4444
@@ -17,9 +19,10 @@ def parse_port(text: str, *, allow_any: bool = False) -> int:
     """
     low = 0 if allow_any else 1
     text = text.strip()
-    if not (text.isascii() and text.isdigit() and len(text) <= 5 and low <= int(text) <= MAX_PORT):
+    port = number_in_range(text, low, MAX_PORT)
+    if port is None:
         raise ValueError(f"a whole number from {low} to {MAX_PORT}, not {text!r}")
-    return int(text)
+    return port
 
 
 def parse_host(text: str) -> str:

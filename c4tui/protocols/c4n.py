@@ -17,7 +17,8 @@ from functools import cache
 
 from c4tui.engine import GameState, Move, MoveKind, Player, Rules
 from c4tui.engine.bitboard import Geometry, cell_bit
-from c4tui.protocols.common import ProtocolError, Reply, quote, whole_number
+from c4tui.numbers import ascii_digits, whole_number
+from c4tui.protocols.common import ProtocolError, Reply, quote
 from c4tui.protocols.registry import Framing, ProtocolSpec, starts_with
 
 PREFIX = "C4N"
@@ -77,7 +78,7 @@ class Message:
 
     def number(self) -> int:
         """The payload as a whole number. Raises ProtocolError if it is not one."""
-        number = whole_number(self.payload)
+        number = whole_number(self.payload, signed=True)
         if number is None:
             raise ProtocolError(f"{self.kind.value} needs a number, got {quote(self.payload)}")
         return number
@@ -154,15 +155,10 @@ def _finished(piece: str) -> bool:  # noqa: PLR0911 (one return per kind of piec
     return True
 
 
-def _is_number(text: str) -> bool:
-    """ASCII digits only (``str.isdigit`` also takes ``³``, which ``int`` refuses)."""
-    return text.isascii() and text.isdigit()
-
-
 def _board_complete(payload: str) -> bool:
     numbers = payload.split()
-    if len(numbers) < 2 or not all(_is_number(n) for n in numbers[:2]):
-        return bool(payload) and not all(_is_number(n) for n in numbers)
+    if len(numbers) < 2 or not all(ascii_digits(n) for n in numbers[:2]):
+        return bool(payload) and not all(ascii_digits(n) for n in numbers)
     rows, columns = int(numbers[0]), int(numbers[1])
     return len(numbers) >= 2 + rows * columns and payload.endswith(tuple("0123456789"))
 

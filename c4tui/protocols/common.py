@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 from typing import Protocol
 
@@ -11,26 +10,6 @@ from c4tui.engine.errors import C4Error
 
 #: A line longer than this (in bytes, without its end) breaks every protocol.
 MAX_LINE_BYTES = 8192
-
-
-_WHOLE_NUMBER = re.compile(r"-?[0-9]+")
-#: Numbers longer than this are all far out of every range here (and ``int`` refuses
-#: more than 4,300 digits); ``whole_number`` reads them as ±10**18.
-_MAX_DIGITS = 18
-_FAR: int = 10**_MAX_DIGITS
-
-
-def whole_number(text: str) -> int | None:
-    """``text`` as a whole number (ASCII digits, maybe after a minus); None if it is not one.
-
-    A column of twenty digits is a number all the same: the rules refuse it as out of
-    range (I32CFSP's INVALID, C4N's ERROR 2), not the codec as garbage.
-    """
-    if not _WHOLE_NUMBER.fullmatch(text):
-        return None
-    if len(text.lstrip("-").lstrip("0")) > _MAX_DIGITS:
-        return -_FAR if text.startswith("-") else _FAR
-    return int(text)
 
 
 class ProtocolError(C4Error):

@@ -19,7 +19,8 @@ from c4tui.engine import (
     Player,
     Rules,
 )
-from c4tui.protocols.common import ProtocolError, Reply, quote, whole_number
+from c4tui.numbers import whole_number
+from c4tui.protocols.common import ProtocolError, Reply, quote
 from c4tui.protocols.limits import MAX_USERNAME
 from c4tui.protocols.registry import Framing, ProtocolSpec, starts_with
 
@@ -81,7 +82,7 @@ def parse_move(line: str) -> Move | None:
     parts = line.split(" ")
     if len(parts) != 2 or parts[0] not in ("DROP", "POP"):
         return None
-    column = whole_number(parts[1])
+    column = whole_number(parts[1], signed=True)
     if column is None:
         return None
     kind = MoveKind.DROP if parts[0] == "DROP" else MoveKind.POP

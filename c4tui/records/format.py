@@ -43,6 +43,7 @@ from c4tui.engine import (
 )
 from c4tui.engine.sequence import MAX_SEQUENCE_COLUMNS, play_sequence
 from c4tui.engine.size import check_size
+from c4tui.numbers import ascii_digits
 
 #: The file name ending of saved games.
 RECORD_SUFFIX = ".c4g"
@@ -179,7 +180,7 @@ def parse_record(text: str) -> GameRecord:
     if len(text) > MAX_RECORD_CHARS:
         raise RecordError(f"too long for a game record ({len(text):,} characters)")
     stripped = text.strip()
-    if stripped and all(character.isdigit() or character.isspace() for character in stripped):
+    if ascii_digits("".join(stripped.split())):
         return record_from_digits(stripped)
     headers, move_lines = _split(text)
     columns, rows = _size(headers)

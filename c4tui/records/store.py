@@ -12,6 +12,7 @@ from collections.abc import Callable
 from datetime import datetime
 from pathlib import Path
 
+from c4tui.numbers import ascii_digits
 from c4tui.records.format import RECORD_SUFFIX, GameRecord, RecordError, format_record, parse_record
 from c4tui.storage import data_folder, write_atomically
 
@@ -64,7 +65,7 @@ def saved_games(folder: Path | None = None) -> list[Path]:
 def _saved_order(path: Path) -> tuple[str, int]:
     """Names are ``<date>-<time>[-<n>]``: by time, then by the counter of the same second."""
     parts = path.stem.split("-")
-    if len(parts) == 5 and parts[4].isascii() and parts[4].isdigit():
+    if len(parts) == 5 and ascii_digits(parts[4]):
         return "-".join(parts[:4]), int(parts[4])
     return path.stem, 1
 

@@ -15,6 +15,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import Enum
 
+from c4tui.numbers import ascii_digits
+
 SIDE = 3
 CELLS = SIDE * SIDE
 #: Every line of three, as cell indices.
@@ -62,7 +64,7 @@ def parse_cell(text: str) -> tuple[int, int]:
     Raises TicTacToeError saying what is expected.
     """
     words = text.replace(":", " ").replace(",", " ").split()
-    numbers = all(word.isascii() and word.isdigit() for word in words)  # not ³: int refuses it
+    numbers = all(ascii_digits(word) for word in words)
     if not words or not numbers or len(words) > 2:
         shown = text.strip()[:12]
         raise TicTacToeError(f"{shown!r} is not a cell: type 1-9, or a column and a row")

@@ -26,6 +26,7 @@ from c4tui.columns.game import MIN_COLUMNS, MIN_ROWS
 from c4tui.columns.play import MAX_START_LEVEL, ColumnsSession, fall_seconds
 from c4tui.columns.scores import HighScore, add_score, high_scores
 from c4tui.columns.shell import render
+from c4tui.numbers import number_in_range
 from c4tui.ui.screens.help import HelpScreen
 from c4tui.ui.widgets.footer import FittingFooter
 
@@ -89,8 +90,9 @@ class ColumnsSetup(ModalScreen[tuple[int, int, int] | None]):
 
     def _number(self, name: str, low: int, high: int) -> int | None:
         text = self.query_one(f"#{name}", Input).value
-        if text.isascii() and text.isdigit() and low <= int(text) <= high:  # ³ is a digit too
-            return int(text)
+        number = number_in_range(text, low, high)
+        if number is not None:
+            return number
         status = self.query_one("#columns-status", Static)
         status.update(f"{name.capitalize()}: a whole number from {low} to {high}.")
         status.add_class("-error")

@@ -17,6 +17,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, Input, OptionList, Static
 from textual.widgets.option_list import Option
 
+from c4tui.numbers import ascii_digits
 from c4tui.records import GameRecord, RecordError, parse_record
 from c4tui.records.store import read_record, saved_games, saved_games_folder
 
@@ -72,7 +73,7 @@ class OpenDialog(ModalScreen[GameRecord | None]):
         if not text:
             self._problem("Type a file name or a digit string (or choose from the list).")
             return
-        if not self._allow_files and not text.isdigit():
+        if not self._allow_files and not ascii_digits(text):
             self._problem("Type the moves as digits, like 4453 (1-based columns).")
             return
         path = Path(text).expanduser()

@@ -16,6 +16,8 @@ import pytest
 
 PACKAGE = Path(__file__).parent.parent / "c4tui"
 PURE_PACKAGES = ["engine", "ai", "protocols", "lobby", "tictactoe"]
+#: The transport's pure part, which the codecs import (the line limit, framings, errors).
+PURE_NET_MODULES = ["net.wire", "net.errors"]
 FORBIDDEN = {"textual", "socket", "asyncio", "rich", "selectors", "ssl"}
 # The adapter awaits backends (asyncio) but must never know about the UI.
 UI_FREE_PACKAGES = ["match", "console", "net", "server"]
@@ -34,7 +36,20 @@ def imported_top_level_names(source: Path) -> set[str]:
 
 
 def pure_sources() -> list[Path]:
-    return sorted(path for name in PURE_PACKAGES for path in (PACKAGE / name).rglob("*.py"))
+    packages = [path for name in PURE_PACKAGES for path in (PACKAGE / name).rglob("*.py")]
+    net = [PACKAGE / f"{name.replace('.', '/')}.py" for name in PURE_NET_MODULES]
+    return sorted(packages + net)
+
+
+def imported_modules(source: Path) -> set[str]:
+    """Every module ``source`` imports, by its full name (absolute imports only)."""
+    names: set[str] = set()
+    for node in ast.walk(ast.parse(source.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            names.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            names.add(node.module)
+    return names
 
 
 @pytest.mark.parametrize("source", pure_sources(), ids=lambda p: str(p.relative_to(PACKAGE)))
@@ -57,6 +72,17 @@ def test_adapter_and_console_never_import_the_ui(source: Path) -> None:
     )
 
 
+@pytest.mark.parametrize(
+    "source", sorted((PACKAGE / "net").rglob("*.py")), ids=lambda p: str(p.relative_to(PACKAGE))
+)
+def test_the_transport_never_imports_the_protocols_above_it(source: Path) -> None:
+    """``net/`` is below ``protocols/``: the codecs may use the transport's words, never back."""
+    assert not any(
+        name == "c4tui.protocols" or name.startswith("c4tui.protocols.")
+        for name in imported_modules(source)
+    )
+
+
 def test_the_scan_would_catch_a_forbidden_import(tmp_path: Path) -> None:
     sneaky = tmp_path / "sneaky.py"
     sneaky.write_text("def f():\n    import socket\n    from textual.app import App\n")
@@ -64,7 +90,7 @@ def test_the_scan_would_catch_a_forbidden_import(tmp_path: Path) -> None:
 
 
 def test_importing_the_core_loads_no_forbidden_module() -> None:
-    modules = ", ".join(f"c4tui.{name}" for name in PURE_PACKAGES)
+    modules = ", ".join(f"c4tui.{name}" for name in PURE_PACKAGES + PURE_NET_MODULES)
     code = (
         f"import sys, {modules}\n"
         f"print(','.join(sorted(m for m in sys.modules if m.split('.')[0] in {FORBIDDEN!r})))"

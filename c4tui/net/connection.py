@@ -13,8 +13,8 @@ from __future__ import annotations
 import asyncio
 import contextlib
 
-from c4tui.net.errors import ConnectionClosed, WriteTimeout
-from c4tui.protocols.common import MAX_LINE_BYTES, ProtocolError, quote
+from c4tui.net.errors import ConnectionClosed, ProtocolError, WriteTimeout
+from c4tui.net.wire import MAX_LINE_BYTES, quote
 
 # Time limits use ``asyncio.timeout`` (or ReadDeadline, which works the same way): Python
 # 3.11's ``wait_for`` can swallow a cancellation that arrives as its work finishes, and

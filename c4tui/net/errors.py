@@ -15,3 +15,7 @@ class WriteTimeout(C4Error, ConnectionError):
 
 class NetworkError(C4Error):
     """A connection problem, worded for a person (it is shown as it is)."""
+
+
+class ProtocolError(C4Error):
+    """The peer sent something its protocol does not allow; the message quotes it."""

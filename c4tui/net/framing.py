@@ -6,8 +6,8 @@ import asyncio
 import time
 
 from c4tui.net.connection import Connection
-from c4tui.protocols.common import MAX_LINE_BYTES, ProtocolError, quote
-from c4tui.protocols.registry import UNFINISHED_WAIT, UNTERMINATED_GAP, Framing, ProtocolSpec
+from c4tui.net.errors import ProtocolError
+from c4tui.net.wire import MAX_LINE_BYTES, UNFINISHED_WAIT, UNTERMINATED_GAP, Framed, Framing, quote
 
 
 class MessageStream:
@@ -18,7 +18,7 @@ class MessageStream:
     protocol's ``split`` says which, and the rest waits here for the next read.
     """
 
-    def __init__(self, connection: Connection, spec: ProtocolSpec) -> None:
+    def __init__(self, connection: Connection, spec: Framed) -> None:
         self.connection = connection
         self.spec = spec
         self._messages: list[str] = []  # the next one last (a deque would cost 600 bytes)

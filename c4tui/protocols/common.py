@@ -1,4 +1,9 @@
-"""What every protocol shares: limits and the error a peer's misbehaviour raises."""
+"""What every protocol's server side shares: the ``Reply`` and ``AIGameSession`` to answer with.
+
+The line limit, ``ProtocolError`` and ``quote`` belong to the transport's pure part
+(``c4tui.net.wire``, ``c4tui.net.errors``); they are re-exported here for the
+codecs' clients that still import them from this module.
+"""
 
 from __future__ import annotations
 
@@ -6,22 +11,10 @@ from dataclasses import dataclass, field
 from typing import Protocol
 
 from c4tui.engine import GameState, Move, Player, Rules
-from c4tui.engine.errors import C4Error
+from c4tui.net.errors import ProtocolError
+from c4tui.net.wire import MAX_LINE_BYTES, quote
 
-#: A line longer than this (in bytes, without its end) breaks every protocol.
-MAX_LINE_BYTES = 8192
-
-
-class ProtocolError(C4Error):
-    """The peer sent something its protocol does not allow; the message quotes it."""
-
-
-def quote(line: str | bytes, limit: int = 80) -> str:
-    """A peer's line made safe and short for a message to a person or a log."""
-    if isinstance(line, bytes):
-        line = line.decode("ascii", errors="replace")
-    text = repr(line[:limit])
-    return text + ("…" if len(line) > limit else "")
+__all__ = ["MAX_LINE_BYTES", "AIGameSession", "ProtocolError", "Reply", "quote"]
 
 
 @dataclass

@@ -11,14 +11,20 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from enum import Enum
 
+from c4tui.net.wire import UNFINISHED_WAIT, UNTERMINATED_GAP, Framing, Splitter, one_message
 
-class Framing(Enum):
-    """How a protocol's messages are cut out of the byte stream."""
-
-    #: One message per line; LF ends it (a CR before it is dropped).
-    LINES = "lines"
-    #: No terminator: a message is what one write carries (the protocol splits merged ones).
-    UNTERMINATED = "unterminated"
+__all__ = [
+    "UNFINISHED_WAIT",
+    "UNTERMINATED_GAP",
+    "Framing",
+    "ProtocolSpec",
+    "Recogniser",
+    "Recognition",
+    "Splitter",
+    "identify",
+    "one_message",
+    "starts_with",
+]
 
 
 class Recognition(Enum):
@@ -30,19 +36,6 @@ class Recognition(Enum):
 
 
 Recogniser = Callable[[bytes], Recognition]
-#: Seconds between two messages sent at once without a terminator, so that a peer
-#: that reads one message per ``recv`` gets them apart.
-UNTERMINATED_GAP = 0.05
-#: Seconds to wait for the rest of an unfinished unterminated message; after that it is
-#: judged as it is (a peer that sends half a message and waits gets its error).
-UNFINISHED_WAIT = 1.0
-#: Cuts received text into whole messages and the unfinished rest (UNTERMINATED framing).
-Splitter = Callable[[str], tuple[list[str], str]]
-
-
-def one_message(text: str) -> tuple[list[str], str]:
-    """The default splitter: whatever arrived is one message."""
-    return [text], ""
 
 
 @dataclass(frozen=True)

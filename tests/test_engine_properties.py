@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 
 import pytest
 from hypothesis import event, given, settings
 from hypothesis import strategies as st
 
-from c4tui.engine import GameState, Move, MoveKind, Player, Rules
+from c4tui.engine import GameState, Move, MoveKind, Player, PositionError, Rules, bitboard
 from tests.conftest import scaled
 from tests.reference_rules import EMPTY, ReferenceGame
 
@@ -139,3 +140,65 @@ def test_whole_random_games_match_the_reference(
         reference.play(kind, column)
         assert_same(state, reference)
     event(f"{rules.value}: winner={state.winner} draw={state.draw_reason}")
+
+
+def discs_of(state: GameState) -> dict[tuple[int, int], Player]:
+    cells = ((column, row) for column in range(state.columns) for row in range(state.rows))
+    return {cell: owner for cell in cells if (owner := state.cell(*cell)) is not None}
+
+
+def arranged_by_hand(
+    columns: int, rows: int, rules: Rules, discs: dict[tuple[int, int], Player], turn: Player
+) -> GameState:
+    """The way the lobby codec built a position before the engine could: bitboards by hand."""
+    state = GameState.new(columns, rows, rules)
+    red = yellow = 0
+    for (column, row), owner in discs.items():
+        bit = bitboard.cell_bit(state.geometry, column, row)
+        red, yellow = (red | bit, yellow) if owner is Player.RED else (red, yellow | bit)
+    arranged = replace(state, red=red, yellow=yellow, turn=turn)
+    return replace(arranged, history=(arranged.position_key(),) if rules is Rules.POPOUT else ())
+
+
+@given(games(), st.sampled_from(Player))
+def test_a_state_from_its_cells_is_the_one_built_by_hand(
+    game: tuple[int, int, Rules, list[int]], turn: Player
+) -> None:
+    """Every position a game can reach, set up from its cells, equals the hand-made one."""
+    columns, rows, rules, choices = game
+    state = GameState.new(columns, rows, rules)
+    for choice in choices[:60]:
+        moves = state.legal_moves()
+        if not moves:
+            break
+        state = state.play(moves[choice % len(moves)])
+    discs = discs_of(state)
+    made = GameState.from_cells(columns, rows, rules, discs, turn)
+    assert made == arranged_by_hand(columns, rows, rules, discs, turn)
+    assert discs_of(made) == discs and made.turn is turn and not made.is_over
+
+
+@given(
+    sizes,
+    sizes,
+    st.dictionaries(st.tuples(st.integers(0, 21), st.integers(0, 21)), st.sampled_from(Player)),
+)
+def test_a_state_from_cells_refuses_what_no_game_reaches(
+    columns: int, rows: int, discs: dict[tuple[int, int], Player]
+) -> None:
+    """Discs off the board or above an empty cell raise PositionError; others make the state."""
+    on_board = all(0 <= column < columns and 0 <= row < rows for column, row in discs)
+    settled = all(row == 0 or (column, row - 1) in discs for column, row in discs)
+    if on_board and settled:
+        made = GameState.from_cells(columns, rows, Rules.CLASSIC, discs)
+        assert made == arranged_by_hand(columns, rows, Rules.CLASSIC, discs, Player.RED)
+    else:
+        with pytest.raises(PositionError):
+            GameState.from_cells(columns, rows, Rules.CLASSIC, discs)
+
+
+def test_a_state_from_cells_names_the_highest_floating_disc() -> None:
+    discs = {(0, 0): Player.RED, (2, 1): Player.YELLOW, (4, 3): Player.RED}
+    with pytest.raises(PositionError, match="a floating disc in column 5"):
+        GameState.from_cells(7, 6, Rules.CLASSIC, discs)
+    assert GameState.from_cells(7, 6, Rules.POPOUT, {}) == GameState.new(7, 6, Rules.POPOUT)

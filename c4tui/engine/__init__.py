@@ -1,6 +1,12 @@
 """The rules engine: pure Python, no I/O. Everything else plays through it."""
 
-from c4tui.engine.errors import BoardSizeError, C4Error, IllegalMoveError, MoveSyntaxError
+from c4tui.engine.errors import (
+    BoardSizeError,
+    C4Error,
+    IllegalMoveError,
+    MoveSyntaxError,
+    PositionError,
+)
 from c4tui.engine.game import (
     DEFAULT_COLUMNS,
     DEFAULT_ROWS,
@@ -27,6 +33,7 @@ __all__ = [
     "MoveKind",
     "MoveSyntaxError",
     "Player",
+    "PositionError",
     "Rules",
     "describe_move",
     "format_move",

@@ -17,3 +17,7 @@ class MoveSyntaxError(C4Error, ValueError):
 
 class BoardSizeError(C4Error, ValueError):
     """A board dimension outside the allowed range."""
+
+
+class PositionError(C4Error, ValueError):
+    """A position no game can reach: a disc off the board, or one floating above an empty cell."""

@@ -6,12 +6,13 @@ the server and the protocols ask this module what is legal and who has won.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from enum import Enum
 
 from c4tui.engine import bitboard
 from c4tui.engine.bitboard import Geometry
-from c4tui.engine.errors import IllegalMoveError
+from c4tui.engine.errors import IllegalMoveError, PositionError
 from c4tui.engine.moves import Move, MoveKind
 from c4tui.engine.size import MAX_SIZE
 
@@ -86,8 +87,40 @@ class GameState:
         cls, columns: int = DEFAULT_COLUMNS, rows: int = DEFAULT_ROWS, rules: Rules = Rules.CLASSIC
     ) -> GameState:
         """An empty board, RED to move. Raises BoardSizeError for a size out of range."""
+        return cls.from_cells(columns, rows, rules, {})
+
+    @classmethod
+    def from_cells(
+        cls,
+        columns: int,
+        rows: int,
+        rules: Rules,
+        discs: Mapping[tuple[int, int], Player],
+        turn: Player = Player.RED,
+    ) -> GameState:
+        """A position set up disc by disc, ``turn`` to move (a viewer joining a game under way).
+
+        ``discs`` gives the owner of each occupied (column, row) cell, 0-based, row 0
+        at the bottom. The position is taken as it stands: nobody has won or drawn it
+        yet, and under Pop Out the positions before it are unknown, so repetitions
+        count from here.
+
+        Raises BoardSizeError for a size out of range, and PositionError for a disc
+        off the board or above an empty cell (the highest, then leftmost, is named).
+        """
         geo = bitboard.geometry(columns, rows)
-        state = cls(geometry=geo, rules=rules)
+        red = yellow = 0
+        for column, row in sorted(discs, key=lambda cell: (-cell[1], cell[0])):
+            if not (0 <= column < columns and 0 <= row < rows):
+                raise PositionError(f"a disc off the board, at column {column + 1}, row {row + 1}")
+            if row > 0 and (column, row - 1) not in discs:
+                raise PositionError(f"a floating disc in column {column + 1}")
+            bit = bitboard.cell_bit(geo, column, row)
+            if discs[column, row] is Player.RED:
+                red |= bit
+            else:
+                yellow |= bit
+        state = cls(geometry=geo, rules=rules, red=red, yellow=yellow, turn=turn)
         if rules is Rules.POPOUT:
             state = replace(state, history=(state.position_key(),))
         return state

@@ -10,10 +10,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from enum import Enum
 
-from c4tui.engine import MAX_SIZE, MIN_SIZE, GameState, Move, MoveKind, Player, Rules, bitboard
+from c4tui.engine import MAX_SIZE, MIN_SIZE, GameState, Move, MoveKind, Player, Rules
+from c4tui.engine.errors import PositionError
 from c4tui.protocols.common import ProtocolError, quote
 from c4tui.protocols.registry import Framing, ProtocolSpec, starts_with
 
@@ -450,16 +451,16 @@ def state_from_cells(game: tuple[int, int, Rules], board: str, turn: Player) -> 
     columns, rows, rules = game
     if len(board) != columns * rows:
         raise ProtocolError(f"a board of {len(board)} cells for {columns} × {rows}")
-    state = GameState.new(columns, rows, rules)
-    geo = state.geometry
-    red = yellow = 0
-    for index, digit in enumerate(board):
-        row, column = rows - 1 - index // columns, index % columns
-        if digit == "0":
-            continue
-        if row > 0 and board[index + columns] == "0":
-            raise ProtocolError(f"a floating disc in column {column + 1}")
-        bit = bitboard.cell_bit(geo, column, row)
-        red, yellow = (red | bit, yellow) if digit == "1" else (red, yellow | bit)
-    arranged = replace(state, red=red, yellow=yellow, turn=turn)
-    return replace(arranged, history=(arranged.position_key(),) if rules is Rules.POPOUT else ())
+    discs = {
+        (index % columns, rows - 1 - index // columns): _OWNERS[digit]
+        for index, digit in enumerate(board)
+        if digit != "0"
+    }
+    try:
+        return GameState.from_cells(columns, rows, rules, discs, turn)
+    except PositionError as error:
+        raise ProtocolError(str(error)) from None
+
+
+#: Who owns a cell, by its digit in BOARDSTATUS (0, empty, has no owner).
+_OWNERS = {"1": Player.RED, "2": Player.YELLOW}

@@ -2,9 +2,16 @@
 
 from __future__ import annotations
 
+from typing import get_args
+
+import pytest
+
 from c4tui.engine import Rules
 from c4tui.lobby import CONNECT_FOUR, Lobby, Member
 from c4tui.protocols import lobby as wire
+from c4tui.protocols import tictactoe as ttt_wire
+from c4tui.server.lobby import LOBBY, Dialect
+from c4tui.server.tictactoe import TICTACTOE
 
 GAME = (4, 4, Rules.CLASSIC)
 
@@ -26,7 +33,7 @@ def test_leaving_a_waiting_room_deletes_it_and_frees_its_viewers() -> None:
     lobby.create(ann, "a", GAME)
     lobby.join(vic, "a", wire.Mode.VIEWER)
     assert lobby.leave(ann) == []  # nobody to tell: the game never began
-    assert lobby.rooms == {} and vic.room is None
+    assert lobby.rooms == {} and lobby.room_of(vic) is None
     assert lobby.chat(vic, "anyone?") == [(vic, "NOROOM")]
 
 
@@ -41,3 +48,12 @@ def test_a_viewer_leaving_changes_nothing_for_the_players() -> None:
     outbox = lobby.leave(bob)  # a player leaving forfeits, to those who remain
     assert outbox == [(ann, f"GAMEEND:{'0' * 16}:2:ann")]
     assert lobby.rooms == {}
+
+
+@pytest.mark.parametrize(
+    ("dialect", "requests"), [(LOBBY, wire.Request), (TICTACTOE, ttt_wire.Request)]
+)
+def test_every_room_request_of_a_dialect_has_an_act(dialect: object, requests: object) -> None:
+    """The table dispatches every request but the accounts' (answered before the rooms)."""
+    assert isinstance(dialect, Dialect)
+    assert dialect.kinds == set(get_args(requests)) - {wire.Register, wire.Login}

@@ -11,7 +11,6 @@ happened", and a client that knows what it sent can tell its move was refused.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
 from c4tui.engine import GameState, Move, Player, Rules
 from c4tui.lobby.rooms import Seat
@@ -52,6 +51,18 @@ class ConnectFourTable:
         """After ``move``."""
         return ConnectFourTable(self.state.play(move))
 
+    def board_status(self) -> str:
+        """BOARDSTATUS:<cols*rows digits>."""
+        return wire.board_status(self.state)
+
+    def game_end(self, status: int, winner: str | None) -> str:
+        """GAMEEND:<cells>:<status>[:<winner>]."""
+        return wire.game_end(self.state, status, winner)
+
+    def refused(self, reason: str) -> str:
+        """INVALID:<reason>."""
+        return wire.invalid(reason)
+
 
 class ConnectFour:
     """The lobby protocol's rooms (spec/protocols.md §4)."""
@@ -71,18 +82,6 @@ class ConnectFour:
     def in_progress(self, to_move: str, other: str, settings: ConnectFourSettings) -> str:
         """INPROGRESS:<to move>:<other>:<cols>:<rows>:<rules>."""
         return wire.in_progress(to_move, other, settings)
-
-    def board_status(self, table: ConnectFourTable) -> str:
-        """BOARDSTATUS:<cols*rows digits>."""
-        return wire.board_status(table.state)
-
-    def game_end(self, table: ConnectFourTable, status: int, winner: str | None) -> str:
-        """GAMEEND:<cells>:<status>[:<winner>]."""
-        return wire.game_end(table.state, status, winner)
-
-    def refused(self, table: ConnectFourTable, reason: str) -> str:
-        """INVALID:<reason>."""
-        return wire.invalid(reason)
 
 
 @dataclass(frozen=True)
@@ -107,45 +106,49 @@ class TicTacToeTable:
         winner = self.board.winner
         return None if winner is None else Seat.FIRST if winner is Mark.X else Seat.SECOND
 
-    def refusal(self, move: tuple[int, int]) -> str | None:
+    def refusal(self, move: TicTacToeMove) -> str | None:
         """Why the cell (column, row) may not be marked."""
         return self.board.refusal(*move)
 
-    def play(self, move: tuple[int, int]) -> TicTacToeTable:
+    def play(self, move: TicTacToeMove) -> TicTacToeTable:
         """After marking the cell (column, row)."""
         return TicTacToeTable(self.board.place(*move))
+
+    def board_status(self) -> str:
+        """BOARDSTATUS:<nine digits>."""
+        return ttt_wire.board_status(self.board)
+
+    def game_end(self, status: int, winner: str | None) -> str:
+        """GAMEEND:<nine digits>:<status>[:<winner>]."""
+        return ttt_wire.game_end(self.board, status, winner)
+
+    def refused(self, reason: str) -> str:
+        """The unchanged board (the handout has no word for a refusal; see the module)."""
+        return ttt_wire.board_status(self.board)
+
+
+#: A tic-tac-toe move: the cell (column, row) to mark.
+TicTacToeMove = tuple[int, int]
 
 
 class TicTacToe:
     """The INFO1112 handout's rooms (no settings: the board is always 3 × 3)."""
 
-    def new_table(self, settings: Any) -> TicTacToeTable:
+    def new_table(self, settings: None) -> TicTacToeTable:
         """An empty board."""
         return TicTacToeTable(Board())
 
-    def settings_fields(self, settings: Any) -> list[str]:
+    def settings_fields(self, settings: None) -> list[str]:
         """None: every room plays the same game."""
         return []
 
-    def begin(self, first: str, second: str, settings: Any) -> str:
+    def begin(self, first: str, second: str, settings: None) -> str:
         """BEGIN:<player 1>:<player 2>."""
         return ttt_wire.begin(first, second)
 
-    def in_progress(self, to_move: str, other: str, settings: Any) -> str:
+    def in_progress(self, to_move: str, other: str, settings: None) -> str:
         """INPROGRESS:<current turn player>:<opposing player>."""
         return ttt_wire.in_progress(to_move, other)
-
-    def board_status(self, table: TicTacToeTable) -> str:
-        """BOARDSTATUS:<nine digits>."""
-        return ttt_wire.board_status(table.board)
-
-    def game_end(self, table: TicTacToeTable, status: int, winner: str | None) -> str:
-        """GAMEEND:<nine digits>:<status>[:<winner>]."""
-        return ttt_wire.game_end(table.board, status, winner)
-
-    def refused(self, table: TicTacToeTable, reason: str) -> str:
-        """The unchanged board (the handout has no word for a refusal; see the module)."""
-        return ttt_wire.board_status(table.board)
 
 
 CONNECT_FOUR = ConnectFour()

@@ -16,13 +16,19 @@ from __future__ import annotations
 import itertools
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import Any, Protocol
+from typing import Generic, Protocol, TypeVar
 
 from c4tui.protocols import lobby as wire
 from c4tui.protocols.limits import MAX_ROOMS
 
 #: (recipient, message) in the order they must be sent.
 Outbox = list[tuple["Member", str]]
+#: A room's settings (the board's size and rules; nothing for tic-tac-toe).
+S = TypeVar("S")
+#: A move in the rooms' game.
+M = TypeVar("M")
+S_contra = TypeVar("S_contra", contravariant=True)
+M_contra = TypeVar("M_contra", contravariant=True)
 
 
 class Seat(Enum):
@@ -37,8 +43,8 @@ class Seat(Enum):
         return Seat.SECOND if self is Seat.FIRST else Seat.FIRST
 
 
-class Table(Protocol):
-    """A room's game, as the rooms need to see it: whose turn, and how it ended."""
+class Table(Protocol[M_contra]):
+    """A room's game, as the rooms need to see it: whose turn, how it ended, its words."""
 
     @property
     def seat_to_move(self) -> Seat:
@@ -52,55 +58,54 @@ class Table(Protocol):
     def winning_seat(self) -> Seat | None:
         """Who won (None: nobody, yet or at all)."""
 
-    def refusal(self, move: Any) -> str | None:
+    def refusal(self, move: M_contra) -> str | None:
         """Why ``move`` may not be played now (None: it may)."""
 
-    def play(self, move: Any) -> Table:
+    def play(self, move: M_contra) -> Table[M_contra]:
         """The game after ``move`` (which ``refusal`` allowed)."""
 
-
-class RoomKind(Protocol):
-    """What is played in the rooms, and the words the protocol has for it."""
-
-    def new_table(self, settings: Any) -> Table:
-        """A new game with a room's settings."""
-
-    def settings_fields(self, settings: Any) -> list[str]:
-        """The settings as ROOMINFO lists them."""
-
-    def begin(self, first: str, second: str, settings: Any) -> str:
-        """BEGIN, to everyone in the room."""
-
-    def in_progress(self, to_move: str, other: str, settings: Any) -> str:
-        """INPROGRESS, to a viewer joining a game under way (the board follows)."""
-
-    def board_status(self, table: Any) -> str:
+    def board_status(self) -> str:
         """The board, to everyone after each move."""
 
-    def game_end(self, table: Any, status: int, winner: str | None) -> str:
+    def game_end(self, status: int, winner: str | None) -> str:
         """GAMEEND: 0 a win, 1 a draw, 2 a forfeit."""
 
-    def refused(self, table: Any, reason: str) -> str:
+    def refused(self, reason: str) -> str:
         """The answer to a game message refused (to its sender only)."""
+
+
+class RoomKind(Protocol[S_contra, M_contra]):
+    """What is played in the rooms with which settings, and the protocol's words for them."""
+
+    def new_table(self, settings: S_contra) -> Table[M_contra]:
+        """A new game with a room's settings."""
+
+    def settings_fields(self, settings: S_contra) -> list[str]:
+        """The settings as ROOMINFO lists them."""
+
+    def begin(self, first: str, second: str, settings: S_contra) -> str:
+        """BEGIN, to everyone in the room."""
+
+    def in_progress(self, to_move: str, other: str, settings: S_contra) -> str:
+        """INPROGRESS, to a viewer joining a game under way (the board follows)."""
 
 
 @dataclass(eq=False)
 class Member:
-    """One logged-in connection; ``room`` is where it is (None: the lobby itself)."""
+    """One logged-in connection (where it is, the ``Lobby`` knows)."""
 
     name: str
-    room: Room | None = None
 
 
 @dataclass(eq=False)
-class Room:
+class Room(Generic[S, M]):
     """A room: its settings, its players (RED is the creator) and viewers, and its game."""
 
     name: str
-    game: Any  # the settings it was created with
+    game: S  # the settings it was created with
     red: Member  # the first seat's
     number: int
-    state: Table
+    state: Table[M]
     yellow: Member | None = None  # the second seat's
     viewers: list[Member] = field(default_factory=list)
 
@@ -130,17 +135,26 @@ class Room:
         return [(member, message) for member in self.members]
 
 
-class Lobby:
-    """Every room, and what each request does to them."""
+class Lobby(Generic[S, M]):
+    """Every room, who is in which, and what each request does to them.
 
-    def __init__(self, kind: RoomKind, max_rooms: int = MAX_ROOMS) -> None:
+    Generic over the game's settings and moves, so that a move of one kind of game
+    cannot reach another's rooms (the type checker says so).
+    """
+
+    def __init__(self, kind: RoomKind[S, M], max_rooms: int = MAX_ROOMS) -> None:
         self.kind = kind
         self.max_rooms = max_rooms
-        self.rooms: dict[str, Room] = {}
+        self.rooms: dict[str, Room[S, M]] = {}
+        self._where: dict[Member, Room[S, M]] = {}  # members in a room (absent: the lobby)
         self._numbers = itertools.count(1)
         self._quick_names = itertools.count(1)
 
     # ----- looking ---------------------------------------------------------------
+
+    def room_of(self, member: Member) -> Room[S, M] | None:
+        """The room ``member`` is in (None: the lobby itself)."""
+        return self._where.get(member)
 
     def room_names(self, mode: wire.Mode) -> list[str]:
         """PLAYER: rooms whose creator waits; VIEWER: every room."""
@@ -167,7 +181,7 @@ class Lobby:
 
     # ----- entering --------------------------------------------------------------
 
-    def create(self, member: Member, name: str, settings: Any) -> Outbox:
+    def create(self, member: Member, name: str, settings: S) -> Outbox:
         """Create a room and wait in it in the first seat."""
         status = self._create_problem(member, name)
         if status:
@@ -176,7 +190,7 @@ class Lobby:
         return [(member, wire.ack("CREATE", 0))]
 
     def _create_problem(self, member: Member, name: str) -> int:
-        if member.room is not None:
+        if member in self._where:
             return 4
         if name in self.rooms:
             return 2
@@ -184,16 +198,16 @@ class Lobby:
             return 3
         return 0
 
-    def _open(self, member: Member, name: str, settings: Any) -> Room:
+    def _open(self, member: Member, name: str, settings: S) -> Room[S, M]:
         room = Room(name, settings, member, next(self._numbers), self.kind.new_table(settings))
         self.rooms[name] = room
-        member.room = room
+        self._where[member] = room
         return room
 
     def join(self, member: Member, name: str, mode: wire.Mode) -> Outbox:
         """Join as the second player (the game begins) or as a viewer."""
         room = self.rooms.get(name)
-        if member.room is not None:
+        if member in self._where:
             return [(member, wire.ack("JOIN", 3))]
         if room is None:
             return [(member, wire.ack("JOIN", 1))]
@@ -202,15 +216,15 @@ class Lobby:
                 return [(member, wire.ack("JOIN", 2))]
             return [(member, wire.ack("JOIN", 0)), *self._begin(room, member)]
         room.viewers.append(member)
-        member.room = room
+        self._where[member] = room
         return [(member, wire.ack("JOIN", 0)), *self._catch_up(room, member)]
 
-    def _begin(self, room: Room, yellow: Member) -> Outbox:
+    def _begin(self, room: Room[S, M], yellow: Member) -> Outbox:
         room.yellow = yellow
-        yellow.room = room
+        self._where[yellow] = room
         return room.to_all(self.kind.begin(room.red.name, yellow.name, room.game))
 
-    def _catch_up(self, room: Room, viewer: Member) -> Outbox:
+    def _catch_up(self, room: Room[S, M], viewer: Member) -> Outbox:
         """What a viewer joining a game in progress must see: who plays, and the board."""
         if not room.playing:
             return []  # BEGIN will come when the second player joins
@@ -219,12 +233,12 @@ class Lobby:
         assert to_move is not None and other is not None
         return [
             (viewer, self.kind.in_progress(to_move.name, other.name, room.game)),
-            (viewer, self.kind.board_status(room.state)),
+            (viewer, room.state.board_status()),
         ]
 
-    def quick_play(self, member: Member, game: Any) -> Outbox:
+    def quick_play(self, member: Member, game: S) -> Outbox:
         """Join the oldest waiting room with exactly ``game``, or open one and wait."""
-        if member.room is not None:
+        if member in self._where:
             return [(member, wire.ack("QUICKPLAY", 1))]
         waiting = [r for r in self.rooms.values() if not r.playing and r.game == game]
         if waiting:
@@ -243,23 +257,30 @@ class Lobby:
 
     # ----- playing ---------------------------------------------------------------
 
-    def play(self, member: Member, move: Any, unreadable: str | None = None) -> Outbox:
+    def play(self, member: Member, move: M | None, unreadable: str | None = None) -> Outbox:
         """A move: the board to all, GAMEEND to all at the end, or a refusal to the mover.
 
         ``unreadable`` says why the move could not be read (``move`` is then None).
         """
-        room = member.room
+        room = self._where.get(member)
         if room is None:
             return [(member, wire.NOROOM)]
-        problem = self._move_problem(room, member) or unreadable or room.state.refusal(move)
-        if problem is not None:
-            return [(member, self.kind.refused(room.state, problem))]
+        problem = self._move_problem(room, member) or unreadable
+        if problem is None and move is not None:
+            problem = room.state.refusal(move)
+            if problem is None:
+                return self._played(room, move)
+        assert problem is not None, "a move that could not be read comes with the reason"
+        return [(member, room.state.refused(problem))]
+
+    def _played(self, room: Room[S, M], move: M) -> Outbox:
+        """The board to all after ``move`` (a legal one), or GAMEEND if it ends the game."""
         room.state = room.state.play(move)
         if room.state.is_over:
             return self._end(room, self._result(room))
-        return room.to_all(self.kind.board_status(room.state))
+        return room.to_all(room.state.board_status())
 
-    def _move_problem(self, room: Room, member: Member) -> str | None:
+    def _move_problem(self, room: Room[S, M], member: Member) -> str | None:
         seat = room.seat_of(member)
         if seat is None:
             return "viewers cannot move"
@@ -269,58 +290,59 @@ class Lobby:
             return "not your turn"
         return None
 
-    def _result(self, room: Room) -> str:
+    def _result(self, room: Room[S, M]) -> str:
         winner = room.state.winning_seat
         if winner is None:
-            return self.kind.game_end(room.state, 1, None)
+            return room.state.game_end(1, None)
         player = room.player(winner)
         assert player is not None
-        return self.kind.game_end(room.state, 0, player.name)
+        return room.state.game_end(0, player.name)
 
     def forfeit(self, member: Member) -> Outbox:
         """FORFEIT: the other player wins (status 2)."""
-        room = member.room
+        room = self._where.get(member)
         if room is None:
             return [(member, wire.NOROOM)]
         seat = room.seat_of(member)
         if seat is None:
-            return [(member, self.kind.refused(room.state, "viewers cannot forfeit"))]
+            return [(member, room.state.refused("viewers cannot forfeit"))]
         if not room.playing:
-            return [(member, self.kind.refused(room.state, "the game has not begun"))]
+            return [(member, room.state.refused("the game has not begun"))]
         return self._forfeited(room, seat)
 
-    def _forfeited(self, room: Room, loser: Seat) -> Outbox:
+    def _forfeited(self, room: Room[S, M], loser: Seat) -> Outbox:
         winner = room.player(loser.other)
         assert winner is not None
-        return self._end(room, self.kind.game_end(room.state, 2, winner.name))
+        return self._end(room, room.state.game_end(2, winner.name))
 
-    def _end(self, room: Room, message: str) -> Outbox:
+    def _end(self, room: Room[S, M], message: str) -> Outbox:
         """Tell everyone how it ended and delete the room."""
         outbox = room.to_all(message)
         self._close(room)
         return outbox
 
-    def _close(self, room: Room) -> None:
+    def _close(self, room: Room[S, M]) -> None:
         for member in room.members:
-            member.room = None
+            self._where.pop(member, None)
         self.rooms.pop(room.name, None)
 
     def chat(self, member: Member, text: str) -> Outbox:
         """CHAT:<user>:<text> to everyone in the sender's room."""
-        if member.room is None:
+        room = self._where.get(member)
+        if room is None:
             return [(member, wire.NOROOM)]
-        return member.room.to_all(wire.chat(member.name, text))
+        return room.to_all(wire.chat(member.name, text))
 
     # ----- leaving ---------------------------------------------------------------
 
     def leave(self, member: Member) -> Outbox:
         """The member's connection is gone: a player forfeits, a waiting creator's room closes."""
-        room = member.room
+        room = self._where.get(member)
         if room is None:
             return []
         if member in room.viewers:
             room.viewers.remove(member)
-            member.room = None
+            del self._where[member]
             return []
         seat = room.seat_of(member)
         if room.playing and seat is not None:

@@ -132,6 +132,11 @@ class Play:
     move: Move | None
     text: str
 
+    @property
+    def unreadable(self) -> str | None:
+        """Why the column could not be read, as INVALID words it (None: it could)."""
+        return None if self.move is not None else f"{self.text[:20]!r} is not a column number"
+
 
 @dataclass(frozen=True)
 class Forfeit:

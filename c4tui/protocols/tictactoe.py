@@ -164,6 +164,11 @@ class Place:
     cell: tuple[int, int] | None
     text: str
 
+    @property
+    def unreadable(self) -> str | None:
+        """Why the cell could not be read (None: it could): the rooms refuse the move for it."""
+        return None if self.cell is not None else f"{self.text[:20]!r} is not a column and a row"
+
 
 Request = wire.Register | wire.Login | wire.RoomList | CreateRoom | wire.Join | Place | wire.Forfeit
 _COORDINATE = re.compile(r"[0-9]{1,9}")

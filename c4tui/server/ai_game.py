@@ -9,24 +9,41 @@ protocol's pure session (``c4tui.protocols.common.AIGameSession``).
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable, Coroutine
+from collections.abc import Callable
+from dataclasses import dataclass
 
+from c4tui.ai import ai_level
 from c4tui.engine import GameState
-from c4tui.match import MatchDriver, PersonBackend
+from c4tui.match import Backend, ComputerBackend, MatchDriver, PersonBackend
 from c4tui.match.events import MatchEvent, MatchFailed, MovePlayed, MoveRefused, TurnStarted
+from c4tui.match.pool import SearchPool
 from c4tui.net.framing import MessageStream
 from c4tui.protocols.common import AIGameSession, Reply
-from c4tui.server.context import ClientContext
-
-#: Serves one client to the end of its conversation; returns why it ended (for the log).
-Handler = Callable[[MessageStream, ClientContext], Coroutine[object, object, str]]
+from c4tui.server.context import Client, Handler
 
 
-def ai_game_handler(new_session: Callable[[ClientContext], AIGameSession]) -> Handler:
+@dataclass(frozen=True)
+class ServerAI:
+    """The server's AI: the level it plays and where its searches run.
+
+    Attributes:
+        level: the AI's name (``c4tui serve --ai``).
+        pool: the worker processes every client's searches share fairly.
+    """
+
+    level: str
+    pool: SearchPool
+
+    def opponent(self, client: Client) -> Backend:
+        """The AI for ``client``'s game (its searches queued as this client's)."""
+        return ComputerBackend(ai_level(self.level), pool=self.pool, owner=client.number)
+
+
+def ai_game_handler(new_session: Callable[[], AIGameSession], ai: ServerAI) -> Handler:
     """The server's handler for a protocol whose conversations ``new_session`` starts."""
 
-    async def serve(stream: MessageStream, client: ClientContext) -> str:
-        return await serve_ai_game(stream, client, new_session(client))
+    async def serve(stream: MessageStream, client: Client) -> str:
+        return await serve_ai_game(stream, client, new_session(), ai)
 
     return serve
 
@@ -69,7 +86,7 @@ class Inbox:
 
 
 async def serve_ai_game(
-    stream: MessageStream, client: ClientContext, session: AIGameSession
+    stream: MessageStream, client: Client, session: AIGameSession, ai: ServerAI
 ) -> str:
     """Run the conversation to its end; returns why it ended (for the log).
 
@@ -84,9 +101,9 @@ async def serve_ai_game(
     assert session.game is not None
     seats = {
         session.client: PersonBackend(session.username or "client"),
-        session.client.other: client.computer(),
+        session.client.other: ai.opponent(client),
     }
-    driver = MatchDriver(GameState.new(*session.game), seats, pool=client.pool)
+    driver = MatchDriver(GameState.new(*session.game), seats, pool=ai.pool)
     events = Inbox()
     driver.subscribe(events.put)
     driver.start()
@@ -101,7 +118,7 @@ async def _play(
     session: AIGameSession,
     driver: MatchDriver,
     events: Inbox,
-    client: ClientContext,
+    client: Client,
 ) -> str:
     """Answer the driver's events until the game or the connection ends."""
     pending: MatchEvent | None = None
@@ -127,7 +144,7 @@ async def _play(
 
 
 async def _client_turn(
-    stream: MessageStream, session: AIGameSession, driver: MatchDriver, client: ClientContext
+    stream: MessageStream, session: AIGameSession, driver: MatchDriver, client: Client
 ) -> str:
     """Read the client's messages until a move is played ("") or the conversation ends.
 
@@ -147,7 +164,7 @@ async def _client_turn(
 
 
 async def _answer_after_the_end(
-    stream: MessageStream, session: AIGameSession, client: ClientContext
+    stream: MessageStream, session: AIGameSession, client: Client
 ) -> str:
     """The game is over but the protocol goes on (CFSP's client asks for the last move)."""
     while True:

@@ -1,40 +1,30 @@
-"""What a protocol handler gets from the server besides the client's messages."""
+"""What every protocol handler gets for each client: the client itself, and nothing else.
+
+The services a handler uses (the AI, the rooms) are bound to it when the server
+registers its protocols (``c4tui.server.protocols``), so a handler holds exactly
+what it needs and none of what the others do.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Callable, Coroutine
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
-from c4tui.ai import ai_level
-from c4tui.match import Backend, ComputerBackend
-from c4tui.match.pool import SearchPool
-
-if TYPE_CHECKING:
-    from c4tui.server.lobby import LobbyService
+from c4tui.net.framing import MessageStream
 
 
 @dataclass(frozen=True)
-class ClientContext:
-    """One client's share of the server: its number, the AI and the limits.
+class Client:
+    """One connection as its handler sees it.
 
     Attributes:
         number: the connection's number in the log.
-        ai: the level the server plays.
-        pool: where the AI's searches run (shared fairly by every client).
-        idle_timeout: seconds a client may stay silent when it is its turn.
-        ai_first: the AI drops first where the protocol allows it (C4N).
-        lobby: the rooms and accounts every lobby connection shares.
-        tictactoe: the tic-tac-toe port's rooms (the accounts are the lobby's).
+        idle_timeout: seconds the client may stay silent when it is its turn.
     """
 
     number: int
-    ai: str
-    pool: SearchPool
     idle_timeout: float
-    ai_first: bool = False
-    lobby: LobbyService | None = None
-    tictactoe: LobbyService | None = None
 
-    def computer(self) -> Backend:
-        """The server's AI for this client's game (its searches queued as this client's)."""
-        return ComputerBackend(ai_level(self.ai), pool=self.pool, owner=self.number)
+
+#: Serves one client to the end of its conversation; returns why it ended (for the log).
+Handler = Callable[[MessageStream, Client], Coroutine[object, object, str]]

@@ -22,6 +22,7 @@ import itertools
 import logging
 import signal
 import sqlite3
+import sys
 from collections import Counter
 from collections.abc import Awaitable, Sequence
 from dataclasses import dataclass
@@ -31,16 +32,27 @@ from c4tui.lobby import CONNECT_FOUR, TIC_TAC_TOE
 from c4tui.match.pool import SearchPool
 from c4tui.net.address import DEFAULT_PORT
 from c4tui.net.connection import DEFAULT_WRITE_TIMEOUT, Connection
-from c4tui.net.errors import ConnectionClosed, WriteTimeout
+from c4tui.net.errors import ConnectionClosed, ProtocolError, WriteTimeout
 from c4tui.net.framing import MessageStream
-from c4tui.protocols.common import ProtocolError, quote
+from c4tui.net.wire import quote
 from c4tui.protocols.limits import DEFAULT_IDLE_TIMEOUT, MAX_ROOMS
 from c4tui.protocols.registry import ProtocolSpec, Recognition, identify
 from c4tui.server.accounts import AccountStore, default_database
-from c4tui.server.context import ClientContext
+from c4tui.server.ai_game import ServerAI
+from c4tui.server.context import Client
 from c4tui.server.limits import DEFAULT_MAX_CONNECTIONS, DEFAULT_MAX_PER_ADDRESS, DEFAULT_ROUNDS
 from c4tui.server.lobby import LobbyService
-from c4tui.server.protocols import SERVER_PROTOCOLS, TICTACTOE_PROTOCOLS, ServerProtocol
+from c4tui.server.protocols import ServerProtocol, server_protocols, tictactoe_protocols
+
+if sys.platform != "win32":  # the open-file limit is POSIX's
+    import resource
+
+try:  # optional: the server runs on asyncio's own loop without it (and on Windows)
+    import uvloop
+
+    HAVE_UVLOOP = True
+except ImportError:
+    HAVE_UVLOOP = False
 
 log = logging.getLogger("c4tui.server")
 
@@ -98,15 +110,16 @@ class C4Server:
     """Serves every connection in its own task; one client's failure touches no other."""
 
     def __init__(
-        self, config: ServerConfig, protocols: Sequence[ServerProtocol] = SERVER_PROTOCOLS
+        self, config: ServerConfig, extra_protocols: Sequence[ServerProtocol] = ()
     ) -> None:
         self.config = config
-        self.protocols = tuple(protocols)
         self.pool = SearchPool(config.ai_workers, queue_limit=max(1, config.max_connections))
         accounts = AccountStore(config.db or default_database(), config.bcrypt_rounds)
         self.lobby = LobbyService(accounts, CONNECT_FOUR, config.max_rooms)
         # One account, one count of failures: the two ports share the throttle.
         self.tictactoe = LobbyService(accounts, TIC_TAC_TOE, config.max_rooms, self.lobby.throttle)
+        ai = ServerAI(config.ai, self.pool)
+        self.protocols = (*server_protocols(ai, self.lobby, config.ai_first), *extra_protocols)
         self._server: asyncio.Server | None = None
         self._tictactoe_server: asyncio.Server | None = None
         self._tasks: set[asyncio.Task[None]] = set()
@@ -150,7 +163,7 @@ class C4Server:
         )
         if self.config.tictactoe_port is not None:
             self._tictactoe_server = await asyncio.start_server(
-                functools.partial(self._accept, protocols=TICTACTOE_PROTOCOLS),
+                functools.partial(self._accept, protocols=tictactoe_protocols(self.tictactoe)),
                 self.config.host,
                 self.config.tictactoe_port,
                 backlog=4096,
@@ -285,18 +298,12 @@ class C4Server:
             await _quietly(connection.send_raw(GENERIC_REFUSAL))
             return f"protocol error: no protocol of ours starts with {quote(first)}"
         protocol = next(p for p in protocols if p.spec is spec)
-        config = self.config
-        context = ClientContext(
-            number, config.ai, self.pool, idle, config.ai_first, self.lobby, self.tictactoe
-        )
-        return await self._serve(protocol, MessageStream(connection, spec), context)
+        return await self._serve(protocol, MessageStream(connection, spec), Client(number, idle))
 
-    async def _serve(
-        self, protocol: ServerProtocol, stream: MessageStream, context: ClientContext
-    ) -> str:
+    async def _serve(self, protocol: ServerProtocol, stream: MessageStream, client: Client) -> str:
         """Run the handler; turn what ends a conversation into a reason for the log."""
         try:
-            return await protocol.serve(stream, context)
+            return await protocol.serve(stream, client)
         except ConnectionClosed:
             return "client hung up"
         except WriteTimeout as error:
@@ -382,9 +389,7 @@ def new_event_loop() -> asyncio.AbstractEventLoop:
     (``python bench/server_load.py --budget``). The server needs nothing that only
     asyncio's loop has, and the tests run it on the loop it gets here.
     """
-    try:
-        import uvloop  # noqa: PLC0415 (only the server needs it; not on Windows)
-    except ImportError:
+    if not HAVE_UVLOOP:
         return asyncio.new_event_loop()
     return uvloop.new_event_loop()
 
@@ -408,11 +413,11 @@ def tune_garbage_collector() -> None:
 
 def raise_open_file_limit() -> None:
     """Allow as many sockets as the system lets this process have (one per client)."""
+    if sys.platform == "win32":
+        return
     try:
-        import resource  # noqa: PLC0415 (not on every platform)
-
         soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
         if soft < hard:
             resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
-    except (ImportError, ValueError, OSError):
+    except (ValueError, OSError):
         pass

@@ -22,21 +22,27 @@ import contextlib
 import logging
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
-from typing import Any
+from typing import Generic, TypeVar
 
-from c4tui.lobby import CONNECT_FOUR, Lobby, Member, Outbox, RoomKind
+from c4tui.engine import Move
+from c4tui.lobby import Lobby, Member, Outbox, RoomKind
+from c4tui.lobby.kinds import ConnectFourSettings
+from c4tui.net.errors import ProtocolError
 from c4tui.net.framing import MessageStream
 from c4tui.protocols import lobby as wire
-from c4tui.protocols.common import ProtocolError
 from c4tui.protocols.limits import MAX_ROOMS
 from c4tui.server.accounts import AccountStore, LoginResult, LoginThrottle
-from c4tui.server.context import ClientContext
+from c4tui.server.context import Client, Handler
 
 log = logging.getLogger("c4tui.server")
 
 #: Messages that may wait for one member before it counts as unable to keep up.
 OUTBOX_LIMIT = 1024
+#: A dialect's requests; one kind of them; the rooms' settings; a move in their game.
+R = TypeVar("R")
+T = TypeVar("T")
+S = TypeVar("S")
+M = TypeVar("M")
 
 
 class LobbyConnection:
@@ -77,13 +83,13 @@ class LobbyConnection:
             self.last_activity = time.monotonic()
 
 
-class LobbyService:
-    """What every lobby connection shares: the rooms, the accounts, who is online."""
+class LobbyService(Generic[S, M]):
+    """What every connection to one kind of rooms shares: the rooms, accounts, who is online."""
 
     def __init__(
         self,
         accounts: AccountStore,
-        kind: RoomKind = CONNECT_FOUR,
+        kind: RoomKind[S, M],
         max_rooms: int = MAX_ROOMS,
         throttle: LoginThrottle | None = None,
     ) -> None:
@@ -122,26 +128,55 @@ class LobbyService:
             del self._online[member.name]
 
 
-@dataclass(frozen=True)
-class Dialect:
-    """A room protocol: its parser (which raises ``wire.Violation``) and what requests do.
+class Dialect(Generic[R, S, M]):
+    """A room protocol: its parser (which raises ``wire.Violation``) and what its requests do.
 
-    Both protocols share REGISTER, LOGIN and their bad formats (``wire.BadFormat``);
-    ``dispatch`` gets every other request of a logged-in member.
+    Both protocols share REGISTER, LOGIN and their bad formats (``wire.BadFormat``),
+    which ``serve_rooms`` answers; every other request of a logged-in member goes to
+    the act that ``on`` registered for its type. Generic over its requests and over
+    its rooms' settings and moves, so a dialect serves only rooms of its own game.
     """
 
-    parse: Callable[[str], Any]
-    dispatch: Callable[[Lobby, Member, Any], Outbox]
+    def __init__(self, parse: Callable[[str], R | wire.BadFormat]) -> None:
+        self.parse = parse
+        self._acts: dict[type[object], Callable[[Lobby[S, M], Member, R], Outbox]] = {}
+
+    def on(
+        self, kind: type[T], act: Callable[[Lobby[S, M], Member, T], Outbox]
+    ) -> Dialect[R, S, M]:
+        """Let requests of type ``kind`` do ``act``; the dialect, for the next ``on``."""
+
+        def narrowed(rooms: Lobby[S, M], member: Member, request: R) -> Outbox:
+            assert isinstance(request, kind)
+            return act(rooms, member, request)
+
+        self._acts[kind] = narrowed
+        return self
+
+    @property
+    def kinds(self) -> frozenset[type[object]]:
+        """The types of request that do something in the rooms."""
+        return frozenset(self._acts)
+
+    def dispatch(self, rooms: Lobby[S, M], member: Member, request: R) -> Outbox:
+        """What a logged-in member's request does (its type must have an act)."""
+        return self._acts[type(request)](rooms, member, request)
 
 
-async def serve_lobby(stream: MessageStream, client: ClientContext) -> str:
-    """Serve one lobby client until it leaves; why it ended (for the log)."""
-    assert client.lobby is not None, "the server was started without a lobby"
-    return await serve_rooms(stream, client, client.lobby, LOBBY)
+def rooms_handler(service: LobbyService[S, M], dialect: Dialect[R, S, M]) -> Handler:
+    """The server's handler for a room protocol: ``dialect`` spoken in ``service``'s rooms."""
+
+    async def serve(stream: MessageStream, client: Client) -> str:
+        return await serve_rooms(stream, client, service, dialect)
+
+    return serve
 
 
 async def serve_rooms(
-    stream: MessageStream, client: ClientContext, service: LobbyService, dialect: Dialect
+    stream: MessageStream,
+    client: Client,
+    service: LobbyService[S, M],
+    dialect: Dialect[R, S, M],
 ) -> str:
     """Serve one client of a room protocol until it leaves; why it ended (for the log)."""
     connection = LobbyConnection(stream, client.number)
@@ -180,9 +215,12 @@ async def _next_line(connection: LobbyConnection, idle: float) -> str:
 
 
 async def _answer(
-    service: LobbyService, connection: LobbyConnection, request: object, dialect: Dialect
+    service: LobbyService[S, M],
+    connection: LobbyConnection,
+    request: R | wire.BadFormat,
+    dialect: Dialect[R, S, M],
 ) -> None:
-    """Carry out one request and queue its answers."""
+    """Carry out one request and queue its answers: accounts here, the rooms' by the table."""
     if isinstance(request, wire.Register):
         created = await service.accounts.register(request.user, request.password)
         connection.offer(wire.ack("REGISTER", 0 if created else 1))
@@ -198,31 +236,9 @@ async def _answer(
         service.deliver(dialect.dispatch(service.rooms, connection.member, request))
 
 
-def _in_the_lobby(  # noqa: PLR0911 (one return per kind of request)
-    rooms: Lobby, member: Member, request: wire.Request
-) -> Outbox:
-    """What a logged-in member's request does."""
-    if isinstance(request, wire.RoomList):
-        return [(member, wire.room_list(rooms.room_names(request.mode)))]
-    if isinstance(request, wire.RoomInfo):
-        return [(member, rooms.room_info(request.room))]
-    if isinstance(request, wire.Create):
-        return rooms.create(member, request.room, request.game)
-    if isinstance(request, wire.Join):
-        return rooms.join(member, request.room, request.mode)
-    if isinstance(request, wire.QuickPlay):
-        return rooms.quick_play(member, request.game)
-    if isinstance(request, wire.Play):
-        unreadable = None if request.move else f"{request.text[:20]!r} is not a column number"
-        return rooms.play(member, request.move, unreadable)
-    if isinstance(request, wire.Forfeit):
-        return rooms.forfeit(member)
-    if isinstance(request, wire.Chat):
-        return rooms.chat(member, request.text)
-    raise AssertionError(f"answered before the lobby: {request!r}")
-
-
-async def _log_in(service: LobbyService, connection: LobbyConnection, login: wire.Login) -> None:
+async def _log_in(
+    service: LobbyService[S, M], connection: LobbyConnection, login: wire.Login
+) -> None:
     """Check the password; failures are answered later and later (LoginThrottle)."""
     if connection.member is not None:
         connection.offer(wire.ack("LOGIN", 3))  # already logged in on this connection
@@ -239,4 +255,39 @@ async def _log_in(service: LobbyService, connection: LobbyConnection, login: wir
     connection.offer(wire.ack("LOGIN", result.value))
 
 
-LOBBY = Dialect(wire.parse_request, _in_the_lobby)
+def _room_list(rooms: Lobby[S, M], member: Member, request: wire.RoomList) -> Outbox:
+    """ROOMLIST's answer, to the asker alone."""
+    return [(member, wire.room_list(rooms.room_names(request.mode)))]
+
+
+def _join(rooms: Lobby[S, M], member: Member, request: wire.Join) -> Outbox:
+    """JOIN: as the second player (the game begins) or as a viewer."""
+    return rooms.join(member, request.room, request.mode)
+
+
+def _forfeit(rooms: Lobby[S, M], member: Member, request: wire.Forfeit) -> Outbox:
+    """FORFEIT: the other player wins."""
+    return rooms.forfeit(member)
+
+
+def with_shared_acts(dialect: Dialect[R, S, M]) -> Dialect[R, S, M]:
+    """``dialect`` with the acts of the room commands both protocols share."""
+    return dialect.on(wire.RoomList, _room_list).on(wire.Join, _join).on(wire.Forfeit, _forfeit)
+
+
+def _play(rooms: Lobby[ConnectFourSettings, Move], member: Member, request: wire.Play) -> Outbox:
+    """DROP or POP; a column that is no number is refused in the codec's words."""
+    return rooms.play(member, request.move, request.unreadable)
+
+
+#: The lobby protocol: Connect Four rooms.
+LOBBY = (
+    with_shared_acts(Dialect[wire.Request, ConnectFourSettings, Move](wire.parse_request))
+    .on(wire.RoomInfo, lambda rooms, member, request: [(member, rooms.room_info(request.room))])
+    .on(
+        wire.Create, lambda rooms, member, request: rooms.create(member, request.room, request.game)
+    )
+    .on(wire.QuickPlay, lambda rooms, member, request: rooms.quick_play(member, request.game))
+    .on(wire.Play, _play)
+    .on(wire.Chat, lambda rooms, member, request: rooms.chat(member, request.text))
+)

@@ -1,21 +1,23 @@
-"""The protocols ``c4tui serve`` speaks: each one's front-door spec and its handler.
+"""The protocols the server speaks, each bound to the services its handler uses.
 
-To serve another protocol: write its pure codec in ``c4tui/protocols/`` (with a
-``SPEC``), its handler in ``c4tui/server/`` (a game against the AI needs only
-its session: ``ai_game_handler``), and add one line to ``SERVER_PROTOCOLS`` below.
-A protocol whose first bytes would be mistaken for another's gets a port of its
-own instead: ``TICTACTOE_PROTOCOLS`` (its LOGIN looks like the lobby's).
+Tables, not code: a new protocol is a codec (``c4tui.protocols``) and one line
+here. The AI's protocols get the server's AI (and C4N whether it drops first),
+the room protocols get their rooms; no handler sees what the others use.
 """
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 
+from c4tui.engine import Move
+from c4tui.lobby.kinds import ConnectFourSettings, TicTacToeMove
 from c4tui.protocols import c4n, cfsp, i32cfsp, lobby, tictactoe
 from c4tui.protocols.registry import ProtocolSpec
-from c4tui.server.ai_game import Handler, ai_game_handler
-from c4tui.server.lobby import serve_lobby
-from c4tui.server.tictactoe import serve_tictactoe
+from c4tui.server.ai_game import ServerAI, ai_game_handler
+from c4tui.server.context import Handler
+from c4tui.server.lobby import LOBBY, LobbyService, rooms_handler
+from c4tui.server.tictactoe import TICTACTOE
 
 
 @dataclass(frozen=True)
@@ -26,11 +28,23 @@ class ServerProtocol:
     serve: Handler
 
 
-SERVER_PROTOCOLS: tuple[ServerProtocol, ...] = (
-    ServerProtocol(i32cfsp.SPEC, ai_game_handler(lambda client: i32cfsp.ServerSession())),
-    ServerProtocol(cfsp.SPEC, ai_game_handler(lambda client: cfsp.ServerSession())),
-    ServerProtocol(c4n.SPEC, ai_game_handler(lambda client: c4n.ServerSession(client.ai_first))),
-    ServerProtocol(lobby.SPEC, serve_lobby),
-)
-#: What the tic-tac-toe port speaks (``c4tui serve --tictactoe-port``).
-TICTACTOE_PROTOCOLS: tuple[ServerProtocol, ...] = (ServerProtocol(tictactoe.SPEC, serve_tictactoe),)
+def server_protocols(
+    ai: ServerAI, rooms: LobbyService[ConnectFourSettings, Move], ai_first: bool
+) -> tuple[ServerProtocol, ...]:
+    """What the main port speaks: the AI's three protocols and the lobby's rooms.
+
+    ``ai_first`` lets the AI drop first where the protocol allows it (C4N).
+    """
+    return (
+        ServerProtocol(i32cfsp.SPEC, ai_game_handler(i32cfsp.ServerSession, ai)),
+        ServerProtocol(cfsp.SPEC, ai_game_handler(cfsp.ServerSession, ai)),
+        ServerProtocol(
+            c4n.SPEC, ai_game_handler(functools.partial(c4n.ServerSession, ai_first), ai)
+        ),
+        ServerProtocol(lobby.SPEC, rooms_handler(rooms, LOBBY)),
+    )
+
+
+def tictactoe_protocols(rooms: LobbyService[None, TicTacToeMove]) -> tuple[ServerProtocol, ...]:
+    """What the tic-tac-toe port speaks (``c4tui serve --tictactoe-port``)."""
+    return (ServerProtocol(tictactoe.SPEC, rooms_handler(rooms, TICTACTOE)),)

@@ -17,9 +17,9 @@ from c4tui.net.framing import MessageStream
 from c4tui.protocols import i32cfsp
 from c4tui.protocols.registry import Framing, ProtocolSpec, starts_with
 from c4tui.server import C4Server, ServerConfig
-from c4tui.server.context import ClientContext
+from c4tui.server.context import Client
 from c4tui.server.core import address_group
-from c4tui.server.protocols import SERVER_PROTOCOLS, ServerProtocol
+from c4tui.server.protocols import ServerProtocol
 from tests.net.raw_client import RawClient, play_whole_game
 
 
@@ -182,7 +182,7 @@ PING_SPEC = ProtocolSpec(
 )
 
 
-async def serve_ping(stream: MessageStream, client: ClientContext) -> str:
+async def serve_ping(stream: MessageStream, client: Client) -> str:
     """Answer each message with PONG and its length, until the client hangs up."""
     while True:
         message = await stream.read(client.idle_timeout)
@@ -190,9 +190,9 @@ async def serve_ping(stream: MessageStream, client: ClientContext) -> str:
 
 
 async def test_a_protocol_without_line_ends_is_recognised_and_framed_by_its_spec() -> None:
-    protocols = (*SERVER_PROTOCOLS, ServerProtocol(PING_SPEC, serve_ping))
+    ping = ServerProtocol(PING_SPEC, serve_ping)
     config = ServerConfig(port=0, max_connections=1, idle_timeout=30)
-    async with running(config, protocols=protocols) as server:
+    async with running(config, extra_protocols=(ping,)) as server:
         client = await RawClient.connect(server.port)
         await client.send(b"PING")  # no line end: recognised from the first bytes alone
         assert await asyncio.wait_for(client.reader.read(100), 5) == b"PONG 4"

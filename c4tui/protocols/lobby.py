@@ -11,21 +11,61 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
-from enum import Enum
 
 from c4tui.engine import MAX_SIZE, MIN_SIZE, GameState, Move, MoveKind, Player, Rules
 from c4tui.engine.errors import PositionError
 from c4tui.protocols.common import ProtocolError, quote
 from c4tui.protocols.registry import Framing, ProtocolSpec, starts_with
+from c4tui.protocols.rooms import (
+    BADAUTH,
+    NOROOM,
+    PASSWORD_RULE,
+    ROOM_RULE,
+    USER_RULE,
+    Ack,
+    BadFormat,
+    Forfeit,
+    Join,
+    Login,
+    Mode,
+    Notice,
+    Register,
+    RoomList,
+    Violation,
+    ack,
+    credentials_parser,
+    parse_join,
+    parse_room_list,
+    valid_password,
+    valid_room,
+    valid_user,
+)
+
+#: Re-exported from ``c4tui.protocols.rooms``: the words both room protocols share.
+__all__ = [
+    "BADAUTH",
+    "NOROOM",
+    "PASSWORD_RULE",
+    "ROOM_RULE",
+    "USER_RULE",
+    "Ack",
+    "BadFormat",
+    "Forfeit",
+    "Join",
+    "Login",
+    "Mode",
+    "Notice",
+    "Register",
+    "RoomList",
+    "Violation",
+    "ack",
+    "valid_password",
+    "valid_room",
+    "valid_user",
+]
 
 MAX_CHAT = 200
 DEFAULT_GAME = (7, 6, Rules.POPOUT)
-USER_RULE = "1-20 letters, digits, - or _"
-PASSWORD_RULE = "1-128 printable characters without spaces"
-ROOM_RULE = "1-20 letters, digits, spaces, - or _"
-_USER = re.compile(r"[A-Za-z0-9_-]{1,20}")
-_PASSWORD = re.compile(r"[!-~]{1,128}")
-_ROOM = re.compile(r"[A-Za-z0-9 _-]{1,20}")
 _CHAT = re.compile(rf"[ -~]{{1,{MAX_CHAT}}}")
 _SIZE = re.compile(r"[0-9]{1,2}")
 _COLUMN = re.compile(r"[0-9]{1,9}")
@@ -42,57 +82,12 @@ SPEC = ProtocolSpec(
 )
 
 
-def valid_user(name: str) -> bool:
-    """A username by the protocol's rules."""
-    return _USER.fullmatch(name) is not None
-
-
-def valid_password(password: str) -> bool:
-    """A password by the protocol's rules."""
-    return _PASSWORD.fullmatch(password) is not None
-
-
 def valid_chat(text: str) -> bool:
     """A chat line by the protocol's rules (1-200 printable characters)."""
     return _CHAT.fullmatch(text) is not None
 
 
-def valid_room(name: str) -> bool:
-    """A room name by the protocol's rules."""
-    return _ROOM.fullmatch(name) is not None
-
-
-class Mode(Enum):
-    """How one joins a room or lists them."""
-
-    PLAYER = "PLAYER"
-    VIEWER = "VIEWER"
-
-
 # ----- what clients send --------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Register:
-    """REGISTER:<user>:<password>."""
-
-    user: str
-    password: str
-
-
-@dataclass(frozen=True)
-class Login:
-    """LOGIN:<user>:<password>."""
-
-    user: str
-    password: str
-
-
-@dataclass(frozen=True)
-class RoomList:
-    """ROOMLIST:PLAYER|VIEWER."""
-
-    mode: Mode
 
 
 @dataclass(frozen=True)
@@ -101,14 +96,6 @@ class Create:
 
     room: str
     game: tuple[int, int, Rules]
-
-
-@dataclass(frozen=True)
-class Join:
-    """JOIN:<room>:PLAYER|VIEWER."""
-
-    room: str
-    mode: Mode
 
 
 @dataclass(frozen=True)
@@ -139,33 +126,13 @@ class Play:
 
 
 @dataclass(frozen=True)
-class Forfeit:
-    """FORFEIT."""
-
-
-@dataclass(frozen=True)
 class Chat:
     """CHAT:<text>."""
 
     text: str
 
 
-@dataclass(frozen=True)
-class BadFormat:
-    """A known command with missing, extra or wrong arguments: ``reply`` is the answer.
-
-    ``account`` marks REGISTER and LOGIN, which are answered before a login too.
-    """
-
-    reply: str
-    account: bool = False
-
-
 Request = Register | Login | RoomList | Create | Join | RoomInfo | QuickPlay | Play | Forfeit | Chat
-
-
-class Violation(Exception):
-    """A line that is no lobby message at all (an unknown command): close without a reply."""
 
 
 def parse_request(line: str) -> Request | BadFormat:
@@ -180,23 +147,6 @@ def parse_request(line: str) -> Request | BadFormat:
 
 
 Parser = Callable[[str], "Request | BadFormat"]
-
-
-def _credentials(kind: type[Register] | type[Login], status: int) -> Parser:
-    def parse(rest: str) -> Request | BadFormat:
-        user, colon2, password = rest.partition(":")
-        if not colon2 or not valid_user(user) or not valid_password(password):
-            return BadFormat(ack(kind.__name__.upper(), status), account=True)
-        return kind(user, password)
-
-    return parse
-
-
-def _room_list(rest: str) -> Request | BadFormat:
-    try:
-        return RoomList(Mode(rest))
-    except ValueError:
-        return BadFormat(ack("ROOMLIST", 1))
 
 
 def parse_game(fields: list[str]) -> tuple[int, int, Rules] | None:
@@ -218,13 +168,6 @@ def _create(rest: str) -> Request | BadFormat:
     if game is None:
         return BadFormat(ack("CREATE", 4))
     return Create(room, game)
-
-
-def _join(rest: str) -> Request | BadFormat:
-    fields = rest.split(":")
-    if len(fields) != 2 or fields[1] not in ("PLAYER", "VIEWER"):
-        return BadFormat(ack("JOIN", 3))
-    return Join(fields[0], Mode(fields[1]))
 
 
 def _room_info(rest: str) -> Request | BadFormat:
@@ -257,11 +200,11 @@ def _chat(rest: str) -> Request | BadFormat:
 
 #: Each command's parser (the tic-tac-toe codec reuses those of the commands it shares).
 PARSERS: dict[str, Parser] = {
-    "REGISTER": _credentials(Register, 2),
-    "LOGIN": _credentials(Login, 3),
-    "ROOMLIST": _room_list,
+    "REGISTER": credentials_parser(Register, 2),
+    "LOGIN": credentials_parser(Login, 3),
+    "ROOMLIST": parse_room_list,
     "CREATE": _create,
-    "JOIN": _join,
+    "JOIN": parse_join,
     "ROOMINFO": _room_info,
     "QUICKPLAY": _quick_play,
     "DROP": _move(MoveKind.DROP),
@@ -274,14 +217,6 @@ _BARE: dict[str, Request] = {"QUICKPLAY": QuickPlay(DEFAULT_GAME), "FORFEIT": Fo
 
 
 # ----- what the server sends ----------------------------------------------------------
-
-BADAUTH = "BADAUTH"
-NOROOM = "NOROOM"
-
-
-def ack(command: str, status: int, *extra: str) -> str:
-    """``COMMAND:ACKSTATUS:<status>[:extra…]``."""
-    return ":".join([command, "ACKSTATUS", str(status), *extra])
 
 
 def invalid(reason: str) -> str:
@@ -345,15 +280,6 @@ def room_list(names: list[str]) -> str:
 
 
 @dataclass(frozen=True)
-class Ack:
-    """``COMMAND:ACKSTATUS:<status>[:extra…]``: the answer to one request."""
-
-    command: str
-    status: int
-    extra: tuple[str, ...] = ()
-
-
-@dataclass(frozen=True)
 class Begin:
     """The game starts: who plays RED and YELLOW, on which board."""
 
@@ -400,13 +326,6 @@ class Invalid:
     """Our move (or game message) was refused, and why."""
 
     reason: str
-
-
-@dataclass(frozen=True)
-class Notice:
-    """BADAUTH or NOROOM."""
-
-    word: str
 
 
 ServerMessage = Ack | Begin | InProgress | BoardStatus | GameEnd | ChatLine | Invalid | Notice

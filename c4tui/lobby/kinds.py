@@ -1,11 +1,12 @@
 """What the rooms can hold: Connect Four (the lobby protocol) and tic-tac-toe (INFO1112's).
 
-Each kind adapts its engine's position to the rooms' ``Table`` and names the
-messages its protocol has for a game. Where the two protocols differ most is a
-refused move: the lobby protocol answers ``INVALID:<reason>``; the handout's has
-no such word, so a tic-tac-toe server answers the sender alone with the board
-as it stands (``BOARDSTATUS``, unchanged) — its clients read it as "nothing
-happened", and a client that knows what it sent can tell its move was refused.
+Each kind's tables adapt its engine's position to the rooms' ``Table`` and say
+what its protocol says of a game (the board, the end, a refusal). Where the two
+protocols differ most is a refused move: the lobby protocol answers
+``INVALID:<reason>``; the handout's has no such word, so a tic-tac-toe server
+answers the sender alone with the board as it stands (``BOARDSTATUS``,
+unchanged) — its clients read it as "nothing happened", and a client that knows
+what it sent can tell its move was refused.
 """
 
 from __future__ import annotations

@@ -54,7 +54,7 @@ NOT_FOR_THE_MENU = [
     "c4tui.protocols.lobby",
     "c4tui.net.connection",
     "c4tui.net.framing",
-    "c4tui.match.lobby",
+    "c4tui.client.link",
     "c4tui.lobby",
     # a match being played (the AI's worker processes, started with the first game)
     "c4tui.match.pool",

@@ -182,15 +182,10 @@ class ConsoleGame(PlainText):
                 if self._undo(driver):
                     return
                 continue
-            try:
-                move = parse_move(text)
-            except MoveSyntaxError as error:
-                self.say(f"Invalid move: {error}; {move_hint(state.rules)}")
-                continue
-            reason = driver.submit(move)
-            if reason is None:
+            refusal = submit_typed_move(driver, text, f"; {move_hint(state.rules)}")
+            if refusal is None:
                 return
-            self.say(f"Invalid move: {reason}")
+            self.say(refusal)
 
     def _undo(self, driver: MatchDriver) -> bool:
         """Take back the last move (and the computer's answer); False, said why, if it cannot."""
@@ -201,6 +196,20 @@ class ConsoleGame(PlainText):
         else:
             self.say("Nothing to undo yet.")
         return False
+
+
+def submit_typed_move(driver: MatchDriver, text: str, syntax_hint: str = "") -> str | None:
+    """Submit the move typed as ``text``: None once the driver takes it, else why not.
+
+    The reason is the line to show ("Invalid move: …"); ``syntax_hint`` follows the
+    reason when the text is no move at all.
+    """
+    try:
+        move = parse_move(text)
+    except MoveSyntaxError as error:
+        return f"Invalid move: {error}{syntax_hint}"
+    reason = driver.submit(move)
+    return None if reason is None else f"Invalid move: {reason}"
 
 
 def announce(match: MatchSettings) -> str:

@@ -18,7 +18,7 @@ from c4tui.net.address import DEFAULT_HOST, DEFAULT_PORT, parse_host, parse_port
 from c4tui.net.errors import NetworkError
 
 if TYPE_CHECKING:
-    from c4tui.match.lobby import RoomGame
+    from c4tui.client.room_game import RoomGame
 
 # The lobby protocol's codec loads when these are called, not when the menu lists "Online".
 

@@ -3,7 +3,7 @@
 After logging in, commands are typed at ``lobby>``; in a room, moves (``3``,
 ``p 3``), ``say TEXT`` and ``forfeit`` are typed while the game is shown move by
 move. The game runs through the match driver like every other game: the other
-player (or, when watching, both) sits in a ``RoomSeat`` fed by the server.
+player (or, when watching, both) sits in a ``RoomPlayer`` seat fed by the server.
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ from c4tui.console.game import quietly, submit_typed_move, tolerate_bad_bytes
 from c4tui.console.lines import EndOfInput, PlainText, printable, read_secret, unless_left
 from c4tui.engine import Player, Rules, describe_move, render_board, status_line
 from c4tui.match import MatchDriver
-from c4tui.match.backends.online import room_seats
+from c4tui.match.backends.room_seat import room_seats
 from c4tui.match.events import GameOver, MatchEvent, MatchFailed, MovePlayed, SeatLeft, TurnStarted
 from c4tui.net.errors import NetworkError
 from c4tui.protocols import lobby as wire

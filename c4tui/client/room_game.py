@@ -1,7 +1,7 @@
 """A Connect Four room's game as one connection follows it: the moves, the chat, the end.
 
 ``RoomGame`` turns each BOARDSTATUS the lobby server pushes into the move that
-made it, checked by our engine, for the driver's ``RoomSeat``s: the opponent's
+made it, checked by our engine, for the driver's ``RoomPlayer`` seats: the opponent's
 seat when we play, both seats when we watch. Chat lines reach whoever listens
 at once.
 """

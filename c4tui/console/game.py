@@ -7,6 +7,7 @@ prints what the driver reports and submits what the person types.
 from __future__ import annotations
 
 import asyncio
+import io
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -241,8 +242,7 @@ def move_hint(rules: Rules) -> str:
 
 
 def _is_terminal(stream: TextIO) -> bool:
-    isatty = getattr(stream, "isatty", None)
-    return bool(isatty and isatty())
+    return stream.isatty()
 
 
 def run_console(settings: ConsoleSettings, stdin: TextIO | None = None) -> int:
@@ -255,9 +255,8 @@ def run_console(settings: ConsoleSettings, stdin: TextIO | None = None) -> int:
 
 def tolerate_bad_bytes(stream: TextIO) -> None:
     """Undecodable input becomes replacement characters instead of an exception."""
-    reconfigure = getattr(stream, "reconfigure", None)
-    if reconfigure is not None:
-        reconfigure(errors="replace")
+    if isinstance(stream, io.TextIOWrapper):  # standard input (a test's text has no bytes)
+        stream.reconfigure(errors="replace")
 
 
 def quietly(run: Callable[[], int]) -> int:

@@ -5,9 +5,17 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
+from c4tui.client import words
 from c4tui.client.link import TICTACTOE_LINK, LobbyLink
-from c4tui.client.outcomes import JoinOutcome, LoginOutcome, RegisterOutcome
+from c4tui.client.outcomes import (
+    JoinOutcome,
+    LoginOutcome,
+    RegisterOutcome,
+    UnknownStatus,
+    outcome_of,
+)
 from c4tui.client.room_game import room_game_from
+from c4tui.client.words import Voice
 from c4tui.engine import Move, Player
 from c4tui.protocols import lobby as wire
 from tests.net.lobby_client import lobby_server, logged_in
@@ -65,3 +73,14 @@ async def test_a_request_cancelled_before_it_is_sent_takes_no_later_answer(
         assert await first == []
         assert await asyncio.wait_for(link.room_names(wire.Mode.PLAYER), 5) == []
         await link.close()
+
+
+def test_answers_are_named_and_an_unknown_status_keeps_its_number_in_the_words() -> None:
+    assert outcome_of(JoinOutcome, 2) is JoinOutcome.ROOM_FULL
+    assert outcome_of(JoinOutcome, 7) == UnknownStatus(7)
+    assert words.JOIN.said(UnknownStatus(7), Voice.CONSOLE) == "Refused (7)."
+    assert words.JOIN.said(UnknownStatus(7), Voice.APP) == "Cannot join (7)."
+    handout = words.JOIN.said(JoinOutcome.ROOM_FULL, Voice.HANDOUT, room="{x}")
+    assert handout == "Error: The room {x} already has 2 players"  # a name is no template
+    assert outcome_of(LoginOutcome, 3) is LoginOutcome.BAD_FORMAT
+    assert outcome_of(LoginOutcome, -3) == UnknownStatus(-3)

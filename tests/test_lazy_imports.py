@@ -18,8 +18,7 @@ from pathlib import Path
 import pytest
 
 from c4tui.match.backends.network import CLIENT_PROTOCOLS
-from c4tui.match.backends.network.c4n import C4NGame
-from c4tui.match.backends.network.cfsp import CFSPGame
+from c4tui.match.backends.network.session import GAMES
 from c4tui.protocols import c4n, cfsp, i32cfsp, limits
 from c4tui.server import limits as server_limits
 from c4tui.server.core import ServerConfig
@@ -54,7 +53,9 @@ NOT_FOR_THE_MENU = [
     "c4tui.protocols.lobby",
     "c4tui.net.connection",
     "c4tui.net.framing",
-    "c4tui.match.lobby",
+    "c4tui.client.link",
+    "c4tui.match.backends.network.session",
+    "c4tui.match.backends.room_seat",
     "c4tui.lobby",
     # a match being played (the AI's worker processes, started with the first game)
     "c4tui.match.pool",
@@ -197,9 +198,10 @@ def test_help_loads_no_server_and_no_protocol() -> None:
 
 def test_client_protocol_declarations_agree_with_their_protocols() -> None:
     """Forms describe the protocols without loading them; the numbers are the protocols' own."""
-    assert C4NGame.only_size == (c4n.COLUMNS, c4n.ROWS)
-    assert CFSPGame.rules == (cfsp.RULES,)
-    specs = {key: game.spec() for key, game in CLIENT_PROTOCOLS.items()}
+    assert CLIENT_PROTOCOLS["c4n"].only_size == (c4n.COLUMNS, c4n.ROWS)
+    assert CLIENT_PROTOCOLS["cfsp"].rules == (cfsp.RULES,)
+    assert {key: game.protocol for key, game in GAMES.items()} == CLIENT_PROTOCOLS
+    specs = {key: GAMES[key].spec for key in CLIENT_PROTOCOLS}
     assert specs == {"i32cfsp": i32cfsp.SPEC, "cfsp": cfsp.SPEC, "c4n": c4n.SPEC}
 
 

@@ -7,6 +7,7 @@ prints what the driver reports and submits what the person types.
 from __future__ import annotations
 
 import asyncio
+import io
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -182,15 +183,10 @@ class ConsoleGame(PlainText):
                 if self._undo(driver):
                     return
                 continue
-            try:
-                move = parse_move(text)
-            except MoveSyntaxError as error:
-                self.say(f"Invalid move: {error}; {move_hint(state.rules)}")
-                continue
-            reason = driver.submit(move)
-            if reason is None:
+            refusal = submit_typed_move(driver, text, f"; {move_hint(state.rules)}")
+            if refusal is None:
                 return
-            self.say(f"Invalid move: {reason}")
+            self.say(refusal)
 
     def _undo(self, driver: MatchDriver) -> bool:
         """Take back the last move (and the computer's answer); False, said why, if it cannot."""
@@ -201,6 +197,20 @@ class ConsoleGame(PlainText):
         else:
             self.say("Nothing to undo yet.")
         return False
+
+
+def submit_typed_move(driver: MatchDriver, text: str, syntax_hint: str = "") -> str | None:
+    """Submit the move typed as ``text``: None once the driver takes it, else why not.
+
+    The reason is the line to show ("Invalid move: …"); ``syntax_hint`` follows the
+    reason when the text is no move at all.
+    """
+    try:
+        move = parse_move(text)
+    except MoveSyntaxError as error:
+        return f"Invalid move: {error}{syntax_hint}"
+    reason = driver.submit(move)
+    return None if reason is None else f"Invalid move: {reason}"
 
 
 def announce(match: MatchSettings) -> str:
@@ -232,8 +242,7 @@ def move_hint(rules: Rules) -> str:
 
 
 def _is_terminal(stream: TextIO) -> bool:
-    isatty = getattr(stream, "isatty", None)
-    return bool(isatty and isatty())
+    return stream.isatty()
 
 
 def run_console(settings: ConsoleSettings, stdin: TextIO | None = None) -> int:
@@ -246,9 +255,8 @@ def run_console(settings: ConsoleSettings, stdin: TextIO | None = None) -> int:
 
 def tolerate_bad_bytes(stream: TextIO) -> None:
     """Undecodable input becomes replacement characters instead of an exception."""
-    reconfigure = getattr(stream, "reconfigure", None)
-    if reconfigure is not None:
-        reconfigure(errors="replace")
+    if isinstance(stream, io.TextIOWrapper):  # standard input (a test's text has no bytes)
+        stream.reconfigure(errors="replace")
 
 
 def quietly(run: Callable[[], int]) -> int:

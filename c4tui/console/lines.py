@@ -15,6 +15,9 @@ import threading
 from collections.abc import Awaitable
 from typing import Any, TextIO, TypeVar
 
+if sys.platform != "win32":  # the terminal's settings (getpass loads it there too)
+    import termios
+
 
 class EndOfInput(Exception):
     """Standard input ran out (Ctrl-D or the end of a script)."""
@@ -134,20 +137,18 @@ async def read_secret(prompt: str) -> str:
 
 def _terminal_settings() -> list[Any] | None:
     """The terminal's settings now (None if standard input is no terminal)."""
+    if sys.platform == "win32":
+        return None
     try:
-        import termios  # noqa: PLC0415 (not on every platform)
-
         return list(termios.tcgetattr(sys.stdin.fileno()))
-    except (ImportError, OSError, ValueError, AttributeError):
+    except (OSError, ValueError, AttributeError):
         return None
 
 
 def _restore_terminal(saved: list[Any] | None) -> None:
-    if saved is None:
+    if saved is None or sys.platform == "win32":
         return
-    with contextlib.suppress(ImportError, OSError, ValueError):
-        import termios  # noqa: PLC0415 (not on every platform)
-
+    with contextlib.suppress(OSError, ValueError):
         termios.tcsetattr(sys.stdin.fileno(), termios.TCSADRAIN, saved)
 
 

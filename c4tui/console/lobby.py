@@ -3,7 +3,7 @@
 After logging in, commands are typed at ``lobby>``; in a room, moves (``3``,
 ``p 3``), ``say TEXT`` and ``forfeit`` are typed while the game is shown move by
 move. The game runs through the match driver like every other game: the other
-player (or, when watching, both) sits in a ``RoomSeat`` fed by the server.
+player (or, when watching, both) sits in a ``RoomPlayer`` seat fed by the server.
 """
 
 from __future__ import annotations
@@ -14,21 +14,17 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import TextIO
 
-from c4tui.console.game import quietly, tolerate_bad_bytes
+from c4tui.client import words
+from c4tui.client.link import LobbyLink
+from c4tui.client.outcomes import CreateOutcome, JoinOutcome, LoginOutcome, RegisterOutcome
+from c4tui.client.room_game import RoomGame, room_game_from
+from c4tui.client.words import Voice
+from c4tui.console.game import quietly, submit_typed_move, tolerate_bad_bytes
 from c4tui.console.lines import EndOfInput, PlainText, printable, read_secret, unless_left
-from c4tui.engine import (
-    MoveSyntaxError,
-    Player,
-    Rules,
-    describe_move,
-    parse_move,
-    render_board,
-    status_line,
-)
+from c4tui.engine import Player, Rules, describe_move, render_board, status_line
 from c4tui.match import MatchDriver
-from c4tui.match.backends.online import room_seats
+from c4tui.match.backends.room_seat import room_seats
 from c4tui.match.events import GameOver, MatchEvent, MatchFailed, MovePlayed, SeatLeft, TurnStarted
-from c4tui.match.lobby import LobbyLink, RoomGame, room_game_from
 from c4tui.net.errors import NetworkError
 from c4tui.protocols import lobby as wire
 from c4tui.protocols.common import ProtocolError
@@ -42,16 +38,6 @@ HELP = """Commands:
   help, quit
 In a game: a column (3, or p 3 to pop), say TEXT to chat, forfeit to give up.
 Ctrl-D leaves (a game you play in counts as forfeited)."""
-
-REGISTER_WORDS = {0: "Account created.", 1: "That name is taken.", 2: wire.USER_RULE}
-LOGIN_WORDS = {1: "No such user.", 2: "Wrong password.", 3: "Bad user name or password."}
-CREATE_WORDS = {
-    1: f"A room name is {wire.ROOM_RULE}.",
-    2: "A room of that name exists.",
-    3: "The server has as many rooms as it allows.",
-    4: "Bad size or rules (4-20 each; classic or popout), or you are in a room already.",
-}
-JOIN_WORDS = {1: "No such room.", 2: "That room has two players already.", 3: "Bad request."}
 
 
 @dataclass(frozen=True)
@@ -109,14 +95,15 @@ class ConsoleLobby(PlainText):
     async def _log_in(self, link: LobbyLink, password: str) -> bool:
         user = self.settings.user
         if self.settings.register:
-            status = await link.register(user, password)
-            self.say(REGISTER_WORDS.get(status, f"Registration refused ({status})."))
-            if status != 0:
+            registered = await link.register(user, password)
+            if registered is not RegisterOutcome.CREATED:
+                self.say(words.REGISTER.said(registered, Voice.CONSOLE))
                 return False
-        status = await link.login(user, password)
-        if status != 0:
-            self.say(f"Cannot log in: {LOGIN_WORDS.get(status, status)}")
-        return status == 0
+            self.say("Account created.")
+        logged_in = await link.login(user, password)
+        if logged_in is not LoginOutcome.LOGGED_IN:
+            self.say(words.LOGIN.said(logged_in, Voice.CONSOLE))
+        return logged_in is LoginOutcome.LOGGED_IN
 
     # ----- lobby commands ------------------------------------------------------------
 
@@ -154,9 +141,9 @@ class ConsoleLobby(PlainText):
         if game is None:
             self.say("Usage: create NAME [COLS ROWS classic|popout]")
             return
-        status = await link.create(name, game)
-        if status != 0:
-            self.say(CREATE_WORDS.get(status, f"Refused ({status})."))
+        created = await link.create(name, game)
+        if created is not CreateOutcome.CREATED:
+            self.say(words.CREATE.said(created, Voice.CONSOLE))
             return
         self.say(f"Room {name!r} created: waiting for a second player (Ctrl-D leaves).")
         await self._in_room(link, name)
@@ -168,9 +155,9 @@ class ConsoleLobby(PlainText):
         await self._enter(link, rest, wire.Mode.VIEWER)
 
     async def _enter(self, link: LobbyLink, name: str, mode: wire.Mode) -> None:
-        status = await link.join(name, mode)
-        if status != 0:
-            self.say(JOIN_WORDS.get(status, f"Refused ({status})."))
+        joined = await link.join(name, mode)
+        if joined is not JoinOutcome.JOINED:
+            self.say(words.JOIN.said(joined, Voice.CONSOLE))
             return
         await self._in_room(link, name)
 
@@ -181,7 +168,7 @@ class ConsoleLobby(PlainText):
             return
         room = await link.quick_play(game)
         if room is None:
-            self.say("Quick play refused (are you in a room already?).")
+            self.say(words.QUICK_PLAY_REFUSED.said(Voice.CONSOLE))
             return
         self.say(f"In room {room}: waiting for an opponent if nobody is there yet (Ctrl-D leaves).")
         await self._in_room(link, room)
@@ -189,9 +176,9 @@ class ConsoleLobby(PlainText):
     @staticmethod
     def _name_and_game(rest: str) -> tuple[str, tuple[int, int, Rules] | None]:
         """``NAME`` or ``NAME COLS ROWS RULES`` (a name may hold spaces)."""
-        words = rest.split()
-        if len(words) >= 4 and (game := wire.parse_game(words[-3:])) is not None:
-            return " ".join(words[:-3]), game
+        fields = rest.split()
+        if len(fields) >= 4 and (game := wire.parse_game(fields[-3:])) is not None:
+            return " ".join(fields[:-3]), game
         return rest, wire.DEFAULT_GAME if rest else None
 
     # ----- in a room -----------------------------------------------------------------
@@ -287,19 +274,11 @@ class ConsoleLobby(PlainText):
                 await game.forfeit()
                 driver.resign(mine, "You forfeited.")
             elif line and mine is not None:
-                self._submit(driver, line)
+                refusal = submit_typed_move(driver, line)
+                if refusal is not None:
+                    self.say(refusal)
             elif line:
                 self.say("Watching: say TEXT to chat; moves are the players'.")
-
-    def _submit(self, driver: MatchDriver, line: str) -> None:
-        try:
-            move = parse_move(line)
-        except MoveSyntaxError as error:
-            self.say(f"Invalid move: {error}")
-            return
-        refusal = driver.submit(move)
-        if refusal is not None:
-            self.say(f"Invalid move: {refusal}")
 
 
 def run_lobby(settings: LobbySettings, stdin: TextIO | None = None) -> int:

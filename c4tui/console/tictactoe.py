@@ -14,12 +14,14 @@ import sys
 from collections.abc import Awaitable, Callable
 from typing import TextIO
 
+from c4tui.client import words
+from c4tui.client.link import TICTACTOE_LINK, LobbyLink, ServerNotice
+from c4tui.client.outcomes import CreateOutcome, JoinOutcome, LoginOutcome, RegisterOutcome
+from c4tui.client.tictactoe import Ended, Refused, TicTacToeRoom, end_words, wait_for_start
+from c4tui.client.words import Voice
 from c4tui.console.game import quietly, tolerate_bad_bytes
 from c4tui.console.lines import EndOfInput, PlainText, read_secret, unless_left
-from c4tui.match.lobby import TICTACTOE_LINK, LobbyLink
-from c4tui.match.tictactoe import Ended, Refused, TicTacToeRoom, end_words, wait_for_start
 from c4tui.net.errors import NetworkError
-from c4tui.protocols import lobby as wire
 from c4tui.protocols import tictactoe as ttt_wire
 from c4tui.protocols.common import ProtocolError
 from c4tui.tictactoe import Board, TicTacToeError, parse_cell
@@ -35,9 +37,6 @@ HELP = """Commands (upper or lower case; what is left out is asked for):
 In a game, type a cell: its number (1-9, 1 2 3 on the top row), or its column
 and row (0-2; 0 0 is the top left). forfeit gives up. quit or Ctrl-D leaves the
 server, which forfeits a game you play."""
-
-BADAUTH_WORDS = "Error: You must be logged in to perform this action"
-NOROOM_WORDS = "Error: You are not in a room"
 
 
 def board_lines(board: Board) -> list[str]:
@@ -115,14 +114,6 @@ class TicTacToeConsole(PlainText):
             return await read_secret("Enter password: ")
         return await self.ask("Enter password: ")
 
-    async def _ask_server(self, message: str) -> wire.Ack | None:
-        """Send a request; the ACK, or None after saying what BADAUTH or NOROOM means."""
-        answer = await self._link.ask_or_notice(message)
-        if isinstance(answer, wire.Notice):
-            self.error(BADAUTH_WORDS if answer.word == wire.BADAUTH else NOROOM_WORDS)
-            return None
-        return answer
-
     # ----- commands --------------------------------------------------------------------
 
     async def _command(self, line: str) -> bool:
@@ -140,7 +131,7 @@ class TicTacToeConsole(PlainText):
         if word in ("quit", "exit"):
             return False
         if word in commands:
-            await commands[word](rest.strip())
+            await self._request(commands[word], rest.strip())
         elif word in ("place", "forfeit"):
             self.error(f"Error: {word} is for a game: create or join a room first")
         elif word in ("help", "?"):
@@ -149,62 +140,45 @@ class TicTacToeConsole(PlainText):
             self.error(f"Error: no command {word!r}: type help for the commands")
         return True
 
+    async def _request(self, command: Callable[[str], Awaitable[None]], rest: str) -> None:
+        """Carry out a command that asks the server; BADAUTH or NOROOM is put in words."""
+        try:
+            await command(rest)
+        except ServerNotice as notice:
+            self.error(words.NOTICES.get(notice.word, str(notice)))
+
     async def _login(self, rest: str) -> None:
         user = await self._argument(rest, "Enter username: ")
-        answer = await self._ask_server(f"LOGIN:{user}:{await self._password()}")
-        if answer is None:
-            return
-        if answer.status == 0:
-            self._link.user = user
+        current = self._link.user
+        outcome = await self._link.login(user, await self._password())
+        if outcome is LoginOutcome.LOGGED_IN:
             self.say(f"Welcome {user}")
-        elif answer.status == 1:
-            self.error(f"Error: User {user} not found")
-        elif answer.status == 2:
-            self.error(f"Error: Wrong password for user {user}")
-        elif self._link.user:
-            self.error(f"Error: You are logged in already, as {self._link.user}")
         else:
-            self.error(f"Error: a user name is {wire.USER_RULE}; a password, {wire.PASSWORD_RULE}")
+            self.error(words.LOGIN.said(outcome, Voice.HANDOUT, user=user, current=current))
 
     async def _register(self, rest: str) -> None:
         user = await self._argument(rest, "Enter username: ")
-        answer = await self._ask_server(f"REGISTER:{user}:{await self._password()}")
-        if answer is None:
-            return
-        if answer.status == 0:
+        outcome = await self._link.register(user, await self._password())
+        if outcome is RegisterOutcome.CREATED:
             self.say(f"Successfully created user account {user}")
-        elif answer.status == 1:
-            self.error(f"Error: User {user} already exists")
         else:
-            self.error(f"Error: a user name is {wire.USER_RULE}; a password, {wire.PASSWORD_RULE}")
+            self.error(words.REGISTER.said(outcome, Voice.HANDOUT, user=user))
 
     async def _room_list(self, rest: str) -> None:
         mode = (await self._argument(rest, "Enter mode (player/viewer): ")).upper()
-        answer = await self._ask_server(f"ROOMLIST:{mode}")
-        if answer is None:
-            return
-        if answer.status != 0:
+        rooms = await self._link.room_list(mode)
+        if rooms is None:
             self.error("Error: Please input a valid mode.")
-            return
-        rooms = ":".join(answer.extra)
-        if rooms:
-            self.say(f"Room available to join as {mode}: {rooms}")
+        elif rooms:
+            self.say(f"Room available to join as {mode}: {','.join(rooms)}")
         else:
             self.say("No rooms to join as a player yet." if mode == "PLAYER" else "No rooms yet.")
 
     async def _create(self, rest: str) -> None:
         room = await self._argument(rest, "Enter room name: ")
-        answer = await self._ask_server(f"CREATE:{room}")
-        if answer is None:
-            return
-        words = {
-            0: "",
-            1: f"Error: Room {room} is invalid (a name is {wire.ROOM_RULE})",
-            2: f"Error: Room {room} already exists",
-            3: "Error: Server already contains a maximum of 256 rooms",
-        }
-        if answer.status != 0:
-            self.error(words.get(answer.status, f"Error: Room {room} was refused"))
+        outcome = await self._link.create(room)
+        if outcome is not CreateOutcome.CREATED:
+            self.error(words.CREATE.said(outcome, Voice.HANDOUT, room=room))
             return
         self.say(f"Successfully created room {room}")
         self.say("Waiting for other player...")
@@ -222,16 +196,9 @@ class TicTacToeConsole(PlainText):
         await self._enter(await self._argument(rest, "Enter room name: "), "VIEWER")
 
     async def _enter(self, room: str, mode: str) -> None:
-        answer = await self._ask_server(f"JOIN:{room}:{mode}")
-        if answer is None:
-            return
-        words = {
-            1: f"Error: No room named {room}",
-            2: f"Error: The room {room} already has 2 players",
-            3: "Error: mode is player or viewer (and you may be in one room only)",
-        }
-        if answer.status != 0:
-            self.error(words.get(answer.status, f"Error: Room {room} was refused"))
+        outcome = await self._link.join(room, mode)
+        if outcome is not JoinOutcome.JOINED:
+            self.error(words.JOIN.said(outcome, Voice.HANDOUT, room=room))
             return
         self.say(f"Successfully joined room {room} as a {mode.lower()}")
         await self._in_room()

@@ -107,8 +107,10 @@ def _choose(
 
 def _analyse(state: GameState, seconds: float, slot: int, time_limit: float | None) -> SearchResult:
     """Run in a worker: the move to hint at, proven where the solver can, else searched."""
-    from c4tui.ai.analysis import proven_hint  # noqa: PLC0415 (the solver loads in workers only)
-    from c4tui.ai.search import search  # noqa: PLC0415 (so does the search)
+    # Imported in the worker: the solver (NumPy, Numba) and the search never load in the
+    # process that runs the event loop (the app's, the server's).
+    from c4tui.ai.analysis import proven_hint  # noqa: PLC0415
+    from c4tui.ai.search import search  # noqa: PLC0415
 
     hint = proven_hint(state, _SlotFlag(slot))
     if hint is not None:
@@ -121,7 +123,7 @@ def _analyse_columns(
     state: GameState, seconds: float, slot: int, time_limit: float | None
 ) -> Analysis:
     """Run in a worker: every column's outcome (see ``ai.analysis``)."""
-    from c4tui.ai.analysis import analyse_columns  # noqa: PLC0415
+    from c4tui.ai.analysis import analyse_columns  # noqa: PLC0415 (in the worker, as above)
 
     budget = seconds if time_limit is None else min(seconds, time_limit)
     return analyse_columns(state, budget, _SlotFlag(slot))

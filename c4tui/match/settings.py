@@ -74,7 +74,9 @@ class MatchSettings:
 
         ``history`` continues a game from the position after those moves.
         """
-        from c4tui.match.driver import MatchDriver  # noqa: PLC0415 (the menu needs no driver)
+        # The one place the driver loads (with the AI's process pool and multiprocessing):
+        # the menu reads these settings long before a game starts.
+        from c4tui.match.driver import MatchDriver  # noqa: PLC0415
 
         context = SeatContext(pool=pool, seed=self.seed, ai_delay=self.ai_delay)
         return MatchDriver(self.new_game(), self.seats(context), history=history, pool=pool)

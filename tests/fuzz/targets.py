@@ -20,6 +20,8 @@ from collections.abc import Callable, Iterator
 
 from c4tui.cli import build_parser
 from c4tui.cli.solve import USAGE_ERROR, run_solve
+from c4tui.client.room_game import RoomGame
+from c4tui.client.tictactoe import TicTacToeRoom
 from c4tui.columns.shell import run_shell
 from c4tui.engine import GameState, Move, MoveSyntaxError, Rules, parse_move
 from c4tui.engine.errors import IllegalMoveError
@@ -27,8 +29,6 @@ from c4tui.engine.moves import format_move
 from c4tui.engine.sequence import play_sequence
 from c4tui.engine.size import parse_size
 from c4tui.lobby import CONNECT_FOUR, TIC_TAC_TOE, Lobby, Member
-from c4tui.match.lobby import RoomGame
-from c4tui.match.tictactoe import TicTacToeRoom
 from c4tui.protocols import c4n, cfsp, i32cfsp
 from c4tui.protocols import lobby as wire
 from c4tui.protocols import tictactoe as ttt

@@ -5,8 +5,18 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
+from c4tui.client import words
+from c4tui.client.link import TICTACTOE_LINK, LobbyLink
+from c4tui.client.outcomes import (
+    JoinOutcome,
+    LoginOutcome,
+    RegisterOutcome,
+    UnknownStatus,
+    outcome_of,
+)
+from c4tui.client.room_game import room_game_from
+from c4tui.client.words import Voice
 from c4tui.engine import Move, Player
-from c4tui.match.lobby import TICTACTOE_LINK, LobbyLink, room_game_from
 from c4tui.protocols import lobby as wire
 from tests.net.lobby_client import lobby_server, logged_in
 from tests.net.tictactoe_client import tictactoe_server
@@ -32,9 +42,9 @@ async def test_a_viewer_joining_after_pops_knows_the_colours_and_whose_turn(
             assert (await mover.line()).startswith("BOARDSTATUS"), move
             await other.line()
         link = await LobbyLink.open("127.0.0.1", server.port)
-        assert await link.register("vic", "pw") == 0
-        assert await link.login("vic", "pw") == 0
-        assert await link.join("r1", wire.Mode.VIEWER) == 0
+        assert await link.register("vic", "pw") is RegisterOutcome.CREATED
+        assert await link.login("vic", "pw") is LoginOutcome.LOGGED_IN
+        assert await link.join("r1", wire.Mode.VIEWER) is JoinOutcome.JOINED
         start = await link.pushed()
         assert isinstance(start, wire.InProgress) and start.to_move == "ann"
         game = await room_game_from(link, start, "r1")
@@ -54,7 +64,8 @@ async def test_a_request_cancelled_before_it_is_sent_takes_no_later_answer(
     async with tictactoe_server(tmp_path) as server:
         assert server.tictactoe_port is not None
         link = await LobbyLink.open("127.0.0.1", server.tictactoe_port, dialect=TICTACTOE_LINK)
-        assert await link.register("ann", "pw") == 0 and await link.login("ann", "pw") == 0
+        assert await link.register("ann", "pw") is RegisterOutcome.CREATED
+        assert await link.login("ann", "pw") is LoginOutcome.LOGGED_IN
         first = asyncio.create_task(link.room_names(wire.Mode.VIEWER))
         paced = asyncio.create_task(link.room_names(wire.Mode.PLAYER))  # waits 50 ms to send
         await asyncio.sleep(0.01)
@@ -62,3 +73,14 @@ async def test_a_request_cancelled_before_it_is_sent_takes_no_later_answer(
         assert await first == []
         assert await asyncio.wait_for(link.room_names(wire.Mode.PLAYER), 5) == []
         await link.close()
+
+
+def test_answers_are_named_and_an_unknown_status_keeps_its_number_in_the_words() -> None:
+    assert outcome_of(JoinOutcome, 2) is JoinOutcome.ROOM_FULL
+    assert outcome_of(JoinOutcome, 7) == UnknownStatus(7)
+    assert words.JOIN.said(UnknownStatus(7), Voice.CONSOLE) == "Refused (7)."
+    assert words.JOIN.said(UnknownStatus(7), Voice.APP) == "Cannot join (7)."
+    handout = words.JOIN.said(JoinOutcome.ROOM_FULL, Voice.HANDOUT, room="{x}")
+    assert handout == "Error: The room {x} already has 2 players"  # a name is no template
+    assert outcome_of(LoginOutcome, 3) is LoginOutcome.BAD_FORMAT
+    assert outcome_of(LoginOutcome, -3) == UnknownStatus(-3)

@@ -1,26 +1,22 @@
-"""A person met in a lobby's room: the seat the driver asks for their moves.
+"""People met in a room server's rooms, as a kind of opponent: "Online", in the menu.
 
-As a kind of opponent ("Online", in the menu: play people online) its options say where the
-lobby is; the seats themselves are made once a room's game begins, one for the
-opponent when we play, one for each player when we watch.
+Its options say where the server is and who you are; the seats themselves
+(``room_seat``) are made once a room's game begins, one for the opponent when
+we play, one for each player when we watch.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, ClassVar
+from typing import ClassVar
 
-from c4tui.engine import GameState, Move, Player
+from c4tui.engine import Player
 from c4tui.match.backends.base import Backend, Choice, Option
 from c4tui.match.backends.network.base import login_name
-from c4tui.match.backends.person import PersonBackend
 from c4tui.net.address import DEFAULT_HOST, DEFAULT_PORT, parse_host, parse_port
-from c4tui.net.errors import NetworkError
 
-if TYPE_CHECKING:
-    from c4tui.match.lobby import RoomGame
-
-# The lobby protocol's codec loads when these are called, not when the menu lists "Online".
+# The options' checks: the lobby protocol's codec loads when a form first checks a
+# value (or asks for the default name), not when the menu lists "Online".
 
 
 def parse_lobby_user(text: str) -> str:
@@ -57,12 +53,10 @@ TICTACTOE_ROOMS = "tictactoe"
 
 
 class RoomSeat(Backend):
-    """A player of a lobby room seen from here: its moves arrive from the server.
+    """A player of a room seen from here, as a kind of opponent: "Online" in the menu.
 
-    ``sends`` is the colour whose moves this seat forwards (ours, when we play):
-    the driver tells every seat of every move, and ours must reach the server.
-    As a kind of opponent ("Online" in the menu) its options say where the lobby is;
-    the seats themselves are made once a room's game begins.
+    Its options say where the lobby is; the seats themselves (``RoomPlayer``) are
+    made once a room's game begins, not from options.
     """
 
     key = "online"
@@ -104,35 +98,3 @@ class RoomSeat(Backend):
         if values.get("red") and values.get("yellow"):
             return f"{values['red']} vs {values['yellow']} (online)"
         return "people online"
-
-    def __init__(self, game: RoomGame, colour: Player, sends: Player | None = None) -> None:
-        self.game = game
-        self.label = game.names[colour]
-        self._sends = sends
-
-    async def choose_move(self, state: GameState) -> Move:
-        """The move the server shows this player making."""
-        from c4tui.match.driver import OpponentLeft  # noqa: PLC0415
-        from c4tui.protocols.common import ProtocolError  # noqa: PLC0415
-
-        try:
-            return await self.game.next_move()
-        except (NetworkError, ProtocolError) as error:
-            if self.game.ended is not None and self.game.ended.status == 2:
-                raise OpponentLeft(f"{self.label} forfeited or left") from error
-            raise
-
-    async def move_played(self, before: GameState, move: Move) -> None:
-        """Forward our own moves to the server (and wait for its board)."""
-        if before.turn is self._sends:
-            await self.game.play(move)
-
-
-def room_seats(game: RoomGame, mine: Player | None) -> dict[Player, Backend]:
-    """Who sits where: you on your colour (if you play), the room's players elsewhere."""
-    return {
-        colour: PersonBackend(f"{game.names[colour]} (you)")
-        if colour is mine
-        else RoomSeat(game, colour, sends=mine)
-        for colour in Player
-    }

@@ -20,12 +20,17 @@ from textual.containers import Vertical
 from textual.screen import Screen
 from textual.widgets import DataTable, Static
 
+from c4tui.client import words
+from c4tui.client.link import LobbyLink, RoomSummary
+from c4tui.client.outcomes import CreateOutcome, JoinOutcome
+from c4tui.client.room_game import RoomGame, room_game_from
+from c4tui.client.tictactoe import TicTacToeRoom, wait_for_start
+from c4tui.client.words import Voice
 from c4tui.engine import Player, Rules
 from c4tui.match import MatchDriver, MatchSettings
-from c4tui.match.backends.online import TICTACTOE_ROOMS, RoomSeat, room_seats
-from c4tui.match.lobby import LobbyLink, RoomGame, RoomSummary, room_game_from
+from c4tui.match.backends.online import TICTACTOE_ROOMS, RoomSeat
+from c4tui.match.backends.room_seat import room_seats
 from c4tui.match.settings import describe_game
-from c4tui.match.tictactoe import TicTacToeRoom, wait_for_start
 from c4tui.net.errors import NetworkError
 from c4tui.protocols import lobby as wire
 from c4tui.protocols.common import ProtocolError
@@ -61,10 +66,13 @@ class LobbyScreen(Screen[None]):
         Binding("escape", "leave", "Back", id="lobby.leave"),
     ]
 
-    def __init__(self, logged_in: LoggedIn, settings: MatchSettings) -> None:
+    def __init__(
+        self, logged_in: LoggedIn, settings: MatchSettings, *, ascii_only: bool = False
+    ) -> None:
         super().__init__()
         self._session = logged_in
         self._settings = settings
+        self._ascii_only = ascii_only  # for the tic-tac-toe board
         self._room: str | None = None  # the room we wait in
         self.tictactoe = logged_in.values.get("game") == TICTACTOE_ROOMS
 
@@ -201,10 +209,9 @@ class LobbyScreen(Screen[None]):
 
     @work(group="enter", exclusive=True, exit_on_error=False)
     async def _join(self, name: str, mode: wire.Mode) -> None:
-        status = await self.link.join(name, mode)
-        words = {1: "That room is gone.", 2: "That room has two players: w watches it."}
-        if status != 0:
-            self._say(words.get(status, f"Cannot join ({status})."), error=True)
+        joined = await self.link.join(name, mode)
+        if joined is not JoinOutcome.JOINED:
+            self._say(words.JOIN.said(joined, Voice.APP), error=True)
             self.action_refresh()
             return
         self._wait_in(name, "Joining…" if mode is wire.Mode.PLAYER else "Watching…")
@@ -221,13 +228,13 @@ class LobbyScreen(Screen[None]):
         described = "tic-tac-toe" if game is None else describe_game(*game)
         for suffix in ["", *(f" {n}" for n in range(2, 20))]:
             name = f"{user[:12]} room{suffix}"
-            status = await self.link.create(name, game)
-            if status == 0:
+            created = await self.link.create(name, game)
+            if created is CreateOutcome.CREATED:
                 self._wait_in(name, f"Room {name!r} ({described}) is open.")
                 return
-            if status != 2:
+            if created is not CreateOutcome.NAME_TAKEN:
                 break
-        self._say("The server would not open a room (it may be full).", error=True)
+        self._say(words.CREATE.said(created, Voice.APP), error=True)
 
     def action_quick_play(self) -> None:
         """Meet the next person waiting for the same board and rules, or wait for one."""
@@ -238,7 +245,7 @@ class LobbyScreen(Screen[None]):
     async def _quick(self) -> None:
         room = await self.link.quick_play(self.game)
         if room is None:
-            self._say("Quick play was refused.", error=True)
+            self._say(words.QUICK_PLAY_REFUSED.said(Voice.APP), error=True)
             return
         self._wait_in(room, f"Quick play: in room {room!r}.")
 
@@ -277,7 +284,7 @@ class LobbyScreen(Screen[None]):
             self._say(f"The server is gone: {error}", error=True)
             return
         room = TicTacToeRoom(self.link, start)
-        screen = TicTacToeScreen(room, ascii_only=getattr(self.app, "ascii_only", False))
+        screen = TicTacToeScreen(room, ascii_only=self._ascii_only)
         self.app.push_screen(screen, self._game_left)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:

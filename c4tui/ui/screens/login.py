@@ -21,19 +21,15 @@ from textual.containers import Grid, Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, Static
 
+from c4tui.client import words
+from c4tui.client.link import LOBBY_LINK, TICTACTOE_LINK, LobbyLink
+from c4tui.client.outcomes import LoginOutcome, RegisterOutcome
+from c4tui.client.words import Voice
 from c4tui.match.backends.online import TICTACTOE_ROOMS, RoomSeat, parse_password
-from c4tui.match.lobby import LOBBY_LINK, TICTACTOE_LINK, LobbyLink
 from c4tui.net.errors import NetworkError
 from c4tui.protocols.common import ProtocolError
 from c4tui.ui.screens.connect import chosen_value, option_widget
 from c4tui.ui.servers import Servers, server_refusal
-
-REGISTER_PROBLEMS = {1: "That username is taken: log in, or choose another."}
-LOGIN_PROBLEMS = {
-    1: "No such user: check the name, or Register.",
-    2: "Wrong password.",
-    3: "The server refused that name or password.",
-}
 
 
 @dataclass(frozen=True)
@@ -54,17 +50,17 @@ async def log_in(values: Mapping[str, str], password: str, register: bool) -> Lo
         return str(error)
     try:
         if register:
-            status = await link.register(values["user"], password)
-            if status != 0:
+            registered = await link.register(values["user"], password)
+            if registered is not RegisterOutcome.CREATED:
                 await link.close()
-                return REGISTER_PROBLEMS.get(status, "The server refused that name or password.")
-        status = await link.login(values["user"], password)
+                return words.REGISTER.said(registered, Voice.APP)
+        logged_in = await link.login(values["user"], password)
     except (NetworkError, ProtocolError, TimeoutError) as error:
         await link.close()
         return f"The server did not answer as expected: {error}"
-    if status != 0:
+    if logged_in is not LoginOutcome.LOGGED_IN:
         await link.close()
-        return LOGIN_PROBLEMS.get(status, f"Login refused ({status}).")
+        return words.LOGIN.said(logged_in, Voice.APP)
     return LoggedIn(link, dict(values), password)
 
 

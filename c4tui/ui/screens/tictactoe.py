@@ -15,7 +15,7 @@ from textual.containers import Center, Vertical
 from textual.screen import Screen
 from textual.widgets import Static
 
-from c4tui.match.tictactoe import Ended, Refused, RoomNews, TicTacToeRoom, end_words
+from c4tui.client.tictactoe import Ended, Refused, RoomNews, TicTacToeRoom, end_words
 from c4tui.net.errors import NetworkError
 from c4tui.protocols.common import ProtocolError
 from c4tui.tictactoe import Board, Mark

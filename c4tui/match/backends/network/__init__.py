@@ -1,47 +1,45 @@
 """The opponent at the other end of a connection: a server's AI, in the protocol it speaks.
 
-One backend for every protocol: it connects, keeps the time limits, hangs up and
-puts every problem in words; what is said on the wire is the chosen protocol's
-``ServerGame``. To add a protocol: write its ServerGame in a module here and list
-it in ``CLIENT_PROTOCOLS``.
+One backend for every protocol, listed with the menu: its options and the
+protocols' limits are plain declarations (``base``). The talk itself — the
+connection, the time limits, each protocol's ``ServerGame`` and codec — is a
+``ServerSession`` (``session``), loaded when the first game starts. To add a
+protocol: declare it in ``base``, write its ServerGame in a module here, and
+list it in ``CLIENT_PROTOCOLS`` and in ``session.GAMES``.
 """
 
 from __future__ import annotations
 
-import asyncio
-from collections.abc import Coroutine, Mapping
-from typing import TYPE_CHECKING, ClassVar, TypeVar
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, ClassVar
 
 from c4tui.engine import GameState, Move, Player, Rules
 from c4tui.match.backends.base import Backend, Choice, Option, SeatContext
 from c4tui.match.backends.network.base import (
+    C4N,
+    CFSP,
+    I32CFSP,
+    ClientProtocol,
     ServerAddress,
-    ServerGame,
-    describe_network_error,
     login_name,
 )
-from c4tui.match.backends.network.c4n import C4NGame
-from c4tui.match.backends.network.cfsp import CFSPGame
-from c4tui.match.backends.network.i32cfsp import I32CFSPGame
 from c4tui.net.address import CONNECT_TIMEOUT, DEFAULT_HOST, DEFAULT_PORT, parse_host, parse_port
 from c4tui.net.errors import NetworkError
 from c4tui.protocols.limits import MAX_USERNAME
 
 if TYPE_CHECKING:
-    from c4tui.net.connection import Connection
+    from c4tui.match.backends.network.session import ServerSession
 
 #: The protocols the app and the console can play a server in; the first is the default.
-CLIENT_PROTOCOLS: dict[str, type[ServerGame]] = {
-    game.key: game for game in (I32CFSPGame, CFSPGame, C4NGame)
+CLIENT_PROTOCOLS: dict[str, ClientProtocol] = {
+    protocol.key: protocol for protocol in (I32CFSP, CFSP, C4N)
 }
 
 #: Seconds to wait for any answer after the greeting (the server's AI thinks).
 REPLY_TIMEOUT = 120.0
 
-T = TypeVar("T")
 
-
-def protocol_named(key: str) -> type[ServerGame]:
+def protocol_named(key: str) -> ClientProtocol:
     """The client protocol called ``key``. Raises KeyError naming the known ones."""
     try:
         return CLIENT_PROTOCOLS[key]
@@ -49,16 +47,17 @@ def protocol_named(key: str) -> type[ServerGame]:
         raise KeyError(f"no protocol {key!r}; known: {', '.join(CLIENT_PROTOCOLS)}") from None
 
 
-def chosen_protocol(values: Mapping[str, str]) -> type[ServerGame]:
+def chosen_protocol(values: Mapping[str, str]) -> ClientProtocol:
     """The protocol option's choice (the default while none is made)."""
-    return CLIENT_PROTOCOLS.get(values.get("protocol", ""), I32CFSPGame)
+    return CLIENT_PROTOCOLS.get(values.get("protocol", ""), I32CFSP)
 
 
 def _uses_username(values: Mapping[str, str]) -> bool:
     return chosen_protocol(values).uses_username
 
 
-# The menu and the command line list these options before any protocol is loaded.
+# The options' checks: I32CFSP's codec loads when a form first checks a username (or
+# asks for the default one), not when the menu and the command line list these options.
 
 
 def _parse_username(text: str) -> str:
@@ -76,7 +75,7 @@ def _default_username() -> str:
 PROTOCOL_OPTION = Option(
     "protocol",
     "Protocol",
-    I32CFSPGame.key,
+    I32CFSP.key,
     choices=tuple(Choice(game.key, game.name, game.summary) for game in CLIENT_PROTOCOLS.values()),
 )
 
@@ -115,7 +114,7 @@ class NetworkBackend(Backend):
     def __init__(
         self,
         address: ServerAddress,
-        protocol: type[ServerGame] = I32CFSPGame,
+        protocol: ClientProtocol = I32CFSP,
         connect_timeout: float = CONNECT_TIMEOUT,
         reply_timeout: float = REPLY_TIMEOUT,
     ) -> None:
@@ -124,8 +123,7 @@ class NetworkBackend(Backend):
         self.label = f"Server {address}"
         self._connect_timeout = connect_timeout
         self._reply_timeout = reply_timeout
-        self._connection: Connection | None = None
-        self._game: ServerGame | None = None
+        self._session: ServerSession | None = None
         self._person = Player.RED
         self._server_moves: list[Move] = []
 
@@ -162,32 +160,18 @@ class NetworkBackend(Backend):
 
     async def start(self, state: GameState) -> None:
         """Connect and ask for a game like ``state`` (a fresh connection for each game)."""
-        from c4tui.net.connection import open_connection  # noqa: PLC0415 (loaded once playing)
-        from c4tui.net.framing import MessageStream  # noqa: PLC0415
+        # The one place the network side loads: the connection, the framing and every
+        # protocol's codec come with the first game, not with the menu listing this kind.
+        from c4tui.match.backends.network.session import ServerSession  # noqa: PLC0415
 
         await self.close()
         self.moved_first = False
         self._person = Player.RED
-        try:
-            connection = await open_connection(
-                self.address.host, self.address.port, self._connect_timeout
-            )
-        except (OSError, TimeoutError) as error:
-            raise NetworkError(describe_network_error(error, self.address)) from error
-        self._connection = connection
-        game = self.protocol(
-            MessageStream(connection, self.protocol.spec()), self.address.username, state
+        session = await ServerSession.connect(
+            self.address, self.protocol, state, self._connect_timeout
         )
-        self._game = game
-        try:
-            self._server_moves = await self._guarded(game.open(), self._connect_timeout)
-        except NetworkError as error:
-            if isinstance(error.__cause__, TimeoutError):
-                raise NetworkError(
-                    f"No answer from {self.address} to {self.protocol.name}'s greeting in "
-                    f"{self._connect_timeout:g} s: is it a {self.protocol.name} server?"
-                ) from error
-            raise
+        self._session = session
+        self._server_moves = await session.greet(self._connect_timeout)
         if self._server_moves:
             self.moved_first = True
             self._person = Player.YELLOW
@@ -196,32 +180,15 @@ class NetworkBackend(Backend):
         """Send the person's move and read the server's answer and its move."""
         if before.turn is not self._person:
             return
-        game = self._connected()
-        self._server_moves += await self._guarded(game.exchange(move), self._reply_timeout)
-        if game.over:
+        session = self._connected()
+        self._server_moves += await session.exchange(move, self._reply_timeout)
+        if session.over:
             await self.close()
 
     async def watch_while_waiting(self) -> None:
-        """Raise NetworkError when the server hangs up (or floods us) during the person's turn.
-
-        What it sends meanwhile is kept for the next read.
-        """
-        from c4tui.protocols.common import ProtocolError  # noqa: PLC0415
-
-        connection = self._connection
-        if connection is None or self._game is None or self._game.over:
-            return
-        try:
-            await connection.wait_for_hangup()
-        except (ProtocolError, OSError) as error:
-            await self._hang_up()
-            raise NetworkError(describe_network_error(error, self.address)) from error
-        await self._hang_up()
-        raise NetworkError(f"{self.address} hung up during the game.")
-
-    async def _hang_up(self) -> None:
-        self._game = None  # no goodbye on a broken conversation
-        await self.close()
+        """Raise NetworkError when the server hangs up (or floods us) during the person's turn."""
+        if self._session is not None:
+            await self._session.watch()
 
     async def choose_move(self, state: GameState) -> Move:
         """The server's move, already received after the person's move."""
@@ -231,29 +198,20 @@ class NetworkBackend(Backend):
 
     async def close(self) -> None:
         """Hang up (saying STOP first in C4N if the game is not over)."""
-        connection, self._connection = self._connection, None
-        game, self._game = self._game, None
-        if connection is None:
-            return
-        if game is not None and not game.over:
-            await game.leave()
-        await connection.close()
+        session, self._session = self._session, None
+        if session is not None:
+            await session.close()
 
-    def _connected(self) -> ServerGame:
-        if self._connection is None or self._game is None:
+    def _connected(self) -> ServerSession:
+        if self._session is None or self._session.closed:
             raise NetworkError(f"Not connected to {self.address}.")
-        return self._game
-
-    async def _guarded(self, talk: Coroutine[object, object, T], timeout: float) -> T:
-        """Run a conversation; on any failure hang up and raise NetworkError in words."""
-        from c4tui.protocols.common import ProtocolError  # noqa: PLC0415
-
-        try:
-            async with asyncio.timeout(timeout):  # not wait_for: it can lose a cancellation
-                return await talk
-        except (ProtocolError, OSError, TimeoutError) as error:
-            await self._hang_up()
-            raise NetworkError(describe_network_error(error, self.address)) from error
+        return self._session
 
 
-__all__ = ["CLIENT_PROTOCOLS", "NetworkBackend", "ServerAddress", "ServerGame", "protocol_named"]
+__all__ = [
+    "CLIENT_PROTOCOLS",
+    "ClientProtocol",
+    "NetworkBackend",
+    "ServerAddress",
+    "protocol_named",
+]

@@ -3,15 +3,15 @@
 from __future__ import annotations
 
 import contextlib
-from typing import TYPE_CHECKING, ClassVar
+from typing import ClassVar
 
-from c4tui.engine import Move, Rules
-from c4tui.match.backends.network.base import ServerGame
+from c4tui.engine import Move
+from c4tui.match.backends.network.base import C4N, ClientProtocol
+from c4tui.match.backends.network.game import ServerGame
 from c4tui.net.errors import ConnectionClosed
-
-if TYPE_CHECKING:
-    from c4tui.protocols.c4n import ClientSession
-    from c4tui.protocols.registry import ProtocolSpec
+from c4tui.protocols import c4n
+from c4tui.protocols.common import ProtocolError
+from c4tui.protocols.registry import ProtocolSpec
 
 #: Seconds to wait for the final BOARD after a RESULT (a server may just hang up).
 FINAL_BOARD_SECONDS = 2.0
@@ -20,32 +20,18 @@ FINAL_BOARD_SECONDS = 2.0
 class C4NGame(ServerGame):
     """One C4N game: every BOARD checked against our board, wins judged by our engine."""
 
-    key = "c4n"
-    name = "C4N"
-    summary = "Connect I4n's protocol (C4N 1.0 START): classic rules on 7 × 6 only."
-    only_size = (7, 6)  # c4n.COLUMNS, c4n.ROWS (a test holds them equal)
-    rules: ClassVar[tuple[Rules, ...]] = (Rules.CLASSIC,)
-    session: ClientSession
-
-    @classmethod
-    def spec(cls) -> ProtocolSpec:
-        """C4N's framing."""
-        from c4tui.protocols import c4n  # noqa: PLC0415 (loaded once playing)
-
-        return c4n.SPEC
+    protocol: ClassVar[ClientProtocol] = C4N
+    spec: ClassVar[ProtocolSpec] = c4n.SPEC
+    session: c4n.ClientSession
 
     async def open(self) -> list[Move]:
         """START; the first BOARD may already hold the AI's first disc."""
-        from c4tui.protocols import c4n  # noqa: PLC0415
-
         self.session = c4n.ClientSession()
         await self.ask_first(self.session.start(), self.session.start(), self.session.first_board)
         return self._take_ai_moves()
 
     async def exchange(self, move: Move) -> list[Move]:
         """MOVE; then the round's BOARD, or RESULT and the final BOARD."""
-        from c4tui.protocols import c4n  # noqa: PLC0415
-
         session = self.session
         await self.stream.send(session.send_move(move))
         if session.state.is_over:
@@ -74,7 +60,5 @@ class C4NGame(ServerGame):
 
     async def leave(self) -> None:
         """STOP, so the server knows the game is over for us."""
-        from c4tui.protocols.common import ProtocolError  # noqa: PLC0415
-
         with contextlib.suppress(OSError, TimeoutError, ProtocolError):
             await self.stream.send(self.session.stop())

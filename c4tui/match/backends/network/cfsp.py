@@ -2,36 +2,25 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, ClassVar
+from typing import ClassVar
 
-from c4tui.engine import Move, Rules
-from c4tui.match.backends.network.base import ServerGame
-
-if TYPE_CHECKING:
-    from c4tui.protocols.cfsp import ClientSession
-    from c4tui.protocols.registry import ProtocolSpec
+from c4tui.engine import Move
+from c4tui.match.backends.network.base import CFSP, ClientProtocol
+from c4tui.match.backends.network.game import ServerGame
+from c4tui.protocols import cfsp
+from c4tui.protocols.common import ProtocolError
+from c4tui.protocols.registry import ProtocolSpec
 
 
 class CFSPGame(ServerGame):
     """One CFSP game; an illegal AI move is asked for again, a few times, then refused."""
 
-    key = "cfsp"
-    name = "CFSP"
-    summary = "ICS 32's later protocol (GAME rows columns): any size, Pop Out rules."
-    rules: ClassVar[tuple[Rules, ...]] = (Rules.POPOUT,)  # cfsp.RULES (a test holds them equal)
-    session: ClientSession
-
-    @classmethod
-    def spec(cls) -> ProtocolSpec:
-        """CFSP's framing."""
-        from c4tui.protocols import cfsp  # noqa: PLC0415 (loaded once playing)
-
-        return cfsp.SPEC
+    protocol: ClassVar[ClientProtocol] = CFSP
+    spec: ClassVar[ProtocolSpec] = cfsp.SPEC
+    session: cfsp.ClientSession
 
     async def open(self) -> list[Move]:
         """GAME, answered with START."""
-        from c4tui.protocols import cfsp  # noqa: PLC0415
-
         state = self.start_state
         self.session = cfsp.ClientSession(state.columns, state.rows)
         await self.ask_first(self.session.game_request(), cfsp.GAME, self.session.check_start)
@@ -39,9 +28,6 @@ class CFSPGame(ServerGame):
 
     async def exchange(self, move: Move) -> list[Move]:
         """USER and RECEIVED; then MOVE and COLUMN until the AI's move is legal here."""
-        from c4tui.protocols import cfsp  # noqa: PLC0415
-        from c4tui.protocols.common import ProtocolError  # noqa: PLC0415
-
         session = self.session
         await self.stream.send(session.send_move(move))
         session.check_received(move, await self.stream.read())

@@ -1,13 +1,10 @@
-"""People against people through a lobby server: the connection, and the seats of its rooms.
+"""One logged-in connection to a room server, and its requests with typed answers.
 
-``LobbyLink`` is one logged-in connection: requests wait for their ACKSTATUS,
-everything else the server pushes (BEGIN, boards, chat, the end) is routed to
-the room's game. It speaks the lobby protocol, or with ``TICTACTOE_LINK`` the
-INFO1112 tic-tac-toe protocol, whose accounts and rooms work the same way
-(its games are ``c4tui.match.tictactoe``'s). ``RoomGame`` turns each
-BOARDSTATUS into the move that made it, checked by our engine, for the
-driver's ``RoomSeat``s: the opponent's seat when we play, both seats when we
-watch. Chat lines reach whoever listens at once.
+``LobbyLink`` speaks the lobby protocol, or with ``TICTACTOE_LINK`` the
+INFO1112 tic-tac-toe protocol, whose accounts and rooms work the same way.
+Requests wait for their ACKSTATUS and return what it means (``outcomes``);
+everything else the server pushes (BEGIN, boards, chat, the end) waits in a
+queue for the room's game (``room_game``, ``tictactoe``).
 """
 
 from __future__ import annotations
@@ -18,7 +15,15 @@ from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from c4tui.engine import GameState, Move, Player, Rules
+from c4tui.client.outcomes import (
+    CreateOutcome,
+    JoinOutcome,
+    LoginOutcome,
+    RegisterOutcome,
+    UnknownStatus,
+    outcome_of,
+)
+from c4tui.engine import Rules
 from c4tui.net.address import CONNECT_TIMEOUT
 from c4tui.net.connection import Connection, open_connection
 from c4tui.net.errors import ConnectionClosed, NetworkError
@@ -32,6 +37,8 @@ from c4tui.protocols.registry import ProtocolSpec
 REPLY_TIMEOUT = 30.0
 
 Game = tuple[int, int, Rules]
+#: LOGIN refusals that say what is wrong with the account asked for.
+_ABOUT_THE_ACCOUNT = (LoginOutcome.NO_SUCH_USER, LoginOutcome.WRONG_PASSWORD)
 #: Anything a room server may push, in either protocol.
 ServerMessage = wire.ServerMessage | ttt_wire.ServerMessage
 
@@ -49,6 +56,14 @@ LOBBY_LINK = LinkDialect(wire.SPEC, wire.parse_server_message, "The lobby server
 TICTACTOE_LINK = LinkDialect(
     ttt_wire.CLIENT_SPEC, ttt_wire.parse_server_message, "The tic-tac-toe server"
 )
+
+
+class ServerNotice(NetworkError):
+    """The server answered a request with BADAUTH (not logged in) or NOROOM (in no room)."""
+
+    def __init__(self, word: str, request: str) -> None:
+        super().__init__(f"The server answered {word} to {quote(request[:30])}.")
+        self.word = word
 
 
 @dataclass(frozen=True)
@@ -112,10 +127,8 @@ class LobbyLink:
         try:
             while True:
                 message = self.dialect.parse(await self._stream.read())
-                waiting = self._waiting_for(message)
-                if waiting is not None:
-                    if not waiting.done():  # an asker that gave up (a cancelled worker)
-                        waiting.set_result(message)  # type: ignore[arg-type]
+                if isinstance(message, wire.Ack | wire.Notice):
+                    self._answer(message)
                 else:
                     self._pushed.put_nowait(message)
         except ConnectionClosed:
@@ -128,26 +141,40 @@ class LobbyLink:
                     future.set_exception(NetworkError(self.problem or self._hung_up))
             self._pushed.put_nowait(None)
 
-    def _waiting_for(self, message: ServerMessage) -> asyncio.Future[wire.Ack | wire.Notice] | None:
-        """The request ``message`` answers, if it answers one (ACKs, and BADAUTH/NOROOM)."""
+    def _answer(self, message: wire.Ack | wire.Notice) -> None:
+        """Hand ``message`` to the request it answers (ACKs, and BADAUTH/NOROOM), else push it."""
+        waiting = self._waiting_for(message)
+        if waiting is None:
+            self._pushed.put_nowait(message)
+        elif not waiting.done():  # else an asker that gave up (a cancelled worker)
+            waiting.set_result(message)
+
+    def _waiting_for(
+        self, message: wire.Ack | wire.Notice
+    ) -> asyncio.Future[wire.Ack | wire.Notice] | None:
+        """The request ``message`` answers, if it answers one."""
         if isinstance(message, wire.Ack):
             for index, (command, future) in enumerate(self._pending):
                 if command == message.command:
                     del self._pending[index]
                     return future
             raise ProtocolError(f"an answer nobody asked for: {message.command}")
-        if isinstance(message, wire.Notice) and self._pending:
+        if self._pending:
             return self._pending.popleft()[1]
         return None
 
     async def ask(self, line: str) -> wire.Ack:
-        """Send a request and wait for its ACKSTATUS. Raises NetworkError (BADAUTH too)."""
-        answer = await self.ask_or_notice(line)
+        """Send a request and wait for its ACKSTATUS.
+
+        Raises ServerNotice when BADAUTH or NOROOM comes instead, NetworkError when
+        the server is gone, TimeoutError when it does not answer in time.
+        """
+        answer = await self._answer_to(line)
         if isinstance(answer, wire.Notice):
-            raise NetworkError(f"The server answered {answer.word} to {quote(line[:30])}.")
+            raise ServerNotice(answer.word, line)
         return answer
 
-    async def ask_or_notice(self, line: str) -> wire.Ack | wire.Notice:
+    async def _answer_to(self, line: str) -> wire.Ack | wire.Notice:
         """Send a request and wait for its ACKSTATUS, or the BADAUTH or NOROOM it gets instead."""
         if self._reader.done():  # nobody will read the answer
             raise NetworkError(self.problem or self._hung_up)
@@ -196,21 +223,30 @@ class LobbyLink:
 
     # ----- requests ------------------------------------------------------------------
 
-    async def register(self, user: str, password: str) -> int:
-        """0 created, 1 the name is taken, 2 a name or password against the rules."""
-        return (await self.ask(f"REGISTER:{user}:{password}")).status
+    async def register(self, user: str, password: str) -> RegisterOutcome | UnknownStatus:
+        """Create an account (it does not log in)."""
+        status = (await self.ask(f"REGISTER:{user}:{password}")).status
+        return outcome_of(RegisterOutcome, status)
 
-    async def login(self, user: str, password: str) -> int:
-        """0 in, 1 no such user, 2 wrong password, 3 bad format."""
-        status = (await self.ask(f"LOGIN:{user}:{password}")).status
-        if status == 0:
+    async def login(self, user: str, password: str) -> LoginOutcome | UnknownStatus:
+        """Log in as ``user``; ``self.user`` names them once in."""
+        outcome = outcome_of(LoginOutcome, (await self.ask(f"LOGIN:{user}:{password}")).status)
+        if outcome is LoginOutcome.LOGGED_IN:
             self.user = user
-        return status
+        elif self.user and outcome not in _ABOUT_THE_ACCOUNT:
+            return LoginOutcome.ALREADY_LOGGED_IN  # what else a server refuses then
+        return outcome
+
+    async def room_list(self, mode: str) -> list[str] | None:
+        """The rooms ROOMLIST names for ``mode`` as typed; None if the server refuses the mode."""
+        answer = await self.ask(f"ROOMLIST:{mode}")
+        if answer.status != 0:
+            return None
+        return [name for name in ":".join(answer.extra).split(",") if name]
 
     async def room_names(self, mode: wire.Mode) -> list[str]:
         """Rooms to play in (PLAYER) or to watch (VIEWER)."""
-        extra = (await self.ask(f"ROOMLIST:{mode.value}")).extra
-        return [name for name in ":".join(extra).split(",") if name]
+        return await self.room_list(mode.value) or []
 
     async def room_info(self, name: str) -> wire.Ack:
         """ROOMINFO's answer (``extra``: cols, rows, rules, red, yellow, viewers, state)."""
@@ -226,124 +262,18 @@ class LobbyLink:
         found = (RoomSummary.of(name, answer) for name, answer in zip(names, answers, strict=True))
         return [summary for summary in found if summary is not None]
 
-    async def create(self, name: str, game: Game | None = None) -> int:
-        """0 created (we wait in it, and move first), or why not; tic-tac-toe has no ``game``."""
+    async def create(self, name: str, game: Game | None = None) -> CreateOutcome | UnknownStatus:
+        """Open a room (we wait in it, and move first); tic-tac-toe has no ``game``."""
         fields = wire.game_fields(game) if game is not None else []
-        return (await self.ask(":".join(["CREATE", name, *fields]))).status
+        answer = await self.ask(":".join(["CREATE", name, *fields]))
+        return outcome_of(CreateOutcome, answer.status)
 
-    async def join(self, name: str, mode: wire.Mode) -> int:
-        """0 joined, or why not."""
-        return (await self.ask(f"JOIN:{name}:{mode.value}")).status
+    async def join(self, name: str, mode: wire.Mode | str) -> JoinOutcome | UnknownStatus:
+        """Enter a room as a player or a viewer (``mode`` as typed, for a server to judge)."""
+        mode = mode.value if isinstance(mode, wire.Mode) else mode
+        return outcome_of(JoinOutcome, (await self.ask(f"JOIN:{name}:{mode}")).status)
 
     async def quick_play(self, game: Game) -> str | None:
         """The room we are in now (waiting, or paired at once); None if refused."""
         answer = await self.ask(":".join(["QUICKPLAY", *wire.game_fields(game)]))
         return answer.extra[0] if answer.status == 0 and answer.extra else None
-
-
-class RoomGame:
-    """One room's game as this connection sees it, from BEGIN (or INPROGRESS) to GAMEEND.
-
-    A pump reads what the server pushes: boards become moves (our engine finds
-    the one legal move that makes each), chat lines go to ``on_chat`` at once,
-    and a forfeit goes to ``on_forfeit`` (the loser's colour and the words).
-    """
-
-    def __init__(self, link: LobbyLink, red: str, yellow: str, start: GameState) -> None:
-        self.link = link
-        self.names = {Player.RED: red, Player.YELLOW: yellow}
-        self.state = start
-        self.moves: asyncio.Queue[Move | Exception] = asyncio.Queue()
-        self.on_chat: Callable[[str, str], None] = lambda user, text: None
-        self.on_forfeit: Callable[[Player, str], None] = lambda loser, words: None
-        self.ended: wire.GameEnd | None = None
-        self._pump = asyncio.create_task(self._read())
-
-    def colour_of(self, user: str) -> Player | None:
-        """The colour ``user`` plays here (None for a viewer)."""
-        return next((colour for colour, name in self.names.items() if name == user), None)
-
-    async def _read(self) -> None:
-        try:
-            while self.ended is None:
-                self._take(await self.link.pushed())
-        except (NetworkError, ProtocolError) as error:
-            self.moves.put_nowait(error)
-
-    def _take(self, message: ServerMessage) -> None:
-        if isinstance(message, wire.ChatLine):
-            self.on_chat(message.user, message.text)
-        elif isinstance(message, wire.BoardStatus):
-            self._board(message.cells)
-        elif isinstance(message, wire.GameEnd):
-            self._end(message)
-        elif isinstance(message, wire.Invalid):
-            self.moves.put_nowait(ProtocolError(f"the server refused our move: {message.reason}"))
-        elif isinstance(message, wire.Notice):
-            self.moves.put_nowait(ProtocolError(f"the server says {message.word}"))
-
-    def _board(self, board: str) -> None:
-        move = wire.move_between(self.state, board)
-        if move is None:
-            raise ProtocolError(f"a board no legal move leads to: {quote(board)}")
-        self.state = self.state.play(move)
-        self.moves.put_nowait(move)
-
-    def _end(self, end: wire.GameEnd) -> None:
-        if end.cells != wire.cells(self.state):
-            self._board(end.cells)  # the last move comes with the end
-        self.ended = end
-        if end.status == 2:
-            loser = Player.YELLOW if self.colour_of(end.winner) is Player.RED else Player.RED
-            self.on_forfeit(loser, f"{self.names[loser]} forfeited or left: {end.winner} wins")
-
-    async def next_move(self) -> Move:
-        """The next move played in the room. Raises NetworkError or ProtocolError."""
-        item = await self.moves.get()
-        if isinstance(item, Exception):
-            self.moves.put_nowait(item)
-            raise item
-        return item
-
-    async def play(self, move: Move) -> None:
-        """Send our move and wait for the server's board showing it."""
-        await self.link.send(f"{move.kind.name}:{move.column + 1}")
-        echoed = await self.next_move()
-        if echoed != move:
-            raise ProtocolError(f"we played {move} but the server's board shows {echoed}")
-
-    async def forfeit(self) -> None:
-        """Give the game up."""
-        await self.link.send("FORFEIT")
-
-    async def chat(self, text: str) -> None:
-        """Say something to everyone in the room."""
-        await self.link.send(f"CHAT:{text}")
-
-    async def close(self) -> None:
-        """Stop reading (the link stays open for the lobby)."""
-        self._pump.cancel()
-        with contextlib.suppress(asyncio.CancelledError):
-            await self._pump
-
-
-async def room_game_from(
-    link: LobbyLink, start: wire.Begin | wire.InProgress, room: str
-) -> RoomGame:
-    """The game BEGIN starts, or the one INPROGRESS shows (its board is read next).
-
-    INPROGRESS names who is to move but not the colours; ROOMINFO says who is RED.
-    """
-    if isinstance(start, wire.Begin):
-        return RoomGame(link, start.red, start.yellow, GameState.new(*start.game))
-    board = await link.pushed()
-    if not isinstance(board, wire.BoardStatus):
-        raise ProtocolError("INPROGRESS without the board")
-    info = await link.room_info(room)
-    if info.status != 0 or len(info.extra) != 7:
-        raise ProtocolError(f"no ROOMINFO for the room being watched: {room!r}")
-    red, yellow = info.extra[3], info.extra[4]
-    if {red, yellow} != {start.to_move, start.other}:
-        raise ProtocolError(f"ROOMINFO names {red} and {yellow}, INPROGRESS someone else")
-    turn = Player.RED if start.to_move == red else Player.YELLOW
-    return RoomGame(link, red, yellow, wire.state_from_cells(start.game, board.cells, turn))

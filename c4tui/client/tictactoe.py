@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from c4tui.match.lobby import LobbyLink
+from c4tui.client.link import LobbyLink
 from c4tui.protocols import lobby as wire
 from c4tui.protocols import tictactoe as ttt_wire
 from c4tui.protocols.common import ProtocolError, quote

@@ -1,0 +1,127 @@
+"""A Connect Four room's game as one connection follows it: the moves, the chat, the end.
+
+``RoomGame`` turns each BOARDSTATUS the lobby server pushes into the move that
+made it, checked by our engine, for the driver's ``RoomPlayer`` seats: the opponent's
+seat when we play, both seats when we watch. Chat lines reach whoever listens
+at once.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import Callable
+
+from c4tui.client.link import LobbyLink, ServerMessage
+from c4tui.engine import GameState, Move, Player
+from c4tui.net.errors import NetworkError
+from c4tui.protocols import lobby as wire
+from c4tui.protocols.common import ProtocolError, quote
+
+
+class RoomGame:
+    """One room's game as this connection sees it, from BEGIN (or INPROGRESS) to GAMEEND.
+
+    A pump reads what the server pushes: boards become moves (our engine finds
+    the one legal move that makes each), chat lines go to ``on_chat`` at once,
+    and a forfeit goes to ``on_forfeit`` (the loser's colour and the words).
+    """
+
+    def __init__(self, link: LobbyLink, red: str, yellow: str, start: GameState) -> None:
+        self.link = link
+        self.names = {Player.RED: red, Player.YELLOW: yellow}
+        self.state = start
+        self.moves: asyncio.Queue[Move | Exception] = asyncio.Queue()
+        self.on_chat: Callable[[str, str], None] = lambda user, text: None
+        self.on_forfeit: Callable[[Player, str], None] = lambda loser, words: None
+        self.ended: wire.GameEnd | None = None
+        self._pump = asyncio.create_task(self._read())
+
+    def colour_of(self, user: str) -> Player | None:
+        """The colour ``user`` plays here (None for a viewer)."""
+        return next((colour for colour, name in self.names.items() if name == user), None)
+
+    async def _read(self) -> None:
+        try:
+            while self.ended is None:
+                self._take(await self.link.pushed())
+        except (NetworkError, ProtocolError) as error:
+            self.moves.put_nowait(error)
+
+    def _take(self, message: ServerMessage) -> None:
+        if isinstance(message, wire.ChatLine):
+            self.on_chat(message.user, message.text)
+        elif isinstance(message, wire.BoardStatus):
+            self._board(message.cells)
+        elif isinstance(message, wire.GameEnd):
+            self._end(message)
+        elif isinstance(message, wire.Invalid):
+            self.moves.put_nowait(ProtocolError(f"the server refused our move: {message.reason}"))
+        elif isinstance(message, wire.Notice):
+            self.moves.put_nowait(ProtocolError(f"the server says {message.word}"))
+
+    def _board(self, board: str) -> None:
+        move = wire.move_between(self.state, board)
+        if move is None:
+            raise ProtocolError(f"a board no legal move leads to: {quote(board)}")
+        self.state = self.state.play(move)
+        self.moves.put_nowait(move)
+
+    def _end(self, end: wire.GameEnd) -> None:
+        if end.cells != wire.cells(self.state):
+            self._board(end.cells)  # the last move comes with the end
+        self.ended = end
+        if end.status == 2:
+            loser = Player.YELLOW if self.colour_of(end.winner) is Player.RED else Player.RED
+            self.on_forfeit(loser, f"{self.names[loser]} forfeited or left: {end.winner} wins")
+
+    async def next_move(self) -> Move:
+        """The next move played in the room. Raises NetworkError or ProtocolError."""
+        item = await self.moves.get()
+        if isinstance(item, Exception):
+            self.moves.put_nowait(item)
+            raise item
+        return item
+
+    async def play(self, move: Move) -> None:
+        """Send our move and wait for the server's board showing it."""
+        await self.link.send(f"{move.kind.name}:{move.column + 1}")
+        echoed = await self.next_move()
+        if echoed != move:
+            raise ProtocolError(f"we played {move} but the server's board shows {echoed}")
+
+    async def forfeit(self) -> None:
+        """Give the game up."""
+        await self.link.send("FORFEIT")
+
+    async def chat(self, text: str) -> None:
+        """Say something to everyone in the room."""
+        await self.link.send(f"CHAT:{text}")
+
+    async def close(self) -> None:
+        """Stop reading (the link stays open for the lobby)."""
+        self._pump.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await self._pump
+
+
+async def room_game_from(
+    link: LobbyLink, start: wire.Begin | wire.InProgress, room: str
+) -> RoomGame:
+    """The game BEGIN starts, or the one INPROGRESS shows (its board is read next).
+
+    INPROGRESS names who is to move but not the colours; ROOMINFO says who is RED.
+    """
+    if isinstance(start, wire.Begin):
+        return RoomGame(link, start.red, start.yellow, GameState.new(*start.game))
+    board = await link.pushed()
+    if not isinstance(board, wire.BoardStatus):
+        raise ProtocolError("INPROGRESS without the board")
+    info = await link.room_info(room)
+    if info.status != 0 or len(info.extra) != 7:
+        raise ProtocolError(f"no ROOMINFO for the room being watched: {room!r}")
+    red, yellow = info.extra[3], info.extra[4]
+    if {red, yellow} != {start.to_move, start.other}:
+        raise ProtocolError(f"ROOMINFO names {red} and {yellow}, INPROGRESS someone else")
+    turn = Player.RED if start.to_move == red else Player.YELLOW
+    return RoomGame(link, red, yellow, wire.state_from_cells(start.game, board.cells, turn))

@@ -1,0 +1,162 @@
+"""What a room server's refusals mean, in words: one table for the console and the app.
+
+Each front end has its own voice, and they differ today (kept as they were, so
+that no message a person sees changes): ``c4tui console --lobby`` answers in
+short sentences, ``c4tui tictactoe`` in the INFO1112 handout's own "Error: …"
+lines, and the app in words that say what to do next. A template may name
+``{user}`` (the name asked for), ``{room}``, ``{current}`` (who the connection
+is logged in as) and, for a status the protocol does not define, ``{status}``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from enum import Enum
+from typing import Generic
+
+from c4tui.client.outcomes import (
+    CreateOutcome,
+    JoinOutcome,
+    LoginOutcome,
+    Outcome,
+    RegisterOutcome,
+    UnknownStatus,
+)
+from c4tui.protocols import lobby as wire
+
+
+class Voice(Enum):
+    """Which front end speaks."""
+
+    CONSOLE = "console"  # c4tui console --lobby
+    HANDOUT = "handout"  # c4tui tictactoe --connect: the INFO1112 handout's words
+    APP = "app"  # the app's login dialog and lobby screen
+
+
+@dataclass(frozen=True)
+class Words:
+    """One meaning in each voice (templates: see the module's docstring)."""
+
+    console: str
+    handout: str
+    app: str
+
+    def said(self, voice: Voice, **names: str | int) -> str:
+        """The words of ``voice``, with the names filled in."""
+        match voice:
+            case Voice.CONSOLE:
+                template = self.console
+            case Voice.HANDOUT:
+                template = self.handout
+            case Voice.APP:
+                template = self.app
+        return template.format(**names)
+
+
+@dataclass(frozen=True)
+class Refusals(Generic[Outcome]):
+    """What each refusal of one request means, and what to say of an unknown status."""
+
+    known: Mapping[Outcome, Words]
+    unknown: Words
+
+    def said(self, outcome: Outcome | UnknownStatus, voice: Voice, **names: str) -> str:
+        """``outcome`` (a refusal) in the words of ``voice``."""
+        if isinstance(outcome, UnknownStatus):
+            return self.unknown.said(voice, status=outcome.status, **names)
+        return self.known[outcome].said(voice, **names)
+
+
+_HANDOUT_RULES = f"Error: a user name is {wire.USER_RULE}; a password, {wire.PASSWORD_RULE}"
+_APP_CREDENTIALS = "The server refused that name or password."
+_CONSOLE_BAD_LOGIN = "Cannot log in: Bad user name or password."
+_HANDOUT_ROOM_REFUSED = "Error: Room {room} was refused"
+_APP_NO_ROOM = "The server would not open a room (it may be full)."
+
+REGISTER = Refusals[RegisterOutcome](
+    {
+        RegisterOutcome.NAME_TAKEN: Words(
+            "That name is taken.",
+            "Error: User {user} already exists",
+            "That username is taken: log in, or choose another.",
+        ),
+        RegisterOutcome.AGAINST_THE_RULES: Words(wire.USER_RULE, _HANDOUT_RULES, _APP_CREDENTIALS),
+    },
+    unknown=Words("Registration refused ({status}).", _HANDOUT_RULES, _APP_CREDENTIALS),
+)
+
+LOGIN = Refusals[LoginOutcome](
+    {
+        LoginOutcome.NO_SUCH_USER: Words(
+            "Cannot log in: No such user.",
+            "Error: User {user} not found",
+            "No such user: check the name, or Register.",
+        ),
+        LoginOutcome.WRONG_PASSWORD: Words(
+            "Cannot log in: Wrong password.",
+            "Error: Wrong password for user {user}",
+            "Wrong password.",
+        ),
+        LoginOutcome.BAD_FORMAT: Words(_CONSOLE_BAD_LOGIN, _HANDOUT_RULES, _APP_CREDENTIALS),
+        # Only the tic-tac-toe client logs in twice on one connection.
+        LoginOutcome.ALREADY_LOGGED_IN: Words(
+            _CONSOLE_BAD_LOGIN, "Error: You are logged in already, as {current}", _APP_CREDENTIALS
+        ),
+    },
+    unknown=Words("Cannot log in: {status}", _HANDOUT_RULES, "Login refused ({status})."),
+)
+
+CREATE = Refusals[CreateOutcome](
+    {
+        CreateOutcome.BAD_NAME: Words(
+            f"A room name is {wire.ROOM_RULE}.",
+            f"Error: Room {{room}} is invalid (a name is {wire.ROOM_RULE})",
+            _APP_NO_ROOM,
+        ),
+        CreateOutcome.NAME_TAKEN: Words(
+            "A room of that name exists.", "Error: Room {room} already exists", _APP_NO_ROOM
+        ),
+        CreateOutcome.SERVER_FULL: Words(
+            "The server has as many rooms as it allows.",
+            "Error: Server already contains a maximum of 256 rooms",
+            _APP_NO_ROOM,
+        ),
+        CreateOutcome.BAD_GAME: Words(
+            "Bad size or rules (4-20 each; classic or popout), or you are in a room already.",
+            _HANDOUT_ROOM_REFUSED,
+            _APP_NO_ROOM,
+        ),
+    },
+    unknown=Words("Refused ({status}).", _HANDOUT_ROOM_REFUSED, _APP_NO_ROOM),
+)
+
+JOIN = Refusals[JoinOutcome](
+    {
+        JoinOutcome.NO_SUCH_ROOM: Words(
+            "No such room.", "Error: No room named {room}", "That room is gone."
+        ),
+        JoinOutcome.ROOM_FULL: Words(
+            "That room has two players already.",
+            "Error: The room {room} already has 2 players",
+            "That room has two players: w watches it.",
+        ),
+        JoinOutcome.BAD_REQUEST: Words(
+            "Bad request.",
+            "Error: mode is player or viewer (and you may be in one room only)",
+            "Cannot join (3).",
+        ),
+    },
+    unknown=Words("Refused ({status}).", _HANDOUT_ROOM_REFUSED, "Cannot join ({status})."),
+)
+
+#: QUICKPLAY refused (the tic-tac-toe protocol has no quick play).
+QUICK_PLAY_REFUSED = Words(
+    "Quick play refused (are you in a room already?).", "", "Quick play was refused."
+)
+
+#: BADAUTH and NOROOM, which only the tic-tac-toe client puts in words of its own.
+NOTICES = {
+    wire.BADAUTH: "Error: You must be logged in to perform this action",
+    wire.NOROOM: "Error: You are not in a room",
+}

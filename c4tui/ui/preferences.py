@@ -8,6 +8,7 @@ defaults: preferences are a convenience, never a reason not to start.
 
 from __future__ import annotations
 
+import json
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
@@ -34,9 +35,7 @@ def load_preferences(path: Path | None = None) -> Preferences:
     try:
         text = (path or preferences_path()).read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError):
-        return Preferences()  # none saved yet: the start needs no JSON reader
-    import json  # noqa: PLC0415
-
+        return Preferences()
     try:
         saved = json.loads(text)
     except json.JSONDecodeError:
@@ -47,7 +46,5 @@ def load_preferences(path: Path | None = None) -> Preferences:
 
 def save_preferences(preferences: Preferences, path: Path | None = None) -> None:
     """Write ``preferences`` atomically: readers see the old file or the new one, whole."""
-    import json  # noqa: PLC0415
-
     text = json.dumps(asdict(preferences), indent=2) + "\n"
     write_atomically(path or preferences_path(), text)

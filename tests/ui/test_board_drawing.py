@@ -34,10 +34,10 @@ def drawn(board: Board) -> list[list[Segment]]:
 
 def afresh(board: Board) -> list[list[Segment]]:
     """The same lines, made again from nothing."""
-    kept = dict(board._plain)
-    board._plain.clear()
+    kept = dict(board._kept.lines)
+    board._kept.lines.clear()
     lines = drawn(board)
-    board._plain.update(kept)
+    board._kept.lines.update(kept)
     return lines
 
 
@@ -92,8 +92,8 @@ async def test_kept_lines_match_lines_drawn_afresh(seed: int) -> None:
 
 def screen_cells(board: Board) -> dict[tuple[int, int], tuple[str, object]]:
     """Every cell of the widget as it would look drawn afresh: (x, y) -> (character, style)."""
-    kept = dict(board._plain)
-    board._plain.clear()
+    kept = dict(board._kept.lines)
+    board._kept.lines.clear()
     board._paint = None
     cells = {}
     for y in range(board.size.height):
@@ -102,8 +102,8 @@ def screen_cells(board: Board) -> dict[tuple[int, int], tuple[str, object]]:
             for character in segment.text:
                 cells[x, y] = (character, segment.style)
                 x += 1
-    board._plain.clear()
-    board._plain.update(kept)
+    board._kept.lines.clear()
+    board._kept.lines.update(kept)
     return cells
 
 

@@ -21,7 +21,7 @@ class OneSet(App[None]):
         self.announced: list[int] = []
 
     def compose(self) -> ComposeResult:
-        yield ChoiceSet(LABELS, self.chosen, id="set")
+        yield ChoiceSet(LABELS, self.chosen, ascii_only=self.ascii_only, id="set")
 
     def on_choice_set_changed(self, event: ChoiceSet.Changed) -> None:
         self.announced.append(event.index)

@@ -10,7 +10,10 @@ from textual.widgets import Input, Static
 from c4tui.columns import Field
 from c4tui.columns.play import ColumnsSession, fall_seconds
 from c4tui.columns.scores import high_scores
+from c4tui.match import MatchSettings
+from c4tui.ui.app import C4App
 from c4tui.ui.screens.columns import ColumnsScreen, ColumnsSetup
+from c4tui.ui.screens.menu import MenuScreen
 from tests.conftest import scaled
 from tests.ui.fuzz_keys import send_key
 from tests.ui.helpers import SIZE, make_app
@@ -192,3 +195,24 @@ async def test_random_keys_never_break_a_game_of_columns() -> None:
         await pilot.pause()
         assert app._exception is None
         del screen
+
+
+async def test_the_app_can_open_on_columns_setup_with_the_menu_underneath() -> None:
+    """``C4App(start_columns=True)`` (``c4tui columns``): the setup first, Esc to the menu."""
+    app = C4App(MatchSettings(ai_delay=0.0, seed=1), start_columns=True)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        assert isinstance(app.screen, ColumnsSetup)
+        assert [type(screen) for screen in app.screen_stack[1:]] == [MenuScreen, ColumnsSetup]
+        await pilot.press("enter")  # the setup's defaults
+        await pilot.pause()
+        assert isinstance(app.screen, ColumnsScreen)
+
+
+async def test_escape_from_the_columns_setup_opened_at_start_shows_the_menu() -> None:
+    app = C4App(MatchSettings(ai_delay=0.0, seed=1), start_columns=True)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        await pilot.press("escape")
+        await pilot.pause()
+        assert isinstance(app.screen, MenuScreen)

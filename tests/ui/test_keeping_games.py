@@ -72,7 +72,7 @@ async def test_starting_another_game_gives_up_the_one_behind_the_menu_after_aski
         assert isinstance(second, GameScreen) and second is not first
         assert second.driver.moves == ()
         assert not first.is_attached  # the old game was removed: its seats are closed
-        assert app.resumable() is None
+        assert app.games.resumable() is None
 
 
 async def test_quit_asks_mid_game_and_the_game_is_offered_at_the_next_start() -> None:
@@ -94,7 +94,7 @@ async def test_quit_asks_mid_game_and_the_game_is_offered_at_the_next_start() ->
     again = make_app()
     async with again.run_test(size=SIZE) as pilot:
         await pilot.pause()
-        assert "from last time (2 moves)" in again.resumable()  # type: ignore[operator]
+        assert "from last time (2 moves)" in again.games.resumable()  # type: ignore[operator]
         await pilot.press("ctrl+r")
         await settle(pilot)
         screen = again.screen
@@ -291,7 +291,7 @@ async def test_a_new_game_asks_before_replacing_the_one_kept_from_last_time() ->
         await pilot.press("y")
         await settle(pilot)
         assert isinstance(second.screen, GameScreen)
-        assert unfinished_game() is None and second.resumable() is None
+        assert unfinished_game() is None and second.games.resumable() is None
 
 
 async def test_a_game_played_on_from_a_record_is_kept_before_its_next_move() -> None:

@@ -16,6 +16,13 @@ from c4tui.match.backends.person import PersonBackend
 OPPONENTS: dict[str, type[Backend]] = {
     kind.key: kind for kind in (PersonBackend, ComputerBackend, NetworkBackend, RoomSeat)
 }
+#: The same kinds as a tuple, in the menu's order (a choice's index is its kind's).
+KINDS: tuple[type[Backend], ...] = tuple(OPPONENTS.values())
+
+
+def picked_in_menu(kind: type[Backend]) -> bool:
+    """True for kinds whose options are all picked from lists (no connect dialog needed)."""
+    return all(option.choices for option in kind.options)
 
 
 def opponent_kind(key: str) -> type[Backend]:
@@ -27,6 +34,7 @@ def opponent_kind(key: str) -> type[Backend]:
 
 
 __all__ = [
+    "KINDS",
     "OPPONENTS",
     "Backend",
     "Choice",
@@ -39,4 +47,5 @@ __all__ = [
     "Spectator",
     "Watcher",
     "opponent_kind",
+    "picked_in_menu",
 ]

@@ -60,3 +60,17 @@ def confirm_forfeit() -> ConfirmDialog:
 def confirm_leaving() -> ConfirmDialog:
     """The question before leaving a game against a person (which forfeits it)."""
     return ConfirmDialog("Leave this game? Leaving forfeits it.", "Leave")
+
+
+def confirm_quitting(remote: bool, visitor: bool) -> ConfirmDialog:
+    """The question before quitting mid-game: what becomes of the game.
+
+    A local game is kept for next time, except a browser visitor's (whose folder goes
+    with the visit); a game on a server is the server's.
+    """
+    kept = "It is kept: Resume offers it next time."
+    if remote:
+        kept = ""
+    elif visitor:
+        kept = "In a browser it is not kept after you quit."
+    return ConfirmDialog(f"Quit c4tui? Your game is not finished. {kept}".strip(), "Quit")

@@ -24,11 +24,12 @@ from c4tui.ui.servers import Servers, server_refusal
 from c4tui.ui.widgets.choice import ChoiceSet
 
 
-def option_widget(option: Option, value: str) -> Input | ChoiceSet:
+def option_widget(option: Option, value: str, *, ascii_only: bool = False) -> Input | ChoiceSet:
     """A form's widget for ``option``: a field for free text, radio choices for a list."""
     if not option.choices:
         return Input(value, id=option.key, max_length=option.max_length, compact=True)
-    return ChoiceSet.picking([(c.label, c.value) for c in option.choices], value, id=option.key)
+    choices = [(choice.label, choice.value) for choice in option.choices]
+    return ChoiceSet.picking(choices, value, ascii_only=ascii_only, id=option.key)
 
 
 def chosen_value(screen: DOMNode, option: Option) -> str:
@@ -68,9 +69,12 @@ class ConnectDialog(ModalScreen[dict[str, str] | None]):
         values: Mapping[str, str],
         game: tuple[int, int, Rules] | None = None,
         allowed: Servers | None = None,
+        *,
+        ascii_only: bool = False,
     ) -> None:
         super().__init__()
         self._allowed = allowed
+        self._ascii_only = ascii_only
         self._kind = kind
         self._values = kind.option_values(values)
         self._fields = [option for option in kind.options if not option.choices]
@@ -84,7 +88,8 @@ class ConnectDialog(ModalScreen[dict[str, str] | None]):
             with Grid():
                 for option in self._kind.options:
                     yield Label(option.label)
-                    yield option_widget(option, self._values[option.key])
+                    value = self._values[option.key]
+                    yield option_widget(option, value, ascii_only=self._ascii_only)
             yield Static("", id="connect-note")
             yield Static("", id="connect-status", classes="form-status")
             with Horizontal():

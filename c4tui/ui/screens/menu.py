@@ -1,42 +1,49 @@
-"""The menu: the opponent (from the registry), its options, the board size, rules and colour."""
+"""The menu: the opponent (from the registry), its options, the board size, rules and colour.
+
+It only reads the form: what the form asks for (a game, a saved game, Columns, help,
+Resume) goes to the app as a message, and what the menu shows is given to it.
+"""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, cast
+from collections.abc import Callable
+from dataclasses import dataclass
 
 from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Grid, Horizontal, Vertical, VerticalScroll
+from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import Input, Label, Static
 
 from c4tui.engine import MAX_SIZE, MIN_SIZE, Player, Rules, parse_size
-from c4tui.match import OPPONENTS, Backend, MatchSettings
+from c4tui.match import Backend, MatchSettings
+from c4tui.match.backends import KINDS, picked_in_menu
 from c4tui.ui.widgets.choice import ChoiceSet
 from c4tui.ui.widgets.footer import FittingFooter
 from c4tui.ui.widgets.menu_button import MenuButton
 from c4tui.ui.widgets.title_bar import TitleBar
 
-if TYPE_CHECKING:
-    from c4tui.records import GameRecord
-    from c4tui.ui.app import C4App
-
-# What the menu opens (help, the open dialog, Columns) loads when first opened.
-
 #: Below this width the footer drops the command palette's hint.
 NARROW_FOOTER = 60
 
-KINDS: tuple[type[Backend], ...] = tuple(OPPONENTS.values())
 
-
-def picked_in_menu(kind: type[Backend]) -> bool:
-    """True for kinds whose options are all picked from lists (no connect dialog needed)."""
-    return all(option.choices for option in kind.options)
+def nothing_to_resume() -> str | None:
+    """No game to go back to (a menu made without an app's games behind it)."""
+    return None
 
 
 class MenuScreen(Screen[None]):
-    """Choose a game; Enter starts it. Fields keep their values when you come back."""
+    """Choose a game; Enter starts it. Fields keep their values when you come back.
+
+    Args:
+        initial: the settings the form shows first.
+        kinds: the opponents offered (served to browsers, maybe not the network ones).
+        resume_offer: what Resume would bring back, in words (None: nothing); asked
+            whenever the menu shows again.
+        ascii_only: draw the choices' marks with ASCII characters.
+    """
 
     #: Below 80 columns the choices stack (a row of them would be cut off).
     HORIZONTAL_BREAKPOINTS = [(0, "-stacked"), (80, "-inline")]
@@ -51,13 +58,43 @@ class MenuScreen(Screen[None]):
         Binding("ctrl+k", "columns", "Columns", id="menu.columns"),
     ]
 
+    @dataclass
+    class StartRequested(Message):
+        """Start a game with these settings (the form was valid)."""
+
+        settings: MatchSettings
+
+    @dataclass
+    class ResumeRequested(Message):
+        """Go back to the unfinished game."""
+
+    @dataclass
+    class OpenRequested(Message):
+        """Open a saved game; ``settings`` (the form's) fill in what the record leaves out."""
+
+        settings: MatchSettings
+
+    @dataclass
+    class ColumnsRequested(Message):
+        """Set up a game of Columns."""
+
+    @dataclass
+    class HelpRequested(Message):
+        """Show the rules and keys."""
+
     def __init__(
-        self, initial: MatchSettings | None = None, kinds: tuple[type[Backend], ...] = KINDS
+        self,
+        initial: MatchSettings | None = None,
+        kinds: tuple[type[Backend], ...] = KINDS,
+        *,
+        resume_offer: Callable[[], str | None] = nothing_to_resume,
+        ascii_only: bool = False,
     ) -> None:
         super().__init__()
         self._initial = initial or MatchSettings()
-        #: The opponents offered (served to browsers, maybe not the network ones).
         self._kinds = kinds
+        self._resume_offer = resume_offer
+        self._ascii_only = ascii_only
         # The classes the first resize would give (-inline, -tall…), given now: the form is
         # styled for its size once, not restyled whole just before the first frame.
         self.add_class(*self._breakpoint_classes(), update=False)
@@ -85,7 +122,10 @@ class MenuScreen(Screen[None]):
             with Grid(id="menu-form"):
                 yield Label("Mode")
                 yield ChoiceSet.picking(
-                    [(kind.title, kind.key) for kind in self._kinds], initial.opponent, id="mode"
+                    [(kind.title, kind.key) for kind in self._kinds],
+                    initial.opponent,
+                    ascii_only=self._ascii_only,
+                    id="mode",
                 )
                 yield Label("Board")
                 with Horizontal(id="size"):
@@ -95,12 +135,16 @@ class MenuScreen(Screen[None]):
                     yield Static(" rows", classes="size-label")
                 yield Label("Rules")
                 yield ChoiceSet(
-                    ["Classic", "Pop Out"], chosen=initial.rules is Rules.POPOUT, id="rules"
+                    ["Classic", "Pop Out"],
+                    chosen=initial.rules is Rules.POPOUT,
+                    ascii_only=self._ascii_only,
+                    id="rules",
                 )
                 yield Label("You play", classes="colour-choice")
                 yield ChoiceSet(
                     ["Red (moves first)", "Yellow"],
                     chosen=initial.person_colour is Player.YELLOW,
+                    ascii_only=self._ascii_only,
                     id="colour",
                     classes="colour-choice",
                 )
@@ -130,6 +174,7 @@ class MenuScreen(Screen[None]):
                 yield ChoiceSet.picking(
                     [(choice.label, choice.value) for choice in option.choices],
                     values[option.key],
+                    ascii_only=self._ascii_only,
                     id=f"option-{kind.key}-{option.key}",
                     classes=classes,
                 )
@@ -167,16 +212,12 @@ class MenuScreen(Screen[None]):
         self._show_resume()
 
     def _show_resume(self) -> None:
-        what = self._app.resumable()
+        what = self._resume_offer()
         self.query_one("#resume", MenuButton).display = what is not None
         note = self.query_one("#resume-note", Static)
         note.update(f"{what}: Resume (Ctrl+R) goes back to it." if what else "")
         note.display = what is not None
         self.refresh_bindings()
-
-    @property
-    def _app(self) -> C4App:
-        return cast("C4App", self.app)
 
     # ----- reacting to edits ---------------------------------------------------------
 
@@ -215,40 +256,22 @@ class MenuScreen(Screen[None]):
     @on(MenuButton.Pressed, "#resume")
     def action_resume(self) -> None:
         """Back to the unfinished game."""
-        self._app.resume()
+        self.post_message(self.ResumeRequested())
 
     @on(MenuButton.Pressed, "#open")
     def action_open(self) -> None:
         """Open a saved game, or paste a position as digits."""
-        from c4tui.ui.screens.open import OpenDialog  # noqa: PLC0415
-
-        settings = self.settings() or self._initial
-        dialog = OpenDialog(allow_files=not self._app.is_visitor)
-        self.app.push_screen(dialog, lambda record: self._opened(record, settings))
+        self.post_message(self.OpenRequested(self.settings() or self._initial))
 
     @on(MenuButton.Pressed, "#play-columns")
     def action_columns(self) -> None:
         """The second game: Columns (its size and starting level first)."""
-        from c4tui.ui.screens.columns import ColumnsSetup  # noqa: PLC0415
-
-        self.app.push_screen(ColumnsSetup(), self._columns_chosen)
-
-    def _columns_chosen(self, chosen: tuple[int, int, int] | None) -> None:
-        if chosen is not None:
-            from c4tui.columns.play import ColumnsSession  # noqa: PLC0415
-            from c4tui.ui.screens.columns import ColumnsScreen  # noqa: PLC0415
-
-            rows, columns, level = chosen
-            self.app.push_screen(ColumnsScreen(ColumnsSession(rows, columns, level)))
-
-    def _opened(self, record: GameRecord | None, settings: MatchSettings) -> None:
-        if record is not None:
-            self._app.open_record(record, review=bool(record.opponent), base=settings)
+        self.post_message(self.ColumnsRequested())
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """Resume only when there is a game to go back to."""
         if action == "resume":
-            return self._app.resumable() is not None
+            return self._resume_offer() is not None
         return True
 
     # ----- reading the form ----------------------------------------------------------
@@ -318,10 +341,8 @@ class MenuScreen(Screen[None]):
             self.query_one(f"#{bad}", Input).focus()
             return
         self._initial = settings  # coming back, the menu shows what was played
-        self._app.start_match(settings)
+        self.post_message(self.StartRequested(settings))
 
     def action_help(self) -> None:
         """The rules and keys."""
-        from c4tui.ui.screens.help import HelpScreen  # noqa: PLC0415
-
-        self.app.push_screen(HelpScreen())
+        self.post_message(self.HelpRequested())

@@ -80,11 +80,14 @@ class ChoiceSet(Widget, can_focus=True):
         labels: Sequence[str],
         chosen: int = 0,
         *,
+        ascii_only: bool = False,
         id: str | None = None,
         classes: str | None = None,
     ) -> None:
         super().__init__(id=id, classes=classes)
         self._labels = tuple(labels)
+        #: Marks drawn with ASCII characters only (``--ascii``).
+        self._ascii_only = ascii_only
         self.set_reactive(ChoiceSet.chosen, max(0, min(chosen, len(self._labels) - 1)))
 
     @classmethod
@@ -93,6 +96,7 @@ class ChoiceSet(Widget, can_focus=True):
         options: Sequence[tuple[str, str]],
         value: str,
         *,
+        ascii_only: bool = False,
         id: str | None = None,
         classes: str | None = None,
     ) -> ChoiceSet:
@@ -102,7 +106,8 @@ class ChoiceSet(Widget, can_focus=True):
         """
         values = [option_value for _, option_value in options]
         chosen = values.index(value) if value in values else 0
-        return cls([label for label, _ in options], chosen, id=id, classes=classes)
+        labels = [label for label, _ in options]
+        return cls(labels, chosen, ascii_only=ascii_only, id=id, classes=classes)
 
     @property
     def labels(self) -> tuple[str, ...]:
@@ -133,12 +138,9 @@ class ChoiceSet(Widget, can_focus=True):
 
     # ----- where the options go --------------------------------------------------------
 
-    def _ascii_only(self) -> bool:
-        return bool(getattr(self.app, "ascii_only", False))
-
     def _widths(self) -> list[int]:
         """Each option's cells: its mark, a space, its label, a space."""
-        mark = len("".join(MARKS[self._ascii_only(), False]))
+        mark = len("".join(MARKS[self._ascii_only, False]))
         return [mark + cell_len(label) + 2 for label in self._labels]
 
     def _row_width(self) -> int:
@@ -184,15 +186,14 @@ class ChoiceSet(Widget, can_focus=True):
 
     def render(self) -> Content:
         """The options, each ``▐●▌ label``, side by side or one per line."""
-        ascii_only = self._ascii_only()
-        options = [self._option(index, ascii_only) for index in range(len(self._labels))]
+        options = [self._option(index) for index in range(len(self._labels))]
         if self._stacked(self.size.width):
             return Content("\n").join(options)
         return Content(" " * GAP).join(options)
 
-    def _option(self, index: int, ascii_only: bool) -> Content:
+    def _option(self, index: int) -> Content:
         chosen = index == self.chosen
-        left, inside, right = MARKS[ascii_only, chosen]
+        left, inside, right = MARKS[self._ascii_only, chosen]
         mark = self.get_visual_style("choice--mark-on" if chosen else "choice--mark")
         sides = Style(foreground=mark.background, background=self.background_colors[1])
         label = Content(f" {self._labels[index]} ")

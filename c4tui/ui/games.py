@@ -1,0 +1,201 @@
+"""The app's games: started from the menu or a record, and one left for the menu under Resume.
+
+A game left for the menu keeps going behind it (its screen installed under a name),
+and the unfinished game of the last run waits under Resume too; starting another
+game gives them up, once the person says so.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import replace
+from typing import TYPE_CHECKING
+
+from textual.app import App
+
+from c4tui.engine import C4Error, Move
+from c4tui.match import MatchSettings
+from c4tui.match.backends import picked_in_menu
+from c4tui.ui import screen_factory as screens
+from c4tui.ui.visitor import Visit
+
+if TYPE_CHECKING:
+    from c4tui.match import MatchDriver
+    from c4tui.records import GameRecord
+    from c4tui.ui.screens.game import GameScreen
+    from c4tui.ui.screens.login import LoggedIn
+
+DriverFactory = Callable[[MatchSettings, Sequence[Move]], "MatchDriver"]
+
+#: The name under which a game left for the menu waits (installed screens stay alive).
+SUSPENDED = "suspended-game"
+
+
+class Games:
+    """Opens the app's games on ``app``, and keeps the one left for the menu.
+
+    Args:
+        app: the app the game screens and dialogs are shown on.
+        initial_settings: what a saved game's settings fall back to.
+        make_driver: builds the driver of a match (settings, moves already played).
+        ascii_only: draw with ASCII characters only.
+        visit: a browser visitor's limits (None: not served to a browser).
+    """
+
+    def __init__(
+        self,
+        app: App[None],
+        initial_settings: MatchSettings,
+        make_driver: DriverFactory,
+        *,
+        ascii_only: bool,
+        visit: Visit | None,
+    ) -> None:
+        self._app = app
+        self._initial_settings = initial_settings
+        self._make_driver = make_driver
+        self._ascii_only = ascii_only
+        self._allowed = visit.servers if visit else None
+        #: What was typed in each kind's connect dialog, offered again next time.
+        self._typed: dict[str, dict[str, str]] = {}
+        #: A game left for the menu, waiting under Resume.
+        self._suspended: GameScreen | None = None
+        #: The unfinished game of the last run, offered under Resume (read on mount).
+        self.kept: GameRecord | None = None
+
+    # ----- a game left for the menu --------------------------------------------------
+
+    def make_driver(self, settings: MatchSettings, history: Sequence[Move] = ()) -> MatchDriver:
+        """The driver of a match with ``settings``, ``history`` already played."""
+        return self._make_driver(settings, history)
+
+    def suspend_game(self, screen: GameScreen) -> None:
+        """Keep ``screen``'s game going behind the menu, to come back to with Resume."""
+        self._app.install_screen(screen, SUSPENDED)
+        self._suspended = screen
+        screen.dismiss(None)
+
+    def resumable(self) -> str | None:
+        """What Resume would bring back, in words (None: nothing)."""
+        if self._suspended is not None:
+            return f"Your game: {self._suspended.settings.describe()}".replace("\n", ", ")
+        if self.kept is not None:
+            moves = len(self.kept.moves)
+            return f"Your unfinished game from last time ({moves} moves)"
+        return None
+
+    def resume(self) -> None:
+        """Back to the game left for the menu, or the unfinished game of the last run."""
+        screen = self._suspended
+        if screen is not None:
+            self._suspended = None
+            self._app.uninstall_screen(SUSPENDED)
+            self._app.push_screen(screen)
+        elif self.kept is not None:
+            record, self.kept = self.kept, None
+            self.open_record(record, review=False)
+
+    async def _abandon_suspended(self) -> None:
+        """The game behind the menu is given up: stop it, and do not offer it again."""
+        screen, self._suspended = self._suspended, None
+        if screen is not None:
+            self._app.uninstall_screen(SUSPENDED)
+            screen.forget()
+            await screen.remove()
+
+    def unfinished_game(self) -> GameScreen | None:
+        """The game that quitting would end: the one on screen or the one behind the menu."""
+        return screens.unfinished_game_among([self._suspended, *self._app.screen_stack])
+
+    # ----- games from records --------------------------------------------------------
+
+    def open_record(
+        self, record: GameRecord, review: bool, base: MatchSettings | None = None
+    ) -> None:
+        """Open a saved game: to step through (``review``), or to play on at its end."""
+        self._after_giving_up(
+            lambda: self._open_record(record, review, base), "Open this game", "Open"
+        )
+
+    def _open_record(self, record: GameRecord, review: bool, base: MatchSettings | None) -> None:
+        settings = screens.settings_to_continue(record, base or self._initial_settings)
+        try:
+            driver = self.make_driver(settings, record.moves)
+        except (C4Error, KeyError) as error:
+            self._app.notify(
+                str(error), title="This game cannot be opened", severity="error", markup=False
+            )
+            return
+        screen = screens.game_screen(
+            driver, settings, ascii_only=self._ascii_only, review=record if review else None
+        )
+        self._app.push_screen(screen)
+
+    def start_match(self, settings: MatchSettings) -> None:
+        """Start a game with ``settings``; a game waiting behind the menu is given up first."""
+        self._after_giving_up(lambda: self._start_match(settings), "Start a new game", "New game")
+
+    def _after_giving_up(self, then: Callable[[], None], doing: str, verb: str) -> None:
+        """Run ``then`` once the unfinished game, if any, is given up (after asking).
+
+        That is the game behind the menu, or the one kept from the last run (which the
+        new game would replace as the one offered next time).
+        """
+        if self._suspended is not None:
+            question = f"{doing}? The game you left is not finished."
+        elif self.kept is not None:
+            question = f"{doing}? Your unfinished game from last time will be gone."
+        else:
+            then()
+            return
+
+        async def answered(yes: bool | None) -> None:
+            if yes:
+                await self._abandon_suspended()
+                if self.kept is not None:  # not offered again
+                    self.kept = None
+                    screens.forget_kept_game()
+                then()
+
+        self._app.push_screen(screens.confirm_dialog(question, verb), answered)
+
+    def _start_match(self, settings: MatchSettings) -> None:
+        """Opponents with free-text options ask for them first."""
+        kind = settings.kind
+        if kind.lobby:
+            self._open_lobby(settings)
+            return
+        if picked_in_menu(kind):
+            self._open_game(settings)
+            return
+        values = {**settings.options, **self._typed.get(kind.key, {})}
+        dialog = screens.connect_dialog(
+            kind, values, settings, self._allowed, ascii_only=self._ascii_only
+        )
+        self._app.push_screen(dialog, lambda typed: self._connect_dialog_closed(settings, typed))
+
+    def _connect_dialog_closed(self, settings: MatchSettings, typed: dict[str, str] | None) -> None:
+        """The dialog closed: play with what was typed (or stay in the menu)."""
+        if typed is None:
+            return
+        self._typed[settings.opponent] = typed
+        options = {**settings.options, **typed}
+        columns, rows, rules = settings.kind.game_for(
+            options, settings.columns, settings.rows, settings.rules
+        )
+        self._open_game(replace(settings, options=options, columns=columns, rows=rows, rules=rules))
+
+    def _open_lobby(self, settings: MatchSettings) -> None:
+        """Online: log in first, then the lobby's rooms."""
+        values = {**settings.options, **self._typed.get(settings.opponent, {})}
+
+        def logged_in(outcome: LoggedIn | None) -> None:
+            if outcome is not None:
+                self._typed[settings.opponent] = outcome.values
+                self._app.push_screen(screens.lobby_screen(outcome, settings))
+
+        self._app.push_screen(screens.login_dialog(values, self._allowed), logged_in)
+
+    def _open_game(self, settings: MatchSettings) -> None:
+        driver = self.make_driver(settings)
+        self._app.push_screen(screens.game_screen(driver, settings, ascii_only=self._ascii_only))

@@ -17,7 +17,7 @@ import sys
 import tempfile
 import time
 
-from c4tui.cli import use_frame_rate
+from c4tui.cli.app import use_frame_rate
 
 use_frame_rate()  # as `c4tui` starts the app (it must come before Textual loads)
 

@@ -90,7 +90,8 @@ def test_console_offers_every_level_and_both_colours() -> None:
 
 
 def test_the_apps_options_choose_the_game_and_open_it_at_once() -> None:
-    from c4tui.cli import app_settings, build_parser
+    from c4tui.cli import build_parser
+    from c4tui.cli.app import app_settings
     from c4tui.engine import Player, Rules
 
     args = build_parser().parse_args(

@@ -223,7 +223,7 @@ def test_the_app_draws_at_c4tuis_frame_rate_unless_told_otherwise(
 ) -> None:
     """The frame cap is set before Textual loads (it reads it once, at import)."""
     code = (
-        "from c4tui.cli import use_frame_rate\n"
+        "from c4tui.cli.app import use_frame_rate\n"
         "use_frame_rate()\n"
         "from c4tui.ui.app import C4App\n"
         "import textual.constants\n"

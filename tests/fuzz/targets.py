@@ -19,7 +19,8 @@ import io
 from collections.abc import Callable, Iterator
 
 from c4tui.cli import build_parser
-from c4tui.cli.solve import USAGE_ERROR, run_solve
+from c4tui.cli.solve import run as run_solve
+from c4tui.cli.types import USAGE_ERROR
 from c4tui.client.room_game import RoomGame
 from c4tui.client.tictactoe import TicTacToeRoom
 from c4tui.columns.shell import run_shell

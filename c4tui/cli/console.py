@@ -1,0 +1,164 @@
+"""``c4tui console``: Connect Four in plain text, line by line.
+
+Against a person, the computer, a server's AI (``--connect``) or the people in a
+lobby's rooms (``--lobby``).
+"""
+
+from __future__ import annotations
+
+import argparse
+
+from c4tui.cli.choices import RULES, add_opponent_options, opponent_choice, person_colour
+from c4tui.cli.types import board_size, seed_number, server_address, usage_error, username
+from c4tui.engine import DEFAULT_COLUMNS, DEFAULT_ROWS, MAX_SIZE, MIN_SIZE, Rules
+from c4tui.match import NetworkBackend, PersonBackend
+from c4tui.match.backends.network import CLIENT_PROTOCOLS
+
+
+def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Register ``console``, its options and its ``run``."""
+    console = commands.add_parser(
+        "console",
+        help="play in plain text, line by line (scripts, screen readers, dumb terminals)",
+        description=(
+            "Play Connect Four in plain text. Each turn the board and whose turn it is are "
+            "printed; type a column number (3 or d 3) to drop a disc, p 3 to pop your own "
+            "disc out of the bottom of column 3 (Pop Out rules). Ctrl-D ends the game."
+        ),
+    )
+    _add_game_options(console)
+    _add_network_options(console)
+    console.set_defaults(run=run)
+
+
+def _add_game_options(console: argparse.ArgumentParser) -> None:
+    """The game to play: its size, rules, opponent, colour and the computer's seed."""
+    console.add_argument(
+        "--columns",
+        type=board_size,
+        help=f"board width, {MIN_SIZE}-{MAX_SIZE} (asked for if omitted; 7 with --connect)",
+    )
+    console.add_argument(
+        "--rows",
+        type=board_size,
+        help=f"board height, {MIN_SIZE}-{MAX_SIZE} (asked for if omitted; 6 with --connect)",
+    )
+    console.add_argument(
+        "--rules",
+        choices=RULES,
+        help="classic (drops only) or popout (you may also pop your own bottom disc); "
+        f"default: {Rules.POPOUT.value} (with --connect: what the protocol plays)",
+    )
+    add_opponent_options(console, default_opponent=PersonBackend.key, default_colour="red")
+    console.add_argument(
+        "--seed", type=seed_number, help="seed for the computer's random choices (repeatable games)"
+    )
+
+
+def _add_network_options(console: argparse.ArgumentParser) -> None:
+    """Playing over the network: a server's AI, or a lobby's rooms."""
+    console.add_argument(
+        "--connect",
+        type=server_address,
+        metavar="HOST:PORT",
+        help="play against the AI of a server (e.g. one started by `c4tui serve`); you are RED",
+    )
+    console.add_argument(
+        "--protocol",
+        choices=list(CLIENT_PROTOCOLS),
+        default=next(iter(CLIENT_PROTOCOLS)),
+        help="what the --connect server speaks: "
+        + "; ".join(f"{key}: {game.summary}" for key, game in CLIENT_PROTOCOLS.items())
+        + " Default: %(default)s",
+    )
+    console.add_argument(
+        "--lobby",
+        type=server_address,
+        metavar="HOST:PORT",
+        help="play and watch people in the rooms of a lobby server (c4tui serve); "
+        "needs --user; the password is asked without echo (a script gives it as the first line)",
+    )
+    console.add_argument(
+        "--register",
+        action="store_true",
+        help="with --lobby: create the account first",
+    )
+    console.add_argument(
+        "--user",
+        type=username,
+        default=None,
+        help="your username on the server (default: your login name)",
+    )
+
+
+def run(args: argparse.Namespace) -> int:
+    """A game in plain text, or a lobby's rooms with ``--lobby``.
+
+    The console's front ends (and the lobby's protocol, for its user-name rule) load
+    here, when the command runs, so ``--help`` never loads them.
+    """
+    from c4tui.console import game, lobby  # noqa: PLC0415
+    from c4tui.protocols.lobby import USER_RULE, valid_user  # noqa: PLC0415
+
+    if args.lobby is not None:
+        if args.user is None or not valid_user(args.user):
+            usage_error("console", f"--lobby needs --user NAME ({USER_RULE})")
+        host, port = args.lobby
+        return lobby.run_lobby(lobby.LobbySettings(host, port, args.user, args.register))
+    opponent, options = chosen_opponent(args)
+    try:
+        columns, rows, rules = chosen_game(args, options)
+    except ValueError as error:
+        usage_error("console", str(error))
+    settings = game.ConsoleSettings(
+        columns=columns,
+        rows=rows,
+        rules=rules,
+        opponent=opponent,
+        options=options,
+        person_colour=person_colour(args.colour),
+        seed=args.seed,
+    )
+    return game.run_console(settings)
+
+
+def chosen_opponent(args: argparse.Namespace) -> tuple[str, dict[str, str]]:
+    """The opponent as a registry key and its options: ``--connect``'s server, or ``--opponent``."""
+    if args.connect is None:
+        return opponent_choice(args.opponent)
+    host, port = args.connect
+    user = args.user or NetworkBackend.option_values({})["user"]
+    return NetworkBackend.key, {
+        "host": host,
+        "port": str(port),
+        "user": user,
+        "protocol": args.protocol,
+    }
+
+
+def chosen_game(
+    args: argparse.Namespace, options: dict[str, str]
+) -> tuple[int | None, int | None, Rules]:
+    """The size (None: asked for) and rules; with ``--connect``, within what its protocol plays.
+
+    Raises ValueError when the options ask for a game the chosen protocol cannot play.
+    """
+    if args.connect is None:
+        return args.columns, args.rows, Rules(args.rules or Rules.POPOUT.value)
+    return network_game(options, args.columns, args.rows, args.rules)
+
+
+def network_game(
+    options: dict[str, str], columns: int | None, rows: int | None, rules: str | None
+) -> tuple[int, int, Rules]:
+    """The game to ask a server for: what was asked, within what its protocol plays.
+
+    Unset values take the protocol's (or the usual) defaults; a value set on the
+    command line that the protocol cannot play is a ValueError saying so.
+    """
+    wanted = (columns or DEFAULT_COLUMNS, rows or DEFAULT_ROWS, Rules(rules or Rules.POPOUT.value))
+    game = NetworkBackend.game_for(options, *wanted)
+    asked = (columns, rows, Rules(rules) if rules else None)
+    if any(value is not None and value != got for value, got in zip(asked, game, strict=True)):
+        raise ValueError(NetworkBackend.game_note(options))
+    return game

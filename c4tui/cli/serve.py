@@ -1,0 +1,140 @@
+"""``c4tui serve``: the Connect Four server.
+
+AI games in three protocols on one port, the lobby's rooms, and tic-tac-toe rooms
+on a second port.
+"""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from c4tui.cli.choices import LEVELS
+from c4tui.cli.types import listening_port, positive_count, seconds
+from c4tui.match.backends.computer import LEVEL_OPTION
+from c4tui.net.address import DEFAULT_PORT
+from c4tui.protocols.limits import DEFAULT_IDLE_TIMEOUT, MAX_ROOMS
+from c4tui.server.limits import DEFAULT_MAX_CONNECTIONS, DEFAULT_MAX_PER_ADDRESS, DEFAULT_ROUNDS
+
+
+def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Register ``serve``, its options and its ``run``."""
+    serve = commands.add_parser(
+        "serve",
+        help="run a Connect Four server that players connect to (I32CFSP, CFSP, C4N)",
+        description=(
+            "Run a Connect Four server: clients play against its AI in any of three "
+            "protocols on the same port, told apart by their first bytes: I32CFSP "
+            "(I32CFSP_HELLO ...), CFSP (GAME rows columns ...) and C4N (C4N 1.0 START); and a "
+            "lobby where people play each other in rooms, with viewers (LOGIN:/REGISTER:); "
+            "with --tictactoe-port, tic-tac-toe rooms for INFO1112 clients on a second port. "
+            "Logs one line per connection to standard error. Stop it with Ctrl-C."
+        ),
+    )
+    _add_listening_options(serve)
+    _add_limits(serve)
+    _add_lobby_options(serve)
+    serve.add_argument(
+        "--ai-first",
+        action="store_true",
+        help="in C4N the AI drops the first disc, as the reference C4N server does "
+        "(I32CFSP and CFSP clients always move first)",
+    )
+    serve.set_defaults(run=run)
+
+
+def _add_listening_options(serve: argparse.ArgumentParser) -> None:
+    """Where the server listens, and how its AI plays."""
+    serve.add_argument(
+        "--host", default="127.0.0.1", help="address to listen on; default %(default)s"
+    )
+    serve.add_argument(
+        "--port",
+        type=listening_port,
+        default=DEFAULT_PORT,
+        help="port to listen on (0: any); default %(default)s",
+    )
+    serve.add_argument(
+        "--tictactoe-port",
+        type=listening_port,
+        metavar="PORT",
+        help="also serve tic-tac-toe rooms on PORT (0: any), in the INFO1112 assignment's "
+        "protocol, for its clients and `c4tui tictactoe`; accounts are the lobby's",
+    )
+    serve.add_argument(
+        "--ai",
+        choices=LEVELS,
+        default=LEVEL_OPTION.default_value(),
+        help="the AI level the server plays with; default %(default)s",
+    )
+
+
+def _add_limits(serve: argparse.ArgumentParser) -> None:
+    """How many clients, from where, and how long a silent one is kept."""
+    serve.add_argument(
+        "--max-connections",
+        type=positive_count,
+        default=DEFAULT_MAX_CONNECTIONS,
+        help="clients served at once; more are refused (ERROR); default %(default)s",
+    )
+    serve.add_argument(
+        "--max-per-address",
+        type=positive_count,
+        default=DEFAULT_MAX_PER_ADDRESS,
+        help="clients served at once from one address (IPv6: one /64), so one machine "
+        "cannot take every slot; default %(default)s",
+    )
+    serve.add_argument(
+        "--idle-timeout",
+        type=seconds,
+        default=DEFAULT_IDLE_TIMEOUT,
+        help="seconds of client silence before hanging up; default %(default)s",
+    )
+
+
+def _add_lobby_options(serve: argparse.ArgumentParser) -> None:
+    """The lobby's accounts and rooms."""
+    serve.add_argument(
+        "--db",
+        type=Path,
+        metavar="PATH",
+        help="the lobby's account database (SQLite; created if missing); "
+        "default: accounts.sqlite3 in your user data directory",
+    )
+    serve.add_argument(
+        "--max-rooms",
+        type=positive_count,
+        default=MAX_ROOMS,
+        metavar="N",
+        help="rooms the lobby holds at once; default %(default)s (the protocol's limit: "
+        "raise it only for clients that allow more)",
+    )
+    serve.add_argument(
+        "--bcrypt-rounds",
+        type=int,
+        choices=range(4, 16),
+        default=DEFAULT_ROUNDS,
+        metavar="4-15",
+        help="the cost of hashing passwords (log2); default %(default)s. Lower it only for "
+        "tests and benchmarks: it is what makes stolen hashes slow to crack",
+    )
+
+
+def run(args: argparse.Namespace) -> int:
+    """Serve until stopped; the server (and its protocols) load only now."""
+    from c4tui.server.core import ServerConfig, serve  # noqa: PLC0415
+
+    config = ServerConfig(
+        host=args.host,
+        port=args.port,
+        ai=args.ai,
+        max_connections=args.max_connections,
+        max_per_address=args.max_per_address,
+        idle_timeout=args.idle_timeout,
+        ai_first=args.ai_first,
+        db=args.db,
+        bcrypt_rounds=args.bcrypt_rounds,
+        max_rooms=args.max_rooms,
+        tictactoe_port=args.tictactoe_port,
+    )
+    return serve(config)

@@ -1,0 +1,99 @@
+"""What the command line accepts as values, and how it refuses what it does not.
+
+Every value type here raises ``argparse.ArgumentTypeError``, which argparse turns into
+one usage line and exit status 2; numbers are read by ``c4tui.numbers``, the project's
+one reader of ASCII whole numbers (or by the engine's and the network's parsers, which
+use it). ``usage_error`` refuses what only a command's ``run`` can check, alike.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import sys
+from typing import NoReturn
+
+from c4tui.engine import MAX_SIZE, MIN_SIZE, parse_size
+from c4tui.net.address import parse_host_port, parse_port
+from c4tui.numbers import number_in_range
+
+#: Exit status of a usage error, as argparse's own.
+USAGE_ERROR = 2
+#: The largest count an option takes (connections, rooms, sessions): far above any use.
+MAX_COUNT = 10**9 - 1
+
+
+def board_size(text: str) -> int:
+    """``--columns``/``--rows``: a whole number in the engine's range of board sizes."""
+    size = parse_size(text)
+    if size is None:
+        raise argparse.ArgumentTypeError(
+            f"must be a whole number from {MIN_SIZE} to {MAX_SIZE}, not {text!r}"
+        )
+    return size
+
+
+def listening_port(text: str) -> int:
+    """A port to listen on: 0-65535 (0: any free port)."""
+    try:
+        return parse_port(text, allow_any=True)
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"must be a port number from 0 to 65535 (0: any free port), not {text!r}"
+        ) from None
+
+
+def server_address(text: str) -> tuple[str, int]:
+    """A server to reach: ``HOST:PORT`` (``[::1]:4444`` for IPv6)."""
+    try:
+        return parse_host_port(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"must be HOST:PORT with a port from 1 to 65535, not {text!r}"
+        ) from None
+
+
+def positive_count(text: str) -> int:
+    """Counts (connections, rooms, sessions): a whole number of at least 1 (not 0.5, not inf)."""
+    number = number_in_range(text.strip(), 1, MAX_COUNT)
+    if number is None:
+        raise argparse.ArgumentTypeError(f"must be a whole number of at least 1, not {text!r}")
+    return number
+
+
+def seconds(text: str) -> float:
+    """Durations: a finite number of seconds above zero (fractions welcome)."""
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if not (math.isfinite(value) and value > 0):
+        raise argparse.ArgumentTypeError(f"must be a number of seconds above zero, not {text!r}")
+    return value
+
+
+def seed_number(text: str) -> int:
+    """``--seed``: any whole number Python reads (a seed has no range to keep)."""
+    try:
+        return int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be a whole number, not {text!r}") from None
+
+
+def username(text: str) -> str:
+    """``--user``: a name I32CFSP accepts.
+
+    The rule lives with the protocol, which neither ``--help`` nor the menu may load,
+    so it loads here, only when ``--user`` is given: the one import argparse defers.
+    """
+    from c4tui.protocols.i32cfsp import USERNAME_RULE, valid_username  # noqa: PLC0415
+
+    if not valid_username(text):
+        raise argparse.ArgumentTypeError(f"must be {USERNAME_RULE}, not {text!r}")
+    return text
+
+
+def usage_error(command: str, message: str) -> NoReturn:
+    """Refuse the command line as argparse would (one line, status 2) after parsing it."""
+    sys.stderr.write(f"c4tui {command}: error: {message}\n")
+    sys.exit(USAGE_ERROR)

@@ -98,9 +98,10 @@ def open_app(args: argparse.Namespace, *, review: GameRecord | None = None) -> i
     here, and only here, after its frame rate is set (it reads it once, on import).
     """
     with visitor_data_folder() if args.web_visitor else contextlib.nullcontext():
-        # No garbage collection until the first frame (the app turns it back on then, and
-        # freezes what the start made): the collections of a start that only allocates
-        # took ~10% of the time to the menu.
+        # No garbage collection until the first frame: a start only allocates, and its
+        # collections cost 90 M of the 1,420 M instructions to the menu's first frame
+        # (callgrind, bench/startup.py's menu, 2026-11-26: ~60 ms at the minimal app's
+        # pace). The app turns collection back on when ready, freezing what the start made.
         gc.disable()
         use_frame_rate()
         from c4tui.ui.app import C4App  # noqa: PLC0415 (Textual loads only when the app runs)

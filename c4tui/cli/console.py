@@ -92,25 +92,33 @@ def _add_network_options(console: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    """A game in plain text, or a lobby's rooms with ``--lobby``.
+    """A lobby's rooms with ``--lobby``; else a game here, or against a server's AI."""
+    if args.lobby is not None:
+        return play_in_lobby(args)
+    return play_game(args)
 
-    The console's front ends (and the lobby's protocol, for its user-name rule) load
-    here, when the command runs, so ``--help`` never loads them.
-    """
-    from c4tui.console import game, lobby  # noqa: PLC0415
+
+def play_in_lobby(args: argparse.Namespace) -> int:
+    """The lobby's console client, which loads only now (with its protocol, for the name rule)."""
+    from c4tui.console.lobby import LobbySettings, run_lobby  # noqa: PLC0415
     from c4tui.protocols.lobby import USER_RULE, valid_user  # noqa: PLC0415
 
-    if args.lobby is not None:
-        if args.user is None or not valid_user(args.user):
-            usage_error("console", f"--lobby needs --user NAME ({USER_RULE})")
-        host, port = args.lobby
-        return lobby.run_lobby(lobby.LobbySettings(host, port, args.user, args.register))
+    if args.user is None or not valid_user(args.user):
+        usage_error("console", f"--lobby needs --user NAME ({USER_RULE})")
+    host, port = args.lobby
+    return run_lobby(LobbySettings(host, port, args.user, args.register))
+
+
+def play_game(args: argparse.Namespace) -> int:
+    """A game in plain text, whose front end loads only now."""
+    from c4tui.console.game import ConsoleSettings, run_console  # noqa: PLC0415
+
     opponent, options = chosen_opponent(args)
     try:
         columns, rows, rules = chosen_game(args, options)
     except ValueError as error:
         usage_error("console", str(error))
-    settings = game.ConsoleSettings(
+    settings = ConsoleSettings(
         columns=columns,
         rows=rows,
         rules=rules,
@@ -119,7 +127,7 @@ def run(args: argparse.Namespace) -> int:
         person_colour=person_colour(args.colour),
         seed=args.seed,
     )
-    return game.run_console(settings)
+    return run_console(settings)
 
 
 def chosen_opponent(args: argparse.Namespace) -> tuple[str, dict[str, str]]:

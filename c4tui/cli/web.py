@@ -6,7 +6,6 @@ import argparse
 import sys
 
 from c4tui.cli.types import USAGE_ERROR, listening_port, positive_count, seconds, server_address
-from c4tui.web.config import WebConfig
 from c4tui.web.limits import DEFAULT_IDLE_SECONDS, DEFAULT_MAX_SESSIONS, DEFAULT_WEB_PORT
 
 
@@ -57,7 +56,7 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 def run(args: argparse.Namespace) -> int:
     """Serve the app, if textual-serve (the web extra) is installed; else say how to get it."""
     try:
-        from c4tui.web.server import serve_web  # noqa: PLC0415 (an optional extra)
+        from c4tui.web import config, server  # noqa: PLC0415 (server needs the web extra)
     except ImportError as error:
         print(
             f"c4tui web needs the web extra ({error.name} is missing): "
@@ -65,7 +64,7 @@ def run(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         return USAGE_ERROR
-    config = WebConfig(
+    settings = config.WebConfig(
         host=args.host,
         port=args.port,
         public_url=args.public_url,
@@ -73,4 +72,4 @@ def run(args: argparse.Namespace) -> int:
         max_sessions=args.max_sessions,
         idle_seconds=args.idle_minutes * 60,
     )
-    return serve_web(config)
+    return server.serve_web(settings)

@@ -13,6 +13,7 @@ from c4tui.cli.types import board_size, seed_number, server_address, usage_error
 from c4tui.engine import DEFAULT_COLUMNS, DEFAULT_ROWS, MAX_SIZE, MIN_SIZE, Rules
 from c4tui.match import NetworkBackend, PersonBackend
 from c4tui.match.backends.network import CLIENT_PROTOCOLS
+from c4tui.protocols.names import USER_RULE, valid_user
 
 
 def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -101,7 +102,6 @@ def run(args: argparse.Namespace) -> int:
 def play_in_lobby(args: argparse.Namespace) -> int:
     """The lobby's console client, which loads only now (with its protocol, for the name rule)."""
     from c4tui.console.lobby import LobbySettings, run_lobby  # noqa: PLC0415
-    from c4tui.protocols.lobby import USER_RULE, valid_user  # noqa: PLC0415
 
     if args.user is None or not valid_user(args.user):
         usage_error("console", f"--lobby needs --user NAME ({USER_RULE})")

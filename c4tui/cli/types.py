@@ -16,6 +16,7 @@ from typing import NoReturn
 from c4tui.engine import MAX_SIZE, MIN_SIZE, parse_size
 from c4tui.net.address import parse_host_port, parse_port
 from c4tui.numbers import number_in_range
+from c4tui.protocols.names import USERNAME_RULE, valid_username
 
 #: Exit status of a usage error, as argparse's own.
 USAGE_ERROR = 2
@@ -81,13 +82,7 @@ def seed_number(text: str) -> int:
 
 
 def username(text: str) -> str:
-    """``--user``: a name I32CFSP accepts.
-
-    The rule lives with the protocol, which neither ``--help`` nor the menu may load,
-    so it loads here, only when ``--user`` is given: the one import argparse defers.
-    """
-    from c4tui.protocols.i32cfsp import USERNAME_RULE, valid_username  # noqa: PLC0415
-
+    """``--user``: a name I32CFSP accepts."""
     if not valid_username(text):
         raise argparse.ArgumentTypeError(f"must be {USERNAME_RULE}, not {text!r}")
     return text

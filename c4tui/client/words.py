@@ -24,6 +24,7 @@ from c4tui.client.outcomes import (
     UnknownStatus,
 )
 from c4tui.protocols import lobby as wire
+from c4tui.protocols.names import PASSWORD_RULE, ROOM_RULE, USER_RULE
 
 
 class Voice(Enum):
@@ -68,7 +69,7 @@ class Refusals(Generic[Outcome]):
         return self.known[outcome].said(voice, **names)
 
 
-_HANDOUT_RULES = f"Error: a user name is {wire.USER_RULE}; a password, {wire.PASSWORD_RULE}"
+_HANDOUT_RULES = f"Error: a user name is {USER_RULE}; a password, {PASSWORD_RULE}"
 _APP_CREDENTIALS = "The server refused that name or password."
 _CONSOLE_BAD_LOGIN = "Cannot log in: Bad user name or password."
 _HANDOUT_ROOM_REFUSED = "Error: Room {room} was refused"
@@ -81,7 +82,7 @@ REGISTER = Refusals[RegisterOutcome](
             "Error: User {user} already exists",
             "That username is taken: log in, or choose another.",
         ),
-        RegisterOutcome.AGAINST_THE_RULES: Words(wire.USER_RULE, _HANDOUT_RULES, _APP_CREDENTIALS),
+        RegisterOutcome.AGAINST_THE_RULES: Words(USER_RULE, _HANDOUT_RULES, _APP_CREDENTIALS),
     },
     unknown=Words("Registration refused ({status}).", _HANDOUT_RULES, _APP_CREDENTIALS),
 )
@@ -110,8 +111,8 @@ LOGIN = Refusals[LoginOutcome](
 CREATE = Refusals[CreateOutcome](
     {
         CreateOutcome.BAD_NAME: Words(
-            f"A room name is {wire.ROOM_RULE}.",
-            f"Error: Room {{room}} is invalid (a name is {wire.ROOM_RULE})",
+            f"A room name is {ROOM_RULE}.",
+            f"Error: Room {{room}} is invalid (a name is {ROOM_RULE})",
             _APP_NO_ROOM,
         ),
         CreateOutcome.NAME_TAKEN: Words(

@@ -21,7 +21,7 @@ from c4tui.engine import (
 )
 from c4tui.numbers import whole_number
 from c4tui.protocols.common import ProtocolError, Reply, quote
-from c4tui.protocols.limits import MAX_USERNAME
+from c4tui.protocols.names import valid_username
 from c4tui.protocols.registry import Framing, ProtocolSpec, starts_with
 
 HELLO = "I32CFSP_HELLO"
@@ -37,8 +37,6 @@ ERROR = "ERROR"
 CLASSIC = "CLASSIC"
 LINE_END = "\r\n"
 
-USERNAME_RULE = f"1-{MAX_USERNAME} printable characters without spaces"
-_USERNAME = re.compile(rf"[!-~]{{1,{MAX_USERNAME}}}")  # printable ASCII, no whitespace
 
 #: How the server's front door recognises and frames I32CFSP.
 SPEC = ProtocolSpec(
@@ -48,20 +46,6 @@ SPEC = ProtocolSpec(
     refusal_when_full=ERROR,
     on_violation=ERROR,
 )
-
-
-def valid_username(name: str) -> bool:
-    """1-32 printable characters without whitespace, as the protocol requires."""
-    return _USERNAME.fullmatch(name) is not None
-
-
-def parse_username(text: str) -> str:
-    """``text`` if it is a valid username; ValueError (saying the rule) if not."""
-    if not text:
-        raise ValueError("required")
-    if not valid_username(text):
-        raise ValueError(USERNAME_RULE)
-    return text
 
 
 # ----- the codec ---------------------------------------------------------------------

@@ -15,13 +15,18 @@ from dataclasses import dataclass
 from c4tui.engine import MAX_SIZE, MIN_SIZE, GameState, Move, MoveKind, Player, Rules
 from c4tui.engine.errors import PositionError
 from c4tui.protocols.common import ProtocolError, quote
+from c4tui.protocols.names import (
+    PASSWORD_RULE,
+    ROOM_RULE,
+    USER_RULE,
+    valid_password,
+    valid_room,
+    valid_user,
+)
 from c4tui.protocols.registry import Framing, ProtocolSpec, starts_with
 from c4tui.protocols.rooms import (
     BADAUTH,
     NOROOM,
-    PASSWORD_RULE,
-    ROOM_RULE,
-    USER_RULE,
     Ack,
     BadFormat,
     Forfeit,
@@ -36,12 +41,9 @@ from c4tui.protocols.rooms import (
     credentials_parser,
     parse_join,
     parse_room_list,
-    valid_password,
-    valid_room,
-    valid_user,
 )
 
-#: Re-exported from ``c4tui.protocols.rooms``: the words both room protocols share.
+#: Re-exported from ``c4tui.protocols.rooms`` and ``names``: what both room protocols share.
 __all__ = [
     "BADAUTH",
     "NOROOM",

@@ -10,33 +10,14 @@ Pure, like every codec. The lobby codec re-exports these words, so
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from enum import Enum
 
-USER_RULE = "1-20 letters, digits, - or _"
-PASSWORD_RULE = "1-128 printable characters without spaces"
-ROOM_RULE = "1-20 letters, digits, spaces, - or _"
-_USER = re.compile(r"[A-Za-z0-9_-]{1,20}")
-_PASSWORD = re.compile(r"[!-~]{1,128}")
-_ROOM = re.compile(r"[A-Za-z0-9 _-]{1,20}")
-
-
-def valid_user(name: str) -> bool:
-    """A username by the protocol's rules."""
-    return _USER.fullmatch(name) is not None
-
-
-def valid_password(password: str) -> bool:
-    """A password by the protocol's rules."""
-    return _PASSWORD.fullmatch(password) is not None
-
-
-def valid_room(name: str) -> bool:
-    """A room name by the protocol's rules."""
-    return _ROOM.fullmatch(name) is not None
-
+from c4tui.protocols.names import (
+    valid_password,
+    valid_user,
+)
 
 # ----- what clients send ---------------------------------------------------------------
 

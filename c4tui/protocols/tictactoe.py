@@ -31,6 +31,7 @@ from dataclasses import dataclass
 
 from c4tui.protocols import lobby as wire
 from c4tui.protocols.common import ProtocolError, quote
+from c4tui.protocols.names import valid_room
 from c4tui.protocols.registry import Framing, ProtocolSpec, Splitter, starts_with
 from c4tui.tictactoe import Board, TicTacToeError
 
@@ -189,7 +190,7 @@ def parse_request(message: str) -> Request | wire.BadFormat:  # noqa: PLR0911 (o
     if command == "CREATE":
         if not colon or ":" in rest:
             return wire.BadFormat(wire.ack("CREATE", 4))
-        return CreateRoom(rest) if wire.valid_room(rest) else wire.BadFormat(wire.ack("CREATE", 1))
+        return CreateRoom(rest) if valid_room(rest) else wire.BadFormat(wire.ack("CREATE", 1))
     if command == "PLACE":
         x, colon2, y = rest.partition(":")
         if colon and colon2 and _COORDINATE.fullmatch(x) and _COORDINATE.fullmatch(y):

@@ -14,37 +14,29 @@ from c4tui.engine import Player
 from c4tui.match.backends.base import Backend, Choice, Option
 from c4tui.match.backends.network.base import login_name
 from c4tui.net.address import DEFAULT_HOST, DEFAULT_PORT, parse_host, parse_port
-
-# The options' checks: the lobby protocol's codec loads when a form first checks a
-# value (or asks for the default name), not when the menu lists "Online".
+from c4tui.protocols.names import PASSWORD_RULE, USER_RULE, valid_password, valid_user
 
 
 def parse_lobby_user(text: str) -> str:
     """A lobby username, or ValueError saying the rule."""
-    from c4tui.protocols import lobby as wire  # noqa: PLC0415
-
     if not text:
         raise ValueError("required")
-    if not wire.valid_user(text):
-        raise ValueError(wire.USER_RULE)
+    if not valid_user(text):
+        raise ValueError(USER_RULE)
     return text
 
 
 def parse_password(text: str) -> str:
     """A lobby password, or ValueError saying the rule."""
-    from c4tui.protocols import lobby as wire  # noqa: PLC0415
-
     if not text:
         raise ValueError("required")
-    if not wire.valid_password(text):
-        raise ValueError(wire.PASSWORD_RULE)
+    if not valid_password(text):
+        raise ValueError(PASSWORD_RULE)
     return text
 
 
 def _default_user() -> str:
-    from c4tui.protocols import lobby as wire  # noqa: PLC0415
-
-    return login_name(wire.valid_user)
+    return login_name(valid_user)
 
 
 #: The games a room server may host (the ``game`` option): the lobby's, or INFO1112's.

@@ -26,6 +26,7 @@ from c4tui.match.backends.network.base import (
 from c4tui.net.address import CONNECT_TIMEOUT, DEFAULT_HOST, DEFAULT_PORT, parse_host, parse_port
 from c4tui.net.errors import NetworkError
 from c4tui.protocols.limits import MAX_USERNAME
+from c4tui.protocols.names import parse_username, valid_username
 
 if TYPE_CHECKING:
     from c4tui.match.backends.network.session import ServerSession
@@ -56,19 +57,7 @@ def _uses_username(values: Mapping[str, str]) -> bool:
     return chosen_protocol(values).uses_username
 
 
-# The options' checks: I32CFSP's codec loads when a form first checks a username (or
-# asks for the default one), not when the menu and the command line list these options.
-
-
-def _parse_username(text: str) -> str:
-    from c4tui.protocols.i32cfsp import parse_username  # noqa: PLC0415
-
-    return parse_username(text)
-
-
 def _default_username() -> str:
-    from c4tui.protocols.i32cfsp import valid_username  # noqa: PLC0415
-
     return login_name(valid_username)
 
 
@@ -102,7 +91,7 @@ class NetworkBackend(Backend):
             "user",
             "Username",
             _default_username,
-            parse=_parse_username,
+            parse=parse_username,
             max_length=MAX_USERNAME,
             applies=_uses_username,
         ),

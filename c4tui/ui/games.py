@@ -17,7 +17,7 @@ from c4tui.engine import C4Error, Move
 from c4tui.match import MatchSettings
 from c4tui.match.backends import picked_in_menu
 from c4tui.ui import screen_factory as screens
-from c4tui.ui.visitor import Visit
+from c4tui.ui.servers import Visit
 
 if TYPE_CHECKING:
     from c4tui.match import MatchDriver

@@ -1,9 +1,17 @@
-"""Which network servers this app may reach: any, or (served to browsers) only those allowed."""
+"""Which network servers this app may reach: any, or (served to browsers) only those allowed.
+
+A browser visitor's app (``c4tui web``): every browser tab gets its own app process
+from the web server. Its files and this host's name are off limits, it may reach only
+the servers it was given, and it ends with its web server.
+"""
 
 from __future__ import annotations
 
+import os
 from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
 
+from c4tui.match import Backend, MatchSettings
 from c4tui.net.address import parse_host, parse_port
 
 Servers = tuple[tuple[str, int], ...]
@@ -23,3 +31,39 @@ def server_refusal(values: Mapping[str, str], allowed: Servers | None) -> str | 
         return "This site plays no network games."
     offered = ", ".join(f"{host}:{port}" for host, port in allowed)
     return f"This site lets you play only on: {offered}."
+
+
+#: How often a browser visitor's app looks whether its web server is still there.
+SERVER_CHECK_SECONDS = 2.0
+
+
+@dataclass(frozen=True)
+class Visit:
+    """The app is served to a browser, and may reach only ``servers`` (none: no network)."""
+
+    servers: Servers
+    #: The visitor's web server (the app's parent process, from the start).
+    server_pid: int = field(default_factory=os.getppid)
+
+    def defaults(self, settings: MatchSettings) -> MatchSettings:
+        """A visitor's defaults: the first allowed server, no name taken from this host."""
+        options = {**settings.options, "user": settings.options.get("user", "player")}
+        if self.servers:
+            host, port = self.servers[0]
+            options.update(host=host, port=str(port))
+        return replace(settings, options=options)
+
+    def offered(self, kinds: tuple[type[Backend], ...]) -> tuple[type[Backend], ...]:
+        """The opponents a visitor is offered: network ones only if a server is allowed."""
+        if self.servers:
+            return kinds
+        return tuple(kind for kind in kinds if not kind.remote)
+
+    def server_gone(self) -> bool:
+        """True once the web server has ended, however it ended.
+
+        Textual's web driver goes on running when the server stops talking to it, so a
+        server killed without goodbyes would leave its visitors' apps running for ever.
+        Once the server is gone this process has another parent.
+        """
+        return os.getppid() != self.server_pid

@@ -234,8 +234,9 @@ class C4App(App[None]):
 
     # ----- a game left for the menu --------------------------------------------------
 
-    def suspend_game(self, screen: GameScreen) -> None:
-        """Keep ``screen``'s game going behind the menu, to come back to with Resume."""
+    def on_game_screen_suspended(self, message: GameScreen.Suspended) -> None:
+        """Keep the game left for the menu going behind it, to come back to with Resume."""
+        screen = message.screen
         self.install_screen(screen, SUSPENDED)
         self._suspended = screen
         screen.dismiss(None)
@@ -324,7 +325,12 @@ class C4App(App[None]):
             )
             return
         screen = GameScreen(
-            driver, settings, ascii_only=self._ascii_only, review=record if review else None
+            driver,
+            settings,
+            ascii_only=self._ascii_only,
+            review=record if review else None,
+            make_driver=self.make_driver,
+            saves_last_until_quit=self.is_visitor,
         )
         self.push_screen(screen)
 
@@ -415,4 +421,12 @@ class C4App(App[None]):
         from c4tui.ui.screens.game import GameScreen  # noqa: PLC0415
 
         driver = self.make_driver(settings)
-        self.push_screen(GameScreen(driver, settings, ascii_only=self._ascii_only))
+        self.push_screen(
+            GameScreen(
+                driver,
+                settings,
+                ascii_only=self._ascii_only,
+                make_driver=self.make_driver,
+                saves_last_until_quit=self.is_visitor,
+            )
+        )

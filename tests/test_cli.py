@@ -2,10 +2,17 @@
 
 from __future__ import annotations
 
+import contextlib
+import os
+import pty
+import re
+import sys
+
 import pytest
 
 from c4tui.cli import build_parser, main
 from tests.process_helpers import run_c4tui
+from tests.test_interrupt import _read_until
 
 
 def test_console_help_explains_every_option() -> None:
@@ -114,3 +121,22 @@ def test_web_without_the_web_extra_says_how_to_get_it(
     monkeypatch.setitem(sys.modules, "c4tui.web.server", None)  # as if textual-serve were absent
     assert main(["web"]) == 2
     assert "pip install 'c4tui[web]'" in capsys.readouterr().err
+
+
+def test_columns_opens_the_game_in_the_app_in_a_real_terminal() -> None:
+    """``c4tui columns`` (no --shell) shows the Columns setup over the menu; Ctrl+Q quits."""
+    pid, terminal = pty.fork()
+    if pid == 0:  # the child: a terminal of its own, as a person's
+        os.execv(sys.executable, [sys.executable, "-m", "c4tui", "columns"])
+    try:
+        shown = _read_until(terminal, b"jewels", seconds=30)
+        words = re.sub(rb"\x1b\[[0-9;?]*[A-Za-z]", b"", shown)
+        assert b"Columns" in words
+        os.write(terminal, b"\x11")  # Ctrl+Q
+        _, status = os.waitpid(pid, 0)
+        assert os.waitstatus_to_exitcode(status) == 0
+    finally:
+        with contextlib.suppress(ProcessLookupError, ChildProcessError):
+            os.kill(pid, 9)
+            os.waitpid(pid, 0)
+        os.close(terminal)

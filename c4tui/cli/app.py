@@ -91,8 +91,12 @@ def app_settings(args: argparse.Namespace) -> tuple[MatchSettings, bool]:
     return settings, any(value is not None for value in given)
 
 
-def open_app(args: argparse.Namespace, *, review: GameRecord | None = None) -> int:
-    """Run the full-screen app as the top-level options ask; ``review`` opens a game record.
+def open_app(
+    args: argparse.Namespace, *, review: GameRecord | None = None, start_columns: bool = False
+) -> int:
+    """Run the full-screen app as the top-level options ask.
+
+    ``review`` opens a game record, ``start_columns`` the Columns game (``c4tui columns``).
 
     A web visitor's app runs in a data folder of its own from the start. Textual loads
     here, and only here, after its frame rate is set (it reads it once, on import).
@@ -112,6 +116,7 @@ def open_app(args: argparse.Namespace, *, review: GameRecord | None = None) -> i
             ascii_only=args.ascii,
             start_at_once=straight_in,
             review=review,
+            start_columns=start_columns,
             animate=not args.no_animation,
             visitor_servers=tuple(args.visitor_servers) if args.web_visitor else None,
         ).run()

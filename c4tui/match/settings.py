@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeAlias
 
 from c4tui.engine import DEFAULT_COLUMNS, DEFAULT_ROWS, GameState, Move, Player, Rules
 from c4tui.match.backends import Backend, PersonBackend, SeatContext, opponent_kind
@@ -80,3 +80,8 @@ class MatchSettings:
 
         context = SeatContext(pool=pool, seed=self.seed, ai_delay=self.ai_delay)
         return MatchDriver(self.new_game(), self.seats(context), history=history, pool=pool)
+
+
+#: Builds the driver of a match (its settings, the moves already played): the front ends
+#: take one, so tests can seat their own players.
+DriverFactory: TypeAlias = "Callable[[MatchSettings, Sequence[Move]], MatchDriver]"

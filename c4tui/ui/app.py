@@ -16,20 +16,19 @@ from textual.app import App
 from textual.binding import Binding
 from textual.filter import LineFilter
 
-from c4tui.engine import Move
 from c4tui.match import MatchSettings
 from c4tui.match.backends import KINDS
 from c4tui.ui import screen_factory as screens
 from c4tui.ui.ascii import AsciiFilter, ascii_key_display
 from c4tui.ui.assets import asset_path
-from c4tui.ui.games import DriverFactory, Games
+from c4tui.ui.games import Games
 from c4tui.ui.screens.menu import MenuScreen
 from c4tui.ui.servers import SERVER_CHECK_SECONDS, Servers, Visit
 from c4tui.ui.theming import ThemeMemory, offer_themes
 
 if TYPE_CHECKING:
-    from c4tui.match import MatchDriver
     from c4tui.match.pool import SearchPool
+    from c4tui.match.settings import DriverFactory
     from c4tui.records import GameRecord
     from c4tui.ui.screens.game import GameScreen
 
@@ -102,11 +101,6 @@ class C4App(App[None]):
 
     # ----- looks ---------------------------------------------------------------------
 
-    @property
-    def ascii_only(self) -> bool:
-        """True when everything is drawn with ASCII characters (``--ascii``)."""
-        return self._ascii_only
-
     def watch_theme(self, theme: str) -> None:
         """Remember a theme chosen in the command palette for the next start."""
         try:
@@ -125,11 +119,6 @@ class C4App(App[None]):
         return ascii_key_display(binding, display) if self._ascii_only else display
 
     # ----- screens -------------------------------------------------------------------
-
-    @property
-    def is_visitor(self) -> bool:
-        """True when served to a browser by ``c4tui web`` (files and servers are off limits)."""
-        return self._visit is not None
 
     def on_mount(self) -> None:
         """Open on the menu, or straight into a game or Columns (over the menu: Esc goes back)."""
@@ -217,13 +206,9 @@ class C4App(App[None]):
 
     # ----- games ---------------------------------------------------------------------
 
-    def make_driver(self, settings: MatchSettings, history: Sequence[Move] = ()) -> MatchDriver:
-        """The driver of a match with ``settings``, ``history`` already played."""
-        return self.games.make_driver(settings, history)
-
-    def suspend_game(self, screen: GameScreen) -> None:
-        """Keep ``screen``'s game going behind the menu, to come back to with Resume."""
-        self.games.suspend_game(screen)
+    def on_game_screen_suspended(self, message: GameScreen.Suspended) -> None:
+        """Keep the game left for the menu going behind it, to come back to with Resume."""
+        self.games.suspend_game(message.screen)
 
     async def action_quit(self) -> None:
         """Quit; mid-game, once the person says so (a local game is kept for next time)."""

@@ -21,11 +21,11 @@ from c4tui.ui.servers import Visit
 
 if TYPE_CHECKING:
     from c4tui.match import MatchDriver
+    from c4tui.match.settings import DriverFactory
     from c4tui.records import GameRecord
     from c4tui.ui.screens.game import GameScreen
     from c4tui.ui.screens.login import LoggedIn
 
-DriverFactory = Callable[[MatchSettings, Sequence[Move]], "MatchDriver"]
 
 #: The name under which a game left for the menu waits (installed screens stay alive).
 SUSPENDED = "suspended-game"
@@ -126,10 +126,7 @@ class Games:
                 str(error), title="This game cannot be opened", severity="error", markup=False
             )
             return
-        screen = screens.game_screen(
-            driver, settings, ascii_only=self._ascii_only, review=record if review else None
-        )
-        self._app.push_screen(screen)
+        self._app.push_screen(self._game_screen(driver, settings, record if review else None))
 
     def start_match(self, settings: MatchSettings) -> None:
         """Start a game with ``settings``; a game waiting behind the menu is given up first."""
@@ -192,10 +189,26 @@ class Games:
         def logged_in(outcome: LoggedIn | None) -> None:
             if outcome is not None:
                 self._typed[settings.opponent] = outcome.values
-                self._app.push_screen(screens.lobby_screen(outcome, settings))
+                self._app.push_screen(
+                    screens.lobby_screen(outcome, settings, ascii_only=self._ascii_only)
+                )
 
-        self._app.push_screen(screens.login_dialog(values, self._allowed), logged_in)
+        self._app.push_screen(
+            screens.login_dialog(values, self._allowed, ascii_only=self._ascii_only), logged_in
+        )
 
     def _open_game(self, settings: MatchSettings) -> None:
-        driver = self.make_driver(settings)
-        self._app.push_screen(screens.game_screen(driver, settings, ascii_only=self._ascii_only))
+        self._app.push_screen(self._game_screen(self.make_driver(settings), settings))
+
+    def _game_screen(
+        self, driver: MatchDriver, settings: MatchSettings, review: GameRecord | None = None
+    ) -> GameScreen:
+        """The screen of ``driver``'s game, with what it needs from here given, not fetched."""
+        return screens.game_screen(
+            driver,
+            settings,
+            ascii_only=self._ascii_only,
+            review=review,
+            make_driver=self._make_driver,
+            saves_last_until_quit=self._allowed is not None,
+        )

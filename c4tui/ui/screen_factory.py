@@ -19,6 +19,7 @@ from c4tui.ui.servers import Servers
 
 if TYPE_CHECKING:
     from c4tui.match import MatchDriver
+    from c4tui.match.settings import DriverFactory
     from c4tui.records import GameRecord
     from c4tui.ui.screens.columns import ColumnsScreen, ColumnsSetup
     from c4tui.ui.screens.confirm import ConfirmDialog
@@ -36,13 +37,22 @@ def game_screen(
     driver: MatchDriver,
     settings: MatchSettings,
     *,
-    ascii_only: bool = False,
+    ascii_only: bool,
+    make_driver: DriverFactory,
+    saves_last_until_quit: bool,
     review: GameRecord | None = None,
 ) -> GameScreen:
     """The game screen of ``driver``'s match (stepping through ``review``, if given)."""
     from c4tui.ui.screens.game import GameScreen  # noqa: PLC0415
 
-    return GameScreen(driver, settings, ascii_only=ascii_only, review=review)
+    return GameScreen(
+        driver,
+        settings,
+        ascii_only=ascii_only,
+        review=review,
+        make_driver=make_driver,
+        saves_last_until_quit=saves_last_until_quit,
+    )
 
 
 def confirm_dialog(question: str, verb: str) -> ConfirmDialog:
@@ -83,18 +93,20 @@ def connect_dialog(
     return ConnectDialog(kind, values, game, allowed=allowed, ascii_only=ascii_only)
 
 
-def login_dialog(values: Mapping[str, str], allowed: Servers | None) -> LoginDialog:
+def login_dialog(
+    values: Mapping[str, str], allowed: Servers | None, *, ascii_only: bool
+) -> LoginDialog:
     """The online lobby's log-in (or register) dialog."""
     from c4tui.ui.screens.login import LoginDialog  # noqa: PLC0415
 
-    return LoginDialog(values, allowed=allowed)
+    return LoginDialog(values, allowed=allowed, ascii_only=ascii_only)
 
 
-def lobby_screen(logged_in: LoggedIn, settings: MatchSettings) -> LobbyScreen:
+def lobby_screen(logged_in: LoggedIn, settings: MatchSettings, *, ascii_only: bool) -> LobbyScreen:
     """The online lobby's rooms, once logged in."""
     from c4tui.ui.screens.lobby import LobbyScreen  # noqa: PLC0415
 
-    return LobbyScreen(logged_in, settings)
+    return LobbyScreen(logged_in, settings, ascii_only=ascii_only)
 
 
 def open_dialog(*, allow_files: bool) -> OpenDialog:

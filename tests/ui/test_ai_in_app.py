@@ -10,7 +10,8 @@ from textual.worker import WorkerState
 from c4tui.ai import AI_LEVELS
 from c4tui.engine import Player, Rules
 from c4tui.match.pool import SearchPool
-from c4tui.ui.screens.game import HINT_GROUP, GameScreen
+from c4tui.ui.advice import HINT_GROUP
+from c4tui.ui.screens.game import GameScreen
 from c4tui.ui.screens.help import HelpScreen
 from c4tui.ui.widgets.choice import ChoiceSet
 from tests.ui.fuzz_keys import send_key

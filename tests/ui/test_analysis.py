@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from c4tui.ai.analysis import analyse_columns
-from c4tui.ui.screens.game import ANALYSIS_GROUP, GameScreen
+from c4tui.ui.advice import ANALYSIS_GROUP
+from c4tui.ui.screens.game import GameScreen
 from tests.ui.helpers import SIZE, make_app, play, settle, start_game
 
 

@@ -16,12 +16,13 @@ from c4tui.ui.screens.confirm import ConfirmDialog
 from c4tui.ui.screens.game import GameScreen
 from c4tui.ui.screens.menu import MenuScreen
 from c4tui.ui.screens.open import OpenDialog
+from c4tui.ui.screens.review import ReviewScreen
 from c4tui.ui.widgets.menu_button import MenuButton
 from c4tui.ui.widgets.move_list import MoveList
 from tests.ui.helpers import SIZE, make_app, play, settle, start_game
 
 
-def message(screen: GameScreen) -> str:
+def message(screen: GameScreen | ReviewScreen) -> str:
     return str(screen.panel.query_one("#message", Static).render())
 
 
@@ -140,16 +141,17 @@ async def test_review_steps_through_the_moves_and_play_goes_on_from_any_of_them(
         await play(pilot, "d4 d5 d6")
         await pilot.press("v", "left", "left")
         await pilot.pause()
-        assert screen.review_at == 1
-        assert screen.board.state.disc_count == 1
-        assert "move 1 of 3" in message(screen)
+        review = app.screen
+        assert isinstance(review, ReviewScreen) and review.at == 1
+        assert review.board.state.disc_count == 1
+        assert "move 1 of 3" in message(review)
         await pilot.press("enter")  # reviewing: Enter plays nothing
         await pilot.press("home")
         await pilot.pause()
-        assert screen.board.state.disc_count == 0
+        assert review.board.state.disc_count == 0
         await pilot.press("end", "left", "escape")
         await pilot.pause()
-        assert screen.review_at is None and screen.board.state.disc_count == 3
+        assert app.screen is screen and screen.board.state.disc_count == 3
         assert len(screen.driver.moves) == 3
         await pilot.press("v", "left", "left", "c")
         await pilot.pause()
@@ -205,7 +207,7 @@ async def test_digits_export_and_a_pasted_position_plays_on() -> None:
         await pilot.press("y")
         await settle(pilot)
         pasted = app.screen
-        assert isinstance(pasted, GameScreen) and pasted.review_at is None
+        assert isinstance(pasted, GameScreen)  # playing, not reviewing
         assert "".join(str(move.column + 1) for move in pasted.driver.moves) == "44531"
         await play(pilot, "d7")
         assert len(pasted.driver.moves) == 6
@@ -235,8 +237,8 @@ async def test_a_bad_paste_is_explained_and_a_saved_game_opens_from_the_list(
         await pilot.press("y")
         await settle(pilot)
         opened = app.screen
-        assert isinstance(opened, GameScreen)
-        assert opened.review_at == 0  # a saved game opens for review, at the start
+        assert isinstance(opened, ReviewScreen)
+        assert opened.at == 0  # a saved game opens for review, at the start
         await pilot.press("end")
         await pilot.pause()
         assert opened.board.state.disc_count == 2
@@ -249,15 +251,17 @@ async def test_replay_opens_review_and_c_plays_on_against_the_recorded_opponent(
     app = C4App(review=record)
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
-        screen = app.screen
-        assert isinstance(screen, GameScreen) and screen.review_at == 0
+        review = app.screen
+        assert isinstance(review, ReviewScreen) and review.at == 0
+        screen = app.screen_stack[-2]
+        assert isinstance(screen, GameScreen)
         assert screen.driver.moves == record.moves
         await pilot.press("right")
         await pilot.pause()
-        assert screen.board.state.disc_count == 1
+        assert review.board.state.disc_count == 1
         await pilot.press("end", "c")
         await settle(pilot)
-        assert screen.review_at is None
+        assert app.screen is screen
         await play(pilot, "d4")
         assert len(screen.driver.moves) == 4  # the computer answered
         assert screen.driver.seats[Player.YELLOW].label.startswith("Computer")
@@ -347,11 +351,13 @@ async def test_an_opened_finished_game_credits_the_right_player_and_does_not_cou
 async def test_review_shows_the_turn_and_moves_of_the_position_reviewed() -> None:
     app = make_app()
     async with app.run_test(size=SIZE) as pilot:
-        screen = await start_game(pilot)
+        await start_game(pilot)
         await play(pilot, "d4 d5 d6")
         await pilot.press("v", "left")
         await pilot.pause()
-        turn = str(screen.panel.query_one("#turn", Static).render())
+        review = app.screen
+        assert isinstance(review, ReviewScreen)
+        turn = str(review.panel.query_one("#turn", Static).render())
         assert "RED to move" in turn  # after move 2, not YELLOW as in the game
-        moves = screen.panel.query_one(MoveList).text
+        moves = review.panel.query_one(MoveList).text
         assert "d6" not in moves and "d5" in moves

@@ -77,10 +77,13 @@ class LoginDialog(ModalScreen[LoggedIn | None]):
         Binding("enter", "log_in", "Log in", priority=True, id="login.log_in"),
     ]
 
-    def __init__(self, values: Mapping[str, str], allowed: Servers | None = None) -> None:
+    def __init__(
+        self, values: Mapping[str, str], allowed: Servers | None = None, *, ascii_only: bool = False
+    ) -> None:
         super().__init__()
         self._values = RoomSeat.option_values(values)
         self._allowed = allowed
+        self._ascii_only = ascii_only
 
     def compose(self) -> ComposeResult:
         """The fields, a status line and the buttons."""
@@ -89,7 +92,9 @@ class LoginDialog(ModalScreen[LoggedIn | None]):
             with Grid():
                 for option in RoomSeat.options:
                     yield Label(option.label)
-                    yield option_widget(option, self._values[option.key])
+                    yield option_widget(
+                        option, self._values[option.key], ascii_only=self._ascii_only
+                    )
                 yield Label("Password")
                 yield Input("", id="password", password=True, max_length=128, compact=True)
             yield Static("", id="login-status", classes="form-status")

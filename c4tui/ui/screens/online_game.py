@@ -63,7 +63,7 @@ class OnlineGameScreen(GameScreen):
             super()._turn_started(event)
             return
         names = self.room_game.names
-        self.panel.show_message(
+        self.panel.say(
             f"Watching {names[Player.RED]} (RED) against {names[Player.YELLOW]} (YELLOW): "
             f"{event.label} is to move"
         )
@@ -88,7 +88,7 @@ class OnlineGameScreen(GameScreen):
 
     def action_rematch(self) -> None:
         """Rematches online are new rooms: the lobby is where they start."""
-        self.panel.show_message("For a rematch, go back to the lobby and create or join a room.")
+        self.panel.say("For a rematch, go back to the lobby and create or join a room.")
 
     def action_talk(self) -> None:
         """Open the chat line."""

@@ -1,14 +1,15 @@
 """The board: one focusable widget drawn line by line (Textual's Line API).
 
 It shows a GameState, a column cursor (keys, digits, mouse) and whether the next
-move drops or pops; it never plays a move itself. Choosing a column posts
-``Board.ColumnChosen`` and the screen decides what happens.
+move drops or pops (the screen's choice, shown through ``pop_mode``); it never
+plays a move itself. Choosing a column posts ``Board.MoveChosen`` with the whole
+move, and the screen decides what happens.
 """
 
 from __future__ import annotations
 
 import time
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
 from rich.segment import Segment
 from textual import events
@@ -20,7 +21,7 @@ from textual.scroll_view import ScrollView
 from textual.strip import Strip
 from textual.timer import Timer
 
-from c4tui.engine import GameState, Move, Player
+from c4tui.engine import GameState, Move, MoveKind, Player
 from c4tui.ui.widgets.board_paint import COMPONENTS, BoardStyles, Fall, KeptLines, Paint, Picture
 from c4tui.ui.widgets.looks import CellLook, choose_look
 from c4tui.ui.widgets.scrolling import set_virtual_size
@@ -69,17 +70,17 @@ class Board(ScrollView, can_focus=True):
     # Each watcher repaints just what its change touches (two columns, two marker lines,
     # the threatened cells): none of them repaints the whole board.
     cursor: reactive[int] = reactive(0, repaint=False)
+    #: Whether the next move pops (set by the screen, which owns the mode; shown by the markers).
     pop_mode: reactive[bool] = reactive(False, repaint=False)
     accepting: reactive[bool] = reactive(True, repaint=False)
     #: Mark the empty cells that would complete four (r, y, or ! for both).
     show_threats: reactive[bool] = reactive(False, repaint=False)
 
-    class ColumnChosen(Message):
-        """A person chose a column (Enter, Space or a click)."""
+    @dataclass
+    class MoveChosen(Message):
+        """A person chose a move (Enter, Space or a click): a drop or pop, as the board shows."""
 
-        def __init__(self, column: int) -> None:
-            super().__init__()
-            self.column = column
+        move: Move
 
     def __init__(
         self,
@@ -258,7 +259,12 @@ class Board(ScrollView, can_focus=True):
     def action_choose(self) -> None:
         """Play in the cursor column (a digit typed next starts a new column number)."""
         self._last_digit = None
-        self.post_message(self.ColumnChosen(self.cursor))
+        self._choose(self.cursor)
+
+    def _choose(self, column: int) -> None:
+        """Say the move in ``column``, dropping or popping as the markers show."""
+        kind = MoveKind.POP if self.pop_mode else MoveKind.DROP
+        self.post_message(self.MoveChosen(Move(kind, column)))
 
     # ----- mouse ---------------------------------------------------------------------
 
@@ -281,7 +287,7 @@ class Board(ScrollView, can_focus=True):
         column = self.column_at(event.x)
         if column is not None:
             self.cursor = column
-            self.post_message(self.ColumnChosen(column))
+            self._choose(column)
 
     # ----- size ----------------------------------------------------------------------
 

@@ -1,11 +1,19 @@
-"""The panel beside the board: whose turn, the mode, the last message and the move list."""
+"""The panel beside the board: whose turn, the mode, the last message and the move list.
+
+The screen sets what there is to show (the panel's reactives); the panel's ``watch_``
+methods draw it, each line only when what it shows has changed.
+"""
 
 from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
 
 from textual.app import ComposeResult
 from textual.containers import Vertical
 from textual.content import Content
 from textual.markup import escape
+from textual.reactive import reactive
 from textual.widgets import Static
 
 from c4tui.engine import GameState, Move, Player, Rules
@@ -35,6 +43,47 @@ def narrowest_terminal_for(board_width: int) -> int:
     return board_width + PANEL_WIDTHS[-1][1]
 
 
+@dataclass(frozen=True)
+class Turn:
+    """Whose turn it is in ``state``, or who won; ``halted`` instead when the game is not going on.
+
+    ``who`` names the player of each colour ("You", "Computer (Hard)").
+    """
+
+    state: GameState
+    who: Mapping[Player, str]
+    halted: str = ""
+
+
+@dataclass(frozen=True)
+class News:
+    """One line of news; ``kind`` ("error", "thinking", "result" or "") picks its style."""
+
+    text: str = ""
+    kind: str = ""
+
+
+@dataclass(frozen=True)
+class Mode:
+    """DROP or POP (``pop``); shown only under Pop Out rules while the game goes on."""
+
+    shown: bool
+    pop: bool
+
+    @classmethod
+    def of(cls, rules: Rules, pop: bool, game_over: bool = False) -> Mode:
+        """The mode line for a game under ``rules``."""
+        return cls(rules is Rules.POPOUT and not game_over, pop)
+
+
+@dataclass(frozen=True)
+class MovesSoFar:
+    """The moves of the game shown; ``last_mover`` played the last one (None: no moves)."""
+
+    moves: tuple[Move, ...]
+    last_mover: Player | None
+
+
 class StatusPanel(Vertical):
     """Everything a player needs to know besides the board itself."""
 
@@ -57,6 +106,13 @@ class StatusPanel(Vertical):
     StatusPanel #moves { margin: 0; }
     """
 
+    # None until the screen first sets them: each is drawn when set, not on mounting.
+    turn: reactive[Turn | None] = reactive(None, repaint=False, init=False)
+    score: reactive[str | None] = reactive(None, repaint=False, init=False)
+    mode: reactive[Mode | None] = reactive(None, repaint=False, init=False)
+    news: reactive[News | None] = reactive(None, repaint=False, init=False)
+    moves: reactive[MovesSoFar | None] = reactive(None, repaint=False, init=False)
+
     def __init__(self, title: str, ascii_only: bool = False, id: str | None = None) -> None:
         super().__init__(id=id)
         self._title = title
@@ -77,9 +133,12 @@ class StatusPanel(Vertical):
         yield Static("Moves", id="moves-title")
         yield MoveList(id="moves")
 
-    def show_turn(self, state: GameState, who: dict[Player, str], halted: str = "") -> None:
+    def watch_turn(self, shown: Turn | None) -> None:
         """Whose turn it is, or who won; ``halted`` instead when the game is not going on."""
+        if shown is None:
+            return
         turn = self.query_one("#turn", Static)
+        state, who, halted = shown.state, shown.who, shown.halted
         if halted:
             self._put(turn, escape(halted), shown=halted)
             return
@@ -99,31 +158,44 @@ class StatusPanel(Vertical):
         colour = TURN_COLOURS.get(player) if player is not None else None
         self._put(turn, f"[{colour}]{escape(text)}[/]" if colour else escape(text), shown=text)
 
-    def show_score(self, text: str) -> None:
+    def watch_score(self, text: str | None) -> None:
         """The running score of a series of rematches (hidden before the first result)."""
+        if text is None:
+            return
         score = self.query_one("#score", Static)
         self._put(score, f"Score\n{text}")
         score.display = bool(text)
 
-    def show_mode(self, rules: Rules, pop_mode: bool, game_over: bool = False) -> None:
+    def watch_mode(self, shown: Mode | None) -> None:
         """DROP or POP, under Pop Out rules only, while the game goes on."""
+        if shown is None:
+            return
         mode = self.query_one("#mode", Static)
-        mode.display = rules is Rules.POPOUT and not game_over
+        mode.display = shown.shown
         # The style is in the text, not a CSS class: no restyle on every pop (as the turn).
-        if pop_mode:
+        if shown.pop:
             self._put(mode, "[bold reverse $accent]POP mode (p: drop)[/]", "POP mode (p: drop)")
         else:
             self._put(mode, "DROP mode (p: pop)")
 
-    def show_message(self, text: str, kind: str = "") -> None:
-        """One line of news: an error, "thinking…", the result (kind picks the style)."""
-        message = self.query_one("#message", Static)
-        self._put(message, text)
-        for name in ("error", "thinking", "result"):
-            message.set_class(kind == name, f"-{name}")
+    def say(self, text: str, kind: str = "") -> None:
+        """Show one line of news (``kind`` picks the style): ``news = News(text, kind)``."""
+        self.news = News(text, kind)
 
-    def show_moves(self, moves: tuple[Move, ...], last_mover: Player | None) -> None:
+    def watch_news(self, news: News | None) -> None:
+        """One line of news: an error, "thinking…", the result (kind picks the style)."""
+        if news is None:
+            return
+        message = self.query_one("#message", Static)
+        self._put(message, news.text)
+        for name in ("error", "thinking", "result"):
+            message.set_class(news.kind == name, f"-{name}")
+
+    def watch_moves(self, shown: MovesSoFar | None) -> None:
         """The last move in words and the whole list."""
+        if shown is None:
+            return
+        moves, last_mover = shown.moves, shown.last_mover
         last = self.query_one("#last-move", Static)
         if moves and last_mover is not None:
             move = moves[-1]

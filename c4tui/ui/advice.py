@@ -1,0 +1,162 @@
+"""Hint and analysis for one game: searches run in the background, their answers come as messages.
+
+The searches run in the driver's pool, started from workers in two exclusive
+groups of the screen that holds the ``Advice`` (a new search replaces the last
+one); each answer names the position it is about, and one about a position
+already left behind is dropped.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from functools import partial
+from typing import TYPE_CHECKING
+
+from textual.dom import DOMNode
+from textual.message import Message
+
+from c4tui.ai import SearchResult
+from c4tui.engine import GameState, MoveKind, describe_move
+from c4tui.match import MatchDriver
+
+# The one lazy import of the game's AI: the solver loads in the worker that first
+# needs it, not when the game screen is imported (the menu's start stays quick).
+if TYPE_CHECKING:
+    from c4tui.ai.analysis import Analysis
+
+HINT_GROUP = "hint"
+ANALYSIS_GROUP = "analysis"
+#: The analysis's budget where it cannot be proven (on 7 x 6 classic it is exact and quick).
+ANALYSIS_SECONDS = 1.0
+
+#: What the hint adds when the search proved an outcome.
+OUTLOOK_WORDS = {
+    "won": " — you can force a win",
+    "lost": " — but the opponent can force a win",
+}
+
+Labels = tuple[str, ...] | None
+
+
+class Advice:
+    """The hint and the analysis row of one game, worked out off the UI's hands.
+
+    Args:
+        owner: the screen whose workers search and which receives the answers.
+        driver: the game's driver (its pool searches).
+        hint_seconds: how long a hint may think.
+        show_labels: shows a row of labels under the board (None: no row).
+        ascii_only: draw with ASCII characters only.
+    """
+
+    @dataclass
+    class HintFound(Message, namespace="advice"):
+        """The hint search finished for ``state``."""
+
+        state: GameState
+        result: SearchResult
+
+    @dataclass
+    class AnalysisFound(Message, namespace="advice"):
+        """Every column's outcome in ``state`` is known (or estimated)."""
+
+        state: GameState
+        analysis: Analysis
+
+    def __init__(
+        self,
+        owner: DOMNode,
+        driver: MatchDriver,
+        hint_seconds: float,
+        show_labels: Callable[[Labels], None],
+        ascii_only: bool = False,
+    ) -> None:
+        self._owner = owner
+        self._driver = driver
+        self._hint_seconds = hint_seconds
+        self._show_labels = show_labels
+        self._ascii_only = ascii_only
+        #: The analysis row is wanted.
+        self.analysis_on = False
+        self._analysed: GameState | None = None  # the position the analysis row is about
+
+    def _start(self, search: Callable[[], Awaitable[None]], group: str) -> None:
+        """Run ``search`` in the owner's ``group``, instead of the one running there.
+
+        Given as a function, not a coroutine: a search replaced before it began is
+        never made, rather than left never awaited.
+        """
+        self._owner.run_worker(search, group=group, exclusive=True, exit_on_error=False)
+
+    # ----- the hint ------------------------------------------------------------------
+
+    def find_hint(self) -> None:
+        """Search the current position; ``HintFound`` comes back to the owner."""
+        self._start(partial(self._hint, self._driver.state), HINT_GROUP)
+
+    async def _hint(self, state: GameState) -> None:
+        result = await self._driver.hint(self._hint_seconds)
+        self._owner.post_message(self.HintFound(state, result))
+
+    def cancel_hint(self) -> None:
+        """Stop a hint search (the pool drops it or tells its worker to stop)."""
+        self._owner.workers.cancel_group(self._owner, HINT_GROUP)
+
+    def is_current(self, found: HintFound | AnalysisFound) -> bool:
+        """True when ``found`` is about the position on the board (not one played past)."""
+        if isinstance(found, Advice.AnalysisFound) and not self.analysis_on:
+            return False
+        return found.state is self._driver.state
+
+    @staticmethod
+    def hint_words(result: SearchResult) -> str:
+        """The hint in words, with what is known about it."""
+        outlook = OUTLOOK_WORDS.get(result.outlook or "", "")
+        return f"Hint: {describe_move(result.move)}{outlook}"
+
+    @staticmethod
+    def hint_pops(result: SearchResult) -> bool:
+        """True when the hinted move pops a disc."""
+        return result.move.kind is MoveKind.POP
+
+    # ----- the analysis row ----------------------------------------------------------
+
+    def toggle_analysis(self) -> bool:
+        """Turn the analysis row on or off; True when it is now on."""
+        self.analysis_on = not self.analysis_on
+        self._analysed = None
+        if self.analysis_on:
+            self.update_analysis()
+        else:
+            self._owner.workers.cancel_group(self._owner, ANALYSIS_GROUP)
+            self._show_labels(None)
+        return self.analysis_on
+
+    def update_analysis(self) -> None:
+        """Analyse a new position on a person's turn (the computer's turn needs the worker)."""
+        state = self._driver.state
+        if not self.analysis_on or state is self._analysed:
+            return
+        self._analysed = state
+        self._owner.workers.cancel_group(self._owner, ANALYSIS_GROUP)
+        if state.is_over or not self._driver.awaiting_submission():
+            self._show_labels(None)
+            return
+        pending = "..." if self._ascii_only else "…"  # a "." alone would look like a cell
+        self._show_labels(tuple(pending for _ in range(state.columns)))
+        self._start(partial(self._analyse, state), ANALYSIS_GROUP)
+
+    async def _analyse(self, state: GameState) -> None:
+        analysis = await self._driver.analysis(ANALYSIS_SECONDS)
+        self._owner.post_message(self.AnalysisFound(state, analysis))
+
+    def analysis_found(self, found: AnalysisFound) -> str:
+        """Label the columns; the best one in words (for the panel)."""
+        analysis = found.analysis
+        self._show_labels(tuple("" if v is None else v.label for v in analysis.columns))
+        best = analysis.best_column()
+        verdict = analysis.columns[best]
+        kind = "proven" if analysis.exact else "estimate: a short search"
+        words = verdict.words if verdict else ""
+        return f"Analysis ({kind}): column {best + 1} is best — {words}"

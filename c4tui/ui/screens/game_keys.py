@@ -1,0 +1,89 @@
+"""The game screen's keys, and which of them the footer offers when (the footer policy).
+
+The footer has room for few keys: it offers what can be done now, in the order
+that matters on a narrow terminal (the ways out first). Keys hidden from it to
+make room still work (their ``anytime`` bindings); keys that cannot work now are
+dimmed, and a key that is dimmed says why when pressed.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from textual.binding import Binding, BindingType
+
+from c4tui.match import MatchDriver
+
+#: Terminals at least this wide show every game key in the footer.
+WIDE_FOOTER = 120
+
+GAME_BINDINGS: list[BindingType] = [
+    # The ways out first: a narrow terminal's footer cuts off its end.
+    Binding("escape,m", "menu", "Menu", id="game.menu"),
+    Binding("question_mark", "help", "Help", key_display="?", id="game.help"),
+    Binding("q", "app.quit", "Quit", id="game.quit"),
+    Binding("p", "toggle_pop", "Drop/Pop", id="game.toggle_pop"),
+    Binding("h", "hint", "Hint", id="game.hint"),
+    Binding("a", "toggle_analysis", "Analysis", id="game.analysis"),
+    Binding("u", "undo", "Undo", id="game.undo"),
+    Binding("n", "new_game", "New", id="game.new"),
+    Binding("r", "rematch", "Rematch", id="game.rematch"),
+    Binding("v", "review", "Review", id="game.review"),
+    Binding("s", "save", "Save", id="game.save"),
+    Binding("w", "toggle_threats", "Threats", id="game.threats"),
+    Binding("x", "export_digits", "Digits", id="game.export"),
+    # Reached only while the board's Play is dimmed: say why nothing was played.
+    Binding("enter,space", "why_not", show=False),
+    # Reached only while Hint is dimmed: say why there is none.
+    Binding("h", "why_no_hint", show=False),
+    # The same actions while their footer entries are hidden (during play, or on a
+    # narrow terminal); each comes after the shown binding of its key.
+    Binding("r", "anytime('rematch')", show=False),
+    Binding("v", "anytime('review')", show=False),
+    Binding("s", "anytime('save')", show=False),
+    Binding("w", "anytime('toggle_threats')", show=False),
+    Binding("x", "anytime('export_digits')", show=False),
+]
+
+#: What the footer offers only once the game is over (during play they stay hidden).
+AFTER_GAME_ACTIONS = frozenset({"rematch", "review", "save"})
+#: What makes no sense once the game is over (hidden then, to make room).
+DURING_GAME_ACTIONS = frozenset({"toggle_pop", "hint", "undo"})
+#: What the footer has room for on wide terminals only (the keys work at any width).
+WIDE_ONLY_ACTIONS = frozenset({"toggle_threats", "export_digits"})
+
+
+@dataclass(frozen=True)
+class KeyContext:
+    """What the footer's choice depends on besides the driver."""
+
+    popout: bool
+    wide: bool
+    analysis_on: bool
+
+
+def footer_offers(action: str, driver: MatchDriver, context: KeyContext) -> bool | None:
+    """True: offer ``action``; None: show it dimmed; False: leave it out of the footer."""
+    over = driver.is_over or driver.state.is_over
+    if action in WIDE_ONLY_ACTIONS or (action in AFTER_GAME_ACTIONS and not over):
+        return context.wide  # elsewhere hidden; the "anytime" bindings of the keys still work
+    if action in DURING_GAME_ACTIONS and over:
+        return False
+    return _while_playing(action, driver, context)
+
+
+def _while_playing(action: str, driver: MatchDriver, context: KeyContext) -> bool | None:  # noqa: PLR0911 (a rule an action)
+    """Hide Drop/Pop (classic rules) and Undo (nobody undoes); dim what cannot be done now."""
+    if action == "toggle_pop":
+        if not context.popout:
+            return False
+        return True if driver.awaiting_submission() else None
+    if action == "hint":
+        return True if driver.awaiting_submission() else None
+    if action == "toggle_analysis":  # nothing to analyse once the game is over
+        return not (driver.is_over or driver.state.is_over) or context.analysis_on
+    if action == "undo":
+        if not all(seat.supports_undo for seat in driver.seats.values()):
+            return False
+        return True if driver.can_undo() else None
+    return True

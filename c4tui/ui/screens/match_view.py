@@ -1,0 +1,290 @@
+"""Showing a match as it is played: one handler per kind of driver news, and the game kept.
+
+The driver reports what happened (``c4tui.match.events``); ``MatchView`` turns each
+event into what the board and the status panel show, from the event it was given,
+and keeps a local game under way for the next run. ``GameScreen`` adds what the
+person does (keys, leaving, saving, review, hints).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from textual.message import Message
+from textual.reactive import reactive
+
+from c4tui.engine import GameState, Move, Player
+from c4tui.match import MatchDriver, MatchSettings
+from c4tui.match.events import (
+    GameOver,
+    GameStarted,
+    MatchEvent,
+    MatchFailed,
+    MovePlayed,
+    MoveRefused,
+    MovesTakenBack,
+    SeatLeft,
+    SeatStarting,
+    TurnStarted,
+)
+from c4tui.match.record import match_record
+from c4tui.match.score import Score
+from c4tui.match.settings import FIRST_PLAYER
+from c4tui.records import GameRecord
+from c4tui.ui.advice import Advice
+from c4tui.ui.keeping import GameKeeper
+from c4tui.ui.screens.board_screen import BoardScreen
+from c4tui.ui.screens.review import GameSoFar, ReviewScreen
+from c4tui.ui.widgets.status import Mode, MovesSoFar, Turn
+
+
+class MatchView(BoardScreen[bool | None]):
+    """The board and the panel showing ``driver``'s match, kept up to date by its news.
+
+    Args:
+        driver: the match's driver.
+        settings: the match's settings.
+        ascii_only: draw with ASCII characters only.
+        hint_seconds: how long a hint may think.
+        score: the running score of a series of rematches.
+        opened: a saved game being opened (reviewed until play goes on; not kept meanwhile).
+        saves_last_until_quit: saved games go when the app quits (a browser visitor).
+    """
+
+    #: Whether the next move pops a disc (Pop Out): the screen's choice, the board shows it.
+    pop_mode: reactive[bool] = reactive(False, repaint=False, init=False)
+
+    @dataclass
+    class MatchNews(Message):
+        """The driver reported ``event``."""
+
+        event: MatchEvent
+
+    def __init__(
+        self,
+        driver: MatchDriver,
+        settings: MatchSettings,
+        ascii_only: bool,
+        hint_seconds: float,
+        *,
+        score: Score | None,
+        opened: GameRecord | None,
+        saves_last_until_quit: bool,
+    ) -> None:
+        super().__init__(driver.state, settings.describe(), ascii_only)
+        self.driver = driver
+        self.settings = settings
+        #: The running score of this series of rematches.
+        self.score = score or Score()
+        #: Opened to review a saved game: the driver starts when play goes on.
+        self._opened = opened
+        self._counted: GameOver | None = None  # the last result added to the score
+        #: A game that was over when opened (a saved one) does not count in the score.
+        self._over_when_opened = driver.state.is_over
+        #: "Getting ready" until the seats are (a network opponent connects first).
+        self._ready = False
+        self._available: tuple[bool, bool, bool] | None = None  # what the footer last offered
+        #: The review on top of this game, if any (it is told of every change).
+        self._reviewing: ReviewScreen | None = None
+        self.advice = Advice(self, driver, hint_seconds, self._show_labels, ascii_only)
+        self.keeper = GameKeeper(
+            remote=self.remote,
+            saves_last_until_quit=saves_last_until_quit,
+            keeping_failed=self._say_keeping_failed,
+        )
+
+    def _post_news(self, event: MatchEvent) -> None:
+        self.post_message(self.MatchNews(event))
+
+    # ----- what the driver reports: one handler per kind of news ---------------------
+
+    def on_match_view_match_news(self, message: MatchNews) -> None:
+        """Show what happened; the driver decides what happens next."""
+        if not self._widgets_ready:
+            return  # news that arrived as the screen went away
+        match message.event:
+            case SeatStarting(note=note):
+                self.panel.say(note, "thinking")
+            case GameStarted(state=state):
+                self._ready = True
+                self._show_turn(state)
+                self._show_controls()
+            case TurnStarted() as turn:
+                self._show_controls()
+                self._turn_started(turn)
+            case MovePlayed(move=move, after=after):
+                self.pop_mode = False
+                self._show_position(after, move, animate=True)
+                self._show_turn(after)
+                self._show_controls()
+                self._keep_for_next_time()
+            case MoveRefused(reason=reason):
+                self.panel.say(reason[0].upper() + reason[1:], "error")
+                self.app.bell()
+            case MovesTakenBack(state=state):
+                self._show_position(state, self.driver.last_move)
+                self._show_turn(state)
+                self._show_controls()
+                self._keep_for_next_time()
+                self.panel.say("Move taken back")
+            case SeatLeft(player=player, reason=reason):
+                self.notify(reason, title=f"{player.name} left", markup=False)
+            case GameOver(state=state) as result:
+                self._show_turn(state)
+                self._show_controls()
+                self._keep_for_next_time()
+                self._show_result(result)
+            case MatchFailed(problem=problem):
+                self._show_turn(self.driver.state)
+                self._show_controls()
+                self._failed(problem)
+        if self._reviewing is not None:
+            self._reviewing.game_changed(self._game_so_far())
+
+    def _turn_started(self, event: TurnStarted) -> None:
+        if event.submits:
+            self.panel.say("")
+        else:
+            self.panel.say(f"{event.label} is thinking…", "thinking")
+
+    def _failed(self, problem: str) -> None:
+        """Say why the game stopped; n starts over, m goes back.
+
+        In the panel only: a toast would cover the board and linger on the next screen.
+        """
+        self._show_problem(problem)
+        self.app.bell()
+
+    def _show_problem(self, problem: str) -> None:
+        again = "n: reconnect" if self.remote else "n: try again"
+        self.panel.say(f"{problem}\n{again} · esc: menu", "error")
+
+    def _show_result(self, result: GameOver) -> None:
+        if result is not self._counted and not self._over_when_opened:
+            self._counted = result
+            self.score.add(self._winner_name(result.winner))
+        self.panel.score = self.score.describe(self._score_names())
+        self.panel.say(self._result_text(result), "result")
+
+    def _winner_name(self, winner: Player | None) -> str | None:
+        return None if winner is None else self.driver.seats[winner].label
+
+    def _score_names(self) -> tuple[str, str]:
+        """The two players' names, the person here (or Player 1) first."""
+        labels = sorted(seat.label for seat in self.driver.seats.values())
+        first = next((name for name in labels if name in ("You", FIRST_PLAYER)), labels[0])
+        return first, next(name for name in labels if name != first)
+
+    def _result_text(self, result: GameOver) -> str:
+        """How the game ended, and what the keys do next."""
+        if result.state.is_over and result.winner is not None:
+            text = "Four in a row!"  # the turn line above says who won
+        elif result.winner is not None:
+            text = f"{result.winner.name} wins: {result.reason}."
+        else:
+            text = f"Draw: {result.reason}."
+        return f"{text}\nr: rematch · esc: menu"
+
+    def watch_pop_mode(self, pop: bool) -> None:
+        """The board's markers and the panel's mode line show the mode."""
+        self.board.pop_mode = pop
+        self.panel.mode = Mode.of(self.driver.state.rules, pop, self.driver.is_over)
+
+    # ----- showing --------------------------------------------------------------------
+
+    def _show_game(self) -> None:
+        """Everything as the driver has it (on mounting, and on starting over)."""
+        state = self.driver.state
+        self._show_position(state, self.driver.last_move)
+        self._show_turn(state)
+        self._show_controls()
+
+    def _show_position(self, state: GameState, last: Move | None, animate: bool = False) -> None:
+        """The board and the move list at ``state`` (``last`` was played last)."""
+        animate = animate and self.app.animation_level != "none"
+        self.board.show(state, last, animate=animate)
+        moves = self.driver.moves
+        self.panel.moves = MovesSoFar(moves, state.turn.other if moves else None)
+
+    def _show_turn(self, state: GameState) -> None:
+        """Whose turn it is in ``state``, who won, or why the game is not going on."""
+        self.panel.turn = Turn(state, self._who(), self._halted())
+
+    def _show_controls(self) -> None:
+        """What can be done now: the board's Play, the mode line, the footer and the analysis."""
+        driver = self.driver
+        awaiting = driver.awaiting_submission()
+        self.board.accepting = awaiting
+        self.board.offers_play = not (driver.is_over or driver.state.is_over)
+        self.panel.mode = Mode.of(driver.state.rules, self.pop_mode, driver.is_over)
+        # The footer is rebuilt on every refresh_bindings: only when what it shows changes.
+        available = (awaiting, driver.can_undo(), driver.is_over)
+        if available != self._available:
+            self._available = available
+            self.refresh_bindings()
+        self.advice.update_analysis()
+
+    def _show_labels(self, labels: tuple[str, ...] | None) -> None:
+        self.board.show_analysis(labels)
+
+    def _halted(self) -> str:
+        """What the turn line says instead of whose turn it is, when the game is not going on."""
+        driver = self.driver
+        if driver.result is not None and not driver.state.is_over:  # a forfeit: no four shown
+            winner = driver.result.winner
+            return f"{winner.name} wins by forfeit" if winner else "Game over"
+        if driver.problem:
+            return "Game stopped"
+        return "" if self._ready else "Getting ready…"
+
+    def _who(self) -> dict[Player, str]:
+        """Who plays each colour ("You", "Computer (Hard)", "Player 2" after a rematch)."""
+        return {player: seat.label for player, seat in self.driver.seats.items()}
+
+    @property
+    def unfinished(self) -> bool:
+        """True while a game is under way that one key could throw away."""
+        driver = self.driver
+        if driver.is_over or driver.state.is_over:
+            return False
+        return bool(driver.moves) or (self._ready and self.remote)
+
+    @property
+    def remote(self) -> bool:
+        """True when a player is at the other end of a connection (such games are not kept)."""
+        return any(seat.remote for seat in self.driver.seats.values())
+
+    def record(self) -> GameRecord:
+        """The game so far, as a game record."""
+        return match_record(self.settings, self.driver)
+
+    def _keep_for_next_time(self) -> None:
+        """A local game under way is kept after every move; a finished one is let go.
+
+        Not a saved game being opened: it is in its folder already until play goes on.
+        """
+        if self._opened is None:
+            self.keeper.keep(self.record() if self.unfinished else None)
+
+    def _say_keeping_failed(self, error: OSError) -> None:
+        """A full disk must not stop the game, only be told."""
+        if self._widgets_ready:
+            self.panel.say(f"Could not keep this game for next time: {error}", "error")
+
+    def forget(self) -> None:
+        """The person abandoned this game: it is not offered next time."""
+        self.keeper.forget()
+
+    def _game_so_far(self) -> GameSoFar:
+        """What the review shows of this game as it stands."""
+        driver = self.driver
+        return GameSoFar(
+            positions=driver.positions,
+            moves=driver.moves,
+            who=self._who(),
+            halted=self._halted() if self._ready else "",
+            mode=Mode.of(driver.state.rules, self.pop_mode, driver.is_over),
+            score=self.score.describe(self._score_names()),
+            unfinished=self.unfinished,
+            remote=self.remote,
+        )

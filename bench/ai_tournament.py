@@ -30,7 +30,7 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from c4tui.ai import ai_level
+from c4tui.ai.levels import ai_level
 from c4tui.engine import GameState, Move, Player, Rules
 from c4tui.engine.moves import format_move, parse_move
 

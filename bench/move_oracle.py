@@ -15,7 +15,7 @@ from __future__ import annotations
 import sys
 
 import c4tui
-from c4tui.ai import ai_level
+from c4tui.ai.levels import ai_level
 from c4tui.engine import GameState, Rules
 from c4tui.engine.moves import format_move, parse_move
 

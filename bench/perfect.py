@@ -13,7 +13,7 @@ import statistics
 import sys
 import time
 
-from c4tui.ai import ai_level
+from c4tui.ai.levels import ai_level
 from c4tui.ai.perfect import PerfectPlayer
 from c4tui.ai.solver import Position, Solver
 from c4tui.engine import GameState, Player

@@ -24,7 +24,7 @@ use_frame_rate()  # as `c4tui` starts the app (it must come before Textual loads
 from textual import events  # noqa: E402
 
 from c4tui.engine import Player, Rules  # noqa: E402
-from c4tui.match import MatchSettings  # noqa: E402
+from c4tui.match.settings import MatchSettings  # noqa: E402
 from c4tui.ui.app import C4App  # noqa: E402
 from c4tui.ui.screens.game import GameScreen  # noqa: E402
 

@@ -5,7 +5,8 @@ from __future__ import annotations
 import asyncio
 
 from c4tui.engine import GameState, Move
-from c4tui.match import Backend, OpponentLeft
+from c4tui.match.backends import Backend
+from c4tui.match.driver import OpponentLeft
 
 
 class SlowSeat(Backend):

@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from c4tui.ai import AI_LEVELS, ai_level
+from c4tui.ai.levels import AI_LEVELS, ai_level
 from c4tui.ai.search import search
 from c4tui.engine import GameState, Move, Rules, parse_move
 from tests.engine_helpers import play

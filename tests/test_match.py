@@ -7,20 +7,19 @@ from collections.abc import AsyncIterator, Callable
 
 import pytest
 
-from c4tui.ai import ai_level
+from c4tui.ai.levels import ai_level
 from c4tui.engine import GameState, Move, Player, Rules
-from c4tui.match import (
+from c4tui.match.backends import (
     OPPONENTS,
     Backend,
     ComputerBackend,
-    MatchDriver,
-    MatchSettings,
     NetworkBackend,
     PersonBackend,
     SeatContext,
     Spectator,
 )
 from c4tui.match.backends.network import ServerAddress
+from c4tui.match.driver import MatchDriver
 from c4tui.match.events import (
     GameOver,
     MatchEvent,
@@ -32,7 +31,8 @@ from c4tui.match.events import (
     TurnStarted,
 )
 from c4tui.match.pool import SearchPool
-from c4tui.server import C4Server, ServerConfig
+from c4tui.match.settings import MatchSettings
+from c4tui.server.core import C4Server, ServerConfig
 from tests.seats import CheatingSeat, LeavingSeat, SlowSeat
 
 SeatMaker = Callable[[], Backend]

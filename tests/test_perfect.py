@@ -6,8 +6,8 @@ import time
 
 import pytest
 
-from c4tui.ai import ai_level
 from c4tui.ai.analysis import Outcome, analyse_columns
+from c4tui.ai.levels import ai_level
 from c4tui.ai.perfect import PerfectPlayer, opponent_mistakes
 from c4tui.ai.solver import Position, Solver
 from c4tui.engine import GameState, Move, Player, Rules

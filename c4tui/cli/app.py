@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 from c4tui.cli.choices import RULES, add_opponent_options, opponent_choice, person_colour
 from c4tui.cli.types import board_size, server_address
 from c4tui.engine import DEFAULT_COLUMNS, DEFAULT_ROWS, MAX_SIZE, MIN_SIZE, Rules
-from c4tui.match import MatchSettings
+from c4tui.match.settings import MatchSettings
 from c4tui.storage import data_folder
 
 if TYPE_CHECKING:

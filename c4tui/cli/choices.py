@@ -9,7 +9,7 @@ from __future__ import annotations
 import argparse
 
 from c4tui.engine import Player, Rules
-from c4tui.match import ComputerBackend, PersonBackend
+from c4tui.match.backends import ComputerBackend, PersonBackend
 from c4tui.match.backends.computer import LEVEL_OPTION
 
 #: ``--opponent`` values: another person here, or the computer at each level.

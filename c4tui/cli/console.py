@@ -11,7 +11,7 @@ import argparse
 from c4tui.cli.choices import RULES, add_opponent_options, opponent_choice, person_colour
 from c4tui.cli.types import board_size, seed_number, server_address, usage_error, username
 from c4tui.engine import DEFAULT_COLUMNS, DEFAULT_ROWS, MAX_SIZE, MIN_SIZE, Rules
-from c4tui.match import NetworkBackend, PersonBackend
+from c4tui.match.backends import NetworkBackend, PersonBackend
 from c4tui.match.backends.network import CLIENT_PROTOCOLS
 from c4tui.protocols.names import USER_RULE, valid_user
 

@@ -30,7 +30,8 @@ from c4tui.engine import (
     status_line,
 )
 from c4tui.engine.text import WIN_MARK
-from c4tui.match import MatchDriver, MatchSettings, opponent_kind
+from c4tui.match.backends import opponent_kind
+from c4tui.match.driver import MatchDriver
 from c4tui.match.events import (
     GameOver,
     MatchEvent,
@@ -41,6 +42,7 @@ from c4tui.match.events import (
     SeatStarting,
     TurnStarted,
 )
+from c4tui.match.settings import MatchSettings
 
 GOODBYE = "End of input: goodbye."
 INTERRUPTED = "Interrupted: goodbye."

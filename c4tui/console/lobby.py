@@ -22,8 +22,8 @@ from c4tui.client.words import Voice
 from c4tui.console.game import quietly, submit_typed_move, tolerate_bad_bytes
 from c4tui.console.lines import EndOfInput, PlainText, printable, read_secret, unless_left
 from c4tui.engine import Player, Rules, describe_move, render_board, status_line
-from c4tui.match import MatchDriver
 from c4tui.match.backends.room_seat import room_seats
+from c4tui.match.driver import MatchDriver
 from c4tui.match.events import GameOver, MatchEvent, MatchFailed, MovePlayed, SeatLeft, TurnStarted
 from c4tui.net.errors import NetworkError
 from c4tui.protocols import lobby as wire

@@ -12,9 +12,10 @@ import asyncio
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from c4tui.ai import ai_level
+from c4tui.ai.levels import ai_level
 from c4tui.engine import GameState
-from c4tui.match import Backend, ComputerBackend, MatchDriver, PersonBackend
+from c4tui.match.backends import Backend, ComputerBackend, PersonBackend
+from c4tui.match.driver import MatchDriver
 from c4tui.match.events import MatchEvent, MatchFailed, MovePlayed, MoveRefused, TurnStarted
 from c4tui.match.pool import SearchPool
 from c4tui.net.framing import MessageStream

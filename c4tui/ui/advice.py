@@ -16,9 +16,9 @@ from typing import TYPE_CHECKING
 from textual.dom import DOMNode
 from textual.message import Message
 
-from c4tui.ai import SearchResult
+from c4tui.ai.search import SearchResult
 from c4tui.engine import GameState, MoveKind, describe_move
-from c4tui.match import MatchDriver
+from c4tui.match.driver import MatchDriver
 
 # The one lazy import of the game's AI: the solver loads in the worker that first
 # needs it, not when the game screen is imported (the menu's start stays quick).

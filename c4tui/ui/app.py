@@ -16,8 +16,8 @@ from textual.app import App
 from textual.binding import Binding
 from textual.filter import LineFilter
 
-from c4tui.match import MatchSettings
 from c4tui.match.backends import KINDS
+from c4tui.match.settings import MatchSettings
 from c4tui.ui import screen_factory as screens
 from c4tui.ui.ascii import AsciiFilter, ascii_key_display
 from c4tui.ui.assets import asset_path

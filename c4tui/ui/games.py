@@ -14,13 +14,13 @@ from typing import TYPE_CHECKING
 from textual.app import App
 
 from c4tui.engine import C4Error, Move
-from c4tui.match import MatchSettings
 from c4tui.match.backends import picked_in_menu
+from c4tui.match.settings import MatchSettings
 from c4tui.ui import screen_factory as screens
 from c4tui.ui.servers import Visit
 
 if TYPE_CHECKING:
-    from c4tui.match import MatchDriver
+    from c4tui.match.driver import MatchDriver
     from c4tui.match.settings import DriverFactory
     from c4tui.records import GameRecord
     from c4tui.ui.screens.game import GameScreen

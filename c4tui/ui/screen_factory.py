@@ -14,11 +14,12 @@ from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING
 
 from c4tui.engine import Rules
-from c4tui.match import Backend, MatchSettings
+from c4tui.match.backends import Backend
+from c4tui.match.settings import MatchSettings
 from c4tui.ui.servers import Servers
 
 if TYPE_CHECKING:
-    from c4tui.match import MatchDriver
+    from c4tui.match.driver import MatchDriver
     from c4tui.match.settings import DriverFactory
     from c4tui.records import GameRecord
     from c4tui.ui.screens.columns import ColumnsScreen, ColumnsSetup

@@ -11,7 +11,8 @@ import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 
-from c4tui.match import Backend, MatchSettings
+from c4tui.match.backends import Backend
+from c4tui.match.settings import MatchSettings
 from c4tui.net.address import parse_host, parse_port
 
 Servers = tuple[tuple[str, int], ...]

@@ -9,8 +9,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from c4tui.server import C4Server, ServerConfig
-from c4tui.server.core import new_event_loop
+from c4tui.server.core import C4Server, ServerConfig, new_event_loop
 
 IDLE_TIMEOUT = 1.5
 

@@ -7,7 +7,7 @@ import contextlib
 from collections.abc import AsyncIterator
 from pathlib import Path
 
-from c4tui.server import C4Server, ServerConfig
+from c4tui.server.core import C4Server, ServerConfig
 from tests.net.raw_client import TIMEOUT, RawClient
 
 #: bcrypt's minimum cost: tests register many accounts.

@@ -39,7 +39,7 @@ from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, pr
 
 from c4tui.ai.random_player import RandomPlayer
 from c4tui.engine import GameState, Move, MoveKind, Player, Rules
-from c4tui.server import C4Server, ServerConfig
+from c4tui.server.core import C4Server, ServerConfig
 from tests.net.conftest import server_in_a_thread
 from tests.net.stateful import machine_settings
 

@@ -9,7 +9,7 @@ from textual.widgets import Input
 
 from c4tui.engine import Rules
 from c4tui.match.backends.network import NetworkBackend
-from c4tui.server import C4Server
+from c4tui.server.core import C4Server
 from c4tui.ui.app import C4App
 from c4tui.ui.screens.connect import ConnectDialog
 from c4tui.ui.screens.game import GameScreen

@@ -10,7 +10,7 @@ import pytest
 from c4tui.engine import GameState, Move, Player, Rules
 from c4tui.match.backends.network import NetworkBackend, ServerAddress
 from c4tui.net.errors import NetworkError
-from c4tui.server import C4Server
+from c4tui.server.core import C4Server
 
 Script = Callable[[asyncio.StreamReader, asyncio.StreamWriter], Awaitable[None]]
 

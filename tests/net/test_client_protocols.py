@@ -7,11 +7,12 @@ import asyncio
 import pytest
 
 from c4tui.engine import GameState, Move, Player, Rules
-from c4tui.match import MatchDriver, PersonBackend
+from c4tui.match.backends import PersonBackend
 from c4tui.match.backends.network import CLIENT_PROTOCOLS, NetworkBackend, ServerAddress
+from c4tui.match.driver import MatchDriver
 from c4tui.match.events import GameOver, MatchEvent, MatchFailed, TurnStarted
 from c4tui.protocols import c4n
-from c4tui.server import C4Server, ServerConfig
+from c4tui.server.core import C4Server, ServerConfig
 from tests.net.test_client import FakeServer, Script, say
 
 RED, YELLOW = Player.RED, Player.YELLOW

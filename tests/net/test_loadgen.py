@@ -12,7 +12,7 @@ from types import ModuleType
 
 import pytest
 
-from c4tui.server import C4Server
+from c4tui.server.core import C4Server
 from tests.bench_modules import bench_module
 
 pytestmark = pytest.mark.skipif(shutil.which("gcc") is None, reason="needs gcc")

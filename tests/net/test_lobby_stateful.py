@@ -26,7 +26,7 @@ from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
 
 from c4tui.engine import GameState, Move, MoveKind, Player, Rules
-from c4tui.server import C4Server, ServerConfig
+from c4tui.server.core import C4Server, ServerConfig
 from tests.net.conftest import server_in_a_thread
 from tests.net.lobby_client import TEST_ROUNDS
 from tests.net.stateful import machine_settings, wait_until_rooms_are

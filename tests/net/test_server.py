@@ -8,7 +8,7 @@ import logging
 import pytest
 
 from c4tui.engine import Rules
-from c4tui.server import C4Server, ServerConfig
+from c4tui.server.core import C4Server, ServerConfig
 from tests.net.conftest import IDLE_TIMEOUT
 from tests.net.raw_client import RawClient, play_whole_game
 

@@ -16,9 +16,8 @@ from c4tui.engine import Rules
 from c4tui.net.framing import MessageStream
 from c4tui.protocols import i32cfsp
 from c4tui.protocols.registry import Framing, ProtocolSpec, starts_with
-from c4tui.server import C4Server, ServerConfig
 from c4tui.server.context import Client
-from c4tui.server.core import address_group
+from c4tui.server.core import C4Server, ServerConfig, address_group
 from c4tui.server.protocols import ServerProtocol
 from tests.net.raw_client import RawClient, play_whole_game
 

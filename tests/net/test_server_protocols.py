@@ -10,7 +10,7 @@ import pytest
 
 from c4tui.engine import GameState, Move, Rules
 from c4tui.protocols import c4n, cfsp
-from c4tui.server import C4Server, ServerConfig
+from c4tui.server.core import C4Server, ServerConfig
 from tests.net.raw_client import (
     RawC4NClient,
     RawClient,

@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
-from c4tui.server import C4Server
+from c4tui.server.core import C4Server
 from tests.net.test_lobby_console import TIMEOUT, ConsoleProcess
 from tests.net.tictactoe_client import signed_in, tictactoe_server
 

@@ -27,7 +27,7 @@ from hypothesis.stateful import (
     rule,
 )
 
-from c4tui.server import C4Server
+from c4tui.server.core import C4Server
 from c4tui.tictactoe import Board
 from tests.net.stateful import machine_settings, wait_until_rooms_are
 from tests.net.tictactoe_client import threaded_tictactoe_server

@@ -18,7 +18,7 @@ from contextlib import AbstractAsyncContextManager
 from pathlib import Path
 from typing import Self
 
-from c4tui.server import C4Server, ServerConfig
+from c4tui.server.core import C4Server, ServerConfig
 from tests.net.conftest import server_in_a_thread
 from tests.net.lobby_client import TEST_ROUNDS, lobby_server
 from tests.net.raw_client import TIMEOUT

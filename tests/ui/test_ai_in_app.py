@@ -7,7 +7,7 @@ import time
 
 from textual.worker import WorkerState
 
-from c4tui.ai import AI_LEVELS
+from c4tui.ai.levels import AI_LEVELS
 from c4tui.engine import Player, Rules
 from c4tui.match.pool import SearchPool
 from c4tui.ui.advice import HINT_GROUP

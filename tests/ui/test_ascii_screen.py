@@ -7,7 +7,7 @@ import asyncio
 from textual.pilot import Pilot
 
 from c4tui.engine import Rules
-from c4tui.match import MatchSettings
+from c4tui.match.settings import MatchSettings
 from c4tui.ui.app import C4App
 from c4tui.ui.screens.connect import ConnectDialog
 from c4tui.ui.screens.game import GameScreen

@@ -10,7 +10,7 @@ from textual.widgets import Input, Static
 from c4tui.columns import Field
 from c4tui.columns.play import ColumnsSession, fall_seconds
 from c4tui.columns.scores import high_scores
-from c4tui.match import MatchSettings
+from c4tui.match.settings import MatchSettings
 from c4tui.ui.app import C4App
 from c4tui.ui.screens.columns import ColumnsScreen, ColumnsSetup
 from c4tui.ui.screens.menu import MenuScreen

@@ -78,7 +78,7 @@ async def test_an_empty_size_field_is_explained_once_in_words() -> None:
 
 
 async def test_the_app_can_open_straight_into_a_game_with_the_menu_one_key_away() -> None:
-    from c4tui.match import MatchSettings
+    from c4tui.match.settings import MatchSettings
     from c4tui.ui.app import C4App
     from c4tui.ui.screens.game import GameScreen
     from c4tui.ui.screens.menu import MenuScreen

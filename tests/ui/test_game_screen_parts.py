@@ -7,7 +7,7 @@ from textual.app import App, ComposeResult
 from textual.widgets import Static
 
 from c4tui.engine import GameState, Move, MoveKind, Player
-from c4tui.match import MatchSettings
+from c4tui.match.settings import MatchSettings
 from c4tui.ui.screens.game import GameScreen
 from c4tui.ui.widgets.board import Board
 from c4tui.ui.widgets.status import News, StatusPanel, Turn

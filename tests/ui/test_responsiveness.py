@@ -7,7 +7,9 @@ import time
 from collections.abc import Sequence
 
 from c4tui.engine import Move, Player
-from c4tui.match import Backend, MatchDriver, MatchSettings, PersonBackend
+from c4tui.match.backends import Backend, PersonBackend
+from c4tui.match.driver import MatchDriver
+from c4tui.match.settings import MatchSettings
 from c4tui.ui.app import C4App
 from c4tui.ui.screens.game import GameScreen
 from c4tui.ui.screens.help import HelpScreen

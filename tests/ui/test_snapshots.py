@@ -18,7 +18,7 @@ from textual.pilot import Pilot
 from textual.widgets import DataTable, Input
 
 from c4tui.engine import Rules
-from c4tui.server import C4Server, ServerConfig
+from c4tui.server.core import C4Server, ServerConfig
 from c4tui.tictactoe import Board
 from c4tui.ui.app import C4App
 from c4tui.ui.widgets.tictactoe_board import TicTacToeBoard

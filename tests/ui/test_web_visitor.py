@@ -7,7 +7,7 @@ from pathlib import Path
 
 from textual.widgets import Input, Static
 
-from c4tui.match import MatchSettings
+from c4tui.match.settings import MatchSettings
 from c4tui.ui.app import C4App
 from c4tui.ui.screens.connect import ConnectDialog
 from c4tui.ui.screens.login import LoginDialog

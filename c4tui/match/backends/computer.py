@@ -7,7 +7,7 @@ import time
 from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
-from c4tui.ai import AI_LEVELS, AILevel, MovePicker, ai_level
+from c4tui.ai.levels import AI_LEVELS, AILevel, MovePicker, ai_level
 from c4tui.engine import GameState, Move
 from c4tui.match.backends.base import Backend, Choice, Option, SeatContext
 

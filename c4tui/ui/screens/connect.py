@@ -17,7 +17,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, Static
 
 from c4tui.engine import Rules
-from c4tui.match import Backend
+from c4tui.match.backends import Backend
 from c4tui.match.backends.base import Option
 from c4tui.match.settings import describe_game
 from c4tui.ui.servers import Servers, server_refusal

@@ -16,9 +16,9 @@ from textual.message import Message
 
 from c4tui.ai.levels import HINT_SECONDS
 from c4tui.engine import Move, MoveKind, Rules
-from c4tui.match import MatchDriver, MatchSettings
+from c4tui.match.driver import MatchDriver
 from c4tui.match.score import Score
-from c4tui.match.settings import DriverFactory
+from c4tui.match.settings import DriverFactory, MatchSettings
 from c4tui.records import GameRecord, moves_to_digits
 from c4tui.ui.advice import Advice
 from c4tui.ui.screens.confirm import ConfirmDialog

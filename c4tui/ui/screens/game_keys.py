@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from textual.binding import Binding, BindingType
 
-from c4tui.match import MatchDriver
+from c4tui.match.driver import MatchDriver
 
 #: Terminals at least this wide show every game key in the footer.
 WIDE_FOOTER = 120

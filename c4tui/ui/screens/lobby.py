@@ -27,10 +27,10 @@ from c4tui.client.room_game import RoomGame, room_game_from
 from c4tui.client.tictactoe import TicTacToeRoom, wait_for_start
 from c4tui.client.words import Voice
 from c4tui.engine import Player, Rules
-from c4tui.match import MatchDriver, MatchSettings
 from c4tui.match.backends.online import TICTACTOE_ROOMS, RoomSeat
 from c4tui.match.backends.room_seat import room_seats
-from c4tui.match.settings import describe_game
+from c4tui.match.driver import MatchDriver
+from c4tui.match.settings import MatchSettings, describe_game
 from c4tui.net.errors import NetworkError
 from c4tui.protocols import lobby as wire
 from c4tui.protocols.common import ProtocolError

@@ -14,7 +14,7 @@ from textual.message import Message
 from textual.reactive import reactive
 
 from c4tui.engine import GameState, Move, Player
-from c4tui.match import MatchDriver, MatchSettings
+from c4tui.match.driver import MatchDriver
 from c4tui.match.events import (
     GameOver,
     GameStarted,
@@ -29,7 +29,7 @@ from c4tui.match.events import (
 )
 from c4tui.match.record import match_record
 from c4tui.match.score import Score
-from c4tui.match.settings import FIRST_PLAYER
+from c4tui.match.settings import FIRST_PLAYER, MatchSettings
 from c4tui.records import GameRecord
 from c4tui.ui.advice import Advice
 from c4tui.ui.keeping import GameKeeper

@@ -18,8 +18,8 @@ from textual.screen import Screen
 from textual.widgets import Input, Label, Static
 
 from c4tui.engine import MAX_SIZE, MIN_SIZE, Player, Rules, parse_size
-from c4tui.match import Backend, MatchSettings
-from c4tui.match.backends import KINDS, picked_in_menu
+from c4tui.match.backends import KINDS, Backend, picked_in_menu
+from c4tui.match.settings import MatchSettings
 from c4tui.ui.widgets.choice import ChoiceSet
 from c4tui.ui.widgets.footer import FittingFooter
 from c4tui.ui.widgets.menu_button import MenuButton

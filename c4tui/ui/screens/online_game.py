@@ -13,8 +13,9 @@ from textual.binding import Binding
 
 from c4tui.client.room_game import RoomGame
 from c4tui.engine import Player
-from c4tui.match import MatchDriver, MatchSettings
+from c4tui.match.driver import MatchDriver
 from c4tui.match.events import GameOver, TurnStarted
+from c4tui.match.settings import MatchSettings
 from c4tui.ui.screens.confirm import confirm_forfeit, confirm_leaving
 from c4tui.ui.screens.game import GameScreen
 from c4tui.ui.widgets.chat import ChatInput

@@ -65,6 +65,8 @@ async def test_register_create_and_play_a_whole_game_through_the_app(tmp_path: P
             assert isinstance(screen, OnlineGameScreen)
             assert "zoe" in str(screen.query_one("#turn").render()) or screen.driver.seats
             assert screen.check_action("hint", ()) is False  # no help against a person
+            await until(pilot, screen.driver.awaiting_submission)
+            assert len(screen.driver._listeners) == 1  # the screen hears each event once
             for turn in range(4):
                 await until(pilot, screen.driver.awaiting_submission)
                 await pilot.press("1", "enter")  # zoe: column 1, four times

@@ -110,6 +110,14 @@ class GameScreen(MatchView):
         self._shown = False
         self._stop_listening()
         await self.driver.close()
+        await self._release()
+
+    async def _release(self) -> None:
+        """What a kind of game lets go of once its driver is closed (here: nothing).
+
+        A hook, not an ``on_unmount`` of the subclass: Textual runs every class's handler,
+        so an overriding handler that also called this one would close the game twice.
+        """
 
     # ----- a person plays ------------------------------------------------------------
 

@@ -53,10 +53,13 @@ class OnlineGameScreen(GameScreen):
         yield ChatInput("A message for the room; Enter sends, Esc closes", id="chat")
 
     def on_mount(self) -> None:
-        """Chat lines and forfeits from the server reach the screen."""
+        """Chat lines and forfeits from the server reach the screen.
+
+        Textual then runs GameScreen's own ``on_mount`` (it calls each class's handler in
+        turn), which starts the game: calling it here as well listened to the driver twice.
+        """
         self.room_game.on_chat = self._chat_arrived
         self.room_game.on_forfeit = self.driver.resign
-        super().on_mount()
 
     def _turn_started(self, event: TurnStarted) -> None:
         """A viewer is told whom they watch and who is to move."""
@@ -69,9 +72,8 @@ class OnlineGameScreen(GameScreen):
             f"{event.label} is to move"
         )
 
-    async def on_unmount(self) -> None:
-        """Stop reading the room's news: the lobby reads the connection again."""
-        await super().on_unmount()
+    async def _release(self) -> None:
+        """Once the game is closed, stop reading the room's news: the lobby reads again."""
         await self.room_game.close()
 
     def _chat_arrived(self, user: str, text: str) -> None:

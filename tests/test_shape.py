@@ -1,0 +1,70 @@
+"""The code's shape stays as ARCHITECTURE.md draws it: small modules, screens that do not
+reach into the app, and late imports only at the entry points."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+PACKAGE = Path(__file__).parent.parent / "c4tui"
+SOURCES = sorted(PACKAGE.rglob("*.py"))
+MAX_LINES = 450
+#: Where an import may wait until it is needed, and why (ARCHITECTURE.md, "Loading late").
+LATE_IMPORTS_ALLOWED = {
+    "cli": "each command's run loads its own front end or service",
+    "ui/screen_factory.py": "every screen but the menu loads when first shown",
+    "ai/levels.py": "a level's search loads when the level first plays",
+    "ai/solver/book.py": "the opening book is optional",
+    "ai/solver/jit.py": "Numba is optional",
+    "match/settings.py": "the driver loads when the first game starts",
+    "match/backends/computer.py": "the process pool loads when the computer first plays",
+    "match/backends/network/__init__.py": "the connection loads when the seat starts",
+    "match/pool.py": "the solver loads in the pool's processes only",
+}
+
+
+def relative(source: Path) -> str:
+    return source.relative_to(PACKAGE).as_posix()
+
+
+@pytest.mark.parametrize("source", SOURCES, ids=relative)
+def test_no_module_is_longer_than_the_limit(source: Path) -> None:
+    assert len(source.read_text(encoding="utf-8").splitlines()) <= MAX_LINES
+
+
+@pytest.mark.parametrize("source", sorted((PACKAGE / "ui").rglob("*.py")), ids=relative)
+def test_screens_and_widgets_never_reach_into_the_app(source: Path) -> None:
+    text = source.read_text(encoding="utf-8")
+    for reach in ('cast("C4App"', "getattr(self.app", "type: ignore[attr-defined]"):
+        assert reach not in text
+
+
+def late_imports(source: Path) -> list[int]:
+    """Lines of import statements inside functions (not under TYPE_CHECKING)."""
+    tree = ast.parse(source.read_text(encoding="utf-8"))
+    functions = [n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef)]
+    return sorted(
+        node.lineno
+        for function in functions
+        for node in ast.walk(function)
+        if isinstance(node, ast.Import | ast.ImportFrom)
+    )
+
+
+def allowed_to_import_late(source: Path) -> bool:
+    name = relative(source)
+    return any(name == place or name.startswith(place + "/") for place in LATE_IMPORTS_ALLOWED)
+
+
+@pytest.mark.parametrize("source", SOURCES, ids=relative)
+def test_imports_wait_only_at_the_entry_points(source: Path) -> None:
+    if not allowed_to_import_late(source):
+        assert late_imports(source) == []
+
+
+def test_the_late_import_check_would_see_one(tmp_path: Path) -> None:
+    module = tmp_path / "late.py"
+    module.write_text("def f():\n    import json\n    return json\n", encoding="utf-8")
+    assert late_imports(module) == [2]

@@ -68,3 +68,50 @@ def test_the_late_import_check_would_see_one(tmp_path: Path) -> None:
     module = tmp_path / "late.py"
     module.write_text("def f():\n    import json\n    return json\n", encoding="utf-8")
     assert late_imports(module) == [2]
+
+
+#: What each package may import of c4tui (ARCHITECTURE.md's table): the layers point down.
+CORE = {"engine", "numbers", "ai", "records", "storage", "tictactoe", "columns"}
+MAY_IMPORT = {
+    "engine": {"numbers"},
+    "numbers": set(),
+    "storage": set(),
+    "ai": {"engine"},
+    "records": {"engine", "numbers", "storage"},
+    "tictactoe": {"numbers"},
+    "columns": {"numbers", "storage"},
+    "net": {"engine", "numbers"},
+    "protocols": {"engine", "numbers", "tictactoe", "net"},
+    "lobby": {"engine", "tictactoe", "protocols"},
+    "client": CORE | {"net", "protocols"},
+    "match": CORE | {"net", "protocols", "client"},
+    "server": CORE | {"net", "protocols", "lobby", "match"},
+    "console": CORE | {"net", "protocols", "client", "match"},
+    "ui": CORE | {"net", "protocols", "client", "match"},
+    "web": {"ui"},
+}
+
+
+def package_of(source: Path) -> str:
+    return relative(source).split("/")[0].removesuffix(".py")
+
+
+def c4tui_packages_imported(source: Path) -> set[str]:
+    names: set[str] = set()
+    for node in ast.walk(ast.parse(source.read_text(encoding="utf-8"))):
+        modules = (
+            [alias.name for alias in node.names]
+            if isinstance(node, ast.Import)
+            else [node.module]
+            if isinstance(node, ast.ImportFrom) and node.module and node.level == 0
+            else []
+        )
+        names.update(m.split(".")[1] for m in modules if m.startswith("c4tui.") and "." in m)
+    return names - {package_of(source)}
+
+
+@pytest.mark.parametrize(
+    "source", [s for s in SOURCES if package_of(s) in MAY_IMPORT], ids=relative
+)
+def test_each_package_imports_only_the_layers_below_it(source: Path) -> None:
+    assert c4tui_packages_imported(source) <= MAY_IMPORT[package_of(source)]

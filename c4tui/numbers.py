@@ -34,6 +34,6 @@ def whole_number(text: str, *, signed: bool = False) -> int | None:
 
 
 def number_in_range(text: str, low: int, high: int) -> int | None:
-    """``text`` as a whole number from ``low`` to ``high``; None if it is not one."""
-    number = whole_number(text)
+    """``text`` as a whole number from ``low`` to ``high`` (a minus only if ``low`` < 0)."""
+    number = whole_number(text, signed=low < 0)
     return number if number is not None and low <= number <= high else None

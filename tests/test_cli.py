@@ -140,3 +140,17 @@ def test_columns_opens_the_game_in_the_app_in_a_real_terminal() -> None:
             os.kill(pid, 9)
             os.waitpid(pid, 0)
         os.close(terminal)
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["console", "--seed", "٣"],  # an Arabic-Indic three: int() reads it, we do not
+        ["solve", "--columns", "７"],  # a fullwidth seven
+        ["serve", "--bcrypt-rounds", "1_0"],
+    ],
+)
+def test_numbers_on_the_command_line_are_ascii_digits_only(args: list[str]) -> None:
+    result = run_c4tui(*args)
+    assert result.returncode == 2
+    assert "must be a whole number" in result.stderr

@@ -9,7 +9,7 @@ from __future__ import annotations
 import argparse
 
 from c4tui.cli.choices import RULES, add_opponent_options, opponent_choice, person_colour
-from c4tui.cli.types import board_size, seed_number, server_address, usage_error, username
+from c4tui.cli.types import board_size, server_address, signed_number, usage_error, username
 from c4tui.engine import DEFAULT_COLUMNS, DEFAULT_ROWS, MAX_SIZE, MIN_SIZE, Rules
 from c4tui.match.backends import NetworkBackend, PersonBackend
 from c4tui.match.backends.network import CLIENT_PROTOCOLS
@@ -52,7 +52,9 @@ def _add_game_options(console: argparse.ArgumentParser) -> None:
     )
     add_opponent_options(console, default_opponent=PersonBackend.key, default_colour="red")
     console.add_argument(
-        "--seed", type=seed_number, help="seed for the computer's random choices (repeatable games)"
+        "--seed",
+        type=signed_number,
+        help="seed for the computer's random choices (repeatable games)",
     )
 
 

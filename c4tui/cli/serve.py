@@ -10,7 +10,7 @@ import argparse
 from pathlib import Path
 
 from c4tui.cli.choices import LEVELS
-from c4tui.cli.types import listening_port, positive_count, seconds
+from c4tui.cli.types import listening_port, number_from, positive_count, seconds
 from c4tui.match.backends.computer import LEVEL_OPTION
 from c4tui.net.address import DEFAULT_PORT
 from c4tui.protocols.limits import DEFAULT_IDLE_TIMEOUT, MAX_ROOMS
@@ -111,8 +111,7 @@ def _add_lobby_options(serve: argparse.ArgumentParser) -> None:
     )
     serve.add_argument(
         "--bcrypt-rounds",
-        type=int,
-        choices=range(4, 16),
+        type=number_from(4, 15),
         default=DEFAULT_ROUNDS,
         metavar="4-15",
         help="the cost of hashing passwords (log2); default %(default)s. Lower it only for "

@@ -12,6 +12,7 @@ import argparse
 from collections.abc import Iterable
 from typing import TextIO
 
+from c4tui.cli.types import signed_number
 from c4tui.engine import DEFAULT_COLUMNS, DEFAULT_ROWS
 
 
@@ -36,9 +37,11 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "--weak", action="store_true", help="print only who wins: 1, 0 (a draw) or -1"
     )
     solve.add_argument(
-        "--columns", type=int, default=DEFAULT_COLUMNS, help="board width (default 7)"
+        "--columns", type=signed_number, default=DEFAULT_COLUMNS, help="board width (default 7)"
     )
-    solve.add_argument("--rows", type=int, default=DEFAULT_ROWS, help="board height (default 6)")
+    solve.add_argument(
+        "--rows", type=signed_number, default=DEFAULT_ROWS, help="board height (default 6)"
+    )
     solve.set_defaults(run=run)
 
 

@@ -11,11 +11,12 @@ from __future__ import annotations
 import argparse
 import math
 import sys
+from collections.abc import Callable
 from typing import NoReturn
 
 from c4tui.engine import MAX_SIZE, MIN_SIZE, parse_size
 from c4tui.net.address import parse_host_port, parse_port
-from c4tui.numbers import number_in_range
+from c4tui.numbers import FAR, number_in_range
 from c4tui.protocols.names import USERNAME_RULE, valid_username
 
 #: Exit status of a usage error, as argparse's own.
@@ -73,12 +74,30 @@ def seconds(text: str) -> float:
     return value
 
 
-def seed_number(text: str) -> int:
-    """``--seed``: any whole number Python reads (a seed has no range to keep)."""
-    try:
-        return int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"must be a whole number, not {text!r}") from None
+#: The largest number a seed or a board size that is only checked later may be.
+_LARGEST = FAR - 1
+
+
+def signed_number(text: str) -> int:
+    """``--seed``, ``solve --columns``: a whole number, maybe negative, checked later if at all."""
+    number = number_in_range(text.strip(), -_LARGEST, _LARGEST)
+    if number is None:
+        raise argparse.ArgumentTypeError(f"must be a whole number, not {text!r}")
+    return number
+
+
+def number_from(low: int, high: int) -> Callable[[str], int]:
+    """A type for a whole number from ``low`` to ``high`` (``serve --bcrypt-rounds``)."""
+
+    def in_range(text: str) -> int:
+        number = number_in_range(text.strip(), low, high)
+        if number is None:
+            raise argparse.ArgumentTypeError(
+                f"must be a whole number from {low} to {high}, not {text!r}"
+            )
+        return number
+
+    return in_range
 
 
 def username(text: str) -> str:

@@ -4,9 +4,9 @@ Each command's module (``console.py``, ``serve.py``...; ``app.py`` for no comman
 declares its options and sets itself as the parser's ``run`` default, so ``main``
 only parses and calls ``args.run``. Those modules load only what parsing needs; each
 ``run`` loads its front end or service when the command runs (the console's two front
-ends, the app's ``open_app``, each its own), and nowhere else but ``--user``'s value
-type, so ``c4tui --help`` and ``c4tui console`` never load Textual, and the app's menu
-never loads the server or the protocols.
+ends, the app's ``open_app``, each its own), and nowhere else, so ``c4tui --help`` and
+``c4tui console`` never load Textual, and the app's menu never loads the server or the
+protocols.
 """
 
 from __future__ import annotations

@@ -147,7 +147,8 @@ class Dialect(Generic[R, S, M]):
         """Let requests of type ``kind`` do ``act``; the dialect, for the next ``on``."""
 
         def narrowed(rooms: Lobby[S, M], member: Member, request: R) -> Outbox:
-            assert isinstance(request, kind)
+            if not isinstance(request, kind):  # dispatch looks acts up by type: cannot happen
+                raise TypeError(f"{type(request).__name__} reached the act for {kind.__name__}")
             return act(rooms, member, request)
 
         self._acts[kind] = narrowed
@@ -160,7 +161,10 @@ class Dialect(Generic[R, S, M]):
 
     def dispatch(self, rooms: Lobby[S, M], member: Member, request: R) -> Outbox:
         """What a logged-in member's request does (its type must have an act)."""
-        return self._acts[type(request)](rooms, member, request)
+        act = self._acts.get(type(request))
+        if act is None:  # a request the parser makes but no act answers: a server bug
+            raise TypeError(f"this dialect has no act for {type(request).__name__}")
+        return act(rooms, member, request)
 
 
 def rooms_handler(service: LobbyService[S, M], dialect: Dialect[R, S, M]) -> Handler:

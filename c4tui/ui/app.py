@@ -133,10 +133,10 @@ class C4App(App[None]):
         self.push_screen(menu)
         if self._review is not None:
             self.games.open_record(self._review, review=True)
-        elif self._start_at_once:
-            self.games.start_match(self._initial_settings)
         elif self._start_columns:
             self._set_up_columns()
+        elif self._start_at_once:
+            self.games.start_match(self._initial_settings)
         if self._visit is not None:
             self.set_interval(SERVER_CHECK_SECONDS, self._leave_if_server_gone)
 
@@ -146,12 +146,12 @@ class C4App(App[None]):
             self.exit(return_code=1)
 
     def on_ready(self) -> None:
-        """The first frame is drawn: collect garbage again (``run_app`` held it off to start).
+        """The first frame is drawn: collect garbage again (``c4tui.cli.app.open_app`` held it off).
 
         A full collection walks every object the program has made, ~30 ms after
         Textual's start: two frames lost at random. What exists once the first screen
         is drawn (modules, classes, styles) lives as long as the app, so it is frozen
-        and later collections skip it. (Only when ``run_app`` held collections off: an
+        and later collections skip it. (Only when ``open_app`` held collections off: an
         app made by tests, many in one process, freezes nothing.)
 
         Measured (2026-11-26, this 2-core machine under load): bench/tui.py's game-key

@@ -190,7 +190,12 @@ class Games:
             if outcome is not None:
                 self._typed[settings.opponent] = outcome.values
                 self._app.push_screen(
-                    screens.lobby_screen(outcome, settings, ascii_only=self._ascii_only)
+                    screens.lobby_screen(
+                        outcome,
+                        settings,
+                        ascii_only=self._ascii_only,
+                        saves_last_until_quit=self._allowed is not None,
+                    )
                 )
 
         self._app.push_screen(

@@ -103,11 +103,15 @@ def login_dialog(
     return LoginDialog(values, allowed=allowed, ascii_only=ascii_only)
 
 
-def lobby_screen(logged_in: LoggedIn, settings: MatchSettings, *, ascii_only: bool) -> LobbyScreen:
+def lobby_screen(
+    logged_in: LoggedIn, settings: MatchSettings, *, ascii_only: bool, saves_last_until_quit: bool
+) -> LobbyScreen:
     """The online lobby's rooms, once logged in."""
     from c4tui.ui.screens.lobby import LobbyScreen  # noqa: PLC0415
 
-    return LobbyScreen(logged_in, settings, ascii_only=ascii_only)
+    return LobbyScreen(
+        logged_in, settings, ascii_only=ascii_only, saves_last_until_quit=saves_last_until_quit
+    )
 
 
 def open_dialog(*, allow_files: bool) -> OpenDialog:

@@ -216,3 +216,11 @@ async def test_escape_from_the_columns_setup_opened_at_start_shows_the_menu() ->
         await pilot.press("escape")
         await pilot.pause()
         assert isinstance(app.screen, MenuScreen)
+
+
+async def test_columns_opened_at_start_wins_over_the_menus_game_options() -> None:
+    """``c4tui --opponent easy columns``: the command asked for Columns, so Columns it is."""
+    app = C4App(MatchSettings(ai_delay=0.0, seed=1), start_at_once=True, start_columns=True)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        assert isinstance(app.screen, ColumnsSetup)

@@ -9,6 +9,8 @@ from textual.pilot import Pilot
 from textual.widgets import DataTable, Input
 
 from c4tui.engine import Rules
+from c4tui.match.settings import MatchSettings
+from c4tui.ui.app import C4App
 from c4tui.ui.screens.lobby import LobbyScreen
 from c4tui.ui.screens.login import LoginDialog
 from c4tui.ui.screens.online_game import OnlineGameScreen
@@ -181,3 +183,30 @@ async def test_enter_on_a_waiting_room_plays_in_it(tmp_path: Path) -> None:
             await pilot.press("enter")
             assert await ann.line() == "BEGIN:ann:zoe:5:4:classic"
             await until(pilot, lambda: isinstance(app.screen, OnlineGameScreen))
+
+
+async def test_a_browser_visitor_in_ascii_watches_online_as_everywhere_else(tmp_path: Path) -> None:
+    """The online game screen gets --ascii and the visitor's rule that saves last until
+    quitting, as every other game screen does (the lobby used to drop both)."""
+    async with lobby_server(tmp_path) as server:
+        ann = await logged_in(server.port, "ann")
+        bob = await logged_in(server.port, "bob")
+        await (await logged_in(server.port, "zoe", "secret")).close()
+        assert await ann.ask("CREATE:r1:4:4:classic") == "CREATE:ACKSTATUS:0"
+        assert await bob.ask("JOIN:r1:PLAYER") == "JOIN:ACKSTATUS:0"
+        await ann.line(), await bob.line()
+        options = {"host": "127.0.0.1", "port": str(server.port), "user": "zoe"}
+        settings = MatchSettings(opponent="online", options=options, ai_delay=0.0)
+        app = C4App(settings, ascii_only=True, visitor_servers=(("127.0.0.1", server.port),))
+        async with app.run_test(size=SIZE) as pilot:
+            await log_in_through_the_dialog(pilot, "secret", register=False)
+            table = app.screen.query_one(DataTable)
+            await until(pilot, lambda: table.row_count == 1)
+            await pilot.press("w")
+            await until(pilot, lambda: isinstance(app.screen, OnlineGameScreen))
+            screen = app.screen
+            assert isinstance(screen, OnlineGameScreen)
+            assert screen.board._ascii_only
+            await pilot.press("s")
+            await until(pilot, lambda: "Saved:" in text_of(pilot, "#message"))
+            assert "until you quit" in text_of(pilot, "#message")

@@ -28,8 +28,6 @@ from c4tui.ui.screens.match_view import MatchView
 from c4tui.ui.screens.review import ReviewScreen
 from c4tui.ui.widgets.board import Board
 
-#: Builds the driver of a match: its settings and the moves already played.
-
 
 def own_driver(settings: MatchSettings, history: Sequence[Move]) -> MatchDriver:
     """A driver with the seats ``settings`` name, thinking in the process's shared pool."""

@@ -67,12 +67,19 @@ class LobbyScreen(Screen[None]):
     ]
 
     def __init__(
-        self, logged_in: LoggedIn, settings: MatchSettings, *, ascii_only: bool = False
+        self,
+        logged_in: LoggedIn,
+        settings: MatchSettings,
+        *,
+        ascii_only: bool = False,
+        saves_last_until_quit: bool = False,
     ) -> None:
         super().__init__()
         self._session = logged_in
         self._settings = settings
-        self._ascii_only = ascii_only  # for the tic-tac-toe board
+        # Handed on to the game screens it opens.
+        self._ascii_only = ascii_only
+        self._saves_last_until_quit = saves_last_until_quit
         self._room: str | None = None  # the room we wait in
         self.tictactoe = logged_in.values.get("game") == TICTACTOE_ROOMS
 
@@ -306,7 +313,15 @@ class LobbyScreen(Screen[None]):
             rows=state.rows,
             rules=state.rules,
         )
-        self.app.push_screen(OnlineGameScreen(driver, settings, game, mine), self._game_left)
+        screen = OnlineGameScreen(
+            driver,
+            settings,
+            game,
+            mine,
+            ascii_only=self._ascii_only,
+            saves_last_until_quit=self._saves_last_until_quit,
+        )
+        self.app.push_screen(screen, self._game_left)
 
     def _game_left(self, still_in_room: bool | None) -> None:
         """Back from a game; a viewer who left a game under way leaves its room too."""

@@ -41,9 +41,18 @@ class OnlineGameScreen(GameScreen):
     ]
 
     def __init__(
-        self, driver: MatchDriver, settings: MatchSettings, game: RoomGame, mine: Player | None
+        self,
+        driver: MatchDriver,
+        settings: MatchSettings,
+        game: RoomGame,
+        mine: Player | None,
+        *,
+        ascii_only: bool = False,
+        saves_last_until_quit: bool = False,
     ) -> None:
-        super().__init__(driver, settings)
+        super().__init__(
+            driver, settings, ascii_only=ascii_only, saves_last_until_quit=saves_last_until_quit
+        )
         self.room_game = game
         self.mine = mine
 

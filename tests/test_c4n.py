@@ -5,8 +5,9 @@ from __future__ import annotations
 import pytest
 
 from c4tui.engine import GameState, Move, Player, Rules
+from c4tui.net.errors import ProtocolError
 from c4tui.protocols import c4n
-from c4tui.protocols.common import ProtocolError, Reply
+from c4tui.protocols.common import Reply
 from tests.protocol_helpers import serve_one
 
 EMPTY_BOARD = "C4N 1.0 BOARD\n6 7 " + " ".join(["0"] * 42)

@@ -5,8 +5,9 @@ from __future__ import annotations
 import pytest
 
 from c4tui.engine import GameState, Move, Rules
+from c4tui.net.errors import ProtocolError
 from c4tui.protocols import cfsp
-from c4tui.protocols.common import ProtocolError, Reply
+from c4tui.protocols.common import Reply
 from tests.protocol_helpers import serve_one
 
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from c4tui.engine import GameState, Move, Rules
+from c4tui.net.errors import ProtocolError
 from c4tui.protocols import i32cfsp
-from c4tui.protocols.common import ProtocolError
 from c4tui.protocols.i32cfsp import (
     ClientSession,
     Reply,

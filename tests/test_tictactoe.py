@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
+from c4tui.net.errors import ProtocolError
 from c4tui.protocols import lobby as wire
 from c4tui.protocols import tictactoe as ttt
-from c4tui.protocols.common import ProtocolError
 from c4tui.tictactoe import Board, Mark, TicTacToeError, cell_of_number, parse_cell
 from c4tui.tictactoe.game import LINES
 

@@ -26,11 +26,11 @@ from c4tui.client.outcomes import (
 from c4tui.engine import Rules
 from c4tui.net.address import CONNECT_TIMEOUT
 from c4tui.net.connection import Connection, open_connection
-from c4tui.net.errors import ConnectionClosed, NetworkError
+from c4tui.net.errors import ConnectionClosed, NetworkError, ProtocolError
 from c4tui.net.framing import MessageStream
+from c4tui.net.wire import quote
 from c4tui.protocols import lobby as wire
 from c4tui.protocols import tictactoe as ttt_wire
-from c4tui.protocols.common import ProtocolError, quote
 from c4tui.protocols.registry import ProtocolSpec
 
 #: Seconds to wait for the answer to a request.

@@ -14,9 +14,9 @@ from collections.abc import Callable
 
 from c4tui.client.link import LobbyLink, ServerMessage
 from c4tui.engine import GameState, Move, Player
-from c4tui.net.errors import NetworkError
+from c4tui.net.errors import NetworkError, ProtocolError
+from c4tui.net.wire import quote
 from c4tui.protocols import lobby as wire
-from c4tui.protocols.common import ProtocolError, quote
 
 
 class RoomGame:

@@ -15,9 +15,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from c4tui.client.link import LobbyLink
+from c4tui.net.errors import ProtocolError
+from c4tui.net.wire import quote
 from c4tui.protocols import lobby as wire
 from c4tui.protocols import tictactoe as ttt_wire
-from c4tui.protocols.common import ProtocolError, quote
 from c4tui.tictactoe import Board, Mark, TicTacToeError
 
 

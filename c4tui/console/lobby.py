@@ -25,9 +25,8 @@ from c4tui.engine import Player, Rules, describe_move, render_board, status_line
 from c4tui.match.backends.room_seat import room_seats
 from c4tui.match.driver import MatchDriver
 from c4tui.match.events import GameOver, MatchEvent, MatchFailed, MovePlayed, SeatLeft, TurnStarted
-from c4tui.net.errors import NetworkError
+from c4tui.net.errors import NetworkError, ProtocolError
 from c4tui.protocols import lobby as wire
-from c4tui.protocols.common import ProtocolError
 
 HELP = """Commands:
   rooms                          every room: its board, players and state

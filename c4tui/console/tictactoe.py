@@ -21,9 +21,8 @@ from c4tui.client.tictactoe import Ended, Refused, TicTacToeRoom, end_words, wai
 from c4tui.client.words import Voice
 from c4tui.console.game import quietly, tolerate_bad_bytes
 from c4tui.console.lines import EndOfInput, PlainText, read_secret, unless_left
-from c4tui.net.errors import NetworkError
+from c4tui.net.errors import NetworkError, ProtocolError
 from c4tui.protocols import tictactoe as ttt_wire
-from c4tui.protocols.common import ProtocolError
 from c4tui.tictactoe import Board, TicTacToeError, parse_cell
 
 HELP = """Commands (upper or lower case; what is left out is asked for):

@@ -17,9 +17,11 @@ from functools import cache
 
 from c4tui.engine import GameState, Move, MoveKind, Player, Rules
 from c4tui.engine.bitboard import Geometry, cell_bit
+from c4tui.net.errors import ProtocolError
+from c4tui.net.wire import Framing, quote
 from c4tui.numbers import ascii_digits, whole_number
-from c4tui.protocols.common import ProtocolError, Reply, quote
-from c4tui.protocols.registry import Framing, ProtocolSpec, starts_with
+from c4tui.protocols.common import Reply
+from c4tui.protocols.registry import ProtocolSpec, starts_with
 
 PREFIX = "C4N"
 VERSION = "1.0"

@@ -11,8 +11,10 @@ from __future__ import annotations
 import re
 
 from c4tui.engine import MAX_SIZE, MIN_SIZE, GameState, Move, MoveKind, Player, Rules
-from c4tui.protocols.common import ProtocolError, Reply, quote
-from c4tui.protocols.registry import Framing, ProtocolSpec, starts_with
+from c4tui.net.errors import ProtocolError
+from c4tui.net.wire import Framing, quote
+from c4tui.protocols.common import Reply
+from c4tui.protocols.registry import ProtocolSpec, starts_with
 
 GAME = "GAME"
 START = "START"

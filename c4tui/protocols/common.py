@@ -1,8 +1,7 @@
 """What every protocol's server side shares: the ``Reply`` and ``AIGameSession`` to answer with.
 
 The line limit, ``ProtocolError`` and ``quote`` belong to the transport's pure part
-(``c4tui.net.wire``, ``c4tui.net.errors``); they are re-exported here for the
-codecs' clients that still import them from this module.
+(``c4tui.net.wire``, ``c4tui.net.errors``), below every codec.
 """
 
 from __future__ import annotations
@@ -11,10 +10,6 @@ from dataclasses import dataclass, field
 from typing import Protocol
 
 from c4tui.engine import GameState, Move, Player, Rules
-from c4tui.net.errors import ProtocolError
-from c4tui.net.wire import MAX_LINE_BYTES, quote
-
-__all__ = ["MAX_LINE_BYTES", "AIGameSession", "ProtocolError", "Reply", "quote"]
 
 
 @dataclass

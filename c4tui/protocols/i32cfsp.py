@@ -19,10 +19,12 @@ from c4tui.engine import (
     Player,
     Rules,
 )
+from c4tui.net.errors import ProtocolError
+from c4tui.net.wire import Framing, quote
 from c4tui.numbers import whole_number
-from c4tui.protocols.common import ProtocolError, Reply, quote
+from c4tui.protocols.common import Reply
 from c4tui.protocols.names import valid_username
-from c4tui.protocols.registry import Framing, ProtocolSpec, starts_with
+from c4tui.protocols.registry import ProtocolSpec, starts_with
 
 HELLO = "I32CFSP_HELLO"
 WELCOME = "WELCOME"

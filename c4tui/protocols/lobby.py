@@ -14,7 +14,8 @@ from dataclasses import dataclass
 
 from c4tui.engine import MAX_SIZE, MIN_SIZE, GameState, Move, MoveKind, Player, Rules
 from c4tui.engine.errors import PositionError
-from c4tui.protocols.common import ProtocolError, quote
+from c4tui.net.errors import ProtocolError
+from c4tui.net.wire import Framing, quote
 from c4tui.protocols.names import (
     PASSWORD_RULE,
     ROOM_RULE,
@@ -23,7 +24,7 @@ from c4tui.protocols.names import (
     valid_room,
     valid_user,
 )
-from c4tui.protocols.registry import Framing, ProtocolSpec, starts_with
+from c4tui.protocols.registry import ProtocolSpec, starts_with
 from c4tui.protocols.rooms import (
     BADAUTH,
     NOROOM,

@@ -11,20 +11,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from enum import Enum
 
-from c4tui.net.wire import UNFINISHED_WAIT, UNTERMINATED_GAP, Framing, Splitter, one_message
-
-__all__ = [
-    "UNFINISHED_WAIT",
-    "UNTERMINATED_GAP",
-    "Framing",
-    "ProtocolSpec",
-    "Recogniser",
-    "Recognition",
-    "Splitter",
-    "identify",
-    "one_message",
-    "starts_with",
-]
+from c4tui.net.wire import Framing, Splitter, one_message
 
 
 class Recognition(Enum):

@@ -29,10 +29,11 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from c4tui.net.errors import ProtocolError
+from c4tui.net.wire import Framing, Splitter, quote
 from c4tui.protocols import lobby as wire
-from c4tui.protocols.common import ProtocolError, quote
 from c4tui.protocols.names import valid_room
-from c4tui.protocols.registry import Framing, ProtocolSpec, Splitter, starts_with
+from c4tui.protocols.registry import ProtocolSpec, starts_with
 from c4tui.tictactoe import Board, TicTacToeError
 
 # ----- framing -------------------------------------------------------------------------

@@ -30,10 +30,11 @@ from c4tui.engine.moves import format_move
 from c4tui.engine.sequence import play_sequence
 from c4tui.engine.size import parse_size
 from c4tui.lobby import CONNECT_FOUR, TIC_TAC_TOE, Lobby, Member
+from c4tui.net.errors import ProtocolError
 from c4tui.protocols import c4n, cfsp, i32cfsp
 from c4tui.protocols import lobby as wire
 from c4tui.protocols import tictactoe as ttt
-from c4tui.protocols.common import ProtocolError, Reply
+from c4tui.protocols.common import Reply
 from c4tui.records import RecordError, format_record, parse_record
 from c4tui.server.lobby import LOBBY
 from c4tui.server.tictactoe import TICTACTOE

@@ -14,8 +14,9 @@ import pytest
 
 from c4tui.engine import Rules
 from c4tui.net.framing import MessageStream
+from c4tui.net.wire import Framing
 from c4tui.protocols import i32cfsp
-from c4tui.protocols.registry import Framing, ProtocolSpec, starts_with
+from c4tui.protocols.registry import ProtocolSpec, starts_with
 from c4tui.server.context import Client
 from c4tui.server.core import C4Server, ServerConfig, address_group
 from c4tui.server.protocols import ServerProtocol

@@ -12,8 +12,7 @@ from c4tui.match.backends.base import Backend
 from c4tui.match.backends.online import RoomSeat
 from c4tui.match.backends.person import PersonBackend
 from c4tui.match.driver import OpponentLeft
-from c4tui.net.errors import NetworkError
-from c4tui.protocols.common import ProtocolError
+from c4tui.net.errors import NetworkError, ProtocolError
 
 
 class RoomPlayer(RoomSeat):

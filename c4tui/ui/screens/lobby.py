@@ -31,9 +31,8 @@ from c4tui.match.backends.online import TICTACTOE_ROOMS, RoomSeat
 from c4tui.match.backends.room_seat import room_seats
 from c4tui.match.driver import MatchDriver
 from c4tui.match.settings import MatchSettings, describe_game
-from c4tui.net.errors import NetworkError
+from c4tui.net.errors import NetworkError, ProtocolError
 from c4tui.protocols import lobby as wire
-from c4tui.protocols.common import ProtocolError
 from c4tui.ui.screens.login import LoggedIn, log_in
 from c4tui.ui.screens.online_game import OnlineGameScreen
 from c4tui.ui.screens.tictactoe import TicTacToeScreen

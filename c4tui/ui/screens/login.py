@@ -26,8 +26,7 @@ from c4tui.client.link import LOBBY_LINK, TICTACTOE_LINK, LobbyLink
 from c4tui.client.outcomes import LoginOutcome, RegisterOutcome
 from c4tui.client.words import Voice
 from c4tui.match.backends.online import TICTACTOE_ROOMS, RoomSeat, parse_password
-from c4tui.net.errors import NetworkError
-from c4tui.protocols.common import ProtocolError
+from c4tui.net.errors import NetworkError, ProtocolError
 from c4tui.ui.screens.connect import chosen_value, option_widget
 from c4tui.ui.servers import Servers, server_refusal
 

@@ -16,8 +16,7 @@ from textual.screen import Screen
 from textual.widgets import Static
 
 from c4tui.client.tictactoe import Ended, Refused, RoomNews, TicTacToeRoom, end_words
-from c4tui.net.errors import NetworkError
-from c4tui.protocols.common import ProtocolError
+from c4tui.net.errors import NetworkError, ProtocolError
 from c4tui.tictactoe import Board, Mark
 from c4tui.ui.screens.confirm import confirm_forfeit, confirm_leaving
 from c4tui.ui.widgets.footer import FittingFooter

@@ -8,9 +8,8 @@ from typing import ClassVar
 from c4tui.engine import Move
 from c4tui.match.backends.network.base import C4N, ClientProtocol
 from c4tui.match.backends.network.game import ServerGame
-from c4tui.net.errors import ConnectionClosed
+from c4tui.net.errors import ConnectionClosed, ProtocolError
 from c4tui.protocols import c4n
-from c4tui.protocols.common import ProtocolError
 from c4tui.protocols.registry import ProtocolSpec
 
 #: Seconds to wait for the final BOARD after a RESULT (a server may just hang up).

@@ -7,8 +7,8 @@ from typing import ClassVar
 from c4tui.engine import Move
 from c4tui.match.backends.network.base import CFSP, ClientProtocol
 from c4tui.match.backends.network.game import ServerGame
+from c4tui.net.errors import ProtocolError
 from c4tui.protocols import cfsp
-from c4tui.protocols.common import ProtocolError
 from c4tui.protocols.registry import ProtocolSpec
 
 

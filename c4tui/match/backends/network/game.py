@@ -13,8 +13,9 @@ from typing import ClassVar
 
 from c4tui.engine import GameState, Move
 from c4tui.match.backends.network.base import ClientProtocol
+from c4tui.net.errors import ProtocolError
 from c4tui.net.framing import MessageStream
-from c4tui.protocols.common import ProtocolError, quote
+from c4tui.net.wire import quote
 from c4tui.protocols.registry import ProtocolSpec
 
 

@@ -20,9 +20,8 @@ from c4tui.match.backends.network.cfsp import CFSPGame
 from c4tui.match.backends.network.game import ServerGame
 from c4tui.match.backends.network.i32cfsp import I32CFSPGame
 from c4tui.net.connection import Connection, open_connection
-from c4tui.net.errors import ConnectionClosed, NetworkError, WriteTimeout
+from c4tui.net.errors import ConnectionClosed, NetworkError, ProtocolError, WriteTimeout
 from c4tui.net.framing import MessageStream
-from c4tui.protocols.common import ProtocolError
 
 #: The game that speaks each client protocol, by the protocol's key.
 GAMES: dict[str, type[ServerGame]] = {

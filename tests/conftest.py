@@ -80,6 +80,7 @@ def _rank(item: pytest.Item) -> int:
     )
 
 
+@pytest.hookimpl(trylast=True)  # after -k and -m have deselected
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """Deal the longest tests out to the heads of the workers' first shares.
 

@@ -1,4 +1,5 @@
-"""Shared test settings: how hard hypothesis tries (more on CI), and a private data directory."""
+"""Shared test settings: how hard hypothesis tries (more on CI), a private data directory, and
+the order that lets parallel workers (pytest-xdist) finish together."""
 
 import os
 from collections.abc import Iterator
@@ -43,3 +44,62 @@ def still_discs(monkeypatch: pytest.MonkeyPatch) -> None:
     import textual.constants
 
     monkeypatch.setattr(textual.constants, "TEXTUAL_ANIMATIONS", "none")
+
+
+def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
+    """``-n auto`` (pyproject's addopts): one worker more than there are cores.
+
+    A third of the suite's time is waiting (sockets, child processes, the browser), not
+    computing; on two cores a third worker keeps both busy meanwhile.
+    """
+    return len(os.sched_getaffinity(0)) + 1 if hasattr(os, "sched_getaffinity") else 3
+
+
+#: The longest tests (``--durations``, 2026-11-26), longest first: each starts a worker's
+#: share, so that no worker is left running one of them alone at the end of the run.
+LONGEST_TESTS = (
+    "tests/web/test_browser.py::test_clicks_play_each_tab_has_its_own_game_and_the_cap_holds",
+    "tests/web/test_browser.py::test_a_two_player_game_is_played_to_a_win_with_keys",
+    "tests/net/test_tictactoe_stateful.py::",
+    "tests/test_engine_properties.py::test_whole_random_games_match_the_reference",
+    "tests/ui/test_fuzz.py::test_random_keys_never_crash_the_app",
+    "tests/ui/test_columns_app.py::test_random_keys_never_break_a_game_of_columns",
+    "tests/net/test_lobby_stateful.py::",
+    "tests/net/test_ai_games_stateful.py::",
+    "tests/test_engine_properties.py::test_popout_games_crowded_into_two_columns",
+    "tests/ui/test_board_drawing.py::test_every_cell_that_changes_on_screen_is_repainted",
+    "tests/net/test_server_limits.py::test_a_client_that_stops_reading_is_cut_off",
+)
+
+
+def _rank(item: pytest.Item) -> int:
+    """Where ``item`` stands among the longest tests (their number when it is none of them)."""
+    return next(
+        (rank for rank, prefix in enumerate(LONGEST_TESTS) if item.nodeid.startswith(prefix)),
+        len(LONGEST_TESTS),
+    )
+
+
+@pytest.hookimpl(trylast=True)  # after -k and -m have deselected
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Deal the longest tests out to the heads of the workers' first shares.
+
+    xdist's ``worksteal`` hands each worker a contiguous share of the collected tests (the
+    first worker the first ``len // n``, and so on) and later moves tests that have not
+    started from a busy worker to an idle one. Dealt out this way, the long tests start
+    first on every worker and the run ends on short ones. Without xdist (``-n 0``) the
+    long ones simply come first.
+    """
+    workers = int(getattr(config, "workerinput", {}).get("workercount", 1))
+    longest = sorted((item for item in items if _rank(item) < len(LONGEST_TESTS)), key=_rank)
+    others = [item for item in items if _rank(item) == len(LONGEST_TESTS)]
+    shares: list[list[pytest.Item]] = [longest[worker::workers] for worker in range(workers)]
+    remaining = len(items)
+    for worker, share in enumerate(shares):
+        size = remaining // (workers - worker)  # as worksteal's first deal cuts them
+        fill = max(0, size - len(share))
+        share.extend(others[:fill])
+        del others[:fill]
+        remaining -= len(share)
+    shares[-1].extend(others)
+    items[:] = [item for share in shares for item in share]

@@ -217,7 +217,27 @@ async def test_two_player_undo_takes_back_one_move_at_a_time() -> None:
     assert driver.undo() and driver.moves == ()
     assert not driver.undo() and not driver.can_undo()
     assert [e.count for e in events if isinstance(e, MovesTakenBack)] == [1, 1]
+    assert [e.moves for e in events if isinstance(e, MovesTakenBack)] == [(Move.drop(3),), ()]
+    played = [e for e in events if isinstance(e, MovePlayed)]
+    assert [e.moves for e in played] == [(Move.drop(3),), (Move.drop(3), Move.drop(4))]
     await driver.close()
+
+
+async def test_each_event_carries_the_game_as_it_was_then() -> None:
+    """A screen shows an event when it gets to it, maybe after the next move: the event,
+    not the driver, must say what to show."""
+    driver = MatchSettings(opponent="computer", ai_delay=0.0, seed=5).driver()
+    events: list[MatchEvent] = []
+    driver.subscribe(events.append)
+    driver.start()
+    for column in (3, 3, 2):
+        await driver.settled()
+        assert driver.submit(Move.drop(column)) is None
+    await driver.settled()
+    await driver.close()
+    for event in (e for e in events if isinstance(e, MovePlayed)):
+        assert event.moves[-1] == event.move
+        assert GameState.new().play_all(event.moves) == event.after
 
 
 async def test_undo_against_the_computer_returns_to_before_your_last_move() -> None:

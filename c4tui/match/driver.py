@@ -249,7 +249,7 @@ class MatchDriver:
             if self.seats[self.state.turn].submits:
                 break
         self.result = None
-        self._emit(MovesTakenBack(self.state, count))
+        self._emit(MovesTakenBack(self.state, count, self.moves))
         self._launch(starting=False)
         return True
 
@@ -373,7 +373,7 @@ class MatchDriver:
             raise OpponentMisbehaved(f"{label} tried an illegal move: {illegal}") from None
         self._states.append(after)
         self._moves.append(move)
-        self._emit(MovePlayed(before, move, after, player))
+        self._emit(MovePlayed(before, move, after, player, self.moves))
         following = self.seats[after.turn]
         if not after.is_over and not following.submits:
             # Its turn starts now: a network opponent thinks while it is told of this move.
@@ -390,7 +390,7 @@ class MatchDriver:
         if self._states[-1] is unacknowledged and len(self._states) > 1:
             self._states.pop()
             self._moves.pop()
-            self._emit(MovesTakenBack(self.state, 1))
+            self._emit(MovesTakenBack(self.state, 1, self.moves))
 
     def _game_over(self, state: GameState) -> GameOver:
         if state.winner is not None:
@@ -408,7 +408,7 @@ class MatchDriver:
 
     def _fail(self, problem: str) -> None:
         self.problem = problem
-        self._emit(MatchFailed(problem))
+        self._emit(MatchFailed(problem, self.state))
 
     async def close(self) -> None:
         """Stop the loop and close every seat and watcher."""

@@ -42,12 +42,13 @@ class TurnStarted:
 
 @dataclass(frozen=True)
 class MovePlayed:
-    """``player`` played ``move``: ``before`` became ``after``."""
+    """``player`` played ``move``: ``before`` became ``after``; ``moves``: all so far, it last."""
 
     before: GameState
     move: Move
     after: GameState
     player: Player
+    moves: tuple[Move, ...]
 
 
 @dataclass(frozen=True)
@@ -61,10 +62,11 @@ class MoveRefused:
 
 @dataclass(frozen=True)
 class MovesTakenBack:
-    """Undo: the game is back at ``state`` (``count`` moves taken back)."""
+    """Undo: the game is back at ``state`` (``count`` moves taken back; ``moves`` remain)."""
 
     state: GameState
     count: int
+    moves: tuple[Move, ...]
 
 
 @dataclass(frozen=True)
@@ -86,9 +88,13 @@ class GameOver:
 
 @dataclass(frozen=True)
 class MatchFailed:
-    """The match cannot go on (a lost connection, a seat that broke the rules), in words."""
+    """The match cannot go on (a lost connection, a seat that broke the rules), in words.
+
+    ``state`` is where the game stopped.
+    """
 
     problem: str
+    state: GameState
 
 
 MatchEvent = (

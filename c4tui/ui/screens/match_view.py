@@ -112,17 +112,17 @@ class MatchView(BoardScreen[bool | None]):
             case TurnStarted() as turn:
                 self._show_controls()
                 self._turn_started(turn)
-            case MovePlayed(move=move, after=after):
+            case MovePlayed(after=after, moves=moves):
                 self.pop_mode = False
-                self._show_position(after, move, animate=True)
+                self._show_position(after, moves, animate=True)
                 self._show_turn(after)
                 self._show_controls()
                 self._keep_for_next_time()
             case MoveRefused(reason=reason):
                 self.panel.say(reason[0].upper() + reason[1:], "error")
                 self.app.bell()
-            case MovesTakenBack(state=state):
-                self._show_position(state, self.driver.last_move)
+            case MovesTakenBack(state=state, moves=moves):
+                self._show_position(state, moves)
                 self._show_turn(state)
                 self._show_controls()
                 self._keep_for_next_time()
@@ -134,8 +134,8 @@ class MatchView(BoardScreen[bool | None]):
                 self._show_controls()
                 self._keep_for_next_time()
                 self._show_result(result)
-            case MatchFailed(problem=problem):
-                self._show_turn(self.driver.state)
+            case MatchFailed(problem=problem, state=state):
+                self._show_turn(state)
                 self._show_controls()
                 self._failed(problem)
         if self._reviewing is not None:
@@ -195,15 +195,16 @@ class MatchView(BoardScreen[bool | None]):
     def _show_game(self) -> None:
         """Everything as the driver has it (on mounting, and on starting over)."""
         state = self.driver.state
-        self._show_position(state, self.driver.last_move)
+        self._show_position(state, self.driver.moves)
         self._show_turn(state)
         self._show_controls()
 
-    def _show_position(self, state: GameState, last: Move | None, animate: bool = False) -> None:
-        """The board and the move list at ``state`` (``last`` was played last)."""
+    def _show_position(
+        self, state: GameState, moves: tuple[Move, ...], animate: bool = False
+    ) -> None:
+        """The board and the move list at ``state``, reached by ``moves``."""
         animate = animate and self.app.animation_level != "none"
-        self.board.show(state, last, animate=animate)
-        moves = self.driver.moves
+        self.board.show(state, moves[-1] if moves else None, animate=animate)
         self.panel.moves = MovesSoFar(moves, state.turn.other if moves else None)
 
     def _show_turn(self, state: GameState) -> None:

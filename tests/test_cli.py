@@ -96,6 +96,33 @@ def test_console_offers_every_level_and_both_colours() -> None:
     assert "End of input: goodbye." in result.stdout
 
 
+@pytest.mark.parametrize(
+    "args",
+    [[], ["--opponent", "human"], ["--opponent", "hard", "--connect", "127.0.0.1:1"]],
+    ids=" ".join,
+)
+def test_console_refuses_yellow_where_it_cannot_be_chosen(args: list[str]) -> None:
+    result = run_c4tui("console", "--color", "yellow", *args, "--columns", "4", "--rows", "4")
+    assert result.returncode == 2
+    assert result.stderr.splitlines() == [
+        "c4tui console: error: --color yellow needs --opponent LEVEL (the computer here): two "
+        "players at one keyboard take turns with RED first, and with --connect the server decides"
+    ]
+
+
+def test_console_plays_classic_rules_unless_told_like_the_app() -> None:
+    result = run_c4tui("console", "--columns", "4", "--rows", "4", stdin="")
+    assert "4 x 4 board, classic rules (drop a disc), two players." in result.stdout
+    assert "default: classic" in run_c4tui("console", "--help").stdout
+
+
+def test_console_help_lists_the_protocols_as_sentences() -> None:
+    text = " ".join(run_c4tui("console", "--help").stdout.split())
+    assert ".;" not in text
+    assert "c4tui serve's own. cfsp: ICS 32's later protocol" in text
+    assert text.count("Default: i32cfsp.") == 1
+
+
 def test_the_apps_options_choose_the_game_and_open_it_at_once() -> None:
     from c4tui.cli import build_parser
     from c4tui.cli.app import app_settings

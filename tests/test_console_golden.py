@@ -31,7 +31,7 @@ CASES: dict[str, tuple[list[str], bytes]] = {
         moves(*"1113233214423442"),
     ),
     "pop_wins_for_both_popper_takes_it": (
-        ["--columns", "7", "--rows", "6"],
+        ["--columns", "7", "--rows", "6", "--rules", "popout"],
         moves("d1", "d 2", "drop 2", "D3", "3", "4", "4", "1", "1", "7", "pop 1"),
     ),
     "invalid_moves": (
@@ -47,7 +47,7 @@ CASES: dict[str, tuple[list[str], bytes]] = {
         moves("12", "10", "12", "d 10", "12", "11", "drop 12"),
     ),
     "garbage_input": (
-        ["--columns", "4", "--rows", "4"],
+        ["--columns", "4", "--rows", "4", "--rules", "popout"],
         b"banana\n\n   \nd\n3 4\n\xff\xfe\x00\x01\ndrop three\n"
         + b"9" * 10000
         + b"\n\xe2\x98\x83\n\x1b[A\npop\nd 1\n",
@@ -60,8 +60,23 @@ CASES: dict[str, tuple[list[str], bytes]] = {
         ["--rules", "classic"],
         moves("3", "twenty", "21", "", "7", "4", "1", "2", "1", "2", "1", "2", "1"),
     ),
+    "classic_unless_told": (  # like the app: Pop Out only with --rules popout
+        [],
+        moves("4", "4", "1", "p 1", "quit"),
+    ),
     "against_random_ai": (
-        ["--columns", "5", "--rows", "4", "--opponent", "random", "--seed", "7"],
+        [
+            "--columns",
+            "5",
+            "--rows",
+            "4",
+            "--rules",
+            "popout",
+            "--opponent",
+            "random",
+            "--seed",
+            "7",
+        ],
         moves(*["3", "3", "1", "2", "4", "5", "2", "4", "1", "5", "3", "2", "1", "4"] * 4),
     ),
     "help_undo_and_quit": (
@@ -69,7 +84,18 @@ CASES: dict[str, tuple[list[str], bytes]] = {
         moves("undo", "help", "2", "3", "undo", "4", "UNDO", "undo", "undo", "1", "quit", "1"),
     ),
     "undo_against_the_computer_takes_back_its_answer_too": (
-        ["--columns", "4", "--rows", "4", "--opponent", "random", "--seed", "3"],
+        [
+            "--columns",
+            "4",
+            "--rows",
+            "4",
+            "--rules",
+            "popout",
+            "--opponent",
+            "random",
+            "--seed",
+            "3",
+        ],
         moves("2", "undo", "3", "exit"),
     ),
     "play_again": (

@@ -15,6 +15,9 @@ from c4tui.match.backends import NetworkBackend, PersonBackend
 from c4tui.match.backends.network import CLIENT_PROTOCOLS
 from c4tui.protocols.names import USER_RULE, valid_user
 
+#: The rules when ``--rules`` is not given: the app's, so both start the same game.
+DEFAULT_RULES = Rules.CLASSIC
+
 
 def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Register ``console``, its options and its ``run``."""
@@ -48,9 +51,9 @@ def _add_game_options(console: argparse.ArgumentParser) -> None:
         "--rules",
         choices=RULES,
         help="classic (drops only) or popout (you may also pop your own bottom disc); "
-        f"default: {Rules.POPOUT.value} (with --connect: what the protocol plays)",
+        f"default: {DEFAULT_RULES.value}, as in the app (with --connect: what the protocol plays)",
     )
-    add_opponent_options(console, default_opponent=PersonBackend.key, default_colour="red")
+    add_opponent_options(console, default_opponent=PersonBackend.key, default_colour=None)
     console.add_argument(
         "--seed",
         type=signed_number,
@@ -70,9 +73,9 @@ def _add_network_options(console: argparse.ArgumentParser) -> None:
         "--protocol",
         choices=list(CLIENT_PROTOCOLS),
         default=next(iter(CLIENT_PROTOCOLS)),
-        help="what the --connect server speaks: "
-        + "; ".join(f"{key}: {game.summary}" for key, game in CLIENT_PROTOCOLS.items())
-        + " Default: %(default)s",
+        help="what the --connect server speaks. "
+        + " ".join(f"{key}: {game.summary}" for key, game in CLIENT_PROTOCOLS.items())
+        + " Default: %(default)s.",
     )
     console.add_argument(
         "--lobby",
@@ -115,6 +118,7 @@ def play_game(args: argparse.Namespace) -> int:
     """A game in plain text, whose front end loads only now."""
     from c4tui.console.game import ConsoleSettings, run_console  # noqa: PLC0415
 
+    refuse_colour_without_computer(args)
     opponent, options = chosen_opponent(args)
     try:
         columns, rows, rules = chosen_game(args, options)
@@ -130,6 +134,21 @@ def play_game(args: argparse.Namespace) -> int:
         seed=args.seed,
     )
     return run_console(settings)
+
+
+def refuse_colour_without_computer(args: argparse.Namespace) -> None:
+    """``--color yellow`` means something only against the computer here: refuse it elsewhere.
+
+    Two players at one keyboard both play, RED first; a server decides who you are.
+    Ignoring it silently would start a game the person did not ask for.
+    """
+    computer = args.connect is None and args.opponent not in (None, PersonBackend.key)
+    if args.colour == "yellow" and not computer:
+        usage_error(
+            "console",
+            "--color yellow needs --opponent LEVEL (the computer here): two players at one "
+            "keyboard take turns with RED first, and with --connect the server decides",
+        )
 
 
 def chosen_opponent(args: argparse.Namespace) -> tuple[str, dict[str, str]]:
@@ -154,7 +173,7 @@ def chosen_game(
     Raises ValueError when the options ask for a game the chosen protocol cannot play.
     """
     if args.connect is None:
-        return args.columns, args.rows, Rules(args.rules or Rules.POPOUT.value)
+        return args.columns, args.rows, Rules(args.rules or DEFAULT_RULES.value)
     return network_game(options, args.columns, args.rows, args.rules)
 
 
@@ -166,7 +185,7 @@ def network_game(
     Unset values take the protocol's (or the usual) defaults; a value set on the
     command line that the protocol cannot play is a ValueError saying so.
     """
-    wanted = (columns or DEFAULT_COLUMNS, rows or DEFAULT_ROWS, Rules(rules or Rules.POPOUT.value))
+    wanted = (columns or DEFAULT_COLUMNS, rows or DEFAULT_ROWS, Rules(rules or DEFAULT_RULES.value))
     game = NetworkBackend.game_for(options, *wanted)
     asked = (columns, rows, Rules(rules) if rules else None)
     if any(value is not None and value != got for value, got in zip(asked, game, strict=True)):

@@ -62,7 +62,7 @@ class ConsoleSettings:
 
     columns: int | None = None
     rows: int | None = None
-    rules: Rules = Rules.POPOUT
+    rules: Rules = Rules.CLASSIC
     opponent: str = "human"
     options: dict[str, str] = field(default_factory=dict)
     person_colour: Player = Player.RED

@@ -20,6 +20,7 @@ import pytest
 from c4tui.ai.search import SearchAborted
 from c4tui.ai.solver import Position, Solver, score_range
 from c4tui.ai.solver.jit import COMPILED, PURE_PYTHON_VARIABLE
+from c4tui.cli.solving import with_article
 from c4tui.engine import GameState, Move, Player
 from c4tui.engine.sequence import play_sequence
 from tests.process_helpers import run_c4tui
@@ -203,7 +204,7 @@ def test_bad_lines_are_reported_and_the_rest_are_answered() -> None:
     text = "4453\n44444444\n12x\n\n4455667\n44556671\n4\n"
     result = run_c4tui("solve", stdin=text)
     assert result.returncode == 1
-    assert result.stdout.splitlines() == ["4453 -2", "4 -1"]
+    assert result.stdout.splitlines() == ["4453 -2", " 1", "4 -1"]  # blank: the start
     assert result.stderr.splitlines() == [
         "line 2: 44444444: move 7: column 4 is full",
         "line 3: 12x: move 3: 'x' is not a column (1-7)",
@@ -223,7 +224,7 @@ def test_analyze_and_weak_output() -> None:
 def test_a_board_the_solver_cannot_hold_is_refused() -> None:
     result = run_c4tui("solve", "--columns", "10", stdin="1\n")
     assert result.returncode == 2
-    assert "cannot solve a 10 x 6 board" in result.stderr
+    assert "cannot solve a 10 × 6 board" in result.stderr
 
 
 @pytest.mark.parametrize(("columns", "rows"), [("-5", "4"), ("4", "-4"), ("3", "4"), ("0", "0")])
@@ -231,8 +232,47 @@ def test_a_board_smaller_than_four_is_refused_not_a_crash(columns: str, rows: st
     """Found by the fuzzer's target for solve's options: a negative size raised ValueError."""
     result = run_c4tui("solve", "--columns", columns, "--rows", rows, stdin="1\n")
     assert result.returncode == 2, result.stderr
-    assert f"cannot solve a {columns} x {rows} board" in result.stderr
+    assert f"cannot solve a {columns} × {rows} board" in result.stderr
     assert "Traceback" not in result.stderr
+
+
+def test_games_given_as_arguments_are_answered_like_lines() -> None:
+    result = run_c4tui("solve", "4453", "44", "", "12x")
+    assert result.returncode == 1
+    assert result.stdout.splitlines() == ["4453 -2", "44 1", " 1"]
+    assert result.stderr.splitlines() == ["argument 4: 12x: move 3: 'x' is not a column (1-7)"]
+
+
+def test_the_start_position_is_answered_with_and_without_analysis() -> None:
+    assert run_c4tui("solve", stdin="\n").stdout == " 1\n"
+    assert run_c4tui("solve", "--analyze", "").stdout == " -2 -1 0 1 0 -1 -2\n"
+
+
+@pytest.mark.parametrize(
+    ("columns", "rows", "board"), [("8", "7", "an 8 × 7"), ("11", "4", "an 11 × 4")]
+)
+def test_the_refusal_reads_as_said(columns: str, rows: str, board: str) -> None:
+    result = run_c4tui("solve", "--columns", columns, "--rows", rows, "1")
+    assert result.returncode == 2
+    assert f"c4tui solve: cannot solve {board} board:" in result.stderr
+
+
+@pytest.mark.parametrize(
+    ("number", "said"),
+    [
+        *[(7, "a 7"), (8, "an 8"), (11, "an 11"), (18, "an 18"), (10, "a 10"), (80, "an 80")],
+        *[(100, "a 100"), (800, "an 800"), (1100, "a 1100"), (18000, "an 18000"), (-8, "a -8")],
+    ],
+)
+def test_the_article_follows_the_spoken_number(number: int, said: str) -> None:
+    assert with_article(number) == said
+
+
+def test_an_unknown_option_shows_solves_own_usage() -> None:
+    result = run_c4tui("solve", "--bogus")
+    assert result.returncode == 2
+    assert result.stderr.startswith("usage: c4tui solve ")
+    assert result.stderr.splitlines()[-1] == "c4tui solve: error: unrecognized arguments: --bogus"
 
 
 def test_answers_come_one_line_at_a_time() -> None:

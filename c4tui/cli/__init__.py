@@ -35,11 +35,18 @@ def build_parser() -> argparse.ArgumentParser:
     web.add_parser(commands)
     columns.add_parser(commands)
     tictactoe.add_parser(commands)
+    # An unknown argument is refused with the usage of the command it was given to.
+    parser.set_defaults(command_parser=parser)
+    for command in commands.choices.values():
+        command.set_defaults(command_parser=command)
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the process exit status."""
-    args = build_parser().parse_args(argv)
+    args, unknown = build_parser().parse_known_args(argv)
+    if unknown:  # argparse would show c4tui's usage, not the command's (solve's, say)
+        command_parser: argparse.ArgumentParser = args.command_parser
+        command_parser.error(f"unrecognized arguments: {' '.join(unknown)}")
     command: Callable[[argparse.Namespace], int] = args.run
     return command(args)

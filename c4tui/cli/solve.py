@@ -1,9 +1,9 @@
-"""``c4tui solve``: the exact score of each position read from standard input.
+"""``c4tui solve``: the exact score of each game given, or read from standard input.
 
-Each input line is a game written as column digits, red first (``4453``); the
-first word of a line is used, so a test file of ``MOVES SCORE`` lines can be fed
-as it is. The answering itself is ``cli/solving.py``, loaded (with NumPy and the
-solver) only when the command runs.
+Each game is written as column digits, red first (``4453``), as ``replay`` takes
+it; an empty one is the start position. Of a line read, the first word is used, so
+a test file of ``MOVES SCORE`` lines can be fed as it is. The answering itself is
+``cli/solving.py``, loaded (with NumPy and the solver) only when the command runs.
 """
 
 from __future__ import annotations
@@ -20,12 +20,19 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     """Register ``solve``, its options and its ``run``."""
     solve = commands.add_parser(
         "solve",
-        help="print the exact score of positions read from standard input",
-        description="Read games as column digits (red first, e.g. 4453), one per line, and "
-        "print 'SEQUENCE SCORE' for each: 0 a draw; positive when the side to move wins, "
-        "22 - k on 7 x 6 when the win comes with its k-th disc; negative for a loss. "
-        "Blank lines are skipped; anything after the first word of a line is ignored. "
-        "Lines that are not a game in progress are reported on standard error.",
+        help="print the exact score of positions given or read from standard input",
+        description="Take games as column digits (red first, e.g. 4453) as arguments, or one "
+        "per line of standard input without any, and print 'SEQUENCE SCORE' for each: 0 a "
+        "draw; positive when the side to move wins, 22 - k on 7 × 6 when the win comes with "
+        "its k-th disc; negative for a loss. An empty game (a blank line, or '') is the start "
+        "position; anything after the first word of a line is ignored. Games that are not in "
+        "progress are reported on standard error.",
+    )
+    solve.add_argument(
+        "games",
+        nargs="*",
+        metavar="DIGITS",
+        help="games to solve, e.g. 4453 (none: read them from standard input, one a line)",
     )
     solve.add_argument(
         "--analyze",

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from typing import TextIO
 
 from c4tui.ai.solver import Position, Solver, solvable
@@ -27,35 +27,65 @@ def answer_lines(
     out: TextIO | None = None,
     err: TextIO | None = None,
 ) -> int:
-    """Answer every line; 0 if all were solved, 1 if some were not, 2 for a bad board size."""
+    """Answer every game; 0 if all were solved, 1 if some were not, 2 for a bad board size.
+
+    The games are ``lines`` if given, else the command's arguments, else standard input.
+    """
     out = out or sys.stdout
     err = err or sys.stderr
     if not (solvable(args.columns, args.rows) and args.columns <= MAX_SEQUENCE_COLUMNS):
-        print(
-            f"c4tui solve: cannot solve a {args.columns} x {args.rows} board: the solver "
-            f"needs at least {MIN_SIZE} rows and columns, at most {MAX_SEQUENCE_COLUMNS} "
-            "columns, and columns x (rows + 1) <= 63",
-            file=err,
-        )
+        print(f"c4tui solve: {unsolvable_board(args.columns, args.rows)}", file=err)
         return USAGE_ERROR
     solver = Solver(args.columns, args.rows)
     failures = 0
     try:
-        for number, line in enumerate(lines if lines is not None else sys.stdin, start=1):
-            words = line.split()
-            if not words:
-                continue
-            answer = _answer(solver, words[0], args)
+        for where, sequence in _games(args, lines):
+            answer = _answer(solver, sequence, args)
             if answer.startswith("!"):
                 failures += 1
-                print(f"line {number}: {words[0]}: {answer[1:]}", file=err, flush=True)
+                print(f"{where}: {sequence}: {answer[1:]}", file=err, flush=True)
             else:
-                print(f"{words[0]} {answer}", file=out, flush=True)
+                print(f"{sequence} {answer}", file=out, flush=True)
     except KeyboardInterrupt:
         return INTERRUPTED
     except BrokenPipeError:
         return 0  # the reader went away (``| head``): nothing more to say
     return SOME_LINES_FAILED if failures else 0
+
+
+def _games(args: argparse.Namespace, lines: Iterable[str] | None) -> Iterator[tuple[str, str]]:
+    """Each game to solve, with where it came from ("line 3", "argument 2") for its errors.
+
+    A line's first word is the game (a test file's score after it is ignored); a blank
+    line, like an empty argument, is the start position, whose score is the famous one.
+    """
+    if lines is None and args.games:
+        for number, game in enumerate(args.games, start=1):
+            yield f"argument {number}", "".join(game.split()[:1])
+        return
+    for number, line in enumerate(lines if lines is not None else sys.stdin, start=1):
+        yield f"line {number}", "".join(line.split()[:1])
+
+
+def unsolvable_board(columns: int, rows: int) -> str:
+    """Why the solver refuses a board of that size, in one line."""
+    return (
+        f"cannot solve {with_article(columns)} × {rows} board: the solver needs at least "
+        f"{MIN_SIZE} rows and columns, at most {MAX_SEQUENCE_COLUMNS} columns, and "
+        "columns × (rows + 1) ≤ 63"
+    )
+
+
+def with_article(number: int) -> str:
+    """The number after "a" or "an", as it is said: "a 7", "an 8", "an 11", "an 18", "a 100".
+
+    "An" goes before eight, eighty…, eight hundred…, and before eleven and eighteen
+    (and their thousands and millions); a minus sign is said "minus".
+    """
+    digits = str(number)
+    eleven_or_eighteen = len(digits) % 3 == 2 and digits[:2] in ("11", "18")
+    vowel = number >= 0 and (digits.startswith("8") or eleven_or_eighteen)
+    return f"{'an' if vowel else 'a'} {number}"
 
 
 def _answer(solver: Solver, sequence: str, args: argparse.Namespace) -> str:

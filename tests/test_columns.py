@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 from c4tui.columns import ColumnsError, Field
 from c4tui.columns.shell import GAME_OVER, apply, render, run_shell
 from tests.columns_reference import ReferenceColumns
+from tests.process_helpers import run_c4tui
 
 EXAMPLES = Path(__file__).parent / "data" / "columns_handout_examples.txt"
 #: Example 2's CONTENTS rows lost their spaces in the PDF; ../shared/spec/columns.md (note 1)
@@ -191,3 +192,22 @@ def test_the_engine_agrees_with_a_simple_reference(
         reference.command(command)
         assert render(field) == reference.render(), command
         assert field.over == reference.over
+
+
+@pytest.mark.parametrize(
+    ("typed", "said"),
+    [
+        ("x\n", "expected the number of rows, 4 to 100, not 'x'"),
+        ("4\nthree\n", "expected the number of columns, 3 to 100, not 'three'"),
+        ("4\n200\n", "expected the number of columns, 3 to 100, not '200'"),
+        ("٤\n3\n", "expected the number of rows, 4 to 100, not '٤'"),
+        (
+            "4\n3\nEMPTY\nF x S T V\n",
+            "expected a command (a blank line, F column A B C, R, <, > or Q), not 'F x S T V'",
+        ),
+    ],
+)
+def test_the_shell_says_what_it_expected_in_its_own_words(typed: str, said: str) -> None:
+    result = run_c4tui("columns", "--shell", stdin=typed)
+    assert result.returncode == 2
+    assert result.stderr.splitlines() == [f"columns: {said}"]  # no Python (int()'s words)

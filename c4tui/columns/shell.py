@@ -9,10 +9,12 @@ from __future__ import annotations
 import sys
 from collections.abc import Callable
 
-from c4tui.columns.game import HIDDEN, Field
-from c4tui.numbers import ascii_digits
+from c4tui.columns.game import HIDDEN, MAX_COLUMNS, MAX_ROWS, MIN_COLUMNS, MIN_ROWS, Field
+from c4tui.numbers import ascii_digits, number_in_range
 
 GAME_OVER = "GAME OVER"
+#: What the shell reads after the field, in the handout's words.
+COMMANDS = "a blank line, F column A B C, R, <, > or Q"
 
 
 def render(field: Field) -> list[str]:
@@ -56,13 +58,14 @@ def apply(field: Field, command: str) -> Field | None:
     words = command.split(" ")
     if len(words) == 5 and words[0] == "F" and ascii_digits(words[1]):
         return field.create_faller(int(words[1]), (words[2], words[3], words[4]))
-    raise ValueError(f"not a command: {command!r}")
+    raise ValueError(f"expected a command ({COMMANDS}), not {command!r}")
 
 
 def run_shell(read: Callable[[], str] = input, write: Callable[[str], None] = print) -> int:
     """Run the shell until Q, GAME OVER or the end of input; returns the exit status."""
     try:
-        rows, columns = int(read()), int(read())
+        rows = _read_size(read, "rows", MIN_ROWS, MAX_ROWS)
+        columns = _read_size(read, "columns", MIN_COLUMNS, MAX_COLUMNS)
         start = read()
         if start == "CONTENTS":
             field = Field.with_contents(rows, columns, [read() for _ in range(rows)])
@@ -83,6 +86,15 @@ def run_shell(read: Callable[[], str] = input, write: Callable[[str], None] = pr
     except ValueError as error:  # the handout promises good input; say what was wrong
         print(f"columns: {error}", file=sys.stderr)
         return 2
+
+
+def _read_size(read: Callable[[], str], name: str, low: int, high: int) -> int:
+    """The number of rows or columns on the next line; a ValueError saying what was expected."""
+    text = read()
+    size = number_in_range(text.strip(), low, high)
+    if size is None:
+        raise ValueError(f"expected the number of {name}, {low} to {high}, not {text!r}")
+    return size
 
 
 def _show(field: Field, write: Callable[[str], None]) -> None:

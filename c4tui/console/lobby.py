@@ -27,6 +27,7 @@ from c4tui.match.driver import MatchDriver
 from c4tui.match.events import GameOver, MatchEvent, MatchFailed, MovePlayed, SeatLeft, TurnStarted
 from c4tui.net.errors import NetworkError, ProtocolError
 from c4tui.protocols import lobby as wire
+from c4tui.protocols.names import PASSWORD_RULE, valid_password
 
 HELP = """Commands:
   rooms                          every room: its board, players and state
@@ -93,6 +94,9 @@ class ConsoleLobby(PlainText):
 
     async def _log_in(self, link: LobbyLink, password: str) -> bool:
         user = self.settings.user
+        if not valid_password(password):  # the server would refuse it (and the wire not carry it)
+            self.say(f"A password is {PASSWORD_RULE}.")
+            return False
         if self.settings.register:
             registered = await link.register(user, password)
             if registered is not RegisterOutcome.CREATED:

@@ -105,3 +105,17 @@ async def test_a_console_viewer_sees_the_game_and_a_forfeit(tmp_path: Path) -> N
         await vic.until("Back in the lobby")
         await vic.type("quit")
         assert await asyncio.wait_for(vic.process.wait(), TIMEOUT) == 0
+
+
+async def test_a_password_against_the_rules_is_refused_with_the_password_rule(
+    tmp_path: Path,
+) -> None:
+    async with lobby_server(tmp_path) as server:
+        for password in ("pässwörd", "", "two words"):
+            bob = await ConsoleProcess.start(
+                "--lobby", f"127.0.0.1:{server.port}", "--user", "bob", "--register"
+            )
+            await bob.type(password)
+            await bob.until("A password is 1-128 printable ASCII characters without spaces.")
+            assert await asyncio.wait_for(bob.process.wait(), TIMEOUT) == 1
+            assert not any("Traceback" in line for line in bob.seen)

@@ -198,7 +198,10 @@ class LobbyLink:
 
         Without a terminator, messages go at least ``UNTERMINATED_GAP`` apart: a
         server that reads one message per ``recv`` would merge them otherwise.
+        Raises NetworkError once the server is gone, rather than writing into the void.
         """
+        if self._reader.done():
+            raise NetworkError(self.problem or self._hung_up)
         await self._stream.send_paced(line)
 
     async def pushed(self) -> ServerMessage:

@@ -219,9 +219,16 @@ class ConsoleLobby(PlainText):
             if line in ("quit", "leave"):
                 raise EndOfInput
             if line.startswith("say "):
-                await link.send(f"CHAT:{line[4:].strip()}")
+                await self._unless_gone(link.send(f"CHAT:{line[4:].strip()}"))
             elif line:
                 self.say("Waiting for the game: say TEXT to chat, quit (or Ctrl-D) to leave.")
+
+    async def _unless_gone(self, sending: Awaitable[None]) -> None:
+        """Send what was typed, or say that it cannot go (nobody would see it vanish)."""
+        try:
+            await sending
+        except NetworkError as error:
+            self.say(f"{error} Not sent: the connection is gone.")
 
     async def _play(self, link: LobbyLink, game: RoomGame) -> None:
         mine = game.colour_of(link.user)
@@ -272,9 +279,9 @@ class ConsoleLobby(PlainText):
         while True:
             line = (await self.ask("")).strip()
             if line.startswith("say "):
-                await game.chat(line[4:].strip())
+                await self._unless_gone(game.chat(line[4:].strip()))
             elif line == "forfeit" and mine is not None:
-                await game.forfeit()
+                await self._unless_gone(game.forfeit())
                 driver.resign(mine, "You forfeited.")
             elif line and mine is not None:
                 refusal = submit_typed_move(driver, line)

@@ -7,7 +7,7 @@ import os
 import sys
 from pathlib import Path
 
-from tests.net.lobby_client import lobby_server, logged_in
+from tests.net.lobby_client import LobbyClient, lobby_server, logged_in
 
 TIMEOUT = 30
 
@@ -49,15 +49,27 @@ class ConsoleProcess:
                 return line
 
 
+async def console_user(port: int, user: str) -> ConsoleProcess:
+    """``c4tui console --lobby`` with a fresh account, logged in."""
+    console = await ConsoleProcess.start(
+        "--lobby", f"127.0.0.1:{port}", "--user", user, "--register"
+    )
+    await console.type("pw")
+    await console.until(f"Logged in as {user}")
+    return console
+
+
+async def waiting_in_a_room(port: int, user: str, room: str) -> LobbyClient:
+    """A raw client logged in, that has created ``room`` (``NAME:COLS:ROWS:RULES``)."""
+    client = await logged_in(port, user)
+    assert await client.ask(f"CREATE:{room}") == "CREATE:ACKSTATUS:0"
+    return client
+
+
 async def test_a_console_player_and_a_raw_client_play_and_chat(tmp_path: Path) -> None:
     async with lobby_server(tmp_path) as server:
-        ann = await logged_in(server.port, "ann")
-        assert await ann.ask("CREATE:r1:4:4:classic") == "CREATE:ACKSTATUS:0"
-        bob = await ConsoleProcess.start(
-            "--lobby", f"127.0.0.1:{server.port}", "--user", "bob", "--register"
-        )
-        await bob.type("pw")
-        await bob.until("Logged in as bob")
+        ann = await waiting_in_a_room(server.port, "ann", "r1:4:4:classic")
+        bob = await console_user(server.port, "bob")
         await bob.type("rooms")
         assert "r1: 4 × 4 classic, ann waits, 0 watching (waiting)" in await bob.until("r1:")
         await bob.type("join r1")
@@ -90,11 +102,7 @@ async def test_a_console_viewer_sees_the_game_and_a_forfeit(tmp_path: Path) -> N
         for mover, other, move in [(ann, bob, "DROP:3"), (bob, ann, "DROP:3")]:
             await mover.send(move)
             await mover.line(), await other.line()
-        vic = await ConsoleProcess.start(
-            "--lobby", f"127.0.0.1:{server.port}", "--user", "vic", "--register"
-        )
-        await vic.type("pw")
-        await vic.until("Logged in")
+        vic = await console_user(server.port, "vic")
         await vic.type("watch r1")
         await vic.until("Watching ann (RED) against bob (YELLOW); ann is to move.")
         await ann.send("POP:3")
@@ -119,3 +127,19 @@ async def test_a_password_against_the_rules_is_refused_with_the_password_rule(
             await bob.until("A password is 1-128 printable ASCII characters without spaces.")
             assert await asyncio.wait_for(bob.process.wait(), TIMEOUT) == 1
             assert not any("Traceback" in line for line in bob.seen)
+
+
+async def test_chat_typed_after_the_connection_is_lost_says_so(tmp_path: Path) -> None:
+    async with lobby_server(tmp_path) as server:
+        ann = await waiting_in_a_room(server.port, "ann", "r1:4:4:classic")
+        bob = await console_user(server.port, "bob")
+        await bob.type("join r1")
+        await ann.line()
+        await ann.send("DROP:1")
+        await bob.until("Your move")
+        await server.stop()  # bob's turn: nothing of his is waiting for the server
+        await asyncio.sleep(0.5)
+        await bob.type("say anyone there?")
+        await bob.until("The lobby server hung up. Not sent: the connection is gone.")
+        bob.process.kill()
+        await bob.process.wait()

@@ -36,8 +36,13 @@ HELP = """Commands:
   watch NAME                     watch a room
   quick [COLS ROWS RULES]        play the next person waiting for the same game, or wait
   help, quit
+Waiting in a room: say TEXT to chat, quit to leave the room.
 In a game: a column (3, or p 3 to pop), say TEXT to chat, forfeit to give up.
-Ctrl-D leaves (a game you play in counts as forfeited)."""
+Ctrl-D ends c4tui (a game you play in counts as forfeited)."""
+
+
+class LeftRoom(Exception):
+    """``quit`` typed while waiting in a room: back to the lobby, not out of the program."""
 
 
 @dataclass(frozen=True)
@@ -70,11 +75,11 @@ class ConsoleLobby(PlainText):
             self.say(f"Network problem: {error}")
             return 1
         try:
-            if not await self._log_in(link, password):
+            if not await self._log_in(link, password, settings.register):
                 return 1
             self.say(f"Logged in as {settings.user}. Type help for the commands.")
-            while await self._command(link, (await self.ask("lobby> ")).strip()):
-                pass
+            while await self._lobby(link):
+                link = await self._log_in_again(link, password)
             return 0
         except EndOfInput:
             self.say("End of input: goodbye.")
@@ -92,12 +97,35 @@ class ConsoleLobby(PlainText):
             return await read_secret(prompt)
         return await self.ask("")
 
-    async def _log_in(self, link: LobbyLink, password: str) -> bool:
+    async def _lobby(self, link: LobbyLink) -> bool:
+        """Obey commands at ``lobby>``: False once quit, True on leaving a room."""
+        try:
+            while await self._command(link, (await self.ask("lobby> ")).strip()):
+                pass
+        except LeftRoom:
+            return True
+        return False
+
+    async def _log_in_again(self, link: LobbyLink, password: str) -> LobbyLink:
+        """Hang up and log in afresh: the lobby protocol's only way out of a room.
+
+        Raises NetworkError when the server is gone or refuses us now.
+        """
+        self.say("Leaving the room…")
+        await link.close()
+        link = await LobbyLink.open(self.settings.host, self.settings.port)
+        if not await self._log_in(link, password, register=False):
+            await link.close()
+            raise NetworkError("could not log in again after leaving the room.")
+        self.say("You left the room. Back in the lobby.")
+        return link
+
+    async def _log_in(self, link: LobbyLink, password: str, register: bool = False) -> bool:
         user = self.settings.user
         if not valid_password(password):  # the server would refuse it (and the wire not carry it)
             self.say(f"A password is {PASSWORD_RULE}.")
             return False
-        if self.settings.register:
+        if register:
             registered = await link.register(user, password)
             if registered is not RegisterOutcome.CREATED:
                 self.say(words.REGISTER.said(registered, Voice.CONSOLE))
@@ -148,7 +176,7 @@ class ConsoleLobby(PlainText):
         if created is not CreateOutcome.CREATED:
             self.say(words.CREATE.said(created, Voice.CONSOLE))
             return
-        self.say(f"Room {name!r} created: waiting for a second player (Ctrl-D leaves).")
+        self.say(f"Room {name!r} created: waiting for a second player (quit leaves).")
         await self._in_room(link, name)
 
     async def _join(self, link: LobbyLink, rest: str) -> None:
@@ -173,7 +201,7 @@ class ConsoleLobby(PlainText):
         if room is None:
             self.say(words.QUICK_PLAY_REFUSED.said(Voice.CONSOLE))
             return
-        self.say(f"In room {room}: waiting for an opponent if nobody is there yet (Ctrl-D leaves).")
+        self.say(f"In room {room}: waiting for an opponent if nobody is there yet (quit leaves).")
         await self._in_room(link, room)
 
     @staticmethod
@@ -213,15 +241,15 @@ class ConsoleLobby(PlainText):
             await game.close()
 
     async def _typed_while_waiting(self, link: LobbyLink) -> None:
-        """While waiting for a game: say TEXT chats; quit or Ctrl-D leaves."""
+        """While waiting for a game: say TEXT chats; quit leaves the room (Ctrl-D, the program)."""
         while True:
             line = (await self.ask("")).strip()
             if line in ("quit", "leave"):
-                raise EndOfInput
+                raise LeftRoom
             if line.startswith("say "):
                 await self._unless_gone(link.send(f"CHAT:{line[4:].strip()}"))
             elif line:
-                self.say("Waiting for the game: say TEXT to chat, quit (or Ctrl-D) to leave.")
+                self.say("Waiting for the game: say TEXT to chat, quit to leave the room.")
 
     async def _unless_gone(self, sending: Awaitable[None]) -> None:
         """Send what was typed, or say that it cannot go (nobody would see it vanish)."""

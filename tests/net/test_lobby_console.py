@@ -143,3 +143,18 @@ async def test_chat_typed_after_the_connection_is_lost_says_so(tmp_path: Path) -
         await bob.until("The lobby server hung up. Not sent: the connection is gone.")
         bob.process.kill()
         await bob.process.wait()
+
+
+async def test_quit_while_waiting_in_a_room_leaves_the_room_not_the_program(
+    tmp_path: Path,
+) -> None:
+    async with lobby_server(tmp_path) as server:
+        bob = await console_user(server.port, "bob")
+        await bob.type("create r1")
+        await bob.until("Room 'r1' created: waiting for a second player (quit leaves).")
+        await bob.type("quit")
+        await bob.until("You left the room. Back in the lobby.")
+        await bob.type("rooms")
+        await bob.until("No rooms yet")
+        await bob.type("quit")
+        assert await asyncio.wait_for(bob.process.wait(), TIMEOUT) == 0

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import sys
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from typing import TextIO
 
@@ -19,9 +19,10 @@ from c4tui.client.link import LobbyLink
 from c4tui.client.outcomes import CreateOutcome, JoinOutcome, LoginOutcome, RegisterOutcome
 from c4tui.client.room_game import RoomGame, room_game_from
 from c4tui.client.words import Voice
-from c4tui.console.game import quietly, submit_typed_move, tolerate_bad_bytes
+from c4tui.console.game import move_hint, quietly, submit_typed_move, tolerate_bad_bytes
 from c4tui.console.lines import EndOfInput, PlainText, printable, read_secret, unless_left
 from c4tui.engine import Player, Rules, describe_move, render_board, status_line
+from c4tui.engine.text import WIN_MARK
 from c4tui.match.backends.room_seat import room_seats
 from c4tui.match.driver import MatchDriver
 from c4tui.match.events import GameOver, MatchEvent, MatchFailed, MovePlayed, SeatLeft, TurnStarted
@@ -267,13 +268,17 @@ class ConsoleLobby(PlainText):
         driver.start()
         typing = asyncio.create_task(self._typed_in_game(driver, game, mine))
         try:
-            await self._follow(driver, events, mine)
+            await self._follow(driver, events, game.names, mine)
         finally:
             typing.cancel()
             await driver.close()
 
     async def _follow(
-        self, driver: MatchDriver, events: asyncio.Queue[MatchEvent], mine: Player | None
+        self,
+        driver: MatchDriver,
+        events: asyncio.Queue[MatchEvent],
+        names: Mapping[Player, str],
+        mine: Player | None,
     ) -> None:
         while True:
             event = await events.get()
@@ -281,24 +286,28 @@ class ConsoleLobby(PlainText):
                 self.say(render_board(event.state))
                 self.say(status_line(event.state))
                 if event.submits:
-                    self.say("Your move (a column, p N to pop), say TEXT, or forfeit:")
+                    self.say(f"Your move ({move_hint(event.state.rules)}), say TEXT, or forfeit:")
             elif isinstance(event, MovePlayed) and event.player is not mine:
                 self.say(f"{driver.seats[event.player].label}: {describe_move(event.move)}")
             elif isinstance(event, SeatLeft):
                 self.say(event.reason)
             elif isinstance(event, GameOver):
-                self.say(render_board(event.state))
-                self.say(self._result(driver, event))
+                self.say(render_board(event.state, mark_win=True))
+                self.say(self._result(names, event, mine))
+                if event.winner is not None:
+                    self.say(f"(The winning four are marked {WIN_MARK}.)")
                 self.say("Back in the lobby.")
                 return
             elif isinstance(event, MatchFailed):
                 raise NetworkError(event.problem)
 
     @staticmethod
-    def _result(driver: MatchDriver, event: GameOver) -> str:
+    def _result(names: Mapping[Player, str], event: GameOver, mine: Player | None) -> str:
+        """``ann (RED) wins!``, ``bob (you, YELLOW) wins!`` or a draw."""
         if event.winner is None:
             return "It's a draw!"
-        return f"{driver.seats[event.winner].label} ({event.winner.name}) wins!"
+        you = "you, " if event.winner is mine else ""
+        return f"{names[event.winner]} ({you}{event.winner.name}) wins!"
 
     async def _typed_in_game(
         self, driver: MatchDriver, game: RoomGame, mine: Player | None

@@ -158,3 +158,27 @@ async def test_quit_while_waiting_in_a_room_leaves_the_room_not_the_program(
         await bob.until("No rooms yet")
         await bob.type("quit")
         assert await asyncio.wait_for(bob.process.wait(), TIMEOUT) == 0
+
+
+async def test_a_classic_game_won_by_the_console_player(tmp_path: Path) -> None:
+    async with lobby_server(tmp_path) as server:
+        ann = await waiting_in_a_room(server.port, "ann", "r1:4:4:classic")
+        bob = await console_user(server.port, "bob")
+        await bob.type("join r1")
+        await ann.line()
+        for column in (1, 1, 3, 4):  # bob answers each in column 2: four up it
+            await ann.send(f"DROP:{column}")
+            await ann.line()
+            prompt = await bob.until("Your move")
+            assert (
+                prompt
+                == "Your move (type a column number like 3 (or d 3) to drop), say TEXT, or forfeit:"
+            )
+            await bob.type("2")
+            await ann.line()
+        await bob.until("bob (you, YELLOW) wins!")
+        await bob.until("(The winning four are marked *.)")
+        assert sum("Y*" in line for line in bob.seen[-8:]) == 4, bob.seen[-8:]
+        await bob.until("Back in the lobby")
+        await bob.type("quit")
+        assert await asyncio.wait_for(bob.process.wait(), TIMEOUT) == 0

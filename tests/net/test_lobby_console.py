@@ -66,6 +66,15 @@ async def waiting_in_a_room(port: int, user: str, room: str) -> LobbyClient:
     return client
 
 
+async def a_raw_ann_against_a_console_bob(port: int) -> tuple[LobbyClient, ConsoleProcess]:
+    """ann (RED, a raw client) and bob (YELLOW, the console) at a 4 × 4 classic game's start."""
+    ann = await waiting_in_a_room(port, "ann", "r1:4:4:classic")
+    bob = await console_user(port, "bob")
+    await bob.type("join r1")
+    await ann.line()  # BEGIN
+    return ann, bob
+
+
 async def test_a_console_player_and_a_raw_client_play_and_chat(tmp_path: Path) -> None:
     async with lobby_server(tmp_path) as server:
         ann = await waiting_in_a_room(server.port, "ann", "r1:4:4:classic")
@@ -131,10 +140,7 @@ async def test_a_password_against_the_rules_is_refused_with_the_password_rule(
 
 async def test_chat_typed_after_the_connection_is_lost_says_so(tmp_path: Path) -> None:
     async with lobby_server(tmp_path) as server:
-        ann = await waiting_in_a_room(server.port, "ann", "r1:4:4:classic")
-        bob = await console_user(server.port, "bob")
-        await bob.type("join r1")
-        await ann.line()
+        ann, bob = await a_raw_ann_against_a_console_bob(server.port)
         await ann.send("DROP:1")
         await bob.until("Your move")
         await server.stop()  # bob's turn: nothing of his is waiting for the server
@@ -162,10 +168,7 @@ async def test_quit_while_waiting_in_a_room_leaves_the_room_not_the_program(
 
 async def test_a_classic_game_won_by_the_console_player(tmp_path: Path) -> None:
     async with lobby_server(tmp_path) as server:
-        ann = await waiting_in_a_room(server.port, "ann", "r1:4:4:classic")
-        bob = await console_user(server.port, "bob")
-        await bob.type("join r1")
-        await ann.line()
+        ann, bob = await a_raw_ann_against_a_console_bob(server.port)
         for column in (1, 1, 3, 4):  # bob answers each in column 2: four up it
             await ann.send(f"DROP:{column}")
             await ann.line()

@@ -26,13 +26,23 @@ from c4tui.engine.text import WIN_MARK
 from c4tui.match.backends.room_seat import room_seats
 from c4tui.match.driver import MatchDriver
 from c4tui.match.events import GameOver, MatchEvent, MatchFailed, MovePlayed, SeatLeft, TurnStarted
+from c4tui.match.settings import MatchSettings
 from c4tui.net.errors import NetworkError, ProtocolError
 from c4tui.protocols import lobby as wire
 from c4tui.protocols.names import PASSWORD_RULE, valid_password
 
-HELP = """Commands:
+_MENU_DEFAULTS = MatchSettings()
+#: The game ``quick`` and ``create`` ask for when none is named: the app menu's default
+#: (7 × 6 classic), so that a console and an app left on their defaults meet. (A bare
+#: QUICKPLAY on the wire means the protocol's own default, Pop Out; we always name the game.)
+DEFAULT_GAME = (_MENU_DEFAULTS.columns, _MENU_DEFAULTS.rows, _MENU_DEFAULTS.rules)
+
+_DEFAULT_WORDS = f"{DEFAULT_GAME[0]} {DEFAULT_GAME[1]} {DEFAULT_GAME[2].value}"
+
+HELP = f"""Commands:
   rooms                          every room: its board, players and state
-  create NAME [COLS ROWS RULES]  open a room and wait in it (RULES: classic or popout)
+  create NAME [COLS ROWS RULES]  open a room and wait in it (RULES: classic or popout;
+                                 without them {_DEFAULT_WORDS}, as the app's menu)
   join NAME                      play in a room whose creator waits
   watch NAME                     watch a room
   quick [COLS ROWS RULES]        play the next person waiting for the same game, or wait
@@ -194,7 +204,7 @@ class ConsoleLobby(PlainText):
         await self._in_room(link, name)
 
     async def _quick(self, link: LobbyLink, rest: str) -> None:
-        game = wire.parse_game(rest.split()) if rest else wire.DEFAULT_GAME
+        game = wire.parse_game(rest.split()) if rest else DEFAULT_GAME
         if game is None:
             self.say("Usage: quick [COLS ROWS classic|popout]")
             return
@@ -211,7 +221,7 @@ class ConsoleLobby(PlainText):
         fields = rest.split()
         if len(fields) >= 4 and (game := wire.parse_game(fields[-3:])) is not None:
             return " ".join(fields[:-3]), game
-        return rest, wire.DEFAULT_GAME if rest else None
+        return rest, DEFAULT_GAME if rest else None
 
     # ----- in a room -----------------------------------------------------------------
 

@@ -185,3 +185,20 @@ async def test_a_classic_game_won_by_the_console_player(tmp_path: Path) -> None:
         await bob.until("Back in the lobby")
         await bob.type("quit")
         assert await asyncio.wait_for(bob.process.wait(), TIMEOUT) == 0
+
+
+async def test_quick_play_on_the_defaults_meets_the_apps_default_game(tmp_path: Path) -> None:
+    async with lobby_server(tmp_path) as server:
+        bob = await console_user(server.port, "bob")
+        await bob.type("quick")
+        await bob.until("In room quick-1")
+        ann = await logged_in(server.port, "ann")
+        # What the app's g asks for on its menu's defaults: 7 × 6 classic.
+        assert await ann.ask("QUICKPLAY:7:6:classic") == "QUICKPLAY:ACKSTATUS:0:quick-1"
+        await bob.until("Game on: bob (RED) against ann (YELLOW).")
+        await bob.type("forfeit")
+        await bob.until("Back in the lobby")
+        await bob.type("help")
+        await bob.until("without them 7 6 classic")
+        await bob.type("quit")
+        assert await asyncio.wait_for(bob.process.wait(), TIMEOUT) == 0

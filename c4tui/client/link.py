@@ -102,6 +102,7 @@ class LobbyLink:
         self.dialect = dialect
         self.user = ""
         self.problem: str | None = None
+        self._answered = False  # has the server answered anything yet?
         self._stream = MessageStream(connection, dialect.spec)
         self._pending: deque[tuple[str, asyncio.Future[wire.Ack | wire.Notice]]] = deque()
         self._pushed: asyncio.Queue[ServerMessage | None] = asyncio.Queue()
@@ -127,6 +128,7 @@ class LobbyLink:
         try:
             while True:
                 message = self.dialect.parse(await self._stream.read())
+                self._answered = True
                 if isinstance(message, wire.Ack | wire.Notice):
                     self._answer(message)
                 else:
@@ -136,6 +138,8 @@ class LobbyLink:
         except (ProtocolError, OSError, ConnectionError) as error:
             self.problem = f"{self.dialect.server} broke off: {error}"
         finally:
+            if self._pending and not self._answered:
+                self.problem = self._full
             for _, future in self._pending:
                 if not future.done():
                     future.set_exception(NetworkError(self.problem or self._hung_up))
@@ -194,7 +198,10 @@ class LobbyLink:
 
         Without a terminator, messages go at least ``UNTERMINATED_GAP`` apart: a
         server that reads one message per ``recv`` would merge them otherwise.
+        Raises NetworkError once the server is gone, rather than writing into the void.
         """
+        if self._reader.done():
+            raise NetworkError(self.problem or self._hung_up)
         await self._stream.send_paced(line)
 
     async def pushed(self) -> ServerMessage:
@@ -213,6 +220,19 @@ class LobbyLink:
     @property
     def _hung_up(self) -> str:
         return f"{self.dialect.server} hung up."
+
+    @property
+    def _full(self) -> str:
+        """Why a server hangs up on a first request, unanswered.
+
+        Neither room protocol has a word for "full", so c4tui's server refuses a
+        connection over its limits (in all, or from one address) by closing it once
+        it has read the first request.
+        """
+        return (
+            f"{self.dialect.server} hung up before answering: it is full, or has as many "
+            "connections from this address as it allows."
+        )
 
     async def close(self) -> None:
         """Hang up."""

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import sys
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from typing import TextIO
 
@@ -19,24 +19,41 @@ from c4tui.client.link import LobbyLink
 from c4tui.client.outcomes import CreateOutcome, JoinOutcome, LoginOutcome, RegisterOutcome
 from c4tui.client.room_game import RoomGame, room_game_from
 from c4tui.client.words import Voice
-from c4tui.console.game import quietly, submit_typed_move, tolerate_bad_bytes
+from c4tui.console.game import move_hint, quietly, submit_typed_move, tolerate_bad_bytes
 from c4tui.console.lines import EndOfInput, PlainText, printable, read_secret, unless_left
 from c4tui.engine import Player, Rules, describe_move, render_board, status_line
+from c4tui.engine.text import WIN_MARK
 from c4tui.match.backends.room_seat import room_seats
 from c4tui.match.driver import MatchDriver
 from c4tui.match.events import GameOver, MatchEvent, MatchFailed, MovePlayed, SeatLeft, TurnStarted
+from c4tui.match.settings import MatchSettings
 from c4tui.net.errors import NetworkError, ProtocolError
 from c4tui.protocols import lobby as wire
+from c4tui.protocols.names import PASSWORD_RULE, valid_password
 
-HELP = """Commands:
+_MENU_DEFAULTS = MatchSettings()
+#: The game ``quick`` and ``create`` ask for when none is named: the app menu's default
+#: (7 × 6 classic), so that a console and an app left on their defaults meet. (A bare
+#: QUICKPLAY on the wire means the protocol's own default, Pop Out; we always name the game.)
+DEFAULT_GAME = (_MENU_DEFAULTS.columns, _MENU_DEFAULTS.rows, _MENU_DEFAULTS.rules)
+
+_DEFAULT_WORDS = f"{DEFAULT_GAME[0]} {DEFAULT_GAME[1]} {DEFAULT_GAME[2].value}"
+
+HELP = f"""Commands:
   rooms                          every room: its board, players and state
-  create NAME [COLS ROWS RULES]  open a room and wait in it (RULES: classic or popout)
+  create NAME [COLS ROWS RULES]  open a room and wait in it (RULES: classic or popout;
+                                 without them {_DEFAULT_WORDS}, as the app's menu)
   join NAME                      play in a room whose creator waits
   watch NAME                     watch a room
   quick [COLS ROWS RULES]        play the next person waiting for the same game, or wait
   help, quit
+Waiting in a room: say TEXT to chat, quit to leave the room.
 In a game: a column (3, or p 3 to pop), say TEXT to chat, forfeit to give up.
-Ctrl-D leaves (a game you play in counts as forfeited)."""
+Ctrl-D ends c4tui (a game you play in counts as forfeited)."""
+
+
+class LeftRoom(Exception):
+    """``quit`` typed while waiting in a room: back to the lobby, not out of the program."""
 
 
 @dataclass(frozen=True)
@@ -69,11 +86,11 @@ class ConsoleLobby(PlainText):
             self.say(f"Network problem: {error}")
             return 1
         try:
-            if not await self._log_in(link, password):
+            if not await self._log_in(link, password, settings.register):
                 return 1
             self.say(f"Logged in as {settings.user}. Type help for the commands.")
-            while await self._command(link, (await self.ask("lobby> ")).strip()):
-                pass
+            while await self._lobby(link):
+                link = await self._log_in_again(link, password)
             return 0
         except EndOfInput:
             self.say("End of input: goodbye.")
@@ -91,9 +108,35 @@ class ConsoleLobby(PlainText):
             return await read_secret(prompt)
         return await self.ask("")
 
-    async def _log_in(self, link: LobbyLink, password: str) -> bool:
+    async def _lobby(self, link: LobbyLink) -> bool:
+        """Obey commands at ``lobby>``: False once quit, True on leaving a room."""
+        try:
+            while await self._command(link, (await self.ask("lobby> ")).strip()):
+                pass
+        except LeftRoom:
+            return True
+        return False
+
+    async def _log_in_again(self, link: LobbyLink, password: str) -> LobbyLink:
+        """Hang up and log in afresh: the lobby protocol's only way out of a room.
+
+        Raises NetworkError when the server is gone or refuses us now.
+        """
+        self.say("Leaving the room…")
+        await link.close()
+        link = await LobbyLink.open(self.settings.host, self.settings.port)
+        if not await self._log_in(link, password, register=False):
+            await link.close()
+            raise NetworkError("could not log in again after leaving the room.")
+        self.say("You left the room. Back in the lobby.")
+        return link
+
+    async def _log_in(self, link: LobbyLink, password: str, register: bool = False) -> bool:
         user = self.settings.user
-        if self.settings.register:
+        if not valid_password(password):  # the server would refuse it (and the wire not carry it)
+            self.say(f"A password is {PASSWORD_RULE}.")
+            return False
+        if register:
             registered = await link.register(user, password)
             if registered is not RegisterOutcome.CREATED:
                 self.say(words.REGISTER.said(registered, Voice.CONSOLE))
@@ -144,7 +187,7 @@ class ConsoleLobby(PlainText):
         if created is not CreateOutcome.CREATED:
             self.say(words.CREATE.said(created, Voice.CONSOLE))
             return
-        self.say(f"Room {name!r} created: waiting for a second player (Ctrl-D leaves).")
+        self.say(f"Room {name!r} created: waiting for a second player (quit leaves).")
         await self._in_room(link, name)
 
     async def _join(self, link: LobbyLink, rest: str) -> None:
@@ -161,7 +204,7 @@ class ConsoleLobby(PlainText):
         await self._in_room(link, name)
 
     async def _quick(self, link: LobbyLink, rest: str) -> None:
-        game = wire.parse_game(rest.split()) if rest else wire.DEFAULT_GAME
+        game = wire.parse_game(rest.split()) if rest else DEFAULT_GAME
         if game is None:
             self.say("Usage: quick [COLS ROWS classic|popout]")
             return
@@ -169,7 +212,7 @@ class ConsoleLobby(PlainText):
         if room is None:
             self.say(words.QUICK_PLAY_REFUSED.said(Voice.CONSOLE))
             return
-        self.say(f"In room {room}: waiting for an opponent if nobody is there yet (Ctrl-D leaves).")
+        self.say(f"In room {room}: waiting for an opponent if nobody is there yet (quit leaves).")
         await self._in_room(link, room)
 
     @staticmethod
@@ -178,7 +221,7 @@ class ConsoleLobby(PlainText):
         fields = rest.split()
         if len(fields) >= 4 and (game := wire.parse_game(fields[-3:])) is not None:
             return " ".join(fields[:-3]), game
-        return rest, wire.DEFAULT_GAME if rest else None
+        return rest, DEFAULT_GAME if rest else None
 
     # ----- in a room -----------------------------------------------------------------
 
@@ -209,15 +252,22 @@ class ConsoleLobby(PlainText):
             await game.close()
 
     async def _typed_while_waiting(self, link: LobbyLink) -> None:
-        """While waiting for a game: say TEXT chats; quit or Ctrl-D leaves."""
+        """While waiting for a game: say TEXT chats; quit leaves the room (Ctrl-D, the program)."""
         while True:
             line = (await self.ask("")).strip()
             if line in ("quit", "leave"):
-                raise EndOfInput
+                raise LeftRoom
             if line.startswith("say "):
-                await link.send(f"CHAT:{line[4:].strip()}")
+                await self._unless_gone(link.send(f"CHAT:{line[4:].strip()}"))
             elif line:
-                self.say("Waiting for the game: say TEXT to chat, quit (or Ctrl-D) to leave.")
+                self.say("Waiting for the game: say TEXT to chat, quit to leave the room.")
+
+    async def _unless_gone(self, sending: Awaitable[None]) -> None:
+        """Send what was typed, or say that it cannot go (nobody would see it vanish)."""
+        try:
+            await sending
+        except NetworkError as error:
+            self.say(f"{error} Not sent: the connection is gone.")
 
     async def _play(self, link: LobbyLink, game: RoomGame) -> None:
         mine = game.colour_of(link.user)
@@ -228,13 +278,17 @@ class ConsoleLobby(PlainText):
         driver.start()
         typing = asyncio.create_task(self._typed_in_game(driver, game, mine))
         try:
-            await self._follow(driver, events, mine)
+            await self._follow(driver, events, game.names, mine)
         finally:
             typing.cancel()
             await driver.close()
 
     async def _follow(
-        self, driver: MatchDriver, events: asyncio.Queue[MatchEvent], mine: Player | None
+        self,
+        driver: MatchDriver,
+        events: asyncio.Queue[MatchEvent],
+        names: Mapping[Player, str],
+        mine: Player | None,
     ) -> None:
         while True:
             event = await events.get()
@@ -242,24 +296,28 @@ class ConsoleLobby(PlainText):
                 self.say(render_board(event.state))
                 self.say(status_line(event.state))
                 if event.submits:
-                    self.say("Your move (a column, p N to pop), say TEXT, or forfeit:")
+                    self.say(f"Your move ({move_hint(event.state.rules)}), say TEXT, or forfeit:")
             elif isinstance(event, MovePlayed) and event.player is not mine:
                 self.say(f"{driver.seats[event.player].label}: {describe_move(event.move)}")
             elif isinstance(event, SeatLeft):
                 self.say(event.reason)
             elif isinstance(event, GameOver):
-                self.say(render_board(event.state))
-                self.say(self._result(driver, event))
+                self.say(render_board(event.state, mark_win=True))
+                self.say(self._result(names, event, mine))
+                if event.winner is not None:
+                    self.say(f"(The winning four are marked {WIN_MARK}.)")
                 self.say("Back in the lobby.")
                 return
             elif isinstance(event, MatchFailed):
                 raise NetworkError(event.problem)
 
     @staticmethod
-    def _result(driver: MatchDriver, event: GameOver) -> str:
+    def _result(names: Mapping[Player, str], event: GameOver, mine: Player | None) -> str:
+        """``ann (RED) wins!``, ``bob (you, YELLOW) wins!`` or a draw."""
         if event.winner is None:
             return "It's a draw!"
-        return f"{driver.seats[event.winner].label} ({event.winner.name}) wins!"
+        you = "you, " if event.winner is mine else ""
+        return f"{names[event.winner]} ({you}{event.winner.name}) wins!"
 
     async def _typed_in_game(
         self, driver: MatchDriver, game: RoomGame, mine: Player | None
@@ -268,9 +326,9 @@ class ConsoleLobby(PlainText):
         while True:
             line = (await self.ask("")).strip()
             if line.startswith("say "):
-                await game.chat(line[4:].strip())
+                await self._unless_gone(game.chat(line[4:].strip()))
             elif line == "forfeit" and mine is not None:
-                await game.forfeit()
+                await self._unless_gone(game.forfeit())
                 driver.resign(mine, "You forfeited.")
             elif line and mine is not None:
                 refusal = submit_typed_move(driver, line)

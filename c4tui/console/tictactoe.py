@@ -23,6 +23,7 @@ from c4tui.console.game import quietly, tolerate_bad_bytes
 from c4tui.console.lines import EndOfInput, PlainText, read_secret, unless_left
 from c4tui.net.errors import NetworkError, ProtocolError
 from c4tui.protocols import tictactoe as ttt_wire
+from c4tui.protocols.names import PASSWORD_RULE, valid_password
 from c4tui.tictactoe import Board, TicTacToeError, parse_cell
 
 HELP = """Commands (upper or lower case; what is left out is asked for):
@@ -107,11 +108,20 @@ class TicTacToeConsole(PlainText):
         """``given``, or asked for when it was left out."""
         return given or (await self.ask(prompt)).strip()
 
-    async def _password(self) -> str:
-        """Without echo at a terminal; from the next line of input otherwise (scripts)."""
+    async def _password(self) -> str | None:
+        """Without echo at a terminal; from the next line of input otherwise (scripts).
+
+        None (the rule said on standard error) for a password the protocol forbids,
+        which the server would refuse and the wire cannot even carry if not ASCII.
+        """
         if self._stdin.isatty():
-            return await read_secret("Enter password: ")
-        return await self.ask("Enter password: ")
+            password = await read_secret("Enter password: ")
+        else:
+            password = await self.ask("Enter password: ")
+        if valid_password(password):
+            return password
+        self.error(f"Error: a password is {PASSWORD_RULE}")
+        return None
 
     # ----- commands --------------------------------------------------------------------
 
@@ -149,7 +159,10 @@ class TicTacToeConsole(PlainText):
     async def _login(self, rest: str) -> None:
         user = await self._argument(rest, "Enter username: ")
         current = self._link.user
-        outcome = await self._link.login(user, await self._password())
+        password = await self._password()
+        if password is None:
+            return
+        outcome = await self._link.login(user, password)
         if outcome is LoginOutcome.LOGGED_IN:
             self.say(f"Welcome {user}")
         else:
@@ -157,7 +170,10 @@ class TicTacToeConsole(PlainText):
 
     async def _register(self, rest: str) -> None:
         user = await self._argument(rest, "Enter username: ")
-        outcome = await self._link.register(user, await self._password())
+        password = await self._password()
+        if password is None:
+            return
+        outcome = await self._link.register(user, password)
         if outcome is RegisterOutcome.CREATED:
             self.say(f"Successfully created user account {user}")
         else:

@@ -17,7 +17,7 @@ _USERNAME = re.compile(rf"[!-~]{{1,{MAX_USERNAME}}}")  # printable ASCII, no whi
 
 #: The room protocols' (the lobby's and INFO1112's tic-tac-toe) names and passwords.
 USER_RULE = "1-20 letters, digits, - or _"
-PASSWORD_RULE = "1-128 printable characters without spaces"
+PASSWORD_RULE = "1-128 printable ASCII characters without spaces"
 ROOM_RULE = "1-20 letters, digits, spaces, - or _"
 _USER = re.compile(r"[A-Za-z0-9_-]{1,20}")
 _PASSWORD = re.compile(r"[!-~]{1,128}")

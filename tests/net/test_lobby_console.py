@@ -7,7 +7,7 @@ import os
 import sys
 from pathlib import Path
 
-from tests.net.lobby_client import lobby_server, logged_in
+from tests.net.lobby_client import LobbyClient, lobby_server, logged_in
 
 TIMEOUT = 30
 
@@ -49,15 +49,36 @@ class ConsoleProcess:
                 return line
 
 
+async def console_user(port: int, user: str) -> ConsoleProcess:
+    """``c4tui console --lobby`` with a fresh account, logged in."""
+    console = await ConsoleProcess.start(
+        "--lobby", f"127.0.0.1:{port}", "--user", user, "--register"
+    )
+    await console.type("pw")
+    await console.until(f"Logged in as {user}")
+    return console
+
+
+async def waiting_in_a_room(port: int, user: str, room: str) -> LobbyClient:
+    """A raw client logged in, that has created ``room`` (``NAME:COLS:ROWS:RULES``)."""
+    client = await logged_in(port, user)
+    assert await client.ask(f"CREATE:{room}") == "CREATE:ACKSTATUS:0"
+    return client
+
+
+async def a_raw_ann_against_a_console_bob(port: int) -> tuple[LobbyClient, ConsoleProcess]:
+    """ann (RED, a raw client) and bob (YELLOW, the console) at a 4 × 4 classic game's start."""
+    ann = await waiting_in_a_room(port, "ann", "r1:4:4:classic")
+    bob = await console_user(port, "bob")
+    await bob.type("join r1")
+    await ann.line()  # BEGIN
+    return ann, bob
+
+
 async def test_a_console_player_and_a_raw_client_play_and_chat(tmp_path: Path) -> None:
     async with lobby_server(tmp_path) as server:
-        ann = await logged_in(server.port, "ann")
-        assert await ann.ask("CREATE:r1:4:4:classic") == "CREATE:ACKSTATUS:0"
-        bob = await ConsoleProcess.start(
-            "--lobby", f"127.0.0.1:{server.port}", "--user", "bob", "--register"
-        )
-        await bob.type("pw")
-        await bob.until("Logged in as bob")
+        ann = await waiting_in_a_room(server.port, "ann", "r1:4:4:classic")
+        bob = await console_user(server.port, "bob")
         await bob.type("rooms")
         assert "r1: 4 × 4 classic, ann waits, 0 watching (waiting)" in await bob.until("r1:")
         await bob.type("join r1")
@@ -90,11 +111,7 @@ async def test_a_console_viewer_sees_the_game_and_a_forfeit(tmp_path: Path) -> N
         for mover, other, move in [(ann, bob, "DROP:3"), (bob, ann, "DROP:3")]:
             await mover.send(move)
             await mover.line(), await other.line()
-        vic = await ConsoleProcess.start(
-            "--lobby", f"127.0.0.1:{server.port}", "--user", "vic", "--register"
-        )
-        await vic.type("pw")
-        await vic.until("Logged in")
+        vic = await console_user(server.port, "vic")
         await vic.type("watch r1")
         await vic.until("Watching ann (RED) against bob (YELLOW); ann is to move.")
         await ann.send("POP:3")
@@ -105,3 +122,83 @@ async def test_a_console_viewer_sees_the_game_and_a_forfeit(tmp_path: Path) -> N
         await vic.until("Back in the lobby")
         await vic.type("quit")
         assert await asyncio.wait_for(vic.process.wait(), TIMEOUT) == 0
+
+
+async def test_a_password_against_the_rules_is_refused_with_the_password_rule(
+    tmp_path: Path,
+) -> None:
+    async with lobby_server(tmp_path) as server:
+        for password in ("pässwörd", "", "two words"):
+            bob = await ConsoleProcess.start(
+                "--lobby", f"127.0.0.1:{server.port}", "--user", "bob", "--register"
+            )
+            await bob.type(password)
+            await bob.until("A password is 1-128 printable ASCII characters without spaces.")
+            assert await asyncio.wait_for(bob.process.wait(), TIMEOUT) == 1
+            assert not any("Traceback" in line for line in bob.seen)
+
+
+async def test_chat_typed_after_the_connection_is_lost_says_so(tmp_path: Path) -> None:
+    async with lobby_server(tmp_path) as server:
+        ann, bob = await a_raw_ann_against_a_console_bob(server.port)
+        await ann.send("DROP:1")
+        await bob.until("Your move")
+        await server.stop()  # bob's turn: nothing of his is waiting for the server
+        await asyncio.sleep(0.5)
+        await bob.type("say anyone there?")
+        await bob.until("The lobby server hung up. Not sent: the connection is gone.")
+        bob.process.kill()
+        await bob.process.wait()
+
+
+async def test_quit_while_waiting_in_a_room_leaves_the_room_not_the_program(
+    tmp_path: Path,
+) -> None:
+    async with lobby_server(tmp_path) as server:
+        bob = await console_user(server.port, "bob")
+        await bob.type("create r1")
+        await bob.until("Room 'r1' created: waiting for a second player (quit leaves).")
+        await bob.type("quit")
+        await bob.until("You left the room. Back in the lobby.")
+        await bob.type("rooms")
+        await bob.until("No rooms yet")
+        await bob.type("quit")
+        assert await asyncio.wait_for(bob.process.wait(), TIMEOUT) == 0
+
+
+async def test_a_classic_game_won_by_the_console_player(tmp_path: Path) -> None:
+    async with lobby_server(tmp_path) as server:
+        ann, bob = await a_raw_ann_against_a_console_bob(server.port)
+        for column in (1, 1, 3, 4):  # bob answers each in column 2: four up it
+            await ann.send(f"DROP:{column}")
+            await ann.line()
+            prompt = await bob.until("Your move")
+            assert (
+                prompt
+                == "Your move (type a column number like 3 (or d 3) to drop), say TEXT, or forfeit:"
+            )
+            await bob.type("2")
+            await ann.line()
+        await bob.until("bob (you, YELLOW) wins!")
+        await bob.until("(The winning four are marked *.)")
+        assert sum("Y*" in line for line in bob.seen[-8:]) == 4, bob.seen[-8:]
+        await bob.until("Back in the lobby")
+        await bob.type("quit")
+        assert await asyncio.wait_for(bob.process.wait(), TIMEOUT) == 0
+
+
+async def test_quick_play_on_the_defaults_meets_the_apps_default_game(tmp_path: Path) -> None:
+    async with lobby_server(tmp_path) as server:
+        bob = await console_user(server.port, "bob")
+        await bob.type("quick")
+        await bob.until("In room quick-1")
+        ann = await logged_in(server.port, "ann")
+        # What the app's g asks for on its menu's defaults: 7 × 6 classic.
+        assert await ann.ask("QUICKPLAY:7:6:classic") == "QUICKPLAY:ACKSTATUS:0:quick-1"
+        await bob.until("Game on: bob (RED) against ann (YELLOW).")
+        await bob.type("forfeit")
+        await bob.until("Back in the lobby")
+        await bob.type("help")
+        await bob.until("without them 7 6 classic")
+        await bob.type("quit")
+        assert await asyncio.wait_for(bob.process.wait(), TIMEOUT) == 0

@@ -5,6 +5,8 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
+import pytest
+
 from c4tui.client import words
 from c4tui.client.link import TICTACTOE_LINK, LobbyLink
 from c4tui.client.outcomes import (
@@ -17,6 +19,7 @@ from c4tui.client.outcomes import (
 from c4tui.client.room_game import room_game_from
 from c4tui.client.words import Voice
 from c4tui.engine import Move, Player
+from c4tui.net.errors import NetworkError
 from c4tui.protocols import lobby as wire
 from tests.net.lobby_client import lobby_server, logged_in
 from tests.net.tictactoe_client import tictactoe_server
@@ -84,3 +87,17 @@ def test_answers_are_named_and_an_unknown_status_keeps_its_number_in_the_words()
     assert handout == "Error: The room {x} already has 2 players"  # a name is no template
     assert outcome_of(LoginOutcome, 3) is LoginOutcome.BAD_FORMAT
     assert outcome_of(LoginOutcome, -3) == UnknownStatus(-3)
+
+
+async def test_a_login_over_the_per_address_limit_says_the_server_is_full(
+    tmp_path: Path,
+) -> None:
+    async with lobby_server(tmp_path, max_per_address=1) as server:
+        ann = await logged_in(server.port, "ann")
+        link = await LobbyLink.open("127.0.0.1", server.port)
+        try:
+            with pytest.raises(NetworkError, match="full, or has as many connections from this"):
+                await link.login("bob", "pw")
+        finally:
+            await link.close()
+            await ann.close()

@@ -91,6 +91,10 @@ async def test_every_answer_is_put_in_words(tmp_path: Path) -> None:
         await ann.type("login nobody")
         await ann.type("pw")
         await ann.until("Error: User nobody not found")
+        for password in ("pässwörd", "two words"):
+            await ann.type("register ann")
+            await ann.type(password)
+            await ann.until("Error: a password is 1-128 printable ASCII characters without spaces")
         await ann.type("register ann")
         await ann.type("pw")
         await ann.until("Successfully created user account ann")

@@ -396,3 +396,16 @@ async def test_replay_leaves_the_kept_game_alone_and_only_playing_on_asks() -> N
         screen = again.screen
         assert isinstance(screen, GameScreen) and len(screen.driver.moves) == 4
         assert again.games.resumable() is None
+
+
+async def test_undo_with_nothing_to_undo_says_so() -> None:
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await start_game(pilot)
+        await pilot.press("u")
+        await pilot.pause()
+        assert message(screen) == "Nothing to undo"
+        await play(pilot, "d4")
+        await pilot.press("u")
+        await pilot.pause()
+        assert screen.driver.moves == ()

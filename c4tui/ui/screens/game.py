@@ -196,7 +196,18 @@ class GameScreen(MatchView):
     def action_undo(self) -> None:
         """Take back the last move (against the computer: back to before your last move)."""
         self.advice.cancel_hint()
-        self.driver.undo()
+        if not self.driver.undo():
+            self.action_why_no_undo()
+
+    def action_why_no_undo(self) -> None:
+        """u with nothing to take back (or in a game that takes nothing back): say so."""
+        driver = self.driver
+        if not all(seat.supports_undo for seat in driver.seats.values()):
+            self.panel.say("Moves cannot be taken back in this game.")
+        elif driver.is_over or driver.state.is_over:
+            self.panel.say("The game is over: nothing to undo.\nn: new game · esc: menu")
+        else:
+            self.panel.say("Nothing to undo")
 
     def action_new_game(self) -> None:
         """Same settings, empty board (a network opponent reconnects); asks first mid-game."""

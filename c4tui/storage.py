@@ -1,8 +1,9 @@
 """Where c4tui keeps the user's files, and how it writes them: whole or not at all.
 
-One data folder (``$XDG_DATA_HOME/c4tui`` on Linux) for accounts, saved games, high
-scores and preferences; every file is written to a temporary file and renamed over
-the old one, so a crash never leaves half a file behind.
+One data folder (``$XDG_DATA_HOME/c4tui`` on Linux) for accounts, saved games and
+high scores, and one config folder (``$XDG_CONFIG_HOME/c4tui``) for the player's
+preferences; every file is written to a temporary file and renamed over the old
+one, so a crash never leaves half a file behind.
 """
 
 from __future__ import annotations
@@ -18,6 +19,11 @@ import platformdirs
 def data_folder() -> Path:
     """c4tui's folder in the user's data directory (it may not exist yet)."""
     return platformdirs.user_data_path("c4tui")
+
+
+def config_folder() -> Path:
+    """c4tui's folder in the user's config directory (it may not exist yet)."""
+    return platformdirs.user_config_path("c4tui")
 
 
 def write_atomically(path: Path, text: str) -> None:

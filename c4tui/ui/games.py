@@ -112,7 +112,13 @@ class Games:
     def open_record(
         self, record: GameRecord, review: bool, base: MatchSettings | None = None
     ) -> None:
-        """Open a saved game: to step through (``review``), or to play on at its end."""
+        """Open a saved game: to step through (``review``), or to play on at its end.
+
+        Stepping through touches no other game: only playing on from it asks first.
+        """
+        if review:
+            self._open_record(record, review, base)
+            return
         self._after_giving_up(
             lambda: self._open_record(record, review, base), "Open this game", "Open"
         )
@@ -132,11 +138,22 @@ class Games:
         """Start a game with ``settings``; a game waiting behind the menu is given up first."""
         self._after_giving_up(lambda: self._start_match(settings), "Start a new game", "New game")
 
-    def _after_giving_up(self, then: Callable[[], None], doing: str, verb: str) -> None:
+    def _clear_way_to_play_on(self, then: Callable[[], None], declined: Callable[[], None]) -> None:
+        """A saved game being reviewed plays on: ``then`` once the others are given up."""
+        self._after_giving_up(then, "Play on from this game", "Play on", declined)
+
+    def _after_giving_up(
+        self,
+        then: Callable[[], None],
+        doing: str,
+        verb: str,
+        declined: Callable[[], None] | None = None,
+    ) -> None:
         """Run ``then`` once the unfinished game, if any, is given up (after asking).
 
         That is the game behind the menu, or the one kept from the last run (which the
-        new game would replace as the one offered next time).
+        new game would replace as the one offered next time). ``declined`` runs if the
+        person keeps them.
         """
         if self._suspended is not None:
             question = f"{doing}? The game you left is not finished."
@@ -153,6 +170,8 @@ class Games:
                     self.kept = None
                     screens.forget_kept_game()
                 then()
+            elif declined is not None:
+                declined()
 
         self._app.push_screen(screens.confirm_dialog(question, verb), answered)
 
@@ -216,4 +235,5 @@ class Games:
             review=review,
             make_driver=self._make_driver,
             saves_last_until_quit=self._allowed is not None,
+            clear_way=self._clear_way_to_play_on,
         )

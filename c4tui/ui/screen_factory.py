@@ -25,7 +25,7 @@ if TYPE_CHECKING:
     from c4tui.ui.screens.columns import ColumnsScreen, ColumnsSetup
     from c4tui.ui.screens.confirm import ConfirmDialog
     from c4tui.ui.screens.connect import ConnectDialog
-    from c4tui.ui.screens.game import GameScreen
+    from c4tui.ui.screens.game import ClearWay, GameScreen
     from c4tui.ui.screens.help import HelpScreen
     from c4tui.ui.screens.lobby import LobbyScreen
     from c4tui.ui.screens.login import LoggedIn, LoginDialog
@@ -42,6 +42,7 @@ def game_screen(
     make_driver: DriverFactory,
     saves_last_until_quit: bool,
     review: GameRecord | None = None,
+    clear_way: ClearWay,
 ) -> GameScreen:
     """The game screen of ``driver``'s match (stepping through ``review``, if given)."""
     from c4tui.ui.screens.game import GameScreen  # noqa: PLC0415
@@ -53,6 +54,7 @@ def game_screen(
         review=review,
         make_driver=make_driver,
         saves_last_until_quit=saves_last_until_quit,
+        clear_way=clear_way,
     )
 
 

@@ -12,6 +12,7 @@ import contextvars
 import itertools
 import json
 import logging
+import sys
 import time
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
@@ -72,8 +73,16 @@ class C4WebServer(Server):
         self._favicon = (web_assets / "favicon.svg").read_bytes()
 
     def initialize_logging(self) -> None:
-        """textual-serve's log, without a line per HTTP request: one line a session is enough."""
-        super().initialize_logging()
+        """One plain line per record whatever the terminal's width, none per HTTP request.
+
+        textual-serve's Rich handler lays each record out at the terminal's width (80
+        when the output is not a terminal): a session's line came out as two, padded
+        with spaces. The banners are printed unwrapped for the same reason.
+        """
+        self.console.soft_wrap = True
+        handler = logging.StreamHandler(sys.stdout)
+        handler.setFormatter(logging.Formatter("%(levelname)-8s %(message)s"))
+        logging.basicConfig(level="DEBUG" if self.debug else "INFO", handlers=[handler])
         logging.getLogger("aiohttp.access").setLevel(logging.WARNING)
 
     @property

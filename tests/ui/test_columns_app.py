@@ -13,6 +13,7 @@ from c4tui.columns.scores import high_scores
 from c4tui.match.settings import MatchSettings
 from c4tui.ui.app import C4App
 from c4tui.ui.screens.columns import ColumnsScreen, ColumnsSetup
+from c4tui.ui.screens.confirm import ConfirmDialog
 from c4tui.ui.screens.menu import MenuScreen
 from tests.conftest import scaled
 from tests.ui.fuzz_keys import send_key
@@ -224,3 +225,27 @@ async def test_columns_opened_at_start_wins_over_the_menus_game_options() -> Non
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
         assert isinstance(app.screen, ColumnsSetup)
+
+
+async def test_escape_from_a_game_under_way_asks_before_ending_it() -> None:
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_columns(pilot)
+        for _ in range(100):  # down until the first faller has landed
+            await pilot.press("down")
+            if any(any(row) for row in screen.session.field.cells):
+                break
+        await pilot.press("escape")
+        await pilot.pause()
+        dialog = app.screen
+        assert isinstance(dialog, ConfirmDialog)
+        assert "cannot be resumed" in str(dialog.query_one(Static).render())
+        assert screen.paused  # the game waits for the answer
+        await pilot.press("n")
+        await pilot.pause()
+        assert app.screen is screen and not screen.paused  # and goes on
+        await pilot.press("escape")
+        await pilot.pause()
+        await pilot.press("y")
+        await pilot.pause()
+        assert isinstance(app.screen, MenuScreen)

@@ -9,7 +9,7 @@ from pathlib import Path
 from textual.widgets import Input, OptionList, Static
 
 from c4tui.engine import Move, Player
-from c4tui.records import Result, parse_record, record_from_digits
+from c4tui.records import GameRecord, Result, parse_record, record_from_digits
 from c4tui.records.store import saved_games, unfinished_game
 from c4tui.ui.app import C4App
 from c4tui.ui.screens.confirm import ConfirmDialog
@@ -20,6 +20,17 @@ from c4tui.ui.screens.review import ReviewScreen
 from c4tui.ui.widgets.menu_button import MenuButton
 from c4tui.ui.widgets.move_list import MoveList
 from tests.ui.helpers import SIZE, make_app, play, settle, start_game
+
+
+async def game_kept_from_last_time() -> GameRecord:
+    """A two-player game left after two moves by a first run of the app, and kept."""
+    first = make_app()
+    async with first.run_test(size=SIZE) as pilot:
+        await start_game(pilot)
+        await play(pilot, "d4 d5")
+    kept = unfinished_game()
+    assert kept is not None and len(kept.moves) == 2
+    return kept
 
 
 def message(screen: GameScreen | ReviewScreen) -> str:
@@ -232,13 +243,11 @@ async def test_a_bad_paste_is_explained_and_a_saved_game_opens_from_the_list(
         assert "'9' is not a column" in str(dialog.query_one("#open-status", Static).render())
         dialog.query_one(OptionList).focus()
         await pilot.press("enter")  # the newest saved game
-        await pilot.pause()
-        assert isinstance(app.screen, ConfirmDialog)
-        await pilot.press("y")
         await settle(pilot)
         opened = app.screen
-        assert isinstance(opened, ReviewScreen)
+        assert isinstance(opened, ReviewScreen)  # viewing it gives up nothing: no question
         assert opened.at == 0  # a saved game opens for review, at the start
+        assert app.games.resumable() is not None  # the game left for the menu still waits
         await pilot.press("end")
         await pilot.pause()
         assert opened.board.state.disc_count == 2
@@ -272,12 +281,7 @@ def test_a_digit_record_has_no_opponent() -> None:
 
 
 async def test_a_new_game_asks_before_replacing_the_one_kept_from_last_time() -> None:
-    first = make_app()
-    async with first.run_test(size=SIZE) as pilot:
-        await start_game(pilot)
-        await play(pilot, "d4 d5")
-    kept = unfinished_game()
-    assert kept is not None and len(kept.moves) == 2
+    kept = await game_kept_from_last_time()
 
     second = make_app()
     async with second.run_test(size=SIZE) as pilot:
@@ -361,3 +365,47 @@ async def test_review_shows_the_turn_and_moves_of_the_position_reviewed() -> Non
         assert "RED to move" in turn  # after move 2, not YELLOW as in the game
         moves = review.panel.query_one(MoveList).text
         assert "d6" not in moves and "d5" in moves
+
+
+async def test_replay_leaves_the_kept_game_alone_and_only_playing_on_asks() -> None:
+    kept = await game_kept_from_last_time()
+
+    app = C4App(review=record_from_digits("4453"))
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        review = app.screen
+        assert isinstance(review, ReviewScreen)  # no question first
+        await pilot.press("right", "right")  # the keys step through the replay
+        await pilot.pause()
+        assert review.at == 2
+        assert unfinished_game() == kept
+        await pilot.press("end", "c")  # play on at its end: that replaces the kept game
+        await pilot.pause()
+        assert isinstance(app.screen, ConfirmDialog)
+        assert "from last time will be gone" in str(app.screen.query_one(Static).render())
+        await pilot.press("n")  # keep it: back to the menu, where it is still offered
+        await settle(pilot)
+        assert isinstance(app.screen, MenuScreen)
+        assert unfinished_game() == kept and app.games.resumable() is not None
+
+    again = C4App(review=record_from_digits("4453"))
+    async with again.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        await pilot.press("end", "c", "y")
+        await settle(pilot)
+        screen = again.screen
+        assert isinstance(screen, GameScreen) and len(screen.driver.moves) == 4
+        assert again.games.resumable() is None
+
+
+async def test_undo_with_nothing_to_undo_says_so() -> None:
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await start_game(pilot)
+        await pilot.press("u")
+        await pilot.pause()
+        assert message(screen) == "Nothing to undo"
+        await play(pilot, "d4")
+        await pilot.press("u")
+        await pilot.pause()
+        assert screen.driver.moves == ()

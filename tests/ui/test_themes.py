@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
@@ -72,3 +73,20 @@ def test_preferences_are_written_whole_with_nothing_left_beside_them(tmp_path: P
 
 def test_no_file_gives_the_defaults(tmp_path: Path) -> None:
     assert load_preferences(tmp_path / "missing.json") == Preferences()
+
+
+def test_preferences_live_in_the_config_folder() -> None:
+    save_preferences(Preferences(theme="c4tui-light"))
+    assert preferences_path().parent == Path(os.environ["XDG_CONFIG_HOME"]) / "c4tui"
+    assert load_preferences() == Preferences(theme="c4tui-light")
+
+
+async def test_a_preferences_file_in_the_data_folder_is_moved_on_the_first_start() -> None:
+    old = Path(os.environ["XDG_DATA_HOME"]) / "c4tui" / "preferences.json"
+    save_preferences(Preferences(theme="c4tui-light"), old)
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        assert app.theme == "c4tui-light"
+    assert not old.exists()
+    assert load_preferences(preferences_path()) == Preferences(theme="c4tui-light")

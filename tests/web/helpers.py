@@ -50,10 +50,11 @@ class WebServer:
 
 
 @contextmanager
-def web_server(data: Path, *options: str) -> Iterator[WebServer]:
-    """``c4tui web`` with ``options``; its visitors keep their data under ``data``."""
+def web_server(data: Path, *options: str, columns: int = 200) -> Iterator[WebServer]:
+    """``c4tui web`` with ``options``, in a terminal ``columns`` wide; its visitors keep their
+    data under ``data``."""
     port = free_port()
-    env = {**os.environ, "XDG_DATA_HOME": str(data), "COLUMNS": "200"}
+    env = {**os.environ, "XDG_DATA_HOME": str(data), "COLUMNS": str(columns)}
     process = subprocess.Popen(
         [sys.executable, "-m", "c4tui", "web", "--port", str(port), *options],
         env=env,

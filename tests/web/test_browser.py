@@ -37,14 +37,20 @@ async def browser() -> AsyncIterator[object]:
             await chromium.close()
 
 
-async def open_app(browser: object, url: str) -> object:
-    """A new tab on the app, once the app has drawn its menu (the terminal has focus)."""
+async def open_app(browser: object, url: str, click: bool = True) -> object:
+    """A new tab on the app, once the app has drawn its menu (clicked, unless ``click`` is
+    False: the terminal has the focus either way)."""
     page = await browser.new_page(viewport=VIEWPORT)  # type: ignore[attr-defined]
     await page.goto(url)
-    await page.wait_for_selector("body.-first-byte", timeout=30_000)
-    await page.wait_for_timeout(1500)  # the menu's first frames
-    await page.click("#terminal", position={"x": 5, "y": 400})
+    await menu_drawn(page)
+    if click:
+        await page.click("#terminal", position={"x": 5, "y": 400})
     return page
+
+
+async def menu_drawn(page: object) -> None:
+    await page.wait_for_selector("body.-first-byte", timeout=30_000)  # type: ignore[attr-defined]
+    await page.wait_for_timeout(1500)  # type: ignore[attr-defined]  # the menu's first frames
 
 
 async def press(page: object, *keys: str) -> None:
@@ -113,3 +119,35 @@ async def test_clicks_play_each_tab_has_its_own_game_and_the_cap_holds(
         for game in games
     )
     assert moves == ["1", "4"]  # each tab its own game: one drop each
+
+
+async def games_played(server: object, moves: str) -> bool:
+    """True once a visitor's saved game has exactly ``moves`` (1-based columns)."""
+    import asyncio
+
+    for _ in range(100):
+        for game in server.saved_games():  # type: ignore[attr-defined]
+            record = parse_record(game.read_text())
+            if "".join(str(move.column + 1) for move in record.moves) == moves:
+                return True
+        await asyncio.sleep(0.1)
+    return False
+
+
+async def test_keys_work_without_a_click_and_again_after_play_again(
+    browser: object, tmp_path: Path
+) -> None:
+    with web_server(tmp_path) as server:
+        page = await open_app(browser, server.url, click=False)
+        await press(page, "Enter")  # Two players
+        await page.wait_for_timeout(1000)  # type: ignore[attr-defined]
+        await press(page, "3", "Enter", "s")
+        assert await games_played(server, "3")
+        await press(page, "q", "y")  # quit mid-game: yes
+        await page.wait_for_selector("body.-closed", timeout=30_000)  # type: ignore[attr-defined]
+        await page.click("text=Play again")  # type: ignore[attr-defined]
+        await menu_drawn(page)
+        await press(page, "Enter")
+        await page.wait_for_timeout(1000)  # type: ignore[attr-defined]
+        await press(page, "5", "Enter", "s")
+        assert await games_played(server, "5")

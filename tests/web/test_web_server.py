@@ -51,8 +51,9 @@ async def test_visitors_past_the_cap_get_a_full_page_and_a_seat_frees_up(tmp_pat
     assert "session 1 from 127.0.0.1" in log
 
 
-async def test_an_idle_session_ends_and_is_logged(tmp_path: Path) -> None:
-    with web_server(tmp_path, "--idle-minutes", "0.03") as server:  # about two seconds
+@pytest.mark.parametrize("columns", [200, 40])
+async def test_an_idle_session_ends_and_is_logged_in_one_line(tmp_path: Path, columns: int) -> None:
+    with web_server(tmp_path, "--idle-minutes", "0.03", columns=columns) as server:  # ~2 s
         ws_url = server.url.replace("http", "ws") + "/ws?width=80&height=24"
         async with aiohttp.ClientSession() as http:
             visitor = await http.ws_connect(ws_url)
@@ -63,7 +64,8 @@ async def test_an_idle_session_ends_and_is_logged(tmp_path: Path) -> None:
                     break
             assert time.monotonic() - began < 60
         log = server.output()
-    assert "ended: idle" in log
+    [line] = [line for line in log.splitlines() if "session 1 from" in line]
+    assert line.startswith("INFO") and line.endswith("ended: idle")
 
 
 def children_of(pid: int) -> list[int]:

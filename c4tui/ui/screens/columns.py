@@ -27,6 +27,7 @@ from c4tui.columns.play import MAX_START_LEVEL, ColumnsSession, fall_seconds
 from c4tui.columns.scores import HighScore, add_score, high_scores
 from c4tui.columns.shell import render
 from c4tui.numbers import number_in_range
+from c4tui.ui.screens.confirm import ConfirmDialog
 from c4tui.ui.screens.help import HelpScreen
 from c4tui.ui.widgets.footer import FittingFooter
 
@@ -250,7 +251,34 @@ class ColumnsScreen(Screen[None]):
         self._show()
 
     def action_menu(self) -> None:
-        """Back to the menu (the game ends)."""
+        """Back to the menu; a game under way ends there, so the person is asked first.
+
+        The game waits, paused, for the answer (and goes on if it is no).
+        """
+        if not self._under_way():
+            self._leave()
+            return
+        was_paused = self.paused
+        if not was_paused:
+            self.action_pause()
+
+        def answered(yes: bool | None) -> None:
+            if yes:
+                self._leave()
+            elif not was_paused:
+                self.action_pause()
+
+        question = "Leave this game of Columns? It ends here and cannot be resumed."
+        self.app.push_screen(ConfirmDialog(question, "Leave"), answered)
+
+    def _under_way(self) -> bool:
+        """True when leaving would throw something away: a jewel has landed, not yet over."""
+        session = self.session
+        if session.over:
+            return False
+        return session.score > 0 or any(any(row) for row in session.field.cells)
+
+    def _leave(self) -> None:
         if self._timer is not None:
             self._timer.stop()
         self.dismiss(None)

@@ -28,10 +28,19 @@ from c4tui.ui.screens.match_view import MatchView
 from c4tui.ui.screens.review import ReviewScreen
 from c4tui.ui.widgets.board import Board
 
+#: Asks before a saved game opened plays on (it replaces the game kept for next time):
+#: runs the first callable once the way is clear, the second if the person says no.
+ClearWay = Callable[[Callable[[], None], Callable[[], None]], None]
+
 
 def own_driver(settings: MatchSettings, history: Sequence[Move]) -> MatchDriver:
     """A driver with the seats ``settings`` name, thinking in the process's shared pool."""
     return settings.driver(None, history)
+
+
+def clear_at_once(then: Callable[[], None], _declined: Callable[[], None]) -> None:
+    """Nothing else to give up: play on at once."""
+    then()
 
 
 class GameScreen(MatchView):
@@ -47,6 +56,8 @@ class GameScreen(MatchView):
         make_driver: builds the driver of the game that follows this one (a rematch,
             or play on from a move reviewed).
         saves_last_until_quit: saved games go when the app quits (a browser visitor).
+        clear_way: asks, before a saved game opened plays on, to give up the games it
+            would replace (the app's); viewing it alone touches nothing.
     """
 
     BINDINGS = GAME_BINDINGS
@@ -72,6 +83,7 @@ class GameScreen(MatchView):
         review: GameRecord | None = None,
         make_driver: DriverFactory | None = None,
         saves_last_until_quit: bool = False,
+        clear_way: ClearWay = clear_at_once,
     ) -> None:
         super().__init__(
             driver,
@@ -85,6 +97,7 @@ class GameScreen(MatchView):
         self._make_driver = make_driver or own_driver
         self._saves_last_until_quit = saves_last_until_quit
         self._hint_seconds = hint_seconds
+        self._clear_way = clear_way
 
     def on_mount(self) -> None:
         """Listen to the driver, focus the board and start the game (or review a saved one)."""
@@ -183,7 +196,18 @@ class GameScreen(MatchView):
     def action_undo(self) -> None:
         """Take back the last move (against the computer: back to before your last move)."""
         self.advice.cancel_hint()
-        self.driver.undo()
+        if not self.driver.undo():
+            self.action_why_no_undo()
+
+    def action_why_no_undo(self) -> None:
+        """u with nothing to take back (or in a game that takes nothing back): say so."""
+        driver = self.driver
+        if not all(seat.supports_undo for seat in driver.seats.values()):
+            self.panel.say("Moves cannot be taken back in this game.")
+        elif driver.is_over or driver.state.is_over:
+            self.panel.say("The game is over: nothing to undo.\nn: new game · esc: menu")
+        else:
+            self.panel.say("Nothing to undo")
 
     def action_new_game(self) -> None:
         """Same settings, empty board (a network opponent reconnects); asks first mid-game."""
@@ -295,8 +319,24 @@ class GameScreen(MatchView):
         self.app.push_screen(self._reviewing, self._review_ended)
 
     def _review_ended(self, at: int | None) -> None:
-        """Back from the review: to the game as it stands, or play on from move ``at``."""
+        """Back from the review: to the game as it stands, or play on from move ``at``.
+
+        A saved game opened plays on only once the games it replaces are given up
+        (after asking); if they are kept, it is left for the menu, where they wait (not
+        back to its review: Esc there plays on too, and would ask again).
+        """
         self._reviewing = None
+        if self._opened is None:
+            self._go_on_from(at)
+            return
+        self._clear_way(lambda: self._go_on_from(at), self._close)
+
+    def _close(self) -> None:
+        """Leave this game for the menu, where nothing waits for it."""
+        self.dismiss(None)
+
+    def _go_on_from(self, at: int | None) -> None:
+        """Back to the game as it stands, or play on from move ``at``."""
         moves = self.driver.moves
         if at is not None and at < len(moves):
             self._switch_to(self.follow_up(self.settings, moves[:at]))

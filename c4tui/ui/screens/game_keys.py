@@ -36,6 +36,8 @@ GAME_BINDINGS: list[BindingType] = [
     Binding("enter,space", "why_not", show=False),
     # Reached only while Hint is dimmed: say why there is none.
     Binding("h", "why_no_hint", show=False),
+    # Reached only while Undo is dimmed or hidden: say why nothing was taken back.
+    Binding("u", "why_no_undo", show=False),
     # The same actions while their footer entries are hidden (during play, or on a
     # narrow terminal); each comes after the shown binding of its key.
     Binding("r", "anytime('rematch')", show=False),

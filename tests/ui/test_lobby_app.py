@@ -7,6 +7,7 @@ from pathlib import Path
 
 from textual.pilot import Pilot
 from textual.widgets import DataTable, Input
+from textual.widgets._footer import FooterKey
 
 from c4tui.engine import Rules
 from c4tui.match.settings import MatchSettings
@@ -80,6 +81,11 @@ async def test_register_create_and_play_a_whole_game_through_the_app(tmp_path: P
             await until(pilot, lambda: screen.driver.result is not None)
             assert screen.driver.result is not None and screen.driver.result.winner is not None
             assert "zoe (RED) wins!" in text_of(pilot, "#message")
+            await pilot.pause()
+            offered = {key.description for key in screen.query(FooterKey) if key.display}
+            assert "Forfeit" not in offered and "Chat" not in offered  # the room is gone
+            await pilot.press("t")  # nobody left to talk to: the chat line stays closed
+            assert not screen.query_one("#chat", Input).display
             await pilot.press("escape")  # back to the lobby
             await until(pilot, lambda: isinstance(app.screen, LobbyScreen))
 

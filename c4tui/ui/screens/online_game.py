@@ -2,8 +2,9 @@
 
 The board, the panel and the keys are the game screen's; what a lobby game has
 no use for (hint, analysis, undo, new game) is hidden. ``t`` opens the chat
-line, ``f`` forfeits after a confirmation, and once the game is over Esc goes
-back to the lobby. A viewer's board takes no moves; the panel says who is to move.
+line, ``f`` forfeits after a confirmation, and once the game is over (the room
+is gone, and its chat with it) both leave the footer and Esc goes back to the
+lobby. A viewer's board takes no moves; the panel says who is to move.
 """
 
 from __future__ import annotations
@@ -89,13 +90,17 @@ class OnlineGameScreen(GameScreen):
         self.notify(text, title=f"{user} says", timeout=8, markup=False)  # chat is plain text
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        """Hide what a lobby game has no use for; Forfeit only for a player in a live game."""
+        """Hide what a lobby game has no use for; Forfeit only for a player in a live game.
+
+        Once the game is over the server deletes the room, so there is nobody left to
+        forfeit to or to chat with: both leave the footer rather than stay as dead keys.
+        """
         if action in HIDDEN_ACTIONS:
             return False
+        if action in ("forfeit", "talk") and self.driver.is_over:
+            return False
         if action == "forfeit":
-            if self.mine is None:
-                return False
-            return None if self.driver.is_over else True
+            return self.mine is not None
         return super().check_action(action, parameters)
 
     def action_rematch(self) -> None:
@@ -103,8 +108,9 @@ class OnlineGameScreen(GameScreen):
         self.panel.say("For a rematch, go back to the lobby and create or join a room.")
 
     def action_talk(self) -> None:
-        """Open the chat line."""
-        self.query_one(ChatInput).open()
+        """Open the chat line (while the room, and so its chat, still exists)."""
+        if not self.driver.is_over:
+            self.query_one(ChatInput).open()
 
     def on_chat_input_said(self, message: ChatInput.Said) -> None:
         """Send what was typed to the room."""

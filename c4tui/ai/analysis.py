@@ -75,6 +75,30 @@ class Analysis:
             raise ValueError("no column can take a disc")
         return max(playable, key=lambda item: (item[1].score, -abs(item[0] - centre)))[0]
 
+    def best_columns(self) -> frozenset[int]:
+        """Every column whose label is as good as the best one's: equals, as the row shows them."""
+        best = self.columns[self.best_column()]
+        return frozenset(c for c, v in enumerate(self.columns) if _alike(v, best))
+
+    def all_alike(self) -> bool:
+        """True when no column can be told from another: each is one of the best."""
+        return len(self.best_columns()) == sum(v is not None for v in self.columns)
+
+    def hint(self, depth: int) -> SearchResult:
+        """The best column as a hint, with what the analysis knows of it (a win, a loss)."""
+        column = self.best_column()
+        verdict = self.columns[column]
+        assert verdict is not None  # the best column is a playable one
+        outlook = {Outcome.WIN: WIN, Outcome.LOSS: -WIN}.get(verdict.outcome, 0)
+        return SearchResult(Move.drop(column), outlook, depth, 0)
+
+
+def _alike(verdict: ColumnVerdict | None, other: ColumnVerdict | None) -> bool:
+    """Two verdicts that read the same under the board (the same outcome, as soon)."""
+    if verdict is None or other is None:
+        return False
+    return (verdict.outcome, verdict.moves) == (other.outcome, other.moves)
+
 
 def analyse_columns(state: GameState, seconds: float, cancel: CancelFlag | None = None) -> Analysis:
     """Each drop's outcome: exact where the solver can prove it in time, else by search.
@@ -96,12 +120,7 @@ def proven_hint(state: GameState, cancel: CancelFlag | None = None) -> SearchRes
     """The best drop and its proven outcome where the solver answers at once, else None."""
     if state.is_over or not has_exact_play(state):
         return None
-    analysis = analyse_columns(state, 0.0, cancel)
-    column = analysis.best_column()
-    verdict = analysis.columns[column]
-    assert verdict is not None  # the best column is a playable one
-    outlook = {Outcome.WIN: WIN, Outcome.LOSS: -WIN}.get(verdict.outcome, 0)
-    return SearchResult(Move.drop(column), outlook, state.columns * state.rows, 0)
+    return analyse_columns(state, 0.0, cancel).hint(state.columns * state.rows)
 
 
 def _exact_verdict(state: GameState, score: int | None) -> ColumnVerdict | None:

@@ -9,12 +9,14 @@ already left behind is dropped.
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
+from contextlib import suppress
 from dataclasses import dataclass
 from functools import partial
 from typing import TYPE_CHECKING
 
 from textual.dom import DOMNode
 from textual.message import Message
+from textual.worker import WorkerCancelled, WorkerFailed
 
 from c4tui.ai.search import SearchResult
 from c4tui.engine import GameState, MoveKind, describe_move
@@ -36,7 +38,43 @@ OUTLOOK_WORDS = {
     "lost": " — but the opponent can force a win",
 }
 
+#: What the panel says when every column's label is the same, by the outcome's value
+#: (not the ``Outcome`` itself: importing it would load the solver with the screen).
+ALIKE_WORDS = {
+    "win": "every move wins in {moves}",
+    "loss": "every move loses in {moves}",
+    "draw": "every move draws",
+    "looks good": "all columns look good",
+    "looks even": "all columns look even",
+    "looks bad": "all columns look bad",
+}
+
 Labels = tuple[str, ...] | None
+
+
+def analysis_words(analysis: Analysis) -> str:
+    """The analysis in words: the best column, or that none is better than another."""
+    kind = "proven" if analysis.exact else "estimate: a short search"
+    best = analysis.best_column()
+    verdict = analysis.columns[best]
+    assert verdict is not None  # the best column is a playable one
+    if analysis.all_alike():
+        return f"Analysis ({kind}): " + ALIKE_WORDS[verdict.outcome.value].format(
+            moves=verdict.moves
+        )
+    return f"Analysis ({kind}): column {best + 1} is best — {verdict.words}"
+
+
+def agreeing_hint(result: SearchResult, analysis: Analysis) -> SearchResult:
+    """The hint, made to name one of the analysis row's best columns when it shows.
+
+    The hint's own search and the row's can rank columns differently (a short
+    search, equals broken another way); a hint that contradicts the row on screen
+    is worse than either. Pops stand: the row judges drops only.
+    """
+    if result.move.kind is not MoveKind.DROP or result.move.column in analysis.best_columns():
+        return result
+    return analysis.hint(result.depth)
 
 
 class Advice:
@@ -80,6 +118,7 @@ class Advice:
         #: The analysis row is wanted.
         self.analysis_on = False
         self._analysed: GameState | None = None  # the position the analysis row is about
+        self._known: tuple[GameState, Analysis] | None = None  # the row's last verdicts
 
     def _start(self, search: Callable[[], Awaitable[None]], group: str) -> None:
         """Run ``search`` in the owner's ``group``, instead of the one running there.
@@ -97,6 +136,9 @@ class Advice:
 
     async def _hint(self, state: GameState) -> None:
         result = await self._driver.hint(self._hint_seconds)
+        analysis = await self._analysis_of(state)
+        if analysis is not None:
+            result = agreeing_hint(result, analysis)
         self._owner.post_message(self.HintFound(state, result))
 
     def cancel_hint(self) -> None:
@@ -149,14 +191,22 @@ class Advice:
 
     async def _analyse(self, state: GameState) -> None:
         analysis = await self._driver.analysis(ANALYSIS_SECONDS)
+        self._known = (state, analysis)  # kept at once: a hint that finishes next follows it
         self._owner.post_message(self.AnalysisFound(state, analysis))
+
+    async def _analysis_of(self, state: GameState) -> Analysis | None:
+        """The analysis row's verdicts on ``state`` if it shows them (waiting for a running one)."""
+        if not self.analysis_on or state is not self._analysed:
+            return None
+        for worker in self._owner.workers:
+            if worker.group == ANALYSIS_GROUP and worker.is_running:
+                with suppress(WorkerCancelled, WorkerFailed):  # then the hint is its own
+                    await worker.wait()  # the row's search is short (ANALYSIS_SECONDS)
+        known = self._known
+        return known[1] if known is not None and known[0] is state else None
 
     def analysis_found(self, found: AnalysisFound) -> str:
         """Label the columns; the best one in words (for the panel)."""
         analysis = found.analysis
         self._show_labels(tuple("" if v is None else v.label for v in analysis.columns))
-        best = analysis.best_column()
-        verdict = analysis.columns[best]
-        kind = "proven" if analysis.exact else "estimate: a short search"
-        words = verdict.words if verdict else ""
-        return f"Analysis ({kind}): column {best + 1} is best — {words}"
+        return analysis_words(analysis)

@@ -2,14 +2,27 @@
 
 from __future__ import annotations
 
-from c4tui.ai.analysis import analyse_columns
-from c4tui.ui.advice import ANALYSIS_GROUP
+from textual.pilot import Pilot
+
+from c4tui.ai.analysis import Analysis, ColumnVerdict, Outcome, analyse_columns
+from c4tui.ai.search import SearchResult
+from c4tui.engine import Move, Rules
+from c4tui.ui.advice import ANALYSIS_GROUP, Advice, agreeing_hint, analysis_words
 from c4tui.ui.screens.game import GameScreen
 from tests.ui.helpers import SIZE, make_app, play, settle, start_game
 
 
 def message(screen: GameScreen) -> str:
     return str(screen.query_one("#message").render())
+
+
+async def answer_to(pilot: Pilot, key: str) -> str:
+    """What the panel says once the search that ``key`` starts has finished."""
+    await pilot.press(key)
+    await settle(pilot)
+    screen = pilot.app.screen
+    assert isinstance(screen, GameScreen)
+    return message(screen)
 
 
 def expected_labels(screen: GameScreen) -> tuple[str, ...]:
@@ -78,3 +91,46 @@ async def test_once_the_game_is_over_analysis_can_only_be_turned_off() -> None:
         await pilot.pause()
         assert screen.board.analysis is None
         assert screen.check_action("toggle_analysis", ()) is False  # gone: nothing to analyse
+
+
+async def test_the_hint_names_a_best_column_of_the_analysis_showing() -> None:
+    """Pop Out 7 x 6 after d4 d3 d3 d4 p4 d5: every drop loses in 1, so the hint is one of them."""
+    app = make_app(rules=Rules.POPOUT)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await start_game(pilot)
+        await play(pilot, "d4 d3 d3 d4 p4 d5")
+        said = await answer_to(pilot, "a")
+        assert "every move loses in 1" in said and "is best" not in said  # all are equal
+        assert screen.board.analysis is not None and set(screen.board.analysis) == {"L1"}
+        assert (await answer_to(pilot, "h")).startswith("Hint: drop in column ")
+        analysis = analyse_columns(screen.driver.state, 1.0)
+        assert screen.board.cursor in analysis.best_columns()
+
+
+def test_a_hint_from_a_search_that_disagrees_takes_the_analysis_best_column() -> None:
+    even, good = ColumnVerdict(Outcome.EVEN, 0, 5), ColumnVerdict(Outcome.BETTER, 0, 90)
+    analysis = Analysis(False, (even, even, even, good, even))
+    own = SearchResult(Move.drop(0), 12, 6, 1000)
+    assert agreeing_hint(own, analysis).move == Move.drop(3)
+    assert agreeing_hint(SearchResult(Move.drop(3), 80, 6, 1000), analysis).move == Move.drop(3)
+    popping = SearchResult(Move.pop(1), 40, 6, 1000)  # the row judges drops only
+    assert agreeing_hint(popping, analysis) is popping
+    lost, won = ColumnVerdict(Outcome.LOSS, 1, -20), ColumnVerdict(Outcome.WIN, 2, 19)
+    decided = Analysis(True, (lost, None, won))
+    assert Advice.hint_words(agreeing_hint(own, decided)) == (
+        "Hint: drop in column 3 — you can force a win"
+    )
+
+
+def test_when_every_column_is_alike_the_panel_says_so_instead_of_naming_one_best() -> None:
+    """20 x 20 showed "=" everywhere and "column 12 is best — looks even"."""
+    even = Analysis(False, tuple(ColumnVerdict(Outcome.EVEN, 0, s) for s in (3, -7, 12, 0)))
+    assert analysis_words(even) == "Analysis (estimate: a short search): all columns look even"
+    lost = ColumnVerdict(Outcome.LOSS, 1, -20)
+    assert analysis_words(Analysis(True, (lost, None, lost))) == (
+        "Analysis (proven): every move loses in 1"
+    )
+    drawn = Analysis(True, (ColumnVerdict(Outcome.DRAW), ColumnVerdict(Outcome.DRAW)))
+    assert analysis_words(drawn) == "Analysis (proven): every move draws"
+    mixed = Analysis(True, (ColumnVerdict(Outcome.DRAW), ColumnVerdict(Outcome.WIN, 3, 18)))
+    assert analysis_words(mixed) == "Analysis (proven): column 2 is best — win in 3"

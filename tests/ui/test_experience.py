@@ -11,6 +11,7 @@ from c4tui.ui.widgets.menu_button import MenuButton
 from c4tui.ui.widgets.move_list import MoveList
 from c4tui.ui.widgets.title_bar import TitleBar
 from tests.ui.helpers import SIZE, make_app, play, settle, start_game
+from tests.ui.test_help_words import assert_says_when_labels_are_proven
 
 
 def message(app) -> str:
@@ -27,6 +28,7 @@ async def test_help_says_at_once_how_to_close_it_and_keeps_its_footer() -> None:
         assert app.screen.query(Footer)  # "esc Close help" stays in view
         markdown = app.screen.query_one("Markdown")
         assert "Esc or ? closes this help" in markdown.source.splitlines()[0]
+        assert_says_when_labels_are_proven(" ".join(markdown.source.split()))
         await pilot.press("escape")
         await pilot.pause()
         assert not isinstance(app.screen, HelpScreen)

@@ -49,8 +49,11 @@ up a third time is a draw. Under **classic** rules a full board is a draw.
 The disc just dropped is shown in parentheses, the winning four in brackets.
 
 The analysis labels: **W3** you win on your 3rd move from now, **D** a draw, **L5** the
-opponent wins on its 5th. They are proven on the 7 × 6 classic board; elsewhere **+ = -**
-are a short search's estimate (better, even, worse).
+opponent wins on its 5th. The **W**, **D** and **L** labels are proven: in every position
+of 7 × 6 classic; on smaller classic boards (such as 4 × 4) and the few larger ones the
+solver takes (up to 8 × 6, 9 × 6 or 7 × 8) when it finishes within half a second, and the
+panel then says "proven"; anywhere else (Pop Out, big boards) when a short search finds a
+forced win or loss. **+ = -** are estimates of that short search (better, even, worse).
 
 **Columns** (Ctrl+K in the menu): three jewels fall as one; ← → move them, ↑ or Space
 rotates them (the bottom one goes to the top), ↓ makes them fall faster. Three or more of

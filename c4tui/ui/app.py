@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import gc
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from textual.app import App
@@ -22,6 +23,7 @@ from c4tui.ui import screen_factory as screens
 from c4tui.ui.ascii import AsciiFilter, ascii_key_display
 from c4tui.ui.assets import asset_path
 from c4tui.ui.games import Games
+from c4tui.ui.preferences import load_preferences
 from c4tui.ui.screens.menu import MenuScreen
 from c4tui.ui.servers import SERVER_CHECK_SECONDS, Servers, Visit
 from c4tui.ui.theming import ThemeMemory, offer_themes
@@ -81,7 +83,11 @@ class C4App(App[None]):
             self.animation_level = "none"  # no falling discs, no smooth scrolling
         self._visit = None if visitor_servers is None else Visit(visitor_servers)
         settings = settings or MatchSettings()
-        self._initial_settings = self._visit.defaults(settings) if self._visit else settings
+        if self._visit is not None:
+            settings = self._visit.defaults(settings)
+        elif not start_at_once:
+            settings = last_game_or(settings)
+        self._initial_settings = settings
         self._start_at_once = start_at_once
         self._start_columns = start_columns
         self._ascii_only = ascii_only
@@ -128,6 +134,7 @@ class C4App(App[None]):
             self._initial_settings,
             kinds,
             resume_offer=self.games.resumable,
+            current_game=lambda: self.games.current,
             ascii_only=self._ascii_only,
         )
         self.push_screen(menu)
@@ -223,3 +230,14 @@ class C4App(App[None]):
 
         dialog = screens.quit_dialog(remote=game.remote, visitor=self._visit is not None)
         self.push_screen(dialog, answered)
+
+
+def last_game_or(settings: MatchSettings) -> MatchSettings:
+    """The choices of the game started last time (kept in the preferences), else ``settings``.
+
+    Only the menu's choices come from the file: the AI's seed and pace stay ``settings``'.
+    """
+    last = load_preferences().last_game
+    if last is None:
+        return settings
+    return replace(last, seed=settings.seed, ai_delay=settings.ai_delay)

@@ -17,6 +17,7 @@ from c4tui.engine import C4Error, Move
 from c4tui.match.backends import picked_in_menu
 from c4tui.match.settings import MatchSettings
 from c4tui.ui import screen_factory as screens
+from c4tui.ui.preferences import remember_game
 from c4tui.ui.servers import Visit
 
 if TYPE_CHECKING:
@@ -62,12 +63,36 @@ class Games:
         self._suspended: GameScreen | None = None
         #: The unfinished game of the last run, offered under Resume (read on mount).
         self.kept: GameRecord | None = None
+        #: The settings of the game last played here (a rematch's colours too); the menu
+        #: shows them when you come back. None: no game yet.
+        self.current: MatchSettings | None = None
+        #: Whether games started are kept for the next start's menu (not a visitor's).
+        self._remembers = visit is None
 
     # ----- a game left for the menu --------------------------------------------------
 
     def make_driver(self, settings: MatchSettings, history: Sequence[Move] = ()) -> MatchDriver:
         """The driver of a match with ``settings``, ``history`` already played."""
         return self._make_driver(settings, history)
+
+    def _playing(self, settings: MatchSettings) -> None:
+        """A game with ``settings`` starts: the menu follows it, and the next start offers it."""
+        self.current = settings
+        if not self._remembers:
+            return
+        try:
+            remember_game(settings)
+        except OSError as error:
+            self._app.notify(
+                f"The game's choices could not be kept: {error}", severity="warning", markup=False
+            )
+
+    def _follow_up_driver(
+        self, settings: MatchSettings, history: Sequence[Move] = ()
+    ) -> MatchDriver:
+        """The driver of a game that follows another (a rematch, playing on from a review)."""
+        self._playing(settings)
+        return self.make_driver(settings, history)
 
     def suspend_game(self, screen: GameScreen) -> None:
         """Keep ``screen``'s game going behind the menu, to come back to with Resume."""
@@ -132,6 +157,8 @@ class Games:
                 str(error), title="This game cannot be opened", severity="error", markup=False
             )
             return
+        if not review:
+            self.current = settings
         self._app.push_screen(self._game_screen(driver, settings, record if review else None))
 
     def start_match(self, settings: MatchSettings) -> None:
@@ -177,6 +204,7 @@ class Games:
 
     def _start_match(self, settings: MatchSettings) -> None:
         """Opponents with free-text options ask for them first."""
+        self._playing(settings)
         kind = settings.kind
         if kind.lobby:
             self._open_lobby(settings)
@@ -222,6 +250,7 @@ class Games:
         )
 
     def _open_game(self, settings: MatchSettings) -> None:
+        self.current = settings  # with what the connect dialog decided
         self._app.push_screen(self._game_screen(self.make_driver(settings), settings))
 
     def _game_screen(
@@ -233,7 +262,7 @@ class Games:
             settings,
             ascii_only=self._ascii_only,
             review=review,
-            make_driver=self._make_driver,
+            make_driver=self._follow_up_driver,
             saves_last_until_quit=self._allowed is not None,
             clear_way=self._clear_way_to_play_on,
         )

@@ -1,4 +1,4 @@
-"""What the player chose in the app and gets again next time (for now: the theme).
+"""What the player chose in the app and gets again next time: the theme and the last game.
 
 Kept as a small JSON file in the user's config directory (earlier versions kept it
 in the data directory: it is moved on the first start). It is written whole to a
@@ -12,9 +12,14 @@ from __future__ import annotations
 import contextlib
 import json
 import shutil
-from dataclasses import asdict, dataclass
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
 from pathlib import Path
 
+from c4tui.engine import MAX_SIZE, MIN_SIZE, Player, Rules
+from c4tui.match.backends import opponent_kind
+from c4tui.match.backends.base import Option
+from c4tui.match.settings import MatchSettings
 from c4tui.storage import config_folder, data_folder, write_atomically
 from c4tui.ui.themes import DEFAULT_THEME
 
@@ -26,6 +31,8 @@ class Preferences:
     """The player's choices that outlive a run of the app."""
 
     theme: str = DEFAULT_THEME
+    #: The choices of the last game started (mode, level, size, rules, colour); None: none yet.
+    last_game: MatchSettings | None = None
 
 
 def preferences_path() -> Path:
@@ -66,11 +73,77 @@ def load_preferences(path: Path | None = None) -> Preferences:
         saved = json.loads(text)
     except json.JSONDecodeError:
         return Preferences()
-    theme = saved.get("theme") if isinstance(saved, dict) else None
-    return Preferences(theme=theme) if isinstance(theme, str) and theme else Preferences()
+    if not isinstance(saved, dict):
+        return Preferences()
+    theme = saved.get("theme")
+    return Preferences(
+        theme=theme if isinstance(theme, str) and theme else DEFAULT_THEME,
+        last_game=game_from_json(saved.get("last_game")),
+    )
 
 
 def save_preferences(preferences: Preferences, path: Path | None = None) -> None:
     """Write ``preferences`` atomically: readers see the old file or the new one, whole."""
-    text = json.dumps(asdict(preferences), indent=2) + "\n"
-    write_atomically(path or preferences_path(), text)
+    saved: dict[str, object] = {"theme": preferences.theme}
+    if preferences.last_game is not None:
+        saved["last_game"] = game_to_json(preferences.last_game)
+    write_atomically(path or preferences_path(), json.dumps(saved, indent=2) + "\n")
+
+
+def remember_game(settings: MatchSettings) -> None:
+    """Keep the choices of a game just started, for the menu of the next start.
+
+    Read again first: the theme may have been chosen since this run read the file.
+    Raises OSError when it cannot be written.
+    """
+    save_preferences(replace(load_preferences(), last_game=settings))
+
+
+def game_to_json(settings: MatchSettings) -> dict[str, object]:
+    """The menu's choices in ``settings``, as kept in the file (the seed and pace are not)."""
+    return {
+        "opponent": settings.opponent,
+        "options": settings.options,
+        "columns": settings.columns,
+        "rows": settings.rows,
+        "rules": settings.rules.value,
+        "colour": settings.person_colour.name.lower(),
+    }
+
+
+def game_from_json(saved: object) -> MatchSettings | None:
+    """The kept choices, or None if any is missing or not one the menu offers.
+
+    A file edited by hand or written by another version must not stop the start.
+    """
+    if not isinstance(saved, dict):
+        return None
+    try:
+        kind = opponent_kind(saved["opponent"])
+        columns, rows = saved["columns"], saved["rows"]
+        if not all(type(size) is int and MIN_SIZE <= size <= MAX_SIZE for size in (columns, rows)):
+            return None
+        settings = MatchSettings(
+            opponent=kind.key,
+            columns=columns,
+            rows=rows,
+            rules=Rules(saved["rules"]),
+            person_colour=Player[str(saved["colour"]).upper()],
+        )
+    except (KeyError, TypeError, ValueError):
+        return None
+    return replace(settings, options=menu_options(kind.options, saved.get("options")))
+
+
+def menu_options(offered: Sequence[Option], saved: object) -> dict[str, str]:
+    """The kept option values that the menu offers as choices (e.g. the AI's level).
+
+    Typed values (a server's address) are left out: the connect dialog asks for them.
+    """
+    if not isinstance(saved, dict):
+        return {}
+    return {
+        option.key: saved[option.key]
+        for option in offered
+        if option.choices and saved.get(option.key) in {choice.value for choice in option.choices}
+    }

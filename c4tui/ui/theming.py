@@ -32,7 +32,8 @@ class ThemeMemory:
         """Keep ``theme`` for the next start. Raises OSError when it cannot be written."""
         if theme == self._preferences.theme:
             return
-        self._preferences = replace(self._preferences, theme=theme)
+        # Read again: the last game's choices may have been kept since the start.
+        self._preferences = replace(load_preferences(), theme=theme)
         save_preferences(self._preferences)
 
 

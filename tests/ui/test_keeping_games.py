@@ -4,14 +4,17 @@ replayed and rematched."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 from textual.widgets import Input, OptionList, Static
 
 from c4tui.engine import Move, Player
+from c4tui.match.settings import MatchSettings
 from c4tui.records import GameRecord, Result, parse_record, record_from_digits
 from c4tui.records.store import saved_games, unfinished_game
 from c4tui.ui.app import C4App
+from c4tui.ui.preferences import load_preferences
 from c4tui.ui.screens.confirm import ConfirmDialog
 from c4tui.ui.screens.game import GameScreen
 from c4tui.ui.screens.menu import MenuScreen
@@ -175,7 +178,7 @@ async def test_review_steps_through_the_moves_and_play_goes_on_from_any_of_them(
         assert [str(move) for move in played_on.driver.moves] == ["d4", "d1"]
 
 
-async def test_rematch_swaps_colours_and_keeps_the_score() -> None:
+async def test_rematch_swaps_colours_keeps_the_score_and_the_menu_follows() -> None:
     app = make_app(opponent="computer", options={"level": "random"})
     async with app.run_test(size=SIZE) as pilot:
         screen = await start_game(pilot)
@@ -193,6 +196,14 @@ async def test_rematch_swaps_colours_and_keeps_the_score() -> None:
         await settle(pilot)
         score = str(rematch.panel.query_one("#score", Static).render()).splitlines()
         assert score == ["Score", "You 1", "Computer (Random) 1", "draws 0"]
+        await pilot.press("escape")  # the menu shows the game left: you played Yellow
+        await pilot.pause()
+        menu = app.screen
+        assert isinstance(menu, MenuScreen)
+        settings = menu.settings()
+        assert settings is not None and settings.person_colour is Player.YELLOW
+    last = load_preferences().last_game  # and the next start offers it
+    assert last == replace(rematch.settings, seed=None, ai_delay=MatchSettings().ai_delay)
 
 
 async def test_digits_export_and_a_pasted_position_plays_on() -> None:

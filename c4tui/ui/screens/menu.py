@@ -34,6 +34,11 @@ def nothing_to_resume() -> str | None:
     return None
 
 
+def no_game_played() -> MatchSettings | None:
+    """No game played yet (a menu made without an app's games behind it)."""
+    return None
+
+
 class MenuScreen(Screen[None]):
     """Choose a game; Enter starts it. Fields keep their values when you come back.
 
@@ -42,6 +47,8 @@ class MenuScreen(Screen[None]):
         kinds: the opponents offered (served to browsers, maybe not the network ones).
         resume_offer: what Resume would bring back, in words (None: nothing); asked
             whenever the menu shows again.
+        current_game: the settings of the game last played (a rematch's colours too),
+            which the form shows when the menu shows again after it.
         ascii_only: draw the choices' marks with ASCII characters.
     """
 
@@ -88,12 +95,16 @@ class MenuScreen(Screen[None]):
         kinds: tuple[type[Backend], ...] = KINDS,
         *,
         resume_offer: Callable[[], str | None] = nothing_to_resume,
+        current_game: Callable[[], MatchSettings | None] = no_game_played,
         ascii_only: bool = False,
     ) -> None:
         super().__init__()
         self._initial = initial or MatchSettings()
         self._kinds = kinds
         self._resume_offer = resume_offer
+        self._current_game = current_game
+        #: The game whose settings the form shows (only a game played since changes it).
+        self._game_shown = current_game()
         self._ascii_only = ascii_only
         # The classes the first resize would give (-inline, -tall…), given now: the form is
         # styled for its size once, not restyled whole just before the first frame.
@@ -209,7 +220,37 @@ class MenuScreen(Screen[None]):
         if not self._resumed:
             self._resumed = True
             event.refresh_styles = False
+        self._show_game_left()
         self._show_resume()
+
+    def _show_game_left(self) -> None:
+        """After a game, the form shows what it really was (a rematch swaps the colours).
+
+        Only a game played since the form last showed one: edits survive a look at help.
+        """
+        game = self._current_game()
+        if game is None or game is self._game_shown:
+            return
+        self._game_shown = game
+        self._initial = game
+        kinds = [kind.key for kind in self._kinds]
+        if game.opponent in kinds:
+            self.query_one("#mode", ChoiceSet).chosen = kinds.index(game.opponent)
+        if picked_in_menu(game.kind) and game.kind in self._kinds:
+            self._show_options(game)
+        self.query_one("#columns", Input).value = str(game.columns)
+        self.query_one("#rows", Input).value = str(game.rows)
+        self.query_one("#rules", ChoiceSet).chosen = int(game.rules is Rules.POPOUT)
+        self.query_one("#colour", ChoiceSet).chosen = int(game.person_colour is Player.YELLOW)
+
+    def _show_options(self, game: MatchSettings) -> None:
+        """The option fields (e.g. the AI's level) set to ``game``'s."""
+        values = game.kind.option_values(game.options)
+        for option in game.kind.options:
+            values_offered = [choice.value for choice in option.choices]
+            if values[option.key] in values_offered:
+                field = self.query_one(f"#option-{game.kind.key}-{option.key}", ChoiceSet)
+                field.chosen = values_offered.index(values[option.key])
 
     def _show_resume(self) -> None:
         what = self._resume_offer()

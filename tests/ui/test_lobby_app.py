@@ -15,7 +15,7 @@ from c4tui.ui.app import C4App
 from c4tui.ui.screens.lobby import LobbyScreen
 from c4tui.ui.screens.login import LoginDialog
 from c4tui.ui.screens.online_game import OnlineGameScreen
-from tests.net.lobby_client import lobby_server, logged_in
+from tests.net.lobby_client import LobbyClient, lobby_server, logged_in
 from tests.ui.helpers import SIZE, make_app
 
 
@@ -49,6 +49,17 @@ async def log_in_through_the_dialog(
     pilot.app.screen.query_one("#password", Input).value = password
     await press_button(pilot, "#register" if register else "#log-in")
     await until(pilot, lambda: isinstance(pilot.app.screen, LobbyScreen))
+
+
+async def ann_plays_bob(port: int, game: str) -> tuple[LobbyClient, LobbyClient]:
+    """ann's room r1 with ``game`` (``COLS:ROWS:RULES``), bob joined; zoe has an account."""
+    ann = await logged_in(port, "ann")
+    bob = await logged_in(port, "bob")
+    await (await logged_in(port, "zoe", "secret")).close()
+    assert await ann.ask(f"CREATE:r1:{game}") == "CREATE:ACKSTATUS:0"
+    assert await bob.ask("JOIN:r1:PLAYER") == "JOIN:ACKSTATUS:0"
+    await ann.line(), await bob.line()
+    return ann, bob
 
 
 async def test_register_create_and_play_a_whole_game_through_the_app(tmp_path: Path) -> None:
@@ -92,12 +103,7 @@ async def test_register_create_and_play_a_whole_game_through_the_app(tmp_path: P
 
 async def test_watching_a_game_and_chatting_and_seeing_a_forfeit(tmp_path: Path) -> None:
     async with lobby_server(tmp_path) as server:
-        ann = await logged_in(server.port, "ann")
-        bob = await logged_in(server.port, "bob")
-        await (await logged_in(server.port, "zoe", "secret")).close()
-        assert await ann.ask("CREATE:r1:5:4:popout") == "CREATE:ACKSTATUS:0"
-        assert await bob.ask("JOIN:r1:PLAYER") == "JOIN:ACKSTATUS:0"
-        await ann.line(), await bob.line()
+        ann, bob = await ann_plays_bob(server.port, "5:4:popout")
         await ann.send("DROP:3")
         await ann.line(), await bob.line()
         options = {"host": "127.0.0.1", "port": str(server.port), "user": "zoe"}
@@ -195,12 +201,7 @@ async def test_a_browser_visitor_in_ascii_watches_online_as_everywhere_else(tmp_
     """The online game screen gets --ascii and the visitor's rule that saves last until
     quitting, as every other game screen does (the lobby used to drop both)."""
     async with lobby_server(tmp_path) as server:
-        ann = await logged_in(server.port, "ann")
-        bob = await logged_in(server.port, "bob")
-        await (await logged_in(server.port, "zoe", "secret")).close()
-        assert await ann.ask("CREATE:r1:4:4:classic") == "CREATE:ACKSTATUS:0"
-        assert await bob.ask("JOIN:r1:PLAYER") == "JOIN:ACKSTATUS:0"
-        await ann.line(), await bob.line()
+        _players = await ann_plays_bob(server.port, "4:4:classic")  # kept: their room lives
         options = {"host": "127.0.0.1", "port": str(server.port), "user": "zoe"}
         settings = MatchSettings(opponent="online", options=options, ai_delay=0.0)
         app = C4App(settings, ascii_only=True, visitor_servers=(("127.0.0.1", server.port),))

@@ -4,7 +4,8 @@ Run: ``python bench/best_line.py [--openings 4453,44,...]``. For each opening (t
 empty board, a few after 4 and after 10 moves) it follows the best line with a
 fresh solver, as the app's pool worker does for its first line, then again with the
 table warm, and prints the time of the first ply's scores (the analysis row's own
-work), the whole line's time, the slowest ply and the line itself.
+work), the whole line's time, the slowest of the analysis row's exact scores along
+the line (what the row costs at each ply, for comparison) and the line itself.
 """
 
 from __future__ import annotations
@@ -21,8 +22,8 @@ from c4tui.engine.sequence import play_sequence
 OPENINGS = ("", "4453", "4444", "1726", "4453443322", "3354462211", "2345671234")
 
 
-def slowest_ply(opening: str) -> float:
-    """The longest single ply's scores along the best line (warm table)."""
+def slowest_analysis(opening: str) -> float:
+    """The longest exact scores of every column (the analysis row) along the best line."""
     state = play_sequence(opening)
     slowest = 0.0
     while not state.is_over:
@@ -50,9 +51,10 @@ def measure(opening: str) -> None:
     warm = time.perf_counter() - started
     assert line is not None and line.complete
     digits = "".join(str(move.column + 1) for move in line.moves)
+    row = slowest_analysis(opening)
     print(
         f"{opening or '(empty)':>12} {len(opening):>3} plies  first ply {first:6.2f} s  "
-        f"line cold {cold:6.2f} s  warm {warm:6.2f} s  slowest ply {slowest_ply(opening):5.2f} s"
+        f"line cold {cold:6.2f} s  warm {warm:6.2f} s  slowest row {row:5.2f} s"
         f"  {len(line.moves):>2} moves, {line.result_words}: {digits}"
     )
 

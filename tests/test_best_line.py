@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
-from c4tui.ai.best_line import BestLine, best_column, follow_best_line, outcome_of
+from c4tui.ai.best_line import BestLine, best_column, follow_best_line, move_keeping, outcome_of
 from c4tui.ai.solver import Position, Solver
 from c4tui.engine import GameState, Move, Player, Rules
 from c4tui.engine.sequence import play_sequence
@@ -40,11 +42,26 @@ def test_every_move_of_the_line_is_one_of_the_best(checker: Solver, opening: str
     assert state.disc_count == line.last_ply
 
 
+@pytest.mark.parametrize("seed", [0, 2, 3, 4, 5])  # random games the checker solves in seconds
+def test_one_null_window_search_a_column_finds_the_analysis_best_column(
+    checker: Solver, seed: int
+) -> None:
+    rng = random.Random(seed)
+    state = GameState.new()
+    while not state.is_over:
+        scores = checker.analyse(Position.of(state))
+        best = best_column(scores)
+        score = scores[best]
+        assert score is not None
+        assert move_keeping(state, score, None, None) == best, state
+        state = state.drop(rng.choice([m.column for m in state.legal_moves()]))
+
+
 def test_a_drawn_position_fills_the_board() -> None:
     line = follow_best_line(play_sequence("22"))
     assert line is not None
     assert line.winner is None and line.last_ply == 42
-    assert line.result_words == "a draw"
+    assert line.result_words == "Draw (board full)"
 
 
 def test_equals_go_to_the_column_nearest_the_centre_then_the_left() -> None:

@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+import asyncio
+
+import pytest
 from textual.pilot import Pilot
 from textual.widgets import Static
 
-from c4tui.ai.best_line import follow_best_line
+from c4tui.ai.best_line import BestLine, follow_best_line
 from c4tui.engine import Move, Rules
+from c4tui.match.driver import MatchDriver
 from c4tui.records.store import unfinished_game
+from c4tui.ui.advice import BEST_LINE_THINKING_AFTER
 from c4tui.ui.screens.game import GameScreen
 from c4tui.ui.screens.review import ReviewScreen
 from c4tui.ui.widgets.status import LineShown, best_line_text
@@ -70,7 +75,8 @@ def test_the_moves_are_cut_short_never_the_result() -> None:
     assert best_line_text(short, 38) == "Best line (b): 3 4\nDraw (board full)"
     cut = LineShown((3, 4), "RED wins on move 21", complete=False)
     assert best_line_text(cut, 38, "...") == "Best line (b): 3 4 ...\nRED wins on move 21"
-    assert best_line_text(LineShown(), 18) == "Best line (b): thinking…"
+    assert best_line_text(LineShown(), 18) == "Best line (b):\nthinking…"
+    assert best_line_text(LineShown(), 28) == "Best line (b): thinking…"
 
 
 async def test_b_steps_through_the_line_on_the_board_and_esc_leaves_the_game_unchanged() -> None:
@@ -142,3 +148,25 @@ async def test_off_7x6_classic_there_is_no_line() -> None:
         await pilot.press("b")
         await pilot.pause()
         assert "7 × 6 classic only" in message(screen)
+
+
+async def test_a_slow_line_says_it_is_coming_and_a_move_drops_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    follow = MatchDriver.best_line
+
+    async def slowly(driver: MatchDriver, seconds: float) -> BestLine | None:
+        await asyncio.sleep(BEST_LINE_THINKING_AFTER * 3)
+        return await follow(driver, seconds)
+
+    monkeypatch.setattr(MatchDriver, "best_line", slowly)
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await start_game(pilot)
+        await pilot.press("a")
+        await pilot.pause(BEST_LINE_THINKING_AFTER * 2)
+        assert shown_line(screen) == "Best line (b):\nthinking…"
+        await pilot.press("b")
+        assert "still being worked out" in message(screen)
+        await play(pilot, "d4")  # the empty board's line is dropped; the next one comes
+        assert shown_line(screen) == "Best line (b):\n4 4 4 4 4 3 2 6 …\nRED wins on\nmove 21"

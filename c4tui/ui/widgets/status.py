@@ -108,9 +108,10 @@ def best_line_text(shown: LineShown, width: int, ellipsis: str = "…") -> str:
 
     The result keeps its move number with it when it wraps.
     """
-    if not shown.result:
-        return f"{BEST_LINE_LEAD} thinking{ellipsis}"
     beside = width - len(BEST_LINE_LEAD) - 1
+    if not shown.result:
+        thinking = f"thinking{ellipsis}"
+        return BEST_LINE_LEAD + (" " if len(thinking) <= beside else "\n") + thinking
     if beside >= BEST_LINE_MOVES_BESIDE:
         moves = f"{BEST_LINE_LEAD} {fitted_moves(shown, beside, ellipsis)}"
     else:

@@ -1,9 +1,10 @@
 """Hint and analysis for one game: searches run in the background, their answers come as messages.
 
-The searches run in the driver's pool, started from workers in two exclusive
-groups of the screen that holds the ``Advice`` (a new search replaces the last
-one); each answer names the position it is about, and one about a position
-already left behind is dropped.
+The searches run in the driver's pool, started from workers in exclusive groups
+of the screen that holds the ``Advice`` (the hint, the analysis row, and the best
+line that follows a proven analysis: a new search replaces the last one); each
+answer names the position it is about, and one about a position already left
+behind is dropped.
 """
 
 from __future__ import annotations
@@ -236,14 +237,13 @@ class Advice:
         """Label the columns (and follow the best line); the best one in words (for the panel)."""
         analysis = found.analysis
         self._show_labels(tuple("" if v is None else v.label for v in analysis.columns))
-        self._follow_line(analysis)
+        self._follow_line(found.state, analysis)
         return analysis_words(analysis)
 
     # ----- the best line -------------------------------------------------------------
 
-    def _follow_line(self, analysis: Analysis) -> None:
-        """After a proven analysis on 7 × 6 classic, follow best play to the end."""
-        state = self._driver.state
+    def _follow_line(self, state: GameState, analysis: Analysis) -> None:
+        """After a proven analysis of ``state`` on 7 × 6 classic, follow best play to the end."""
         if not (analysis.exact and best_line_shown_on(state)):
             return
         self._start(partial(self._best_line, state), BEST_LINE_GROUP)

@@ -12,6 +12,7 @@ import time
 from dataclasses import dataclass
 from enum import Enum
 
+from c4tui.ai.best_line import best_column
 from c4tui.ai.perfect import exact_scores, has_exact_play
 from c4tui.ai.search import DECIDED, WIN, CancelFlag, SearchAborted, SearchResult, search
 from c4tui.engine import GameState, Move, MoveKind
@@ -69,11 +70,7 @@ class Analysis:
 
     def best_column(self) -> int:
         """The best column, nearest the centre among equals (raises ValueError if none)."""
-        centre = (len(self.columns) - 1) / 2
-        playable = [(c, v) for c, v in enumerate(self.columns) if v is not None]
-        if not playable:
-            raise ValueError("no column can take a disc")
-        return max(playable, key=lambda item: (item[1].score, -abs(item[0] - centre)))[0]
+        return best_column([None if v is None else v.score for v in self.columns])
 
     def best_columns(self) -> frozenset[int]:
         """Every column whose label is as good as the best one's: equals, as the row shows them."""

@@ -32,6 +32,7 @@ from c4tui.match.pool import SearchPool
 
 if TYPE_CHECKING:
     from c4tui.ai.analysis import Analysis
+    from c4tui.ai.best_line import BestLine
     from c4tui.ai.search import SearchResult
 
 Listener = Callable[[MatchEvent], None]
@@ -264,6 +265,11 @@ class MatchDriver:
         """Every column's outcome in the current position (proven on 7 x 6 classic)."""
         pool = self._pool or SearchPool.shared()
         return await pool.analyse_columns(self.state, seconds, owner=self)
+
+    async def best_line(self, seconds: float) -> BestLine | None:
+        """Best play from the current position to the end (7 x 6 classic; None elsewhere)."""
+        pool = self._pool or SearchPool.shared()
+        return await pool.best_line(self.state, seconds, owner=self)
 
     # ----- the loop ------------------------------------------------------------------
 

@@ -42,6 +42,7 @@ from c4tui.engine import GameState, Move
 
 if TYPE_CHECKING:
     from c4tui.ai.analysis import Analysis
+    from c4tui.ai.best_line import BestLine
     from c4tui.ai.search import SearchResult
 
 T = TypeVar("T")
@@ -127,6 +128,16 @@ def _analyse_columns(
 
     budget = seconds if time_limit is None else min(seconds, time_limit)
     return analyse_columns(state, budget, _SlotFlag(slot))
+
+
+def _best_line(
+    state: GameState, seconds: float, slot: int, time_limit: float | None
+) -> BestLine | None:
+    """Run in a worker: best play from ``state`` to the end (see ``ai.best_line``)."""
+    from c4tui.ai.best_line import follow_best_line  # noqa: PLC0415 (in the worker, as above)
+
+    budget = seconds if time_limit is None else min(seconds, time_limit)
+    return follow_best_line(state, _SlotFlag(slot), budget)
 
 
 def _nothing() -> None:
@@ -240,6 +251,13 @@ class SearchPool:
     ) -> Analysis:
         """Every column's outcome in ``state`` (exact on 7 x 6 classic, else searched)."""
         result: Analysis = await self._study(_analyse_columns, state, seconds, owner)
+        return result
+
+    async def best_line(
+        self, state: GameState, seconds: float, *, owner: object = None
+    ) -> BestLine | None:
+        """Best play from ``state`` to the end on 7 x 6 classic (None elsewhere)."""
+        result: BestLine | None = await self._study(_best_line, state, seconds, owner)
         return result
 
     async def _study(

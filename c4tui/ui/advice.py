@@ -1,9 +1,10 @@
 """Hint and analysis for one game: searches run in the background, their answers come as messages.
 
-The searches run in the driver's pool, started from workers in two exclusive
-groups of the screen that holds the ``Advice`` (a new search replaces the last
-one); each answer names the position it is about, and one about a position
-already left behind is dropped.
+The searches run in the driver's pool, started from workers in exclusive groups
+of the screen that holds the ``Advice`` (the hint, the analysis row, and the best
+line that follows a proven analysis: a new search replaces the last one); each
+answer names the position it is about, and one about a position already left
+behind is dropped.
 """
 
 from __future__ import annotations
@@ -19,18 +20,26 @@ from textual.message import Message
 from textual.worker import WorkerCancelled, WorkerFailed
 
 from c4tui.ai.search import SearchResult
-from c4tui.engine import GameState, MoveKind, describe_move
+from c4tui.engine import GameState, MoveKind, Rules, describe_move
 from c4tui.match.driver import MatchDriver
+from c4tui.ui.widgets.status import LineShown
 
 # The one lazy import of the game's AI: the solver loads in the worker that first
 # needs it, not when the game screen is imported (the menu's start stays quick).
 if TYPE_CHECKING:
     from c4tui.ai.analysis import Analysis
+    from c4tui.ai.best_line import BestLine
 
 HINT_GROUP = "hint"
 ANALYSIS_GROUP = "analysis"
+BEST_LINE_GROUP = "best-line"
 #: The analysis's budget where it cannot be proven (on 7 x 6 classic it is exact and quick).
 ANALYSIS_SECONDS = 1.0
+#: How long following the best line may take (0.02 to 0.3 s with a new solver table, a
+#: few milliseconds with a warm one: bench/best_line.py); past it the line stops short.
+BEST_LINE_SECONDS = 3.0
+#: The panel says the best line is being worked out only once it has taken this long.
+BEST_LINE_THINKING_AFTER = 0.3
 
 #: What the hint adds when the search proved an outcome.
 OUTLOOK_WORDS = {
@@ -49,7 +58,12 @@ ALIKE_WORDS = {
     "looks bad": "all columns look bad",
 }
 
+#: The one board the best line is shown on: the solver proves every position of it (with
+#: the opening book; its size is not imported from ``ai.solver.book``, which loads NumPy).
+BEST_LINE_COLUMNS, BEST_LINE_ROWS = 7, 6
+
 Labels = tuple[str, ...] | None
+ShowLine = Callable[[LineShown | None], None]
 
 
 def analysis_words(analysis: Analysis) -> str:
@@ -86,6 +100,7 @@ class Advice:
         hint_seconds: how long a hint may think.
         show_labels: shows a row of labels under the board (None: no row).
         ascii_only: draw with ASCII characters only.
+        show_line: shows the analysis's best line in the panel (None: no line).
     """
 
     @dataclass
@@ -102,6 +117,13 @@ class Advice:
         state: GameState
         analysis: Analysis
 
+    @dataclass
+    class BestLineFound(Message, namespace="advice"):
+        """Best play from ``state`` to the end is known (None: not on this board)."""
+
+        state: GameState
+        line: BestLine | None
+
     def __init__(
         self,
         owner: DOMNode,
@@ -109,6 +131,8 @@ class Advice:
         hint_seconds: float,
         show_labels: Callable[[Labels], None],
         ascii_only: bool = False,
+        *,
+        show_line: ShowLine | None = None,
     ) -> None:
         self._owner = owner
         self._driver = driver
@@ -119,6 +143,8 @@ class Advice:
         self.analysis_on = False
         self._analysed: GameState | None = None  # the position the analysis row is about
         self._known: tuple[GameState, Analysis] | None = None  # the row's last verdicts
+        self._show_line = show_line or (lambda _shown: None)
+        self._line: tuple[GameState, BestLine] | None = None  # the panel's best line
 
     def _start(self, search: Callable[[], Awaitable[None]], group: str) -> None:
         """Run ``search`` in the owner's ``group``, instead of the one running there.
@@ -145,9 +171,9 @@ class Advice:
         """Stop a hint search (the pool drops it or tells its worker to stop)."""
         self._owner.workers.cancel_group(self._owner, HINT_GROUP)
 
-    def is_current(self, found: HintFound | AnalysisFound) -> bool:
+    def is_current(self, found: HintFound | AnalysisFound | BestLineFound) -> bool:
         """True when ``found`` is about the position on the board (not one played past)."""
-        if isinstance(found, Advice.AnalysisFound) and not self.analysis_on:
+        if isinstance(found, Advice.AnalysisFound | Advice.BestLineFound) and not self.analysis_on:
             return False
         return found.state is self._driver.state
 
@@ -173,6 +199,7 @@ class Advice:
         else:
             self._owner.workers.cancel_group(self._owner, ANALYSIS_GROUP)
             self._show_labels(None)
+            self._forget_line()
         return self.analysis_on
 
     def update_analysis(self) -> None:
@@ -182,6 +209,7 @@ class Advice:
             return
         self._analysed = state
         self._owner.workers.cancel_group(self._owner, ANALYSIS_GROUP)
+        self._forget_line()
         if state.is_over or not self._driver.awaiting_submission():
             self._show_labels(None)
             return
@@ -206,7 +234,70 @@ class Advice:
         return known[1] if known is not None and known[0] is state else None
 
     def analysis_found(self, found: AnalysisFound) -> str:
-        """Label the columns; the best one in words (for the panel)."""
+        """Label the columns (and follow the best line); the best one in words (for the panel)."""
         analysis = found.analysis
         self._show_labels(tuple("" if v is None else v.label for v in analysis.columns))
+        self._follow_line(found.state, analysis)
         return analysis_words(analysis)
+
+    # ----- the best line -------------------------------------------------------------
+
+    def _follow_line(self, state: GameState, analysis: Analysis) -> None:
+        """After a proven analysis of ``state`` on 7 × 6 classic, follow best play to the end."""
+        if not (analysis.exact and best_line_shown_on(state)):
+            return
+        self._start(partial(self._best_line, state), BEST_LINE_GROUP)
+        self._owner.set_timer(BEST_LINE_THINKING_AFTER, partial(self._still_thinking, state))
+
+    async def _best_line(self, state: GameState) -> None:
+        line = await self._driver.best_line(BEST_LINE_SECONDS)
+        self._owner.post_message(self.BestLineFound(state, line))
+
+    def _still_thinking(self, state: GameState) -> None:
+        """The line is taking a while: say it is coming (unless it came, or is moot)."""
+        if self.analysis_on and state is self._driver.state and self._line is None:
+            self._show_line(LineShown())
+
+    def _forget_line(self) -> None:
+        """The position moved on (or the analysis went off): its line goes."""
+        self._owner.workers.cancel_group(self._owner, BEST_LINE_GROUP)
+        self._line = None
+        self._show_line(None)
+
+    def best_line_found(self, found: BestLineFound) -> None:
+        """Show the line in the panel (and keep it for stepping through)."""
+        line = found.line
+        if line is None:
+            self._show_line(None)
+            return
+        self._line = (found.state, line)
+        columns = tuple(move.column + 1 for move in line.moves)
+        self._show_line(LineShown(columns, line.result_words, line.complete))
+
+    @property
+    def best_line(self) -> BestLine | None:
+        """The best line from the position on the board, once it is known."""
+        line = self._line
+        return line[1] if line is not None and line[0] is self._driver.state else None
+
+    def why_no_best_line(self) -> str:
+        """Why there is no best line to step through now."""
+        driver = self._driver
+        if not best_line_shown_on(driver.state):
+            return "The best line (proven by the solver) is shown on 7 × 6 classic only."
+        if driver.is_over or driver.state.is_over:
+            return "The game is over: no best line to show."
+        if not self.analysis_on:
+            return "The best line comes with the analysis: press a first."
+        if not driver.awaiting_submission():
+            return "The best line comes on your turn."
+        return "The best line is still being worked out."
+
+
+def best_line_shown_on(state: GameState) -> bool:
+    """Whether the panel shows a best line in games like ``state``'s: 7 × 6 classic only."""
+    return (state.columns, state.rows, state.rules) == (
+        BEST_LINE_COLUMNS,
+        BEST_LINE_ROWS,
+        Rules.CLASSIC,
+    )

@@ -22,12 +22,16 @@ def make_app(**settings: object) -> C4App:
 
 
 async def settle(pilot: Pilot) -> None:
-    """Let the driver (the computer's move) and workers finish, and the screen catch up."""
+    """Let the driver (the computer's move) and workers finish, and the screen catch up.
+
+    Twice: a worker's answer may start another (the analysis's best line follows it).
+    """
     screen = pilot.app.screen
     if isinstance(screen, GameScreen):
         await asyncio.wait_for(screen.driver.settled(), 30)
-    await pilot.app.workers.wait_for_complete()
-    await pilot.pause()
+    for _ in range(2):
+        await pilot.app.workers.wait_for_complete()
+        await pilot.pause()
 
 
 async def start_game(pilot: Pilot) -> GameScreen:

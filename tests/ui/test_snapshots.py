@@ -72,6 +72,17 @@ def test_analysis_row_under_a_7x6_board(snap_compare) -> None:
     assert snap_compare(app, terminal_size=SIZE, run_before=playing("d4 d3 d4 d5 d6 d4", "a"))
 
 
+def test_stepping_through_the_best_line(snap_compare) -> None:
+    analysed = playing("d4 d3 d4 d5 d6 d4", "a")
+
+    async def run_before(pilot: Pilot) -> None:
+        await analysed(pilot)
+        await pilot.press("b", "right", "right", "right")
+        await pilot.pause()
+
+    assert snap_compare(make_app(), terminal_size=SIZE, run_before=run_before)
+
+
 def test_won_4x4_board_highlights_the_line(snap_compare) -> None:
     app = make_app(columns=4, rows=4)
     assert snap_compare(

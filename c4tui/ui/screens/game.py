@@ -304,8 +304,8 @@ class GameScreen(MatchView):
         self.advice.cancel_hint()
         self._review(at=len(self.driver.moves))
 
-    def _review(self, at: int) -> None:
-        """Push the review on top, showing move ``at``."""
+    def _review(self, at: int, line: tuple[Move, ...] = ()) -> None:
+        """Push the review on top, showing move ``at`` (with ``line`` after the game's moves)."""
         self._reviewing = ReviewScreen(
             self._game_so_far(),
             self.settings.describe(),
@@ -315,6 +315,7 @@ class GameScreen(MatchView):
             record=self.record,
             keeper=self.keeper,
             ascii_only=self._ascii_only,
+            line=line,
         )
         self.app.push_screen(self._reviewing, self._review_ended)
 
@@ -386,3 +387,17 @@ class GameScreen(MatchView):
         """Label the columns, and name the best one in the panel."""
         if self.advice.is_current(message):  # else a move was played meanwhile
             self.panel.say(self.advice.analysis_found(message))
+
+    def on_advice_best_line_found(self, message: Advice.BestLineFound) -> None:
+        """Show best play to the end in the panel."""
+        if self.advice.is_current(message):  # else a move was played meanwhile
+            self.advice.best_line_found(message)
+
+    def action_best_line(self) -> None:
+        """Step through the analysis's best line on the board; the game is left as it is."""
+        line = self.advice.best_line
+        if line is None:
+            self.panel.say(self.advice.why_no_best_line())
+            return
+        self.advice.cancel_hint()
+        self._review(at=len(self.driver.moves), line=line.moves)

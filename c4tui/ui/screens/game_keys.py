@@ -32,6 +32,8 @@ GAME_BINDINGS: list[BindingType] = [
     Binding("s", "save", "Save", id="game.save"),
     Binding("w", "toggle_threats", "Threats", id="game.threats"),
     Binding("x", "export_digits", "Digits", id="game.export"),
+    # Not in the footer (no room): the panel's best line names its key.
+    Binding("b", "best_line", "Best line", show=False, id="game.best_line"),
     # Reached only while the board's Play is dimmed: say why nothing was played.
     Binding("enter,space", "why_not", show=False),
     # Reached only while Hint is dimmed: say why there is none.

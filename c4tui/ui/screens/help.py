@@ -38,6 +38,7 @@ up a third time is a draw. Under **classic** rules a full board is a draw.
 | n | new game with the same settings (asks first mid-game) |
 | r | rematch: colours swapped, the score of the series goes on |
 | v | review: ← → step through the moves, Home/End jump, c plays on from the move shown |
+| b | the best line (analysis on, 7 × 6 classic): ← → step through it on the board |
 | s | save the game (the menu's Open lists saved games; `c4tui replay FILE` opens one) |
 | w | threats on/off: **r**, **y** (**!** both) mark the cells where RED or YELLOW makes four |
 | x | the game as a digit string (like 4453) for solver websites, copied to the clipboard |
@@ -54,6 +55,12 @@ of 7 × 6 classic; on smaller classic boards (such as 4 × 4) and the few larger
 solver takes (up to 8 × 6, 9 × 6 or 7 × 8) when it finishes within half a second, and the
 panel then says "proven"; anywhere else (Pop Out, big boards) when a short search finds a
 forced win or loss. **+ = -** are estimates of that short search (better, even, worse).
+
+The **best line** (7 × 6 classic, analysis on): the panel shows best play from the
+position on the board to the end, proven by the solver (each move keeps the best outcome,
+nearest the centre among equals), and who wins on which move (numbered as the move list
+numbers them). **b** shows it on the board: ← → step through it, Esc goes back to the
+game as it was; those moves are not played, and c plays on only from the game's own moves.
 
 **Columns** (Ctrl+K in the menu): three jewels fall as one; ← → move them, ↑ or Space
 rotates them (the bottom one goes to the top), ↓ makes them fall faster. Three or more of

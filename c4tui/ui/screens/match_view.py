@@ -35,7 +35,7 @@ from c4tui.ui.advice import Advice
 from c4tui.ui.keeping import GameKeeper
 from c4tui.ui.screens.board_screen import BoardScreen
 from c4tui.ui.screens.review import GameSoFar, ReviewScreen
-from c4tui.ui.widgets.status import Mode, MovesSoFar, Turn
+from c4tui.ui.widgets.status import LineShown, Mode, MovesSoFar, Turn
 
 
 class MatchView(BoardScreen[bool | None]):
@@ -86,7 +86,9 @@ class MatchView(BoardScreen[bool | None]):
         self._available: tuple[bool, bool, bool] | None = None  # what the footer last offered
         #: The review on top of this game, if any (it is told of every change).
         self._reviewing: ReviewScreen | None = None
-        self.advice = Advice(self, driver, hint_seconds, self._show_labels, ascii_only)
+        self.advice = Advice(
+            self, driver, hint_seconds, self._show_labels, ascii_only, show_line=self._show_line
+        )
         self.keeper = GameKeeper(
             remote=self.remote,
             saves_last_until_quit=saves_last_until_quit,
@@ -227,6 +229,10 @@ class MatchView(BoardScreen[bool | None]):
 
     def _show_labels(self, labels: tuple[str, ...] | None) -> None:
         self.board.show_analysis(labels)
+
+    def _show_line(self, shown: LineShown | None) -> None:
+        if self._widgets_ready:
+            self.panel.best_line = shown
 
     def _halted(self) -> str:
         """What the turn line says instead of whose turn it is, when the game is not going on."""

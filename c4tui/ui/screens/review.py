@@ -4,7 +4,9 @@ The game goes on underneath (a computer may still be thinking): the game screen
 hands the review what it shows (``GameSoFar``) whenever the game changes. The
 review is dismissed with the number of the move to play on from: the game's own
 length to go back to the game as it stands, an earlier one to play on from there
-(asked first when later moves would be lost).
+(asked first when later moves would be lost). With the analysis's best line, the
+review steps on past the game's last move through the line; those moves are not
+the game's, and nothing plays on from them.
 """
 
 from __future__ import annotations
@@ -55,6 +57,7 @@ class ReviewScreen(BoardScreen[int]):
         record: the game so far as a record (what Save saves).
         keeper: saves the game.
         ascii_only: draw with ASCII characters only.
+        line: the analysis's best line from the game's last position, shown after it.
     """
 
     BINDINGS = [
@@ -81,9 +84,12 @@ class ReviewScreen(BoardScreen[int]):
         record: Callable[[], GameRecord],
         keeper: GameKeeper,
         ascii_only: bool = False,
+        line: tuple[Move, ...] = (),
     ) -> None:
         super().__init__(game.positions[at], title, ascii_only)
         self._game = game
+        self._line = line
+        self._moves, self._positions = _followed_by(game, line)
         #: The move number shown (0: the empty board).
         self.at = at
         self._cursor = cursor
@@ -104,28 +110,48 @@ class ReviewScreen(BoardScreen[int]):
         self._shown = False
 
     def game_changed(self, game: GameSoFar) -> None:
-        """The game went on underneath: the position reviewed stays in view."""
+        """The game went on underneath: the position reviewed stays in view.
+
+        A best line shown from the game's old end no longer follows from it: it goes.
+        """
+        if game.moves != self._game.moves:
+            self._line = ()
         self._game = game
+        self._moves, self._positions = _followed_by(game, self._line)
+        self.at = min(self.at, len(self._moves))
         if self._widgets_ready:
             self._show()
 
     def _show(self) -> None:
-        game, at = self._game, self.at
-        moves = game.moves
-        state = game.positions[at]
+        game, at, moves = self._game, self.at, self._moves
+        state = self._positions[at]
         self.board.show(state, moves[at - 1] if at else None)
         panel = self.panel
         panel.score = game.score
-        panel.turn = Turn(state, game.who, game.halted if at == len(moves) else "")
+        in_line = at > len(game.moves)  # a move of the best line, not of the game
+        halted = game.halted if at == len(game.moves) else ""
+        panel.turn = Turn(state, {} if in_line else game.who, halted)
         panel.mode = game.mode
         panel.moves = MovesSoFar(moves[:at], state.turn.other if at else None)
         mover = state.turn.other.name if at else ""
         shown = f"{mover} {describe_move(moves[at - 1])}" if at else "the empty board"
-        panel.say(
-            f"Review: move {at} of {len(moves)} — {shown}{self._result(at)}\n"
-            "← →: step · Home/End · c: play on from here · esc: back",
-            "thinking",
-        )
+        panel.say(self._where(shown) + self._result(at) + self._keys(), "thinking")
+        self.refresh_bindings()  # Play on is not offered in the best line
+
+    def _where(self, shown: str) -> str:
+        """Which move is shown: the game's, or the best line's (numbered on from the game's)."""
+        at, played = self.at, len(self._game.moves)
+        if not self._line:
+            return f"Review: move {at} of {played} — {shown}"
+        if at > played:
+            return f"Best line (solver): move {at} of {len(self._moves)} — {shown}"
+        return f"Review: move {at} of {played} — {shown}; → the best line (solver)"
+
+    def _keys(self) -> str:
+        """What the keys do here (no playing on from the best line's moves)."""
+        if self.at > len(self._game.moves):
+            return "\n← →: step · Home/End · esc: back to the game"
+        return "\n← →: step · Home/End · c: play on from here · esc: back"
 
     def _result(self, at: int) -> str:
         """A saved game's result, once its last move is shown."""
@@ -136,23 +162,27 @@ class ReviewScreen(BoardScreen[int]):
 
     def action_step(self, step: int) -> None:
         """One move back or forward."""
-        self.at = max(0, min(len(self._game.moves), self.at + step))
+        self.at = max(0, min(len(self._moves), self.at + step))
         self._show()
 
     def action_jump(self, where: int) -> None:
         """To the empty board (0) or the last move (-1)."""
-        self.at = len(self._game.moves) if where < 0 else 0
+        self.at = len(self._moves) if where < 0 else 0
         self._show()
 
     def action_leave(self) -> None:
         """Back to the game as it stands (a saved game opened plays on at its end)."""
         self.dismiss(len(self._game.moves))
 
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Play on only from the game's own moves, never from the best line's."""
+        return action != "play_on" or self.at <= len(self._game.moves)
+
     def action_play_on(self) -> None:
         """Play on from the position shown, against the same opponent."""
         at, game = self.at, self._game
-        if at == len(game.moves):
-            self.dismiss(at)
+        if at >= len(game.moves):  # the best line's moves are not the game's: back to it
+            self.dismiss(len(game.moves))
         elif game.remote:
             self.panel.say("A server game cannot go back to an earlier move.", "error")
         elif not game.unfinished:
@@ -172,3 +202,13 @@ class ReviewScreen(BoardScreen[int]):
     def action_help(self) -> None:
         """Show the rules and keys."""
         self.app.push_screen(HelpScreen())
+
+
+def _followed_by(
+    game: GameSoFar, line: tuple[Move, ...]
+) -> tuple[tuple[Move, ...], tuple[GameState, ...]]:
+    """The game's moves and positions, followed by ``line``'s from its last position."""
+    positions = list(game.positions)
+    for move in line:
+        positions.append(positions[-1].play(move))
+    return game.moves + line, tuple(positions)

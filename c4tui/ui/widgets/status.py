@@ -84,6 +84,65 @@ class MovesSoFar:
     last_mover: Player | None
 
 
+@dataclass(frozen=True)
+class LineShown:
+    """The analysis's best line for the panel: its columns (1-based) and how it ends.
+
+    No ``result`` yet: it is still being worked out. ``complete`` is False when the
+    moves stop short of the end (the result is proven all the same).
+    """
+
+    columns: tuple[int, ...] = ()
+    result: str = ""
+    complete: bool = True
+
+
+#: The best line's first words (``b`` steps through it on the board).
+BEST_LINE_LEAD = "Best line (b):"
+#: Room for at least this many characters of moves beside the lead, or they go below it.
+BEST_LINE_MOVES_BESIDE = 9
+
+
+def best_line_text(shown: LineShown, width: int, ellipsis: str = "…") -> str:
+    """The best line in ``width`` columns: the moves cut short with ``ellipsis``, never the result.
+
+    The result keeps its move number with it when it wraps.
+    """
+    beside = width - len(BEST_LINE_LEAD) - 1
+    if not shown.result:
+        thinking = f"thinking{ellipsis}"
+        return BEST_LINE_LEAD + (" " if len(thinking) <= beside else "\n") + thinking
+    if beside >= BEST_LINE_MOVES_BESIDE:
+        moves = f"{BEST_LINE_LEAD} {fitted_moves(shown, beside, ellipsis)}"
+    else:
+        moves = f"{BEST_LINE_LEAD}\n{fitted_moves(shown, width, ellipsis)}"
+    return moves + "\n" + wrapped_result(shown.result, width)
+
+
+def wrapped_result(result: str, width: int) -> str:
+    """``result`` in lines of ``width``, broken between words but never inside "move 21"."""
+    words = result.replace(" move ", " move\0").split(" ")
+    lines = [words[0]]
+    for word in words[1:]:
+        if len(lines[-1]) + 1 + len(word) <= width:
+            lines[-1] += " " + word
+        else:
+            lines.append(word)
+    return "\n".join(lines).replace("\0", " ")
+
+
+def fitted_moves(shown: LineShown, width: int, ellipsis: str) -> str:
+    """As many of the line's moves as fit ``width`` (at least one), then ``ellipsis`` if cut."""
+    numbers = [str(column) for column in shown.columns]
+    for count in range(len(numbers), 0, -1):
+        text = " ".join(numbers[:count])
+        if count < len(numbers) or not shown.complete:
+            text += " " + ellipsis
+        if len(text) <= width or count == 1:
+            return text
+    return ""
+
+
 class StatusPanel(Vertical):
     """Everything a player needs to know besides the board itself."""
 
@@ -98,6 +157,7 @@ class StatusPanel(Vertical):
     StatusPanel > Static { margin-bottom: 1; min-height: 1; }
     StatusPanel #game-title { color: $text-muted; }
     StatusPanel #score { display: none; }
+    StatusPanel #best-line { display: none; }
     StatusPanel #turn { text-style: bold; }
     StatusPanel #message.-error { color: $text-error; text-style: bold; }
     StatusPanel #message.-thinking { color: $text-muted; text-style: italic; }
@@ -112,6 +172,8 @@ class StatusPanel(Vertical):
     mode: reactive[Mode | None] = reactive(None, repaint=False, init=False)
     news: reactive[News | None] = reactive(None, repaint=False, init=False)
     moves: reactive[MovesSoFar | None] = reactive(None, repaint=False, init=False)
+    #: The analysis's best line (None: none shown).
+    best_line: reactive[LineShown | None] = reactive(None, repaint=False, init=False)
 
     def __init__(self, title: str, ascii_only: bool = False, id: str | None = None) -> None:
         super().__init__(id=id)
@@ -122,13 +184,14 @@ class StatusPanel(Vertical):
         self._shown: dict[str, tuple[str, str]] = {}
 
     def compose(self) -> ComposeResult:
-        """Title, turn, mode, message, last move and the move list, top to bottom."""
+        """Title, turn, mode, message, best line, last move and the move list, top to bottom."""
         # Plain text: news may quote a server or a player ("[/]" must not be read as markup).
         yield Static(self._title, id="game-title", markup=False)
         yield Static(id="score", markup=False)
         yield Static(id="turn")  # its colour is markup; the words in it are escaped
         yield Static(id="mode")  # its style is markup (constant words)
         yield Static(id="message", markup=False)
+        yield Static(id="best-line", markup=False)
         yield Static(id="last-move", markup=False)
         yield Static("Moves", id="moves-title")
         yield MoveList(id="moves")
@@ -204,6 +267,18 @@ class StatusPanel(Vertical):
         else:
             self._put(last, "Last: —")
         self.query_one("#moves", MoveList).show(moves)
+
+    def watch_best_line(self, shown: LineShown | None) -> None:
+        """The analysis's best line, fitted to the panel's width (hidden without one)."""
+        line = self.query_one("#best-line", Static)
+        line.display = shown is not None
+        if shown is not None:
+            ellipsis = "..." if self._ascii_only else "…"
+            self._put(line, best_line_text(shown, self.size.width, ellipsis))
+
+    def on_resize(self) -> None:
+        """A new width: the best line is fitted to it again."""
+        self.watch_best_line(self.best_line)
 
     def _put(self, static: Static, text: str, shown: str | None = None) -> bool:
         """Show ``text`` in ``static``; False if it already showed it.

@@ -123,7 +123,7 @@ class ReviewScreen(BoardScreen[int]):
         shown = f"{mover} {describe_move(moves[at - 1])}" if at else "the empty board"
         panel.say(
             f"Review: move {at} of {len(moves)} — {shown}{self._result(at)}\n"
-            "← →: step · Home/End · c: play on from here · esc: back",
+            "← →: step · Home/End · c: play from here · esc: back",
             "thinking",
         )
 

@@ -7,6 +7,7 @@ from hypothesis import strategies as st
 from rich.cells import cell_len
 
 from c4tui.ui.widgets.phrasing import (
+    ASCII_ELLIPSIS,
     ELLIPSIS,
     HINTS,
     PHRASE_BREAK,
@@ -31,6 +32,7 @@ def test_the_three_cases_of_the_issue_at_18_columns() -> None:
     saved = phrases("Saved:", "2026-11-26-215317.c4g")
     assert lay_out(saved, 28) == "Saved: 2026-11-26-215317.c4g"
     assert lay_out(saved, 18) == "Saved:\n2026-11-2…5317.c4g"
+    assert lay_out(saved, 18, ASCII_ELLIPSIS) == "Saved:\n2026-11-...317.c4g"  # --ascii
 
 
 def test_a_sentence_is_left_whole_for_textual_to_wrap_at_its_words() -> None:

@@ -20,7 +20,9 @@ from rich.cells import cell_len
 PHRASE_BREAK = "\x1f"
 #: Joins key hints: kept where they share a line, dropped at a line break.
 HINTS = " · "
+#: What stands for the middle of a word too wide for its line (``ASCII_ELLIPSIS`` with --ascii).
 ELLIPSIS = "…"
+ASCII_ELLIPSIS = "..."
 
 
 def phrases(*parts: str) -> str:
@@ -28,7 +30,7 @@ def phrases(*parts: str) -> str:
     return PHRASE_BREAK.join(parts)
 
 
-def lay_out(text: str, width: int) -> str:
+def lay_out(text: str, width: int, ellipsis: str = ELLIPSIS) -> str:
     """``text`` in lines at most ``width`` cells wide, broken only between phrases.
 
     Each line takes as many phrases as fit; a phrase wider than ``width`` has a line
@@ -36,14 +38,15 @@ def lay_out(text: str, width: int) -> str:
     a single word (a file name) shortened in the middle. With no width yet (0: not
     laid out), phrases share their line however long.
     """
-    return "\n".join(line for given in text.split("\n") for line in fill(given, width))
+    lines = text.split("\n")
+    return "\n".join(line for given in lines for line in fill(given, width, ellipsis))
 
 
-def fill(line: str, width: int) -> list[str]:
+def fill(line: str, width: int, ellipsis: str = ELLIPSIS) -> list[str]:
     """One line of text (no line break in it) laid out in lines (see ``lay_out``)."""
     filled: list[str] = []
     for separator, given in split_phrases(line):
-        phrase = given if " " in given else shortened(given, width)
+        phrase = given if " " in given else shortened(given, width, ellipsis)
         if not filled:
             filled.append(phrase)
         elif width <= 0 or cell_len(filled[-1] + separator + phrase) <= width:
@@ -63,7 +66,7 @@ def split_phrases(line: str) -> list[tuple[str, str]]:
     return split
 
 
-def shortened(word: str, width: int) -> str:
+def shortened(word: str, width: int, ellipsis: str = ELLIPSIS) -> str:
     """``word`` in at most ``width`` cells: its middle replaced by an ellipsis if need be.
 
     The start and the end stay (a file's date and its extension); no width (0): as it is.
@@ -71,9 +74,9 @@ def shortened(word: str, width: int) -> str:
     if width <= 0 or cell_len(word) <= width:
         return word
     head, tail = word[: len(word) // 2], word[len(word) // 2 :]
-    while head + tail and cell_len(head) + cell_len(ELLIPSIS) + cell_len(tail) > width:
+    while head + tail and cell_len(head) + cell_len(ellipsis) + cell_len(tail) > width:
         if len(head) > len(tail):
             head = head[:-1]
         else:
             tail = tail[1:]
-    return head + ELLIPSIS + tail
+    return head + ellipsis + tail

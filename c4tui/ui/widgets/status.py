@@ -20,7 +20,7 @@ from textual.widgets import Static
 from c4tui.engine import GameState, Move, Player, Rules
 from c4tui.ui.widgets.looks import player_glyph
 from c4tui.ui.widgets.move_list import MoveList
-from c4tui.ui.widgets.phrasing import lay_out, phrases
+from c4tui.ui.widgets.phrasing import ASCII_ELLIPSIS, ELLIPSIS, lay_out, phrases
 
 #: The theme's colour for each player's turn line (readable text, not the discs' colour).
 TURN_COLOURS = {Player.RED: "$text-error", Player.YELLOW: "$text-warning"}
@@ -222,7 +222,8 @@ class StatusPanel(Vertical):
 
     def _laid_out(self, text: str) -> str:
         """``text`` in lines of the panel's width, broken only between phrases."""
-        return lay_out(text, self.content_size.width)
+        ellipsis = ASCII_ELLIPSIS if self._ascii_only else ELLIPSIS
+        return lay_out(text, self.content_size.width, ellipsis)
 
     def _put(self, static: Static, text: str, shown: str | None = None) -> bool:
         """Show ``text`` in ``static``; False if it already showed it.

@@ -13,6 +13,7 @@ from collections.abc import Callable
 
 from c4tui.records import GameRecord
 from c4tui.records.store import keep_unfinished_soon, save_game
+from c4tui.ui.widgets.phrasing import phrases
 from c4tui.ui.widgets.status import News
 
 
@@ -43,9 +44,11 @@ class GameKeeper:
             path = save_game(record)
         except OSError as error:
             return News(f"Could not save the game: {error}", "error")
-        # In the panel, not a toast: a toast would cover the board's right edge.
-        until = " until you quit" if self._saves_last_until_quit else ""
-        return News(f"Saved: {path.name}\n(Open, Ctrl+O in the menu, lists it{until})")
+        # In the panel, not a toast: a toast would cover the board's right edge. Phrases,
+        # so that the file name is never broken (nor cut at its dot) in a narrow panel.
+        until = ["until you quit"] if self._saves_last_until_quit else []
+        where = phrases("The menu's Open", "(Ctrl+O) lists it", *until)
+        return News(phrases("Saved:", path.name) + "\n" + where)
 
     def keep(self, unfinished: GameRecord | None) -> None:
         """Keep a local game under way for next time (None: a finished one is let go)."""

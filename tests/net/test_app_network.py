@@ -186,7 +186,7 @@ async def test_a_server_gone_during_your_turn_is_shown_at_once_without_a_key() -
                 if screen.driver.problem:
                     break
             assert "hung up during the game" in message(screen)
-            assert "n: reconnect · esc: menu" in message(screen)
+            assert "n: reconnect\nesc: menu" in message(screen)  # apart: 18 columns
             assert str(screen.query_one("#turn").render()) == "Game stopped"
             assert not screen.board.accepting  # the board is frozen
             assert not app._notifications  # nothing piles up over the board

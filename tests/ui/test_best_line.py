@@ -120,7 +120,7 @@ async def test_play_on_from_the_games_own_moves_in_a_line_review_plays_those_mov
         screen = await analysed_after(pilot, "d4 d3 d5")
         await pilot.press("b", "left", "left")
         await pilot.pause()
-        assert "c: play on" in message(app.screen)
+        assert "c: play from here" in message(app.screen)
         await pilot.press("c", "y")
         await settle(pilot)
         game = app.screen

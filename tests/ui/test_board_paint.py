@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 from rich.segment import Segment
 from rich.style import Style
 
+from c4tui.ai.analysis import ColumnVerdict, Outcome
 from c4tui.engine import GameState, Move, Player, Rules
 from c4tui.ui.widgets.board_paint import (
     COMPONENTS,
@@ -25,6 +26,7 @@ from c4tui.ui.widgets.board_paint import (
     KeptLines,
     Picture,
     board_line,
+    readable_labels,
 )
 from c4tui.ui.widgets.looks import ASCII_LOOKS, UNICODE_LOOKS, CellLook
 
@@ -200,6 +202,61 @@ def test_analysis_labels_show_wins_and_losses_apart() -> None:
     drawn = board_line(picture, STYLES, line, {}, cursor=0, blank=BLANK)
     assert text(drawn) == " W3 D  L5 + "
     assert [s.style for s in drawn] == [STYLES.good, STYLES.label, STYLES.bad, STYLES.good]
+
+
+def test_labels_wider_than_their_cells_allow_are_cut_to_their_outcome() -> None:
+    """7 x 6 at 40 x 12 showed ``L17L19L19L20L19L19L17``: three letters in three-wide cells."""
+    labels = ("L17", "L19", "D", "W20", "L19", "W3", "L17")
+    compact = picture_of(GameState.new(7, 6), analysis=labels)
+    line = 2 + 6 * COMPACT.height + 1
+    assert text(board_line(compact, STYLES, line, {}, cursor=0, blank=BLANK)) == (
+        " L  L  D  W  L  W  L "
+    )
+    roomy = picture_of(GameState.new(7, 6), UNICODE_LOOKS[-2], analysis=labels)
+    line = 2 + 6 * roomy.look.height + 1
+    assert text(board_line(roomy, STYLES, line, {}, cursor=0, blank=BLANK)).split() == list(labels)
+    assert readable_labels(("...", "W21"), 3) == ("..", "W")  # the ASCII "thinking" dots
+    assert readable_labels(("…", "W2"), 3) == ("…", "W2")
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    verdicts=st.lists(
+        st.builds(ColumnVerdict, st.sampled_from(list(Outcome)), st.integers(1, 400)),
+        min_size=4,
+        max_size=20,
+    ),
+    look=st.sampled_from(UNICODE_LOOKS + ASCII_LOOKS),
+)
+def test_every_label_reads_apart_from_its_neighbours(
+    verdicts: list[ColumnVerdict], look: CellLook
+) -> None:
+    """Split at the blanks, the row gives back each column's label, or its outcome letter."""
+    labels = tuple(verdict.label for verdict in verdicts)
+    picture = picture_of(GameState.new(len(labels), 4), look, analysis=labels)
+    drawn = text(board_line(picture, STYLES, 2 + 4 * look.height + 1, {}, cursor=0, blank=BLANK))
+    assert len(drawn) == len(labels) * look.width
+    shown = drawn.split()
+    assert shown == list(readable_labels(labels, look.width))
+    assert all(label.startswith(part) for part, label in zip(shown, labels, strict=True))
+    assert shown == list(labels) or look.width == 3  # cut only in the smallest cells
+
+
+def test_without_a_line_to_spare_the_labels_share_the_pop_markers() -> None:
+    """The analysis row takes no line of its own then: the board is no taller with it."""
+    state = GameState.new(7, 6, Rules.POPOUT)
+    plain = picture_of(state)
+    shared = replace(picture_of(state, analysis=("D",) * 7), analysis_apart=False)
+    assert shared.size() == plain.size()
+    below = 2 + 6 * COMPACT.height
+    assert text(board_line(shared, STYLES, below, {}, cursor=2, blank=BLANK)) == " D " * 7
+    assert board_line(shared, STYLES, below + 1, {}, cursor=2, blank=BLANK) == []
+    popping = replace(shared, pop_mode=True)  # the marker takes its column's label's place
+    drawn = board_line(popping, STYLES, below, {}, cursor=2, blank=BLANK)
+    assert text(drawn) == " D  D  ▲  D  D  D  D "
+    assert drawn[2].style == STYLES.marker
+    apart = picture_of(state, analysis=("D",) * 7)
+    assert apart.size()[1] == plain.size()[1] + 1
 
 
 def test_styles_are_looked_up_by_component_class() -> None:

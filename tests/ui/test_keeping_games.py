@@ -22,6 +22,7 @@ from c4tui.ui.screens.open import OpenDialog
 from c4tui.ui.screens.review import ReviewScreen
 from c4tui.ui.widgets.menu_button import MenuButton
 from c4tui.ui.widgets.move_list import MoveList
+from c4tui.ui.widgets.phrasing import shortened
 from tests.ui.helpers import SIZE, make_app, play, settle, start_game
 
 
@@ -140,8 +141,10 @@ async def test_save_writes_a_record_that_reads_back() -> None:
         await play(pilot, "d1 d2 d1 d2 d1 d2 d1")
         await pilot.press("s")
         await pilot.pause()
-        assert "Saved: " in message(screen)
+        said = message(screen).splitlines()
     [path] = saved_games()
+    # The 18 columns of the panel at 80 x 24 take no more of the file's name than this.
+    assert said[:2] == ["Saved:", shortened(path.name, 18)]
     record = parse_record(path.read_text())
     assert record.result is Result.RED
     assert [str(move) for move in record.moves] == ["d1", "d2", "d1", "d2", "d1", "d2", "d1"]
@@ -185,7 +188,7 @@ async def test_rematch_swaps_colours_keeps_the_score_and_the_menu_follows() -> N
         screen.driver.resign(Player.YELLOW, "the computer gave up")  # a quick result
         await settle(pilot)
         score = str(screen.panel.query_one("#score", Static).render()).splitlines()
-        assert score == ["Score", "You 1", "Computer (Random) 0", "draws 0"]
+        assert score == ["Score", "You 1", "Computer (Random)", "0", "draws 0"]  # 18 columns
         await pilot.press("r")
         await settle(pilot)
         rematch = app.screen
@@ -195,7 +198,7 @@ async def test_rematch_swaps_colours_keeps_the_score_and_the_menu_follows() -> N
         rematch.driver.resign(Player.YELLOW, "I gave up")
         await settle(pilot)
         score = str(rematch.panel.query_one("#score", Static).render()).splitlines()
-        assert score == ["Score", "You 1", "Computer (Random) 1", "draws 0"]
+        assert score == ["Score", "You 1", "Computer (Random)", "1", "draws 0"]
         await pilot.press("escape")  # the menu shows the game left: you played Yellow
         await pilot.pause()
         menu = app.screen

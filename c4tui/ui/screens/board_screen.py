@@ -17,7 +17,7 @@ from textual.widgets import Static
 from c4tui.engine import GameState
 from c4tui.ui.widgets.board import Board
 from c4tui.ui.widgets.footer import FittingFooter
-from c4tui.ui.widgets.looks import EXTRA_LINES, smallest_look
+from c4tui.ui.widgets.looks import board_height, smallest_look
 from c4tui.ui.widgets.status import StatusPanel, narrowest_terminal_for, panel_width_for
 
 #: Lines the panel needs to show the turn, a message and the last move.
@@ -94,12 +94,14 @@ class BoardScreen(Screen[ResultType]):
         self.call_after_refresh(self._check_fit)
 
     def needed_size(self) -> tuple[int, int]:
-        """The smallest terminal that shows this board whole, with the panel and footer."""
+        """The smallest terminal that shows this board whole, with the panel and footer.
+
+        The same with the analysis row: it takes a line under the board only if one is spare.
+        """
         state = self.board.state
         look = smallest_look(self._ascii_only)
-        analysis = 0 if self.board.analysis is None else 1
         width = narrowest_terminal_for(state.columns * look.width)
-        height = max(state.rows * look.height + EXTRA_LINES + analysis, PANEL_MIN_HEIGHT)
+        height = max(board_height(state.rows, look), PANEL_MIN_HEIGHT)
         return width, height + 1  # the footer
 
     def _check_fit(self) -> None:

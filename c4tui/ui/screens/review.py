@@ -151,7 +151,7 @@ class ReviewScreen(BoardScreen[int]):
         """What the keys do here (no playing on from the best line's moves)."""
         if self.at > len(self._game.moves):
             return "\n← →: step · Home/End · esc: back to the game"
-        return "\n← →: step · Home/End · c: play on from here · esc: back"
+        return "\n← →: step · Home/End · c: play from here · esc: back"
 
     def _result(self, at: int) -> str:
         """A saved game's result, once its last move is shown."""

@@ -23,7 +23,7 @@ from textual.timer import Timer
 
 from c4tui.engine import GameState, Move, MoveKind, Player
 from c4tui.ui.widgets.board_paint import COMPONENTS, BoardStyles, Fall, KeptLines, Paint, Picture
-from c4tui.ui.widgets.looks import CellLook, choose_look
+from c4tui.ui.widgets.looks import CellLook, board_height, choose_look
 from c4tui.ui.widgets.scrolling import set_virtual_size
 
 #: Two digits typed within this many seconds make one column number ("1", "2" → 12).
@@ -100,6 +100,7 @@ class Board(ScrollView, can_focus=True):
         self._last_digit: tuple[int, float] | None = None
         #: One short outcome per column ("W3", "D", "L5"; "" for none), shown under the board.
         self._analysis: tuple[str, ...] | None = None
+        self._analysis_apart = True  # a line to spare for it under the board
         #: False once the game is over: Play leaves the footer instead of being dimmed.
         self.offers_play = True
         self._threats: dict[tuple[int, int], frozenset[Player]] = {}
@@ -297,9 +298,10 @@ class Board(ScrollView, can_focus=True):
 
     def _fit_look(self) -> None:
         width, height = self.size.width or 80, self.size.height or 24
-        self._look = choose_look(
+        self._look = look = choose_look(
             self._state.columns, self._state.rows, width, height, self._ascii_only
         )
+        self._analysis_apart = board_height(self._state.rows, look) < height
         picture = self._picture()
         set_virtual_size(self, Size(*picture.size()))  # the CSS sets the board's own size
         self._kept.fit(picture)  # lines of other cells, or of another board, go
@@ -423,6 +425,7 @@ class Board(ScrollView, can_focus=True):
             self._threats,
             self._fall,
             self._analysis,
+            self._analysis_apart,
             pop_mode=self.pop_mode,
             accepting=self.accepting,
             ascii_only=self._ascii_only,

@@ -6,7 +6,9 @@ and says which to make again.
 
 The board's virtual lines, top to bottom: 0 the column numbers, 1 the drop marker,
 then ``look.height`` lines per row of cells (the top row first), then the pop
-marker, then the analysis row (when shown).
+marker, then the analysis row (when shown). Where the widget has no line to spare
+for that row, the labels share the pop marker's line (the marker over its column's
+label), so turning the analysis on never asks for a bigger terminal.
 
 Speed: a key must show within one frame on a 20 x 20 board. Each line of cells is
 kept without the cursor (a ``Line``), made again only when what it shows changes;
@@ -24,7 +26,7 @@ from rich.segment import Segment
 from rich.style import Style
 
 from c4tui.engine import GameState, Move, MoveKind, Player
-from c4tui.ui.widgets.looks import EXTRA_LINES, CellLook
+from c4tui.ui.widgets.looks import CellLook, board_height
 
 #: Lines above the first row of cells: the column numbers and the drop marker.
 LINES_ABOVE = 2
@@ -152,6 +154,8 @@ class Picture:
     fall: Fall | None = None
     #: One short outcome per column ("W3", "D", "L5"), or None: no analysis row.
     analysis: tuple[str, ...] | None = None
+    #: The analysis row has a line of its own; False: it shares the pop marker's line.
+    analysis_apart: bool = True
     pop_mode: bool = False
     #: False while moves wait (the markers are hidden).
     accepting: bool = True
@@ -183,8 +187,8 @@ class Picture:
     def size(self) -> tuple[int, int]:
         """The whole board's width and height in cells (numbers, markers, analysis row)."""
         state, look = self.state, self.look
-        analysis_lines = 0 if self.analysis is None else 1
-        return state.columns * look.width, state.rows * look.height + EXTRA_LINES + analysis_lines
+        analysis_lines = 1 if self.analysis is not None and self.analysis_apart else 0
+        return state.columns * look.width, board_height(state.rows, look) + analysis_lines
 
     def cell_boxes(self, cells: Iterable[tuple[int, int]]) -> list[tuple[int, int, int, int]]:
         """Where ``cells`` are drawn on the board: (x, y, width, height) of each."""
@@ -301,10 +305,14 @@ def board_line(
     """
     look = picture.look
     cells_height = picture.state.rows * look.height
-    if line in (1, LINES_ABOVE + cells_height):
+    below = LINES_ABOVE + cells_height  # the pop marker's line
+    analysis_at = below + 1 if picture.analysis_apart else below
+    if line == analysis_at and picture.analysis is not None:
+        return analysis_line(picture, styles, None if picture.analysis_apart else cursor)
+    if line in (1, below):
         return marker_line(picture, styles, below=line > 1, cursor=cursor, blank=blank)
-    if line == LINES_ABOVE + 1 + cells_height:
-        return analysis_line(picture, styles)
+    if line == below + 1:
+        return []
     if line != 0 and not 0 <= line - LINES_ABOVE < cells_height:
         return []
     if line not in kept:
@@ -335,14 +343,37 @@ def label_cells(picture: Picture, styles: BoardStyles) -> list[Cell]:
     return cells
 
 
-def analysis_line(picture: Picture, styles: BoardStyles) -> list[Segment]:
-    """Each column's outcome: wins stand out, losses warn, the rest are quiet."""
+def analysis_line(
+    picture: Picture, styles: BoardStyles, marker_at: int | None = None
+) -> list[Segment]:
+    """Each column's outcome: wins stand out, losses warn, the rest are quiet.
+
+    Sharing the pop marker's line, the marker (when shown) takes the place of the
+    label of its column, ``marker_at``.
+    """
     if picture.analysis is None:
         return []
     width = picture.look.width
-    return [
-        Segment(label[:width].center(width), styles.outcome(label)) for label in picture.analysis
+    segments = [
+        Segment(label.center(width), styles.outcome(label))
+        for label in readable_labels(picture.analysis, width)
     ]
+    if marker_at is not None and picture.pop_mode and picture.accepting:
+        glyph = MARKERS[picture.ascii_only, True]
+        segments[marker_at] = Segment(glyph.center(width), styles.marker)
+    return segments
+
+
+def readable_labels(labels: tuple[str, ...], width: int) -> tuple[str, ...]:
+    """The labels as cells ``width`` wide show them, each apart from the next.
+
+    Whole when every one leaves a blank in its cell; otherwise every one cut to its
+    outcome (W, D, L, + = -): a row that reads one way, whose counts the panel's
+    words give for the best column. (Pending dots stay dots, one fewer.)
+    """
+    if all(len(label) < width for label in labels):
+        return labels
+    return tuple(label[: width - 1] if label.startswith(".") else label[:1] for label in labels)
 
 
 def marker_line(

@@ -141,9 +141,18 @@ def choose_look(
     """The largest look whose board fits in ``width`` × ``height``; compact if none fits."""
     looks = ASCII_LOOKS if ascii_only else UNICODE_LOOKS
     for look in looks:
-        if columns * look.width <= width and rows * look.height + EXTRA_LINES <= height:
+        if columns * look.width <= width and board_height(rows, look) <= height:
             return look
     return looks[-1]
+
+
+def board_height(rows: int, look: CellLook) -> int:
+    """The lines a board of ``rows`` rows takes in ``look``: its cells, numbers and markers.
+
+    The analysis row needs no line of its own: without one to spare it shares the pop
+    marker's (see board_paint).
+    """
+    return rows * look.height + EXTRA_LINES
 
 
 def smallest_look(ascii_only: bool = False) -> CellLook:

@@ -1,7 +1,8 @@
 """The panel beside the board: whose turn, the mode, the last message and the move list.
 
 The screen sets what there is to show (the panel's reactives); the panel's ``watch_``
-methods draw it, each line only when what it shows has changed.
+methods draw it, each line only when what it shows has changed, laid out in lines of
+the panel's width so that no phrase breaks (``phrasing``).
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from textual.widgets import Static
 from c4tui.engine import GameState, Move, Player, Rules
 from c4tui.ui.widgets.looks import player_glyph
 from c4tui.ui.widgets.move_list import MoveList
+from c4tui.ui.widgets.phrasing import ASCII_ELLIPSIS, ELLIPSIS, fill, lay_out, phrases
 
 #: The theme's colour for each player's turn line (readable text, not the discs' colour).
 TURN_COLOURS = {Player.RED: "$text-error", Player.YELLOW: "$text-warning"}
@@ -103,7 +105,7 @@ BEST_LINE_LEAD = "Best line (b):"
 BEST_LINE_MOVES_BESIDE = 9
 
 
-def best_line_text(shown: LineShown, width: int, ellipsis: str = "…") -> str:
+def best_line_text(shown: LineShown, width: int, ellipsis: str = ELLIPSIS) -> str:
     """The best line in ``width`` columns: the moves cut short with ``ellipsis``, never the result.
 
     The result keeps its move number with it when it wraps.
@@ -122,13 +124,7 @@ def best_line_text(shown: LineShown, width: int, ellipsis: str = "…") -> str:
 def wrapped_result(result: str, width: int) -> str:
     """``result`` in lines of ``width``, broken between words but never inside "move 21"."""
     words = result.replace(" move ", " move\0").split(" ")
-    lines = [words[0]]
-    for word in words[1:]:
-        if len(lines[-1]) + 1 + len(word) <= width:
-            lines[-1] += " " + word
-        else:
-            lines.append(word)
-    return "\n".join(lines).replace("\0", " ")
+    return "\n".join(fill(phrases(*(word.replace("\0", " ") for word in words)), width))
 
 
 def fitted_moves(shown: LineShown, width: int, ellipsis: str) -> str:
@@ -203,6 +199,7 @@ class StatusPanel(Vertical):
         turn = self.query_one("#turn", Static)
         state, who, halted = shown.state, shown.who, shown.halted
         if halted:
+            halted = self._laid_out(halted)
             self._put(turn, escape(halted), shown=halted)
             return
         player: Player | None = state.winner or state.turn
@@ -215,7 +212,9 @@ class StatusPanel(Vertical):
         else:
             text = f"{glyph} {state.turn.name} to move"
         if player is not None and who.get(player):
-            text += f"\n{who[player]}" + (" won" if state.winner is not None else "")
+            name = who[player]
+            text += "\n" + (phrases(name, "won") if state.winner is not None else name)
+        text = self._laid_out(text)
         # The colour is in the text, not a CSS class: restyling the widget on every
         # move took more of a frame than drawing it.
         colour = TURN_COLOURS.get(player) if player is not None else None
@@ -226,7 +225,9 @@ class StatusPanel(Vertical):
         if text is None:
             return
         score = self.query_one("#score", Static)
-        self._put(score, f"Score\n{text}")
+        # A line a player, its count last: the name and the count are two phrases.
+        lines = [phrases(*line.rsplit(" ", 1)) for line in text.splitlines()]
+        self._put(score, self._laid_out("\n".join(["Score", *lines])))
         score.display = bool(text)
 
     def watch_mode(self, shown: Mode | None) -> None:
@@ -250,7 +251,7 @@ class StatusPanel(Vertical):
         if news is None:
             return
         message = self.query_one("#message", Static)
-        self._put(message, news.text)
+        self._put(message, self._laid_out(news.text))
         for name in ("error", "thinking", "result"):
             message.set_class(news.kind == name, f"-{name}")
 
@@ -263,7 +264,8 @@ class StatusPanel(Vertical):
         if moves and last_mover is not None:
             move = moves[-1]
             verb = "in" if move.kind.value == "d" else "pop"  # short: fits the narrow panel
-            self._put(last, f"Last: {last_mover.name} {verb} {move.column + 1}")
+            said = phrases("Last:", f"{last_mover.name} {verb} {move.column + 1}")
+            self._put(last, self._laid_out(said))
         else:
             self._put(last, "Last: —")
         self.query_one("#moves", MoveList).show(moves)
@@ -273,12 +275,21 @@ class StatusPanel(Vertical):
         line = self.query_one("#best-line", Static)
         line.display = shown is not None
         if shown is not None:
-            ellipsis = "..." if self._ascii_only else "…"
-            self._put(line, best_line_text(shown, self.size.width, ellipsis))
+            ellipsis = ASCII_ELLIPSIS if self._ascii_only else ELLIPSIS
+            self._put(line, best_line_text(shown, self.content_size.width, ellipsis))
 
     def on_resize(self) -> None:
-        """A new width: the best line is fitted to it again."""
+        """A new width: every line laid out again (and redrawn only where that changed it)."""
+        self.watch_turn(self.turn)
+        self.watch_score(self.score)
+        self.watch_news(self.news)
+        self.watch_moves(self.moves)
         self.watch_best_line(self.best_line)
+
+    def _laid_out(self, text: str) -> str:
+        """``text`` in lines of the panel's width, broken only between phrases."""
+        ellipsis = ASCII_ELLIPSIS if self._ascii_only else ELLIPSIS
+        return lay_out(text, self.content_size.width, ellipsis)
 
     def _put(self, static: Static, text: str, shown: str | None = None) -> bool:
         """Show ``text`` in ``static``; False if it already showed it.

@@ -70,6 +70,18 @@ class MovesTakenBack:
 
 
 @dataclass(frozen=True)
+class MovesRedone:
+    """Redo: the moves the latest undo took back were played again (``count`` of them).
+
+    The game is at ``state``, reached by ``moves``; nothing asked the seats for them.
+    """
+
+    state: GameState
+    count: int
+    moves: tuple[Move, ...]
+
+
+@dataclass(frozen=True)
 class SeatLeft:
     """The player in a seat left or forfeited; the other player wins."""
 
@@ -104,6 +116,7 @@ MatchEvent = (
     | MovePlayed
     | MoveRefused
     | MovesTakenBack
+    | MovesRedone
     | SeatLeft
     | GameOver
     | MatchFailed

@@ -201,13 +201,27 @@ class GameScreen(MatchView):
 
     def action_why_no_undo(self) -> None:
         """u with nothing to take back (or in a game that takes nothing back): say so."""
+        self._say_nothing_to("undo")
+
+    def action_redo(self) -> None:
+        """Play again what the last undo took back (until a new move is made)."""
+        self.advice.cancel_hint()
+        if not self.driver.redo():
+            self.action_why_no_redo()
+
+    def action_why_no_redo(self) -> None:
+        """U or Ctrl+Y with nothing undone to play again: say so."""
+        self._say_nothing_to("redo")
+
+    def _say_nothing_to(self, verb: str) -> None:
+        """Why ``verb`` (undo, redo) changed nothing."""
         driver = self.driver
         if not all(seat.supports_undo for seat in driver.seats.values()):
             self.panel.say("Moves cannot be taken back in this game.")
         elif driver.is_over or driver.state.is_over:
-            self.panel.say("The game is over: nothing to undo.\nn: new game · esc: menu")
+            self.panel.say(f"The game is over: nothing to {verb}.\nn: new game · esc: menu")
         else:
-            self.panel.say("Nothing to undo")
+            self.panel.say(f"Nothing to {verb}")
 
     def action_new_game(self) -> None:
         """Same settings, empty board (a network opponent reconnects); asks first mid-game."""

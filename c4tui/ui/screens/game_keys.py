@@ -27,6 +27,8 @@ GAME_BINDINGS: list[BindingType] = [
     Binding("a", "toggle_analysis", "Analysis", id="game.analysis"),
     Binding("u", "undo", "Undo", id="game.undo"),
     Binding("n", "new_game", "New", id="game.new"),
+    # After New: on a narrow terminal New matters more (U works when left out).
+    Binding("U,ctrl+y", "redo", "Redo", key_display="U", id="game.redo"),
     Binding("r", "rematch", "Rematch", id="game.rematch"),
     Binding("v", "review", "Review", id="game.review"),
     Binding("s", "save", "Save", id="game.save"),
@@ -38,6 +40,8 @@ GAME_BINDINGS: list[BindingType] = [
     Binding("h", "why_no_hint", show=False),
     # Reached only while Undo is dimmed or hidden: say why nothing was taken back.
     Binding("u", "why_no_undo", show=False),
+    # Reached only while Redo is dimmed or hidden: say why nothing was played again.
+    Binding("U,ctrl+y", "why_no_redo", show=False),
     # The same actions while their footer entries are hidden (during play, or on a
     # narrow terminal); each comes after the shown binding of its key.
     Binding("r", "anytime('rematch')", show=False),
@@ -50,7 +54,7 @@ GAME_BINDINGS: list[BindingType] = [
 #: What the footer offers only once the game is over (during play they stay hidden).
 AFTER_GAME_ACTIONS = frozenset({"rematch", "review", "save"})
 #: What makes no sense once the game is over (hidden then, to make room).
-DURING_GAME_ACTIONS = frozenset({"toggle_pop", "hint", "undo"})
+DURING_GAME_ACTIONS = frozenset({"toggle_pop", "hint", "undo", "redo"})
 #: What the footer has room for on wide terminals only (the keys work at any width).
 WIDE_ONLY_ACTIONS = frozenset({"toggle_threats", "export_digits"})
 
@@ -75,7 +79,11 @@ def footer_offers(action: str, driver: MatchDriver, context: KeyContext) -> bool
 
 
 def _while_playing(action: str, driver: MatchDriver, context: KeyContext) -> bool | None:  # noqa: PLR0911 (a rule an action)
-    """Hide Drop/Pop (classic rules) and Undo (nobody undoes); dim what cannot be done now."""
+    """Hide Drop/Pop (classic rules) and Undo (nobody undoes); dim what cannot be done now.
+
+    Redo goes with Undo, lit only while an undo's moves wait to be played again (dimmed,
+    not hidden, otherwise: a key appearing would lay the whole screen out again).
+    """
     if action == "toggle_pop":
         if not context.popout:
             return False
@@ -84,8 +92,9 @@ def _while_playing(action: str, driver: MatchDriver, context: KeyContext) -> boo
         return True if driver.awaiting_submission() else None
     if action == "toggle_analysis":  # nothing to analyse once the game is over
         return not (driver.is_over or driver.state.is_over) or context.analysis_on
-    if action == "undo":
+    if action in ("undo", "redo"):
         if not all(seat.supports_undo for seat in driver.seats.values()):
             return False
-        return True if driver.can_undo() else None
+        possible = driver.can_undo() if action == "undo" else driver.can_redo()
+        return True if possible else None
     return True

@@ -33,6 +33,7 @@ up a third time is a draw. Under **classic** rules a full board is a draw.
 | Enter or Space | play in the cursor column (a click plays too) |
 | p | switch between dropping and popping (Pop Out only) |
 | u | undo (against the computer: back to before your last move) |
+| U or Ctrl+Y | redo: play again what u took back, until a new move is made |
 | h | hint: the cursor jumps to a good move (and says if it wins) |
 | a | analysis on/off: each column's outcome under the board |
 | n | new game with the same settings (asks first mid-game) |

@@ -283,8 +283,8 @@ class GameScreen(MatchView):
             self.dismiss(None)
 
     def action_save(self) -> None:
-        """Save the game (finished or not) as a record in the saved games folder."""
-        self.panel.news = self.keeper.save(self.record())
+        """Save the game (finished or not) in the saved games folder, under the name asked."""
+        self.keeper.ask_and_save(self.app, self.record(), self._tell)
 
     def action_export_digits(self) -> None:
         """The game in the solvers' digit notation, shown and copied to the clipboard."""

@@ -39,7 +39,7 @@ up a third time is a draw. Under **classic** rules a full board is a draw.
 | n | new game with the same settings (asks first mid-game) |
 | r | rematch: colours swapped, the score of the series goes on |
 | v | review: ← → step through the moves, Home/End jump, c plays on from the move shown |
-| s | save the game (the menu's Open lists saved games; `c4tui replay FILE` opens one) |
+| s | save the game under a name (Enter: the time); Open in the menu, `c4tui replay FILE` |
 | w | threats on/off: **r**, **y** (**!** both) mark the cells where RED or YELLOW makes four |
 | x | the game as a digit string (like 4453) for solver websites, copied to the clipboard |
 | Esc or m | back to the menu (the game waits there: Resume, Ctrl+R) |

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
+from functools import partial
 
 from textual.message import Message
 
@@ -21,8 +22,15 @@ from c4tui.match.score import Score
 from c4tui.match.settings import DriverFactory, MatchSettings
 from c4tui.records import GameRecord, moves_to_digits
 from c4tui.ui.advice import Advice
+from c4tui.ui.commands import PaletteCommand, ScreenCommands
 from c4tui.ui.screens.confirm import ConfirmDialog
-from c4tui.ui.screens.game_keys import GAME_BINDINGS, WIDE_FOOTER, KeyContext, footer_offers
+from c4tui.ui.screens.game_keys import (
+    GAME_BINDINGS,
+    WIDE_FOOTER,
+    KeyContext,
+    footer_offers,
+    palette_actions,
+)
 from c4tui.ui.screens.help import HelpScreen
 from c4tui.ui.screens.match_view import MatchView
 from c4tui.ui.screens.review import ReviewScreen
@@ -61,6 +69,7 @@ class GameScreen(MatchView):
     """
 
     BINDINGS = GAME_BINDINGS
+    COMMANDS = {ScreenCommands}  # the game's actions in the palette, beside Textual's
 
     @dataclass
     class Suspended(Message):
@@ -69,6 +78,12 @@ class GameScreen(MatchView):
         The app keeps the screen and dismisses it; where nobody does, the screen
         dismisses itself (and its game ends).
         """
+
+        screen: GameScreen
+
+    @dataclass
+    class OpenRequested(Message):
+        """From ``screen``'s game, the person asked to open a saved game (the palette)."""
 
         screen: GameScreen
 
@@ -160,21 +175,40 @@ class GameScreen(MatchView):
         """What the footer offers now (``game_keys`` says what when)."""
         if not self._widgets_ready:
             return False  # keys that come before the screen has its widgets, or after
-        context = KeyContext(
+        return footer_offers(action, self.driver, self._key_context())
+
+    def _key_context(self) -> KeyContext:
+        return KeyContext(
             popout=self.settings.rules is Rules.POPOUT,
             wide=self.app.size.width >= WIDE_FOOTER,
             analysis_on=self.advice.analysis_on,
         )
-        return footer_offers(action, self.driver, context)
+
+    def palette_commands(self) -> list[PaletteCommand]:
+        """The game's actions for the command palette, each running what its key runs."""
+        chosen = palette_actions(self.driver, self._key_context(), remote=self.remote)
+        return [PaletteCommand(c.name, c.help, partial(self.action_anytime, a)) for c, a in chosen]
 
     def action_anytime(self, action: str) -> None:
-        """An action whose footer entry is hidden (to save room) but still works."""
+        """An action whose footer entry is hidden (to save room) but still works.
+
+        Also what the palette's commands run: the footer's rules were applied already.
+        """
         anytime = {
             "rematch": self.action_rematch,
             "review": self.action_review,
             "save": self.action_save,
             "toggle_threats": self.action_toggle_threats,
             "export_digits": self.action_export_digits,
+            "new_game": self.action_new_game,
+            "open_saved": self.action_open_saved,
+            "toggle_analysis": self.action_toggle_analysis,
+            "hint": self.action_hint,
+            "why_no_hint": self.action_why_no_hint,
+            "undo": self.action_undo,
+            "why_no_undo": self.action_why_no_undo,
+            "redo": self.action_redo,
+            "why_no_redo": self.action_why_no_redo,
         }
         if action in anytime:
             anytime[action]()
@@ -281,6 +315,11 @@ class GameScreen(MatchView):
         """Nobody took the game left for the menu: leave it as a finished one is left."""
         if self.is_current:
             self.dismiss(None)
+
+    def action_open_saved(self) -> None:
+        """Open a saved game, or a position pasted as digits (the app's Open dialog)."""
+        self.advice.cancel_hint()
+        self.post_message(self.OpenRequested(self))
 
     def action_save(self) -> None:
         """Save the game (finished or not) in the saved games folder, under the name asked."""

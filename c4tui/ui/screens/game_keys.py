@@ -8,7 +8,7 @@ dimmed, and a key that is dimmed says why when pressed.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from textual.binding import Binding, BindingType
 
@@ -60,6 +60,38 @@ WIDE_ONLY_ACTIONS = frozenset({"toggle_threats", "export_digits"})
 
 
 @dataclass(frozen=True)
+class GameCommand:
+    """A game action in the command palette: the action its key runs, with a help line.
+
+    ``why_not`` is the action that says why it cannot be done now, as its key does;
+    an action without one is left out of the palette while it cannot be done.
+    """
+
+    name: str
+    help: str
+    action: str
+    why_not: str | None = None
+
+
+#: The game's actions in the command palette (Ctrl+P); Textual's "Theme" changes themes.
+GAME_COMMANDS = (
+    GameCommand("New game", "Same settings, empty board; asks mid-game (n)", "new_game"),
+    GameCommand("Rematch", "Colours swapped, the score goes on; asks mid-game (r)", "rematch"),
+    GameCommand("Save", "Save the game under a name (s)", "save"),
+    GameCommand(
+        "Open a saved game",
+        "Or paste digits; this game waits under Resume (Ctrl+O in the menu)",
+        "open_saved",
+    ),
+    GameCommand("Analysis on/off", "Each column's outcome under the board (a)", "toggle_analysis"),
+    GameCommand("Hint", "The cursor jumps to a good move (h)", "hint", "why_no_hint"),
+    GameCommand("Review", "Step through the moves, play on from one (v)", "review"),
+    GameCommand("Undo", "Take back your last move and the answer to it (u)", "undo", "why_no_undo"),
+    GameCommand("Redo", "Play again what undo took back (U or Ctrl+Y)", "redo", "why_no_redo"),
+)
+
+
+@dataclass(frozen=True)
 class KeyContext:
     """What the footer's choice depends on besides the driver."""
 
@@ -98,3 +130,21 @@ def _while_playing(action: str, driver: MatchDriver, context: KeyContext) -> boo
         possible = driver.can_undo() if action == "undo" else driver.can_redo()
         return True if possible else None
     return True
+
+
+def palette_actions(
+    driver: MatchDriver, context: KeyContext, *, remote: bool
+) -> list[tuple[GameCommand, str]]:
+    """The game's commands for the palette now, each with the action choosing it runs.
+
+    Its own action when the footer's rules allow it (as on a terminal wide enough for
+    every key), else the one that says why not. Left out: what cannot be done and has
+    no why, and Open in a game on a server (leaving that game forfeits it).
+    """
+    chosen = []
+    for command in GAME_COMMANDS:
+        offered = footer_offers(command.action, driver, replace(context, wide=True))
+        action = command.action if offered else command.why_not
+        if action is not None and not (remote and action == "open_saved"):
+            chosen.append((command, action))
+    return chosen

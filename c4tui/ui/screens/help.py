@@ -44,6 +44,7 @@ up a third time is a draw. Under **classic** rules a full board is a draw.
 | x | the game as a digit string (like 4453) for solver websites, copied to the clipboard |
 | Esc or m | back to the menu (the game waits there: Resume, Ctrl+R) |
 | t, f | online: chat with the room, forfeit (after a confirmation) |
+| Ctrl+P | the command palette: these actions by name (new game, save, undo…), and themes |
 | ? | this help |
 | q or Ctrl+Q | quit |
 

@@ -2,11 +2,17 @@
 
 from __future__ import annotations
 
+import asyncio
+
 from textual.widgets._footer import FooterKey
 
 from c4tui.engine import Player
+from c4tui.match.settings import MatchSettings
+from c4tui.ui.app import C4App
 from c4tui.ui.screens.game import GameScreen
+from tests.seats import SlowSeat
 from tests.ui.helpers import make_app, play, settle, start_game
+from tests.ui.test_responsiveness import against
 
 WIDE = (120, 30)  # room in the footer for every key offered during play
 
@@ -76,3 +82,25 @@ async def test_redo_against_the_computer_plays_your_move_and_its_reply_again() -
         assert played(screen) == before and screen.driver.state.turn is Player.RED
         assert screen.board.state == screen.driver.state
         assert "Redone: 2 moves" in message(screen)
+
+
+async def test_redo_of_a_move_undone_mid_thought_sets_the_computer_thinking_again() -> None:
+    """u while the computer thinks takes your move back; U plays it again, the first
+    thought was cancelled and a new one starts: one answer, never two racing."""
+    slow = SlowSeat()
+    app = C4App(MatchSettings(opponent="computer"), make_driver=against(slow))
+    async with app.run_test(size=WIDE) as pilot:
+        screen = await start_game(pilot)
+        await pilot.press("4", "enter")
+        await asyncio.wait_for(slow.asked.wait(), timeout=5)
+        await pilot.press("u")
+        await screen.driver.settled()
+        await pilot.pause()
+        assert slow.cancelled and screen.driver.moves == () and footer_offers(screen, "Redo")
+        slow.asked.clear()
+        await pilot.press("U")
+        await asyncio.wait_for(slow.asked.wait(), timeout=5)
+        await pilot.pause()
+        assert played(screen) == "d4" and "thinking" in message(screen)
+        assert not footer_offers(screen, "Redo") and not screen.driver.awaiting_submission()
+        await pilot.press("m")  # leave without waiting for the slow answer

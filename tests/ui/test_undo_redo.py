@@ -11,8 +11,7 @@ from c4tui.match.settings import MatchSettings
 from c4tui.ui.app import C4App
 from c4tui.ui.screens.game import GameScreen
 from tests.seats import SlowSeat
-from tests.ui.helpers import make_app, play, settle, start_game
-from tests.ui.test_responsiveness import against
+from tests.ui.helpers import against, make_app, play, settle, start_game, undone_mid_thought
 
 WIDE = (120, 30)  # room in the footer for every key offered during play
 
@@ -90,12 +89,7 @@ async def test_redo_of_a_move_undone_mid_thought_sets_the_computer_thinking_agai
     slow = SlowSeat()
     app = C4App(MatchSettings(opponent="computer"), make_driver=against(slow))
     async with app.run_test(size=WIDE) as pilot:
-        screen = await start_game(pilot)
-        await pilot.press("4", "enter")
-        await asyncio.wait_for(slow.asked.wait(), timeout=5)
-        await pilot.press("u")
-        await screen.driver.settled()
-        await pilot.pause()
+        screen = await undone_mid_thought(pilot, slow)
         assert slow.cancelled and screen.driver.moves == () and footer_offers(screen, "Redo")
         slow.asked.clear()
         await pilot.press("U")

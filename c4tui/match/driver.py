@@ -11,23 +11,25 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from c4tui.engine import C4Error, GameState, IllegalMoveError, Move, Player
 from c4tui.match.backends.base import Backend, Watcher
 from c4tui.match.events import (
+    EventSource,
     GameOver,
     GameStarted,
-    MatchEvent,
     MatchFailed,
     MovePlayed,
     MoveRefused,
+    MovesRedone,
     MovesTakenBack,
     SeatLeft,
     SeatStarting,
     TurnStarted,
 )
+from c4tui.match.history import GameHistory
 from c4tui.match.pool import SearchPool
 
 if TYPE_CHECKING:
@@ -35,14 +37,12 @@ if TYPE_CHECKING:
     from c4tui.ai.best_line import BestLine
     from c4tui.ai.search import SearchResult
 
-Listener = Callable[[MatchEvent], None]
-
 
 class OpponentLeft(C4Error):
     """Raised by a backend whose player left or forfeited; the message says how."""
 
 
-class MatchDriver:
+class MatchDriver(EventSource):
     """Plays one match at a time between two seats, with any number of watchers.
 
     Args:
@@ -63,17 +63,12 @@ class MatchDriver:
         watchers: Sequence[Watcher] = (),
         pool: SearchPool | None = None,
     ) -> None:
+        super().__init__()
         self.seats = dict(seats)
         self._seating = dict(seats)  # as asked; a seat whose side moved first may swap
         self.watchers = list(watchers)
-        self._initial = start
-        self._states = [start]
-        self._moves: list[Move] = []
-        for move in history:
-            self._states.append(self.state.play(move))
-            self._moves.append(move)
+        self._history = GameHistory(start, history)
         self._pool = pool
-        self._listeners: list[Listener] = []
         self._task: asyncio.Task[None] | None = None
         self._submitted: asyncio.Future[Move] | None = None
         self._settled = asyncio.Event()
@@ -91,22 +86,22 @@ class MatchDriver:
     @property
     def state(self) -> GameState:
         """The current position."""
-        return self._states[-1]
+        return self._history.state
 
     @property
     def moves(self) -> tuple[Move, ...]:
         """Every move played so far, in order."""
-        return tuple(self._moves)
+        return self._history.moves
 
     @property
     def positions(self) -> tuple[GameState, ...]:
         """Every position so far, the first one first (one more than there are moves)."""
-        return tuple(self._states)
+        return self._history.positions
 
     @property
     def last_move(self) -> Move | None:
         """The most recent move, if any."""
-        return self._moves[-1] if self._moves else None
+        return self._history.moves[-1] if self._history.moves else None
 
     @property
     def is_over(self) -> bool:
@@ -132,32 +127,6 @@ class MatchDriver:
         """True when both seats are people here (two players at one keyboard)."""
         return all(seat.submits for seat in self.seats.values())
 
-    # ----- listening -----------------------------------------------------------------
-
-    def subscribe(self, listener: Listener) -> Callable[[], None]:
-        """Call ``listener`` with every event from now on; returns a function that stops it."""
-        self._listeners.append(listener)
-        return lambda: self._listeners.remove(listener)
-
-    def listen(self, ignore: tuple[type, ...] = ()) -> asyncio.Queue[MatchEvent]:
-        """A queue that receives every event from now on (for loops that await them).
-
-        Events of the ``ignore`` types are left out (a server that answers refusals
-        itself must not pile up a client's every invalid move).
-        """
-        queue: asyncio.Queue[MatchEvent] = asyncio.Queue()
-
-        def put(event: MatchEvent) -> None:
-            if not isinstance(event, ignore):
-                queue.put_nowait(event)
-
-        self.subscribe(put)
-        return queue
-
-    def _emit(self, event: MatchEvent) -> None:
-        for listener in list(self._listeners):
-            listener(event)
-
     # ----- driving -------------------------------------------------------------------
 
     def start(self) -> None:
@@ -167,8 +136,7 @@ class MatchDriver:
     def restart(self) -> None:
         """A new game with the same seats from the first position."""
         self._stop_loop()
-        self._states = [self._initial]
-        self._moves = []
+        self._history.restart()
         self.start()
 
     async def settled(self) -> None:
@@ -195,6 +163,7 @@ class MatchDriver:
         if reason is not None:
             self._emit(MoveRefused(self.state.turn, move, reason))
             return reason
+        self._history.forget_undone()  # a new move: what undo took back stays taken back
         if self._submitted is not None and not self._submitted.done():
             self._submitted.set_result(move)
         else:
@@ -225,34 +194,46 @@ class MatchDriver:
         self._seat_left(player, reason)
         self._settled.set()
 
-    # ----- undo ----------------------------------------------------------------------
+    # ----- undo and redo -------------------------------------------------------------
 
     def can_undo(self) -> bool:
         """True when ``undo`` would take back a move of a person here (and nobody objects)."""
-        if self.problem is not None or not all(s.supports_undo for s in self.seats.values()):
+        if not self._takes_back():
             return False
-        return any(self.seats[state.turn].submits for state in self._states[:-1])
+        return any(self.seats[state.turn].submits for state in self.positions[:-1])
 
     def undo(self) -> bool:
         """Take back moves until a person here is to move again, one of their moves undone.
 
-        Two players: one move. Against the computer: its reply and your move.
-        Returns False (changing nothing) when there is nothing to undo.
+        Two players: one move. Against the computer: its reply and your move (``redo``
+        plays them again). Returns False (changing nothing) when there is nothing to undo.
         """
         if not self.can_undo():
             return False
         self._stop_loop()
-        count = 0
-        while True:
-            self._states.pop()
-            self._moves.pop()
-            count += 1
-            if self.seats[self.state.turn].submits:
-                break
+        count = self._history.undo(until=lambda state: self.seats[state.turn].submits)
         self.result = None
         self._emit(MovesTakenBack(self.state, count, self.moves))
         self._launch(starting=False)
         return True
+
+    def can_redo(self) -> bool:
+        """True when ``redo`` would play again moves that undo took back."""
+        return self._takes_back() and self._history.can_redo
+
+    def redo(self) -> bool:
+        """Play again what the latest undo took back; False (changing nothing) if nothing."""
+        if not self.can_redo():
+            return False
+        self._stop_loop()
+        count = self._history.redo()
+        self._emit(MovesRedone(self.state, count, self.moves))
+        self._launch(starting=False)
+        return True
+
+    def _takes_back(self) -> bool:
+        """True unless the match has stopped or a seat objects to moves taken back."""
+        return self.problem is None and all(s.supports_undo for s in self.seats.values())
 
     # ----- asking the AI -------------------------------------------------------------
 
@@ -333,7 +314,7 @@ class MatchDriver:
         That happens when a C4N server's AI drops first.
         """
         yellow = self.seats[Player.YELLOW]
-        if yellow.moved_first and not self._moves:
+        if yellow.moved_first and not self.moves:
             self.seats.update({Player.RED: yellow, Player.YELLOW: self.seats[Player.RED]})
 
     async def _next_move(self, player: Player) -> Move:
@@ -373,12 +354,10 @@ class MatchDriver:
     async def _play_move(self, player: Player, move: Move) -> None:
         before = self.state
         try:
-            after = before.play(move)
+            after = self._history.play(move)
         except IllegalMoveError as illegal:
             label = self.seats[player].label
             raise OpponentMisbehaved(f"{label} tried an illegal move: {illegal}") from None
-        self._states.append(after)
-        self._moves.append(move)
         self._emit(MovePlayed(before, move, after, player, self.moves))
         following = self.seats[after.turn]
         if not after.is_over and not following.submits:
@@ -393,9 +372,8 @@ class MatchDriver:
             raise
 
     def _take_back(self, unacknowledged: GameState) -> None:
-        if self._states[-1] is unacknowledged and len(self._states) > 1:
-            self._states.pop()
-            self._moves.pop()
+        if self.state is unacknowledged and self.moves:
+            self._history.take_back_last()
             self._emit(MovesTakenBack(self.state, 1, self.moves))
 
     def _game_over(self, state: GameState) -> GameOver:

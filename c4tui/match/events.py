@@ -1,4 +1,4 @@
-"""What the match driver reports: one frozen dataclass per kind of news, past tense.
+"""What the match driver reports (one frozen dataclass per kind of news, past tense), and to whom.
 
 Front ends listen to these and never decide what happens next themselves: the
 game screen redraws, the console prints, the server answers its client.
@@ -6,6 +6,8 @@ game screen redraws, the console prints, the server answers its client.
 
 from __future__ import annotations
 
+import asyncio
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from c4tui.engine import GameState, Move, Player
@@ -70,6 +72,18 @@ class MovesTakenBack:
 
 
 @dataclass(frozen=True)
+class MovesRedone:
+    """Redo: the moves the latest undo took back were played again (``count`` of them).
+
+    The game is at ``state``, reached by ``moves``; nothing asked the seats for them.
+    """
+
+    state: GameState
+    count: int
+    moves: tuple[Move, ...]
+
+
+@dataclass(frozen=True)
 class SeatLeft:
     """The player in a seat left or forfeited; the other player wins."""
 
@@ -104,7 +118,43 @@ MatchEvent = (
     | MovePlayed
     | MoveRefused
     | MovesTakenBack
+    | MovesRedone
     | SeatLeft
     | GameOver
     | MatchFailed
 )
+
+
+#: Called with each event.
+Listener = Callable[[MatchEvent], None]
+
+
+class EventSource:
+    """What the driver's listeners hold on to: every event, to each listener, in order."""
+
+    def __init__(self) -> None:
+        self._listeners: list[Listener] = []
+
+    def subscribe(self, listener: Listener) -> Callable[[], None]:
+        """Call ``listener`` with every event from now on; returns a function that stops it."""
+        self._listeners.append(listener)
+        return lambda: self._listeners.remove(listener)
+
+    def listen(self, ignore: tuple[type, ...] = ()) -> asyncio.Queue[MatchEvent]:
+        """A queue that receives every event from now on (for loops that await them).
+
+        Events of the ``ignore`` types are left out (a server that answers refusals
+        itself must not pile up a client's every invalid move).
+        """
+        queue: asyncio.Queue[MatchEvent] = asyncio.Queue()
+
+        def put(event: MatchEvent) -> None:
+            if not isinstance(event, ignore):
+                queue.put_nowait(event)
+
+        self.subscribe(put)
+        return queue
+
+    def _emit(self, event: MatchEvent) -> None:
+        for listener in list(self._listeners):
+            listener(event)

@@ -7,16 +7,24 @@ so a crash never leaves half a record behind.
 from __future__ import annotations
 
 import contextlib
+import re
 import threading
 from collections.abc import Callable
 from datetime import datetime
 from pathlib import Path
 
-from c4tui.numbers import ascii_digits
 from c4tui.records.format import RECORD_SUFFIX, GameRecord, RecordError, format_record, parse_record
 from c4tui.storage import data_folder, write_atomically
 
 UNFINISHED_NAME = "unfinished" + RECORD_SUFFIX
+#: The characters a save's name may not have: path separators, and what some file
+#: systems refuse (FAT, NTFS, a folder shared with Windows).
+FORBIDDEN_IN_NAMES = '/\\:*?"<>|'
+#: The longest name a save may have (file systems allow 255 bytes, accents take two).
+LONGEST_NAME = 100
+#: What names that say when a game was saved look like (``2026-11-22-093000[-2]``).
+_STAMP_NAME = re.compile(r"([0-9]{4}-[0-9]{2}-[0-9]{2}-[0-9]{6})(?:-([0-9]+))?")
+_STAMP_FORMAT = "%Y-%m-%d-%H%M%S"
 
 
 def saved_games_folder() -> Path:
@@ -41,17 +49,77 @@ def read_record(path: Path) -> GameRecord:
         raise RecordError(f"{path.name}: {error}") from None
 
 
-def save_game(record: GameRecord, folder: Path | None = None, now: datetime | None = None) -> Path:
-    """Save ``record`` under a new name that says when it was played; returns the path."""
+def save_game(
+    record: GameRecord,
+    folder: Path | None = None,
+    now: datetime | None = None,
+    *,
+    name: str | None = None,
+) -> Path:
+    """Save ``record``; returns the path.
+
+    Saved as ``name`` (replacing a save of that name), or by default under a new name
+    that says when it was saved. Raises ValueError (saying why) for a name that cannot
+    be a file's, OSError if the file cannot be written.
+    """
     folder = folder or saved_games_folder()
-    stamp = (now or datetime.now()).strftime("%Y-%m-%d-%H%M%S")
-    path = folder / f"{stamp}{RECORD_SUFFIX}"
-    counter = 2
-    while path.exists():
-        path = folder / f"{stamp}-{counter}{RECORD_SUFFIX}"
-        counter += 1
+    if name is None:
+        name = free_stamp_name(folder, now)
+    path = saved_game_path(name, folder)
     write_atomically(path, format_record(record))
     return path
+
+
+def free_stamp_name(folder: Path | None = None, now: datetime | None = None) -> str:
+    """The name a save gets by default: when it was saved, numbered if that one is taken."""
+    folder = folder or saved_games_folder()
+    stamp = (now or datetime.now()).strftime(_STAMP_FORMAT)
+    name, counter = stamp, 2
+    while (folder / f"{name}{RECORD_SUFFIX}").exists():
+        name = f"{stamp}-{counter}"
+        counter += 1
+    return name
+
+
+def saved_game_path(name: str, folder: Path | None = None) -> Path:
+    """Where the save called ``name`` is (the suffix may be typed or not).
+
+    Raises ValueError, saying why, for a name that cannot be a file's in the folder.
+    """
+    name = plain_name(name)
+    problem = name_problem(name)
+    if problem is not None:
+        raise ValueError(problem)
+    return (folder or saved_games_folder()) / f"{name}{RECORD_SUFFIX}"
+
+
+def plain_name(typed: str) -> str:
+    """A typed name without the spaces around it and the records' suffix."""
+    name = typed.strip()
+    if name.lower().endswith(RECORD_SUFFIX):
+        name = name[: -len(RECORD_SUFFIX)].rstrip()
+    return name
+
+
+def name_problem(name: str) -> str | None:
+    """Why ``name`` (plain: see ``plain_name``) cannot name a save, in words; None if it can."""
+    if not name:
+        return "Type a name for the game."
+    forbidden = "".join(dict.fromkeys(char for char in name if char in FORBIDDEN_IN_NAMES))
+    if forbidden:
+        return f"A name cannot have {' '.join(forbidden)} in it (file names cannot)."
+    if not name.isprintable():
+        return "A name cannot have control characters (tabs, line breaks)."
+    if name.startswith("."):
+        return "A name cannot start with a dot."
+    if len(name) > LONGEST_NAME:
+        return f"A name has at most {LONGEST_NAME} characters (this one {len(name)})."
+    return None
+
+
+def given_name(path: Path) -> str | None:
+    """The name a person gave the save at ``path``; None for a name saying when it was saved."""
+    return None if _STAMP_NAME.fullmatch(path.stem) else path.stem
 
 
 def saved_games(folder: Path | None = None) -> list[Path]:
@@ -63,11 +131,18 @@ def saved_games(folder: Path | None = None) -> list[Path]:
 
 
 def _saved_order(path: Path) -> tuple[str, int]:
-    """Names are ``<date>-<time>[-<n>]``: by time, then by the counter of the same second."""
-    parts = path.stem.split("-")
-    if len(parts) == 5 and ascii_digits(parts[4]):
-        return "-".join(parts[:4]), int(parts[4])
-    return path.stem, 1
+    """By when saved, for the newest first.
+
+    A default name (``<date>-<time>[-<n>]``) says when, then the counter of the same
+    second; for a name a person gave, the time the file was written.
+    """
+    stamp = _STAMP_NAME.fullmatch(path.stem)
+    if stamp is not None:
+        counter = stamp.group(2)
+        return stamp.group(1), int(counter) if counter else 1
+    with contextlib.suppress(OSError):
+        return datetime.fromtimestamp(path.stat().st_mtime).strftime(_STAMP_FORMAT), 1
+    return "", 1
 
 
 class _Keeper:

@@ -217,6 +217,25 @@ class C4App(App[None]):
         """Keep the game left for the menu going behind it, to come back to with Resume."""
         self.games.suspend_game(message.screen)
 
+    def on_game_screen_open_requested(self, message: GameScreen.OpenRequested) -> None:
+        """Open a saved game from a game: the dialog over it (Esc: back to the game).
+
+        A game chosen opens as from the menu; the one played is left as Esc leaves it:
+        waiting under Resume when unfinished, else ended.
+        """
+        game = message.screen
+
+        def opened(record: GameRecord | None) -> None:
+            if record is None:
+                return
+            if game.unfinished:
+                self.games.suspend_game(game)
+            else:
+                game.dismiss(None)
+            self.games.open_record(record, review=bool(record.opponent), base=game.settings)
+
+        self.push_screen(screens.open_dialog(allow_files=self._visit is None), opened)
+
     async def action_quit(self) -> None:
         """Quit; mid-game, once the person says so (a local game is kept for next time)."""
         game = self.games.unfinished_game()

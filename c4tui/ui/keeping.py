@@ -11,8 +11,11 @@ import asyncio
 import contextlib
 from collections.abc import Callable
 
+from textual.app import App
+
 from c4tui.records import GameRecord
-from c4tui.records.store import keep_unfinished_soon, save_game
+from c4tui.records.store import free_stamp_name, keep_unfinished_soon, save_game, saved_game_path
+from c4tui.ui.screens.save_name import SaveNameDialog
 from c4tui.ui.widgets.phrasing import phrases
 from c4tui.ui.widgets.status import News
 
@@ -38,11 +41,28 @@ class GameKeeper:
         self._saves_last_until_quit = saves_last_until_quit
         self._keeping_failed = keeping_failed
 
-    def save(self, record: GameRecord) -> News:
-        """Save ``record`` in the saved games folder; what happened, as news for the panel."""
+    def ask_and_save(
+        self, app: App[object], record: GameRecord, told: Callable[[News], None]
+    ) -> None:
+        """Ask the name to save ``record`` as (when it is saved, by default), then save it.
+
+        ``told`` gets what happened, as news for the panel; nothing if the person cancels.
+        """
+
+        def named(name: str | None) -> None:
+            if name is not None:
+                told(self.save(record, name))
+
+        app.push_screen(SaveNameDialog(free_stamp_name(), _saved_already), named)
+
+    def save(self, record: GameRecord, name: str | None = None) -> News:
+        """Save ``record`` in the saved games folder; what happened, as news for the panel.
+
+        Saved as ``name``, or by default under the time it is saved.
+        """
         try:
-            path = save_game(record)
-        except OSError as error:
+            path = save_game(record, name=name)
+        except (OSError, ValueError) as error:
             return News(f"Could not save the game: {error}", "error")
         # In the panel, not a toast: a toast would cover the board's right edge. Phrases,
         # so that the file name is never broken (nor cut at its dot) in a narrow panel.
@@ -66,3 +86,11 @@ class GameKeeper:
         """The person abandoned this game: it is not offered next time."""
         if not self._remote:
             keep_unfinished_soon(None)
+
+
+def _saved_already(name: str) -> bool:
+    """True when a game is saved as ``name`` (a name no file can have is never saved)."""
+    try:
+        return saved_game_path(name).exists()
+    except ValueError:
+        return False

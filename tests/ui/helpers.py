@@ -3,13 +3,17 @@
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Sequence
 
 from textual.pilot import Pilot
 
-from c4tui.engine import parse_move
-from c4tui.match.settings import MatchSettings
+from c4tui.engine import Move, Player, parse_move
+from c4tui.match.backends import Backend, PersonBackend
+from c4tui.match.driver import MatchDriver
+from c4tui.match.settings import DriverFactory, MatchSettings
 from c4tui.ui.app import C4App
 from c4tui.ui.screens.game import GameScreen
+from tests.seats import SlowSeat
 
 SIZE = (80, 24)
 
@@ -60,3 +64,33 @@ async def play(pilot: Pilot, moves: str) -> None:
             await pilot.press("p")
         await pilot.press(*keys_for_column(move.column + 1), "enter")
         await settle(pilot)
+
+
+def against(opponent: Backend) -> DriverFactory:
+    """A driver factory: the person (RED) against ``opponent``."""
+
+    def make_driver(settings: MatchSettings, history: Sequence[Move]) -> MatchDriver:
+        return MatchDriver(
+            settings.new_game(),
+            {Player.RED: PersonBackend(), Player.YELLOW: opponent},
+            history=history,
+        )
+
+    return make_driver
+
+
+async def undone_mid_thought(pilot: Pilot[None], slow: SlowSeat) -> GameScreen:
+    """Start a game against ``slow``, drop in column 4 and press u while it thinks."""
+    screen = await start_game(pilot)
+    await pilot.press("4", "enter")
+    await asyncio.wait_for(slow.asked.wait(), timeout=5)
+    await pilot.press("u")
+    await screen.driver.settled()
+    await pilot.pause()
+    return screen
+
+
+def unbroken(said: str) -> str:
+    """What the panel said with "Saved:" and the file name on one line (a narrow panel
+    puts the name on the next line, whole)."""
+    return said.replace("Saved:\n", "Saved: ")

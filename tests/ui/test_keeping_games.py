@@ -139,7 +139,7 @@ async def test_save_writes_a_record_that_reads_back() -> None:
     async with app.run_test(size=SIZE) as pilot:
         screen = await start_game(pilot)
         await play(pilot, "d1 d2 d1 d2 d1 d2 d1")
-        await pilot.press("s")
+        await pilot.press("s", "enter")  # the name offered: when it was saved
         await pilot.pause()
         said = message(screen).splitlines()
     [path] = saved_games()
@@ -245,7 +245,7 @@ async def test_a_bad_paste_is_explained_and_a_saved_game_opens_from_the_list(
     async with app.run_test(size=SIZE) as pilot:
         await start_game(pilot)
         await play(pilot, "d1 d2")
-        await pilot.press("s", "escape")
+        await pilot.press("s", "enter", "escape")
         await pilot.pause()
         await pilot.press("ctrl+o")
         await pilot.pause()

@@ -214,6 +214,6 @@ async def test_a_browser_visitor_in_ascii_watches_online_as_everywhere_else(tmp_
             screen = app.screen
             assert isinstance(screen, OnlineGameScreen)
             assert screen.board._ascii_only
-            await pilot.press("s")
+            await pilot.press("s", "enter")
             await until(pilot, lambda: "Saved:" in text_of(pilot, "#message"))
             assert "until you quit" in text_of(pilot, "#message")

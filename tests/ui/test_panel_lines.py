@@ -71,7 +71,9 @@ async def test_a_saved_games_name_is_whole_or_shortened_in_the_middle(
     app = make_app()
     async with app.run_test(size=size) as pilot:
         screen = await start_game(pilot)
-        await pilot.press("s")
+        await pilot.press("s")  # the name asked: Enter keeps the one offered
+        await pilot.pause()
+        await pilot.press("enter")
         await pilot.pause()
         [path] = saved_games()
         width = panel_width_for(size[0]) - 2

@@ -4,11 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Sequence
 
-from c4tui.engine import Move, Player
-from c4tui.match.backends import Backend, PersonBackend
-from c4tui.match.driver import MatchDriver
 from c4tui.match.settings import MatchSettings
 from c4tui.ui.app import C4App
 from c4tui.ui.screens.game import GameScreen
@@ -16,20 +12,7 @@ from c4tui.ui.screens.help import HelpScreen
 from c4tui.ui.screens.menu import MenuScreen
 from c4tui.ui.widgets.board import Board
 from tests.seats import BrokenSeat, SlowSeat
-from tests.ui.helpers import SIZE, start_game
-
-
-def against(opponent: Backend):  # type: ignore[no-untyped-def]
-    """A driver factory: the person (RED) against ``opponent``."""
-
-    def make_driver(settings: MatchSettings, history: Sequence[Move]) -> MatchDriver:
-        return MatchDriver(
-            settings.new_game(),
-            {Player.RED: PersonBackend(), Player.YELLOW: opponent},
-            history=history,
-        )
-
-    return make_driver
+from tests.ui.helpers import SIZE, against, start_game, undone_mid_thought
 
 
 async def test_keys_work_while_the_opponent_thinks_and_leaving_cancels_it() -> None:
@@ -83,12 +66,7 @@ async def test_undo_while_the_opponent_thinks_cancels_and_gives_the_turn_back() 
 
     app = C4App(MatchSettings(opponent="computer"), make_driver=against(slow))
     async with app.run_test(size=SIZE) as pilot:
-        screen = await start_game(pilot)
-        await pilot.press("4", "enter")
-        await asyncio.wait_for(slow.asked.wait(), timeout=5)
-        await pilot.press("u")
-        await screen.driver.settled()
-        await pilot.pause()
+        screen = await undone_mid_thought(pilot, slow)
         assert slow.cancelled
         assert screen.driver.moves == ()
         assert screen.driver.awaiting_submission()

@@ -83,7 +83,7 @@ async def test_a_two_player_game_is_played_to_a_win_with_keys_and_no_network_mod
         await page.wait_for_timeout(1000)  # type: ignore[attr-defined]
         for column in "1212121":
             await press(page, column, "Enter")
-        await press(page, "s")
+        await press(page, "s", "Enter")
         [game] = await saved(server, 1)
     record = parse_record(game.read_text())
     assert record.result is Result.RED
@@ -111,8 +111,8 @@ async def test_clicks_play_each_tab_has_its_own_game_and_the_cap_holds(
         cell = box["width"] / 133
         await first.mouse.click(box["x"] + (133 - 30) / 2 * cell, box["y"] + 300)  # type: ignore[attr-defined]
         await first.wait_for_timeout(500)  # type: ignore[attr-defined]
-        await press(first, "s")
-        await press(second, "1", "Enter", "s")
+        await press(first, "s", "Enter")
+        await press(second, "1", "Enter", "s", "Enter")
         games = await saved(server, 2)
     moves = sorted(
         "".join(str(move.column + 1) for move in parse_record(game.read_text()).moves)
@@ -141,7 +141,7 @@ async def test_keys_work_without_a_click_and_again_after_play_again(
         page = await open_app(browser, server.url, click=False)
         await press(page, "Enter")  # Two players
         await page.wait_for_timeout(1000)  # type: ignore[attr-defined]
-        await press(page, "3", "Enter", "s")
+        await press(page, "3", "Enter", "s", "Enter")
         assert await games_played(server, "3")
         await press(page, "q", "y")  # quit mid-game: yes
         await page.wait_for_selector("body.-closed", timeout=30_000)  # type: ignore[attr-defined]
@@ -149,5 +149,5 @@ async def test_keys_work_without_a_click_and_again_after_play_again(
         await menu_drawn(page)
         await press(page, "Enter")
         await page.wait_for_timeout(1000)  # type: ignore[attr-defined]
-        await press(page, "5", "Enter", "s")
+        await press(page, "5", "Enter", "s", "Enter")
         assert await games_played(server, "5")

@@ -18,7 +18,7 @@ from c4tui.engine import GameState
 from c4tui.ui.widgets.board import Board
 from c4tui.ui.widgets.footer import FittingFooter
 from c4tui.ui.widgets.looks import board_height, smallest_look
-from c4tui.ui.widgets.status import StatusPanel, narrowest_terminal_for, panel_width_for
+from c4tui.ui.widgets.status import News, StatusPanel, narrowest_terminal_for, panel_width_for
 
 #: Lines the panel needs to show the turn, a message and the last move.
 PANEL_MIN_HEIGHT = 10
@@ -75,6 +75,11 @@ class BoardScreen(Screen[ResultType]):
     def panel(self) -> StatusPanel:
         """The status panel."""
         return self._panel or self.query_one(StatusPanel)
+
+    def _tell(self, news: News) -> None:
+        """Show ``news`` in the panel (a dialog's answer may come after the screen has gone)."""
+        if self._widgets_ready:
+            self.panel.news = news
 
     def _show_board(self) -> None:
         """The widgets are mounted: size the panel to the terminal and focus the board.

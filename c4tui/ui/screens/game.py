@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
+from functools import partial
 
 from textual.message import Message
 
@@ -20,11 +21,17 @@ from c4tui.match.driver import MatchDriver
 from c4tui.match.score import Score
 from c4tui.match.settings import DriverFactory, MatchSettings
 from c4tui.records import GameRecord, moves_to_digits
-from c4tui.ui.advice import Advice
+from c4tui.ui.commands import PaletteCommand, ScreenCommands
+from c4tui.ui.screens.advised_view import AdvisedView
 from c4tui.ui.screens.confirm import ConfirmDialog
-from c4tui.ui.screens.game_keys import GAME_BINDINGS, WIDE_FOOTER, KeyContext, footer_offers
+from c4tui.ui.screens.game_keys import (
+    GAME_BINDINGS,
+    WIDE_FOOTER,
+    KeyContext,
+    footer_offers,
+    palette_actions,
+)
 from c4tui.ui.screens.help import HelpScreen
-from c4tui.ui.screens.match_view import MatchView
 from c4tui.ui.screens.review import ReviewScreen
 from c4tui.ui.widgets.board import Board
 
@@ -43,7 +50,7 @@ def clear_at_once(then: Callable[[], None], _declined: Callable[[], None]) -> No
     then()
 
 
-class GameScreen(MatchView):
+class GameScreen(AdvisedView):
     """One match: people play with keys or mouse; the driver runs everything else.
 
     Args:
@@ -61,6 +68,7 @@ class GameScreen(MatchView):
     """
 
     BINDINGS = GAME_BINDINGS
+    COMMANDS = {ScreenCommands}  # the game's actions in the palette, beside Textual's
 
     @dataclass
     class Suspended(Message):
@@ -69,6 +77,12 @@ class GameScreen(MatchView):
         The app keeps the screen and dismisses it; where nobody does, the screen
         dismisses itself (and its game ends).
         """
+
+        screen: GameScreen
+
+    @dataclass
+    class OpenRequested(Message):
+        """From ``screen``'s game, the person asked to open a saved game (the palette)."""
 
         screen: GameScreen
 
@@ -160,21 +174,40 @@ class GameScreen(MatchView):
         """What the footer offers now (``game_keys`` says what when)."""
         if not self._widgets_ready:
             return False  # keys that come before the screen has its widgets, or after
-        context = KeyContext(
+        return footer_offers(action, self.driver, self._key_context())
+
+    def _key_context(self) -> KeyContext:
+        return KeyContext(
             popout=self.settings.rules is Rules.POPOUT,
             wide=self.app.size.width >= WIDE_FOOTER,
             analysis_on=self.advice.analysis_on,
         )
-        return footer_offers(action, self.driver, context)
+
+    def palette_commands(self) -> list[PaletteCommand]:
+        """The game's actions for the command palette, each running what its key runs."""
+        chosen = palette_actions(self.driver, self._key_context(), remote=self.remote)
+        return [PaletteCommand(c.name, c.help, partial(self.action_anytime, a)) for c, a in chosen]
 
     def action_anytime(self, action: str) -> None:
-        """An action whose footer entry is hidden (to save room) but still works."""
+        """An action whose footer entry is hidden (to save room) but still works.
+
+        Also what the palette's commands run: the footer's rules were applied already.
+        """
         anytime = {
             "rematch": self.action_rematch,
             "review": self.action_review,
             "save": self.action_save,
             "toggle_threats": self.action_toggle_threats,
             "export_digits": self.action_export_digits,
+            "new_game": self.action_new_game,
+            "open_saved": self.action_open_saved,
+            "toggle_analysis": self.action_toggle_analysis,
+            "hint": self.action_hint,
+            "why_no_hint": self.action_why_no_hint,
+            "undo": self.action_undo,
+            "why_no_undo": self.action_why_no_undo,
+            "redo": self.action_redo,
+            "why_no_redo": self.action_why_no_redo,
         }
         if action in anytime:
             anytime[action]()
@@ -201,13 +234,27 @@ class GameScreen(MatchView):
 
     def action_why_no_undo(self) -> None:
         """u with nothing to take back (or in a game that takes nothing back): say so."""
+        self._say_nothing_to("undo")
+
+    def action_redo(self) -> None:
+        """Play again what the last undo took back (until a new move is made)."""
+        self.advice.cancel_hint()
+        if not self.driver.redo():
+            self.action_why_no_redo()
+
+    def action_why_no_redo(self) -> None:
+        """U or Ctrl+Y with nothing undone to play again: say so."""
+        self._say_nothing_to("redo")
+
+    def _say_nothing_to(self, verb: str) -> None:
+        """Why ``verb`` (undo, redo) changed nothing."""
         driver = self.driver
         if not all(seat.supports_undo for seat in driver.seats.values()):
             self.panel.say("Moves cannot be taken back in this game.")
         elif driver.is_over or driver.state.is_over:
-            self.panel.say("The game is over: nothing to undo.\nn: new game · esc: menu")
+            self.panel.say(f"The game is over: nothing to {verb}.\nn: new game · esc: menu")
         else:
-            self.panel.say("Nothing to undo")
+            self.panel.say(f"Nothing to {verb}")
 
     def action_new_game(self) -> None:
         """Same settings, empty board (a network opponent reconnects); asks first mid-game."""
@@ -268,9 +315,14 @@ class GameScreen(MatchView):
         if self.is_current:
             self.dismiss(None)
 
+    def action_open_saved(self) -> None:
+        """Open a saved game, or a position pasted as digits (the app's Open dialog)."""
+        self.advice.cancel_hint()
+        self.post_message(self.OpenRequested(self))
+
     def action_save(self) -> None:
-        """Save the game (finished or not) as a record in the saved games folder."""
-        self.panel.news = self.keeper.save(self.record())
+        """Save the game (finished or not) in the saved games folder, under the name asked."""
+        self.keeper.ask_and_save(self.app, self.record(), self._tell)
 
     def action_export_digits(self) -> None:
         """The game in the solvers' digit notation, shown and copied to the clipboard."""
@@ -348,50 +400,7 @@ class GameScreen(MatchView):
             self._opened = None  # a saved game opened: play it on as it is
             self._play_on()
 
-    # ----- hints and analysis --------------------------------------------------------
-
-    def action_why_no_hint(self) -> None:
-        """h while Hint is dimmed: the game is over, or it is not a person's turn here."""
-        if self.driver.is_over or self.driver.state.is_over:
-            self.panel.say("The game is over: no hint to give.\nn: new game · esc: menu")
-        else:
-            self.panel.say("Hints are for your turn.")
-
-    def action_hint(self) -> None:
-        """Suggest a move for the person to move, worked out by the driver off the UI's hands."""
-        if not self.driver.awaiting_submission():
-            self.action_why_no_hint()
-            return
-        self.panel.say("Finding a hint…", "thinking")  # one line in the narrowest panel
-        self.advice.find_hint()
-
-    def on_advice_hint_found(self, message: Advice.HintFound) -> None:
-        """Point the cursor at the suggested move and say what is known about it."""
-        if not self.advice.is_current(message):
-            return  # the player moved first
-        self.board.cursor = message.result.move.column
-        self.pop_mode = Advice.hint_pops(message.result)
-        self.panel.say(Advice.hint_words(message.result))
-
-    def action_toggle_analysis(self) -> None:
-        """Show or hide each column's outcome under the board."""
-        on = self.advice.toggle_analysis()
-        self.call_after_refresh(self._check_fit)  # the analysis row takes a line
-        self.refresh_bindings()  # once the game is over, Analysis can only be turned off
-        if on:
-            self.panel.say("Analysis on: each column's outcome shows under the board")
-        else:
-            self.panel.say("Analysis off")
-
-    def on_advice_analysis_found(self, message: Advice.AnalysisFound) -> None:
-        """Label the columns, and name the best one in the panel."""
-        if self.advice.is_current(message):  # else a move was played meanwhile
-            self.panel.say(self.advice.analysis_found(message))
-
-    def on_advice_best_line_found(self, message: Advice.BestLineFound) -> None:
-        """Show best play to the end in the panel."""
-        if self.advice.is_current(message):  # else a move was played meanwhile
-            self.advice.best_line_found(message)
+    # ----- the best line (hints and analysis: AdvisedView) -----------------------------
 
     def action_best_line(self) -> None:
         """Step through the analysis's best line on the board; the game is left as it is."""

@@ -8,7 +8,7 @@ dimmed, and a key that is dimmed says why when pressed.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from textual.binding import Binding, BindingType
 
@@ -27,6 +27,8 @@ GAME_BINDINGS: list[BindingType] = [
     Binding("a", "toggle_analysis", "Analysis", id="game.analysis"),
     Binding("u", "undo", "Undo", id="game.undo"),
     Binding("n", "new_game", "New", id="game.new"),
+    # After New: on a narrow terminal New matters more (U works when left out).
+    Binding("U,ctrl+y", "redo", "Redo", key_display="U", id="game.redo"),
     Binding("r", "rematch", "Rematch", id="game.rematch"),
     Binding("v", "review", "Review", id="game.review"),
     Binding("s", "save", "Save", id="game.save"),
@@ -40,6 +42,8 @@ GAME_BINDINGS: list[BindingType] = [
     Binding("h", "why_no_hint", show=False),
     # Reached only while Undo is dimmed or hidden: say why nothing was taken back.
     Binding("u", "why_no_undo", show=False),
+    # Reached only while Redo is dimmed or hidden: say why nothing was played again.
+    Binding("U,ctrl+y", "why_no_redo", show=False),
     # The same actions while their footer entries are hidden (during play, or on a
     # narrow terminal); each comes after the shown binding of its key.
     Binding("r", "anytime('rematch')", show=False),
@@ -52,9 +56,41 @@ GAME_BINDINGS: list[BindingType] = [
 #: What the footer offers only once the game is over (during play they stay hidden).
 AFTER_GAME_ACTIONS = frozenset({"rematch", "review", "save"})
 #: What makes no sense once the game is over (hidden then, to make room).
-DURING_GAME_ACTIONS = frozenset({"toggle_pop", "hint", "undo"})
+DURING_GAME_ACTIONS = frozenset({"toggle_pop", "hint", "undo", "redo"})
 #: What the footer has room for on wide terminals only (the keys work at any width).
 WIDE_ONLY_ACTIONS = frozenset({"toggle_threats", "export_digits"})
+
+
+@dataclass(frozen=True)
+class GameCommand:
+    """A game action in the command palette: the action its key runs, with a help line.
+
+    ``why_not`` is the action that says why it cannot be done now, as its key does;
+    an action without one is left out of the palette while it cannot be done.
+    """
+
+    name: str
+    help: str
+    action: str
+    why_not: str | None = None
+
+
+#: The game's actions in the command palette (Ctrl+P); Textual's "Theme" changes themes.
+GAME_COMMANDS = (
+    GameCommand("New game", "Same settings, empty board; asks mid-game (n)", "new_game"),
+    GameCommand("Rematch", "Colours swapped, the score goes on; asks mid-game (r)", "rematch"),
+    GameCommand("Save", "Save the game under a name (s)", "save"),
+    GameCommand(
+        "Open a saved game",
+        "Or paste digits; this game waits under Resume (Ctrl+O in the menu)",
+        "open_saved",
+    ),
+    GameCommand("Analysis on/off", "Each column's outcome under the board (a)", "toggle_analysis"),
+    GameCommand("Hint", "The cursor jumps to a good move (h)", "hint", "why_no_hint"),
+    GameCommand("Review", "Step through the moves, play on from one (v)", "review"),
+    GameCommand("Undo", "Take back your last move and the answer to it (u)", "undo", "why_no_undo"),
+    GameCommand("Redo", "Play again what undo took back (U or Ctrl+Y)", "redo", "why_no_redo"),
+)
 
 
 @dataclass(frozen=True)
@@ -77,7 +113,11 @@ def footer_offers(action: str, driver: MatchDriver, context: KeyContext) -> bool
 
 
 def _while_playing(action: str, driver: MatchDriver, context: KeyContext) -> bool | None:  # noqa: PLR0911 (a rule an action)
-    """Hide Drop/Pop (classic rules) and Undo (nobody undoes); dim what cannot be done now."""
+    """Hide Drop/Pop (classic rules) and Undo (nobody undoes); dim what cannot be done now.
+
+    Redo goes with Undo, lit only while an undo's moves wait to be played again (dimmed,
+    not hidden, otherwise: a key appearing would lay the whole screen out again).
+    """
     if action == "toggle_pop":
         if not context.popout:
             return False
@@ -86,8 +126,27 @@ def _while_playing(action: str, driver: MatchDriver, context: KeyContext) -> boo
         return True if driver.awaiting_submission() else None
     if action == "toggle_analysis":  # nothing to analyse once the game is over
         return not (driver.is_over or driver.state.is_over) or context.analysis_on
-    if action == "undo":
+    if action in ("undo", "redo"):
         if not all(seat.supports_undo for seat in driver.seats.values()):
             return False
-        return True if driver.can_undo() else None
+        possible = driver.can_undo() if action == "undo" else driver.can_redo()
+        return True if possible else None
     return True
+
+
+def palette_actions(
+    driver: MatchDriver, context: KeyContext, *, remote: bool
+) -> list[tuple[GameCommand, str]]:
+    """The game's commands for the palette now, each with the action choosing it runs.
+
+    Its own action when the footer's rules allow it (as on a terminal wide enough for
+    every key), else the one that says why not. Left out: what cannot be done and has
+    no why, and Open in a game on a server (leaving that game forfeits it).
+    """
+    chosen = []
+    for command in GAME_COMMANDS:
+        offered = footer_offers(command.action, driver, replace(context, wide=True))
+        action = command.action if offered else command.why_not
+        if action is not None and not (remote and action == "open_saved"):
+            chosen.append((command, action))
+    return chosen

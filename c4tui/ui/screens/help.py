@@ -33,17 +33,19 @@ up a third time is a draw. Under **classic** rules a full board is a draw.
 | Enter or Space | play in the cursor column (a click plays too) |
 | p | switch between dropping and popping (Pop Out only) |
 | u | undo (against the computer: back to before your last move) |
+| U or Ctrl+Y | redo: play again what u took back, until a new move is made |
 | h | hint: the cursor jumps to a good move (and says if it wins) |
 | a | analysis on/off: each column's outcome under the board |
 | n | new game with the same settings (asks first mid-game) |
 | r | rematch: colours swapped, the score of the series goes on |
 | v | review: ← → step through the moves, Home/End jump, c plays on from the move shown |
 | b | the best line (analysis on, 7 × 6 classic): ← → step through it on the board |
-| s | save the game (the menu's Open lists saved games; `c4tui replay FILE` opens one) |
+| s | save the game under a name (Enter: the time); Open in the menu, `c4tui replay FILE` |
 | w | threats on/off: **r**, **y** (**!** both) mark the cells where RED or YELLOW makes four |
 | x | the game as a digit string (like 4453) for solver websites, copied to the clipboard |
 | Esc or m | back to the menu (the game waits there: Resume, Ctrl+R) |
 | t, f | online: chat with the room, forfeit (after a confirmation) |
+| Ctrl+P | the command palette: these actions by name (new game, save, undo…), and themes |
 | ? | this help |
 | q or Ctrl+Q | quit |
 

@@ -2,8 +2,9 @@
 
 The driver reports what happened (``c4tui.match.events``); ``MatchView`` turns each
 event into what the board and the status panel show, from the event it was given,
-and keeps a local game under way for the next run. ``GameScreen`` adds what the
-person does (keys, leaving, saving, review, hints).
+and keeps a local game under way for the next run. ``AdvisedView`` adds hints and
+the analysis, ``GameScreen`` the rest of what the person does (keys, leaving, saving,
+review).
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from c4tui.match.events import (
     MatchFailed,
     MovePlayed,
     MoveRefused,
+    MovesRedone,
     MovesTakenBack,
     SeatLeft,
     SeatStarting,
@@ -83,7 +85,9 @@ class MatchView(BoardScreen[bool | None]):
         self._over_when_opened = driver.state.is_over
         #: "Getting ready" until the seats are (a network opponent connects first).
         self._ready = False
-        self._available: tuple[bool, bool, bool] | None = None  # what the footer last offered
+        self._available: tuple[bool, ...] | None = None  # what the footer last offered
+        #: What undo or redo just did: said again when the turn it gave back starts.
+        self._rewound = ""
         #: The review on top of this game, if any (it is told of every change).
         self._reviewing: ReviewScreen | None = None
         self.advice = Advice(
@@ -124,11 +128,9 @@ class MatchView(BoardScreen[bool | None]):
                 self.panel.say(reason[0].upper() + reason[1:], "error")
                 self.app.bell()
             case MovesTakenBack(state=state, moves=moves):
-                self._show_position(state, moves)
-                self._show_turn(state)
-                self._show_controls()
-                self._keep_for_next_time()
-                self.panel.say("Move taken back")
+                self._show_rewound(state, moves, "Move taken back")
+            case MovesRedone(state=state, moves=moves, count=count):
+                self._show_rewound(state, moves, f"Redone: {count} move{'s' * (count > 1)}")
             case SeatLeft(player=player, reason=reason):
                 self.notify(reason, title=f"{player.name} left", markup=False)
             case GameOver(state=state) as result:
@@ -143,11 +145,20 @@ class MatchView(BoardScreen[bool | None]):
         if self._reviewing is not None:
             self._reviewing.game_changed(self._game_so_far())
 
+    def _show_rewound(self, state: GameState, moves: tuple[Move, ...], words: str) -> None:
+        """Undo or redo moved the game to ``state`` without a move being played."""
+        self._show_position(state, moves)
+        self._show_turn(state)
+        self._show_controls()
+        self._keep_for_next_time()
+        self._rewound = words
+
     def _turn_started(self, event: TurnStarted) -> None:
         if event.submits:
-            self.panel.say("")
+            self.panel.say(self._rewound)
         else:
             self.panel.say(f"{event.label} is thinking…", "thinking")
+        self._rewound = ""
 
     def _failed(self, problem: str) -> None:
         """Say why the game stopped; n starts over, m goes back.
@@ -221,7 +232,7 @@ class MatchView(BoardScreen[bool | None]):
         self.board.offers_play = not (driver.is_over or driver.state.is_over)
         self.panel.mode = Mode.of(driver.state.rules, self.pop_mode, driver.is_over)
         # The footer is rebuilt on every refresh_bindings: only when what it shows changes.
-        available = (awaiting, driver.can_undo(), driver.is_over)
+        available = (awaiting, driver.can_undo(), driver.can_redo(), driver.is_over)
         if available != self._available:
             self._available = available
             self.refresh_bindings()

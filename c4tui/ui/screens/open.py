@@ -19,7 +19,7 @@ from textual.widgets.option_list import Option
 
 from c4tui.numbers import ascii_digits
 from c4tui.records import GameRecord, RecordError, parse_record
-from c4tui.records.store import read_record, saved_games, saved_games_folder
+from c4tui.records.store import given_name, read_record, saved_games, saved_games_folder
 
 #: Saved games listed at most (the newest).
 LISTED_GAMES = 50
@@ -46,7 +46,8 @@ class OpenDialog(ModalScreen[GameRecord | None]):
         with Vertical(classes="form-dialog"):
             yield Static("Open a game", classes="form-title")
             if games:
-                yield OptionList(*(Option(_summary(path), id=str(path)) for path in games))
+                options = (Option(_summary(path), id=str(path)) for path in games)
+                yield OptionList(*options, markup=False)  # names people gave, brackets and all
             else:
                 where = f", in {saved_games_folder()}" if self._allow_files else ""
                 yield Static(f"No saved games yet (s saves one{where}).")
@@ -103,11 +104,13 @@ class OpenDialog(ModalScreen[GameRecord | None]):
 
 
 def _summary(path: Path) -> str:
-    """One line for the list: when, who, how it ended."""
+    """One line for the list: the name given it, when, who, how it ended."""
     try:
         record = read_record(path)
     except RecordError:
         return f"{path.name} (unreadable)"
     players = f"{record.red} v {record.yellow}"
     size = f"{record.columns}x{record.rows}"
-    return f"{record.date or path.stem} {players} {size}: {record.result.value}"
+    summary = f"{record.date or path.stem} {players} {size}: {record.result.value}"
+    name = given_name(path)
+    return f"{name} · {summary}" if name else summary

@@ -196,8 +196,8 @@ class ReviewScreen(BoardScreen[int]):
             self.dismiss(self.at)
 
     def action_save(self) -> None:
-        """Save the game (a saved game opened: as it was opened)."""
-        self.panel.news = self._keeper.save(self._opened or self._record())
+        """Save the game, asking its name (a saved game opened: as it was opened)."""
+        self._keeper.ask_and_save(self.app, self._opened or self._record(), self._tell)
 
     def action_help(self) -> None:
         """Show the rules and keys."""

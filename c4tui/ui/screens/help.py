@@ -57,6 +57,7 @@ of 7 × 6 classic; on smaller classic boards (such as 4 × 4) and the few larger
 solver takes (up to 8 × 6, 9 × 6 or 7 × 8) when it finishes within half a second, and the
 panel then says "proven"; anywhere else (Pop Out, big boards) when a short search finds a
 forced win or loss. **+ = -** are estimates of that short search (better, even, worse).
+Where a cell is too narrow for a label such as W17, each label shows its letter only.
 
 The **best line** (7 × 6 classic, analysis on): the panel shows best play from the
 position on the board to the end, proven by the solver (each move keeps the best outcome,

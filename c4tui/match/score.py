@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 
@@ -24,9 +25,14 @@ class Score:
         """How many games were counted."""
         return sum(self.wins.values()) + self.draws
 
-    def describe(self, names: tuple[str, str]) -> str:
-        """One line a player: ``You 2``, ``Computer (Hard) 1``, ``draws 0`` ("" before any)."""
+    def describe(self, names: tuple[str, str], shown: Mapping[str, str] | None = None) -> str:
+        """One line a player: ``You 2``, ``Hard 1``, ``draws 0`` ("" before any).
+
+        ``shown`` gives a shorter name for a player where there is one (the computer by
+        its level: "Computer (Perfect) 1" does not fit the narrow panel's line).
+        """
         if not self.games:
             return ""
-        lines = [f"{name} {self.wins.get(name, 0)}" for name in names]
+        short = shown or {}
+        lines = [f"{short.get(name, name)} {self.wins.get(name, 0)}" for name in names]
         return "\n".join([*lines, f"draws {self.draws}"])

@@ -62,16 +62,21 @@ ALIKE_WORDS = {
 #: the opening book; its size is not imported from ``ai.solver.book``, which loads NumPy).
 BEST_LINE_COLUMNS, BEST_LINE_ROWS = 7, 6
 
+#: The outcomes a search proves when it finds them (values: importing ``Outcome`` loads the solver).
+FORCED = frozenset({"win", "loss"})
+
 Labels = tuple[str, ...] | None
 ShowLine = Callable[[LineShown | None], None]
 
 
 def analysis_words(analysis: Analysis) -> str:
     """The analysis in words: the best column, or that none is better than another."""
-    kind = "proven" if analysis.exact else "estimate: a short search"
     best = analysis.best_column()
     verdict = analysis.columns[best]
     assert verdict is not None  # the best column is a playable one
+    kind = "proven" if analysis.exact else "estimate: a short search"
+    if not analysis.exact and verdict.outcome.value in FORCED:
+        kind = "proven by a short search"  # W and L labels are proofs, whoever found them
     if analysis.all_alike():
         return f"Analysis ({kind}): " + ALIKE_WORDS[verdict.outcome.value].format(
             moves=verdict.moves

@@ -106,7 +106,8 @@ class Games:
             return f"Your game: {self._suspended.settings.describe()}".replace("\n", ", ")
         if self.kept is not None:
             moves = len(self.kept.moves)
-            return f"Your unfinished game from last time ({moves} moves)"
+            counted = "1 move" if moves == 1 else f"{moves} moves"
+            return f"Your unfinished game from last time ({counted})"
         return None
 
     def resume(self) -> None:

@@ -68,7 +68,7 @@ class GameKeeper:
         # so that the file name is never broken (nor cut at its dot) in a narrow panel.
         until = ["until you quit"] if self._saves_last_until_quit else []
         where = phrases("The menu's Open", "(Ctrl+O) lists it", *until)
-        return News(phrases("Saved:", path.name) + "\n" + where)
+        return News(phrases("Saved:", path.stem) + "\n" + where)
 
     def keep(self, unfinished: GameRecord | None) -> None:
         """Keep a local game under way for next time (None: a finished one is let go)."""

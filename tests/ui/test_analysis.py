@@ -134,3 +134,19 @@ def test_when_every_column_is_alike_the_panel_says_so_instead_of_naming_one_best
     assert analysis_words(drawn) == "Analysis (proven): every move draws"
     mixed = Analysis(True, (ColumnVerdict(Outcome.DRAW), ColumnVerdict(Outcome.WIN, 3, 18)))
     assert analysis_words(mixed) == "Analysis (proven): column 2 is best — win in 3"
+
+
+def test_a_forced_result_found_by_the_search_is_called_proven() -> None:
+    """Pop Out's L1 everywhere read "(estimate: a short search)": a forced loss is a proof."""
+    lost = ColumnVerdict(Outcome.LOSS, 1, -20)
+    assert analysis_words(Analysis(False, (lost, lost, lost))) == (
+        "Analysis (proven by a short search): every move loses in 1"
+    )
+    won, even = ColumnVerdict(Outcome.WIN, 2, 19), ColumnVerdict(Outcome.EVEN, 0, 3)
+    assert analysis_words(Analysis(False, (even, won, even))) == (
+        "Analysis (proven by a short search): column 2 is best — win in 2"
+    )
+    good = ColumnVerdict(Outcome.BETTER, 0, 90)
+    assert analysis_words(Analysis(False, (even, good))).startswith(
+        "Analysis (estimate: a short search): column 2"
+    )

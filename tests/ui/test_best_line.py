@@ -95,7 +95,7 @@ async def test_b_steps_through_the_line_on_the_board_and_esc_leaves_the_game_unc
         await pilot.press("right", "right")
         await pilot.pause()
         assert review.board.state == state.play(line.moves[0]).play(line.moves[1])
-        assert "Best line (solver): move 4 of" in message(review)
+        assert f"Best line (solver): step 2 of {len(line.moves)}" in message(review)
         assert "play on" not in message(review)
         assert review.check_action("play_on", ()) is False  # nothing plays on from the line
         await pilot.press("c")  # not offered here: nothing happens

@@ -66,7 +66,7 @@ async def test_enter_keeps_the_name_offered_and_esc_saves_nothing() -> None:
         [path] = saved_games()
         assert path.stem == offered and given_name(path) is None  # named when it was saved
         width = screen.panel.content_size.width  # the name is shortened to fit it whole
-        assert f"Saved: {shortened(path.name, width)}" in unbroken(message(screen))
+        assert f"Saved: {shortened(path.stem, width)}" in unbroken(message(screen))
 
 
 async def test_a_name_given_is_the_file_name_and_open_lists_it() -> None:
@@ -135,5 +135,5 @@ async def test_the_review_saves_by_name_too() -> None:
         assert isinstance(review, ReviewScreen)
         await save_dialog(pilot)
         await type_name(pilot, "reviewed")
-        assert app.screen is review and "Saved: reviewed.c4g" in unbroken(message(review))
+        assert app.screen is review and "Saved: reviewed" in unbroken(message(review))
         assert saved_moves("reviewed") == ["d4", "d5", "d6"]

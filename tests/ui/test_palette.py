@@ -77,7 +77,7 @@ async def test_save_from_the_palette_asks_the_name_and_saves() -> None:
         await pilot.pause()
         [path] = saved_games()
         width = screen.panel.content_size.width  # the name is shortened to fit it whole
-        assert f"Saved: {shortened(path.name, width)}" in unbroken(message(screen))
+        assert f"Saved: {shortened(path.stem, width)}" in unbroken(message(screen))
 
 
 async def test_undo_and_redo_from_the_palette_say_why_not_as_their_keys_do() -> None:

@@ -117,7 +117,7 @@ class GameScreen(AdvisedView):
         """Listen to the driver, focus the board and start the game (or review a saved one)."""
         self._show_board()
         self._stop_listening = self.driver.subscribe(self._post_news)
-        self.panel.score = self.score.describe(self._score_names())
+        self.panel.score = self._score_text()
         self._show_game()
         if self._opened is None:
             self._play_on()

@@ -15,6 +15,7 @@ from textual.message import Message
 from textual.reactive import reactive
 
 from c4tui.engine import GameState, Move, Player
+from c4tui.match.backends.computer import ComputerBackend
 from c4tui.match.driver import MatchDriver
 from c4tui.match.events import (
     GameOver,
@@ -176,11 +177,20 @@ class MatchView(BoardScreen[bool | None]):
         if result is not self._counted and not self._over_when_opened:
             self._counted = result
             self.score.add(self._winner_name(result.winner))
-        self.panel.score = self.score.describe(self._score_names())
+        self.panel.score = self._score_text()
         self.panel.say(self._result_text(result), "result")
 
     def _winner_name(self, winner: Player | None) -> str | None:
         return None if winner is None else self.driver.seats[winner].label
+
+    def _score_text(self) -> str:
+        """The score for the panel: the computer named by its level ("Perfect 1")."""
+        short = {
+            seat.label: seat.level.name
+            for seat in self.driver.seats.values()
+            if isinstance(seat, ComputerBackend)
+        }
+        return self.score.describe(self._score_names(), short)
 
     def _score_names(self) -> tuple[str, str]:
         """The two players' names, the person here (or Player 1) first."""
@@ -302,7 +312,7 @@ class MatchView(BoardScreen[bool | None]):
             who=self._who(),
             halted=self._halted() if self._ready else "",
             mode=Mode.of(driver.state.rules, self.pop_mode, driver.is_over),
-            score=self.score.describe(self._score_names()),
+            score=self._score_text(),
             unfinished=self.unfinished,
             remote=self.remote,
         )

@@ -139,12 +139,16 @@ class ReviewScreen(BoardScreen[int]):
         self.refresh_bindings()  # Play on is not offered in the best line
 
     def _where(self, shown: str) -> str:
-        """Which move is shown: the game's, or the best line's (numbered on from the game's)."""
+        """Which move is shown: the game's, or a step of the best line.
+
+        The line's steps are counted on their own: its result names the move as the
+        move list numbers it ("RED wins on move 21"), and the review counts discs.
+        """
         at, played = self.at, len(self._game.moves)
         if not self._line:
             return f"Review: move {at} of {played} — {shown}"
         if at > played:
-            return f"Best line (solver): move {at} of {len(self._moves)} — {shown}"
+            return f"Best line (solver): step {at - played} of {len(self._line)} — {shown}"
         return f"Review: move {at} of {played} — {shown}; → the best line (solver)"
 
     def _keys(self) -> str:

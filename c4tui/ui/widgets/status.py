@@ -237,10 +237,14 @@ class StatusPanel(Vertical):
         mode = self.query_one("#mode", Static)
         mode.display = shown.shown
         # The style is in the text, not a CSS class: no restyle on every pop (as the turn).
+        # Two phrases: "(p: pop)" goes below "DROP mode" where the line is too narrow.
+        words = self._laid_out(
+            phrases("POP mode", "(p: drop)") if shown.pop else phrases("DROP mode", "(p: pop)")
+        )
         if shown.pop:
-            self._put(mode, "[bold reverse $accent]POP mode (p: drop)[/]", "POP mode (p: drop)")
+            self._put(mode, f"[bold reverse $accent]{words}[/]", words)
         else:
-            self._put(mode, "DROP mode (p: pop)")
+            self._put(mode, words)
 
     def say(self, text: str, kind: str = "") -> None:
         """Show one line of news (``kind`` picks the style): ``news = News(text, kind)``."""
@@ -282,6 +286,7 @@ class StatusPanel(Vertical):
         """A new width: every line laid out again (and redrawn only where that changed it)."""
         self.watch_turn(self.turn)
         self.watch_score(self.score)
+        self.watch_mode(self.mode)
         self.watch_news(self.news)
         self.watch_moves(self.moves)
         self.watch_best_line(self.best_line)

@@ -23,6 +23,7 @@ from c4tui.client.outcomes import (
     UnknownStatus,
     outcome_of,
 )
+from c4tui.client.words import closed_because
 from c4tui.engine import Rules
 from c4tui.net.address import CONNECT_TIMEOUT
 from c4tui.net.connection import Connection, open_connection
@@ -129,7 +130,9 @@ class LobbyLink:
             while True:
                 message = self.dialect.parse(await self._stream.read())
                 self._answered = True
-                if isinstance(message, wire.Ack | wire.Notice):
+                if isinstance(message, wire.Bye):  # the server closes next, and says why
+                    self.problem = f"{closed_because(message.reason)}."
+                elif isinstance(message, wire.Ack | wire.Notice):
                     self._answer(message)
                 else:
                     self._pushed.put_nowait(message)
@@ -218,8 +221,13 @@ class LobbyLink:
         return self.problem or self._hung_up
 
     @property
+    def closed(self) -> bool:
+        """True once the server has hung up or broken off (nothing more will be read)."""
+        return self._reader.done()
+
+    @property
     def _hung_up(self) -> str:
-        return f"{self.dialect.server} hung up."
+        return f"{closed_because(None)}."
 
     @property
     def _full(self) -> str:

@@ -147,7 +147,7 @@ async def test_the_client_ends_cleanly_when_the_server_goes(tmp_path: Path) -> N
         await ann.type("create r")
         await ann.until("Waiting for other player...")
     # The server has stopped.
-    await ann.until("Error: The tic-tac-toe server hung up.")
+    await ann.until("Error: The server closed the connection.")
     assert await asyncio.wait_for(ann.process.wait(), TIMEOUT) == 1
 
 
@@ -157,7 +157,7 @@ async def test_a_client_idle_at_the_prompt_hears_at_once_that_the_server_went(
     async with tictactoe_server(tmp_path) as server:
         ann = await client(server)
         await log_in(ann, "ann")
-    await ann.until("Error: The tic-tac-toe server hung up.")  # nothing typed meanwhile
+    await ann.until("Error: The server closed the connection.")  # nothing typed meanwhile
     assert await asyncio.wait_for(ann.process.wait(), TIMEOUT) == 1
 
 

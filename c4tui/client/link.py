@@ -103,6 +103,8 @@ class LobbyLink:
         self.dialect = dialect
         self.user = ""
         self.problem: str | None = None
+        #: True once the server closed the connection (not when it broke the protocol).
+        self.lost = False
         self._answered = False  # has the server answered anything yet?
         self._stream = MessageStream(connection, dialect.spec)
         self._pending: deque[tuple[str, asyncio.Future[wire.Ack | wire.Notice]]] = deque()
@@ -137,8 +139,9 @@ class LobbyLink:
                 else:
                     self._pushed.put_nowait(message)
         except ConnectionClosed:
-            pass  # it hung up: ``_hung_up`` says so
+            self.lost = True  # it hung up: ``_hung_up`` (or its BYE) says so
         except (ProtocolError, OSError, ConnectionError) as error:
+            self.lost = not isinstance(error, ProtocolError)
             self.problem = f"{self.dialect.server} broke off: {error}"
         finally:
             if self._pending and not self._answered:
@@ -219,11 +222,6 @@ class LobbyLink:
         """Return once the server has hung up or broken off: why, in words."""
         await asyncio.shield(self._reader)
         return self.problem or self._hung_up
-
-    @property
-    def closed(self) -> bool:
-        """True once the server has hung up or broken off (nothing more will be read)."""
-        return self._reader.done()
 
     @property
     def _hung_up(self) -> str:

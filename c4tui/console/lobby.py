@@ -103,7 +103,7 @@ class ConsoleLobby(PlainText):
             return 0
         except (NetworkError, ProtocolError) as error:
             self.say(f"Network problem: {error}")
-            return SERVER_LOST if link.closed else 1
+            return SERVER_LOST if link.lost else 1
         finally:
             await link.close()
 

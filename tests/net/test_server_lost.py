@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from c4tui.cli.console import EXIT_STATUSES
 from c4tui.console.game import SERVER_LOST
 from tests.net.lobby_client import lobby_server
 from tests.net.test_client import FakeServer, Script, greet, say
@@ -21,6 +22,7 @@ from tests.net.test_lobby_console import (
     a_raw_ann_against_a_console_bob,
     console_user,
 )
+from tests.process_helpers import run_c4tui
 
 #: Seconds a console may take to notice (no input is typed meanwhile).
 NOTICE = 10
@@ -150,3 +152,10 @@ async def test_lobby_says_a_bye_in_words() -> None:
         bob = await console_user(fake.port, "bob")
         await bob.type("quick 4 4 classic")
         await ends_with(bob, "You logged in somewhere else.")
+
+
+@pytest.mark.parametrize("command", ["console", "tictactoe"])
+def test_help_names_the_exit_status_of_a_lost_server(command: str) -> None:
+    assert f"{SERVER_LOST} the server closed the connection" in EXIT_STATUSES
+    shown = " ".join(run_c4tui(command, "--help").stdout.split())  # as wrapped, unwrapped
+    assert "3 the server closed the connection (or went away) during the game" in shown

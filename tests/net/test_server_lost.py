@@ -108,14 +108,22 @@ async def test_lobby_notices_the_server_stopping_on_the_opponents_turn(tmp_path:
 
 
 def a_lobby_that_begins(then: Script) -> FakeServer:
-    """A lobby server that lets bob in, pairs him as RED on 4 × 4 classic, then does ``then``."""
+    """A lobby server that lets bob in, pairs him as RED on 4 × 4 classic, then does ``then``.
+
+    It answers what a console or the app asks on the way (an empty room list).
+    """
+    answers = {
+        "REGISTER": ["REGISTER:ACKSTATUS:0"],
+        "LOGIN": ["LOGIN:ACKSTATUS:0"],
+        "ROOMLIST": ["ROOMLIST:ACKSTATUS:0:"],
+        "QUICKPLAY": ["QUICKPLAY:ACKSTATUS:0:quick-1", "BEGIN:bob:ann:4:4:classic"],
+    }
 
     async def script(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        for answer in ("REGISTER:ACKSTATUS:0", "LOGIN:ACKSTATUS:0"):
-            await reader.readline()
-            await say(writer, answer)
-        await reader.readline()  # QUICKPLAY
-        await say(writer, "QUICKPLAY:ACKSTATUS:0:quick-1", "BEGIN:bob:ann:4:4:classic")
+        command = ""
+        while command != "QUICKPLAY":
+            command = (await reader.readline()).decode().split(":")[0].strip()
+            await say(writer, *answers[command])
         await then(reader, writer)
 
     return FakeServer(script)

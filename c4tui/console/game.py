@@ -91,6 +91,8 @@ class ConsoleGame(PlainText):
         # Typed answers are echoed only when nobody typed them, so transcripts read naturally.
         super().__init__(stdin, stdout, echo=not _is_terminal(stdin))
         self._settings = settings
+        #: The board after our move, shown once a server confirms it (its answer comes).
+        self._held: GameState | None = None
 
     async def run(self) -> int:
         """Play the whole game; the exit status (0 also when input ends early)."""
@@ -146,10 +148,14 @@ class ConsoleGame(PlainText):
             if isinstance(event, SeatStarting):
                 self.say(event.note)
             elif isinstance(event, TurnStarted):
+                if not event.submits and driver.seats[event.player].remote:
+                    self._held = event.state  # until the server answers: our move may not arrive
+                    continue
                 self._show(event.state)
                 if event.submits:
                     news = await self._ask_move(driver, event.state, events)
             elif isinstance(event, MovePlayed):
+                self._show_held()
                 seat = driver.seats[event.player]
                 if not seat.submits:
                     who = f"{event.player.name} ({seat.noun})"
@@ -158,7 +164,9 @@ class ConsoleGame(PlainText):
             elif isinstance(event, SeatLeft):
                 self.say(f"{event.player.name} left: {event.reason}")
             elif isinstance(event, MovesTakenBack):
-                self.say(f"Taken back: {event.count} move{'s' if event.count > 1 else ''}.")
+                if self._held is None:  # else a move never shown as played: nothing to say
+                    self.say(f"Taken back: {event.count} move{'s' if event.count > 1 else ''}.")
+                self._held = None
             elif isinstance(event, GameOver):
                 self._show(event.state, final=True)
                 return 0
@@ -166,6 +174,12 @@ class ConsoleGame(PlainText):
                 remote = any(seat.remote for seat in driver.seats.values())
                 self.say(f"{'Network problem' if remote else 'Problem'}: {event.problem}")
                 return SERVER_LOST if _server_lost(driver) else 1
+
+    def _show_held(self) -> None:
+        """The board held back until the server answered our move (it has)."""
+        if self._held is not None:
+            self._show(self._held)
+            self._held = None
 
     def _show(self, state: GameState, final: bool = False) -> None:
         """The board and the status line; on the final board the winning four are marked."""

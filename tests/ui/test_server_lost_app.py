@@ -10,15 +10,18 @@ from pathlib import Path
 
 import pytest
 from textual.pilot import Pilot
+from textual.widgets import DataTable
 from textual.widgets._footer import FooterKey
 
 from c4tui.server.core import C4Server, ServerConfig
 from c4tui.ui.app import C4App
 from c4tui.ui.screens.game import GameScreen
 from c4tui.ui.screens.online_game import OnlineGameScreen
+from c4tui.ui.screens.tictactoe import TicTacToeScreen
 from tests.net.lobby_client import LobbyClient, lobby_server, logged_in
 from tests.net.test_app_network import network_app, open_dialog
 from tests.net.test_server_lost import a_lobby_that_begins, bob_logs_in_elsewhere
+from tests.net.tictactoe_client import signed_in, tictactoe_server
 from tests.ui.helpers import SIZE, make_app
 from tests.ui.test_lobby_app import log_in_through_the_dialog, text_of, until
 
@@ -115,3 +118,31 @@ async def test_n_reconnects_to_a_restarted_server_and_starts_a_fresh_game(tmp_pa
             await until(pilot, lambda: len(fresh.driver.moves) == 2)  # it plays again
         finally:
             await server.stop()
+
+
+@pytest.mark.parametrize("whose_turn", ["zoe", "bob"])
+async def test_a_tictactoe_game_says_at_once_that_the_server_stopped(
+    tmp_path: Path, whose_turn: str
+) -> None:
+    async with tictactoe_server(tmp_path) as server:
+        port = server.tictactoe_port
+        assert port is not None
+        bob = await signed_in(port, "bob")
+        await bob.ask("CREATE:bobs room", "CREATE:ACKSTATUS:0")
+        options = {"host": "127.0.0.1", "port": str(port), "user": "zoe", "game": "tictactoe"}
+        app = make_app(opponent="online", options=options)
+        async with app.run_test(size=SIZE) as pilot:
+            await log_in_through_the_dialog(pilot, "secret", register=True)
+            table = app.screen.query_one(DataTable)
+            await until(pilot, lambda: table.row_count == 1)
+            await pilot.press("enter")  # join bob's room: bob places X and moves first
+            await bob.expect("BEGIN:bob:zoe")
+            await until(pilot, lambda: isinstance(app.screen, TicTacToeScreen))
+            status = lambda: text_of(pilot, "#tictactoe-status")  # noqa: E731
+            if whose_turn == "zoe":
+                await bob.send("PLACE:1:1")
+                await bob.expect("BOARDSTATUS:000010000")
+                await until(pilot, lambda: "Your turn" in status())
+            await server.stop()
+            await until(pilot, lambda: "The server closed the connection." in status(), NOTICE)
+            assert not app.screen.check_action("forfeit", ())

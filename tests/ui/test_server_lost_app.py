@@ -21,9 +21,10 @@ from c4tui.ui.screens.tictactoe import TicTacToeScreen
 from tests.net.lobby_client import LobbyClient, lobby_server, logged_in
 from tests.net.test_app_network import network_app, open_dialog
 from tests.net.test_server_lost import a_lobby_that_begins, bob_logs_in_elsewhere
-from tests.net.tictactoe_client import signed_in, tictactoe_server
+from tests.net.tictactoe_client import tictactoe_server
 from tests.ui.helpers import SIZE, make_app
 from tests.ui.test_lobby_app import log_in_through_the_dialog, text_of, until
+from tests.ui.test_tictactoe_app import bob_waits_for_zoe
 
 #: Seconds the app may take to notice (nothing is pressed meanwhile).
 NOTICE = 10
@@ -125,12 +126,7 @@ async def test_a_tictactoe_game_says_at_once_that_the_server_stopped(
     tmp_path: Path, whose_turn: str
 ) -> None:
     async with tictactoe_server(tmp_path) as server:
-        port = server.tictactoe_port
-        assert port is not None
-        bob = await signed_in(port, "bob")
-        await bob.ask("CREATE:bobs room", "CREATE:ACKSTATUS:0")
-        options = {"host": "127.0.0.1", "port": str(port), "user": "zoe", "game": "tictactoe"}
-        app = make_app(opponent="online", options=options)
+        bob, app = await bob_waits_for_zoe(server)
         async with app.run_test(size=SIZE) as pilot:
             await log_in_through_the_dialog(pilot, "secret", register=True)
             table = app.screen.query_one(DataTable)

@@ -117,7 +117,9 @@ class ConsoleLobby(PlainText):
     async def _lobby(self, link: LobbyLink) -> bool:
         """Obey commands at ``lobby>``: False once quit, True on leaving a room."""
         try:
-            while await self._command(link, (await self.ask("lobby> ")).strip()):
+            while await self._command(
+                link, (await self.ask_unless_gone("lobby> ", link.gone())).strip()
+            ):
                 pass
         except LeftRoom:
             return True

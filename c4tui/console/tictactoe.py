@@ -90,16 +90,7 @@ class TicTacToeConsole(PlainText):
 
     async def _next_command(self) -> str:
         """The next typed command; NetworkError as soon as the server hangs up meanwhile."""
-        gone = asyncio.create_task(self._link.gone())
-        try:
-            return (await unless_left(self.ask("> "), gone)).strip()
-        except EndOfInput:
-            if gone.done() and not gone.cancelled():
-                self.say()
-                raise NetworkError(gone.result()) from None
-            raise
-        finally:
-            gone.cancel()
+        return (await self.ask_unless_gone("> ", self._link.gone())).strip()
 
     @property
     def _link(self) -> LobbyLink:

@@ -114,6 +114,13 @@ async def test_lobby_notices_the_server_stopping_on_the_opponents_turn(tmp_path:
         await ends_with(bob, CLOSED)
 
 
+async def test_lobby_notices_the_server_stopping_at_the_lobby_prompt(tmp_path: Path) -> None:
+    async with lobby_server(tmp_path) as server:
+        bob = await console_user(server.port, "bob")
+        await server.stop()  # bob is at lobby>, typing nothing
+        await ends_with(bob, CLOSED)
+
+
 def a_lobby_that_begins(then: Script) -> FakeServer:
     """A lobby server that lets bob in, pairs him as RED on 4 × 4 classic, then does ``then``.
 

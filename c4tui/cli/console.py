@@ -15,6 +15,13 @@ from c4tui.match.backends import NetworkBackend, PersonBackend
 from c4tui.match.backends.network import CLIENT_PROTOCOLS
 from c4tui.protocols.names import USER_RULE, valid_user
 
+#: The exit statuses, for ``--help`` (3 is ``console.game.SERVER_LOST``; a test holds them equal).
+EXIT_STATUSES = (
+    "Exit status: 0 the game or the session ended; 1 a problem (a refused login, a server "
+    "that broke its protocol); 2 a usage error; 3 the server closed the connection (or went "
+    "away) during the game, with the reason said; 130 Ctrl-C."
+)
+
 #: The rules when ``--rules`` is not given: the app's, so both start the same game.
 DEFAULT_RULES = Rules.CLASSIC
 
@@ -29,6 +36,7 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
             "printed; type a column number (3 or d 3) to drop a disc, p 3 to pop your own "
             "disc out of the bottom of column 3 (Pop Out rules). Ctrl-D ends the game."
         ),
+        epilog=EXIT_STATUSES,
     )
     _add_game_options(console)
     _add_network_options(console)

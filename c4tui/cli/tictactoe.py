@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 
+from c4tui.cli.console import EXIT_STATUSES
 from c4tui.cli.types import server_address
 
 
@@ -16,6 +17,7 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "(and `c4tui serve --tictactoe-port`): log in or register, list, create and join rooms "
         "as a player or a viewer, play (a cell as column and row, 0-2, or as 1-9), forfeit. "
         "Type help once connected. Ctrl-D or Ctrl-C ends it.",
+        epilog=EXIT_STATUSES,
     )
     tictactoe.add_argument(
         "--connect",

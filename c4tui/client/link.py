@@ -23,6 +23,7 @@ from c4tui.client.outcomes import (
     UnknownStatus,
     outcome_of,
 )
+from c4tui.client.words import closed_because
 from c4tui.engine import Rules
 from c4tui.net.address import CONNECT_TIMEOUT
 from c4tui.net.connection import Connection, open_connection
@@ -102,6 +103,8 @@ class LobbyLink:
         self.dialect = dialect
         self.user = ""
         self.problem: str | None = None
+        #: True once the server closed the connection (not when it broke the protocol).
+        self.lost = False
         self._answered = False  # has the server answered anything yet?
         self._stream = MessageStream(connection, dialect.spec)
         self._pending: deque[tuple[str, asyncio.Future[wire.Ack | wire.Notice]]] = deque()
@@ -129,13 +132,16 @@ class LobbyLink:
             while True:
                 message = self.dialect.parse(await self._stream.read())
                 self._answered = True
-                if isinstance(message, wire.Ack | wire.Notice):
+                if isinstance(message, wire.Bye):  # the server closes next, and says why
+                    self.problem = f"{closed_because(message.reason)}."
+                elif isinstance(message, wire.Ack | wire.Notice):
                     self._answer(message)
                 else:
                     self._pushed.put_nowait(message)
         except ConnectionClosed:
-            pass  # it hung up: ``_hung_up`` says so
+            self.lost = True  # it hung up: ``_hung_up`` (or its BYE) says so
         except (ProtocolError, OSError, ConnectionError) as error:
+            self.lost = not isinstance(error, ProtocolError)
             self.problem = f"{self.dialect.server} broke off: {error}"
         finally:
             if self._pending and not self._answered:
@@ -219,7 +225,7 @@ class LobbyLink:
 
     @property
     def _hung_up(self) -> str:
-        return f"{self.dialect.server} hung up."
+        return f"{closed_because(None)}."
 
     @property
     def _full(self) -> str:

@@ -35,6 +35,10 @@ class RoomGame:
         self.on_chat: Callable[[str, str], None] = lambda user, text: None
         self.on_forfeit: Callable[[Player, str], None] = lambda loser, words: None
         self.ended: wire.GameEnd | None = None
+        #: Moves the server's boards have shown since ``start``.
+        self.shown = 0
+        self._failed = False  # an error waits in ``moves``: no more boards will come
+        self._news = asyncio.Event()  # set (and replaced) whenever a board or an error comes
         self._pump = asyncio.create_task(self._read())
 
     def colour_of(self, user: str) -> Player | None:
@@ -46,7 +50,19 @@ class RoomGame:
             while self.ended is None:
                 self._take(await self.link.pushed())
         except (NetworkError, ProtocolError) as error:
-            self.moves.put_nowait(error)
+            self._fail(error)
+        finally:
+            self._tell()
+
+    def _fail(self, error: Exception) -> None:
+        self.moves.put_nowait(error)
+        self._failed = True
+        self._tell()
+
+    def _tell(self) -> None:
+        """Wake whoever waits in ``confirmed``."""
+        self._news.set()
+        self._news = asyncio.Event()
 
     def _take(self, message: ServerMessage) -> None:
         if isinstance(message, wire.ChatLine):
@@ -56,16 +72,18 @@ class RoomGame:
         elif isinstance(message, wire.GameEnd):
             self._end(message)
         elif isinstance(message, wire.Invalid):
-            self.moves.put_nowait(ProtocolError(f"the server refused our move: {message.reason}"))
+            self._fail(ProtocolError(f"the server refused our move: {message.reason}"))
         elif isinstance(message, wire.Notice):
-            self.moves.put_nowait(ProtocolError(f"the server says {message.word}"))
+            self._fail(ProtocolError(f"the server says {message.word}"))
 
     def _board(self, board: str) -> None:
         move = wire.move_between(self.state, board)
         if move is None:
             raise ProtocolError(f"a board no legal move leads to: {quote(board)}")
         self.state = self.state.play(move)
+        self.shown += 1
         self.moves.put_nowait(move)
+        self._tell()
 
     def _end(self, end: wire.GameEnd) -> None:
         if end.cells != wire.cells(self.state):
@@ -82,6 +100,18 @@ class RoomGame:
             self.moves.put_nowait(item)
             raise item
         return item
+
+    async def confirmed(self, count: int) -> bool:
+        """True once the server's boards show ``count`` moves; False if they never will.
+
+        A front end that draws our move only when this is True never shows a move
+        that did not reach the server (it went away, or refused it) as played.
+        """
+        while self.shown < count:
+            if self._failed or self._pump.done():
+                return False
+            await self._news.wait()
+        return True
 
     async def play(self, move: Move) -> None:
         """Send our move and wait for the server's board showing it."""

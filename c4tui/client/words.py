@@ -161,3 +161,21 @@ NOTICES = {
     wire.BADAUTH: "Error: You must be logged in to perform this action",
     wire.NOROOM: "Error: You are not in a room",
 }
+
+#: Why the server closed our connection, by the reason its ``BYE`` gave (§5.1): the same
+#: words in every front end and protocol, since the person must know whether to come back.
+BYE_REASONS = {
+    "elsewhere": "You logged in somewhere else",
+    "idle": "Disconnected after being idle",
+    "shutdown": "The server is restarting",
+    "full": "The server is full",
+}
+#: The connection closed without a ``BYE`` (or the protocol has none).
+SERVER_CLOSED = "The server closed the connection"
+
+
+def closed_because(reason: str | None) -> str:
+    """Why the connection closed, in words: ``BYE``'s ``reason``, or None when none came."""
+    if reason is None:
+        return SERVER_CLOSED
+    return BYE_REASONS.get(reason, f"{SERVER_CLOSED} ({reason})")

@@ -30,7 +30,7 @@ from c4tui.engine import (
     status_line,
 )
 from c4tui.engine.text import WIN_MARK
-from c4tui.match.backends import opponent_kind
+from c4tui.match.backends import NetworkBackend, opponent_kind
 from c4tui.match.driver import MatchDriver
 from c4tui.match.events import (
     GameOver,
@@ -45,6 +45,8 @@ from c4tui.match.events import (
 from c4tui.match.settings import MatchSettings
 
 GOODBYE = "End of input: goodbye."
+#: The exit status when the server closed the connection mid-game (1: any other problem).
+SERVER_LOST = 3
 INTERRUPTED = "Interrupted: goodbye."
 QUIT_WORDS = ("quit", "exit")
 
@@ -89,6 +91,8 @@ class ConsoleGame(PlainText):
         # Typed answers are echoed only when nobody typed them, so transcripts read naturally.
         super().__init__(stdin, stdout, echo=not _is_terminal(stdin))
         self._settings = settings
+        #: The board after our move, shown once a server confirms it (its answer comes).
+        self._held: GameState | None = None
 
     async def run(self) -> int:
         """Play the whole game; the exit status (0 also when input ends early)."""
@@ -138,15 +142,20 @@ class ConsoleGame(PlainText):
 
     async def _follow(self, driver: MatchDriver, events: asyncio.Queue[MatchEvent]) -> int:
         """Print each event; ask the person when it is their turn. The exit status."""
+        news: MatchEvent | None = None  # what came while the person was asked for a move
         while True:
-            event = await events.get()
+            event, news = news or await events.get(), None
             if isinstance(event, SeatStarting):
                 self.say(event.note)
             elif isinstance(event, TurnStarted):
+                if not event.submits and driver.seats[event.player].remote:
+                    self._held = event.state  # until the server answers: our move may not arrive
+                    continue
                 self._show(event.state)
                 if event.submits:
-                    await self._ask_move(driver, event.state)
+                    news = await self._ask_move(driver, event.state, events)
             elif isinstance(event, MovePlayed):
+                self._show_held()
                 seat = driver.seats[event.player]
                 if not seat.submits:
                     who = f"{event.player.name} ({seat.noun})"
@@ -155,14 +164,22 @@ class ConsoleGame(PlainText):
             elif isinstance(event, SeatLeft):
                 self.say(f"{event.player.name} left: {event.reason}")
             elif isinstance(event, MovesTakenBack):
-                self.say(f"Taken back: {event.count} move{'s' if event.count > 1 else ''}.")
+                if self._held is None:  # else a move never shown as played: nothing to say
+                    self.say(f"Taken back: {event.count} move{'s' if event.count > 1 else ''}.")
+                self._held = None
             elif isinstance(event, GameOver):
                 self._show(event.state, final=True)
                 return 0
             elif isinstance(event, MatchFailed):
                 remote = any(seat.remote for seat in driver.seats.values())
                 self.say(f"{'Network problem' if remote else 'Problem'}: {event.problem}")
-                return 1
+                return SERVER_LOST if _server_lost(driver) else 1
+
+    def _show_held(self) -> None:
+        """The board held back until the server answered our move (it has)."""
+        if self._held is not None:
+            self._show(self._held)
+            self._held = None
 
     def _show(self, state: GameState, final: bool = False) -> None:
         """The board and the status line; on the final board the winning four are marked."""
@@ -171,30 +188,60 @@ class ConsoleGame(PlainText):
         if final and state.winner is not None:
             self.say(f"(The winning four are marked {WIN_MARK}.)")
 
-    async def _ask_move(self, driver: MatchDriver, state: GameState) -> None:
-        """Read lines until the driver takes a move (or one is undone), explaining refusals."""
+    async def _ask_move(
+        self, driver: MatchDriver, state: GameState, events: asyncio.Queue[MatchEvent]
+    ) -> MatchEvent | None:
+        """Read lines until the driver takes a move (or one is undone), explaining refusals.
+
+        Returns what the match reported instead, if it stopped first (the server went
+        away while the person thought): nothing typed is waited for then.
+        """
         while True:
-            text = await self.ask("Move: ")
+            text = await self._typed_or_news(events)
+            if not isinstance(text, str):
+                self.say()  # the prompt's line ends: the news goes below it
+                return text
             word = text.strip().lower()
             if word in QUIT_WORDS:
                 raise Quit
             if word == "help":
-                self.say(help_text(state.rules))
+                self.say(help_text(state.rules, undo=_undo_possible(driver)))
                 continue
             if word == "undo":
                 if self._undo(driver):
-                    return
+                    return None
                 continue
             refusal = submit_typed_move(driver, text, f"; {move_hint(state.rules)}")
             if refusal is None:
-                return
+                return None
             self.say(refusal)
+
+    async def _typed_or_news(self, events: asyncio.Queue[MatchEvent]) -> str | MatchEvent:
+        """The line typed at ``Move:``, or the match's end if it comes first.
+
+        The server that hung up while the person thinks is told at once instead of
+        after the next move is typed. Other news then (a refusal already said) is passed over.
+        """
+        typing = asyncio.ensure_future(self.ask("Move: "))
+        try:
+            while True:
+                news = asyncio.ensure_future(events.get())
+                try:
+                    await asyncio.wait({typing, news}, return_when=asyncio.FIRST_COMPLETED)
+                finally:
+                    news.cancel()
+                if news.done() and not news.cancelled() and _ends(news.result()):
+                    return news.result()
+                if typing.done():
+                    return typing.result()
+        finally:
+            typing.cancel()
 
     def _undo(self, driver: MatchDriver) -> bool:
         """Take back the last move (and the computer's answer); False, said why, if it cannot."""
         if driver.undo():
             return True
-        if not all(seat.supports_undo for seat in driver.seats.values()):
+        if not _undo_possible(driver):
             self.say("Undo is not possible here: the other side does not take moves back.")
         else:
             self.say("Nothing to undo yet.")
@@ -228,12 +275,25 @@ def announce(match: MatchSettings) -> str:
     )
 
 
-def help_text(rules: Rules) -> str:
-    """What can be typed at the Move prompt."""
-    return (
-        f"Moves: {move_hint(rules)}. Also: undo (take back your last move), "
-        "help, quit. Ctrl-D also ends the program."
-    )
+def help_text(rules: Rules, undo: bool = True) -> str:
+    """What can be typed at the Move prompt (``undo`` when the other side takes moves back)."""
+    also = "undo (take back your last move), " if undo else ""
+    return f"Moves: {move_hint(rules)}. Also: {also}help, quit. Ctrl-D also ends the program."
+
+
+def _ends(event: MatchEvent) -> bool:
+    """True for the news that ends a game."""
+    return isinstance(event, GameOver | MatchFailed | SeatLeft)
+
+
+def _undo_possible(driver: MatchDriver) -> bool:
+    """True when every seat takes moves back (not a server's AI, nor a room's player)."""
+    return all(seat.supports_undo for seat in driver.seats.values())
+
+
+def _server_lost(driver: MatchDriver) -> bool:
+    """True when the match stopped because a server closed its connection."""
+    return any(isinstance(seat, NetworkBackend) and seat.lost for seat in driver.seats.values())
 
 
 def move_hint(rules: Rules) -> str:

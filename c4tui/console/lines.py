@@ -15,6 +15,8 @@ import threading
 from collections.abc import Awaitable
 from typing import Any, TextIO, TypeVar
 
+from c4tui.net.errors import NetworkError
+
 if sys.platform != "win32":  # the terminal's settings (getpass loads it there too)
     import termios
 
@@ -92,6 +94,22 @@ class PlainText:
         if self._echo:
             self.say(printable(answer))
         return answer
+
+    async def ask_unless_gone(self, prompt: str, gone: Awaitable[str]) -> str:
+        """``ask``, unless ``gone`` (a server's hang-up, in words) comes first: NetworkError then.
+
+        So a person at a prompt learns at once that the server went, not at the next command.
+        """
+        leaving = asyncio.ensure_future(gone)
+        try:
+            return await unless_left(self.ask(prompt), leaving)
+        except EndOfInput:
+            if leaving.done() and not leaving.cancelled():
+                self.say()  # the prompt's line ends
+                raise NetworkError(leaving.result()) from None
+            raise
+        finally:
+            leaving.cancel()
 
 
 def printable(text: str) -> str:

@@ -19,7 +19,13 @@ from c4tui.client.link import LobbyLink
 from c4tui.client.outcomes import CreateOutcome, JoinOutcome, LoginOutcome, RegisterOutcome
 from c4tui.client.room_game import RoomGame, room_game_from
 from c4tui.client.words import Voice
-from c4tui.console.game import move_hint, quietly, submit_typed_move, tolerate_bad_bytes
+from c4tui.console.game import (
+    SERVER_LOST,
+    move_hint,
+    quietly,
+    submit_typed_move,
+    tolerate_bad_bytes,
+)
 from c4tui.console.lines import EndOfInput, PlainText, printable, read_secret, unless_left
 from c4tui.engine import Player, Rules, describe_move, render_board, status_line
 from c4tui.engine.text import WIN_MARK
@@ -97,7 +103,7 @@ class ConsoleLobby(PlainText):
             return 0
         except (NetworkError, ProtocolError) as error:
             self.say(f"Network problem: {error}")
-            return 1
+            return SERVER_LOST if link.lost else 1
         finally:
             await link.close()
 
@@ -111,7 +117,9 @@ class ConsoleLobby(PlainText):
     async def _lobby(self, link: LobbyLink) -> bool:
         """Obey commands at ``lobby>``: False once quit, True on leaving a room."""
         try:
-            while await self._command(link, (await self.ask("lobby> ")).strip()):
+            while await self._command(
+                link, (await self.ask_unless_gone("lobby> ", link.gone())).strip()
+            ):
                 pass
         except LeftRoom:
             return True
@@ -278,7 +286,7 @@ class ConsoleLobby(PlainText):
         driver.start()
         typing = asyncio.create_task(self._typed_in_game(driver, game, mine))
         try:
-            await self._follow(driver, events, game.names, mine)
+            await self._follow(driver, events, game, mine)
         finally:
             typing.cancel()
             await driver.close()
@@ -287,17 +295,23 @@ class ConsoleLobby(PlainText):
         self,
         driver: MatchDriver,
         events: asyncio.Queue[MatchEvent],
-        names: Mapping[Player, str],
+        game: RoomGame,
         mine: Player | None,
     ) -> None:
+        names = game.names
+        sent = 0  # moves up to our last one: shown once the server's board shows them
         while True:
             event = await events.get()
             if isinstance(event, TurnStarted):
+                if not event.submits and not await game.confirmed(sent):
+                    continue  # our move never reached the board: the stop comes next
                 self.say(render_board(event.state))
                 self.say(status_line(event.state))
                 if event.submits:
                     self.say(f"Your move ({move_hint(event.state.rules)}), say TEXT, or forfeit:")
-            elif isinstance(event, MovePlayed) and event.player is not mine:
+            elif isinstance(event, MovePlayed) and event.player is mine:
+                sent = len(event.moves)
+            elif isinstance(event, MovePlayed):
                 self.say(f"{driver.seats[event.player].label}: {describe_move(event.move)}")
             elif isinstance(event, SeatLeft):
                 self.say(event.reason)

@@ -19,7 +19,7 @@ from c4tui.client.link import TICTACTOE_LINK, LobbyLink, ServerNotice
 from c4tui.client.outcomes import CreateOutcome, JoinOutcome, LoginOutcome, RegisterOutcome
 from c4tui.client.tictactoe import Ended, Refused, TicTacToeRoom, end_words, wait_for_start
 from c4tui.client.words import Voice
-from c4tui.console.game import quietly, tolerate_bad_bytes
+from c4tui.console.game import SERVER_LOST, quietly, tolerate_bad_bytes
 from c4tui.console.lines import EndOfInput, PlainText, read_secret, unless_left
 from c4tui.net.errors import NetworkError, ProtocolError
 from c4tui.protocols import tictactoe as ttt_wire
@@ -78,6 +78,8 @@ class TicTacToeConsole(PlainText):
             return 0
         except NetworkError as error:
             self.error(f"Error: {error}")
+            if self._link.lost:
+                return SERVER_LOST
         except ProtocolError as error:
             self.error(f"Error: the server broke the protocol: {error}")
         except TimeoutError:
@@ -88,16 +90,7 @@ class TicTacToeConsole(PlainText):
 
     async def _next_command(self) -> str:
         """The next typed command; NetworkError as soon as the server hangs up meanwhile."""
-        gone = asyncio.create_task(self._link.gone())
-        try:
-            return (await unless_left(self.ask("> "), gone)).strip()
-        except EndOfInput:
-            if gone.done() and not gone.cancelled():
-                self.say()
-                raise NetworkError(gone.result()) from None
-            raise
-        finally:
-            gone.cancel()
+        return (await self.ask_unless_gone("> ", self._link.gone())).strip()
 
     @property
     def _link(self) -> LobbyLink:

@@ -19,3 +19,11 @@ class NetworkError(C4Error):
 
 class ProtocolError(C4Error):
     """The peer sent something its protocol does not allow; the message quotes it."""
+
+
+class ConnectionLost(NetworkError):
+    """The server closed the connection (or it broke) mid-game; the message says why in words.
+
+    A kind of its own so that a front end can tell "the server is gone" (a console's
+    own exit status) from a server that broke its protocol.
+    """

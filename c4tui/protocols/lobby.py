@@ -331,7 +331,18 @@ class Invalid:
     reason: str
 
 
-ServerMessage = Ack | Begin | InProgress | BoardStatus | GameEnd | ChatLine | Invalid | Notice
+@dataclass(frozen=True)
+class Bye:
+    """The server's last line before it closes our connection on purpose, and why (§5.1).
+
+    ``reason`` is ``elsewhere``, ``idle``, ``shutdown`` or ``full``; another word is
+    kept as it came, for a newer server's reasons.
+    """
+
+    reason: str
+
+
+ServerMessage = Ack | Begin | InProgress | BoardStatus | GameEnd | ChatLine | Invalid | Notice | Bye
 _STATUS = re.compile(r"-?[0-9]{1,3}")
 _CELLS = re.compile(r"[012]{16,400}")
 
@@ -358,6 +369,8 @@ def parse_server_message(line: str) -> ServerMessage:  # noqa: PLR0911 (one retu
         return ChatLine(fields[1], line.split(":", 2)[2])
     if word == "INVALID" and len(fields) >= 2:
         return Invalid(line.split(":", 1)[1])
+    if word == "BYE" and len(fields) == 2:
+        return Bye(fields[1])
     raise ProtocolError(f"not a lobby message: {quote(line)}")
 
 

@@ -165,7 +165,7 @@ async def test_server_hangs_up_mid_game() -> None:
         await reader.readline()
         writer.close()
 
-    assert "hung up" in await run_until_error(script, [Move.drop(3)])
+    assert "closed the connection" in await run_until_error(script, [Move.drop(3)])
 
 
 async def test_never_ending_line() -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
+from c4tui.console.game import SERVER_LOST
 from c4tui.server.core import C4Server
 from tests.net.test_lobby_console import TIMEOUT, ConsoleProcess
 from tests.net.tictactoe_client import signed_in, tictactoe_server
@@ -147,8 +148,8 @@ async def test_the_client_ends_cleanly_when_the_server_goes(tmp_path: Path) -> N
         await ann.type("create r")
         await ann.until("Waiting for other player...")
     # The server has stopped.
-    await ann.until("Error: The tic-tac-toe server hung up.")
-    assert await asyncio.wait_for(ann.process.wait(), TIMEOUT) == 1
+    await ann.until("Error: The server closed the connection.")
+    assert await asyncio.wait_for(ann.process.wait(), TIMEOUT) == SERVER_LOST
 
 
 async def test_a_client_idle_at_the_prompt_hears_at_once_that_the_server_went(
@@ -157,8 +158,8 @@ async def test_a_client_idle_at_the_prompt_hears_at_once_that_the_server_went(
     async with tictactoe_server(tmp_path) as server:
         ann = await client(server)
         await log_in(ann, "ann")
-    await ann.until("Error: The tic-tac-toe server hung up.")  # nothing typed meanwhile
-    assert await asyncio.wait_for(ann.process.wait(), TIMEOUT) == 1
+    await ann.until("Error: The server closed the connection.")  # nothing typed meanwhile
+    assert await asyncio.wait_for(ann.process.wait(), TIMEOUT) == SERVER_LOST
 
 
 async def test_the_client_hangs_up_on_a_server_that_breaks_the_protocol() -> None:
@@ -181,3 +182,22 @@ async def test_the_client_hangs_up_on_a_server_that_breaks_the_protocol() -> Non
         line = await console.until("Error: The tic-tac-toe server broke off")
         assert "not a tic-tac-toe message: 'BOARDSTATUS:111111111'" in line
         assert await asyncio.wait_for(console.process.wait(), TIMEOUT) == 1
+
+
+async def test_a_game_stops_at_once_when_the_server_goes_on_either_turn(tmp_path: Path) -> None:
+    for ann_moves_first in (False, True):
+        async with tictactoe_server(tmp_path) as server:
+            ann = await client(server)
+            await log_in(ann, f"ann{int(ann_moves_first)}")
+            await ann.type("create r")
+            await ann.until("Waiting for other player...")
+            bob = await signed_in(server.tictactoe_port, f"bob{int(ann_moves_first)}")
+            await bob.send("JOIN:r:PLAYER")
+            await ann.until("It is the current player's turn")
+            if ann_moves_first:
+                await ann.type("5")
+                await ann.until("It is the opposing player's turn")  # bob thinks
+            await server.stop()
+            await ann.until("Error: The server closed the connection.")  # nothing typed
+            assert await asyncio.wait_for(ann.process.wait(), TIMEOUT) == SERVER_LOST
+            await bob.close()

@@ -6,23 +6,30 @@ from pathlib import Path
 
 from textual.widgets import DataTable
 
+from c4tui.server.core import C4Server
 from c4tui.tictactoe import Board
+from c4tui.ui.app import C4App
 from c4tui.ui.screens.lobby import LobbyScreen
 from c4tui.ui.screens.tictactoe import TicTacToeScreen
 from c4tui.ui.widgets.choice import ChoiceSet
-from tests.net.tictactoe_client import signed_in, tictactoe_server
+from tests.net.tictactoe_client import TicTacToeClient, signed_in, tictactoe_server
 from tests.ui.helpers import SIZE, make_app
 from tests.ui.test_lobby_app import log_in_through_the_dialog, text_of, until
 
 
+async def bob_waits_for_zoe(server: C4Server) -> tuple[TicTacToeClient, C4App]:
+    """bob (a raw client) in his room, and the app of zoe (not logged in yet) to join it."""
+    port = server.tictactoe_port
+    assert port is not None
+    bob = await signed_in(port, "bob")
+    await bob.ask("CREATE:bobs room", "CREATE:ACKSTATUS:0")
+    options = {"host": "127.0.0.1", "port": str(port), "user": "zoe", "game": "tictactoe"}
+    return bob, make_app(opponent="online", options=options)
+
+
 async def test_playing_tictactoe_through_the_lobby_to_a_win(tmp_path: Path) -> None:
     async with tictactoe_server(tmp_path) as server:
-        port = server.tictactoe_port
-        assert port is not None
-        bob = await signed_in(port, "bob")
-        await bob.ask("CREATE:bobs room", "CREATE:ACKSTATUS:0")
-        options = {"host": "127.0.0.1", "port": str(port), "user": "zoe", "game": "tictactoe"}
-        app = make_app(opponent="online", options=options)
+        bob, app = await bob_waits_for_zoe(server)
         async with app.run_test(size=SIZE) as pilot:
             await log_in_through_the_dialog(pilot, "secret", register=True)
             lobby = app.screen

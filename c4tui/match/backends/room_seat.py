@@ -36,6 +36,13 @@ class RoomPlayer(RoomSeat):
                 raise OpponentLeft(f"{self.label} forfeited or left") from error
             raise
 
+    async def watch_while_waiting(self) -> None:
+        """Raise NetworkError, saying why, once the server is gone while the person here thinks.
+
+        Without it a lost server was noticed only at the next move tried.
+        """
+        raise NetworkError(await self.game.link.gone())
+
     async def move_played(self, before: GameState, move: Move) -> None:
         """Forward our own moves to the server (and wait for its board)."""
         if before.turn is self._sends:

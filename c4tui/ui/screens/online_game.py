@@ -103,6 +103,10 @@ class OnlineGameScreen(GameScreen):
             return self.mine is not None
         return super().check_action(action, parameters)
 
+    def _show_problem(self, problem: str) -> None:
+        """Why the game stopped; no ``n`` here (a new game is the lobby's): Esc goes back."""
+        self.panel.say(f"{problem}\nesc: back to the lobby", "error")
+
     def action_rematch(self) -> None:
         """Rematches online are new rooms: the lobby is where they start."""
         self.panel.say("For a rematch, go back to the lobby and create or join a room.")

@@ -10,8 +10,8 @@ list it in ``CLIENT_PROTOCOLS`` and in ``session.GAMES``.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import TYPE_CHECKING, ClassVar
+from collections.abc import Awaitable, Mapping
+from typing import TYPE_CHECKING, ClassVar, TypeVar
 
 from c4tui.engine import GameState, Move, Player, Rules
 from c4tui.match.backends.base import Backend, Choice, Option, SeatContext
@@ -24,7 +24,7 @@ from c4tui.match.backends.network.base import (
     login_name,
 )
 from c4tui.net.address import CONNECT_TIMEOUT, DEFAULT_HOST, DEFAULT_PORT, parse_host, parse_port
-from c4tui.net.errors import NetworkError
+from c4tui.net.errors import ConnectionLost, NetworkError
 from c4tui.protocols.limits import MAX_USERNAME
 from c4tui.protocols.names import parse_username, valid_username
 
@@ -38,6 +38,8 @@ CLIENT_PROTOCOLS: dict[str, ClientProtocol] = {
 
 #: Seconds to wait for any answer after the greeting (the server's AI thinks).
 REPLY_TIMEOUT = 120.0
+
+T = TypeVar("T")
 
 
 def protocol_named(key: str) -> ClientProtocol:
@@ -115,6 +117,8 @@ class NetworkBackend(Backend):
         self._session: ServerSession | None = None
         self._person = Player.RED
         self._server_moves: list[Move] = []
+        #: Why the server closed the connection of the last game, if it did (in words).
+        self.lost: str | None = None
 
     @classmethod
     def create(cls, values: Mapping[str, str], context: SeatContext) -> Backend:
@@ -155,12 +159,13 @@ class NetworkBackend(Backend):
 
         await self.close()
         self.moved_first = False
+        self.lost = None
         self._person = Player.RED
         session = await ServerSession.connect(
             self.address, self.protocol, state, self._connect_timeout
         )
         self._session = session
-        self._server_moves = await session.greet(self._connect_timeout)
+        self._server_moves = await self._noting_loss(session.greet(self._connect_timeout))
         if self._server_moves:
             self.moved_first = True
             self._person = Player.YELLOW
@@ -170,14 +175,22 @@ class NetworkBackend(Backend):
         if before.turn is not self._person:
             return
         session = self._connected()
-        self._server_moves += await session.exchange(move, self._reply_timeout)
+        self._server_moves += await self._noting_loss(session.exchange(move, self._reply_timeout))
         if session.over:
             await self.close()
 
     async def watch_while_waiting(self) -> None:
         """Raise NetworkError when the server hangs up (or floods us) during the person's turn."""
         if self._session is not None:
-            await self._session.watch()
+            await self._noting_loss(self._session.watch())
+
+    async def _noting_loss(self, talk: Awaitable[T]) -> T:
+        """What ``talk`` gives; if the server closed the connection meanwhile, ``lost`` says why."""
+        try:
+            return await talk
+        except ConnectionLost as lost:
+            self.lost = str(lost)
+            raise
 
     async def choose_move(self, state: GameState) -> Move:
         """The server's move, already received after the person's move."""

@@ -9,10 +9,12 @@ list both here and in ``CLIENT_PROTOCOLS``.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import socket
 from collections.abc import Coroutine
 from typing import TypeVar
 
+from c4tui.client.words import closed_because
 from c4tui.engine import GameState, Move
 from c4tui.match.backends.network.base import ClientProtocol, ServerAddress
 from c4tui.match.backends.network.c4n import C4NGame
@@ -20,8 +22,19 @@ from c4tui.match.backends.network.cfsp import CFSPGame
 from c4tui.match.backends.network.game import ServerGame
 from c4tui.match.backends.network.i32cfsp import I32CFSPGame
 from c4tui.net.connection import Connection, open_connection
-from c4tui.net.errors import ConnectionClosed, NetworkError, ProtocolError, WriteTimeout
+from c4tui.net.errors import (
+    ConnectionClosed,
+    ConnectionLost,
+    NetworkError,
+    ProtocolError,
+    WriteTimeout,
+)
 from c4tui.net.framing import MessageStream
+from c4tui.net.wire import MAX_LINE_BYTES
+from c4tui.protocols import lobby as lobby_wire
+
+#: What the server closing the connection raises as (the words say why).
+_CLOSED = (ConnectionClosed, ConnectionResetError, BrokenPipeError)
 
 #: The game that speaks each client protocol, by the protocol's key.
 GAMES: dict[str, type[ServerGame]] = {
@@ -39,8 +52,8 @@ def describe_network_error(error: BaseException, address: ServerAddress) -> str:
         return f"The server broke the protocol: {error}"
     if isinstance(error, WriteTimeout):
         return f"The server at {address} stopped reading."
-    if isinstance(error, ConnectionClosed | ConnectionResetError | BrokenPipeError):
-        return f"The server at {address} hung up."
+    if isinstance(error, _CLOSED):
+        return f"{closed_because(None)}."
     if isinstance(error, socket.gaierror):
         return f"Unknown host {address.host!r}."
     if isinstance(error, ConnectionRefusedError):
@@ -116,9 +129,10 @@ class ServerSession:
             await connection.wait_for_hangup()
         except (ProtocolError, OSError) as error:
             await self._hang_up()
-            raise NetworkError(describe_network_error(error, self.address)) from error
+            raise _in_words(error, self.address) from error
+        last_words = await connection.peek(MAX_LINE_BYTES)
         await self._hang_up()
-        raise NetworkError(f"{self.address} hung up during the game.")
+        raise ConnectionLost(f"{closed_because(bye_reason(last_words))}.")
 
     async def close(self) -> None:
         """Hang up, saying goodbye first (C4N's STOP) if the game is not over."""
@@ -142,4 +156,24 @@ class ServerSession:
                 return await talk
         except (ProtocolError, OSError, TimeoutError) as error:
             await self._hang_up()
-            raise NetworkError(describe_network_error(error, self.address)) from error
+            raise _in_words(error, self.address) from error
+
+
+def _in_words(error: BaseException, address: ServerAddress) -> NetworkError:
+    """``error`` as a NetworkError in words: a ConnectionLost when the server hung up."""
+    kind = ConnectionLost if isinstance(error, _CLOSED) else NetworkError
+    return kind(describe_network_error(error, address))
+
+
+def bye_reason(last_words: bytes) -> str | None:
+    """The reason of a ``BYE:<reason>`` line among a server's last bytes, if one is there.
+
+    Only the lobby protocol defines BYE; a server that says it in another one is
+    understood all the same.
+    """
+    for line in last_words.decode("ascii", "replace").splitlines():
+        with contextlib.suppress(ProtocolError):  # not a BYE (or a malformed one)
+            message = lobby_wire.parse_server_message(line.strip())
+            if isinstance(message, lobby_wire.Bye):
+                return message.reason
+    return None

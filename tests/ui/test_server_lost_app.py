@@ -141,4 +141,5 @@ async def test_a_tictactoe_game_says_at_once_that_the_server_stopped(
                 await until(pilot, lambda: "Your turn" in status())
             await server.stop()
             await until(pilot, lambda: "The server closed the connection." in status(), NOTICE)
+            assert "broke off" not in status()  # it hung up; it broke no protocol
             assert not app.screen.check_action("forfeit", ())

@@ -105,7 +105,9 @@ class TicTacToeScreen(Screen[bool | None]):
         except (NetworkError, ProtocolError) as error:
             self._broken = True
             self.board.accepting = False
-            self._say(f"The server broke off: {error}\nEsc: back to the lobby", "error")
+            # A server that hung up says why itself; one that broke its protocol is named so.
+            why = str(error) if self.room.link.lost else f"The server broke off: {error}"
+            self._say(f"{why}\nEsc: back to the lobby", "error")
 
     def _show(self, news: RoomNews) -> None:
         board = self.board

@@ -1,0 +1,127 @@
+"""Nothing lost (spec/protocols.md §5.1) over real sockets: away and back, a second login,
+silence that is not idleness, and BYE before every close the server means."""
+
+from __future__ import annotations
+
+import asyncio
+import socket
+from pathlib import Path
+
+from c4tui.net.keepalive import enable_keepalive
+from tests.net.lobby_client import LobbyClient, lobby_server, logged_in
+from tests.net.test_lobby_server import playing
+from tests.net.tictactoe_client import TicTacToeClient, tictactoe_server
+
+EMPTY = "0" * 42
+
+
+async def log_in_again(port: int, user: str) -> LobbyClient:
+    """``user``, registered already, on a new connection."""
+    client = await LobbyClient.connect(port)
+    assert await client.ask(f"LOGIN:{user}:pw") == "LOGIN:ACKSTATUS:0"
+    return client
+
+
+async def test_a_dropped_player_comes_back_and_the_game_goes_on(tmp_path: Path) -> None:
+    async with lobby_server(tmp_path) as server:
+        ann, bob = await playing(server.port)
+        vic = await logged_in(server.port, "vic")
+        assert await vic.ask("JOIN:r1:VIEWER") == "JOIN:ACKSTATUS:0"
+        await vic.line(), await vic.line()  # INPROGRESS, BOARDSTATUS
+        await ann.send("DROP:4")
+        after_one = f"BOARDSTATUS:{'0' * 38}1000"
+        for client in (ann, bob, vic):
+            assert await client.line() == after_one
+        await bob.close()
+        assert await ann.line() == "AWAY:bob:60"
+        assert await vic.line() == "AWAY:bob:60"
+        bob = await log_in_again(server.port, "bob")
+        assert await bob.line() == "REJOIN:r1"
+        assert await bob.line() == "INPROGRESS:bob:ann:7:6:popout"
+        assert await bob.line() == after_one
+        assert await ann.line() == "BACK:bob" and await vic.line() == "BACK:bob"
+        await bob.send("DROP:4")
+        for client in (ann, bob, vic):
+            assert await client.line() == f"BOARDSTATUS:{'0' * 31}2{'0' * 6}1000"
+
+
+async def test_the_other_player_moves_while_its_opponent_is_away(tmp_path: Path) -> None:
+    async with lobby_server(tmp_path, reconnect_grace=1.0) as server:
+        ann, bob = await playing(server.port)
+        await ann.close()
+        assert await bob.line() == "AWAY:ann:1"
+        assert await bob.ask("DROP:1") == "INVALID:not your turn"
+        assert await bob.line() == f"GAMEEND:{EMPTY}:2:bob"  # the grace ran out
+        assert await bob.ask("ROOMLIST:VIEWER") == "ROOMLIST:ACKSTATUS:0:"
+        ann = await log_in_again(server.port, "ann")
+        assert await ann.quiet(0.2)  # no game to come back to
+        assert await ann.ask("CREATE:r2") == "CREATE:ACKSTATUS:0"
+        assert await bob.ask("JOIN:r2:PLAYER") == "JOIN:ACKSTATUS:0"
+        await ann.line(), await bob.line()
+        await ann.send("DROP:1")
+        await ann.line(), await bob.line()
+        await ann.close()
+        assert await bob.line() == "AWAY:ann:1"
+        await bob.send("DROP:2")  # its move while ann is away: played, and then it waits
+        assert await bob.line() == f"BOARDSTATUS:{'0' * 35}1200000"
+        assert await bob.line() == f"GAMEEND:{'0' * 35}1200000:2:bob"
+
+
+async def test_without_grace_a_dropped_player_forfeits_at_once(tmp_path: Path) -> None:
+    async with lobby_server(tmp_path, reconnect_grace=0) as server:
+        ann, bob = await playing(server.port)
+        await bob.close()
+        assert await ann.line() == f"GAMEEND:{EMPTY}:2:ann"
+
+
+async def test_silence_cuts_off_only_those_in_no_room(tmp_path: Path) -> None:
+    async with lobby_server(tmp_path, idle_timeout=1.0) as server:
+        ann, bob = await playing(server.port)  # bob is to move after ann's drop, and thinks
+        cid = await logged_in(server.port, "cid")
+        assert await cid.ask("CREATE:waiting") == "CREATE:ACKSTATUS:0"
+        dee = await logged_in(server.port, "dee")
+        stranger = await LobbyClient.connect(server.port)
+        await stranger.send("REGISTER:eve:pw")  # a connection that never logs in
+        assert await stranger.line() == "REGISTER:ACKSTATUS:0"
+        await ann.send("DROP:1")
+        await ann.line(), await bob.line()
+        await asyncio.sleep(2.0)
+        assert await dee.line() == "BYE:idle" and await dee.closed()
+        assert await stranger.line() == "BYE:idle" and await stranger.closed()
+        assert await cid.ask("ROOMINFO:waiting") == "ROOMINFO:ACKSTATUS:0:7:6:popout:cid::0:waiting"
+        await bob.send("DROP:2")
+        assert await ann.line() == await bob.line() == f"BOARDSTATUS:{'0' * 35}1200000"
+
+
+async def test_lobby_and_tictactoe_logins_of_one_user_coexist(tmp_path: Path) -> None:
+    async with tictactoe_server(tmp_path) as server:
+        ann = await logged_in(server.port, "ann")
+        assert server.tictactoe_port is not None
+        tic = await TicTacToeClient.connect(server.tictactoe_port)
+        await tic.ask("LOGIN:ann:pw", "LOGIN:ACKSTATUS:0")
+        assert await ann.ask("ROOMLIST:PLAYER") == "ROOMLIST:ACKSTATUS:0:"
+        await tic.ask("ROOMLIST:PLAYER", "ROOMLIST:ACKSTATUS:0:")
+        again = await log_in_again(server.port, "ann")  # a second lobby login closes the first
+        assert await ann.line() == "BYE:elsewhere" and await ann.closed()
+        await tic.ask("ROOMLIST:PLAYER", "ROOMLIST:ACKSTATUS:0:")  # and not the other port's
+        assert await again.ask("ROOMLIST:PLAYER") == "ROOMLIST:ACKSTATUS:0:"
+
+
+async def test_a_client_over_the_limits_is_told_bye_full(tmp_path: Path) -> None:
+    async with lobby_server(tmp_path, max_per_address=1) as server:
+        ann = await logged_in(server.port, "ann")
+        refused = await LobbyClient.connect(server.port)
+        await refused.send("LOGIN:bob:pw")
+        assert await refused.line() == "BYE:full" and await refused.closed()
+        assert await ann.ask("ROOMLIST:PLAYER") == "ROOMLIST:ACKSTATUS:0:"
+
+
+def test_keepalive_is_on_with_probes_within_a_minute() -> None:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+        enable_keepalive(sock)
+        assert sock.getsockopt(socket.SOL_SOCKET, socket.SO_KEEPALIVE) == 1
+        if hasattr(socket, "TCP_KEEPIDLE"):
+            idle = sock.getsockopt(socket.IPPROTO_TCP, socket.TCP_KEEPIDLE)
+            interval = sock.getsockopt(socket.IPPROTO_TCP, socket.TCP_KEEPINTVL)
+            probes = sock.getsockopt(socket.IPPROTO_TCP, socket.TCP_KEEPCNT)
+            assert idle + interval * probes <= 70

@@ -70,6 +70,8 @@ PEEK_BYTES = 64
 REFUSAL_PEEK_SECONDS = 2.0
 #: Clients being refused at once; more are hung up on without a word.
 MAX_REFUSING = 64
+#: Seconds lobby clients get to be told BYE:shutdown before the rest is cut off.
+SHUTDOWN_BYE_SECONDS = 1.0
 
 
 @dataclass(frozen=True)
@@ -199,6 +201,7 @@ class C4Server:
         servers = [s for s in (self._server, self._tictactoe_server) if s is not None]
         for server in servers:
             server.close()
+        await self.lobby.shut_down(within=SHUTDOWN_BYE_SECONDS)  # BYE:shutdown, then closed
         for task in list(self._tasks):
             task.cancel()
         if self._tasks:

@@ -133,6 +133,7 @@ class LobbyService(Generic[S, M]):
         self._online: dict[str, LobbyConnection] = {}
         self._connections: dict[Member, LobbyConnection] = {}
         self._graces: dict[str, asyncio.TimerHandle] = {}  # away users' timers
+        self._stopping = False
 
     def deliver(self, outbox: Outbox) -> None:
         """Hand every message to its member's queue (never waits)."""
@@ -175,6 +176,8 @@ class LobbyService(Generic[S, M]):
     def start_grace(self, user: str) -> None:
         """Give ``user``, away from its game, the grace period to come back."""
         self._stop_grace(user)
+        if self._stopping:  # a restart gives every player its grace again
+            return
         grace = self.rooms.grace or 0.0
         self._graces[user] = asyncio.get_running_loop().call_later(grace, self._expire, user)
 
@@ -187,6 +190,18 @@ class LobbyService(Generic[S, M]):
         """The grace ran out: the game ends as a forfeit, unless the user is back."""
         self._graces.pop(user, None)
         self.deliver(self.rooms.expire(user))
+
+    async def shut_down(self, within: float) -> None:
+        """The server stops: BYE:shutdown to every connection; wait for them to close."""
+        self._stopping = True
+        for timer in self._graces.values():
+            timer.cancel()
+        self._graces.clear()
+        for connection in list(self.open):
+            connection.say_bye(wire.ByeReason.SHUTDOWN)
+        deadline = time.monotonic() + within
+        while self.open and time.monotonic() < deadline:
+            await asyncio.sleep(0.01)
 
 
 class Dialect(Generic[R, S, M]):

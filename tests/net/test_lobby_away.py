@@ -4,12 +4,15 @@ silence that is not idleness, and BYE before every close the server means."""
 from __future__ import annotations
 
 import asyncio
+import signal
 import socket
 from pathlib import Path
 
 from c4tui.net.keepalive import enable_keepalive
-from tests.net.lobby_client import LobbyClient, lobby_server, logged_in
+from c4tui.server.core import C4Server, ServerConfig
+from tests.net.lobby_client import TEST_ROUNDS, LobbyClient, lobby_server, logged_in
 from tests.net.test_lobby_server import playing
+from tests.net.test_serve_command import start
 from tests.net.tictactoe_client import TicTacToeClient, tictactoe_server
 
 EMPTY = "0" * 42
@@ -107,6 +110,18 @@ async def test_lobby_and_tictactoe_logins_of_one_user_coexist(tmp_path: Path) ->
         assert await again.ask("ROOMLIST:PLAYER") == "ROOMLIST:ACKSTATUS:0:"
 
 
+async def test_a_stopping_server_says_bye_to_every_lobby_connection(tmp_path: Path) -> None:
+    server = C4Server(ServerConfig(port=0, db=tmp_path / "a.sqlite3", bcrypt_rounds=TEST_ROUNDS))
+    await server.start()
+    ann, bob = await playing(server.port)
+    stranger = await LobbyClient.connect(server.port)
+    await stranger.send("REGISTER:eve:pw")
+    assert await stranger.line() == "REGISTER:ACKSTATUS:0"
+    await server.stop()
+    for client in (ann, bob, stranger):
+        assert await client.line() == "BYE:shutdown" and await client.closed()
+
+
 async def test_a_client_over_the_limits_is_told_bye_full(tmp_path: Path) -> None:
     async with lobby_server(tmp_path, max_per_address=1) as server:
         ann = await logged_in(server.port, "ann")
@@ -125,3 +140,19 @@ def test_keepalive_is_on_with_probes_within_a_minute() -> None:
             interval = sock.getsockopt(socket.IPPROTO_TCP, socket.TCP_KEEPINTVL)
             probes = sock.getsockopt(socket.IPPROTO_TCP, socket.TCP_KEEPCNT)
             assert idle + interval * probes <= 70
+
+
+async def test_serve_with_a_grace_and_a_sigterm_says_so(tmp_path: Path) -> None:
+    options = ("--reconnect-grace", "1", "--bcrypt-rounds", "4", "--db", str(tmp_path / "a.db"))
+    process, port = start(tmp_path / "serve.log", *options)
+    try:
+        ann, bob = await playing(port)
+        await bob.close()
+        assert await ann.line() == "AWAY:bob:1"
+        assert await ann.line() == f"GAMEEND:{EMPTY}:2:ann"
+        process.send_signal(signal.SIGTERM)
+        assert await ann.line() == "BYE:shutdown" and await ann.closed()
+        assert await asyncio.to_thread(process.wait, 20) == 0
+    finally:
+        if process.poll() is None:
+            process.kill()

@@ -41,6 +41,7 @@ from c4tui.protocols.limits import MAX_ROOMS
 from c4tui.server.accounts import AccountStore, LoginResult, LoginThrottle
 from c4tui.server.context import Client, Handler
 
+#: A protocol's last line before the server closes a connection on purpose (BYE:<reason>).
 Farewell = Callable[[wire.ByeReason], str]
 
 log = logging.getLogger("c4tui.server")

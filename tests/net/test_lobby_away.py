@@ -4,9 +4,13 @@ silence that is not idleness, and BYE before every close the server means."""
 from __future__ import annotations
 
 import asyncio
+import shutil
 import signal
 import socket
+import subprocess
 from pathlib import Path
+
+import pytest
 
 from c4tui.net.keepalive import enable_keepalive
 from c4tui.server.core import C4Server, ServerConfig
@@ -156,3 +160,13 @@ async def test_serve_with_a_grace_and_a_sigterm_says_so(tmp_path: Path) -> None:
     finally:
         if process.poll() is None:
             process.kill()
+
+
+@pytest.mark.skipif(shutil.which("ss") is None, reason="needs ss (iproute2) to see the socket")
+async def test_the_server_probes_its_accepted_connections(tmp_path: Path) -> None:
+    async with lobby_server(tmp_path) as server:
+        client = await LobbyClient.connect(server.port)
+        assert await client.ask("REGISTER:ann:pw") == "REGISTER:ACKSTATUS:0"
+        command = ["ss", "-tno", "state", "established", f"( sport = :{server.port} )"]
+        listing = await asyncio.to_thread(subprocess.run, command, capture_output=True, text=True)
+        assert "timer:(keepalive," in listing.stdout, listing.stdout

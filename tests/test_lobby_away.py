@@ -60,6 +60,7 @@ def test_when_both_are_away_the_first_to_leave_loses() -> None:
     lobby.join(vic, "a", wire.Mode.VIEWER)
     lobby.leave(bob)
     assert lobby.leave(ann) == [(vic, "AWAY:ann:30")]
+    assert lobby.away_from_room_of(vic) == ["bob", "ann"]
     assert lobby.expire("ann") == [(vic, f"GAMEEND:{EMPTY}:2:ann")]  # bob left first
     assert lobby.expire("bob") == [] and lobby.rooms == {}
 

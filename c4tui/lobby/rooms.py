@@ -339,6 +339,11 @@ class Lobby(Generic[S, M]):
         """True while ``user`` is away from an unfinished game (its grace runs)."""
         return user in self._away
 
+    def away_from_room_of(self, member: Member) -> list[str]:
+        """Who is away from the game ``member`` is in (a player back while the other is not)."""
+        room = self._where.get(member)
+        return [] if room is None else [room.seated(seat).name for seat in room.away]
+
     def rejoin(self, member: Member) -> Outbox:
         """``member`` logged in: back in the game it was away from, if any (BACK to the others)."""
         room = self._away.pop(member.name, None)

@@ -27,6 +27,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import math
 import time
 from collections.abc import Callable
 from typing import Generic, TypeVar
@@ -156,11 +157,23 @@ class LobbyService(Generic[S, M]):
         self._online[user] = connection
         self._stop_grace(user)
         if older is None or older.member is None:
-            return self.rooms.rejoin(member)
-        older_member, older.member = older.member, None
-        self._connections.pop(older_member, None)
-        older.say_bye(wire.ByeReason.ELSEWHERE)
-        return self.rooms.take_over(older_member, member)
+            comeback = self.rooms.rejoin(member)
+        else:
+            older_member, older.member = older.member, None
+            self._connections.pop(older_member, None)
+            older.say_bye(wire.ByeReason.ELSEWHERE)
+            comeback = self.rooms.take_over(older_member, member)
+        return comeback + self._still_away(member)
+
+    def _still_away(self, member: Member) -> Outbox:
+        """AWAY, to ``member``, for each player still away from its game: seconds left."""
+        loop = asyncio.get_running_loop()
+        outbox: Outbox = []
+        for user in self.rooms.away_from_room_of(member):
+            timer = self._graces.get(user)
+            left = (self.rooms.grace or 0) if timer is None else timer.when() - loop.time()
+            outbox.append((member, wire.away(user, max(0, math.ceil(left)))))
+        return outbox
 
     def leave(self, connection: LobbyConnection) -> None:
         """The connection is gone: leave its room (a player is away, or forfeits), forget it."""

@@ -74,6 +74,25 @@ async def test_the_other_player_moves_while_its_opponent_is_away(tmp_path: Path)
         assert await bob.line() == f"GAMEEND:{'0' * 35}1200000:2:bob"
 
 
+async def test_a_player_back_while_the_other_is_away_is_told_so(tmp_path: Path) -> None:
+    async with lobby_server(tmp_path, reconnect_grace=30) as server:
+        ann, bob = await playing(server.port)
+        await ann.close()
+        assert await bob.line() == "AWAY:ann:30"
+        await bob.close()
+        await asyncio.sleep(0.2)  # the server notices bob is gone too
+        bob = await log_in_again(server.port, "bob")
+        assert await bob.line() == "REJOIN:r1"
+        assert await bob.line() == "INPROGRESS:ann:bob:7:6:popout"
+        assert await bob.line() == f"BOARDSTATUS:{EMPTY}"
+        away, user, seconds = (await bob.line()).split(":")
+        assert (away, user) == ("AWAY", "ann") and 28 <= int(seconds) <= 30
+        ann = await log_in_again(server.port, "ann")
+        assert await ann.line() == "REJOIN:r1"
+        await ann.line(), await ann.line()  # INPROGRESS, BOARDSTATUS (nobody away now)
+        assert await bob.line() == "BACK:ann" and await ann.quiet(0.2)
+
+
 async def test_without_grace_a_dropped_player_forfeits_at_once(tmp_path: Path) -> None:
     async with lobby_server(tmp_path, reconnect_grace=0) as server:
         ann, bob = await playing(server.port)

@@ -165,6 +165,13 @@ class LobbyService(Generic[S, M]):
             comeback = self.rooms.take_over(older_member, member)
         return comeback + self._still_away(member)
 
+    def act(self, member: Member, request: R, dialect: Dialect[R, S, M]) -> None:
+        """Carry out a room request; one who enters a game hears who is away from it."""
+        entering = self.rooms.room_of(member) is None
+        self.deliver(dialect.dispatch(self.rooms, member, request))
+        if entering:
+            self.deliver(self._still_away(member))
+
     def _still_away(self, member: Member) -> Outbox:
         """AWAY, to ``member``, for each player still away from its game: seconds left."""
         loop = asyncio.get_running_loop()
@@ -346,7 +353,7 @@ async def _answer(
     elif isinstance(request, wire.BadFormat):
         connection.offer(request.reply)
     else:
-        service.deliver(dialect.dispatch(service.rooms, connection.member, request))
+        service.act(connection.member, request, dialect)
 
 
 async def _log_in(

@@ -87,10 +87,16 @@ async def test_a_player_back_while_the_other_is_away_is_told_so(tmp_path: Path) 
         assert await bob.line() == f"BOARDSTATUS:{EMPTY}"
         away, user, seconds = (await bob.line()).split(":")
         assert (away, user) == ("AWAY", "ann") and 28 <= int(seconds) <= 30
+        vic = await logged_in(server.port, "vic")  # a viewer who comes in hears it too
+        assert await vic.ask("JOIN:r1:VIEWER") == "JOIN:ACKSTATUS:0"
+        assert await vic.line() == "INPROGRESS:ann:bob:7:6:popout"
+        assert await vic.line() == f"BOARDSTATUS:{EMPTY}"
+        assert (await vic.line()).startswith("AWAY:ann:")
         ann = await log_in_again(server.port, "ann")
         assert await ann.line() == "REJOIN:r1"
         await ann.line(), await ann.line()  # INPROGRESS, BOARDSTATUS (nobody away now)
-        assert await bob.line() == "BACK:ann" and await ann.quiet(0.2)
+        assert await bob.line() == "BACK:ann" and await vic.line() == "BACK:ann"
+        assert await ann.quiet(0.2)
 
 
 async def test_without_grace_a_dropped_player_forfeits_at_once(tmp_path: Path) -> None:

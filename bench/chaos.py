@@ -104,7 +104,10 @@ class Wire:
         await self.writer.drain()
 
     async def next(self, timeout: float = ANSWER_TIMEOUT) -> str:
-        """The next message; raises HungUp at the end of the stream, TimeoutError if none comes."""
+        """The next message; raises HungUp at the end of the stream, TimeoutError if none comes.
+
+        The lobby's BYE:<reason> (the server's last word before it closes) counts as the end.
+        """
         async with asyncio.timeout(timeout):
             while not self.messages:
                 chunk = await self.reader.read(65536)
@@ -112,7 +115,10 @@ class Wire:
                     raise HungUp(f"the server hung up (unread: {self.rest[:40]!r})")
                 found, self.rest = self.split(self.rest + chunk.decode("ascii"))
                 self.messages.extend(found)
-        return self.messages.popleft()
+        message = self.messages.popleft()
+        if message.startswith("BYE:"):
+            raise HungUp(f"the server said {message!r}")
+        return message
 
     async def expect(self, *wanted: str) -> str:
         """The next message, which must be one of ``wanted``."""
@@ -870,6 +876,9 @@ def start(db: Path, log: TextIO, ai: str, port: int = 0, tictactoe_port: int = 0
     command += ["--tictactoe-port", str(tictactoe_port), "--db", str(db), "--ai", ai]
     command += ["--bcrypt-rounds", "4", "--idle-timeout", str(IDLE_TIMEOUT)]
     command += ["--max-connections", "4000", "--max-per-address", "4000"]
+    # A player who leaves forfeits at once, as the referee expects: the chaos clients
+    # reuse their names and never come back to a game (away and back: issue 28, item 8).
+    command += ["--reconnect-grace", "0"]
     written_before = Path(log.name).stat().st_size
     process = subprocess.Popen(command, stderr=log, text=True)
     for _ in range(600):

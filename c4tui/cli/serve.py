@@ -14,7 +14,15 @@ from c4tui.cli.types import listening_port, number_from, positive_count, seconds
 from c4tui.match.backends.computer import LEVEL_OPTION
 from c4tui.net.address import DEFAULT_PORT
 from c4tui.protocols.limits import DEFAULT_IDLE_TIMEOUT, MAX_ROOMS
-from c4tui.server.limits import DEFAULT_MAX_CONNECTIONS, DEFAULT_MAX_PER_ADDRESS, DEFAULT_ROUNDS
+from c4tui.server.limits import (
+    DEFAULT_MAX_CONNECTIONS,
+    DEFAULT_MAX_PER_ADDRESS,
+    DEFAULT_RECONNECT_GRACE,
+    DEFAULT_ROUNDS,
+)
+
+#: The longest grace ``--reconnect-grace`` allows: a day.
+MAX_RECONNECT_GRACE = 86_400
 
 
 def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -88,7 +96,8 @@ def _add_limits(serve: argparse.ArgumentParser) -> None:
         "--idle-timeout",
         type=seconds,
         default=DEFAULT_IDLE_TIMEOUT,
-        help="seconds of client silence before hanging up; default %(default)s",
+        help="seconds of silence before hanging up on a client that has not logged in or "
+        "is in no room (a player waiting or thinking is never cut off); default %(default)s",
     )
 
 
@@ -108,6 +117,15 @@ def _add_lobby_options(serve: argparse.ArgumentParser) -> None:
         metavar="N",
         help="rooms the lobby holds at once; default %(default)s (the protocol's limit: "
         "raise it only for clients that allow more)",
+    )
+    serve.add_argument(
+        "--reconnect-grace",
+        type=number_from(0, MAX_RECONNECT_GRACE),
+        default=DEFAULT_RECONNECT_GRACE,
+        metavar="S",
+        help="seconds a lobby player whose connection drops mid-game has to log in again "
+        "and go on (its opponent is told AWAY); then it forfeits. 0: it forfeits at once. "
+        "Tic-tac-toe players always forfeit at once. Default %(default)s",
     )
     serve.add_argument(
         "--bcrypt-rounds",
@@ -135,5 +153,6 @@ def run(args: argparse.Namespace) -> int:
         bcrypt_rounds=args.bcrypt_rounds,
         max_rooms=args.max_rooms,
         tictactoe_port=args.tictactoe_port,
+        reconnect_grace=args.reconnect_grace,
     )
     return serve(config)

@@ -7,6 +7,7 @@ protocol) and tic-tac-toe (the INFO1112 handout's protocol): ``kinds``.
 """
 
 from c4tui.lobby.kinds import CONNECT_FOUR, TIC_TAC_TOE
-from c4tui.lobby.rooms import Lobby, Member, Outbox, Room, RoomKind, Seat
+from c4tui.lobby.rooms import Lobby, Member, Outbox, Room
+from c4tui.lobby.table import RoomKind, Seat
 
 __all__ = ["CONNECT_FOUR", "TIC_TAC_TOE", "Lobby", "Member", "Outbox", "Room", "RoomKind", "Seat"]

@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from c4tui.engine import GameState, Move, Player, Rules
-from c4tui.lobby.rooms import Seat
+from c4tui.lobby.table import Seat
 from c4tui.protocols import lobby as wire
 from c4tui.protocols import tictactoe as ttt_wire
 from c4tui.tictactoe import Board, Mark

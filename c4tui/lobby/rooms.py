@@ -6,6 +6,12 @@ creator takes the first seat and waits; the second player starts the game
 (BEGIN); viewers may join before or during it; the game's end (a win, a draw, a
 forfeit, a player leaving) deletes the room.
 
+A player whose connection drops after BEGIN may be *away* rather than beaten
+(spec/protocols.md §5.1), when the lobby is given a grace period: the game waits
+for it, it comes back by logging in again (``rejoin``) or a second login takes its
+seat over (``take_over``), and when the server's timer says the grace has run out
+(``expire``) it loses by forfeit. The rooms keep no clock: the server does.
+
 What is played in the rooms, and the words for it, is the ``RoomKind``'s
 (``c4tui.lobby.kinds``): Connect Four in the lobby, tic-tac-toe on the port for
 INFO1112 clients. The rooms themselves are the same for both.
@@ -14,10 +20,12 @@ INFO1112 clients. The rooms themselves are the same for both.
 from __future__ import annotations
 
 import itertools
+import math
+from collections.abc import Iterable
 from dataclasses import dataclass, field
-from enum import Enum
-from typing import Generic, Protocol, TypeVar
+from typing import Generic, TypeVar
 
+from c4tui.lobby.table import RoomKind, Seat, Table
 from c4tui.protocols import lobby as wire
 from c4tui.protocols.limits import MAX_ROOMS
 
@@ -27,67 +35,6 @@ Outbox = list[tuple["Member", str]]
 S = TypeVar("S")
 #: A move in the rooms' game.
 M = TypeVar("M")
-S_contra = TypeVar("S_contra", contravariant=True)
-M_contra = TypeVar("M_contra", contravariant=True)
-
-
-class Seat(Enum):
-    """A player's place in a room: the creator's moves first."""
-
-    FIRST = "first"
-    SECOND = "second"
-
-    @property
-    def other(self) -> Seat:
-        """The opponent's seat."""
-        return Seat.SECOND if self is Seat.FIRST else Seat.FIRST
-
-
-class Table(Protocol[M_contra]):
-    """A room's game, as the rooms need to see it: whose turn, how it ended, its words."""
-
-    @property
-    def seat_to_move(self) -> Seat:
-        """Whose turn it is."""
-
-    @property
-    def is_over(self) -> bool:
-        """True once the game has ended (a win or a draw)."""
-
-    @property
-    def winning_seat(self) -> Seat | None:
-        """Who won (None: nobody, yet or at all)."""
-
-    def refusal(self, move: M_contra) -> str | None:
-        """Why ``move`` may not be played now (None: it may)."""
-
-    def play(self, move: M_contra) -> Table[M_contra]:
-        """The game after ``move`` (which ``refusal`` allowed)."""
-
-    def board_status(self) -> str:
-        """The board, to everyone after each move."""
-
-    def game_end(self, status: int, winner: str | None) -> str:
-        """GAMEEND: 0 a win, 1 a draw, 2 a forfeit."""
-
-    def refused(self, reason: str) -> str:
-        """The answer to a game message refused (to its sender only)."""
-
-
-class RoomKind(Protocol[S_contra, M_contra]):
-    """What is played in the rooms with which settings, and the protocol's words for them."""
-
-    def new_table(self, settings: S_contra) -> Table[M_contra]:
-        """A new game with a room's settings."""
-
-    def settings_fields(self, settings: S_contra) -> list[str]:
-        """The settings as ROOMINFO lists them."""
-
-    def begin(self, first: str, second: str, settings: S_contra) -> str:
-        """BEGIN, to everyone in the room."""
-
-    def in_progress(self, to_move: str, other: str, settings: S_contra) -> str:
-        """INPROGRESS, to a viewer joining a game under way (the board follows)."""
 
 
 @dataclass(eq=False)
@@ -108,6 +55,7 @@ class Room(Generic[S, M]):
     state: Table[M]
     yellow: Member | None = None  # the second seat's
     viewers: list[Member] = field(default_factory=list)
+    away: dict[Seat, int] = field(default_factory=dict)  # seats whose player left, in what order
 
     @property
     def playing(self) -> bool:
@@ -116,9 +64,20 @@ class Room(Generic[S, M]):
 
     @property
     def members(self) -> list[Member]:
-        """Everyone in the room: players first, then viewers."""
-        players = [self.red] if self.yellow is None else [self.red, self.yellow]
+        """Everyone in the room now: players first (not those away), then viewers."""
+        seats = [Seat.FIRST] if self.yellow is None else [Seat.FIRST, Seat.SECOND]
+        players = [self.seated(seat) for seat in seats if seat not in self.away]
         return players + self.viewers
+
+    def seated(self, seat: Seat) -> Member:
+        """The player in ``seat``, which is taken (the second one once the game has begun)."""
+        player = self.player(seat)
+        assert player is not None, "the second seat is taken once the game has begun"
+        return player
+
+    def away_seat(self, user: str) -> Seat | None:
+        """The seat of ``user`` if it is away from this room (None: it is not)."""
+        return next((seat for seat in self.away if self.seated(seat).name == user), None)
 
     def player(self, seat: Seat) -> Member | None:
         """The member in ``seat``."""
@@ -142,11 +101,22 @@ class Lobby(Generic[S, M]):
     cannot reach another's rooms (the type checker says so).
     """
 
-    def __init__(self, kind: RoomKind[S, M], max_rooms: int = MAX_ROOMS) -> None:
+    def __init__(
+        self, kind: RoomKind[S, M], max_rooms: int = MAX_ROOMS, grace: float | None = None
+    ) -> None:
+        """``grace``: seconds a player who drops out of a game has to come back (§5.1).
+
+        None keeps the INFO1112 handout's rules (tic-tac-toe): a player who leaves
+        forfeits at once, and a second login is a stranger to the first one's game.
+        0 forfeits a dropped player at once too, but a second login takes the game over.
+        """
         self.kind = kind
         self.max_rooms = max_rooms
+        self.grace = grace
         self.rooms: dict[str, Room[S, M]] = {}
         self._where: dict[Member, Room[S, M]] = {}  # members in a room (absent: the lobby)
+        self._away: dict[str, Room[S, M]] = {}  # users away from a game, by name
+        self._departures = itertools.count(1)  # who left first, when both are away
         self._numbers = itertools.count(1)
         self._quick_names = itertools.count(1)
 
@@ -324,6 +294,8 @@ class Lobby(Generic[S, M]):
     def _close(self, room: Room[S, M]) -> None:
         for member in room.members:
             self._where.pop(member, None)
+        for seat in room.away:
+            self._away.pop(room.seated(seat).name, None)
         self.rooms.pop(room.name, None)
 
     def chat(self, member: Member, text: str) -> Outbox:
@@ -346,7 +318,96 @@ class Lobby(Generic[S, M]):
             return []
         seat = room.seat_of(member)
         if room.playing and seat is not None:
+            if self.grace:
+                return self._went_away(room, seat)
             outbox = self._forfeited(room, seat)
             return [(m, text) for m, text in outbox if m is not member]
         self._close(room)  # a waiting creator left: its viewers are in no room now
         return []
+
+    # ----- away and back (§5.1) --------------------------------------------------
+
+    def _went_away(self, room: Room[S, M], seat: Seat) -> Outbox:
+        """The player in ``seat`` dropped out: the game waits, the others hear for how long."""
+        player = room.seated(seat)
+        room.away[seat] = next(self._departures)
+        del self._where[player]
+        self._away[player.name] = room
+        return room.to_all(wire.away(player.name, math.ceil(self.grace or 0)))
+
+    def is_away(self, user: str) -> bool:
+        """True while ``user`` is away from an unfinished game (its grace runs)."""
+        return user in self._away
+
+    def away_from_room_of(self, member: Member) -> list[str]:
+        """Who is away from the game ``member`` is in (a player back while the other is not)."""
+        room = self._where.get(member)
+        return [] if room is None else [room.seated(seat).name for seat in room.away]
+
+    def rejoin(self, member: Member) -> Outbox:
+        """``member`` logged in: back in the game it was away from, if any (BACK to the others)."""
+        room = self._away.pop(member.name, None)
+        if room is None:
+            return []
+        seat = room.away_seat(member.name)
+        assert seat is not None, "an away user's room keeps its seat"
+        others = room.to_all(wire.back(member.name))
+        del room.away[seat]
+        return [*self._seat(room, seat, member), *others]
+
+    def _seat(self, room: Room[S, M], seat: Seat, member: Member) -> Outbox:
+        """Put ``member`` in ``seat`` of a game under way; REJOIN and the game, to it."""
+        if seat is Seat.FIRST:
+            room.red = member
+        else:
+            room.yellow = member
+        self._where[member] = room
+        return [(member, wire.rejoin(room.name)), *self._catch_up(room, member)]
+
+    def take_over(self, older: Member, newer: Member) -> Outbox:
+        """A second login of ``older``'s user: ``newer`` takes its seat in a game under way.
+
+        Anywhere else (a viewer, a creator still waiting, the handout's rooms) the older
+        member just leaves, and ``newer`` comes back to a game it was away from, if any.
+        """
+        room = self._where.get(older)
+        seat = None if room is None else room.seat_of(older)
+        if room is None or seat is None or not room.playing or self.grace is None:
+            return [*self.leave(older), *self.rejoin(newer)]
+        del self._where[older]
+        return self._seat(room, seat, newer)
+
+    def expire(self, user: str) -> Outbox:
+        """``user``'s grace has run out: it loses by forfeit (GAMEEND status 2, to all).
+
+        When both players are away, the one who left first loses (after a restart both
+        left at once: then the one to move). Nothing happens if ``user`` is back, or
+        its game is over.
+        """
+        room = self._away.get(user)
+        if room is None:
+            return []
+        seat = room.away_seat(user)
+        assert seat is not None, "an away user's room keeps its seat"
+        if room.away.get(seat.other, math.inf) < room.away[seat]:
+            seat = seat.other
+        elif room.away.get(seat.other) == room.away[seat]:
+            seat = room.state.seat_to_move
+        return self._forfeited(room, seat)
+
+    def restore(
+        self, name: str, players: tuple[str, str], settings: S, moves: Iterable[M]
+    ) -> Room[S, M]:
+        """A game that had begun before a restart, both players away until they log in.
+
+        ``moves`` were legal when they were played; the server starts both graces.
+        """
+        red, yellow = Member(players[0]), Member(players[1])
+        room = Room(name, settings, red, next(self._numbers), self.kind.new_table(settings), yellow)
+        for move in moves:
+            room.state = room.state.play(move)
+        departure = next(self._departures)
+        room.away = {Seat.FIRST: departure, Seat.SECOND: departure}
+        self.rooms[name] = room
+        self._away.update({red.name: room, yellow.name: room})
+        return room

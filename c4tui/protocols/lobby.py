@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
+from enum import Enum
 
 from c4tui.engine import MAX_SIZE, MIN_SIZE, GameState, Move, MoveKind, Player, Rules
 from c4tui.engine.errors import PositionError
@@ -79,7 +80,7 @@ SPEC = ProtocolSpec(
     name="lobby",
     framing=Framing.LINES,
     recognise=starts_with(b"LOGIN:", b"REGISTER:"),
-    refusal_when_full=None,  # the lobby protocol has no word for it: the line just closes
+    refusal_when_full="BYE:full",  # bye(ByeReason.FULL) (§5.1): over the connection limits
     on_violation=None,  # violations close without a reply
     line_end="\n",
 )
@@ -404,3 +405,35 @@ def state_from_cells(game: tuple[int, int, Rules], board: str, turn: Player) -> 
 
 #: Who owns a cell, by its digit in BOARDSTATUS (0, empty, has no owner).
 _OWNERS = {"1": Player.RED, "2": Player.YELLOW}
+
+
+# ----- coming and going (spec/protocols.md §5.1) ---------------------------------------
+
+
+class ByeReason(Enum):
+    """Why the server closes a connection on purpose (a violation closes without a word)."""
+
+    ELSEWHERE = "elsewhere"  # the same user logged in on another connection
+    IDLE = "idle"  # silent too long while in no room
+    SHUTDOWN = "shutdown"  # the server is stopping: reconnect
+    FULL = "full"  # refused: too many connections
+
+
+def bye(reason: ByeReason) -> str:
+    """BYE:<reason>, the server's last line before it closes a connection on purpose."""
+    return f"BYE:{reason.value}"
+
+
+def away(user: str, seconds: int) -> str:
+    """AWAY:<user>:<seconds>: a player's connection dropped; seconds left to come back."""
+    return f"AWAY:{user}:{seconds}"
+
+
+def back(user: str) -> str:
+    """BACK:<user>: an away player logged in again in time."""
+    return f"BACK:{user}"
+
+
+def rejoin(room: str) -> str:
+    """REJOIN:<room>: to a player right after its login, when it has an unfinished game."""
+    return f"REJOIN:{room}"

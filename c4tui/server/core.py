@@ -34,13 +34,19 @@ from c4tui.net.address import DEFAULT_PORT
 from c4tui.net.connection import DEFAULT_WRITE_TIMEOUT, Connection
 from c4tui.net.errors import ConnectionClosed, ProtocolError, WriteTimeout
 from c4tui.net.framing import MessageStream
+from c4tui.net.keepalive import enable_keepalive
 from c4tui.net.wire import quote
 from c4tui.protocols.limits import DEFAULT_IDLE_TIMEOUT, MAX_ROOMS
 from c4tui.protocols.registry import ProtocolSpec, Recognition, identify
 from c4tui.server.accounts import AccountStore, default_database
 from c4tui.server.ai_game import ServerAI
 from c4tui.server.context import Client
-from c4tui.server.limits import DEFAULT_MAX_CONNECTIONS, DEFAULT_MAX_PER_ADDRESS, DEFAULT_ROUNDS
+from c4tui.server.limits import (
+    DEFAULT_MAX_CONNECTIONS,
+    DEFAULT_MAX_PER_ADDRESS,
+    DEFAULT_RECONNECT_GRACE,
+    DEFAULT_ROUNDS,
+)
 from c4tui.server.lobby import LobbyService
 from c4tui.server.protocols import ServerProtocol, server_protocols, tictactoe_protocols
 
@@ -64,6 +70,8 @@ PEEK_BYTES = 64
 REFUSAL_PEEK_SECONDS = 2.0
 #: Clients being refused at once; more are hung up on without a word.
 MAX_REFUSING = 64
+#: Seconds lobby clients get to be told BYE:shutdown before the rest is cut off.
+SHUTDOWN_BYE_SECONDS = 1.0
 
 
 @dataclass(frozen=True)
@@ -74,7 +82,8 @@ class ServerConfig:
     ``ai_first`` lets the AI drop first where the protocol allows it (C4N); ``db`` is the
     lobby's account database (None: a file in the user's data directory);
     ``tictactoe_port``, if set, is where tic-tac-toe rooms for INFO1112 clients are
-    served (0: any free port), with the lobby's accounts.
+    served (0: any free port), with the lobby's accounts; ``reconnect_grace`` is how
+    long a lobby player who dropped out of a game has to come back (0: it forfeits).
     """
 
     host: str = "127.0.0.1"
@@ -90,6 +99,7 @@ class ServerConfig:
     bcrypt_rounds: int = DEFAULT_ROUNDS
     max_rooms: int = MAX_ROOMS
     tictactoe_port: int | None = None
+    reconnect_grace: float = DEFAULT_RECONNECT_GRACE
 
 
 @functools.lru_cache(maxsize=4096)  # parsed once per address, not once per connection
@@ -115,7 +125,9 @@ class C4Server:
         self.config = config
         self.pool = SearchPool(config.ai_workers, queue_limit=max(1, config.max_connections))
         accounts = AccountStore(config.db or default_database(), config.bcrypt_rounds)
-        self.lobby = LobbyService(accounts, CONNECT_FOUR, config.max_rooms)
+        self.lobby = LobbyService(
+            accounts, CONNECT_FOUR, config.max_rooms, grace=config.reconnect_grace
+        )
         # One account, one count of failures: the two ports share the throttle.
         self.tictactoe = LobbyService(accounts, TIC_TAC_TOE, config.max_rooms, self.lobby.throttle)
         ai = ServerAI(config.ai, self.pool)
@@ -189,6 +201,7 @@ class C4Server:
         servers = [s for s in (self._server, self._tictactoe_server) if s is not None]
         for server in servers:
             server.close()
+        await self.lobby.shut_down(within=SHUTDOWN_BYE_SECONDS)  # BYE:shutdown, then closed
         for task in list(self._tasks):
             task.cancel()
         if self._tasks:
@@ -212,6 +225,7 @@ class C4Server:
         # A client that stops reading is gone within the idle timeout too.
         write_limit = min(self.config.write_timeout, self.config.idle_timeout)
         connection = Connection(reader, writer, write_limit)
+        enable_keepalive(writer.get_extra_info("socket"))  # finds peers that vanished
         number = next(self._ids)
         group = address_group(connection.peer_host)
         self._tasks.add(task)

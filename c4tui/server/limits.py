@@ -6,3 +6,5 @@ DEFAULT_MAX_CONNECTIONS = 1000
 DEFAULT_MAX_PER_ADDRESS = 50
 #: bcrypt's cost: 2**12 rounds, about a quarter of a second per hash here.
 DEFAULT_ROUNDS = 12
+#: Seconds a lobby player whose connection dropped mid-game has to come back.
+DEFAULT_RECONNECT_GRACE = 60

@@ -11,8 +11,15 @@ drains. So a broadcast never waits for anybody: a member whose queue fills
 (a viewer that stopped reading) is dropped, and the game goes on.
 
 One account, two connections: the newest login wins. The older connection is
-closed, and a game it was playing is forfeited as if it had hung up, so a
-person who reconnects from another terminal is never locked out by a ghost.
+told ``BYE:elsewhere`` and closed, and a game it was playing goes on on the newer
+one (REJOIN), so a person who reconnects from another terminal is never locked
+out by a ghost. A player whose connection drops out of a game is away for the
+grace period (spec/protocols.md §5.1): the timers are here, the rules in the
+rooms. Logins on the lobby's port and on the tic-tac-toe port are separate.
+
+Silence is not idleness: only a connection that has not logged in, or is in no
+room, is cut off for it. The lobby protocol's connections hear ``BYE:<reason>``
+before every close the server means (the handout's protocol has no such word).
 """
 
 from __future__ import annotations
@@ -20,6 +27,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import math
 import time
 from collections.abc import Callable
 from typing import Generic, TypeVar
@@ -33,6 +41,9 @@ from c4tui.protocols import lobby as wire
 from c4tui.protocols.limits import MAX_ROOMS
 from c4tui.server.accounts import AccountStore, LoginResult, LoginThrottle
 from c4tui.server.context import Client, Handler
+
+#: A protocol's last line before the server closes a connection on purpose (BYE:<reason>).
+Farewell = Callable[[wire.ByeReason], str]
 
 log = logging.getLogger("c4tui.server")
 
@@ -48,13 +59,15 @@ M = TypeVar("M")
 class LobbyConnection:
     """One lobby client: its member (once logged in) and its outgoing queue."""
 
-    def __init__(self, stream: MessageStream, number: int) -> None:
+    def __init__(self, stream: MessageStream, number: int, farewell: Farewell | None) -> None:
         self.stream = stream
         self.number = number
         self.member: Member | None = None
         self.failures = 0
         self.last_activity = time.monotonic()
         self.dropped = ""  # why the server cut it off, if it did
+        self._farewell = farewell  # the protocol's BYE (None: it has no such word)
+        self._last_word: str | None = None
         self._queue: asyncio.Queue[str] = asyncio.Queue(OUTBOX_LIMIT)
 
     def offer(self, message: str) -> None:
@@ -71,16 +84,36 @@ class LobbyConnection:
         self.dropped = self.dropped or why
         self.stream.connection.abort()
 
+    def say_bye(self, reason: wire.ByeReason) -> bool:
+        """Close on purpose: BYE:<reason> after what is queued, then the end (§5.1).
+
+        Nothing offered later is sent. Without a word for it in the protocol, or with
+        no room left in the queue, the connection is simply cut off. True if a last
+        word is on its way (the writer then ends by itself).
+        """
+        if self.dropped:
+            return False
+        self.dropped = f"BYE:{reason.value}"
+        if self._farewell is None or self._queue.full():
+            self.stream.connection.abort()
+            return False
+        self._last_word = self._farewell(reason)
+        self._queue.put_nowait(self._last_word)
+        return True
+
     async def write_all(self) -> None:
-        """Send queued messages, in order, until cancelled.
+        """Send queued messages, in order, until cancelled or the last word is said.
 
         Paced (``send_paced``): a JOIN answer and BEGIN reach a client that reads one
-        message per ``recv`` apart.
+        message per ``recv`` apart. After BYE the connection closes, so its reader ends.
         """
         while True:
             message = await self._queue.get()
             await self.stream.send_paced(message)
             self.last_activity = time.monotonic()
+            if message is self._last_word:
+                await self.stream.connection.close()
+                return
 
 
 class LobbyService(Generic[S, M]):
@@ -92,12 +125,17 @@ class LobbyService(Generic[S, M]):
         kind: RoomKind[S, M],
         max_rooms: int = MAX_ROOMS,
         throttle: LoginThrottle | None = None,
+        grace: float | None = None,
     ) -> None:
+        """``grace``: seconds a dropped player has to come back (``Lobby``; None: none)."""
         self.accounts = accounts
-        self.rooms = Lobby(kind, max_rooms)
+        self.rooms = Lobby(kind, max_rooms, grace)
         self.throttle = throttle or LoginThrottle()  # shared by services with one account store
+        self.open: set[LobbyConnection] = set()  # every connection, logged in or not
         self._online: dict[str, LobbyConnection] = {}
         self._connections: dict[Member, LobbyConnection] = {}
+        self._graces: dict[str, asyncio.TimerHandle] = {}  # away users' timers
+        self._stopping = False
 
     def deliver(self, outbox: Outbox) -> None:
         """Hand every message to its member's queue (never waits)."""
@@ -106,19 +144,46 @@ class LobbyService(Generic[S, M]):
             if connection is not None:
                 connection.offer(message)
 
-    def logged_in(self, connection: LobbyConnection, user: str) -> None:
-        """``connection`` is now ``user``'s; an older connection of the same user is closed."""
-        older = self._online.get(user)
-        if older is not None and older is not connection:
-            older.drop("the same user logged in on another connection")
-            self.leave(older)
+    def logged_in(self, connection: LobbyConnection, user: str) -> Outbox:
+        """``connection`` is now ``user``'s; what to send after the login's answer.
+
+        An older connection of the same user is told BYE:elsewhere and closed, and
+        its game goes on here; a game the user was away from takes it back.
+        """
         member = Member(user)
         connection.member = member
-        self._online[user] = connection
         self._connections[member] = connection
+        older = self._online.get(user)
+        self._online[user] = connection
+        self._stop_grace(user)
+        if older is None or older.member is None:
+            comeback = self.rooms.rejoin(member)
+        else:
+            older_member, older.member = older.member, None
+            self._connections.pop(older_member, None)
+            older.say_bye(wire.ByeReason.ELSEWHERE)
+            comeback = self.rooms.take_over(older_member, member)
+        return comeback + self._still_away(member)
+
+    def act(self, member: Member, request: R, dialect: Dialect[R, S, M]) -> None:
+        """Carry out a room request; one who enters a game hears who is away from it."""
+        entering = self.rooms.room_of(member) is None
+        self.deliver(dialect.dispatch(self.rooms, member, request))
+        if entering:
+            self.deliver(self._still_away(member))
+
+    def _still_away(self, member: Member) -> Outbox:
+        """AWAY, to ``member``, for each player still away from its game: seconds left."""
+        loop = asyncio.get_running_loop()
+        outbox: Outbox = []
+        for user in self.rooms.away_from_room_of(member):
+            timer = self._graces.get(user)
+            left = (self.rooms.grace or 0) if timer is None else timer.when() - loop.time()
+            outbox.append((member, wire.away(user, max(0, math.ceil(left)))))
+        return outbox
 
     def leave(self, connection: LobbyConnection) -> None:
-        """The connection is gone: leave its room (a player forfeits) and forget it."""
+        """The connection is gone: leave its room (a player is away, or forfeits), forget it."""
         member, connection.member = connection.member, None
         if member is None:
             return
@@ -126,6 +191,38 @@ class LobbyService(Generic[S, M]):
         self._connections.pop(member, None)
         if self._online.get(member.name) is connection:
             del self._online[member.name]
+        if self.rooms.is_away(member.name):
+            self.start_grace(member.name)
+
+    def start_grace(self, user: str) -> None:
+        """Give ``user``, away from its game, the grace period to come back."""
+        self._stop_grace(user)
+        if self._stopping:  # a restart gives every player its grace again
+            return
+        grace = self.rooms.grace or 0.0
+        self._graces[user] = asyncio.get_running_loop().call_later(grace, self._expire, user)
+
+    def _stop_grace(self, user: str) -> None:
+        timer = self._graces.pop(user, None)
+        if timer is not None:
+            timer.cancel()
+
+    def _expire(self, user: str) -> None:
+        """The grace ran out: the game ends as a forfeit, unless the user is back."""
+        self._graces.pop(user, None)
+        self.deliver(self.rooms.expire(user))
+
+    async def shut_down(self, within: float) -> None:
+        """The server stops: BYE:shutdown to every connection; wait for them to close."""
+        self._stopping = True
+        for timer in self._graces.values():
+            timer.cancel()
+        self._graces.clear()
+        for connection in list(self.open):
+            connection.say_bye(wire.ByeReason.SHUTDOWN)
+        deadline = time.monotonic() + within
+        while self.open and time.monotonic() < deadline:
+            await asyncio.sleep(0.01)
 
 
 class Dialect(Generic[R, S, M]):
@@ -137,8 +234,12 @@ class Dialect(Generic[R, S, M]):
     its rooms' settings and moves, so a dialect serves only rooms of its own game.
     """
 
-    def __init__(self, parse: Callable[[str], R | wire.BadFormat]) -> None:
+    def __init__(
+        self, parse: Callable[[str], R | wire.BadFormat], farewell: Farewell | None = None
+    ) -> None:
+        """``farewell``: the protocol's BYE:<reason> line (None: it closes without a word)."""
         self.parse = parse
+        self.farewell = farewell
         self._acts: dict[type[object], Callable[[Lobby[S, M], Member, R], Outbox]] = {}
 
     def on(
@@ -183,35 +284,50 @@ async def serve_rooms(
     dialect: Dialect[R, S, M],
 ) -> str:
     """Serve one client of a room protocol until it leaves; why it ended (for the log)."""
-    connection = LobbyConnection(stream, client.number)
+    connection = LobbyConnection(stream, client.number, dialect.farewell)
     writer = asyncio.create_task(connection.write_all())
+    service.open.add(connection)
     try:
         while True:
-            line = await _next_line(connection, client.idle_timeout)
+            line = await _next_line(connection, client.idle_timeout, service.rooms)
             try:
                 request = dialect.parse(line)
             except wire.Violation as violation:
                 return f"protocol error: {violation}"
             await _answer(service, connection, request, dialect)
-    except (ConnectionError, OSError, ProtocolError, TimeoutError):
+    except TimeoutError:
+        if connection.dropped:
+            return f"dropped: {connection.dropped}"
+        if connection.say_bye(wire.ByeReason.IDLE):
+            with contextlib.suppress(asyncio.CancelledError, OSError, ProtocolError, TimeoutError):
+                await asyncio.wait_for(writer, client.idle_timeout)
+        return f"idle for {client.idle_timeout:g} s"
+    except (ConnectionError, OSError, ProtocolError):
         if connection.dropped:
             return f"dropped: {connection.dropped}"
         raise
     finally:
+        service.open.discard(connection)
         service.leave(connection)
         writer.cancel()
         with contextlib.suppress(asyncio.CancelledError, OSError, ProtocolError):
             await writer
 
 
-async def _next_line(connection: LobbyConnection, idle: float) -> str:
-    """The client's next line; silence counts as idle only while nothing is sent to it either."""
+async def _next_line(connection: LobbyConnection, idle: float, rooms: Lobby[S, M]) -> str:
+    """The client's next line; silence counts as idle only while nothing is sent to it either.
+
+    A player or a viewer in a room is never idle: waiting and thinking are silent.
+    """
     while True:
         quiet = time.monotonic() - connection.last_activity
         try:
             line = await connection.stream.read(max(0.0, idle - quiet))
         except TimeoutError:
-            if time.monotonic() - connection.last_activity >= idle:
+            member = connection.member
+            if member is not None and rooms.room_of(member) is not None:
+                connection.last_activity = time.monotonic()
+            elif time.monotonic() - connection.last_activity >= idle:
                 raise
             continue
         connection.last_activity = time.monotonic()
@@ -237,7 +353,7 @@ async def _answer(
     elif isinstance(request, wire.BadFormat):
         connection.offer(request.reply)
     else:
-        service.deliver(dialect.dispatch(service.rooms, connection.member, request))
+        service.act(connection.member, request, dialect)
 
 
 async def _log_in(
@@ -249,14 +365,16 @@ async def _log_in(
         return
     began = time.monotonic()
     result = await service.accounts.check(login.user, login.password)
-    if result is LoginResult.OK:
-        service.throttle.succeeded(login.user)
-        service.logged_in(connection, login.user)
-    else:
+    if result is not LoginResult.OK:
         connection.failures += 1
         wait = service.throttle.failed(login.user, connection.failures)
         await asyncio.sleep(max(0.0, began + wait - time.monotonic()))
+        connection.offer(wire.ack("LOGIN", result.value))
+        return
+    service.throttle.succeeded(login.user)
+    comeback = service.logged_in(connection, login.user)
     connection.offer(wire.ack("LOGIN", result.value))
+    service.deliver(comeback)  # REJOIN and the game, after the answer
 
 
 def _room_list(rooms: Lobby[S, M], member: Member, request: wire.RoomList) -> Outbox:
@@ -286,7 +404,7 @@ def _play(rooms: Lobby[ConnectFourSettings, Move], member: Member, request: wire
 
 #: The lobby protocol: Connect Four rooms.
 LOBBY = (
-    with_shared_acts(Dialect[wire.Request, ConnectFourSettings, Move](wire.parse_request))
+    with_shared_acts(Dialect[wire.Request, ConnectFourSettings, Move](wire.parse_request, wire.bye))
     .on(wire.RoomInfo, lambda rooms, member, request: [(member, rooms.room_info(request.room))])
     .on(
         wire.Create, lambda rooms, member, request: rooms.create(member, request.room, request.game)

@@ -118,7 +118,7 @@ async def test_a_game_with_a_viewer_who_joins_midway(tmp_path: Path) -> None:
 
 
 async def test_forfeit_disconnect_and_draw(tmp_path: Path) -> None:
-    async with lobby_server(tmp_path) as server:
+    async with lobby_server(tmp_path, reconnect_grace=0) as server:
         ann = await logged_in(server.port, "ann")
         bob = await logged_in(server.port, "bob")
         assert await ann.ask("QUICKPLAY:4:4:classic") == "QUICKPLAY:ACKSTATUS:0:quick-1"
@@ -127,7 +127,7 @@ async def test_forfeit_disconnect_and_draw(tmp_path: Path) -> None:
         assert await ann.ask("FORFEIT:now") == "INVALID:FORFEIT takes no arguments"
         end = await play(ann, [bob], "FORFEIT", "GAMEEND")
         assert end == f"GAMEEND:{'0' * 16}:2:bob"
-        # A player who hangs up forfeits too.
+        # A player who hangs up forfeits too, when there is no grace to come back.
         assert await ann.ask("CREATE:r2") == "CREATE:ACKSTATUS:0"
         assert await bob.ask("JOIN:r2:PLAYER") == "JOIN:ACKSTATUS:0"
         await ann.line(), await bob.line()
@@ -186,8 +186,14 @@ async def test_the_same_user_logging_in_again_replaces_the_older_connection(
         ann, bob = await playing(server.port)
         again = await LobbyClient.connect(server.port)
         assert await again.ask("LOGIN:ann:pw") == "LOGIN:ACKSTATUS:0"
+        assert await ann.line() == "BYE:elsewhere"
         assert await ann.closed()  # the older connection is gone…
-        assert await bob.line() == f"GAMEEND:{'0' * 42}:2:bob"  # …and forfeited its game
+        assert await again.line() == "REJOIN:r1"  # …and its game goes on here
+        assert await again.line() == "INPROGRESS:ann:bob:7:6:popout"
+        assert await again.line() == f"BOARDSTATUS:{'0' * 42}"
+        assert await bob.quiet(0.3)  # no AWAY, no forfeit
+        await again.send("DROP:1")
+        assert await bob.line() == f"BOARDSTATUS:{'0' * 35}1000000"
 
 
 @pytest.mark.parametrize(

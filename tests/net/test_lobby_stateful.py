@@ -5,8 +5,10 @@ The model is written from spec/protocols.md §4, with the engine as the referee 
 every move: rooms in creation order, their settings, players and viewers, each
 game's position, and what each client must receive, in order, after each step.
 Where the spec is silent the model follows the choices the server documents (which
-status wins when two apply; a second login closes the first connection). A
-refusal's wording is the server's own: the model predicts ``INVALID:`` and a reason.
+status wins when two apply; a second login closes the first connection and takes
+its game over). A player who drops out of a game comes straight back, so the model
+sees AWAY and BACK (§5.1) but never a grace running out. A refusal's wording is the
+server's own: the model predicts ``INVALID:`` and a reason.
 """
 
 from __future__ import annotations
@@ -33,6 +35,8 @@ from tests.net.stateful import machine_settings, wait_until_rooms_are
 
 NAMES = ("ann", "bob", "cid", "dee")
 TIMEOUT = 3.0
+#: The server's grace for a dropped player (the default), as AWAY says it.
+GRACE = 60
 #: One server for every example (each ends with everyone hung up, so no room is left).
 SERVER: C4Server | None = None
 REGISTERED: set[str] = set()
@@ -196,10 +200,15 @@ class LobbyProtocol(RuleBasedStateMachine):
         client.expect("LOGIN:ACKSTATUS:0")
 
     def teardown(self) -> None:
-        """Check nothing more came; hang up; wait until the server has no room left."""
+        """Check nothing more came; end the games; hang up; wait until no room is left.
+
+        A game under way is forfeited first: its players hanging up would only be away.
+        """
         try:
             for client in self.clients.values():
                 client.quiet()
+            for room in [room for room in self.rooms.values() if room.yellow is not None]:
+                self.forfeit(room.red, "")
         finally:
             for client in self.clients.values():
                 client.close()
@@ -420,9 +429,9 @@ class LobbyProtocol(RuleBasedStateMachine):
             assert winner == mover or state.rules is Rules.POPOUT  # only a pop can lose
             self._end(name, f"GAMEEND:{cells(state)}:0:{winner}")
 
-    def _end(self, name: str, message: str, but: str | None = None) -> None:
+    def _end(self, name: str, message: str) -> None:
         room = self.rooms.pop(name)
-        self._to([member for member in room.members if member != but], message)
+        self._to(room.members, message)
 
     @rule(who=st.sampled_from(NAMES), argument=st.sampled_from(["", ":now"]))
     def forfeit(self, who: str, argument: str) -> None:
@@ -510,29 +519,46 @@ class LobbyProtocol(RuleBasedStateMachine):
         ),
     )
     def leave(self, who: str, how: str) -> None:
-        """Leave by hanging up, by breaking the protocol, or by logging in elsewhere; come back."""
+        """Leave by hanging up, by breaking the protocol, or by logging in elsewhere; come back.
+
+        A player of a game under way is away (the others hear AWAY) and back (BACK)
+        when it logs in again; a second login takes its game over without a word to them.
+        """
         old = self.clients[who]
-        self._say_goodbye(old, how)
         found = self.room_of(who)
-        if found is not None:
+        playing = found is not None and found[1].yellow is not None and who in found[1].players
+        self._say_goodbye(old, how)
+        if found is not None and not playing:
             name, room = found
-            if room.yellow is not None and who in room.players:
-                opponent = self._opponent(room, who)
-                self._end(name, f"GAMEEND:{cells(room.state)}:2:{opponent}", but=who)
-            elif who == room.red:
+            if who == room.red:
                 del self.rooms[name]  # its viewers are in no room now, without a word
             else:
                 room.viewers.remove(who)
         if how == "log in elsewhere":
+            old.expect("BYE:elsewhere")
             with contextlib.suppress(OSError):  # the server has closed it: nothing comes back
                 old.send("ROOMLIST:VIEWER")
+        elif found is not None and playing:
+            self._to([m for m in found[1].members if m != who], f"AWAY:{who}:{GRACE}")
         if how not in ("hang up", "hang up mid-line"):
             assert old.hung_up_on() and not old.buffer, f"{who}'s old line got {old.buffer!r}"
         old.close()
         if how != "log in elsewhere":
             self.clients[who] = Client(self.port, who)
             self._log_in(who)
+        if found is not None and playing:
+            self._rejoined(who, *found, back=how != "log in elsewhere")
         self._wait_until_the_server_agrees()
+
+    def _rejoined(self, who: str, name: str, room: Room, *, back: bool) -> None:
+        """``who`` is back in its game: REJOIN and the game to it, BACK to the others."""
+        state = room.state
+        self.clients[who].expect(f"REJOIN:{name}")
+        to_move, other = room.name_of(state.turn), room.name_of(state.turn.other)
+        self.clients[who].expect(f"INPROGRESS:{to_move}:{other}:{game_words(room.game)}")
+        self.clients[who].expect(f"BOARDSTATUS:{cells(state)}")
+        if back:
+            self._to([m for m in room.members if m != who], f"BACK:{who}")
 
     def _say_goodbye(self, old: Client, how: str) -> None:
         if how == "hang up":

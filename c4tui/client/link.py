@@ -133,7 +133,8 @@ class LobbyLink:
                 message = self.dialect.parse(await self._stream.read())
                 self._answered = True
                 if isinstance(message, wire.Bye):  # the server closes next, and says why
-                    self.problem = f"{closed_because(message.reason)}."
+                    full = message.reason == "full"  # which limit: the longer words say both
+                    self.problem = self._full if full else f"{closed_because(message.reason)}."
                 elif isinstance(message, wire.Ack | wire.Notice):
                     self._answer(message)
                 else:
@@ -231,13 +232,12 @@ class LobbyLink:
     def _full(self) -> str:
         """Why a server hangs up on a first request, unanswered.
 
-        Neither room protocol has a word for "full", so c4tui's server refuses a
-        connection over its limits (in all, or from one address) by closing it once
-        it has read the first request.
+        c4tui's server refuses a connection over its limits (in all, or from one
+        address) once it has read the first request: the lobby says ``BYE:full`` first,
+        tic-tac-toe (no word for it) just closes. Neither says which limit it was.
         """
         return (
-            f"{self.dialect.server} hung up before answering: it is full, or has as many "
-            "connections from this address as it allows."
+            "The server is full, or has as many connections from this address as it allows."
         )
 
     async def close(self) -> None:

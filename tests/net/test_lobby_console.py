@@ -145,7 +145,7 @@ async def test_a_server_lost_on_your_turn_is_said_at_once_without_typing(tmp_pat
         await ann.send("DROP:1")
         await bob.until("Your move")
         await server.stop()  # bob's turn: he types nothing, and is told all the same
-        await bob.until("Network problem: The server closed the connection.")
+        await bob.until("Network problem: The server is restarting.")  # its BYE:shutdown
         assert await asyncio.wait_for(bob.process.wait(), TIMEOUT) == SERVER_LOST
 
 

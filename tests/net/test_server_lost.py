@@ -28,6 +28,8 @@ from tests.process_helpers import run_c4tui
 NOTICE = 10
 
 CLOSED = "The server closed the connection."
+#: What a lobby client says when the server stops on purpose (it sends BYE:shutdown first).
+RESTARTING = "The server is restarting."
 
 
 async def ends_with(console: ConsoleProcess, words: str) -> None:
@@ -111,14 +113,14 @@ async def test_lobby_notices_the_server_stopping_on_the_opponents_turn(tmp_path:
         assert (await ann.line()).startswith("BOARDSTATUS")  # ann thinks now
         await bob.until("RED's turn")
         await server.stop()
-        await ends_with(bob, CLOSED)
+        await ends_with(bob, RESTARTING)
 
 
 async def test_lobby_notices_the_server_stopping_at_the_lobby_prompt(tmp_path: Path) -> None:
     async with lobby_server(tmp_path) as server:
         bob = await console_user(server.port, "bob")
         await server.stop()  # bob is at lobby>, typing nothing
-        await ends_with(bob, CLOSED)
+        await ends_with(bob, RESTARTING)
 
 
 def a_lobby_that_begins(then: Script) -> FakeServer:

@@ -65,7 +65,7 @@ async def test_a_lobby_game_says_at_once_that_the_server_stopped(
             await server.stop()
             await until(pilot, lambda: screen.driver.problem is not None, NOTICE)
             message = text_of(pilot, "#message")
-            assert "The server closed the connection." in message
+            assert "The server is restarting." in message  # its BYE:shutdown, in words
             assert "esc: back to the lobby" in message and "n: reconnect" not in message
             assert not screen.board.accepting
             assert len(screen.driver.moves) == (1 if whose_turn == "ann" else 0)

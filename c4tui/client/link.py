@@ -236,9 +236,7 @@ class LobbyLink:
         address) once it has read the first request: the lobby says ``BYE:full`` first,
         tic-tac-toe (no word for it) just closes. Neither says which limit it was.
         """
-        return (
-            "The server is full, or has as many connections from this address as it allows."
-        )
+        return "The server is full, or has as many connections from this address as it allows."
 
     async def close(self) -> None:
         """Hang up."""

@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from enum import Enum
 from typing import Generic, Protocol, TypeVar
 
+from c4tui.lobby.journal import EndReason, GameBegan, GameEvent, GameFinished, MoveMade
 from c4tui.protocols import lobby as wire
 from c4tui.protocols.limits import MAX_ROOMS
 
@@ -57,6 +58,10 @@ class Table(Protocol[M_contra]):
     @property
     def winning_seat(self) -> Seat | None:
         """Who won (None: nobody, yet or at all)."""
+
+    @property
+    def end_reason(self) -> EndReason | None:
+        """How it ended on the board: a line, a full board, a repetition (None: not over)."""
 
     def refusal(self, move: M_contra) -> str | None:
         """Why ``move`` may not be played now (None: it may)."""
@@ -108,6 +113,7 @@ class Room(Generic[S, M]):
     state: Table[M]
     yellow: Member | None = None  # the second seat's
     viewers: list[Member] = field(default_factory=list)
+    plies: int = 0  # moves played in its game
 
     @property
     def playing(self) -> bool:
@@ -149,6 +155,12 @@ class Lobby(Generic[S, M]):
         self._where: dict[Member, Room[S, M]] = {}  # members in a room (absent: the lobby)
         self._numbers = itertools.count(1)
         self._quick_names = itertools.count(1)
+        self._journal: list[GameEvent[S, M]] = []
+
+    def take_journal(self) -> list[GameEvent[S, M]]:
+        """What happened to the games since the last call, oldest first (the server keeps it)."""
+        journal, self._journal = self._journal, []
+        return journal
 
     # ----- looking ---------------------------------------------------------------
 
@@ -222,6 +234,7 @@ class Lobby(Generic[S, M]):
     def _begin(self, room: Room[S, M], yellow: Member) -> Outbox:
         room.yellow = yellow
         self._where[yellow] = room
+        self._journal.append(GameBegan(room.name, room.red.name, yellow.name, room.game))
         return room.to_all(self.kind.begin(room.red.name, yellow.name, room.game))
 
     def _catch_up(self, room: Room[S, M], viewer: Member) -> Outbox:
@@ -276,6 +289,8 @@ class Lobby(Generic[S, M]):
     def _played(self, room: Room[S, M], move: M) -> Outbox:
         """The board to all after ``move`` (a legal one), or GAMEEND if it ends the game."""
         room.state = room.state.play(move)
+        room.plies += 1
+        self._journal.append(MoveMade(room.name, room.plies, move))
         if room.state.is_over:
             return self._end(room, self._result(room))
         return room.to_all(room.state.board_status())
@@ -292,10 +307,14 @@ class Lobby(Generic[S, M]):
 
     def _result(self, room: Room[S, M]) -> str:
         winner = room.state.winning_seat
+        reason = room.state.end_reason
+        assert reason is not None, "a game that is over says how it ended"
         if winner is None:
+            self._journal.append(GameFinished(room.name, None, reason))
             return room.state.game_end(1, None)
         player = room.player(winner)
         assert player is not None
+        self._journal.append(GameFinished(room.name, player.name, reason))
         return room.state.game_end(0, player.name)
 
     def forfeit(self, member: Member) -> Outbox:
@@ -308,11 +327,13 @@ class Lobby(Generic[S, M]):
             return [(member, room.state.refused("viewers cannot forfeit"))]
         if not room.playing:
             return [(member, room.state.refused("the game has not begun"))]
-        return self._forfeited(room, seat)
+        return self._forfeited(room, seat, EndReason.FORFEIT)
 
-    def _forfeited(self, room: Room[S, M], loser: Seat) -> Outbox:
+    def _forfeited(self, room: Room[S, M], loser: Seat, reason: EndReason) -> Outbox:
+        """The player in ``loser``'s seat gave up or left (``reason``): the other wins."""
         winner = room.player(loser.other)
         assert winner is not None
+        self._journal.append(GameFinished(room.name, winner.name, reason))
         return self._end(room, room.state.game_end(2, winner.name))
 
     def _end(self, room: Room[S, M], message: str) -> Outbox:
@@ -346,7 +367,7 @@ class Lobby(Generic[S, M]):
             return []
         seat = room.seat_of(member)
         if room.playing and seat is not None:
-            outbox = self._forfeited(room, seat)
+            outbox = self._forfeited(room, seat, EndReason.DISCONNECT)
             return [(m, text) for m, text in outbox if m is not member]
         self._close(room)  # a waiting creator left: its viewers are in no room now
         return []

@@ -24,6 +24,14 @@ from c4tui.protocols.names import (
     valid_room,
     valid_user,
 )
+from c4tui.protocols.past import (
+    GameLookup,
+    History,
+    game_record,
+    history,
+    parse_game_lookup,
+    parse_history,
+)
 from c4tui.protocols.registry import ProtocolSpec, starts_with
 from c4tui.protocols.rooms import (
     BADAUTH,
@@ -44,7 +52,8 @@ from c4tui.protocols.rooms import (
     parse_room_list,
 )
 
-#: Re-exported from ``c4tui.protocols.rooms`` and ``names``: what both room protocols share.
+#: Re-exported from ``c4tui.protocols.rooms`` and ``names`` (what both room protocols share)
+#: and from ``past`` (HISTORY and GAME).
 __all__ = [
     "BADAUTH",
     "NOROOM",
@@ -54,6 +63,8 @@ __all__ = [
     "Ack",
     "BadFormat",
     "Forfeit",
+    "GameLookup",
+    "History",
     "Join",
     "Login",
     "Mode",
@@ -62,6 +73,8 @@ __all__ = [
     "RoomList",
     "Violation",
     "ack",
+    "game_record",
+    "history",
     "valid_password",
     "valid_room",
     "valid_user",
@@ -135,7 +148,20 @@ class Chat:
     text: str
 
 
-Request = Register | Login | RoomList | Create | Join | RoomInfo | QuickPlay | Play | Forfeit | Chat
+Request = (
+    Register
+    | Login
+    | RoomList
+    | Create
+    | Join
+    | RoomInfo
+    | QuickPlay
+    | Play
+    | Forfeit
+    | Chat
+    | History
+    | GameLookup
+)
 
 
 def parse_request(line: str) -> Request | BadFormat:
@@ -214,9 +240,16 @@ PARSERS: dict[str, Parser] = {
     "POP": _move(MoveKind.POP),
     "FORFEIT": _forfeit,
     "CHAT": _chat,
+    "HISTORY": parse_history,
+    "GAME": parse_game_lookup,
 }
 #: Commands that may come without any argument.
-_BARE: dict[str, Request] = {"QUICKPLAY": QuickPlay(DEFAULT_GAME), "FORFEIT": Forfeit()}
+_BARE: dict[str, Request | BadFormat] = {
+    "QUICKPLAY": QuickPlay(DEFAULT_GAME),
+    "FORFEIT": Forfeit(),
+    "HISTORY": History(None),
+    "CREATE": BadFormat(ack("CREATE", 4)),  # no room at all: the format, not the name, is wrong
+}
 
 
 # ----- what the server sends ----------------------------------------------------------

@@ -37,12 +37,14 @@ from c4tui.net.framing import MessageStream
 from c4tui.net.wire import quote
 from c4tui.protocols.limits import DEFAULT_IDLE_TIMEOUT, MAX_ROOMS
 from c4tui.protocols.registry import ProtocolSpec, Recognition, identify
-from c4tui.server.accounts import AccountStore, default_database
 from c4tui.server.ai_game import ServerAI
 from c4tui.server.context import Client
+from c4tui.server.game_keeper import GameKeeper
 from c4tui.server.limits import DEFAULT_MAX_CONNECTIONS, DEFAULT_MAX_PER_ADDRESS, DEFAULT_ROUNDS
 from c4tui.server.lobby import LobbyService
 from c4tui.server.protocols import ServerProtocol, server_protocols, tictactoe_protocols
+from c4tui.server.sqlite_store import SqliteStore
+from c4tui.server.store import default_database
 
 if sys.platform != "win32":  # the open-file limit is POSIX's
     import resource
@@ -114,10 +116,11 @@ class C4Server:
     ) -> None:
         self.config = config
         self.pool = SearchPool(config.ai_workers, queue_limit=max(1, config.max_connections))
-        accounts = AccountStore(config.db or default_database(), config.bcrypt_rounds)
-        self.lobby = LobbyService(accounts, CONNECT_FOUR, config.max_rooms)
+        store = SqliteStore(config.db or default_database(), config.bcrypt_rounds)
+        self.games = GameKeeper(store)  # the lobby's games are kept; tic-tac-toe's are not
+        self.lobby = LobbyService(store, CONNECT_FOUR, config.max_rooms, keeper=self.games)
         # One account, one count of failures: the two ports share the throttle.
-        self.tictactoe = LobbyService(accounts, TIC_TAC_TOE, config.max_rooms, self.lobby.throttle)
+        self.tictactoe = LobbyService(store, TIC_TAC_TOE, config.max_rooms, self.lobby.throttle)
         ai = ServerAI(config.ai, self.pool)
         self.protocols = (*server_protocols(ai, self.lobby, config.ai_first), *extra_protocols)
         self._server: asyncio.Server | None = None
@@ -154,7 +157,7 @@ class C4Server:
 
         Raises OSError (the port) or sqlite3.Error (the database).
         """
-        await self.lobby.accounts.open()
+        await self.lobby.store.open()
         self._server = await asyncio.start_server(
             functools.partial(self._accept, protocols=self.protocols),
             self.config.host,
@@ -172,11 +175,11 @@ class C4Server:
         if self.config.ai != "random":
             self.pool.warm_up()
         log.info(
-            "listening on %s:%d (AI: %s; accounts: %s)",
+            "listening on %s:%d (AI: %s; accounts and games: %s)",
             self.config.host,
             self.port,
             self.config.ai,
-            self.lobby.accounts.path,
+            self.lobby.store.location,
         )
 
     async def serve_until(self, stop: asyncio.Event) -> None:
@@ -196,7 +199,8 @@ class C4Server:
         for server in servers:
             await server.wait_closed()
         self.pool.shutdown()
-        await self.lobby.accounts.close()
+        await self.lobby.announced()  # what the last connections' leaving did is kept first
+        await self.lobby.store.close()
         log.info("stopped")
 
     # ----- one connection ------------------------------------------------------------
@@ -352,11 +356,11 @@ async def run_server(config: ServerConfig) -> int:
         await server.start()
     except (OSError, sqlite3.Error) as error:
         if isinstance(error, sqlite3.Error):
-            log.error("cannot open the account database %s: %s", server.lobby.accounts.path, error)
+            log.error("cannot open the database %s: %s", server.lobby.store.location, error)
         else:
             log.error("cannot listen on %s:%d: %s", config.host, config.port, error.strerror)
         server.pool.shutdown()
-        await server.lobby.accounts.close()
+        await server.lobby.store.close()
         return 1
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()

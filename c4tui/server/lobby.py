@@ -10,6 +10,11 @@ room's broadcasts alike) goes through a bounded queue that its own writer task
 drains. So a broadcast never waits for anybody: a member whose queue fills
 (a viewer that stopped reading) is dropped, and the game goes on.
 
+Committed before announced: after each act the rooms' journal (a game began, a
+move, a game ended) is written to the store, and only then is what the act
+answered delivered, in the order the acts happened (``LobbyService.announce``).
+So a BOARDSTATUS or GAMEEND never goes out for a move that is not on disk.
+
 One account, two connections: the newest login wins. The older connection is
 closed, and a game it was playing is forfeited as if it had hung up, so a
 person who reconnects from another terminal is never locked out by a ghost.
@@ -21,18 +26,22 @@ import asyncio
 import contextlib
 import logging
 import time
+from collections import deque
 from collections.abc import Callable
 from typing import Generic, TypeVar
 
 from c4tui.engine import Move
 from c4tui.lobby import Lobby, Member, Outbox, RoomKind
+from c4tui.lobby.journal import GameEvent
 from c4tui.lobby.kinds import ConnectFourSettings
 from c4tui.net.errors import ProtocolError
 from c4tui.net.framing import MessageStream
 from c4tui.protocols import lobby as wire
 from c4tui.protocols.limits import MAX_ROOMS
-from c4tui.server.accounts import AccountStore, LoginResult, LoginThrottle
+from c4tui.server.accounts import LoginThrottle
 from c4tui.server.context import Client, Handler
+from c4tui.server.game_keeper import Keeper
+from c4tui.server.store import LobbyStore, LoginResult
 
 log = logging.getLogger("c4tui.server")
 
@@ -84,20 +93,73 @@ class LobbyConnection:
 
 
 class LobbyService(Generic[S, M]):
-    """What every connection to one kind of rooms shares: the rooms, accounts, who is online."""
+    """What every connection to one kind of rooms shares: the rooms, the store, who is online.
+
+    Args:
+        store: accounts (and, for a keeper, games).
+        kind: what the rooms play.
+        max_rooms: how many rooms may exist at once.
+        throttle: the login throttle (shared by services with one store).
+        keeper: keeps the rooms' games (None: they are not kept, as on the tic-tac-toe port).
+    """
 
     def __init__(
         self,
-        accounts: AccountStore,
+        store: LobbyStore,
         kind: RoomKind[S, M],
         max_rooms: int = MAX_ROOMS,
         throttle: LoginThrottle | None = None,
+        keeper: Keeper[S, M] | None = None,
     ) -> None:
-        self.accounts = accounts
+        self.store = store
         self.rooms = Lobby(kind, max_rooms)
-        self.throttle = throttle or LoginThrottle()  # shared by services with one account store
+        self.throttle = throttle or LoginThrottle()
+        self.keeper = keeper
         self._online: dict[str, LobbyConnection] = {}
         self._connections: dict[Member, LobbyConnection] = {}
+        self._unannounced: deque[tuple[list[GameEvent[S, M]], Outbox]] = deque()
+        self._in_order = asyncio.Lock()
+        self._announcing: set[asyncio.Task[None]] = set()  # announce_soon's, until done
+
+    async def announce(self, outbox: Outbox) -> None:
+        """Keep what the last act did to the games, then deliver ``outbox`` (what it answered).
+
+        Acts are announced in the order they happened, each once its journal is on
+        disk; when this returns, ``outbox`` has been delivered.
+        """
+        if self._queued(outbox):
+            await self._announce_queued()
+
+    def announce_soon(self, outbox: Outbox) -> None:
+        """``announce``, for code that cannot wait (a connection that is gone)."""
+        if self._queued(outbox):
+            task = asyncio.create_task(self._announce_queued())
+            self._announcing.add(task)
+            task.add_done_callback(self._announcing.discard)
+
+    async def announced(self) -> None:
+        """Wait until everything ``announce_soon`` queued is kept and delivered."""
+        while self._announcing:
+            await asyncio.gather(*self._announcing, return_exceptions=True)
+
+    def _queued(self, outbox: Outbox) -> bool:
+        """Queue ``outbox`` with the rooms' journal; False if it could be delivered at once."""
+        journal = self.rooms.take_journal()
+        if self.keeper is None:
+            journal = []  # these rooms' games are not kept
+        if not journal and not self._unannounced and not self._in_order.locked():
+            self.deliver(outbox)  # nothing to keep, nothing announced before it still waits
+            return False
+        self._unannounced.append((journal, outbox))
+        return True
+
+    async def _announce_queued(self) -> None:
+        async with self._in_order:
+            while self._unannounced:
+                journal, outbox = self._unannounced.popleft()
+                if self.keeper is not None and journal:
+                    await self.keeper.keep(journal)
+                self.deliver(outbox)
 
     def deliver(self, outbox: Outbox) -> None:
         """Hand every message to its member's queue (never waits)."""
@@ -122,7 +184,7 @@ class LobbyService(Generic[S, M]):
         member, connection.member = connection.member, None
         if member is None:
             return
-        self.deliver(self.rooms.leave(member))
+        self.announce_soon(self.rooms.leave(member))
         self._connections.pop(member, None)
         if self._online.get(member.name) is connection:
             del self._online[member.name]
@@ -226,7 +288,7 @@ async def _answer(
 ) -> None:
     """Carry out one request and queue its answers: accounts here, the rooms' by the table."""
     if isinstance(request, wire.Register):
-        created = await service.accounts.register(request.user, request.password)
+        created = await service.store.register(request.user, request.password)
         connection.offer(wire.ack("REGISTER", 0 if created else 1))
     elif isinstance(request, wire.Login):
         await _log_in(service, connection, request)
@@ -236,8 +298,32 @@ async def _answer(
         connection.offer(wire.BADAUTH)
     elif isinstance(request, wire.BadFormat):
         connection.offer(request.reply)
+    elif isinstance(request, wire.History | wire.GameLookup):
+        connection.offer(await _look_up(service.store, connection.member, request))
     else:
-        service.deliver(dialect.dispatch(service.rooms, connection.member, request))
+        await service.announce(dialect.dispatch(service.rooms, connection.member, request))
+
+
+async def _look_up(
+    store: LobbyStore, member: Member, request: wire.History | wire.GameLookup
+) -> str:
+    """HISTORY's or GAME's answer, from the store."""
+    if isinstance(request, wire.History):
+        return wire.history(await store.history(request.user or member.name))
+    stored = await store.game(request.number)
+    if stored is None:
+        return wire.ack("GAME", 1)
+    return wire.game_record(
+        number=stored.number,
+        red=stored.red,
+        yellow=stored.yellow,
+        game=stored.settings,
+        winner=stored.winner,
+        reason="" if stored.reason is None else stored.reason.value,  # in progress
+        moves=stored.moves,
+        rated=stored.rated,
+        started=stored.started,
+    )
 
 
 async def _log_in(
@@ -248,7 +334,7 @@ async def _log_in(
         connection.offer(wire.ack("LOGIN", 3))  # already logged in on this connection
         return
     began = time.monotonic()
-    result = await service.accounts.check(login.user, login.password)
+    result = await service.store.check(login.user, login.password)
     if result is LoginResult.OK:
         service.throttle.succeeded(login.user)
         service.logged_in(connection, login.user)

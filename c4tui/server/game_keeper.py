@@ -49,7 +49,7 @@ class GameKeeper:
         for event in journal:
             if isinstance(event, GameBegan):
                 self._numbers[event.room] = await self.store.game_started(
-                    event.red, event.yellow, event.settings
+                    event.room, event.red, event.yellow, event.settings
                 )
             elif isinstance(event, MoveMade):
                 await self.store.move_played(self._numbers[event.room], event.ply, event.move)

@@ -41,7 +41,7 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
         "CREATE TABLE IF NOT EXISTS accounts ("
         "name TEXT PRIMARY KEY, hash BLOB NOT NULL, created REAL NOT NULL)",
         "CREATE TABLE games ("
-        "id INTEGER PRIMARY KEY, red TEXT NOT NULL, yellow TEXT NOT NULL,"
+        "id INTEGER PRIMARY KEY, room TEXT NOT NULL, red TEXT NOT NULL, yellow TEXT NOT NULL,"
         ' "columns" INTEGER NOT NULL, "rows" INTEGER NOT NULL, rules TEXT NOT NULL,'
         " rated INTEGER NOT NULL DEFAULT 0, started TEXT NOT NULL,"
         " ended TEXT, winner TEXT, reason TEXT)",
@@ -53,8 +53,10 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
     ),
 )
 SCHEMA_VERSION = len(MIGRATIONS)
-_GAME_COLUMNS = 'id, red, yellow, "columns", "rows", rules, rated, started, ended, winner, reason'
-_GameRow = tuple[int, str, str, int, int, str, int, str, str | None, str | None, str | None]
+_GAME_COLUMNS = (
+    'id, room, red, yellow, "columns", "rows", rules, rated, started, ended, winner, reason'
+)
+_GameRow = tuple[int, str, str, str, int, int, str, int, str, str | None, str | None, str | None]
 
 
 class NewerDatabaseError(sqlite3.DatabaseError):
@@ -159,19 +161,19 @@ class SqliteStore:
     # ----- games -------------------------------------------------------------------
 
     async def game_started(
-        self, red: str, yellow: str, settings: ConnectFourSettings, rated: bool = False
+        self, room: str, red: str, yellow: str, settings: ConnectFourSettings, rated: bool = False
     ) -> int:
-        """Keep a game that has just begun; its number."""
-        return await self._in_database(self._insert_game, red, yellow, settings, rated)
+        """Keep a game that has just begun in ``room``; its number."""
+        return await self._in_database(self._insert_game, room, red, yellow, settings, rated)
 
     def _insert_game(
-        self, red: str, yellow: str, settings: ConnectFourSettings, rated: bool
+        self, room: str, red: str, yellow: str, settings: ConnectFourSettings, rated: bool
     ) -> int:
         columns, rows, rules = settings
         cursor = self._execute(
-            'INSERT INTO games (red, yellow, "columns", "rows", rules, rated, started)'
-            " VALUES (?, ?, ?, ?, ?, ?, ?)",
-            (red, yellow, columns, rows, rules.value, int(rated), utc_now()),
+            'INSERT INTO games (room, red, yellow, "columns", "rows", rules, rated, started)'
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            (room, red, yellow, columns, rows, rules.value, int(rated), utc_now()),
         )
         assert cursor.lastrowid is not None, "an INSERT into a rowid table has a rowid"
         return cursor.lastrowid
@@ -225,12 +227,13 @@ class SqliteStore:
         return None if row is None else self._with_moves(row)
 
     def _with_moves(self, row: _GameRow) -> StoredGame:
-        number, red, yellow, columns, rows, rules, rated, started, ended, winner, reason = row
+        number, room, red, yellow, columns, rows, rules, rated, started, ended, winner, reason = row
         moves = self._execute(
             "SELECT move FROM moves WHERE game = ? ORDER BY ply", (number,)
         ).fetchall()
         return StoredGame(
             number,
+            room,
             red,
             yellow,
             (columns, rows, Rules(rules)),

@@ -44,13 +44,14 @@ class LoginResult(Enum):
 
 @dataclass(frozen=True)
 class StoredGame:
-    """One game as kept: who played it, on which board, how it went and how it ended.
+    """One game as kept: its room, who played it, on which board, how it went and ended.
 
     ``ended``, ``winner`` and ``reason`` are None while the game is in progress
     (``winner`` stays None for a draw). Times are UTC, ISO 8601 (``2026-11-26T23:05:03Z``).
     """
 
     number: int
+    room: str
     red: str
     yellow: str
     settings: ConnectFourSettings
@@ -87,9 +88,9 @@ class LobbyStore(Protocol):
         """Whether ``password`` is ``user``'s."""
 
     async def game_started(
-        self, red: str, yellow: str, settings: ConnectFourSettings, rated: bool = False
+        self, room: str, red: str, yellow: str, settings: ConnectFourSettings, rated: bool = False
     ) -> int:
-        """Keep a game that has just begun; its number (GAME:<id>)."""
+        """Keep a game that has just begun in ``room``; its number (GAME:<id>)."""
 
     async def move_played(self, game: int, ply: int, move: Move) -> None:
         """Keep the move of ``ply`` (1 for the first move) in ``game``."""

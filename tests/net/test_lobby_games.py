@@ -44,7 +44,7 @@ async def test_an_accounts_only_database_opens_and_gains_the_games(tmp_path: Pat
     try:
         assert await store.check("old", "old-pw") is LoginResult.OK
         assert await store.history("old") == []
-        number = await store.game_started("old", "new", (7, 6, Rules.POPOUT))
+        number = await store.game_started("r", "old", "new", (7, 6, Rules.POPOUT))
         assert await store.game(number) is not None
     finally:
         await store.close()
@@ -64,8 +64,8 @@ async def test_the_store_keeps_a_game_from_start_to_end(tmp_path: Path) -> None:
     try:
         for user in ("ann", "bob"):
             assert await store.register(user, "pw")
-        first = await store.game_started("ann", "bob", (4, 4, Rules.CLASSIC))
-        second = await store.game_started("bob", "ann", (7, 6, Rules.POPOUT))
+        first = await store.game_started("r1", "ann", "bob", (4, 4, Rules.CLASSIC))
+        second = await store.game_started("r2", "bob", "ann", (7, 6, Rules.POPOUT))
         await store.move_played(second, 1, Move.drop(3))
         await store.move_played(second, 2, Move.pop(3))
         assert [game.number for game in await store.unfinished_games()] == [first, second]
@@ -76,7 +76,8 @@ async def test_the_store_keeps_a_game_from_start_to_end(tmp_path: Path) -> None:
         assert await store.history("nobody") is None
         kept = await store.game(second)
         assert kept is not None
-        assert (kept.red, kept.yellow, kept.settings) == ("bob", "ann", (7, 6, Rules.POPOUT))
+        assert (kept.room, kept.red, kept.yellow) == ("r2", "bob", "ann")
+        assert kept.settings == (7, 6, Rules.POPOUT)
         assert kept.moves == (Move.drop(3), Move.pop(3))
         assert (kept.winner, kept.reason, kept.rated) == ("ann", EndReason.FORFEIT, False)
         assert ISO_UTC.fullmatch(kept.started) and kept.ended and ISO_UTC.fullmatch(kept.ended)
@@ -154,8 +155,8 @@ def test_every_announced_move_is_on_disk_after_a_kill(tmp_path: Path) -> None:
         process.send_signal(signal.SIGKILL)  # no clean shutdown: only what was committed
         process.wait(10)
     connection = sqlite3.connect(database)
-    game = connection.execute("SELECT id, red, yellow, ended FROM games").fetchall()
-    assert [row[1:] for row in game] == [("ann", "bob", None)]  # begun, not ended
+    game = connection.execute("SELECT room, red, yellow, ended FROM games").fetchall()
+    assert game == [("r1", "ann", "bob", None)]  # begun, not ended
     moves = connection.execute("SELECT ply, move FROM moves ORDER BY ply").fetchall()
     assert moves == [(ply, f"d{column}") for ply, column in enumerate(columns[:-1], start=1)]
 

@@ -39,7 +39,6 @@ from c4tui.protocols.limits import DEFAULT_IDLE_TIMEOUT, MAX_ROOMS
 from c4tui.protocols.registry import ProtocolSpec, Recognition, identify
 from c4tui.server.ai_game import ServerAI
 from c4tui.server.context import Client
-from c4tui.server.game_keeper import GameKeeper
 from c4tui.server.limits import DEFAULT_MAX_CONNECTIONS, DEFAULT_MAX_PER_ADDRESS, DEFAULT_ROUNDS
 from c4tui.server.lobby import LobbyService
 from c4tui.server.protocols import ServerProtocol, server_protocols, tictactoe_protocols
@@ -117,8 +116,8 @@ class C4Server:
         self.config = config
         self.pool = SearchPool(config.ai_workers, queue_limit=max(1, config.max_connections))
         store = SqliteStore(config.db or default_database(), config.bcrypt_rounds)
-        self.games = GameKeeper(store)  # the lobby's games are kept; tic-tac-toe's are not
-        self.lobby = LobbyService(store, CONNECT_FOUR, config.max_rooms, keeper=self.games)
+        # The lobby's games are kept (the store is their keeper); tic-tac-toe's are not.
+        self.lobby = LobbyService(store, CONNECT_FOUR, config.max_rooms, keeper=store)
         # One account, one count of failures: the two ports share the throttle.
         self.tictactoe = LobbyService(store, TIC_TAC_TOE, config.max_rooms, self.lobby.throttle)
         ai = ServerAI(config.ai, self.pool)

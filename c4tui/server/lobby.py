@@ -27,8 +27,8 @@ import contextlib
 import logging
 import time
 from collections import deque
-from collections.abc import Callable
-from typing import Generic, TypeVar
+from collections.abc import Callable, Sequence
+from typing import Generic, Protocol, TypeVar
 
 from c4tui.engine import Move
 from c4tui.lobby import Lobby, Member, Outbox, RoomKind
@@ -40,7 +40,6 @@ from c4tui.protocols import lobby as wire
 from c4tui.protocols.limits import MAX_ROOMS
 from c4tui.server.accounts import LoginThrottle
 from c4tui.server.context import Client, Handler
-from c4tui.server.game_keeper import Keeper
 from c4tui.server.store import LobbyStore, LoginResult
 
 log = logging.getLogger("c4tui.server")
@@ -52,6 +51,13 @@ R = TypeVar("R")
 T = TypeVar("T")
 S = TypeVar("S")
 M = TypeVar("M")
+
+
+class Keeper(Protocol[S, M]):
+    """Something that keeps what happened to one kind of rooms' games (the lobby's store)."""
+
+    async def keep(self, journal: Sequence[GameEvent[S, M]]) -> None:
+        """Keep ``journal``, in order; everything is on disk when this returns."""
 
 
 class LobbyConnection:
@@ -154,12 +160,16 @@ class LobbyService(Generic[S, M]):
         return True
 
     async def _announce_queued(self) -> None:
+        """Keep and deliver everything queued: one write for all the acts waiting."""
         async with self._in_order:
             while self._unannounced:
-                journal, outbox = self._unannounced.popleft()
+                acts = list(self._unannounced)
+                self._unannounced.clear()
+                journal = [event for events, _ in acts for event in events]
                 if self.keeper is not None and journal:
                     await self.keeper.keep(journal)
-                self.deliver(outbox)
+                for _, outbox in acts:
+                    self.deliver(outbox)
 
     def deliver(self, outbox: Outbox) -> None:
         """Hand every message to its member's queue (never waits)."""

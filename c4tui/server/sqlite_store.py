@@ -1,9 +1,11 @@
 """The lobby's store in one SQLite file: accounts, games and moves, committed before answered.
 
 The database is used from one thread of its own and bcrypt runs in worker
-threads, so neither ever blocks the event loop. Every write is its own
-transaction, committed (WAL, synchronous=FULL: a commit survives a crash of the
-process and of the machine) before its method returns.
+threads, so neither ever blocks the event loop. Every write is committed
+(WAL, synchronous=FULL: a commit survives a crash of the process and of the
+machine) before its method returns. The rooms' journal is kept in one
+transaction for all the acts waiting to be announced (``keep``): one commit, and
+one trip to the database's thread, for a burst of moves.
 
 The schema's version is SQLite's ``user_version``: 0 is the accounts-only file
 that servers before games were kept wrote (or a new, empty file), and
@@ -15,14 +17,14 @@ from __future__ import annotations
 import asyncio
 import sqlite3
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import TypeVar
 
 from c4tui.engine import Move, Rules, format_move, parse_move
-from c4tui.lobby.journal import EndReason
+from c4tui.lobby.journal import EndReason, GameBegan, GameEvent, MoveMade
 from c4tui.lobby.kinds import ConnectFourSettings
 from c4tui.server.limits import DEFAULT_ROUNDS
 from c4tui.server.store import (
@@ -101,6 +103,7 @@ class SqliteStore:
         self._database = ThreadPoolExecutor(1, thread_name_prefix="c4tui-store")
         self._hashing = ThreadPoolExecutor(4, thread_name_prefix="c4tui-bcrypt")
         self._connection: sqlite3.Connection | None = None
+        self._under_way: dict[str, int] = {}  # room -> its game's number (the database thread's)
 
     @property
     def location(self) -> str:
@@ -118,6 +121,8 @@ class SqliteStore:
         connection.execute(f"PRAGMA synchronous={self.synchronous}")
         migrate(connection)
         self._connection = connection
+        unfinished = self._execute("SELECT room, id FROM games WHERE ended IS NULL ORDER BY id")
+        self._under_way = dict(unfinished.fetchall())
 
     async def close(self) -> None:
         """Close the database and stop the threads."""
@@ -180,19 +185,46 @@ class SqliteStore:
 
     async def move_played(self, game: int, ply: int, move: Move) -> None:
         """Keep the move of ``ply`` in ``game``."""
-        await self._in_database(
-            self._execute,
-            "INSERT INTO moves (game, ply, move) VALUES (?, ?, ?)",
-            (game, ply, format_move(move)),
+        await self._in_database(self._insert_move, game, ply, move)
+
+    def _insert_move(self, game: int, ply: int, move: Move) -> None:
+        self._execute(
+            "INSERT INTO moves (game, ply, move) VALUES (?, ?, ?)", (game, ply, format_move(move))
         )
 
     async def game_ended(self, game: int, winner: str | None, reason: EndReason) -> None:
         """Keep how ``game`` ended."""
-        await self._in_database(
-            self._execute,
+        await self._in_database(self._end_game, game, winner, reason)
+
+    def _end_game(self, game: int, winner: str | None, reason: EndReason) -> None:
+        self._execute(
             "UPDATE games SET ended = ?, winner = ?, reason = ? WHERE id = ?",
             (utc_now(), winner, reason.value, game),
         )
+
+    async def keep(self, journal: Sequence[GameEvent[ConnectFourSettings, Move]]) -> None:
+        """Keep what happened to the rooms' games, in order, in one transaction."""
+        await self._in_database(self._keep, journal)
+
+    def _keep(self, journal: Sequence[GameEvent[ConnectFourSettings, Move]]) -> None:
+        self._execute("BEGIN IMMEDIATE")
+        try:
+            for event in journal:
+                self._keep_event(event)
+        except BaseException:
+            self._execute("ROLLBACK")
+            raise
+        self._execute("COMMIT")
+
+    def _keep_event(self, event: GameEvent[ConnectFourSettings, Move]) -> None:
+        """One event of the journal; the rooms' games are known by room while under way."""
+        if isinstance(event, GameBegan):
+            number = self._insert_game(event.room, event.red, event.yellow, event.settings, False)
+            self._under_way[event.room] = number
+        elif isinstance(event, MoveMade):
+            self._insert_move(self._under_way[event.room], event.ply, event.move)
+        else:
+            self._end_game(self._under_way.pop(event.room), event.winner, event.reason)
 
     async def unfinished_games(self) -> list[StoredGame]:
         """Every game that began and has not ended, oldest first, with its moves."""

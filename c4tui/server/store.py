@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import base64
 import hashlib
+from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import Enum
 from pathlib import Path
@@ -21,7 +22,7 @@ from typing import Protocol
 import bcrypt
 
 from c4tui.engine import Move, Rules
-from c4tui.lobby.journal import EndReason
+from c4tui.lobby.journal import EndReason, GameEvent
 from c4tui.lobby.kinds import ConnectFourSettings
 from c4tui.storage import data_folder
 
@@ -97,6 +98,9 @@ class LobbyStore(Protocol):
 
     async def game_ended(self, game: int, winner: str | None, reason: EndReason) -> None:
         """Keep how ``game`` ended (``winner`` None: a draw)."""
+
+    async def keep(self, journal: Sequence[GameEvent[ConnectFourSettings, Move]]) -> None:
+        """Keep the rooms' journal at once (the store knows the games under way by room)."""
 
     async def unfinished_games(self) -> list[StoredGame]:
         """Every game that began and has not ended, with its moves (to restore them)."""

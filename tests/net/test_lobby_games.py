@@ -6,12 +6,14 @@ import asyncio
 import re
 import signal
 import sqlite3
+from collections.abc import Sequence
 from pathlib import Path
 
 import bcrypt
 
 from c4tui.engine import Move, Rules
-from c4tui.lobby.journal import EndReason
+from c4tui.lobby.journal import EndReason, GameEvent, MoveMade
+from c4tui.lobby.kinds import ConnectFourSettings
 from c4tui.server.sqlite_store import SCHEMA_VERSION, SqliteStore
 from c4tui.server.store import LoginResult, password_digest
 from tests.net.lobby_client import TEST_ROUNDS, LobbyClient, lobby_server, logged_in
@@ -162,22 +164,23 @@ def test_every_announced_move_is_on_disk_after_a_kill(tmp_path: Path) -> None:
 
 
 class HeldStore(SqliteStore):
-    """The real store, whose moves wait for ``release`` before they are written."""
+    """The real store, where a journal with a move waits for ``release`` before it is written."""
 
     def __init__(self, path: Path) -> None:
         super().__init__(path, TEST_ROUNDS)
         self.release = asyncio.Event()
 
-    async def move_played(self, game: int, ply: int, move: Move) -> None:
-        await self.release.wait()
-        await super().move_played(game, ply, move)
+    async def keep(self, journal: Sequence[GameEvent[ConnectFourSettings, Move]]) -> None:
+        if any(isinstance(event, MoveMade) for event in journal):
+            await self.release.wait()
+        await super().keep(journal)
 
 
 async def test_a_move_is_announced_only_once_it_is_written(tmp_path: Path) -> None:
     async with lobby_server(tmp_path) as server:
         held = HeldStore(tmp_path / "accounts.sqlite3")  # the same file, a second connection
         await held.open()
-        server.games.store = held
+        server.lobby.keeper = held
         try:
             ann, bob = await playing(server.port)
             await ann.send("DROP:4")

@@ -40,6 +40,7 @@ NOT_FOR_THE_MENU = [
     "c4tui.server.core",
     "c4tui.server.accounts",
     "c4tui.server.lobby",
+    "c4tui.server.dialects",
     "c4tui.server.protocols",
     "c4tui.server.context",
     "c4tui.server.ai_game",

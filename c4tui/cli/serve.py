@@ -107,7 +107,8 @@ def _add_lobby_options(serve: argparse.ArgumentParser) -> None:
         "--db",
         type=Path,
         metavar="PATH",
-        help="the lobby's account database (SQLite; created if missing); "
+        help="the lobby's database of accounts and games (SQLite; created if missing, "
+        "an older accounts-only file is upgraded); "
         "default: accounts.sqlite3 in your user data directory",
     )
     serve.add_argument(

@@ -13,7 +13,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from c4tui.engine import GameState, Move, Player, Rules
+from c4tui.engine import DrawReason, GameState, Move, Player, Rules
+from c4tui.lobby.journal import EndReason
 from c4tui.lobby.table import Seat
 from c4tui.protocols import lobby as wire
 from c4tui.protocols import tictactoe as ttt_wire
@@ -43,6 +44,15 @@ class ConnectFourTable:
         """The winner's seat."""
         winner = self.state.winner
         return None if winner is None else Seat.FIRST if winner is Player.RED else Seat.SECOND
+
+    @property
+    def end_reason(self) -> EndReason | None:
+        """Four in a row, a full board (or no legal move left), or Pop Out's repetition."""
+        if self.state.winner is not None:
+            return EndReason.FOUR
+        if self.state.draw_reason is DrawReason.REPETITION:
+            return EndReason.REPETITION
+        return None if self.state.draw_reason is None else EndReason.FULL
 
     def refusal(self, move: Move) -> str | None:
         """The engine's reason to refuse ``move``."""
@@ -106,6 +116,13 @@ class TicTacToeTable:
         """The winner's seat."""
         winner = self.board.winner
         return None if winner is None else Seat.FIRST if winner is Mark.X else Seat.SECOND
+
+    @property
+    def end_reason(self) -> EndReason | None:
+        """A line of three (``FOUR``, the lobby's word for a line) or a full board."""
+        if not self.board.is_over:
+            return None
+        return EndReason.FULL if self.board.winner is None else EndReason.FOUR
 
     def refusal(self, move: TicTacToeMove) -> str | None:
         """Why the cell (column, row) may not be marked."""

@@ -25,6 +25,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Generic, TypeVar
 
+from c4tui.lobby.journal import EndReason, GameBegan, GameEvent, GameFinished, MoveMade
 from c4tui.lobby.table import RoomKind, Seat, Table
 from c4tui.protocols import lobby as wire
 from c4tui.protocols.limits import MAX_ROOMS
@@ -56,6 +57,7 @@ class Room(Generic[S, M]):
     yellow: Member | None = None  # the second seat's
     viewers: list[Member] = field(default_factory=list)
     away: dict[Seat, int] = field(default_factory=dict)  # seats whose player left, in what order
+    plies: int = 0  # moves played in its game
 
     @property
     def playing(self) -> bool:
@@ -119,6 +121,12 @@ class Lobby(Generic[S, M]):
         self._departures = itertools.count(1)  # who left first, when both are away
         self._numbers = itertools.count(1)
         self._quick_names = itertools.count(1)
+        self._journal: list[GameEvent[S, M]] = []
+
+    def take_journal(self) -> list[GameEvent[S, M]]:
+        """What happened to the games since the last call, oldest first (the server keeps it)."""
+        journal, self._journal = self._journal, []
+        return journal
 
     # ----- looking ---------------------------------------------------------------
 
@@ -192,6 +200,7 @@ class Lobby(Generic[S, M]):
     def _begin(self, room: Room[S, M], yellow: Member) -> Outbox:
         room.yellow = yellow
         self._where[yellow] = room
+        self._journal.append(GameBegan(room.name, room.red.name, yellow.name, room.game))
         return room.to_all(self.kind.begin(room.red.name, yellow.name, room.game))
 
     def _catch_up(self, room: Room[S, M], viewer: Member) -> Outbox:
@@ -246,6 +255,8 @@ class Lobby(Generic[S, M]):
     def _played(self, room: Room[S, M], move: M) -> Outbox:
         """The board to all after ``move`` (a legal one), or GAMEEND if it ends the game."""
         room.state = room.state.play(move)
+        room.plies += 1
+        self._journal.append(MoveMade(room.name, room.plies, move))
         if room.state.is_over:
             return self._end(room, self._result(room))
         return room.to_all(room.state.board_status())
@@ -262,10 +273,14 @@ class Lobby(Generic[S, M]):
 
     def _result(self, room: Room[S, M]) -> str:
         winner = room.state.winning_seat
+        reason = room.state.end_reason
+        assert reason is not None, "a game that is over says how it ended"
         if winner is None:
+            self._journal.append(GameFinished(room.name, None, reason))
             return room.state.game_end(1, None)
         player = room.player(winner)
         assert player is not None
+        self._journal.append(GameFinished(room.name, player.name, reason))
         return room.state.game_end(0, player.name)
 
     def forfeit(self, member: Member) -> Outbox:
@@ -278,11 +293,13 @@ class Lobby(Generic[S, M]):
             return [(member, room.state.refused("viewers cannot forfeit"))]
         if not room.playing:
             return [(member, room.state.refused("the game has not begun"))]
-        return self._forfeited(room, seat)
+        return self._forfeited(room, seat, EndReason.FORFEIT)
 
-    def _forfeited(self, room: Room[S, M], loser: Seat) -> Outbox:
+    def _forfeited(self, room: Room[S, M], loser: Seat, reason: EndReason) -> Outbox:
+        """The player in ``loser``'s seat gave up or left (``reason``): the other wins."""
         winner = room.player(loser.other)
         assert winner is not None
+        self._journal.append(GameFinished(room.name, winner.name, reason))
         return self._end(room, room.state.game_end(2, winner.name))
 
     def _end(self, room: Room[S, M], message: str) -> Outbox:
@@ -320,7 +337,7 @@ class Lobby(Generic[S, M]):
         if room.playing and seat is not None:
             if self.grace:
                 return self._went_away(room, seat)
-            outbox = self._forfeited(room, seat)
+            outbox = self._forfeited(room, seat, EndReason.DISCONNECT)
             return [(m, text) for m, text in outbox if m is not member]
         self._close(room)  # a waiting creator left: its viewers are in no room now
         return []
@@ -393,7 +410,7 @@ class Lobby(Generic[S, M]):
             seat = seat.other
         elif room.away.get(seat.other) == room.away[seat]:
             seat = room.state.seat_to_move
-        return self._forfeited(room, seat)
+        return self._forfeited(room, seat, EndReason.DISCONNECT)
 
     def restore(
         self, name: str, players: tuple[str, str], settings: S, moves: Iterable[M]
@@ -406,6 +423,7 @@ class Lobby(Generic[S, M]):
         room = Room(name, settings, red, next(self._numbers), self.kind.new_table(settings), yellow)
         for move in moves:
             room.state = room.state.play(move)
+            room.plies += 1  # numbered on from the stored moves (no GameBegan: it is stored)
         departure = next(self._departures)
         room.away = {Seat.FIRST: departure, Seat.SECOND: departure}
         self.rooms[name] = room

@@ -9,6 +9,8 @@ from __future__ import annotations
 from enum import Enum
 from typing import Protocol, TypeVar
 
+from c4tui.lobby.journal import EndReason
+
 S_contra = TypeVar("S_contra", contravariant=True)
 M_contra = TypeVar("M_contra", contravariant=True)
 
@@ -39,6 +41,10 @@ class Table(Protocol[M_contra]):
     @property
     def winning_seat(self) -> Seat | None:
         """Who won (None: nobody, yet or at all)."""
+
+    @property
+    def end_reason(self) -> EndReason | None:
+        """How it ended on the board: a line, a full board, a repetition (None: not over)."""
 
     def refusal(self, move: M_contra) -> str | None:
         """Why ``move`` may not be played now (None: it may)."""

@@ -11,7 +11,6 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
-from enum import Enum
 
 from c4tui.engine import MAX_SIZE, MIN_SIZE, GameState, Move, MoveKind, Player, Rules
 from c4tui.engine.errors import PositionError
@@ -25,6 +24,15 @@ from c4tui.protocols.names import (
     valid_room,
     valid_user,
 )
+from c4tui.protocols.past import (
+    GameLookup,
+    History,
+    game_record,
+    history,
+    parse_game_lookup,
+    parse_history,
+)
+from c4tui.protocols.presence import ByeReason, away, back, bye, rejoin
 from c4tui.protocols.registry import ProtocolSpec, starts_with
 from c4tui.protocols.rooms import (
     BADAUTH,
@@ -45,7 +53,8 @@ from c4tui.protocols.rooms import (
     parse_room_list,
 )
 
-#: Re-exported from ``c4tui.protocols.rooms`` and ``names``: what both room protocols share.
+#: Re-exported from ``c4tui.protocols.rooms`` and ``names`` (what both room protocols share)
+#: and from ``past`` (HISTORY and GAME).
 __all__ = [
     "BADAUTH",
     "NOROOM",
@@ -54,7 +63,10 @@ __all__ = [
     "USER_RULE",
     "Ack",
     "BadFormat",
+    "ByeReason",
     "Forfeit",
+    "GameLookup",
+    "History",
     "Join",
     "Login",
     "Mode",
@@ -63,6 +75,12 @@ __all__ = [
     "RoomList",
     "Violation",
     "ack",
+    "away",
+    "back",
+    "bye",
+    "game_record",
+    "history",
+    "rejoin",
     "valid_password",
     "valid_room",
     "valid_user",
@@ -136,7 +154,20 @@ class Chat:
     text: str
 
 
-Request = Register | Login | RoomList | Create | Join | RoomInfo | QuickPlay | Play | Forfeit | Chat
+Request = (
+    Register
+    | Login
+    | RoomList
+    | Create
+    | Join
+    | RoomInfo
+    | QuickPlay
+    | Play
+    | Forfeit
+    | Chat
+    | History
+    | GameLookup
+)
 
 
 def parse_request(line: str) -> Request | BadFormat:
@@ -215,9 +246,16 @@ PARSERS: dict[str, Parser] = {
     "POP": _move(MoveKind.POP),
     "FORFEIT": _forfeit,
     "CHAT": _chat,
+    "HISTORY": parse_history,
+    "GAME": parse_game_lookup,
 }
 #: Commands that may come without any argument.
-_BARE: dict[str, Request] = {"QUICKPLAY": QuickPlay(DEFAULT_GAME), "FORFEIT": Forfeit()}
+_BARE: dict[str, Request | BadFormat] = {
+    "QUICKPLAY": QuickPlay(DEFAULT_GAME),
+    "FORFEIT": Forfeit(),
+    "HISTORY": History(None),
+    "CREATE": BadFormat(ack("CREATE", 4)),  # no room at all: the format, not the name, is wrong
+}
 
 
 # ----- what the server sends ----------------------------------------------------------
@@ -405,35 +443,3 @@ def state_from_cells(game: tuple[int, int, Rules], board: str, turn: Player) -> 
 
 #: Who owns a cell, by its digit in BOARDSTATUS (0, empty, has no owner).
 _OWNERS = {"1": Player.RED, "2": Player.YELLOW}
-
-
-# ----- coming and going (spec/protocols.md §5.1) ---------------------------------------
-
-
-class ByeReason(Enum):
-    """Why the server closes a connection on purpose (a violation closes without a word)."""
-
-    ELSEWHERE = "elsewhere"  # the same user logged in on another connection
-    IDLE = "idle"  # silent too long while in no room
-    SHUTDOWN = "shutdown"  # the server is stopping: reconnect
-    FULL = "full"  # refused: too many connections
-
-
-def bye(reason: ByeReason) -> str:
-    """BYE:<reason>, the server's last line before it closes a connection on purpose."""
-    return f"BYE:{reason.value}"
-
-
-def away(user: str, seconds: int) -> str:
-    """AWAY:<user>:<seconds>: a player's connection dropped; seconds left to come back."""
-    return f"AWAY:{user}:{seconds}"
-
-
-def back(user: str) -> str:
-    """BACK:<user>: an away player logged in again in time."""
-    return f"BACK:{user}"
-
-
-def rejoin(room: str) -> str:
-    """REJOIN:<room>: to a player right after its login, when it has an unfinished game."""
-    return f"REJOIN:{room}"

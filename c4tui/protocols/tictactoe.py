@@ -186,7 +186,7 @@ def parse_request(message: str) -> Request | wire.BadFormat:  # noqa: PLR0911 (o
             return _SHARED_BARE[command]
         parsed = wire.PARSERS[command](rest)
         assert not isinstance(parsed, wire.Create | wire.RoomInfo | wire.QuickPlay | wire.Play)
-        assert not isinstance(parsed, wire.Chat)
+        assert not isinstance(parsed, wire.Chat | wire.History | wire.GameLookup)
         return parsed
     if command == "CREATE":
         if not colon or ":" in rest:

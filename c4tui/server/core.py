@@ -38,7 +38,6 @@ from c4tui.net.keepalive import enable_keepalive
 from c4tui.net.wire import quote
 from c4tui.protocols.limits import DEFAULT_IDLE_TIMEOUT, MAX_ROOMS
 from c4tui.protocols.registry import ProtocolSpec, Recognition, identify
-from c4tui.server.accounts import AccountStore, default_database
 from c4tui.server.ai_game import ServerAI
 from c4tui.server.context import Client
 from c4tui.server.limits import (
@@ -49,6 +48,8 @@ from c4tui.server.limits import (
 )
 from c4tui.server.lobby import LobbyService
 from c4tui.server.protocols import ServerProtocol, server_protocols, tictactoe_protocols
+from c4tui.server.sqlite_store import SqliteStore
+from c4tui.server.store import default_database
 
 if sys.platform != "win32":  # the open-file limit is POSIX's
     import resource
@@ -124,12 +125,13 @@ class C4Server:
     ) -> None:
         self.config = config
         self.pool = SearchPool(config.ai_workers, queue_limit=max(1, config.max_connections))
-        accounts = AccountStore(config.db or default_database(), config.bcrypt_rounds)
+        store = SqliteStore(config.db or default_database(), config.bcrypt_rounds)
+        # The lobby's games are kept (the store is their keeper); tic-tac-toe's are not.
         self.lobby = LobbyService(
-            accounts, CONNECT_FOUR, config.max_rooms, grace=config.reconnect_grace
+            store, CONNECT_FOUR, config.max_rooms, keeper=store, grace=config.reconnect_grace
         )
         # One account, one count of failures: the two ports share the throttle.
-        self.tictactoe = LobbyService(accounts, TIC_TAC_TOE, config.max_rooms, self.lobby.throttle)
+        self.tictactoe = LobbyService(store, TIC_TAC_TOE, config.max_rooms, self.lobby.throttle)
         ai = ServerAI(config.ai, self.pool)
         self.protocols = (*server_protocols(ai, self.lobby, config.ai_first), *extra_protocols)
         self._server: asyncio.Server | None = None
@@ -166,7 +168,8 @@ class C4Server:
 
         Raises OSError (the port) or sqlite3.Error (the database).
         """
-        await self.lobby.accounts.open()
+        await self.lobby.store.open()
+        await self._restore_games()
         self._server = await asyncio.start_server(
             functools.partial(self._accept, protocols=self.protocols),
             self.config.host,
@@ -184,12 +187,26 @@ class C4Server:
         if self.config.ai != "random":
             self.pool.warm_up()
         log.info(
-            "listening on %s:%d (AI: %s; accounts: %s)",
+            "listening on %s:%d (AI: %s; accounts and games: %s)",
             self.config.host,
             self.port,
             self.config.ai,
-            self.lobby.accounts.path,
+            self.lobby.store.location,
         )
+
+    async def _restore_games(self) -> None:
+        """Every game that had begun and not ended before the last stop or crash, restored.
+
+        Each is back in its room with both players away, and each player has the grace
+        period from now to log in again (§5.1).
+        """
+        games = await self.lobby.store.unfinished_games()
+        for game in games:
+            self.lobby.rooms.restore(game.room, (game.red, game.yellow), game.settings, game.moves)
+            for user in (game.red, game.yellow):
+                self.lobby.start_grace(user)
+        if games:
+            log.info("restored %d game(s) in progress", len(games))
 
     async def serve_until(self, stop: asyncio.Event) -> None:
         """Serve until ``stop`` is set, then close every connection."""
@@ -209,7 +226,8 @@ class C4Server:
         for server in servers:
             await server.wait_closed()
         self.pool.shutdown()
-        await self.lobby.accounts.close()
+        await self.lobby.announced()  # what the last connections' leaving did is kept first
+        await self.lobby.store.close()
         log.info("stopped")
 
     # ----- one connection ------------------------------------------------------------
@@ -366,11 +384,11 @@ async def run_server(config: ServerConfig) -> int:
         await server.start()
     except (OSError, sqlite3.Error) as error:
         if isinstance(error, sqlite3.Error):
-            log.error("cannot open the account database %s: %s", server.lobby.accounts.path, error)
+            log.error("cannot open the database %s: %s", server.lobby.store.location, error)
         else:
             log.error("cannot listen on %s:%d: %s", config.host, config.port, error.strerror)
         server.pool.shutdown()
-        await server.lobby.accounts.close()
+        await server.lobby.store.close()
         return 1
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()

@@ -10,6 +10,11 @@ room's broadcasts alike) goes through a bounded queue that its own writer task
 drains. So a broadcast never waits for anybody: a member whose queue fills
 (a viewer that stopped reading) is dropped, and the game goes on.
 
+Committed before announced: after each act the rooms' journal (a game began, a
+move, a game ended) is written to the store, and only then is what the act
+answered delivered, in the order the acts happened (``LobbyService.announce``).
+So a BOARDSTATUS or GAMEEND never goes out for a move that is not on disk.
+
 One account, two connections: the newest login wins. The older connection is
 told ``BYE:elsewhere`` and closed, and a game it was playing goes on on the newer
 one (REJOIN), so a person who reconnects from another terminal is never locked
@@ -29,21 +34,20 @@ import contextlib
 import logging
 import math
 import time
-from collections.abc import Callable
-from typing import Generic, TypeVar
+from collections import deque
+from collections.abc import Sequence
+from typing import Generic, Protocol, TypeVar
 
-from c4tui.engine import Move
 from c4tui.lobby import Lobby, Member, Outbox, RoomKind
-from c4tui.lobby.kinds import ConnectFourSettings
+from c4tui.lobby.journal import GameEvent
 from c4tui.net.errors import ProtocolError
 from c4tui.net.framing import MessageStream
 from c4tui.protocols import lobby as wire
 from c4tui.protocols.limits import MAX_ROOMS
-from c4tui.server.accounts import AccountStore, LoginResult, LoginThrottle
+from c4tui.server.accounts import LoginThrottle
 from c4tui.server.context import Client, Handler
-
-#: A protocol's last line before the server closes a connection on purpose (BYE:<reason>).
-Farewell = Callable[[wire.ByeReason], str]
+from c4tui.server.dialects import Dialect, Farewell
+from c4tui.server.store import LobbyStore, LoginResult
 
 log = logging.getLogger("c4tui.server")
 
@@ -54,6 +58,13 @@ R = TypeVar("R")
 T = TypeVar("T")
 S = TypeVar("S")
 M = TypeVar("M")
+
+
+class Keeper(Protocol[S, M]):
+    """Something that keeps what happened to one kind of rooms' games (the lobby's store)."""
+
+    async def keep(self, journal: Sequence[GameEvent[S, M]]) -> None:
+        """Keep ``journal``, in order; everything is on disk when this returns."""
 
 
 class LobbyConnection:
@@ -117,25 +128,83 @@ class LobbyConnection:
 
 
 class LobbyService(Generic[S, M]):
-    """What every connection to one kind of rooms shares: the rooms, accounts, who is online."""
+    """What every connection to one kind of rooms shares: the rooms, the store, who is online.
+
+    Args:
+        store: accounts (and, for a keeper, games).
+        kind: what the rooms play.
+        max_rooms: how many rooms may exist at once.
+        throttle: the login throttle (shared by services with one store).
+        keeper: keeps the rooms' games (None: they are not kept, as on the tic-tac-toe port).
+    """
 
     def __init__(
         self,
-        accounts: AccountStore,
+        store: LobbyStore,
         kind: RoomKind[S, M],
         max_rooms: int = MAX_ROOMS,
         throttle: LoginThrottle | None = None,
+        *,
+        keeper: Keeper[S, M] | None = None,
         grace: float | None = None,
     ) -> None:
         """``grace``: seconds a dropped player has to come back (``Lobby``; None: none)."""
-        self.accounts = accounts
+        self.store = store
         self.rooms = Lobby(kind, max_rooms, grace)
         self.throttle = throttle or LoginThrottle()  # shared by services with one account store
+        self.keeper = keeper
         self.open: set[LobbyConnection] = set()  # every connection, logged in or not
         self._online: dict[str, LobbyConnection] = {}
         self._connections: dict[Member, LobbyConnection] = {}
         self._graces: dict[str, asyncio.TimerHandle] = {}  # away users' timers
         self._stopping = False
+        self._unannounced: deque[tuple[list[GameEvent[S, M]], Outbox]] = deque()
+        self._in_order = asyncio.Lock()
+        self._announcing: set[asyncio.Task[None]] = set()  # announce_soon's, until done
+
+    async def announce(self, outbox: Outbox) -> None:
+        """Keep what the last act did to the games, then deliver ``outbox`` (what it answered).
+
+        Acts are announced in the order they happened, each once its journal is on
+        disk; when this returns, ``outbox`` has been delivered.
+        """
+        if self._queued(outbox):
+            await self._announce_queued()
+
+    def announce_soon(self, outbox: Outbox) -> None:
+        """``announce``, for code that cannot wait (a connection that is gone)."""
+        if self._queued(outbox):
+            task = asyncio.create_task(self._announce_queued())
+            self._announcing.add(task)
+            task.add_done_callback(self._announcing.discard)
+
+    async def announced(self) -> None:
+        """Wait until everything ``announce_soon`` queued is kept and delivered."""
+        while self._announcing:
+            await asyncio.gather(*self._announcing, return_exceptions=True)
+
+    def _queued(self, outbox: Outbox) -> bool:
+        """Queue ``outbox`` with the rooms' journal; False if it could be delivered at once."""
+        journal = self.rooms.take_journal()
+        if self.keeper is None:
+            journal = []  # these rooms' games are not kept
+        if not journal and not self._unannounced and not self._in_order.locked():
+            self.deliver(outbox)  # nothing to keep, nothing announced before it still waits
+            return False
+        self._unannounced.append((journal, outbox))
+        return True
+
+    async def _announce_queued(self) -> None:
+        """Keep and deliver everything queued: one write for all the acts waiting."""
+        async with self._in_order:
+            while self._unannounced:
+                acts = list(self._unannounced)
+                self._unannounced.clear()
+                journal = [event for events, _ in acts for event in events]
+                if self.keeper is not None and journal:
+                    await self.keeper.keep(journal)
+                for _, outbox in acts:
+                    self.deliver(outbox)
 
     def deliver(self, outbox: Outbox) -> None:
         """Hand every message to its member's queue (never waits)."""
@@ -165,10 +234,10 @@ class LobbyService(Generic[S, M]):
             comeback = self.rooms.take_over(older_member, member)
         return comeback + self._still_away(member)
 
-    def act(self, member: Member, request: R, dialect: Dialect[R, S, M]) -> None:
+    async def act(self, member: Member, request: R, dialect: Dialect[R, S, M]) -> None:
         """Carry out a room request; one who enters a game hears who is away from it."""
         entering = self.rooms.room_of(member) is None
-        self.deliver(dialect.dispatch(self.rooms, member, request))
+        await self.announce(dialect.dispatch(self.rooms, member, request))
         if entering:
             self.deliver(self._still_away(member))
 
@@ -187,7 +256,7 @@ class LobbyService(Generic[S, M]):
         member, connection.member = connection.member, None
         if member is None:
             return
-        self.deliver(self.rooms.leave(member))
+        self.announce_soon(self.rooms.leave(member))
         self._connections.pop(member, None)
         if self._online.get(member.name) is connection:
             del self._online[member.name]
@@ -210,7 +279,7 @@ class LobbyService(Generic[S, M]):
     def _expire(self, user: str) -> None:
         """The grace ran out: the game ends as a forfeit, unless the user is back."""
         self._graces.pop(user, None)
-        self.deliver(self.rooms.expire(user))
+        self.announce_soon(self.rooms.expire(user))  # the forfeit is kept before it is told
 
     async def shut_down(self, within: float) -> None:
         """The server stops: BYE:shutdown to every connection; wait for them to close."""
@@ -223,49 +292,6 @@ class LobbyService(Generic[S, M]):
         deadline = time.monotonic() + within
         while self.open and time.monotonic() < deadline:
             await asyncio.sleep(0.01)
-
-
-class Dialect(Generic[R, S, M]):
-    """A room protocol: its parser (which raises ``wire.Violation``) and what its requests do.
-
-    Both protocols share REGISTER, LOGIN and their bad formats (``wire.BadFormat``),
-    which ``serve_rooms`` answers; every other request of a logged-in member goes to
-    the act that ``on`` registered for its type. Generic over its requests and over
-    its rooms' settings and moves, so a dialect serves only rooms of its own game.
-    """
-
-    def __init__(
-        self, parse: Callable[[str], R | wire.BadFormat], farewell: Farewell | None = None
-    ) -> None:
-        """``farewell``: the protocol's BYE:<reason> line (None: it closes without a word)."""
-        self.parse = parse
-        self.farewell = farewell
-        self._acts: dict[type[object], Callable[[Lobby[S, M], Member, R], Outbox]] = {}
-
-    def on(
-        self, kind: type[T], act: Callable[[Lobby[S, M], Member, T], Outbox]
-    ) -> Dialect[R, S, M]:
-        """Let requests of type ``kind`` do ``act``; the dialect, for the next ``on``."""
-
-        def narrowed(rooms: Lobby[S, M], member: Member, request: R) -> Outbox:
-            if not isinstance(request, kind):  # dispatch looks acts up by type: cannot happen
-                raise TypeError(f"{type(request).__name__} reached the act for {kind.__name__}")
-            return act(rooms, member, request)
-
-        self._acts[kind] = narrowed
-        return self
-
-    @property
-    def kinds(self) -> frozenset[type[object]]:
-        """The types of request that do something in the rooms."""
-        return frozenset(self._acts)
-
-    def dispatch(self, rooms: Lobby[S, M], member: Member, request: R) -> Outbox:
-        """What a logged-in member's request does (its type must have an act)."""
-        act = self._acts.get(type(request))
-        if act is None:  # a request the parser makes but no act answers: a server bug
-            raise TypeError(f"this dialect has no act for {type(request).__name__}")
-        return act(rooms, member, request)
 
 
 def rooms_handler(service: LobbyService[S, M], dialect: Dialect[R, S, M]) -> Handler:
@@ -342,7 +368,7 @@ async def _answer(
 ) -> None:
     """Carry out one request and queue its answers: accounts here, the rooms' by the table."""
     if isinstance(request, wire.Register):
-        created = await service.accounts.register(request.user, request.password)
+        created = await service.store.register(request.user, request.password)
         connection.offer(wire.ack("REGISTER", 0 if created else 1))
     elif isinstance(request, wire.Login):
         await _log_in(service, connection, request)
@@ -352,8 +378,32 @@ async def _answer(
         connection.offer(wire.BADAUTH)
     elif isinstance(request, wire.BadFormat):
         connection.offer(request.reply)
+    elif isinstance(request, wire.History | wire.GameLookup):
+        connection.offer(await _look_up(service.store, connection.member, request))
     else:
-        service.act(connection.member, request, dialect)
+        await service.act(connection.member, request, dialect)
+
+
+async def _look_up(
+    store: LobbyStore, member: Member, request: wire.History | wire.GameLookup
+) -> str:
+    """HISTORY's or GAME's answer, from the store."""
+    if isinstance(request, wire.History):
+        return wire.history(await store.history(request.user or member.name))
+    stored = await store.game(request.number)
+    if stored is None:
+        return wire.ack("GAME", 1)
+    return wire.game_record(
+        number=stored.number,
+        red=stored.red,
+        yellow=stored.yellow,
+        game=stored.settings,
+        winner=stored.winner,
+        reason="" if stored.reason is None else stored.reason.value,  # in progress
+        moves=stored.moves,
+        rated=stored.rated,
+        started=stored.started,
+    )
 
 
 async def _log_in(
@@ -364,7 +414,7 @@ async def _log_in(
         connection.offer(wire.ack("LOGIN", 3))  # already logged in on this connection
         return
     began = time.monotonic()
-    result = await service.accounts.check(login.user, login.password)
+    result = await service.store.check(login.user, login.password)
     if result is not LoginResult.OK:
         connection.failures += 1
         wait = service.throttle.failed(login.user, connection.failures)
@@ -375,41 +425,3 @@ async def _log_in(
     comeback = service.logged_in(connection, login.user)
     connection.offer(wire.ack("LOGIN", result.value))
     service.deliver(comeback)  # REJOIN and the game, after the answer
-
-
-def _room_list(rooms: Lobby[S, M], member: Member, request: wire.RoomList) -> Outbox:
-    """ROOMLIST's answer, to the asker alone."""
-    return [(member, wire.room_list(rooms.room_names(request.mode)))]
-
-
-def _join(rooms: Lobby[S, M], member: Member, request: wire.Join) -> Outbox:
-    """JOIN: as the second player (the game begins) or as a viewer."""
-    return rooms.join(member, request.room, request.mode)
-
-
-def _forfeit(rooms: Lobby[S, M], member: Member, request: wire.Forfeit) -> Outbox:
-    """FORFEIT: the other player wins."""
-    return rooms.forfeit(member)
-
-
-def with_shared_acts(dialect: Dialect[R, S, M]) -> Dialect[R, S, M]:
-    """``dialect`` with the acts of the room commands both protocols share."""
-    return dialect.on(wire.RoomList, _room_list).on(wire.Join, _join).on(wire.Forfeit, _forfeit)
-
-
-def _play(rooms: Lobby[ConnectFourSettings, Move], member: Member, request: wire.Play) -> Outbox:
-    """DROP or POP; a column that is no number is refused in the codec's words."""
-    return rooms.play(member, request.move, request.unreadable)
-
-
-#: The lobby protocol: Connect Four rooms.
-LOBBY = (
-    with_shared_acts(Dialect[wire.Request, ConnectFourSettings, Move](wire.parse_request, wire.bye))
-    .on(wire.RoomInfo, lambda rooms, member, request: [(member, rooms.room_info(request.room))])
-    .on(
-        wire.Create, lambda rooms, member, request: rooms.create(member, request.room, request.game)
-    )
-    .on(wire.QuickPlay, lambda rooms, member, request: rooms.quick_play(member, request.game))
-    .on(wire.Play, _play)
-    .on(wire.Chat, lambda rooms, member, request: rooms.chat(member, request.text))
-)

@@ -16,7 +16,8 @@ from c4tui.protocols import c4n, cfsp, i32cfsp, lobby, tictactoe
 from c4tui.protocols.registry import ProtocolSpec
 from c4tui.server.ai_game import ServerAI, ai_game_handler
 from c4tui.server.context import Handler
-from c4tui.server.lobby import LOBBY, LobbyService, rooms_handler
+from c4tui.server.dialects import LOBBY
+from c4tui.server.lobby import LobbyService, rooms_handler
 from c4tui.server.tictactoe import TICTACTOE
 
 

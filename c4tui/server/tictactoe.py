@@ -12,7 +12,7 @@ from __future__ import annotations
 from c4tui.lobby import Lobby, Member, Outbox
 from c4tui.lobby.kinds import TicTacToeMove
 from c4tui.protocols import tictactoe as ttt_wire
-from c4tui.server.lobby import Dialect, with_shared_acts
+from c4tui.server.dialects import Dialect, with_shared_acts
 
 
 def _create(

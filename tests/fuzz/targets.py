@@ -36,7 +36,7 @@ from c4tui.protocols import lobby as wire
 from c4tui.protocols import tictactoe as ttt
 from c4tui.protocols.common import Reply
 from c4tui.records import RecordError, format_record, parse_record
-from c4tui.server.lobby import LOBBY
+from c4tui.server.dialects import LOBBY
 from c4tui.server.tictactoe import TICTACTOE
 
 Target = Callable[[bytes], None]

@@ -39,7 +39,8 @@ async def test_room_statuses(tmp_path: Path) -> None:
         bob = await logged_in(server.port, "bob")
         assert await ann.ask("ROOMLIST:PLAYER") == "ROOMLIST:ACKSTATUS:0:"
         assert await ann.ask("ROOMLIST:players") == "ROOMLIST:ACKSTATUS:1"
-        assert await ann.ask("CREATE:") == "CREATE:ACKSTATUS:1"
+        assert await ann.ask("CREATE") == "CREATE:ACKSTATUS:4"  # no colon: a bad format
+        assert await ann.ask("CREATE:") == "CREATE:ACKSTATUS:1"  # an empty name: invalid
         assert await ann.ask("CREATE:a:b") == "CREATE:ACKSTATUS:4"  # one field: a bad format
         assert await ann.ask("CREATE:big:21:6:classic") == "CREATE:ACKSTATUS:4"
         assert await ann.ask("CREATE:big:7:6:Classic") == "CREATE:ACKSTATUS:4"

@@ -1,0 +1,59 @@
+"""What happened to the rooms' games, as the rooms tell it: began, a move, finished.
+
+The rooms append these past-tense facts as they act (``Lobby.take_journal``);
+the server keeps them (the lobby's store) before it sends what the act answered,
+so nobody is told of a move that is not on disk. Pure values, like the rooms.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum
+from typing import Generic, TypeVar, Union
+
+#: A room's settings; a move in its game.
+S = TypeVar("S")
+M = TypeVar("M")
+
+
+class EndReason(Enum):
+    """Why a game ended, in the words GAME:<id> answers with (spec/protocols.md §5.2)."""
+
+    FOUR = "four"  # a line on the board (four in a row; three in tic-tac-toe)
+    FULL = "full"  # a draw: the board is full (or, under Pop Out, no legal move is left)
+    REPETITION = "repetition"  # a draw: Pop Out's threefold repetition
+    FORFEIT = "forfeit"  # a player sent FORFEIT
+    DISCONNECT = "disconnect"  # a player left (or did not come back in time)
+    TIME = "time"  # a player's clock ran out
+
+
+@dataclass(frozen=True)
+class GameBegan(Generic[S]):
+    """The second player sat down: the game in ``room`` began (BEGIN)."""
+
+    room: str
+    red: str
+    yellow: str
+    settings: S
+
+
+@dataclass(frozen=True)
+class MoveMade(Generic[M]):
+    """A legal move in ``room``'s game; ``ply`` counts the game's moves from 1."""
+
+    room: str
+    ply: int
+    move: M
+
+
+@dataclass(frozen=True)
+class GameFinished:
+    """The game in ``room`` ended (GAMEEND); ``winner`` is None for a draw."""
+
+    room: str
+    winner: str | None
+    reason: EndReason
+
+
+#: One entry of the journal, in the order the rooms acted.
+GameEvent = Union[GameBegan[S], MoveMade[M], GameFinished]  # noqa: UP007 (a generic alias)

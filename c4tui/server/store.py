@@ -1,0 +1,127 @@
+"""What the lobby keeps on disk, behind one small interface: accounts, games and their moves.
+
+The lobby talks to a ``LobbyStore`` only, so a second engine (PostgreSQL) can
+stand beside SQLite (``c4tui.server.sqlite_store``) without touching the rooms
+or the server. Every method that writes has committed before it returns: the
+server announces an account, a move or a game's end only once it is on disk.
+
+Passwords are kept as bcrypt hashes only. bcrypt reads just 72 bytes, so it
+hashes the base64 of the password's SHA-256: every character counts.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+from collections.abc import Sequence
+from dataclasses import dataclass
+from enum import Enum
+from pathlib import Path
+from typing import Protocol
+
+import bcrypt
+
+from c4tui.engine import Move, Rules
+from c4tui.lobby.journal import EndReason, GameEvent
+from c4tui.lobby.kinds import ConnectFourSettings
+from c4tui.storage import data_folder
+
+#: How many finished games HISTORY lists, newest first.
+HISTORY_LIMIT = 50
+
+
+def default_database() -> Path:
+    """Where the lobby's data lives unless ``--db`` says otherwise: the user's data directory."""
+    return data_folder() / "accounts.sqlite3"
+
+
+class LoginResult(Enum):
+    """LOGIN's outcome, in ACKSTATUS order."""
+
+    OK = 0
+    NO_SUCH_USER = 1
+    WRONG_PASSWORD = 2
+
+
+@dataclass(frozen=True)
+class StoredGame:
+    """One game as kept: its room, who played it, on which board, how it went and ended.
+
+    ``ended``, ``winner`` and ``reason`` are None while the game is in progress
+    (``winner`` stays None for a draw). Times are UTC, ISO 8601 (``2026-11-26T23:05:03Z``).
+    """
+
+    number: int
+    room: str
+    red: str
+    yellow: str
+    settings: ConnectFourSettings
+    moves: tuple[Move, ...]
+    rated: bool
+    started: str
+    ended: str | None = None
+    winner: str | None = None
+    reason: EndReason | None = None
+
+    @property
+    def rules(self) -> Rules:
+        """Classic or Pop Out."""
+        return self.settings[2]
+
+
+class LobbyStore(Protocol):
+    """Accounts and games on disk; each write is committed before its method returns."""
+
+    @property
+    def location(self) -> str:
+        """Where the data is, for the log (a file, a database's address)."""
+
+    async def open(self) -> None:
+        """Open the store, creating or upgrading its tables if need be."""
+
+    async def close(self) -> None:
+        """Close the store."""
+
+    async def register(self, user: str, password: str) -> bool:
+        """Create an account; False if the name is taken."""
+
+    async def check(self, user: str, password: str) -> LoginResult:
+        """Whether ``password`` is ``user``'s."""
+
+    async def game_started(
+        self, room: str, red: str, yellow: str, settings: ConnectFourSettings, rated: bool = False
+    ) -> int:
+        """Keep a game that has just begun in ``room``; its number (GAME:<id>)."""
+
+    async def move_played(self, game: int, ply: int, move: Move) -> None:
+        """Keep the move of ``ply`` (1 for the first move) in ``game``."""
+
+    async def game_ended(self, game: int, winner: str | None, reason: EndReason) -> None:
+        """Keep how ``game`` ended (``winner`` None: a draw)."""
+
+    async def keep(self, journal: Sequence[GameEvent[ConnectFourSettings, Move]]) -> None:
+        """Keep the rooms' journal at once (the store knows the games under way by room)."""
+
+    async def unfinished_games(self) -> list[StoredGame]:
+        """Every game that began and has not ended, with its moves (to restore them)."""
+
+    async def history(self, user: str) -> list[int] | None:
+        """``user``'s finished games, newest first, at most HISTORY_LIMIT; None: no such user."""
+
+    async def game(self, number: int) -> StoredGame | None:
+        """Game ``number`` with its moves; None if there is none."""
+
+
+def password_digest(password: str) -> bytes:
+    """What bcrypt hashes: 44 bytes that depend on every character of the password."""
+    return base64.b64encode(hashlib.sha256(password.encode("ascii")).digest())
+
+
+def hash_password(password: str, rounds: int) -> bytes:
+    """The bcrypt hash to keep for ``password`` (slow on purpose: run it off the event loop)."""
+    return bcrypt.hashpw(password_digest(password), bcrypt.gensalt(rounds))
+
+
+def password_matches(password: str, hashed: bytes) -> bool:
+    """Whether ``password`` is the one ``hashed`` was made from (slow on purpose too)."""
+    return bcrypt.checkpw(password_digest(password), hashed)

@@ -40,7 +40,7 @@ from pathlib import Path
 import loadgen
 from server_load import start_server, stop_server
 
-from c4tui.server.core import raise_open_file_limit
+from c4tui.server.tuning import raise_open_file_limit
 
 GAMES = 1000
 MOVES_PER_S = 5000.0

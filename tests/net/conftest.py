@@ -9,7 +9,8 @@ from collections.abc import Iterator
 
 import pytest
 
-from c4tui.server.core import C4Server, ServerConfig, new_event_loop
+from c4tui.server.core import C4Server, ServerConfig
+from c4tui.server.tuning import new_event_loop
 
 IDLE_TIMEOUT = 1.5
 

@@ -11,7 +11,7 @@ from contextlib import asynccontextmanager
 import pytest
 
 from c4tui.net.connection import Connection
-from c4tui.server.core import new_event_loop
+from c4tui.server.tuning import new_event_loop
 
 
 @asynccontextmanager

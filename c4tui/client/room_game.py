@@ -17,6 +17,7 @@ from c4tui.engine import GameState, Move, Player
 from c4tui.net.errors import NetworkError, ProtocolError
 from c4tui.net.wire import quote
 from c4tui.protocols import lobby as wire
+from c4tui.protocols.lobby_boards import move_between, state_from_cells
 
 
 class RoomGame:
@@ -34,6 +35,8 @@ class RoomGame:
         self.moves: asyncio.Queue[Move | Exception] = asyncio.Queue()
         self.on_chat: Callable[[str, str], None] = lambda user, text: None
         self.on_forfeit: Callable[[Player, str], None] = lambda loser, words: None
+        #: Told, in words, when a player's connection drops and when it is back (§5.1).
+        self.on_presence: Callable[[str], None] = lambda words: None
         self.ended: wire.GameEnd | None = None
         #: Moves the server's boards have shown since ``start``.
         self.shown = 0
@@ -71,13 +74,17 @@ class RoomGame:
             self._board(message.cells)
         elif isinstance(message, wire.GameEnd):
             self._end(message)
+        elif isinstance(message, wire.Away):
+            self.on_presence(away_words(message.user, message.seconds))
+        elif isinstance(message, wire.Back):
+            self.on_presence(f"{message.user} is back.")
         elif isinstance(message, wire.Invalid):
             self._fail(ProtocolError(f"the server refused our move: {message.reason}"))
         elif isinstance(message, wire.Notice):
             self._fail(ProtocolError(f"the server says {message.word}"))
 
     def _board(self, board: str) -> None:
-        move = wire.move_between(self.state, board)
+        move = move_between(self.state, board)
         if move is None:
             raise ProtocolError(f"a board no legal move leads to: {quote(board)}")
         self.state = self.state.play(move)
@@ -135,6 +142,11 @@ class RoomGame:
             await self._pump
 
 
+def away_words(user: str, seconds: int) -> str:
+    """AWAY in words: the game waits for ``user``, who loses if not back in time."""
+    return f"{user} lost the connection: the game waits {seconds} s for them to come back."
+
+
 async def room_game_from(
     link: LobbyLink, start: wire.Begin | wire.InProgress, room: str
 ) -> RoomGame:
@@ -154,4 +166,4 @@ async def room_game_from(
     if {red, yellow} != {start.to_move, start.other}:
         raise ProtocolError(f"ROOMINFO names {red} and {yellow}, INPROGRESS someone else")
     turn = Player.RED if start.to_move == red else Player.YELLOW
-    return RoomGame(link, red, yellow, wire.state_from_cells(start.game, board.cells, turn))
+    return RoomGame(link, red, yellow, state_from_cells(start.game, board.cells, turn))

@@ -281,6 +281,7 @@ class ConsoleLobby(PlainText):
         mine = game.colour_of(link.user)
         driver = MatchDriver(game.state, room_seats(game, mine))
         game.on_chat = lambda user, text: self.say(f"{user} says: {printable(text)}")
+        game.on_presence = self.say
         game.on_forfeit = driver.resign
         events = driver.listen()
         driver.start()

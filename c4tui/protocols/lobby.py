@@ -13,7 +13,6 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from c4tui.engine import MAX_SIZE, MIN_SIZE, GameState, Move, MoveKind, Player, Rules
-from c4tui.engine.errors import PositionError
 from c4tui.net.errors import ProtocolError
 from c4tui.net.wire import Framing, quote
 from c4tui.protocols.names import (
@@ -32,7 +31,17 @@ from c4tui.protocols.past import (
     parse_game_lookup,
     parse_history,
 )
-from c4tui.protocols.presence import ByeReason, away, back, bye, rejoin
+from c4tui.protocols.presence import (
+    Away,
+    Back,
+    Bye,
+    ByeReason,
+    away,
+    back,
+    bye,
+    parse_presence,
+    rejoin,
+)
 from c4tui.protocols.registry import ProtocolSpec, starts_with
 from c4tui.protocols.rooms import (
     BADAUTH,
@@ -62,7 +71,10 @@ __all__ = [
     "ROOM_RULE",
     "USER_RULE",
     "Ack",
+    "Away",
+    "Back",
     "BadFormat",
+    "Bye",
     "ByeReason",
     "Forfeit",
     "GameLookup",
@@ -370,18 +382,19 @@ class Invalid:
     reason: str
 
 
-@dataclass(frozen=True)
-class Bye:
-    """The server's last line before it closes our connection on purpose, and why (§5.1).
-
-    ``reason`` is ``elsewhere``, ``idle``, ``shutdown`` or ``full``; another word is
-    kept as it came, for a newer server's reasons.
-    """
-
-    reason: str
-
-
-ServerMessage = Ack | Begin | InProgress | BoardStatus | GameEnd | ChatLine | Invalid | Notice | Bye
+ServerMessage = (
+    Ack
+    | Begin
+    | InProgress
+    | BoardStatus
+    | GameEnd
+    | ChatLine
+    | Invalid
+    | Notice
+    | Bye
+    | Away
+    | Back
+)
 _STATUS = re.compile(r"-?[0-9]{1,3}")
 _CELLS = re.compile(r"[012]{16,400}")
 
@@ -408,38 +421,6 @@ def parse_server_message(line: str) -> ServerMessage:  # noqa: PLR0911 (one retu
         return ChatLine(fields[1], line.split(":", 2)[2])
     if word == "INVALID" and len(fields) >= 2:
         return Invalid(line.split(":", 1)[1])
-    if word == "BYE" and len(fields) == 2:
-        return Bye(fields[1])
+    if (presence := parse_presence(fields)) is not None:
+        return presence
     raise ProtocolError(f"not a lobby message: {quote(line)}")
-
-
-def move_between(state: GameState, board: str) -> Move | None:
-    """The legal move that turns ``state`` into ``board`` (BOARDSTATUS's cells), if one does."""
-    for move in state.legal_moves():
-        if cells(state.play(move)) == board:
-            return move
-    return None
-
-
-def state_from_cells(game: tuple[int, int, Rules], board: str, turn: Player) -> GameState:
-    """The position BOARDSTATUS shows, ``turn`` to move (a viewer joining a game under way).
-
-    Raises ProtocolError when ``board`` does not fit the board or has floating discs.
-    Under Pop Out the positions seen before are unknown, so repetitions count from here.
-    """
-    columns, rows, rules = game
-    if len(board) != columns * rows:
-        raise ProtocolError(f"a board of {len(board)} cells for {columns} × {rows}")
-    discs = {
-        (index % columns, rows - 1 - index // columns): _OWNERS[digit]
-        for index, digit in enumerate(board)
-        if digit != "0"
-    }
-    try:
-        return GameState.from_cells(columns, rows, rules, discs, turn)
-    except PositionError as error:
-        raise ProtocolError(str(error)) from None
-
-
-#: Who owns a cell, by its digit in BOARDSTATUS (0, empty, has no owner).
-_OWNERS = {"1": Player.RED, "2": Player.YELLOW}

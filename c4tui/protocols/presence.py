@@ -1,4 +1,4 @@
-"""Coming and going in the lobby (spec/protocols.md §5.1): AWAY, BACK, REJOIN and BYE.
+"""Coming and going in the lobby (spec/protocols.md §5.1): AWAY, BACK, REJOIN and BYE, both ways.
 
 Part of the lobby codec: ``c4tui.protocols.lobby`` re-exports these words with the
 rest of its messages; the rooms say when (``c4tui.lobby.rooms``), the server says BYE.
@@ -6,7 +6,11 @@ rest of its messages; the rooms say when (``c4tui.lobby.rooms``), the server say
 
 from __future__ import annotations
 
+import re
+from dataclasses import dataclass
 from enum import Enum
+
+_SECONDS = re.compile(r"[0-9]{1,6}")
 
 
 class ByeReason(Enum):
@@ -36,3 +40,44 @@ def back(user: str) -> str:
 def rejoin(room: str) -> str:
     """REJOIN:<room>: to a player right after its login, when it has an unfinished game."""
     return f"REJOIN:{room}"
+
+
+# ----- what clients receive -----------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Bye:
+    """The server's last line before it closes our connection on purpose, and why.
+
+    ``reason`` is ``elsewhere``, ``idle``, ``shutdown`` or ``full``; another word is
+    kept as it came, for a newer server's reasons.
+    """
+
+    reason: str
+
+
+@dataclass(frozen=True)
+class Away:
+    """A player's connection dropped: ``seconds`` left for it to come back."""
+
+    user: str
+    seconds: int
+
+
+@dataclass(frozen=True)
+class Back:
+    """An away player came back in time."""
+
+    user: str
+
+
+def parse_presence(fields: list[str]) -> Bye | Away | Back | None:
+    """BYE, AWAY or BACK from a server line split at its colons (None: none of them)."""
+    word = fields[0]
+    if word == "BYE" and len(fields) == 2:
+        return Bye(fields[1])
+    if word == "AWAY" and len(fields) == 3 and _SECONDS.fullmatch(fields[2]):
+        return Away(fields[1], int(fields[2]))
+    if word == "BACK" and len(fields) == 2:
+        return Back(fields[1])
+    return None

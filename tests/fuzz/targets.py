@@ -35,6 +35,7 @@ from c4tui.protocols import c4n, cfsp, i32cfsp
 from c4tui.protocols import lobby as wire
 from c4tui.protocols import tictactoe as ttt
 from c4tui.protocols.common import Reply
+from c4tui.protocols.lobby_boards import state_from_cells
 from c4tui.records import RecordError, format_record, parse_record
 from c4tui.server.dialects import LOBBY
 from c4tui.server.tictactoe import TICTACTOE
@@ -335,7 +336,7 @@ def lobby_messages(data: bytes) -> None:
         if isinstance(message, wire.BoardStatus):
             for game in [(7, 6, Rules.POPOUT), (4, 4, Rules.CLASSIC)]:
                 with contextlib.suppress(ProtocolError):
-                    wire.state_from_cells(game, message.cells, GameState.new(*game).turn)
+                    state_from_cells(game, message.cells, GameState.new(*game).turn)
 
 
 def tictactoe_messages(data: bytes) -> None:

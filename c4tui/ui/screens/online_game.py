@@ -69,6 +69,7 @@ class OnlineGameScreen(GameScreen):
         turn), which starts the game: calling it here as well listened to the driver twice.
         """
         self.room_game.on_chat = self._chat_arrived
+        self.room_game.on_presence = self.panel.say  # the opponent away, or back
         self.room_game.on_forfeit = self.driver.resign
 
     def _turn_started(self, event: TurnStarted) -> None:

@@ -43,6 +43,7 @@ from typing import TextIO, TypeVar
 from c4tui.engine import C4Error, GameState, Move, Player, Rules
 from c4tui.protocols import c4n, cfsp, i32cfsp
 from c4tui.protocols import lobby as wire
+from c4tui.protocols.lobby_boards import move_between, state_from_cells
 from c4tui.protocols import tictactoe as ttt_wire
 from c4tui.server.core import raise_open_file_limit
 from c4tui.tictactoe import Board, Mark
@@ -603,7 +604,7 @@ def state_of(view: RoomView, board: str) -> GameState | Board:
     if view.game is None:
         return Board.from_text(board)
     turn = Player.RED if len(view.boards) % 2 == 0 else Player.YELLOW
-    return wire.state_from_cells(view.game, board, turn)
+    return state_from_cells(view.game, board, turn)
 
 
 def my_turn(view: RoomView, me: str) -> bool:
@@ -740,9 +741,9 @@ def referee_connect_four(view: RoomView, game: tuple[int, int, Rules]) -> str | 
     state = GameState.new(*game)
     if view.start:
         turn = Player.RED if view.first_to_move else Player.YELLOW
-        state = wire.state_from_cells(game, view.start, turn)
+        state = state_from_cells(game, view.start, turn)
     for board in view.boards:
-        move = wire.move_between(state, board)
+        move = move_between(state, board)
         if move is None:
             return f"no legal move leads from {wire.cells(state)} to {board}"
         state = state.play(move)
@@ -751,7 +752,7 @@ def referee_connect_four(view: RoomView, game: tuple[int, int, Rules]) -> str | 
         if cells != wire.cells(state):
             return f"a forfeit that changed the board: {view.end}"
         return forfeit_problem(view, winner)
-    move = wire.move_between(state, cells)
+    move = move_between(state, cells)
     if move is None:
         return f"GAMEEND's board is no legal move on: {view.end}"
     return judge_the_end(view, state.play(move), status, winner)

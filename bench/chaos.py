@@ -43,9 +43,9 @@ from typing import TextIO, TypeVar
 from c4tui.engine import C4Error, GameState, Move, Player, Rules
 from c4tui.protocols import c4n, cfsp, i32cfsp
 from c4tui.protocols import lobby as wire
-from c4tui.protocols.lobby_boards import move_between, state_from_cells
 from c4tui.protocols import tictactoe as ttt_wire
-from c4tui.server.core import raise_open_file_limit
+from c4tui.protocols.lobby_boards import move_between, state_from_cells
+from c4tui.server.tuning import raise_open_file_limit
 from c4tui.tictactoe import Board, Mark
 
 #: How long a client waits for an answer before it counts the server as stuck.

@@ -54,7 +54,7 @@ from typing import TextIO
 from c4tui.ai.levels import HARD_SECONDS
 from c4tui.engine import GameState, Move, Rules
 from c4tui.protocols import c4n, cfsp, i32cfsp
-from c4tui.server.core import raise_open_file_limit
+from c4tui.server.tuning import raise_open_file_limit
 
 GRACE_SECONDS = 15
 PROBE_PAUSE_SECONDS = 0.1

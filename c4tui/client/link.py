@@ -31,6 +31,7 @@ from c4tui.net.errors import ConnectionClosed, NetworkError, ProtocolError
 from c4tui.net.framing import MessageStream
 from c4tui.net.wire import quote
 from c4tui.protocols import lobby as wire
+from c4tui.protocols import past
 from c4tui.protocols import tictactoe as ttt_wire
 from c4tui.protocols.registry import ProtocolSpec
 
@@ -301,3 +302,13 @@ class LobbyLink:
         """The room we are in now (waiting, or paired at once); None if refused."""
         answer = await self.ask(":".join(["QUICKPLAY", *wire.game_fields(game)]))
         return answer.extra[0] if answer.status == 0 and answer.extra else None
+
+    async def history(self, user: str | None = None) -> list[int] | None:
+        """The ids of ``user``'s finished games (ours: None), newest first; None: no such user."""
+        answer = await self.ask(f"HISTORY:{user}" if user is not None else "HISTORY")
+        return past.parse_history_answer(answer.extra) if answer.status == 0 else None
+
+    async def kept_game(self, number: int) -> past.KeptGame | None:
+        """The game kept as ``number``; None for no such game."""
+        answer = await self.ask(f"GAME:{number}")
+        return past.parse_kept_game(answer.extra) if answer.status == 0 else None

@@ -179,3 +179,19 @@ def closed_because(reason: str | None) -> str:
     if reason is None:
         return SERVER_CLOSED
     return BYE_REASONS.get(reason, f"{SERVER_CLOSED} ({reason})")
+
+
+#: Why a kept game ended, by the reason GAME gives (§5.2), in words for a person.
+END_REASONS = {
+    "four": "four in a row",
+    "full": "board full",
+    "repetition": "repetition",
+    "forfeit": "forfeit",
+    "disconnect": "disconnect",
+    "time": "time",
+}
+
+
+def end_reason(reason: str) -> str:
+    """GAME's ``reason`` in words (a reason this client does not know, as the server wrote it)."""
+    return END_REASONS.get(reason, reason)

@@ -19,6 +19,7 @@ from c4tui.client.link import LobbyLink
 from c4tui.client.outcomes import CreateOutcome, JoinOutcome, LoginOutcome, RegisterOutcome
 from c4tui.client.room_game import RoomGame, room_game_from
 from c4tui.client.words import Voice
+from c4tui.console import history as past
 from c4tui.console.game import (
     SERVER_LOST,
     move_hint,
@@ -52,6 +53,7 @@ HELP = f"""Commands:
   join NAME                      play in a room whose creator waits
   watch NAME                     watch a room
   quick [COLS ROWS RULES]        play the next person waiting for the same game, or wait
+{past.HELP}
   help, quit
 Waiting in a room: say TEXT to chat, quit to leave the room.
 In a game: a column (3, or p 3 to pop), say TEXT to chat, forfeit to give up.
@@ -166,6 +168,9 @@ class ConsoleLobby(PlainText):
             "join": self._join,
             "watch": self._watch,
             "quick": self._quick,
+            "history": lambda link, rest: past.history(link, rest, self.say),
+            "show": lambda link, rest: past.show(link, rest, self.say),
+            "save": lambda link, rest: past.save(link, rest, self.say),
         }
         if word in ("quit", "exit"):
             return False

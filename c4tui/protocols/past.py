@@ -10,7 +10,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from c4tui.engine import Move, Rules, format_move
+from c4tui.engine import C4Error, Move, Rules, format_move, parse_move
 from c4tui.protocols.names import valid_user
 from c4tui.protocols.rooms import BadFormat, ack
 
@@ -69,3 +69,49 @@ def game_record(
     played = " ".join(format_move(move) for move in moves)
     fields = [str(number), red, yellow, str(columns), str(rows), rules.value, winner or ""]
     return ack("GAME", 0, *fields, reason, played, str(int(rated)), started)
+
+
+# ----- what a client reads -------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class KeptGame:
+    """One game as GAME's answer gives it: who played, on what board, how it went."""
+
+    number: int
+    red: str
+    yellow: str
+    game: tuple[int, int, Rules]
+    winner: str | None  # None: a draw, or a game still in progress (no reason then)
+    reason: str  # four, full, repetition, forfeit, disconnect, time; "" while in progress
+    moves: tuple[Move, ...]
+    rated: bool
+    started: str  # UTC, ISO 8601
+
+
+def parse_history_answer(extra: Sequence[str]) -> list[int]:
+    """HISTORY:ACKSTATUS:0's ids, newest first (ids that are no numbers are left out)."""
+    return [int(word) for word in ":".join(extra).split(",") if _NUMBER.fullmatch(word)]
+
+
+def parse_kept_game(extra: Sequence[str]) -> KeptGame | None:
+    """GAME:ACKSTATUS:0's fields (``extra``); None if they do not make a game."""
+    if len(extra) < 11 or not _NUMBER.fullmatch(extra[0]) or extra[9] not in ("0", "1"):
+        return None
+    number, red, yellow, columns, rows, rules, winner, reason, played, rated = extra[:10]
+    try:
+        moves = tuple(parse_move(word) for word in played.split())
+        game = (int(columns), int(rows), Rules(rules))
+    except (C4Error, ValueError):
+        return None
+    return KeptGame(
+        number=int(number),
+        red=red,
+        yellow=yellow,
+        game=game,
+        winner=winner or None,
+        reason=reason,
+        moves=moves,
+        rated=rated == "1",
+        started=":".join(extra[10:]),  # the time's own colons
+    )

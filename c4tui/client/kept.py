@@ -1,0 +1,71 @@
+"""A finished game fetched from the lobby (GAME's answer) as people read it and records keep it.
+
+The console's ``history``/``show``/``save`` and any other front end say the same things
+of a kept game: when it started, who won and why, seen by one of its players.
+"""
+
+from __future__ import annotations
+
+from c4tui.client.words import end_reason
+from c4tui.engine import Player
+from c4tui.protocols.past import KeptGame
+from c4tui.records import GameRecord, Result
+
+
+def colour_of(kept: KeptGame, user: str) -> Player | None:
+    """The colour ``user`` played in ``kept``; None for someone who did not play."""
+    if user == kept.red:
+        return Player.RED
+    return Player.YELLOW if user == kept.yellow else None
+
+
+def winner_of(kept: KeptGame) -> Player | None:
+    """The winning colour; None for a draw (or a game not over)."""
+    return colour_of(kept, kept.winner) if kept.winner is not None else None
+
+
+def name_of(kept: KeptGame, player: Player) -> str:
+    """Who played ``player``."""
+    return kept.red if player is Player.RED else kept.yellow
+
+
+def started_at(kept: KeptGame, separator: str = " ") -> str:
+    """``2026-11-26 23:05`` from the server's ``2026-11-26T23:05:16Z`` (as given if not that)."""
+    day, _, time = kept.started.partition("T")
+    return f"{day}{separator}{time[:5]}" if time else kept.started
+
+
+def result_for(kept: KeptGame, player: Player) -> str:
+    """``won (four in a row)``, ``lost (forfeit)``, ``draw (board full)`` from ``player``'s side."""
+    if not kept.reason:
+        return "not over yet"
+    winner = winner_of(kept)
+    said = "draw" if winner is None else "won" if winner is player else "lost"
+    return f"{said} ({end_reason(kept.reason)})"
+
+
+def result_line(kept: KeptGame) -> str:
+    """``alice (RED) wins (four in a row)``, ``A draw (board full)``."""
+    if not kept.reason:
+        return "Not over yet."
+    winner = winner_of(kept)
+    if winner is None:
+        return f"A draw ({end_reason(kept.reason)})."
+    return f"{name_of(kept, winner)} ({winner.name}) wins ({end_reason(kept.reason)})."
+
+
+def record_of(kept: KeptGame, user: str) -> GameRecord:
+    """``kept`` as a game record, seen by ``user`` (one of its players, or not)."""
+    columns, rows, rules = kept.game
+    return GameRecord(
+        columns=columns,
+        rows=rows,
+        rules=rules,
+        moves=kept.moves,
+        red=kept.red,
+        yellow=kept.yellow,
+        date=started_at(kept),
+        result=Result.for_winner(winner_of(kept)) if kept.reason else Result.UNFINISHED,
+        reason=end_reason(kept.reason),
+        person=colour_of(kept, user),
+    )

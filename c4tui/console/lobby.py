@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import TextIO
 
 from c4tui.client import words
-from c4tui.client.link import LobbyLink
+from c4tui.client.link import LobbyLink, ServerMessage
 from c4tui.client.outcomes import CreateOutcome, JoinOutcome, LoginOutcome, RegisterOutcome
 from c4tui.client.room_game import RoomGame, room_game_from
 from c4tui.client.words import Voice
@@ -117,15 +117,22 @@ class ConsoleLobby(PlainText):
         return await self.ask("")
 
     async def _lobby(self, link: LobbyLink) -> bool:
-        """Obey commands at ``lobby>``: False once quit, True on leaving a room."""
+        """Obey commands at ``lobby>``: False once quit, True on leaving a room.
+
+        A game the server puts us back in (REJOIN, right after logging in) is played on.
+        """
         try:
-            while await self._command(
-                link, (await self.ask_unless_gone("lobby> ", link.gone())).strip()
-            ):
-                pass
+            while True:
+                try:
+                    line = await self.ask_unless_gone("lobby> ", gone_or_rejoined(link))
+                except Rejoined as rejoined:
+                    self.say(f"Your game in {rejoined.room} is still on: back in it.")
+                    await self._in_room(link, rejoined.room)
+                    continue
+                if not await self._command(link, line.strip()):
+                    return False
         except LeftRoom:
             return True
-        return False
 
     async def _log_in_again(self, link: LobbyLink, password: str) -> LobbyLink:
         """Hang up and log in afresh: the lobby protocol's only way out of a room.
@@ -364,3 +371,34 @@ def run_lobby(settings: LobbySettings, stdin: TextIO | None = None) -> int:
     tolerate_bad_bytes(stdin)
     lobby = ConsoleLobby(settings, stdin, sys.stdout)
     return quietly(lambda: asyncio.run(lobby.run()))
+
+
+class Rejoined(Exception):
+    """The server put us back in our game in ``room`` (its INPROGRESS comes next)."""
+
+    def __init__(self, room: str) -> None:
+        super().__init__(room)
+        self.room = room
+
+
+async def gone_or_rejoined(link: LobbyLink) -> str:
+    """The server's hang-up in words; raises Rejoined when it puts us back in a game.
+
+    What else the server might push at the lobby prompt is for nobody here: dropped.
+    """
+    gone = asyncio.ensure_future(link.gone())
+    pushed: asyncio.Future[ServerMessage] | None = None
+    try:
+        while True:
+            pushed = asyncio.ensure_future(link.pushed())
+            await asyncio.wait({gone, pushed}, return_when=asyncio.FIRST_COMPLETED)
+            if pushed.done() and pushed.exception() is None:
+                message = pushed.result()
+                if isinstance(message, wire.Rejoin):
+                    raise Rejoined(message.room)
+            if gone.done():
+                return gone.result()
+    finally:
+        gone.cancel()
+        if pushed is not None:
+            pushed.cancel()  # a message still to come is the next reader's (a room's BEGIN)

@@ -36,6 +36,7 @@ from c4tui.protocols.presence import (
     Back,
     Bye,
     ByeReason,
+    Rejoin,
     away,
     back,
     bye,
@@ -84,6 +85,7 @@ __all__ = [
     "Mode",
     "Notice",
     "Register",
+    "Rejoin",
     "RoomList",
     "Violation",
     "ack",
@@ -394,6 +396,7 @@ ServerMessage = (
     | Bye
     | Away
     | Back
+    | Rejoin
 )
 _STATUS = re.compile(r"-?[0-9]{1,3}")
 _CELLS = re.compile(r"[012]{16,400}")

@@ -71,9 +71,18 @@ class Back:
     user: str
 
 
-def parse_presence(fields: list[str]) -> Bye | Away | Back | None:
-    """BYE, AWAY or BACK from a server line split at its colons (None: none of them)."""
+@dataclass(frozen=True)
+class Rejoin:
+    """Right after our login: we have a game under way in ``room`` (INPROGRESS follows)."""
+
+    room: str
+
+
+def parse_presence(fields: list[str]) -> Bye | Away | Back | Rejoin | None:
+    """BYE, AWAY, BACK or REJOIN from a server line split at its colons (None: none of them)."""
     word = fields[0]
+    if word == "REJOIN" and len(fields) == 2:
+        return Rejoin(fields[1])
     if word == "BYE" and len(fields) == 2:
         return Bye(fields[1])
     if word == "AWAY" and len(fields) == 3 and _SECONDS.fullmatch(fields[2]):

@@ -58,6 +58,8 @@ MEMORY_SLACK = 1.10
 SIZES = ((4, 4), (5, 4), (7, 6), (6, 7))
 PASSWORD = "chaos:pw"
 Splitter = Callable[[str], tuple[list[str], str]]
+#: A kind of client: its name, its session, the behaviours it picks from.
+Role = tuple[str, Callable[..., Awaitable[None]], tuple[str, ...]]
 
 
 #: How a referee's verdict begins when the view cannot tell (a viewer joined midway).
@@ -197,6 +199,7 @@ class Run:
     restarts: list[float] = field(default_factory=list)  # when the server was stopped or killed
     grace: int = 0  # the server's --reconnect-grace: lobby players come back within it
     seats: list[RoomView] = field(default_factory=list)  # every lobby player's view from BEGIN
+    roles: tuple[Role, ...] = ()  # the clients' roles (all of ROLES when empty)
 
     def restarted_since(self, began: float) -> bool:
         """True if the server went down since ``began`` (a session may then break anywhere)."""
@@ -941,7 +944,7 @@ def referee_tictactoe(view: RoomView) -> str | None:
 
 # ----- the clients' loop -------------------------------------------------------------------
 
-ROLES: tuple[tuple[str, Callable[..., Awaitable[None]], tuple[str, ...]], ...] = (
+ROLES: tuple[Role, ...] = (
     ("i32cfsp", i32cfsp_client, MISCHIEF),
     ("cfsp", cfsp_client, MISCHIEF),
     ("c4n", c4n_client, MISCHIEF),
@@ -957,7 +960,8 @@ ROLES: tuple[tuple[str, Callable[..., Awaitable[None]], tuple[str, ...]], ...] =
 async def client(run: Run, number: int, seed: int) -> None:
     """One client, over and over until the deadline: a role, a behaviour, a session."""
     rng = random.Random(seed * 100_003 + number)
-    role, session, behaviours = ROLES[number % len(ROLES)]
+    roles = run.roles or ROLES
+    role, session, behaviours = roles[number % len(roles)]
     while time.monotonic() < run.deadline:
         how = rng.choice(behaviours)
         name = f"c{number}n{rng.randrange(3)}" if "player" in role else f"c{number}"
@@ -1376,16 +1380,19 @@ async def warm_up_and_run(
     """The warm-up, the baseline, the chaos and the restart, and the checks after them."""
     first = servers[0]
     grace = args.reconnect_grace
+    roles = tuple(role for role in ROLES if args.only in role[0])
     warm = Run(first.port, first.tictactoe_port, time.monotonic() + args.warm_up, grace=grace)
+    warm.roles = roles
     print(f"warming up for {args.warm_up:g} s on ports {first.port} and {first.tictactoe_port}")
     await load(warm, args.clients, args.seed + 1, servers, figures)
-    figures.baseline_mib, figures.baseline_files = await settle(first.process.pid, IDLE_TIMEOUT + 4)
+    figures.baseline_mib, figures.baseline_files = await settle(first.process.pid, args.quiet)
     print(f"baseline: {figures.baseline_mib:.1f} MiB, {figures.baseline_files} open files")
     seconds = args.minutes * 60
     began = time.monotonic()
     run = Run(
         first.port, first.tictactoe_port, began + seconds, accounts=warm.accounts, grace=grace
     )
+    run.roles = roles
     figures.peak_mib = 0.0
     moments = restart_moments(args, began, seconds)
     said = ", ".join(f"{how} at {at - began:.1f} s" for at, how in moments)
@@ -1396,7 +1403,7 @@ async def warm_up_and_run(
     await load(run, args.clients, args.seed, servers, figures)
     await restart
     last = servers[-1]
-    figures.final_mib, figures.final_files = await settle(last.process.pid, IDLE_TIMEOUT + 4)
+    figures.final_mib, figures.final_files = await settle(last.process.pid, args.quiet)
     await check_accounts(run, figures)
     judge_seats(run.seats, await kept_games(run.port), figures)
     for checked in (warm, run):  # the warm-up's games and problems count too
@@ -1496,6 +1503,19 @@ def main() -> None:
         type=int,
         default=None,
         help="the server's grace for players to come back (default 20 with --kill-server, else 0)",
+    )
+    parser.add_argument(
+        "--only",
+        default="",
+        metavar="WORD",
+        help="only the clients whose role has WORD in it (e.g. 'lobby player'; default all)",
+    )
+    parser.add_argument(
+        "--quiet",
+        type=float,
+        default=IDLE_TIMEOUT + 4,
+        help="seconds of quiet before memory and open files are measured (default "
+        f"{IDLE_TIMEOUT + 4}: past the idle limit, so stalled clients are gone by then)",
     )
     args = parser.parse_args()
     if args.reconnect_grace is None:

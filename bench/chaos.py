@@ -5,8 +5,12 @@
 misbehaves — illegal moves, garbage, a line too long or not ASCII, half a message
 and a hang-up, a stall past the idle limit, a flood it never reads, a forfeit, a
 viewer that stops reading — and connects again. Halfway through, the server is
-sent SIGTERM and started again on the same ports with the same account database;
-clients that lose it reconnect.
+sent SIGTERM and started again on the same ports with the same database; clients
+that lose it reconnect. With ``--kill-server N`` the server is instead sent SIGKILL N
+times, at random moments of the middle half, mid-games, and started again the same way.
+Lobby players that lose the server log in again (a few tries, backing off) and go on
+with their game from REJOIN, INPROGRESS and BOARDSTATUS, moving only from the board the
+server shows; the server gives them ``--reconnect-grace`` (20 s) to come back.
 
 Afterwards (the verdicts the report ends with):
 - every account whose REGISTER was acknowledged logs in (before and after the restart);
@@ -18,7 +22,12 @@ Afterwards (the verdicts the report ends with):
 - every game that completed was legal from start to end: a referee replays each
   transcript (every move the client saw, and how the server said it ended) with the
   engine — the players' and the viewers' views of each room game alike;
-- the server logged no traceback, and no well-behaved client got a reply it should not.
+- the server logged no traceback, and no well-behaved client got a reply it should not;
+- no game lost: every lobby game that began (as its players saw BEGIN) ended with a
+  result that each player still there saw alike (GAMEEND, or, when it ended while the
+  player was away, its GAME record), and which ``GAME:<id>`` returns with the moves the
+  players saw and the same winner; or it is still in progress and both players came
+  back to it after the restart.
 """
 
 from __future__ import annotations
@@ -1016,9 +1025,8 @@ def start(
     command += ["--tictactoe-port", str(tictactoe_port), "--db", str(db), "--ai", ai]
     command += ["--bcrypt-rounds", "4", "--idle-timeout", str(IDLE_TIMEOUT)]
     command += ["--max-connections", "4000", "--max-per-address", "4000"]
-    # 0: a player who leaves forfeits at once. With --kill-server the lobby's players come
-    # back after the server went, within the grace (a name's next session forfeits a game
-    # it left on purpose).
+    # The lobby's players come back after the server went, within the grace (a name's
+    # next session forfeits a game it left on purpose); 0: a player who leaves forfeits.
     command += ["--reconnect-grace", str(grace)]
     written_before = Path(log.name).stat().st_size
     process = subprocess.Popen(command, stderr=log, text=True)
@@ -1405,7 +1413,8 @@ async def warm_up_and_run(
     last = servers[-1]
     figures.final_mib, figures.final_files = await settle(last.process.pid, args.quiet)
     await check_accounts(run, figures)
-    judge_seats(run.seats, await kept_games(run.port), figures)
+    if run.grace:  # with no grace a player who loses the server loses its game, as designed
+        judge_seats(run.seats, await kept_games(run.port), figures)
     for checked in (warm, run):  # the warm-up's games and problems count too
         referee(checked, figures)
     run.problems[:0] = warm.problems
@@ -1501,8 +1510,9 @@ def main() -> None:
     parser.add_argument(
         "--reconnect-grace",
         type=int,
-        default=None,
-        help="the server's grace for players to come back (default 20 with --kill-server, else 0)",
+        default=20,
+        help="the server's grace for players to come back (default 20); 0: a drop forfeits "
+        "at once, nobody comes back, and 'no game lost' is not judged",
     )
     parser.add_argument(
         "--only",
@@ -1518,8 +1528,6 @@ def main() -> None:
         f"{IDLE_TIMEOUT + 4}: past the idle limit, so stalled clients are gone by then)",
     )
     args = parser.parse_args()
-    if args.reconnect_grace is None:
-        args.reconnect_grace = 20 if args.kill_server else 0
     raise_open_file_limit()
     with tempfile.TemporaryDirectory(prefix="c4tui-chaos-") as folder:
         run, figures, log_path = asyncio.run(chaos(args, Path(folder)))

@@ -569,6 +569,8 @@ async def room_player(run: Run, rng: random.Random, name: str, protocol: str, ho
                 if back is None:
                     return  # the game ended while we were away: GAME told us how
                 member = back
+                if view.forfeited:  # our FORFEIT was lost with the server: say it again
+                    await member.send("FORFEIT")
     finally:
         member.line.close()
 
@@ -583,13 +585,21 @@ async def come_back(run: Run, view: RoomView) -> Member | None:
         await asyncio.sleep(delay)
         delay = min(delay * 2, 4.0)
         try:
-            member = Member(await Wire.open(run.port), view.me, "lobby", view.game, view.room)
+            line = await Wire.open(run.port)
+        except ConnectionError:
+            continue  # the server is not back yet
+        member = Member(line, view.me, "lobby", view.game, view.room)
+        try:
             answer = await member.ask(f"LOGIN:{view.me}:{PASSWORD}", "LOGIN:")
             if answer != "LOGIN:ACKSTATUS:0":
                 raise Unexpected(f"{view.me} could not log in again: {answer!r}")
             news = await news_after_login(member)
         except (HungUp, ConnectionError):
-            continue  # the server is not back yet
+            line.close()
+            continue  # the server went again
+        except BaseException:
+            line.close()
+            raise
         run.counts["lobby player: back after the server went"] += 1
         if news and news[0].startswith("REJOIN:"):
             resume(view, news)

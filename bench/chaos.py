@@ -5,8 +5,12 @@
 misbehaves — illegal moves, garbage, a line too long or not ASCII, half a message
 and a hang-up, a stall past the idle limit, a flood it never reads, a forfeit, a
 viewer that stops reading — and connects again. Halfway through, the server is
-sent SIGTERM and started again on the same ports with the same account database;
-clients that lose it reconnect.
+sent SIGTERM and started again on the same ports with the same database; clients
+that lose it reconnect. With ``--kill-server N`` the server is instead sent SIGKILL N
+times, at random moments of the middle half, mid-games, and started again the same way.
+Lobby players that lose the server log in again (a few tries, backing off) and go on
+with their game from REJOIN, INPROGRESS and BOARDSTATUS, moving only from the board the
+server shows; the server gives them ``--reconnect-grace`` (20 s) to come back.
 
 Afterwards (the verdicts the report ends with):
 - every account whose REGISTER was acknowledged logs in (before and after the restart);
@@ -18,7 +22,12 @@ Afterwards (the verdicts the report ends with):
 - every game that completed was legal from start to end: a referee replays each
   transcript (every move the client saw, and how the server said it ended) with the
   engine — the players' and the viewers' views of each room game alike;
-- the server logged no traceback, and no well-behaved client got a reply it should not.
+- the server logged no traceback, and no well-behaved client got a reply it should not;
+- no game lost: every lobby game that began (as its players saw BEGIN) ended with a
+  result that each player still there saw alike (GAMEEND, or, when it ended while the
+  player was away, its GAME record), and which ``GAME:<id>`` returns with the moves the
+  players saw and the same winner; or it is still in progress and both players came
+  back to it after the restart.
 """
 
 from __future__ import annotations
@@ -40,7 +49,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TextIO, TypeVar
 
-from c4tui.engine import C4Error, GameState, Move, Player, Rules
+from c4tui.engine import C4Error, GameState, Move, Player, Rules, parse_move
 from c4tui.protocols import c4n, cfsp, i32cfsp
 from c4tui.protocols import lobby as wire
 from c4tui.protocols import tictactoe as ttt_wire
@@ -59,6 +68,8 @@ MEMORY_SLACK = 1.10
 SIZES = ((4, 4), (5, 4), (7, 6), (6, 7))
 PASSWORD = "chaos:pw"
 Splitter = Callable[[str], tuple[list[str], str]]
+#: A kind of client: its name, its session, the behaviours it picks from.
+Role = tuple[str, Callable[..., Awaitable[None]], tuple[str, ...]]
 
 
 #: How a referee's verdict begins when the view cannot tell (a viewer joined midway).
@@ -168,6 +179,18 @@ class RoomView:
     end: str = ""
     me: str = ""  # the player whose view it is ("" for a viewer's)
     forfeited: bool = False  # that player forfeited (GAMEEND's winner is then the other)
+    room: str = ""  # a lobby player's: its room, and how many times the server went before BEGIN
+    epoch: int = 0
+    outcome: str = ""  # "ended" (GAMEEND), "history" (learnt from GAME), "left" on purpose
+    skew: int = 0  # moves not seen as a BOARDSTATUS of their own (made while we were away)
+    resumes: set[int] = field(default_factory=set)  # boards that came with a REJOIN
+    record: str = ""  # GAME's answer, for a game that ended while we were away
+    comebacks: int = 0  # how many times the player came back to it (REJOIN)
+
+    @property
+    def moves_seen(self) -> int:
+        """How many moves have been made since ``start`` (what decides whose turn it is)."""
+        return len(self.boards) + self.skew
 
 
 @dataclass
@@ -183,7 +206,10 @@ class Run:
     accounts: dict[str, str] = field(default_factory=dict)
     problems: list[str] = field(default_factory=list)
     round_trips: list[float] = field(default_factory=list)
-    restarts: list[float] = field(default_factory=list)  # when the server was sent SIGTERM
+    restarts: list[float] = field(default_factory=list)  # when the server was stopped or killed
+    grace: int = 0  # the server's --reconnect-grace: lobby players come back within it
+    seats: list[RoomView] = field(default_factory=list)  # every lobby player's view from BEGIN
+    roles: tuple[Role, ...] = ()  # the clients' roles (all of ROLES when empty)
 
     def restarted_since(self, began: float) -> bool:
         """True if the server went down since ``began`` (a session may then break anywhere)."""
@@ -427,6 +453,12 @@ def ai_move(state: GameState, payload: str, game: AIGame) -> GameState:
 # ----- clients of the room protocols -------------------------------------------------------
 
 
+#: Room news that may come between any two messages: talk, and a player away or back.
+NEWS = ("CHAT:", "AWAY:", "BACK:")
+#: How many times a lobby player tries to log in again after the server went (backing off).
+COMEBACK_TRIES = 8
+
+
 @dataclass
 class Member:
     """A lobby or tic-tac-toe connection, logged in."""
@@ -435,6 +467,7 @@ class Member:
     name: str
     protocol: str
     game: tuple[int, int, Rules] | None = None  # what BEGIN said (the lobby's rooms)
+    room: str = ""  # the lobby's room (QUICKPLAY's answer)
 
     async def ask(self, request: str, prefix: str) -> str:
         """Send ``request``; the answer, which starts with ``prefix`` (chat aside)."""
@@ -452,12 +485,12 @@ class Member:
             raise Unexpected(f"expected {wanted[:60]!r}, got {got[:80]!r}")
 
     async def until(self, prefix: str) -> str:
-        """Skip CHAT lines (talk comes any time) until a message that starts with ``prefix``."""
+        """Skip room news (it comes any time) until a message that starts with ``prefix``."""
         while True:
             message = await self.line.next()
-            if message.startswith(prefix) and not message.startswith("CHAT:"):
+            if message.startswith(prefix) and not message.startswith(NEWS):
                 return message
-            if not message.startswith("CHAT:"):
+            if not message.startswith(NEWS):
                 raise Unexpected(f"waiting for {prefix}, got {message[:80]!r}")
 
 
@@ -477,7 +510,35 @@ async def log_in(run: Run, rng: random.Random, protocol: str, name: str) -> Memb
     answer = await member.ask(f"LOGIN:{name}:{PASSWORD}", "LOGIN:")
     if answer != "LOGIN:ACKSTATUS:0":
         raise Unexpected(f"{name} could not log in: {answer!r}")
+    if protocol == "lobby" and run.grace:
+        await forfeit_a_game_left(run, member)
     return member
+
+
+async def news_after_login(member: Member) -> list[str]:
+    """What came between LOGIN's answer and HISTORY's (REJOIN… if we have a game going).
+
+    HISTORY is asked only as a marker: its answer comes after everything the login
+    sent. The room's news after REJOIN, INPROGRESS and BOARDSTATUS is put back to be read.
+    """
+    await member.send("HISTORY")
+    before: list[str] = []
+    while not (message := await member.line.next()).startswith("HISTORY:"):
+        before.append(message)
+    if not before or not before[0].startswith("REJOIN:"):
+        return before
+    member.line.messages.extendleft(reversed(before[3:]))
+    return before[:3]
+
+
+async def forfeit_a_game_left(run: Run, member: Member) -> None:
+    """A game this name left earlier (a hang-up on purpose) is still waiting for it: give it up."""
+    news = await news_after_login(member)
+    if news and news[0].startswith("REJOIN:"):
+        run.counts["lobby player: forfeits the game it had left"] += 1
+        await member.send("FORFEIT")
+        while not (await member.line.next()).startswith("GAMEEND:"):
+            pass
 
 
 ROOM_MISCHIEF = ("play", "play", "play", "play", "forfeit", "abandon", "illegal", "chat", "break")
@@ -491,10 +552,86 @@ async def room_player(run: Run, rng: random.Random, name: str, protocol: str, ho
         if seated is None:
             return  # nobody came
         first, second = seated
-        view = RoomView(protocol, member.game, first, second, me=name)
-        await play_room_game(run, member, rng, view, how)
+        view = RoomView(protocol, member.game, first, second, me=name, room=member.room)
+        if protocol == "lobby":
+            view.epoch = len(run.restarts)
+            run.seats.append(view)
+        while True:
+            try:
+                await play_room_game(run, member, rng, view, how)
+                return
+            except (HungUp, ConnectionError):
+                if protocol != "lobby" or not run.grace or view.outcome:
+                    raise
+                if not run.restarted_since(time.monotonic() - 5):
+                    raise
+                member.line.close()
+                back = await come_back(run, view)
+                if back is None:
+                    return  # the game ended while we were away: GAME told us how
+                member = back
+                if view.forfeited:  # our FORFEIT was lost with the server: say it again
+                    await member.send("FORFEIT")
     finally:
         member.line.close()
+
+
+async def come_back(run: Run, view: RoomView) -> Member | None:
+    """Log in again after the server went (a few tries, backing off); resume our game.
+
+    None: the game is over (it ended while we were away); its GAME record is kept.
+    """
+    delay = 0.5
+    for _ in range(COMEBACK_TRIES):
+        await asyncio.sleep(delay)
+        delay = min(delay * 2, 4.0)
+        try:
+            line = await Wire.open(run.port)
+        except ConnectionError:
+            continue  # the server is not back yet
+        member = Member(line, view.me, "lobby", view.game, view.room)
+        try:
+            answer = await member.ask(f"LOGIN:{view.me}:{PASSWORD}", "LOGIN:")
+            if answer != "LOGIN:ACKSTATUS:0":
+                raise Unexpected(f"{view.me} could not log in again: {answer!r}")
+            news = await news_after_login(member)
+        except (HungUp, ConnectionError):
+            line.close()
+            continue  # the server went again
+        except BaseException:
+            line.close()
+            raise
+        run.counts["lobby player: back after the server went"] += 1
+        if news and news[0].startswith("REJOIN:"):
+            resume(view, news)
+            return member
+        await learn_the_end(member, view)
+        member.line.close()
+        return None
+    raise HungUp(f"{view.me} could not log in again in {COMEBACK_TRIES} tries")
+
+
+def resume(view: RoomView, news: list[str]) -> None:
+    """Go on from REJOIN, INPROGRESS and BOARDSTATUS: the board and the turn the server says."""
+    to_move = news[1].split(":")[1]
+    board = news[2].split(":")[1]
+    if board != (view.boards[-1] if view.boards else empty_board(view)):
+        view.resumes.add(len(view.boards))
+        view.boards.append(board)
+    first_to_move = to_move == view.first
+    view.skew = 0 if (len(view.boards) % 2 == 0) == first_to_move else 1
+    view.comebacks += 1
+
+
+async def learn_the_end(member: Member, view: RoomView) -> None:
+    """Our game is no longer in progress: its record is our newest game."""
+    answer = await member.ask("HISTORY", "HISTORY:")
+    newest = answer.split(":", 3)[3].split(",")[0]
+    record = await member.ask(f"GAME:{newest}", "GAME:")
+    fields = record.split(":")
+    if fields[4:6] != [view.first, view.second]:
+        raise Unexpected(f"our newest game is not the one we left: {record[:80]!r}")
+    view.record, view.outcome = record, "history"
 
 
 LOBBY_GAMES = ((4, 4, "classic"), (5, 4, "popout"), (7, 6, "popout"))
@@ -507,6 +644,7 @@ async def find_a_game(member: Member, rng: random.Random) -> tuple[str, str] | N
         answer = await member.ask(f"QUICKPLAY:{columns}:{rows}:{rules}", "QUICKPLAY:")
         if not answer.startswith("QUICKPLAY:ACKSTATUS:0:"):
             raise Unexpected(f"QUICKPLAY answered {answer!r}")
+        member.room = answer.split(":", 3)[3]
     else:
         answer = await member.ask("ROOMLIST:PLAYER", "ROOMLIST:ACKSTATUS:0:")
         rooms = [room for room in answer.split(":", 3)[3].split(",") if room]
@@ -531,25 +669,26 @@ async def play_room_game(
     run: Run, member: Member, rng: random.Random, view: RoomView, how: str
 ) -> None:
     """React to the room's messages until GAMEEND; move when it is our turn."""
-    board = empty_board(view)
+    board = view.boards[-1] if view.boards else empty_board(view)
     awaiting_board = False  # our move is sent; its BOARDSTATUS has not come yet
     while True:
-        if not awaiting_board and my_turn(view, member.name) and how != "forfeited":
+        if not awaiting_board and my_turn(view, member.name) and not view.forfeited:
             how = await take_turn(member, rng, view, board, how)
             if how == "gone":
+                view.outcome = "left"
                 return
             view.forfeited = how == "forfeited"
             awaiting_board = True
-        message = await member.line.next()
+        message = await member.line.next(ANSWER_TIMEOUT + run.grace)  # the other may be away
         if message.startswith("GAMEEND:"):
-            view.end = message
+            view.end, view.outcome = message, "ended"
             run.room_views.append(view)
             return
         if message.startswith("BOARDSTATUS:"):
             board = message.split(":")[1]
             view.boards.append(board)
             awaiting_board = False
-        elif not message.startswith("CHAT:"):
+        elif not message.startswith(NEWS):
             raise Unexpected(f"in a game, got {message[:80]!r}")
 
 
@@ -603,13 +742,13 @@ def state_of(view: RoomView, board: str) -> GameState | Board:
     """The position ``board`` shows (Connect Four or tic-tac-toe)."""
     if view.game is None:
         return Board.from_text(board)
-    turn = Player.RED if len(view.boards) % 2 == 0 else Player.YELLOW
+    turn = Player.RED if view.moves_seen % 2 == 0 else Player.YELLOW
     return state_from_cells(view.game, board, turn)
 
 
 def my_turn(view: RoomView, me: str) -> bool:
     """Whether ``me`` is to move: moves alternate from the first player (a player's view)."""
-    return me == (view.first if len(view.boards) % 2 == 0 else view.second)
+    return me == (view.first if view.moves_seen % 2 == 0 else view.second)
 
 
 def random_move(view: RoomView, board: str, rng: random.Random) -> str:
@@ -661,7 +800,9 @@ async def watch(run: Run, member: Member, protocol: str, red: str) -> None:
     view: RoomView | None = None
     while True:
         try:
-            message = await member.line.next(ANSWER_TIMEOUT if view else WAIT_FOR_OPPONENT + 5)
+            message = await member.line.next(
+                ANSWER_TIMEOUT + run.grace if view else WAIT_FOR_OPPONENT + 5
+            )
         except (TimeoutError, HungUp):
             if view is None:  # the creator gave up: the room went without a word, and
                 return  # a viewer told nothing for the idle limit is hung up on
@@ -680,7 +821,7 @@ async def watch(run: Run, member: Member, protocol: str, red: str) -> None:
                 view.end = message
                 run.room_views.append(view)
             return
-        elif fields[0] != "CHAT":
+        elif not message.startswith(NEWS):
             raise Unexpected(f"watching, got {message[:80]!r}")
 
 
@@ -742,11 +883,11 @@ def referee_connect_four(view: RoomView, game: tuple[int, int, Rules]) -> str | 
     if view.start:
         turn = Player.RED if view.first_to_move else Player.YELLOW
         state = state_from_cells(game, view.start, turn)
-    for board in view.boards:
-        move = move_between(state, board)
-        if move is None:
+    for index, board in enumerate(view.boards):
+        moves = moves_between(state, board, 2 if index in view.resumes else 1)
+        if moves is None:
             return f"no legal move leads from {wire.cells(state)} to {board}"
-        state = state.play(move)
+        state = state.play_all(moves)
     _, cells, status, *winner = view.end.split(":")
     if status == "2":
         if cells != wire.cells(state):
@@ -756,6 +897,21 @@ def referee_connect_four(view: RoomView, game: tuple[int, int, Rules]) -> str | 
     if move is None:
         return f"GAMEEND's board is no legal move on: {view.end}"
     return judge_the_end(view, state.play(move), status, winner)
+
+
+def moves_between(state: GameState, board: str, most: int) -> list[Move] | None:
+    """One move (or, across a REJOIN, up to ``most``) that lead from ``state`` to ``board``."""
+    move = move_between(state, board)
+    if move is not None:
+        return [move]
+    if most < 2 or state.is_over:
+        return None
+    for first in state.legal_moves():
+        after = state.play(first)
+        second = None if after.is_over else move_between(after, board)
+        if second is not None:
+            return [first, second]
+    return None
 
 
 def judge_the_end(view: RoomView, state: GameState, status: str, winner: list[str]) -> str | None:
@@ -808,7 +964,7 @@ def referee_tictactoe(view: RoomView) -> str | None:
 
 # ----- the clients' loop -------------------------------------------------------------------
 
-ROLES: tuple[tuple[str, Callable[..., Awaitable[None]], tuple[str, ...]], ...] = (
+ROLES: tuple[Role, ...] = (
     ("i32cfsp", i32cfsp_client, MISCHIEF),
     ("cfsp", cfsp_client, MISCHIEF),
     ("c4n", c4n_client, MISCHIEF),
@@ -824,7 +980,8 @@ ROLES: tuple[tuple[str, Callable[..., Awaitable[None]], tuple[str, ...]], ...] =
 async def client(run: Run, number: int, seed: int) -> None:
     """One client, over and over until the deadline: a role, a behaviour, a session."""
     rng = random.Random(seed * 100_003 + number)
-    role, session, behaviours = ROLES[number % len(ROLES)]
+    roles = run.roles or ROLES
+    role, session, behaviours = roles[number % len(roles)]
     while time.monotonic() < run.deadline:
         how = rng.choice(behaviours)
         name = f"c{number}n{rng.randrange(3)}" if "player" in role else f"c{number}"
@@ -871,15 +1028,17 @@ class Server:
         self.family |= descendants(self.process.pid)
 
 
-def start(db: Path, log: TextIO, ai: str, port: int = 0, tictactoe_port: int = 0) -> Server:
+def start(
+    db: Path, log: TextIO, ai: str, port: int = 0, tictactoe_port: int = 0, *, grace: int = 0
+) -> Server:
     """Start ``c4tui serve``; wait until it listens on both ports."""
     command = [sys.executable, "-m", "c4tui", "serve", "--port", str(port)]
     command += ["--tictactoe-port", str(tictactoe_port), "--db", str(db), "--ai", ai]
     command += ["--bcrypt-rounds", "4", "--idle-timeout", str(IDLE_TIMEOUT)]
     command += ["--max-connections", "4000", "--max-per-address", "4000"]
-    # A player who leaves forfeits at once, as the referee expects: the chaos clients
-    # reuse their names and never come back to a game (away and back: issue 28, item 8).
-    command += ["--reconnect-grace", "0"]
+    # The lobby's players come back after the server went, within the grace (a name's
+    # next session forfeits a game it left on purpose); 0: a player who leaves forfeits.
+    command += ["--reconnect-grace", str(grace)]
     written_before = Path(log.name).stat().st_size
     process = subprocess.Popen(command, stderr=log, text=True)
     for _ in range(600):
@@ -914,6 +1073,29 @@ def stop(server: Server) -> tuple[int | str, float, set[int]]:
             break
         time.sleep(0.1)
     return status, took, left
+
+
+def kill(server: Server) -> tuple[float, set[int]]:
+    """SIGKILL; how long until it was gone, and which of its processes outlived the cleanup.
+
+    A killed server cannot end its AI's workers: what is left of them after a moment is
+    sent SIGTERM by its process id.
+    """
+    server.look()
+    began = time.monotonic()
+    server.process.kill()
+    server.process.wait()
+    took = time.monotonic() - began
+    for attempt in range(50):
+        left = {pid for pid in server.family if Path(f"/proc/{pid}").exists()}
+        if not left:
+            break
+        if attempt == 20:
+            for pid in left:
+                with contextlib.suppress(ProcessLookupError):
+                    os.kill(pid, signal.SIGTERM)
+        time.sleep(0.1)
+    return took, left
 
 
 def descendants(pid: int) -> set[int]:
@@ -967,6 +1149,9 @@ class Figures:
     final_mib: float = 0.0
     final_files: int = 0
     stops: list[tuple[int | str, float, set[int]]] = field(default_factory=list)
+    kills: list[tuple[float, set[int]]] = field(default_factory=list)
+    games: collections.Counter[str] = field(default_factory=collections.Counter)
+    lost_games: list[str] = field(default_factory=list)
     down_seconds: float = 0.0
     logins_failed: list[str] = field(default_factory=list)
     illegal_games: list[str] = field(default_factory=list)
@@ -991,20 +1176,45 @@ async def load(run: Run, clients: int, seed: int, servers: list[Server], figures
 
 
 async def restart_midway(
-    run: Run, servers: list[Server], figures: Figures, *, db: Path, log: TextIO, ai: str, at: float
+    run: Run,
+    servers: list[Server],
+    figures: Figures,
+    *,
+    db: Path,
+    log: TextIO,
+    ai: str,
+    moments: list[tuple[float, str]],
 ) -> None:
-    """At ``at``, SIGTERM the server and start it again on the same ports and database."""
-    await asyncio.sleep(max(0.0, at - time.monotonic()))
-    server = servers[-1]
-    down = time.monotonic()
-    run.restarts.append(down)
-    figures.stops.append(await asyncio.to_thread(stop, server))
-    status, took, left = figures.stops[-1]
-    print(f"SIGTERM: exit status {status} after {took:.2f} s; processes left: {len(left)}")
-    again = await asyncio.to_thread(start, db, log, ai, server.port, server.tictactoe_port)
-    print(f"started again in {time.monotonic() - down:.2f} s")
-    figures.down_seconds = time.monotonic() - down
-    servers.append(again)
+    """At each moment, SIGTERM or SIGKILL the server; start it again (same ports and database)."""
+    for at, how in moments:
+        await asyncio.sleep(max(0.0, at - time.monotonic()))
+        server = servers[-1]
+        down = time.monotonic()
+        run.restarts.append(down)
+        if how == "SIGKILL":
+            figures.kills.append(await asyncio.to_thread(kill, server))
+            print(f"SIGKILL: gone after {figures.kills[-1][0]:.2f} s")
+        else:
+            figures.stops.append(await asyncio.to_thread(stop, server))
+            status, took, left = figures.stops[-1]
+            print(f"SIGTERM: exit status {status} after {took:.2f} s; processes left: {len(left)}")
+        ports = (server.port, server.tictactoe_port)
+        again = await asyncio.to_thread(start, db, log, ai, *ports, grace=run.grace)
+        print(f"started again in {time.monotonic() - down:.2f} s")
+        figures.down_seconds += time.monotonic() - down
+        servers.append(again)
+
+
+def restart_moments(
+    args: argparse.Namespace, began: float, seconds: float
+) -> list[tuple[float, str]]:
+    """SIGTERM halfway; with --kill-server N, N SIGKILLs at random moments of the middle half."""
+    if not args.kill_server:
+        return [(began + seconds / 2, "SIGTERM")]
+    rng = random.Random(args.seed)
+    slot = seconds / 2 / args.kill_server
+    starts = (began + seconds / 4 + n * slot for n in range(args.kill_server))
+    return [(at + rng.uniform(0.2, 0.8) * slot, "SIGKILL") for at in starts]
 
 
 async def check_accounts(run: Run, figures: Figures) -> None:
@@ -1023,6 +1233,121 @@ async def check_accounts(run: Run, figures: Figures) -> None:
                 line.close()
 
     await asyncio.gather(*(one(name) for name in names))
+
+
+#: GAME:<id> asked at once while reading every kept game.
+GAME_BATCH = 100
+
+
+async def kept_games(port: int) -> dict[int, list[str]]:
+    """Every game the server keeps, by id: GAME's fields from the id on (GAME:1, 2, …)."""
+    line = await Wire.open(port)
+    checker = Member(line, "chaos-checker", "lobby")
+    try:
+        await checker.ask(f"REGISTER:chaos-checker:{PASSWORD}", "REGISTER:")
+        if (await checker.ask(f"LOGIN:chaos-checker:{PASSWORD}", "LOGIN:")) != "LOGIN:ACKSTATUS:0":
+            raise Unexpected("the checker could not log in")
+        games: dict[int, list[str]] = {}
+        for first in range(1, 10_000_000, GAME_BATCH):
+            numbers = range(first, first + GAME_BATCH)
+            await line.send("".join(f"GAME:{number}\n" for number in numbers), "")
+            for number in numbers:
+                answer = await checker.until("GAME:")
+                if answer.startswith("GAME:ACKSTATUS:0:"):
+                    games[number] = answer.split(":")[3:]
+            if numbers[0] not in games and numbers[-1] not in games:
+                return games  # ids are given one after the other: past the last
+        return games
+    finally:
+        line.close()
+
+
+def judge_seats(seats: list[RoomView], games: dict[int, list[str]], figures: Figures) -> None:
+    """No game lost: every lobby game that began ended as its players saw and GAME keeps it.
+
+    Or it is still in progress, and both players came back to it after a restart.
+    """
+    together: dict[tuple[str, str, str, int], list[RoomView]] = collections.defaultdict(list)
+    for seat in seats:
+        together[(seat.room, seat.first, seat.second, seat.epoch)].append(seat)
+    unused = dict(games)
+    for (room, red, yellow, _), views in together.items():
+        figures.games["begun"] += 1
+        figures.games["resumed"] += any(view.comebacks for view in views)
+        kind = judge_one_game(views, unused)
+        if kind.startswith("lost: "):
+            figures.lost_games.append(f"{room} {red} v {yellow}: {kind.removeprefix('lost: ')}")
+        else:
+            figures.games[kind] += 1
+            figures.games["ended"] += kind != "in progress"
+
+
+def judge_one_game(views: list[RoomView], unused: dict[int, list[str]]) -> str:
+    """How one game came out: "both saw", "one left", "via GAME", "in progress" or "lost: why".
+
+    The GAME record it matches is used up (each record stands for one game).
+    """
+    if any(not view.outcome for view in views):
+        return still_in_progress(views, unused)
+    ends = {seen_end(view) for view in views if view.outcome in ("ended", "history")}
+    if not ends:
+        return "lost: both players left it" if len(views) == 2 else "lost: its player left it"
+    if len(ends) > 1:
+        return f"lost: the players saw different ends: {sorted(ends)}"
+    (cells, winner), view = ends.pop(), views[0]
+    for number, fields in unused.items():
+        positions = kept_positions(fields, view)
+        seen_all = all(is_subsequence(seen.boards, positions) for seen in views)
+        if positions and positions[-1] == cells and fields[6] == winner and seen_all:
+            del unused[number]
+            break
+    else:
+        return f"lost: GAME has no record of it ending {cells} won by {winner!r}"
+    if any(view.outcome == "history" for view in views):
+        return "via GAME"
+    return (
+        "both saw" if len(views) == 2 and all(v.outcome == "ended" for v in views) else "one left"
+    )
+
+
+def still_in_progress(views: list[RoomView], unused: dict[int, list[str]]) -> str:
+    """A game a player did not see end: fine only if both came back and GAME says it goes on."""
+    broken = " and ".join(view.me for view in views if not view.outcome)
+    if len(views) < 2 or not all(view.comebacks for view in views):
+        return f"lost: {broken} left it without seeing an end"
+    for number, fields in unused.items():
+        if kept_positions(fields, views[0]) and not fields[7]:
+            del unused[number]
+            return "in progress"
+    return f"lost: {broken} did not see it end, and GAME has it over"
+
+
+def seen_end(view: RoomView) -> tuple[str, str]:
+    """The final board and the winner ("" for a draw) a player saw: GAMEEND, or GAME's record."""
+    if view.outcome == "history":
+        fields = view.record.split(":")[3:]
+        return kept_positions(fields, view)[-1], fields[6]
+    _, cells, _, *winner = view.end.split(":")
+    return cells, (winner or [""])[0]
+
+
+def kept_positions(fields: list[str], view: RoomView) -> list[str]:
+    """The boards after each of a GAME record's moves ([] if it is not this view's game)."""
+    game = wire.parse_game(fields[3:6])
+    if fields[1:3] != [view.first, view.second] or game != view.game or game is None:
+        return []
+    state = GameState.new(*game)
+    positions = [wire.cells(state)]
+    for text in fields[8].split():
+        state = state.play(parse_move(text))
+        positions.append(wire.cells(state))
+    return positions
+
+
+def is_subsequence(boards: list[str], positions: list[str]) -> bool:
+    """Whether ``boards`` come in ``positions``, in that order."""
+    left = iter(positions)
+    return all(board in left for board in boards)
 
 
 def referee(run: Run, figures: Figures) -> None:
@@ -1057,7 +1382,7 @@ async def chaos(args: argparse.Namespace, folder: Path) -> tuple[Run, Figures, P
     db, log_path = folder / "accounts.sqlite3", folder / "server.log"
     figures = Figures()
     with log_path.open("w", encoding="utf-8") as log:
-        servers = [start(db, log, args.ai)]
+        servers = [start(db, log, args.ai, grace=args.reconnect_grace)]
         try:
             run = await warm_up_and_run(args, servers, figures, db, log)
         finally:  # a run that fails leaves no server behind (nor its AI's workers)
@@ -1073,25 +1398,34 @@ async def warm_up_and_run(
 ) -> Run:
     """The warm-up, the baseline, the chaos and the restart, and the checks after them."""
     first = servers[0]
-    warm = Run(first.port, first.tictactoe_port, time.monotonic() + args.warm_up)
+    grace = args.reconnect_grace
+    roles = tuple(role for role in ROLES if args.only in role[0])
+    warm = Run(first.port, first.tictactoe_port, time.monotonic() + args.warm_up, grace=grace)
+    warm.roles = roles
     print(f"warming up for {args.warm_up:g} s on ports {first.port} and {first.tictactoe_port}")
     await load(warm, args.clients, args.seed + 1, servers, figures)
-    figures.baseline_mib, figures.baseline_files = await settle(first.process.pid, IDLE_TIMEOUT + 4)
+    figures.baseline_mib, figures.baseline_files = await settle(first.process.pid, args.quiet)
     print(f"baseline: {figures.baseline_mib:.1f} MiB, {figures.baseline_files} open files")
     seconds = args.minutes * 60
-    run = Run(first.port, first.tictactoe_port, time.monotonic() + seconds, accounts=warm.accounts)
+    began = time.monotonic()
+    run = Run(
+        first.port, first.tictactoe_port, began + seconds, accounts=warm.accounts, grace=grace
+    )
+    run.roles = roles
     figures.peak_mib = 0.0
-    print(f"chaos for {seconds:g} s with {args.clients} clients; SIGTERM at {seconds / 2:g} s")
+    moments = restart_moments(args, began, seconds)
+    said = ", ".join(f"{how} at {at - began:.1f} s" for at, how in moments)
+    print(f"chaos for {seconds:g} s with {args.clients} clients; {said}; grace {grace} s")
     restart = asyncio.create_task(
-        restart_midway(
-            run, servers, figures, db=db, log=log, ai=args.ai, at=time.monotonic() + seconds / 2
-        )
+        restart_midway(run, servers, figures, db=db, log=log, ai=args.ai, moments=moments)
     )
     await load(run, args.clients, args.seed, servers, figures)
     await restart
     last = servers[-1]
-    figures.final_mib, figures.final_files = await settle(last.process.pid, IDLE_TIMEOUT + 4)
+    figures.final_mib, figures.final_files = await settle(last.process.pid, args.quiet)
     await check_accounts(run, figures)
+    if run.grace:  # with no grace a player who loses the server loses its game, as designed
+        judge_seats(run.seats, await kept_games(run.port), figures)
     for checked in (warm, run):  # the warm-up's games and problems count too
         referee(checked, figures)
     run.problems[:0] = warm.problems
@@ -1120,6 +1454,16 @@ def report(run: Run, figures: Figures, log_path: Path) -> bool:
     print(f"server down for the restart: {figures.down_seconds:.2f} s")
     for status, took, left in figures.stops:
         print(f"SIGTERM: exit status {status} after {took:.2f} s, {len(left)} processes left")
+    for took, left in figures.kills:
+        print(f"SIGKILL: gone after {took:.2f} s, {len(left)} processes left")
+    games = figures.games
+    print(
+        f"lobby games begun: {games['begun']:,}; ended and kept: {games['ended']:,} "
+        f"(seen by both players: {games['both saw']:,}, one had left: {games['one left']:,}, "
+        f"the end learnt from GAME after a restart: {games['via GAME']:,}); "
+        f"resumed after a restart: {games['resumed']:,}; still in progress, resumed: "
+        f"{games['in progress']:,}; lost: {len(figures.lost_games):,}"
+    )
     print(f"processes the servers started (the AI's workers): {figures.workers}")
     print(  # baseline: the first server idle after the warm-up; after: the restarted one, idle
         f"memory: baseline {figures.baseline_mib:.1f} MiB, peak {figures.peak_mib:.1f} MiB, "
@@ -1128,7 +1472,10 @@ def report(run: Run, figures: Figures, log_path: Path) -> bool:
     )
     verdicts = {
         f"all {len(run.accounts):,} acknowledged accounts log in": not figures.logins_failed,
-        "no process left behind": all(s == 0 and not left for s, _, left in figures.stops),
+        "no process left behind": all(s == 0 and not left for s, _, left in figures.stops)
+        and not any(left for _, left in figures.kills),
+        f"no game lost ({games['begun']:,} begun, {games['resumed']:,} resumed after a "
+        f"restart, {len(figures.lost_games):,} lost)": not figures.lost_games,
         "no connection left open": figures.final_files <= figures.baseline_files,
         f"memory back within {MEMORY_SLACK:.0%} of its baseline": figures.final_mib
         <= figures.baseline_mib * MEMORY_SLACK,
@@ -1137,7 +1484,12 @@ def report(run: Run, figures: Figures, log_path: Path) -> bool:
         "no client told anything wrong, none broken by what it was told": not run.problems,
         "no client stuck": not figures.stuck_clients,
     }
-    for problem in run.problems[:20] + figures.illegal_games[:20] + figures.logins_failed[:5]:
+    for problem in (
+        run.problems[:20]
+        + figures.illegal_games[:20]
+        + figures.logins_failed[:5]
+        + figures.lost_games[:20]
+    ):
         print(f"  ! {problem}")
     print(f"server log: {log_path}")
     for verdict, passed in verdicts.items():
@@ -1158,6 +1510,34 @@ def main() -> None:
     )
     parser.add_argument("--ai", default="easy", help="the server's AI level (default easy)")
     parser.add_argument("--seed", type=int, default=1, help="the clients' randomness (default 1)")
+    parser.add_argument(
+        "--kill-server",
+        type=int,
+        default=0,
+        metavar="N",
+        help="SIGKILL the server N times at random moments mid-games instead of the SIGTERM "
+        "halfway, starting it again on the same ports and database (default 0)",
+    )
+    parser.add_argument(
+        "--reconnect-grace",
+        type=int,
+        default=20,
+        help="the server's grace for players to come back (default 20); 0: a drop forfeits "
+        "at once, nobody comes back, and 'no game lost' is not judged",
+    )
+    parser.add_argument(
+        "--only",
+        default="",
+        metavar="WORD",
+        help="only the clients whose role has WORD in it (e.g. 'lobby player'; default all)",
+    )
+    parser.add_argument(
+        "--quiet",
+        type=float,
+        default=IDLE_TIMEOUT + 4,
+        help="seconds of quiet before memory and open files are measured (default "
+        f"{IDLE_TIMEOUT + 4}: past the idle limit, so stalled clients are gone by then)",
+    )
     args = parser.parse_args()
     raise_open_file_limit()
     with tempfile.TemporaryDirectory(prefix="c4tui-chaos-") as folder:

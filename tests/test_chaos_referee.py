@@ -93,3 +93,39 @@ def test_tictactoe_rooms(chaos: ModuleType) -> None:
     assert verdict(boards[:-1], f"GAMEEND:{boards[-1]}:0:ann") is None
     assert verdict(boards[:-1], f"GAMEEND:{boards[-1]}:0:bob") is not None
     assert verdict(boards[:-2], f"GAMEEND:{boards[-1]}:0:ann") is not None  # two moves at once
+
+
+def test_a_player_back_after_a_restart_may_find_two_moves_made(chaos: ModuleType) -> None:
+    """Its move sent before the drop and the reply made while it was away: one REJOIN board."""
+    boards, last = boards_of(RED_WINS)
+    skipped = boards[:2] + boards[3:]  # the board after the third move never came on its own
+    view = chaos.RoomView("lobby", CLASSIC_4X4, "ann", "bob", boards=skipped, me="ann")
+    view.end = f"GAMEEND:{last}:0:ann"
+    assert chaos.referee_room_view(view) is not None  # two moves at once, with no REJOIN
+    view.resumes = {2}  # the REJOIN's board
+    assert chaos.referee_room_view(view) is None
+    view.boards = boards[:1] + boards[4:]  # three moves are too many even there
+    view.resumes = {1}
+    assert chaos.referee_room_view(view) is not None
+
+
+def test_no_game_lost_needs_the_end_both_saw_kept_by_game(chaos: ModuleType) -> None:
+    boards, last = boards_of(RED_WINS)
+    moves = " ".join(f"d{move.column + 1}" for move in RED_WINS)
+    kept = {7: ["7", "ann", "bob", "4", "4", "classic", "ann", "four", moves, "0", "2026"]}
+
+    def verdict(games: dict[int, list[str]], bob_saw: str = f"GAMEEND:{last}:0:ann") -> str:
+        views = [
+            chaos.RoomView("lobby", CLASSIC_4X4, "ann", "bob", boards=boards, me=me, room="q")
+            for me in ("ann", "bob")
+        ]
+        views[0].end, views[1].end = f"GAMEEND:{last}:0:ann", bob_saw
+        for view in views:
+            view.outcome = "ended"
+        return chaos.judge_one_game(views, dict(games))  # type: ignore[no-any-return]
+
+    assert verdict(kept) == "both saw"
+    assert verdict({}).startswith("lost: GAME has no record")
+    assert verdict(kept, bob_saw=f"GAMEEND:{last}:0:bob").startswith("lost: the players saw")
+    wrong = {7: [*kept[7][:8], moves.rsplit(" ", 2)[0] + " d4 d1", "0", "2026"]}
+    assert verdict(wrong).startswith("lost:")  # other moves than those the players saw

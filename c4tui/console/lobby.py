@@ -259,13 +259,13 @@ class ConsoleLobby(PlainText):
             typing.cancel()
         game = await room_game_from(link, message, room)
         names = game.names
+        match_up = f"{names[Player.RED]} (RED) against {names[Player.YELLOW]} (YELLOW)"
         if isinstance(message, wire.Begin):
-            self.say(f"Game on: {names[Player.RED]} (RED) against {names[Player.YELLOW]} (YELLOW).")
+            self.say(f"Game on: {match_up}.")
+        elif game.colour_of(link.user) is not None:  # a player back in its game (REJOIN)
+            self.say(f"Back in the game: {match_up}; {message.to_move} is to move.")
         else:
-            self.say(
-                f"Watching {names[Player.RED]} (RED) against {names[Player.YELLOW]} (YELLOW); "
-                f"{message.to_move} is to move."
-            )
+            self.say(f"Watching {match_up}; {message.to_move} is to move.")
         try:
             await self._play(link, game)
         finally:

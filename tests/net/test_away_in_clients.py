@@ -46,6 +46,7 @@ async def test_a_console_that_logs_in_again_is_back_in_its_game_and_plays_on(
         bob = await ConsoleProcess.start("--lobby", f"127.0.0.1:{server.port}", "--user", "bob")
         await bob.type("pw")
         await bob.until("Your game in r1 is still on: back in it.")
+        await bob.until("Back in the game: ann (RED) against bob (YELLOW); bob is to move.")
         assert await ann.line() == "BACK:bob"
         await bob.until("Your move")
         await bob.type("2")

@@ -12,6 +12,7 @@ import asyncio
 import contextlib
 from collections.abc import Callable
 
+from c4tui.client import words
 from c4tui.client.link import LobbyLink, ServerMessage
 from c4tui.engine import GameState, Move, Player
 from c4tui.net.errors import NetworkError, ProtocolError
@@ -75,9 +76,9 @@ class RoomGame:
         elif isinstance(message, wire.GameEnd):
             self._end(message)
         elif isinstance(message, wire.Away):
-            self.on_presence(away_words(message.user, message.seconds))
+            self.on_presence(words.away(message.user, message.seconds))
         elif isinstance(message, wire.Back):
-            self.on_presence(f"{message.user} is back.")
+            self.on_presence(words.back(message.user))
         elif isinstance(message, wire.Invalid):
             self._fail(ProtocolError(f"the server refused our move: {message.reason}"))
         elif isinstance(message, wire.Notice):
@@ -140,11 +141,6 @@ class RoomGame:
         self._pump.cancel()
         with contextlib.suppress(asyncio.CancelledError):
             await self._pump
-
-
-def away_words(user: str, seconds: int) -> str:
-    """AWAY in words: the game waits for ``user``, who loses if not back in time."""
-    return f"{user} lost the connection: the game waits {seconds} s for them to come back."
 
 
 async def room_game_from(

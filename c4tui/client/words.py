@@ -195,3 +195,13 @@ END_REASONS = {
 def end_reason(reason: str) -> str:
     """GAME's ``reason`` in words (a reason this client does not know, as the server wrote it)."""
     return END_REASONS.get(reason, reason)
+
+
+def away(user: str, seconds: int) -> str:
+    """AWAY in words: the game waits for ``user``, who loses if not back in time."""
+    return f"{user} lost the connection: the game waits {seconds} s for them to come back."
+
+
+def back(user: str) -> str:
+    """BACK in words: ``user`` came back in time, and the game goes on."""
+    return f"{user} is back."

@@ -80,6 +80,7 @@ class LobbyScreen(Screen[None]):
         self._ascii_only = ascii_only
         self._saves_last_until_quit = saves_last_until_quit
         self._room: str | None = None  # the room we wait in
+        self._shown_rooms: list[tuple[str, ...]] | None = None  # as the table shows them
         self.tictactoe = logged_in.values.get("game") == TICTACTOE_ROOMS
 
     @property
@@ -155,6 +156,19 @@ class LobbyScreen(Screen[None]):
         except (NetworkError, ProtocolError, TimeoutError) as error:
             self._say(f"The server is gone: {error}", error=True)
             return
+        self._show_rooms(rooms)
+        if self._room is None:
+            empty = "No rooms yet: c creates one" + (
+                "." if self.tictactoe else ", g waits for an opponent."
+            )
+            self._say("" if rooms else empty)
+
+    def _show_rooms(self, rooms: list[tuple[str, ...]]) -> None:
+        """Rebuild the table only when the rooms changed: a rebuild every refresh would
+        flicker and could catch the table empty, and the cursor stays on its room."""
+        if rooms == self._shown_rooms:
+            return
+        self._shown_rooms = rooms
         table = self.query_one(DataTable)
         chosen = self._chosen()
         table.clear()
@@ -163,11 +177,6 @@ class LobbyScreen(Screen[None]):
         names = [row[0] for row in rooms]
         if chosen in names:
             table.move_cursor(row=names.index(chosen))
-        if self._room is None:
-            empty = "No rooms yet: c creates one" + (
-                "." if self.tictactoe else ", g waits for an opponent."
-            )
-            self._say("" if rooms else empty)
 
     async def _lobby_rooms(self) -> list[tuple[str, ...]]:
         """Each room's row: name, board, players, viewers, state."""

@@ -106,6 +106,10 @@ class LobbyLink:
         self.problem: str | None = None
         #: True once the server closed the connection (not when it broke the protocol).
         self.lost = False
+        #: The reason of the server's BYE, once one came (§5.1): whether to come back.
+        self.bye_reason: str | None = None
+        #: The room of the unfinished game the server put us back in (REJOIN), if it did.
+        self.rejoined: str | None = None
         self._answered = False  # has the server answered anything yet?
         self._stream = MessageStream(connection, dialect.spec)
         self._pending: deque[tuple[str, asyncio.Future[wire.Ack | wire.Notice]]] = deque()
@@ -134,11 +138,14 @@ class LobbyLink:
                 message = self.dialect.parse(await self._stream.read())
                 self._answered = True
                 if isinstance(message, wire.Bye):  # the server closes next, and says why
+                    self.bye_reason = message.reason
                     full = message.reason == "full"  # which limit: the longer words say both
                     self.problem = self._full if full else f"{closed_because(message.reason)}."
                 elif isinstance(message, wire.Ack | wire.Notice):
                     self._answer(message)
                 else:
+                    if isinstance(message, wire.Rejoin):
+                        self.rejoined = message.room  # and pushed: a reader may wait for it
                     self._pushed.put_nowait(message)
         except ConnectionClosed:
             self.lost = True  # it hung up: ``_hung_up`` (or its BYE) says so

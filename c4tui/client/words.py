@@ -172,6 +172,10 @@ BYE_REASONS = {
 }
 #: The connection closed without a ``BYE`` (or the protocol has none).
 SERVER_CLOSED = "The server closed the connection"
+#: The lobby connection dropped, as a client coming back by itself says it.
+CONNECTION_LOST = "Connection lost"
+#: Said when a client that came back by itself is in its game again.
+BACK_IN_THE_GAME = "Back in the game"
 
 
 def closed_because(reason: str | None) -> str:
@@ -205,3 +209,13 @@ def away(user: str, seconds: int) -> str:
 def back(user: str) -> str:
     """BACK in words: ``user`` came back in time, and the game goes on."""
     return f"{user} is back."
+
+
+def reconnecting(why: str, attempt: int) -> str:
+    """``Connection lost — reconnecting (2)…``: the ``attempt``-th try to come back."""
+    return f"{why} — reconnecting ({attempt})…"
+
+
+def gave_up(address: str, tries: int) -> str:
+    """Coming back failed: no answer from the server at ``address`` in ``tries`` tries."""
+    return f"No answer from the server at {address} after {tries} tries: giving up."

@@ -164,8 +164,10 @@ class LobbyScreen(Screen[None]):
             self._say("" if rooms else empty)
 
     def _show_rooms(self, rooms: list[tuple[str, ...]]) -> None:
-        """Rebuild the table only when the rooms changed: a rebuild every refresh would
-        flicker and could catch the table empty, and the cursor stays on its room."""
+        """Rebuild the table only when the rooms changed, the cursor on the same room.
+
+        A rebuild at every refresh flickered, and could catch the table empty.
+        """
         if rooms == self._shown_rooms:
             return
         self._shown_rooms = rooms

@@ -1,0 +1,119 @@
+"""Coming back by ourselves after the lobby connection drops (spec/protocols.md §5.1).
+
+A player whose connection drops keeps its game for the server's grace period
+(60 s by default), and a server restarted on its database gives every player the
+grace again. ``come_back`` is what the app and ``console --lobby`` do then: log in
+again on a new connection, a bounded number of tries spaced out (quick at first, for
+a blip; then a few seconds apart, for a restart), and learn whether the server put
+us back in a game (REJOIN). What a front end shows meanwhile is its own: it is told
+each try, and may cancel the whole thing (Esc, quit).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from c4tui.client import words
+from c4tui.client.link import LOBBY_LINK, LinkDialect, LobbyLink
+from c4tui.client.outcomes import LoginOutcome
+from c4tui.client.words import Voice
+from c4tui.net.errors import NetworkError, ProtocolError
+from c4tui.protocols import lobby as wire
+from c4tui.protocols.past import KeptGame
+from c4tui.protocols.presence import ByeReason
+
+#: Seconds before each try: 0.5 s for a blip, then doubling to 8 s apart. All ten
+#: take about a minute — the server's default grace — so a player who can come back
+#: in time does, and one who cannot is told so rather than kept waiting for ever.
+BACKOFF = (0.5, 1.0, 2.0, 4.0, 8.0, 8.0, 8.0, 8.0, 8.0, 8.0)
+
+#: BYE reasons after which coming back would be wrong: another connection of ours
+#: took over (coming back would take the game away from it), or we were idle.
+_STAY_AWAY = {ByeReason.ELSEWHERE.value, ByeReason.IDLE.value}
+
+
+@dataclass(frozen=True)
+class Comeback:
+    """A new, logged-in connection, and the unfinished game it is back in (if any).
+
+    ``rooms`` are the rooms there are now (for a viewer to find its room again).
+    When ``rejoined`` names a room, REJOIN, INPROGRESS and the board are the next pushes.
+    """
+
+    link: LobbyLink
+    rejoined: str | None
+    rooms: list[str]
+
+
+def worth_coming_back(link: LobbyLink) -> bool:
+    """True when ``link`` was lost (dropped, or the server is restarting), not sent away."""
+    return link.lost and link.bye_reason not in _STAY_AWAY
+
+
+def why_lost(link: LobbyLink) -> str:
+    """The first words of "… — reconnecting (2)…": what happened to ``link``."""
+    if link.bye_reason is not None:
+        return words.closed_because(link.bye_reason)
+    return words.CONNECTION_LOST
+
+
+@dataclass(frozen=True)
+class Account:
+    """Where and as whom to log in again."""
+
+    host: str
+    port: int
+    user: str
+    password: str
+    dialect: LinkDialect = LOBBY_LINK
+
+
+async def come_back(
+    account: Account,
+    *,
+    on_try: Callable[[int], None] = lambda attempt: None,
+    delays: Sequence[float] = BACKOFF,
+    voice: Voice = Voice.APP,
+) -> Comeback | str:
+    """Log in again as ``account``; a Comeback, or why not in words.
+
+    ``on_try`` hears each try's number before its wait. A refused login (the account
+    is gone, the password changed) ends the tries at once: trying again cannot help.
+    """
+    for attempt, delay in enumerate(delays, start=1):
+        on_try(attempt)
+        await asyncio.sleep(delay)
+        answer = await _log_in(account)
+        if isinstance(answer, LoginOutcome):
+            return words.LOGIN.said(answer, voice)
+        if answer is not None:
+            return answer
+    return words.gave_up(f"{account.host}:{account.port}", len(delays))
+
+
+async def _log_in(account: Account) -> Comeback | LoginOutcome | None:
+    """One try: the comeback, the refusal, or None when the server did not answer."""
+    try:
+        fresh = await LobbyLink.open(account.host, account.port, dialect=account.dialect)
+    except NetworkError:
+        return None
+    try:
+        outcome = await fresh.login(account.user, account.password)
+        if outcome is not LoginOutcome.LOGGED_IN:
+            await fresh.close()
+            return outcome if isinstance(outcome, LoginOutcome) else None
+        # REJOIN comes right after the login's answer, so by the answer to the room
+        # list it is in: ``rejoined`` is settled.
+        rooms = await fresh.room_names(wire.Mode.VIEWER)
+    except (NetworkError, ProtocolError, TimeoutError):
+        await fresh.close()
+        return None
+    return Comeback(fresh, fresh.rejoined, rooms)
+
+
+async def last_game(link: LobbyLink) -> KeptGame | None:
+    """Our newest finished game: how a game ended while we were away (None: none kept)."""
+    numbers = await link.history()
+    return await link.kept_game(numbers[0]) if numbers else None

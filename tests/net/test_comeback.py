@@ -1,0 +1,123 @@
+"""Coming back by ourselves (client/comeback.py): a real server stopped and started
+again on the same database and port, and a client that logs in again and is back in
+its game — or is told in words why it is not."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+from c4tui.client.comeback import Account, Comeback, come_back, last_game, worth_coming_back
+from c4tui.client.link import LobbyLink
+from c4tui.engine import Rules
+from c4tui.protocols import lobby as wire
+from c4tui.server.core import C4Server, ServerConfig
+from tests.net.lobby_client import TEST_ROUNDS, LobbyClient, logged_in
+
+QUICK = (0.05, 0.1, 0.2, 0.4, 0.8, 1.6, 3.2)
+
+
+async def until(client: LobbyClient, prefix: str) -> str:
+    """The first line from ``client`` that starts with ``prefix`` (the others are skipped)."""
+    while not (line := await client.line()).startswith(prefix):
+        pass
+    return line
+
+
+def config(tmp_path: Path, port: int = 0) -> ServerConfig:
+    return ServerConfig(port=port, db=tmp_path / "lobby.sqlite3", bcrypt_rounds=TEST_ROUNDS)
+
+
+async def a_game(port: int) -> tuple[LobbyLink, LobbyClient]:
+    """ann (a LobbyLink) against bob (raw), one move each played."""
+    bob = await logged_in(port, "bob")
+    ann_raw = await logged_in(port, "ann")
+    await ann_raw.close()
+    ann = await LobbyLink.open("127.0.0.1", port)
+    await ann.login("ann", "pw")
+    await ann.create("r1", (7, 6, Rules.CLASSIC))
+    assert await bob.ask("JOIN:r1:PLAYER") == "JOIN:ACKSTATUS:0"
+    assert isinstance(await ann.pushed(), wire.Begin)
+    await ann.send("DROP:4")
+    assert isinstance(await ann.pushed(), wire.BoardStatus)
+    await until(bob, "BEGIN")
+    await until(bob, "BOARDSTATUS")
+    await bob.send("DROP:3")
+    assert isinstance(await ann.pushed(), wire.BoardStatus)
+    return ann, bob
+
+
+async def test_after_a_restart_the_client_is_back_in_its_game_with_the_board(
+    tmp_path: Path,
+) -> None:
+    server = C4Server(config(tmp_path))
+    await server.start()
+    port = server.port
+    ann, bob = await a_game(port)
+    await server.stop()
+    await ann.gone()
+    assert worth_coming_back(ann)  # BYE:shutdown: the server is restarting
+    server = C4Server(config(tmp_path, port))
+    tries: list[int] = []
+    returning = asyncio.create_task(
+        come_back(Account("127.0.0.1", port, "ann", "pw"), on_try=tries.append, delays=QUICK)
+    )
+    await asyncio.sleep(0.4)  # a try or two find nobody
+    await server.start()
+    try:
+        comeback = await returning
+        assert isinstance(comeback, Comeback), comeback
+        assert comeback.rejoined == "r1" and comeback.rooms == ["r1"]
+        assert len(tries) >= 2
+        assert await comeback.link.pushed() == wire.Rejoin("r1")
+        start = await comeback.link.pushed()
+        assert isinstance(start, wire.InProgress) and start.to_move == "ann"
+        board = await comeback.link.pushed()
+        assert isinstance(board, wire.BoardStatus) and board.cells.count("0") == 40
+        await comeback.link.close()
+    finally:
+        await bob.close()
+        await server.stop()
+
+
+async def test_a_wrong_password_ends_the_tries_at_once(tmp_path: Path) -> None:
+    server = C4Server(config(tmp_path))
+    await server.start()
+    try:
+        (await logged_in(server.port, "ann")).writer.close()
+        tries: list[int] = []
+        answer = await come_back(
+            Account("127.0.0.1", server.port, "ann", "not it"), on_try=tries.append, delays=QUICK
+        )
+        assert isinstance(answer, str) and "password" in answer.lower()
+        assert tries == [1]
+    finally:
+        await server.stop()
+
+
+async def test_nobody_there_gives_up_after_the_tries_saying_so(tmp_path: Path) -> None:
+    server = C4Server(config(tmp_path))
+    await server.start()
+    port = server.port
+    await server.stop()
+    answer = await come_back(Account("127.0.0.1", port, "ann", "pw"), delays=(0.01,) * 3)
+    assert answer == f"No answer from the server at 127.0.0.1:{port} after 3 tries: giving up."
+
+
+async def test_a_game_that_ended_while_away_is_found_in_the_history(tmp_path: Path) -> None:
+    server = C4Server(config(tmp_path))
+    await server.start()
+    try:
+        ann, bob = await a_game(server.port)
+        await ann.close()  # ann drops; bob forfeits meanwhile: ann wins while away
+        await until(bob, "AWAY:ann")
+        await bob.send("FORFEIT")
+        await until(bob, "GAMEEND")
+        comeback = await come_back(Account("127.0.0.1", server.port, "ann", "pw"), delays=QUICK)
+        assert isinstance(comeback, Comeback) and comeback.rejoined is None
+        ended = await last_game(comeback.link)
+        assert ended is not None and ended.winner == "ann" and ended.reason == "forfeit"
+        await comeback.link.close()
+        await bob.close()
+    finally:
+        await server.stop()

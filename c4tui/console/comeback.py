@@ -24,6 +24,8 @@ from c4tui.engine import Player, Rules
 from c4tui.protocols import lobby as wire
 
 Say = Callable[[str], None]
+#: Said when the person gives up logging in again (quit or Ctrl-D during the tries).
+GAVE_UP = "Gave up logging in again: goodbye."
 
 
 @dataclass(frozen=True)
@@ -108,7 +110,7 @@ async def reconnect(
 async def _until_quit(text: PlainText) -> None:
     """Return once ``quit`` is typed (raises EndOfInput at the end of input)."""
     while (await text.ask("")).strip() not in ("quit", "exit"):
-        text.say("Logging in again: quit gives up.")
+        text.say("Not connected: logging in again (quit gives up).")
 
 
 def still_on(room: str) -> str:
@@ -131,7 +133,7 @@ async def what_became_of(where: Where, back: Comeback, say: Say) -> BackInto | N
     elif isinstance(where, Watching):
         say(f"The game in {where.room} is over: its room is gone.")
     elif isinstance(where, Waiting):
-        say(f"Your room {where.room} closed when the connection dropped: create it again.")
+        say(f"Your room {where.room} closed while you were away: create it again to wait on.")
     say("Back in the lobby.")
     return None
 

@@ -23,6 +23,7 @@ from c4tui.client.words import Voice
 from c4tui.console import history as past
 from c4tui.console.comeback import (
     AT_PROMPT,
+    GAVE_UP,
     BackInto,
     Playing,
     Rejoined,
@@ -138,22 +139,26 @@ class ConsoleLobby(PlainText):
         Raises NetworkError when it is lost and coming back would be wrong (BYE:elsewhere)
         or was not asked for (``--reconnect-tries 0``).
         """
-        back: BackInto | None = None
-        while await self._until_lost(account.password, back):
-            returned = await reconnect(
+        returned: Comeback | None = None
+        while await self._until_lost(account.password, returned):
+            answer = await reconnect(
                 self, self.link, account, delays_for(self.settings.reconnect_tries)
             )
-            if not isinstance(returned, Comeback):
-                self.say(f"Network problem: {returned}" if returned else "Gave up: goodbye.")
+            if not isinstance(answer, Comeback):
+                self.say(f"Network problem: {answer}" if answer else GAVE_UP)
                 return SERVER_LOST
             await self.link.close()
-            self.link = returned.link
-            back = await what_became_of(self.where, returned, self.say)
+            self.link = answer.link
+            returned = answer
         return 0
 
-    async def _until_lost(self, password: str, back: BackInto | None) -> bool:
-        """The lobby (first ``back`` in its room) until quit: False; True once worth coming back."""
+    async def _until_lost(self, password: str, returned: Comeback | None) -> bool:
+        """The lobby until quit: False; True once the link is lost and worth coming back.
+
+        ``returned``: just logged in again by ourselves; first back where we were.
+        """
         try:
+            back = await what_became_of(self.where, returned, self.say) if returned else None
             while await self._lobby(self.link, back):
                 back = None
                 self.link = await self._log_in_again(self.link, password)

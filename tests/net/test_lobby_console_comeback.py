@@ -12,6 +12,8 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
 
+import pytest
+
 from c4tui.console.game import SERVER_LOST
 from c4tui.server.core import C4Server, ServerConfig
 from tests.net.lobby_client import TEST_ROUNDS, LobbyClient, logged_in
@@ -249,19 +251,24 @@ async def test_a_waiting_creator_is_told_its_room_is_gone(tmp_path: Path) -> Non
         await ann.type("create r1")
         await ann.until("waiting for a second player")
         await server.restart(ann)
-        await ann.until("Your room r1 closed when the connection dropped: create it again.")
+        await ann.until("Your room r1 closed while you were away: create it again to wait on.")
         await quits_from_the_lobby(ann)
 
 
-async def test_quit_during_the_tries_gives_up(tmp_path: Path) -> None:
+@pytest.mark.parametrize("giving_up", ["quit", "end of input"])
+async def test_quit_or_ctrl_d_during_the_tries_gives_up(tmp_path: Path, giving_up: str) -> None:
     async with restartable(tmp_path) as server:
         bob = await console_user(server.port, "bob")
         await server.stop()  # for good
         await bob.until(RESTARTING)
         await bob.type("rooms")
-        await bob.until("Logging in again: quit gives up.")
-        await bob.type("quit")
-        await bob.until("Gave up: goodbye.")
+        await bob.until("Not connected: logging in again (quit gives up).")
+        if giving_up == "quit":
+            await bob.type("quit")
+        else:
+            assert bob.process.stdin is not None
+            bob.process.stdin.close()  # Ctrl-D
+        await bob.until("Gave up logging in again: goodbye.")
         await exits(bob, SERVER_LOST)
 
 

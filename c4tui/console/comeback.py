@@ -126,14 +126,17 @@ async def what_became_of(where: Where, back: Comeback, say: Say) -> BackInto | N
     if back.rejoined is not None:
         say(still_on(back.rejoined))
         return BackInto(back.rejoined, watch=False)
-    if isinstance(where, Playing):
-        say(await _how_it_ended(back.link, where))
-    elif isinstance(where, Watching) and where.room in back.rooms:
-        return BackInto(where.room, watch=True)
-    elif isinstance(where, Watching):
-        say(f"The game in {where.room} is over: its room is gone.")
-    elif isinstance(where, Waiting):
-        say(f"Your room {where.room} closed while you were away: create it again to wait on.")
+    match where:
+        case Playing():
+            say(await _how_it_ended(back.link, where))
+        case Watching(room=room) if room in back.rooms:
+            return BackInto(room, watch=True)
+        case Watching(room=room):
+            say(f"The game in {room} is over: its room is gone.")
+        case Waiting(room=room):
+            say(f"Your room {room} closed while you were away: create it again to wait on.")
+        case AtPrompt():
+            pass
     say("Back in the lobby.")
     return None
 

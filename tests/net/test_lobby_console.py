@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import sys
+from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import ClassVar
 
@@ -19,9 +21,9 @@ NO_COMING_BACK = ("--reconnect-tries", "0")
 class ConsoleProcess:
     """The console as a subprocess: lines are typed when the output asks for them."""
 
-    #: Every console started and not ended by ``end_all`` (one that comes back by
-    #: itself outlives its server by a minute: a test ends it).
-    running: ClassVar[list[ConsoleProcess]] = []
+    #: The consoles started inside ``ended_afterwards`` (one that comes back by itself
+    #: outlives its server by a minute: a test ends it).
+    started: ClassVar[list[ConsoleProcess] | None] = None
 
     def __init__(self, process: asyncio.subprocess.Process) -> None:
         self.process = process
@@ -38,17 +40,23 @@ class ConsoleProcess:
             env={**os.environ, "PYTHONUNBUFFERED": "1"},
         )  # fmt: skip
         console = cls(process)
-        cls.running.append(console)
+        if cls.started is not None:
+            cls.started.append(console)
         return console
 
     @classmethod
-    async def end_all(cls) -> None:
-        """Kill every console still running."""
-        while cls.running:
-            process = cls.running.pop().process
-            if process.returncode is None:
-                process.kill()
-                await process.wait()
+    @contextlib.asynccontextmanager
+    async def ended_afterwards(cls) -> AsyncIterator[None]:
+        """Kill the consoles started in the block that still run, on leaving it."""
+        cls.started = []
+        try:
+            yield
+        finally:
+            started, cls.started = cls.started, None
+            for console in started:
+                if console.process.returncode is None:
+                    console.process.kill()
+                    await console.process.wait()
 
     async def type(self, line: str) -> None:
         assert self.process.stdin is not None

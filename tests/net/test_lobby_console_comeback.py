@@ -64,11 +64,11 @@ class Restartable:
 async def restartable(tmp_path: Path) -> AsyncIterator[Restartable]:
     server = Restartable(tmp_path)
     await server.start()
-    try:
-        yield server
-    finally:
-        await server.stop()
-        await ConsoleProcess.end_all()
+    async with ConsoleProcess.ended_afterwards():
+        try:
+            yield server
+        finally:
+            await server.stop()
 
 
 async def exits(console: ConsoleProcess, status: int) -> None:
@@ -156,30 +156,33 @@ async def test_both_consoles_come_back_after_a_kill_9(tmp_path: Path) -> None:
     process, port = start(tmp_path / "first.log", *options)
     again = None
     try:
-        ann = await console_user(port, "ann")
-        bob = await console_user(port, "bob")
-        await ann.type("create r1 4 4 classic")
-        await ann.until("waiting for a second player")
-        await bob.type("join r1")
-        await ann.until("Your move")
-        await ann.type("1")
-        await bob.until("Your move")
-        process.send_signal(signal.SIGKILL)
-        process.wait(10)
-        await ann.until(DROPPED)
-        await bob.until(DROPPED)
-        again, _ = start(tmp_path / "second.log", *options, "--port", str(port))
-        for console in (ann, bob):
-            await console.until("Your game in r1 is still on: back in it.")
-            await console.until("Back in the game: ann (RED) against bob (YELLOW); bob is to move.")
-        await bob.until("Your move")
-        await bob.type("2")
-        await ann.until("bob: drop in column 2")
-        await ann.until("Your move")
-        await ann.type("forfeit")
-        await bob.until("bob (you, YELLOW) wins!")
-        for console in (ann, bob):
-            await quits_from_the_lobby(console)
+        async with ConsoleProcess.ended_afterwards():
+            ann = await console_user(port, "ann")
+            bob = await console_user(port, "bob")
+            await ann.type("create r1 4 4 classic")
+            await ann.until("waiting for a second player")
+            await bob.type("join r1")
+            await ann.until("Your move")
+            await ann.type("1")
+            await bob.until("Your move")
+            process.send_signal(signal.SIGKILL)
+            process.wait(10)
+            await ann.until(DROPPED)
+            await bob.until(DROPPED)
+            again, _ = start(tmp_path / "second.log", *options, "--port", str(port))
+            for console in (ann, bob):
+                await console.until("Your game in r1 is still on: back in it.")
+                await console.until(
+                    "Back in the game: ann (RED) against bob (YELLOW); bob is to move."
+                )
+            await bob.until("Your move")
+            await bob.type("2")
+            await ann.until("bob: drop in column 2")
+            await ann.until("Your move")
+            await ann.type("forfeit")
+            await bob.until("bob (you, YELLOW) wins!")
+            for console in (ann, bob):
+                await quits_from_the_lobby(console)
     finally:
         for server in (process, again):
             if server is not None and server.poll() is None:

@@ -9,7 +9,14 @@ from __future__ import annotations
 import argparse
 
 from c4tui.cli.choices import RULES, add_opponent_options, opponent_choice, person_colour
-from c4tui.cli.types import board_size, server_address, signed_number, usage_error, username
+from c4tui.cli.types import (
+    board_size,
+    number_from,
+    server_address,
+    signed_number,
+    usage_error,
+    username,
+)
 from c4tui.engine import DEFAULT_COLUMNS, DEFAULT_ROWS, MAX_SIZE, MIN_SIZE, Rules
 from c4tui.match.backends import NetworkBackend, PersonBackend
 from c4tui.match.backends.network import CLIENT_PROTOCOLS
@@ -98,6 +105,14 @@ def _add_network_options(console: argparse.ArgumentParser) -> None:
         help="with --lobby: create the account first",
     )
     console.add_argument(
+        "--reconnect-tries",
+        type=number_from(0, 1000),
+        metavar="N",
+        help="with --lobby: when the connection drops or the server restarts, log in again by "
+        "itself up to N times and go on where you were (default: tries spread over about a "
+        "minute, the server's default grace; 0: never, exit with status 3 at once)",
+    )
+    console.add_argument(
         "--user",
         type=username,
         default=None,
@@ -119,7 +134,7 @@ def play_in_lobby(args: argparse.Namespace) -> int:
     if args.user is None or not valid_user(args.user):
         usage_error("console", f"--lobby needs --user NAME ({USER_RULE})")
     host, port = args.lobby
-    return run_lobby(LobbySettings(host, port, args.user, args.register))
+    return run_lobby(LobbySettings(host, port, args.user, args.register, args.reconnect_tries))
 
 
 def play_game(args: argparse.Namespace) -> int:

@@ -15,11 +15,27 @@ from dataclasses import dataclass
 from typing import TextIO
 
 from c4tui.client import words
-from c4tui.client.link import LobbyLink, ServerMessage
+from c4tui.client.comeback import Account, Comeback, worth_coming_back
+from c4tui.client.link import LobbyLink
 from c4tui.client.outcomes import CreateOutcome, JoinOutcome, LoginOutcome, RegisterOutcome
 from c4tui.client.room_game import RoomGame, room_game_from
 from c4tui.client.words import Voice
 from c4tui.console import history as past
+from c4tui.console.comeback import (
+    AT_PROMPT,
+    GAVE_UP,
+    BackInto,
+    Playing,
+    Rejoined,
+    Waiting,
+    Watching,
+    Where,
+    delays_for,
+    gone_or_rejoined,
+    reconnect,
+    still_on,
+    what_became_of,
+)
 from c4tui.console.game import (
     SERVER_LOST,
     move_hint,
@@ -57,7 +73,9 @@ HELP = f"""Commands:
   help, quit
 Waiting in a room: say TEXT to chat, quit to leave the room.
 In a game: a column (3, or p 3 to pop), say TEXT to chat, forfeit to give up.
-Ctrl-D ends c4tui (a game you play in counts as forfeited)."""
+Ctrl-D ends c4tui (a game you play in counts as forfeited).
+When the connection drops or the server restarts, c4tui logs in again by itself and
+goes on where you were (quit gives up)."""
 
 
 class LeftRoom(Exception):
@@ -72,6 +90,9 @@ class LobbySettings:
     port: int
     user: str
     register: bool = False
+    #: How many times to log in again by itself after losing the server (None: as many
+    #: as ``client.comeback.BACKOFF`` spaces out over about a minute; 0: never).
+    reconnect_tries: int | None = None
 
 
 class ConsoleLobby(PlainText):
@@ -81,6 +102,8 @@ class ConsoleLobby(PlainText):
         super().__init__(stdin, stdout)  # no echo: the first line of a script is a password
         self.settings = settings
         self._stdin = stdin
+        #: Where we are: where to go back to after logging in again by ourselves.
+        self.where: Where = AT_PROMPT
 
     async def run(self) -> int:
         """Log in, then obey commands until quit or the end of input; the exit status."""
@@ -93,21 +116,57 @@ class ConsoleLobby(PlainText):
         except NetworkError as error:
             self.say(f"Network problem: {error}")
             return 1
+        self.link = link
         try:
             if not await self._log_in(link, password, settings.register):
                 return 1
             self.say(f"Logged in as {settings.user}. Type help for the commands.")
-            while await self._lobby(link):
-                link = await self._log_in_again(link, password)
-            return 0
+            return await self._session(
+                Account(settings.host, settings.port, settings.user, password)
+            )
         except EndOfInput:
             self.say("End of input: goodbye.")
             return 0
         except (NetworkError, ProtocolError) as error:
             self.say(f"Network problem: {error}")
-            return SERVER_LOST if link.lost else 1
+            return SERVER_LOST if self.link.lost else 1
         finally:
-            await link.close()
+            await self.link.close()
+
+    async def _session(self, account: Account) -> int:
+        """The lobby until quit, logging in again by ourselves each time the link is lost.
+
+        Raises NetworkError when it is lost and coming back would be wrong (BYE:elsewhere)
+        or was not asked for (``--reconnect-tries 0``).
+        """
+        returned: Comeback | None = None
+        while await self._until_lost(account.password, returned):
+            answer = await reconnect(
+                self, self.link, account, delays_for(self.settings.reconnect_tries)
+            )
+            if not isinstance(answer, Comeback):
+                self.say(f"Network problem: {answer}" if answer else GAVE_UP)
+                return SERVER_LOST
+            await self.link.close()
+            self.link = answer.link
+            returned = answer
+        return 0
+
+    async def _until_lost(self, password: str, returned: Comeback | None) -> bool:
+        """The lobby until quit: False; True once the link is lost and worth coming back.
+
+        ``returned``: just logged in again by ourselves; first back where we were.
+        """
+        try:
+            back = await what_became_of(self.where, returned, self.say) if returned else None
+            while await self._lobby(self.link, back):
+                back = None
+                self.link = await self._log_in_again(self.link, password)
+            return False
+        except NetworkError:
+            if self.settings.reconnect_tries != 0 and worth_coming_back(self.link):
+                return True
+            raise
 
     async def _password(self) -> str:
         """Without echo at a terminal; from the first line of input otherwise (scripts)."""
@@ -116,23 +175,34 @@ class ConsoleLobby(PlainText):
             return await read_secret(prompt)
         return await self.ask("")
 
-    async def _lobby(self, link: LobbyLink) -> bool:
+    async def _lobby(self, link: LobbyLink, back: BackInto | None = None) -> bool:
         """Obey commands at ``lobby>``: False once quit, True on leaving a room.
 
+        ``back`` is the room to go back into first (after logging in again by ourselves).
         A game the server puts us back in (REJOIN, right after logging in) is played on.
         """
         try:
+            if back is not None:
+                await self._back_into(link, back)
             while True:
+                self.where = AT_PROMPT
                 try:
                     line = await self.ask_unless_gone("lobby> ", gone_or_rejoined(link))
                 except Rejoined as rejoined:
-                    self.say(f"Your game in {rejoined.room} is still on: back in it.")
+                    self.say(still_on(rejoined.room))
                     await self._in_room(link, rejoined.room)
                     continue
                 if not await self._command(link, line.strip()):
                     return False
         except LeftRoom:
             return True
+
+    async def _back_into(self, link: LobbyLink, back: BackInto) -> None:
+        """Into our game again (the server's REJOIN), or into the room we watched."""
+        if back.watch:
+            await self._enter(link, back.room, wire.Mode.VIEWER)
+        else:
+            await self._in_room(link, back.room)
 
     async def _log_in_again(self, link: LobbyLink, password: str) -> LobbyLink:
         """Hang up and log in afresh: the lobby protocol's only way out of a room.
@@ -221,7 +291,7 @@ class ConsoleLobby(PlainText):
         if joined is not JoinOutcome.JOINED:
             self.say(words.JOIN.said(joined, Voice.CONSOLE))
             return
-        await self._in_room(link, name)
+        await self._in_room(link, name, watching=mode is wire.Mode.VIEWER)
 
     async def _quick(self, link: LobbyLink, rest: str) -> None:
         game = wire.parse_game(rest.split()) if rest else DEFAULT_GAME
@@ -245,8 +315,9 @@ class ConsoleLobby(PlainText):
 
     # ----- in a room -----------------------------------------------------------------
 
-    async def _in_room(self, link: LobbyLink, room: str) -> None:
+    async def _in_room(self, link: LobbyLink, room: str, watching: bool = False) -> None:
         """Wait for the game (chat shows meanwhile), then play or watch it to its end."""
+        self.where = Watching(room) if watching else Waiting(room)
         typing = asyncio.create_task(self._typed_while_waiting(link))
         try:
             while True:
@@ -260,16 +331,20 @@ class ConsoleLobby(PlainText):
         game = await room_game_from(link, message, room)
         names = game.names
         match_up = f"{names[Player.RED]} (RED) against {names[Player.YELLOW]} (YELLOW)"
+        playing = game.colour_of(link.user) is not None
+        if playing:
+            self.where = Playing.of(room, game)
         if isinstance(message, wire.Begin):
             self.say(f"Game on: {match_up}.")
-        elif game.colour_of(link.user) is not None:  # a player back in its game (REJOIN)
-            self.say(f"Back in the game: {match_up}; {message.to_move} is to move.")
+        elif playing:  # a player back in its game (REJOIN)
+            self.say(f"{words.BACK_IN_THE_GAME}: {match_up}; {message.to_move} is to move.")
         else:
             self.say(f"Watching {match_up}; {message.to_move} is to move.")
         try:
             await self._play(link, game)
         finally:
             await game.close()
+        self.where = AT_PROMPT
 
     async def _typed_while_waiting(self, link: LobbyLink) -> None:
         """While waiting for a game: say TEXT chats; quit leaves the room (Ctrl-D, the program)."""
@@ -371,34 +446,3 @@ def run_lobby(settings: LobbySettings, stdin: TextIO | None = None) -> int:
     tolerate_bad_bytes(stdin)
     lobby = ConsoleLobby(settings, stdin, sys.stdout)
     return quietly(lambda: asyncio.run(lobby.run()))
-
-
-class Rejoined(Exception):
-    """The server put us back in our game in ``room`` (its INPROGRESS comes next)."""
-
-    def __init__(self, room: str) -> None:
-        super().__init__(room)
-        self.room = room
-
-
-async def gone_or_rejoined(link: LobbyLink) -> str:
-    """The server's hang-up in words; raises Rejoined when it puts us back in a game.
-
-    What else the server might push at the lobby prompt is for nobody here: dropped.
-    """
-    gone = asyncio.ensure_future(link.gone())
-    pushed: asyncio.Future[ServerMessage] | None = None
-    try:
-        while True:
-            pushed = asyncio.ensure_future(link.pushed())
-            await asyncio.wait({gone, pushed}, return_when=asyncio.FIRST_COMPLETED)
-            if pushed.done() and pushed.exception() is None:
-                message = pushed.result()
-                if isinstance(message, wire.Rejoin):
-                    raise Rejoined(message.room)
-            if gone.done():
-                return gone.result()
-    finally:
-        gone.cancel()
-        if pushed is not None:
-            pushed.cancel()  # a message still to come is the next reader's (a room's BEGIN)

@@ -3,18 +3,27 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import sys
+from collections.abc import AsyncIterator
 from pathlib import Path
+from typing import ClassVar
 
 from c4tui.console.game import SERVER_LOST
 from tests.net.lobby_client import LobbyClient, lobby_server, logged_in
 
 TIMEOUT = 30
+#: A console that does not log in again by itself when the server goes (as before issue 28).
+NO_COMING_BACK = ("--reconnect-tries", "0")
 
 
 class ConsoleProcess:
     """The console as a subprocess: lines are typed when the output asks for them."""
+
+    #: The consoles started inside ``ended_afterwards`` (one that comes back by itself
+    #: outlives its server by a minute: a test ends it).
+    started: ClassVar[list[ConsoleProcess] | None] = None
 
     def __init__(self, process: asyncio.subprocess.Process) -> None:
         self.process = process
@@ -30,7 +39,24 @@ class ConsoleProcess:
             stderr=asyncio.subprocess.STDOUT,
             env={**os.environ, "PYTHONUNBUFFERED": "1"},
         )  # fmt: skip
-        return cls(process)
+        console = cls(process)
+        if cls.started is not None:
+            cls.started.append(console)
+        return console
+
+    @classmethod
+    @contextlib.asynccontextmanager
+    async def ended_afterwards(cls) -> AsyncIterator[None]:
+        """Kill the consoles started in the block that still run, on leaving it."""
+        cls.started = []
+        try:
+            yield
+        finally:
+            started, cls.started = cls.started, None
+            for console in started:
+                if console.process.returncode is None:
+                    console.process.kill()
+                    await console.process.wait()
 
     async def type(self, line: str) -> None:
         assert self.process.stdin is not None
@@ -50,10 +76,10 @@ class ConsoleProcess:
                 return line
 
 
-async def console_user(port: int, user: str) -> ConsoleProcess:
-    """``c4tui console --lobby`` with a fresh account, logged in."""
+async def console_user(port: int, user: str, *options: str) -> ConsoleProcess:
+    """``c4tui console --lobby`` with a fresh account, logged in (``options`` added)."""
     console = await ConsoleProcess.start(
-        "--lobby", f"127.0.0.1:{port}", "--user", user, "--register"
+        "--lobby", f"127.0.0.1:{port}", "--user", user, "--register", *options
     )
     await console.type("pw")
     await console.until(f"Logged in as {user}")
@@ -67,10 +93,12 @@ async def waiting_in_a_room(port: int, user: str, room: str) -> LobbyClient:
     return client
 
 
-async def a_raw_ann_against_a_console_bob(port: int) -> tuple[LobbyClient, ConsoleProcess]:
+async def a_raw_ann_against_a_console_bob(
+    port: int, *options: str
+) -> tuple[LobbyClient, ConsoleProcess]:
     """ann (RED, a raw client) and bob (YELLOW, the console) at a 4 × 4 classic game's start."""
     ann = await waiting_in_a_room(port, "ann", "r1:4:4:classic")
-    bob = await console_user(port, "bob")
+    bob = await console_user(port, "bob", *options)
     await bob.type("join r1")
     await ann.line()  # BEGIN
     return ann, bob
@@ -140,8 +168,8 @@ async def test_a_password_against_the_rules_is_refused_with_the_password_rule(
 
 
 async def test_a_server_lost_on_your_turn_is_said_at_once_without_typing(tmp_path: Path) -> None:
-    async with lobby_server(tmp_path) as server:
-        ann, bob = await a_raw_ann_against_a_console_bob(server.port)
+    async with lobby_server(tmp_path) as server:  # a console that does not come back by itself
+        ann, bob = await a_raw_ann_against_a_console_bob(server.port, *NO_COMING_BACK)
         await ann.send("DROP:1")
         await bob.until("Your move")
         await server.stop()  # bob's turn: he types nothing, and is told all the same

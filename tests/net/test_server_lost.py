@@ -18,6 +18,7 @@ from c4tui.console.game import SERVER_LOST
 from tests.net.lobby_client import lobby_server
 from tests.net.test_client import FakeServer, Script, greet, say
 from tests.net.test_lobby_console import (
+    NO_COMING_BACK,
     ConsoleProcess,
     a_raw_ann_against_a_console_bob,
     console_user,
@@ -104,8 +105,8 @@ async def test_connect_help_offers_no_undo_against_a_server(tmp_path: Path) -> N
 
 
 async def test_lobby_notices_the_server_stopping_on_the_opponents_turn(tmp_path: Path) -> None:
-    async with lobby_server(tmp_path) as server:
-        ann, bob = await a_raw_ann_against_a_console_bob(server.port)
+    async with lobby_server(tmp_path) as server:  # coming back: test_lobby_console_comeback.py
+        ann, bob = await a_raw_ann_against_a_console_bob(server.port, *NO_COMING_BACK)
         await ann.send("DROP:1")
         await ann.line()
         await bob.until("Your move")
@@ -118,7 +119,7 @@ async def test_lobby_notices_the_server_stopping_on_the_opponents_turn(tmp_path:
 
 async def test_lobby_notices_the_server_stopping_at_the_lobby_prompt(tmp_path: Path) -> None:
     async with lobby_server(tmp_path) as server:
-        bob = await console_user(server.port, "bob")
+        bob = await console_user(server.port, "bob", *NO_COMING_BACK)
         await server.stop()  # bob is at lobby>, typing nothing
         await ends_with(bob, RESTARTING)
 
@@ -162,7 +163,7 @@ async def bob_logs_in_elsewhere(reader: asyncio.StreamReader, writer: asyncio.St
 
 async def test_lobby_shows_no_move_the_server_never_confirmed() -> None:
     async with a_lobby_that_begins(dies_at_the_first_move) as fake:
-        bob = await console_user(fake.port, "bob")
+        bob = await console_user(fake.port, "bob", *NO_COMING_BACK)
         await bob.type("quick 4 4 classic")
         await bob.until("Your move")
         await bob.type("3")

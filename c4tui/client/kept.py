@@ -9,8 +9,10 @@ from __future__ import annotations
 import asyncio
 from datetime import datetime
 
+from c4tui.client import words
 from c4tui.client.link import LobbyLink
-from c4tui.client.words import end_reason
+from c4tui.client.outcomes import LoginOutcome
+from c4tui.client.words import Voice, end_reason
 from c4tui.engine import Player
 from c4tui.protocols.past import KeptGame
 from c4tui.records import GameRecord, Result
@@ -98,3 +100,26 @@ async def finished_games(link: LobbyLink, user: str | None = None) -> list[KeptG
         return None
     games = await asyncio.gather(*(link.kept_game(number) for number in numbers))
     return [game for game in games if game is not None]
+
+
+class NotKept(Exception):
+    """The server refused the login, or keeps no such game: why, in words."""
+
+
+async def fetch_game(host: str, port: int, user: str, password: str, number: int) -> KeptGame:
+    """Log in to the lobby at ``host``:``port`` as ``user`` and fetch the game kept as ``number``.
+
+    Raises NetworkError (in words) when the server cannot be reached or goes, TimeoutError
+    when it does not answer, NotKept when it refuses the login or has no such game.
+    """
+    link = await LobbyLink.open(host, port)
+    try:
+        logged_in = await link.login(user, password)
+        if logged_in is not LoginOutcome.LOGGED_IN:
+            raise NotKept(words.LOGIN.said(logged_in, Voice.CONSOLE, user=user))
+        game = await link.kept_game(number)
+    finally:
+        await link.close()
+    if game is None:
+        raise NotKept(f"The server at {host}:{port} keeps no game {number}.")
+    return game

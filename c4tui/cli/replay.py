@@ -19,7 +19,7 @@ from c4tui.cli.types import server_address, usage_error, username
 from c4tui.numbers import ascii_digits
 
 if TYPE_CHECKING:
-    from c4tui.records import GameRecord
+    from c4tui.protocols.past import KeptGame
 
 #: Exit status when the server cannot be reached or goes (a usage error is 2).
 SERVER_PROBLEM = 1
@@ -84,10 +84,12 @@ def run(args: argparse.Namespace) -> int:
 
 
 def replay_kept(args: argparse.Namespace) -> int:
-    """Fetch the server's game ``args.game``; open it in the app, or save it (``--save``).
+    """Fetch the server's game ``args.game``; review it in the app, or save it (``--save``).
 
+    The review is My games' (the solver's verdicts on 7 × 6 classic), seen by ``--user``.
     Refusals (the login, no such game) are usage errors; a server out of reach exits 1.
     """
+    from c4tui.client.kept import record_of  # noqa: PLC0415
     from c4tui.records import format_record  # noqa: PLC0415
     from c4tui.storage import write_atomically  # noqa: PLC0415
 
@@ -96,9 +98,10 @@ def replay_kept(args: argparse.Namespace) -> int:
     number = args.game.strip()
     if not ascii_digits(number):
         usage_error("replay", f"with --server, GAME_ID is a game's number, not {args.game!r}")
-    record = asyncio.run(_fetched(args, int(number)))
+    kept = asyncio.run(_fetched(args, int(number)))
     if args.save is None:
-        return open_app(args, review=record)
+        return open_app(args, past_game=(kept, args.user))
+    record = record_of(kept, args.user)
     path: Path = args.save.expanduser()
     try:
         write_atomically(path, format_record(record))
@@ -109,9 +112,9 @@ def replay_kept(args: argparse.Namespace) -> int:
     return 0
 
 
-async def _fetched(args: argparse.Namespace, number: int) -> GameRecord:
-    """The game as a record, seen by ``--user``; exits with the reason if it cannot be had."""
-    from c4tui.client.kept import NotKept, fetch_game, record_of  # noqa: PLC0415
+async def _fetched(args: argparse.Namespace, number: int) -> KeptGame:
+    """The game kept as ``number``; exits with the reason if it cannot be had."""
+    from c4tui.client.kept import NotKept, fetch_game  # noqa: PLC0415
     from c4tui.console.lines import EndOfInput, read_secret  # noqa: PLC0415
     from c4tui.net.errors import NetworkError, ProtocolError  # noqa: PLC0415
 
@@ -121,7 +124,7 @@ async def _fetched(args: argparse.Namespace, number: int) -> GameRecord:
             password = await read_secret(f"Password for {args.user}: ")
         else:
             password = _first_line()
-        kept = await fetch_game(host, port, args.user, password, number)
+        return await fetch_game(host, port, args.user, password, number)
     except EndOfInput:
         usage_error("replay", f"no password for {args.user} (the first line of input)")
     except NotKept as error:
@@ -129,7 +132,6 @@ async def _fetched(args: argparse.Namespace, number: int) -> GameRecord:
     except (NetworkError, ProtocolError, TimeoutError) as error:
         sys.stderr.write(f"c4tui replay: {error or 'the server did not answer in time'}\n")
         sys.exit(SERVER_PROBLEM)
-    return record_of(kept, args.user)
 
 
 def _first_line() -> str:

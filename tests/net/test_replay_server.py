@@ -13,14 +13,16 @@ import pytest
 
 from c4tui.cli import main
 from c4tui.engine import Move
-from c4tui.records import GameRecord, Result
+from c4tui.records import Result
 from c4tui.records.store import read_record
 from c4tui.server.core import C4Server
 from c4tui.ui.app import C4App
-from c4tui.ui.screens.review import ReviewScreen
+from c4tui.protocols.past import KeptGame
+from c4tui.ui.screens.past_review import PastGameReview
 from tests.net.lobby_client import lobby_server_in_a_thread
 from tests.process_helpers import run_c4tui
 from tests.ui.past_games import BLUNDER_GAME, two_finished_games
+from tests.ui.test_lobby_app import until
 
 
 @pytest.fixture
@@ -88,29 +90,36 @@ def test_user_and_save_go_with_server_only() -> None:
     assert "--user and --save go with --server HOST:PORT" in result.stderr
 
 
-def test_without_save_the_fetched_game_opens_in_the_apps_review(
+def test_without_save_the_fetched_game_opens_in_the_apps_review_with_verdicts(
     server: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """The record fetched goes to the app as ``replay FILE``'s does (the app then runs here)."""
-    opened: list[GameRecord] = []
+    """The game fetched goes to the app, which reviews it as My games does (it runs here)."""
+    opened: list[tuple[KeptGame, str]] = []
 
-    def open_app(_args: argparse.Namespace, *, review: GameRecord) -> int:
-        opened.append(review)
+    def open_app(_args: argparse.Namespace, *, past_game: tuple[KeptGame, str]) -> int:
+        opened.append(past_game)
         return 0
 
     monkeypatch.setattr("c4tui.cli.replay.open_app", open_app)
     monkeypatch.setattr("sys.stdin", io.StringIO("pw\n"))
     assert main(["replay", "--server", server, "--user", "bob", "1"]) == 0
-    (record,) = opened
-    assert record.person is not None and record.person.name == "YELLOW"  # bob's side
+    (past_game,) = opened
+    kept, viewer = past_game
+    assert (kept.number, kept.red, kept.yellow, viewer) == (1, "ann", "bob", "bob")
 
     async def review_it() -> None:
-        app = C4App(review=record)
+        app = C4App(past_game=past_game)
         async with app.run_test(size=(100, 30)) as pilot:
             await pilot.pause()
-            assert isinstance(app.screen, ReviewScreen)
+            review = app.screen
+            assert isinstance(review, PastGameReview)
+            await until(pilot, lambda: review.analysed, 90)
+            assert review.turning is not None and review.turning.number == 19
             await pilot.press("end")
             await pilot.pause()
-            assert app.screen.board.state.disc_count == len(BLUNDER_GAME)
+            assert review.board.state.disc_count == len(BLUNDER_GAME)
+            await pilot.press("escape")  # back to the menu
+            await pilot.pause()
+            assert not isinstance(app.screen, PastGameReview)
 
     asyncio.run(review_it())

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 from textual.pilot import Pilot
@@ -83,7 +84,7 @@ async def test_my_games_lists_them_and_reviews_one_with_its_losing_move(tmp_path
             await until(pilot, lambda: isinstance(app.screen, LobbyScreen))
 
 
-def test_the_review_counts_the_positions_analysed_while_the_solver_works() -> None:
+def test_the_review_counts_the_positions_analysed_and_says_why_none_lost() -> None:
     moves = tuple(Move.drop(int(digit) - 1) for digit in BLUNDER_GAME)
     kept = KeptGame(1, "ann", "bob", (7, 6, Rules.CLASSIC), "bob", "four", moves, False, STARTED)
     review = PastGameReview(kept, "ann")
@@ -91,6 +92,14 @@ def test_the_review_counts_the_positions_analysed_while_the_solver_works() -> No
     assert review.check_action("turning_point", ()) is False  # nothing found yet
     review.analyses.extend([Analysis(True, ())] * 5)  # (only counted here)
     assert review._notes(3) == "\nSolver: 5 of 24 positions…"
+    review.analysed = True  # and nothing found: why depends on how the game ended
+    assert review._notes(0) == "\nSolver: no move of ann's threw away a draw or a win."
+    drawn = PastGameReview(replace(kept, winner=None, reason="draw"), "ann")
+    drawn.analysed = True
+    assert drawn._notes(0) == "\nSolver: a draw; no move lost the game."
+    going_on = PastGameReview(replace(kept, winner=None, reason=""), "ann")
+    going_on.analysed = True
+    assert going_on._notes(0) == "\nSolver: the game is not over; no move has lost it yet."
 
 
 async def back_in(port: int, user: str) -> LobbyClient:

@@ -168,8 +168,10 @@ class PastGameReview(ReviewScreen):
         return f"\n{here}{turning.words(name)}."
 
     def _nobody_lost(self) -> str:
-        """Why no move is marked: a draw, or the loser never held a lost position's way out."""
+        """Why no move is marked: a draw, a game not over, or the loser never threw one away."""
         winner = words_of.winner_of(self.kept)
+        if not self.kept.reason:  # GAME:<id> of a game under way (c4tui replay --server)
+            return "Solver: the game is not over; no move has lost it yet."
         if winner is None:
             return "Solver: a draw; no move lost the game."
         loser = words_of.name_of(self.kept, winner.other)

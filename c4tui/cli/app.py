@@ -22,6 +22,7 @@ from c4tui.match.settings import MatchSettings
 from c4tui.storage import data_folder
 
 if TYPE_CHECKING:
+    from c4tui.protocols.past import KeptGame
     from c4tui.records import GameRecord
 
 #: Textual draws at most this many frames a second (its own default is 60). A key that
@@ -92,11 +93,16 @@ def app_settings(args: argparse.Namespace) -> tuple[MatchSettings, bool]:
 
 
 def open_app(
-    args: argparse.Namespace, *, review: GameRecord | None = None, start_columns: bool = False
+    args: argparse.Namespace,
+    *,
+    review: GameRecord | None = None,
+    past_game: tuple[KeptGame, str] | None = None,
+    start_columns: bool = False,
 ) -> int:
     """Run the full-screen app as the top-level options ask.
 
-    ``review`` opens a game record, ``start_columns`` the Columns game (``c4tui columns``).
+    ``review`` opens a game record, ``past_game`` a game a lobby kept (seen by a player),
+    ``start_columns`` the Columns game (``c4tui columns``).
 
     A web visitor's app runs in a data folder of its own from the start. Textual loads
     here, and only here, after its frame rate is set (it reads it once, on import).
@@ -116,6 +122,7 @@ def open_app(
             ascii_only=args.ascii,
             start_at_once=straight_in,
             review=review,
+            past_game=past_game,
             start_columns=start_columns,
             animate=not args.no_animation,
             visitor_servers=tuple(args.visitor_servers) if args.web_visitor else None,

@@ -6,7 +6,13 @@ of a kept game: when it started, who won and why, seen by one of its players.
 
 from __future__ import annotations
 
-from c4tui.client.words import end_reason
+import asyncio
+from datetime import datetime
+
+from c4tui.client import words
+from c4tui.client.link import LobbyLink
+from c4tui.client.outcomes import LoginOutcome
+from c4tui.client.words import Voice, end_reason
 from c4tui.engine import Player
 from c4tui.protocols.past import KeptGame
 from c4tui.records import GameRecord, Result
@@ -33,6 +39,18 @@ def started_at(kept: KeptGame, separator: str = " ") -> str:
     """``2026-11-26 23:05`` from the server's ``2026-11-26T23:05:16Z`` (as given if not that)."""
     day, _, time = kept.started.partition("T")
     return f"{day}{separator}{time[:5]}" if time else kept.started
+
+
+def started_here(kept: KeptGame) -> str:
+    """``2026-11-27 00:05``: when ``kept`` started, in this computer's time zone.
+
+    As the server gave it if it is not the ISO time the server writes.
+    """
+    try:
+        started = datetime.fromisoformat(kept.started)
+    except ValueError:
+        return kept.started
+    return started.astimezone().strftime("%Y-%m-%d %H:%M")
 
 
 def result_for(kept: KeptGame, player: Player) -> str:
@@ -69,3 +87,39 @@ def record_of(kept: KeptGame, user: str) -> GameRecord:
         reason=end_reason(kept.reason),
         person=colour_of(kept, user),
     )
+
+
+async def finished_games(link: LobbyLink, user: str | None = None) -> list[KeptGame] | None:
+    """``user``'s finished games (ours: None), newest first, all asked for at once.
+
+    None: no such user. A game gone between the list and its fetch is left out.
+    Raises what the link's requests raise (the server gone, no answer in time).
+    """
+    numbers = await link.history(user)
+    if numbers is None:
+        return None
+    games = await asyncio.gather(*(link.kept_game(number) for number in numbers))
+    return [game for game in games if game is not None]
+
+
+class NotKept(Exception):
+    """The server refused the login, or keeps no such game: why, in words."""
+
+
+async def fetch_game(host: str, port: int, user: str, password: str, number: int) -> KeptGame:
+    """Log in to the lobby at ``host``:``port`` as ``user`` and fetch the game kept as ``number``.
+
+    Raises NetworkError (in words) when the server cannot be reached or goes, TimeoutError
+    when it does not answer, NotKept when it refuses the login or has no such game.
+    """
+    link = await LobbyLink.open(host, port)
+    try:
+        logged_in = await link.login(user, password)
+        if logged_in is not LoginOutcome.LOGGED_IN:
+            raise NotKept(words.LOGIN.said(logged_in, Voice.CONSOLE, user=user))
+        game = await link.kept_game(number)
+    finally:
+        await link.close()
+    if game is None:
+        raise NotKept(f"The server at {host}:{port} keeps no game {number}.")
+    return game

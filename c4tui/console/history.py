@@ -7,7 +7,6 @@ as a game record that ``c4tui replay`` opens.
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Callable
 from pathlib import Path
 
@@ -30,17 +29,15 @@ Say = Callable[[str], None]
 async def history(link: LobbyLink, rest: str, say: Say) -> None:
     """One line per finished game of ours (or of the user named), newest first."""
     user = rest or link.user
-    numbers = await link.history(rest or None)
-    if numbers is None:
+    games = await words_of.finished_games(link, rest or None)
+    if games is None:
         say(f"No such user: {rest}.")
         return
-    if not numbers:
+    if not games:
         say(f"{'You have' if not rest else user + ' has'} no finished games yet.")
         return
-    games = await asyncio.gather(*(link.kept_game(number) for number in numbers))
     for game in games:
-        if game is not None:
-            say(_history_line(game, user))
+        say(_history_line(game, user))
 
 
 def _history_line(game: KeptGame, user: str) -> str:

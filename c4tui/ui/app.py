@@ -31,6 +31,7 @@ from c4tui.ui.theming import ThemeMemory, offer_themes
 if TYPE_CHECKING:
     from c4tui.match.pool import SearchPool
     from c4tui.match.settings import DriverFactory
+    from c4tui.protocols.past import KeptGame
     from c4tui.records import GameRecord
     from c4tui.ui.screens.game import GameScreen
 
@@ -46,6 +47,8 @@ class C4App(App[None]):
         start_at_once: open a game with ``settings`` at once (the command line asked for one).
         start_columns: open the Columns game's setup at once, over the menu (``c4tui columns``).
         review: open this saved game to step through it (``c4tui replay``).
+        past_game: open this game a lobby kept, seen by this player, to step through it
+            with the solver's verdicts (``c4tui replay --server``).
         animate: let dropped discs fall into place (off: ``--no-animation``).
         visitor_servers: served to a browser (``c4tui web``): the only network servers
             this app may reach; without any, no network modes are offered. None: any.
@@ -75,6 +78,7 @@ class C4App(App[None]):
         start_at_once: bool = False,
         start_columns: bool = False,
         review: GameRecord | None = None,
+        past_game: tuple[KeptGame, str] | None = None,
         animate: bool = True,
         visitor_servers: Servers | None = None,
     ) -> None:
@@ -104,6 +108,7 @@ class C4App(App[None]):
             visit=self._visit,
         )
         self._review = review
+        self._past_game = past_game
 
     # ----- looks ---------------------------------------------------------------------
 
@@ -140,6 +145,9 @@ class C4App(App[None]):
         self.push_screen(menu)
         if self._review is not None:
             self.games.open_record(self._review, review=True)
+        elif self._past_game is not None:
+            kept, viewer = self._past_game
+            self.push_screen(screens.past_game_review(kept, viewer, ascii_only=self._ascii_only))
         elif self._start_columns:
             self._set_up_columns()
         elif self._start_at_once:

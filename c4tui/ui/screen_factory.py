@@ -21,6 +21,7 @@ from c4tui.ui.servers import Servers
 if TYPE_CHECKING:
     from c4tui.match.driver import MatchDriver
     from c4tui.match.settings import DriverFactory
+    from c4tui.protocols.past import KeptGame
     from c4tui.records import GameRecord
     from c4tui.ui.screens.columns import ColumnsScreen, ColumnsSetup
     from c4tui.ui.screens.confirm import ConfirmDialog
@@ -30,6 +31,7 @@ if TYPE_CHECKING:
     from c4tui.ui.screens.lobby import LobbyScreen
     from c4tui.ui.screens.login import LoggedIn, LoginDialog
     from c4tui.ui.screens.open import OpenDialog
+    from c4tui.ui.screens.past_review import PastGameReview
 
 # ----- screens ---------------------------------------------------------------------------
 
@@ -114,6 +116,13 @@ def lobby_screen(
     return LobbyScreen(
         logged_in, settings, ascii_only=ascii_only, saves_last_until_quit=saves_last_until_quit
     )
+
+
+def past_game_review(kept: KeptGame, viewer: str, *, ascii_only: bool) -> PastGameReview:
+    """A game a lobby kept, reviewed from ``viewer``'s side (with the solver's verdicts)."""
+    from c4tui.ui.screens.past_review import PastGameReview  # noqa: PLC0415
+
+    return PastGameReview(kept, viewer, ascii_only=ascii_only)
 
 
 def open_dialog(*, allow_files: bool) -> OpenDialog:

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import AsyncIterator
+import threading
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from pathlib import Path
 
 from c4tui.server.core import C4Server, ServerConfig
@@ -31,6 +32,33 @@ async def lobby_server(tmp_path: Path, **settings: object) -> AsyncIterator[C4Se
         await server.stop()
 
 
+@contextlib.contextmanager
+def lobby_server_in_a_thread(
+    database: Path, prepare: Callable[[C4Server], Awaitable[object]]
+) -> Iterator[C4Server]:
+    """A running server on a loop of its own (for a test whose app runs the main loop).
+
+    ``prepare`` runs on that loop once the server listens (what it opens stays open).
+    """
+    loop = asyncio.new_event_loop()
+    thread = threading.Thread(target=loop.run_forever, daemon=True)
+    thread.start()
+
+    async def set_up() -> C4Server:
+        server = C4Server(ServerConfig(port=0, db=database, bcrypt_rounds=TEST_ROUNDS))
+        await server.start()
+        await prepare(server)
+        return server
+
+    server = asyncio.run_coroutine_threadsafe(set_up(), loop).result(60)
+    try:
+        yield server
+    finally:
+        asyncio.run_coroutine_threadsafe(server.stop(), loop).result(30)
+        loop.call_soon_threadsafe(loop.stop)
+        thread.join(10)
+
+
 class LobbyClient(RawClient):
     """Lines in, lines out; ``ask`` sends one and returns the answer."""
 
@@ -55,4 +83,4 @@ async def logged_in(port: int, user: str, password: str = "pw") -> LobbyClient:
     return client
 
 
-__all__ = ["TIMEOUT", "LobbyClient", "lobby_server", "logged_in"]
+__all__ = ["TIMEOUT", "LobbyClient", "lobby_server", "lobby_server_in_a_thread", "logged_in"]

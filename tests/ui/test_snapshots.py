@@ -6,8 +6,6 @@ and look at every changed SVG (``snapshot_report.html``) before committing.
 
 from __future__ import annotations
 
-import asyncio
-import threading
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -18,11 +16,11 @@ from textual.pilot import Pilot
 from textual.widgets import DataTable, Input
 
 from c4tui.engine import Rules
-from c4tui.server.core import C4Server, ServerConfig
+from c4tui.server.core import C4Server
 from c4tui.tictactoe import Board
 from c4tui.ui.app import C4App
 from c4tui.ui.widgets.tictactoe_board import TicTacToeBoard
-from tests.net.lobby_client import LobbyClient, logged_in
+from tests.net.lobby_client import LobbyClient, lobby_server_in_a_thread, logged_in
 from tests.ui.helpers import SIZE, make_app, play, settle
 
 
@@ -135,13 +133,9 @@ def test_ansi_dark_theme_keeps_discs_and_the_winning_line_readable(snap_compare)
 @pytest.fixture
 def lobby_with_rooms(tmp_path: Path) -> Iterator[int]:
     """A lobby server in a thread, with a waiting room and a game being watched; its port."""
-    loop = asyncio.new_event_loop()
-    thread = threading.Thread(target=loop.run_forever, daemon=True)
-    thread.start()
+    clients: list[LobbyClient] = []  # kept open
 
-    async def set_up() -> tuple[C4Server, list[LobbyClient]]:
-        server = C4Server(ServerConfig(port=0, db=tmp_path / "a.sqlite3", bcrypt_rounds=4))
-        await server.start()
+    async def set_up(server: C4Server) -> None:
         ann, bob, cid, dee = [
             await logged_in(server.port, name) for name in ("ann", "bob", "cid", "dee")
         ]
@@ -150,15 +144,10 @@ def lobby_with_rooms(tmp_path: Path) -> Iterator[int]:
         assert await bob.ask("CREATE:quick game:5:4:classic") == "CREATE:ACKSTATUS:0"
         assert await cid.ask("JOIN:quick game:PLAYER") == "JOIN:ACKSTATUS:0"
         assert await dee.ask("JOIN:quick game:VIEWER") == "JOIN:ACKSTATUS:0"
-        return server, [ann, bob, cid, dee]
+        clients.extend([ann, bob, cid, dee])
 
-    server, _clients = asyncio.run_coroutine_threadsafe(set_up(), loop).result(30)  # kept open
-    try:
+    with lobby_server_in_a_thread(tmp_path / "a.sqlite3", set_up) as server:
         yield server.port
-    finally:
-        asyncio.run_coroutine_threadsafe(server.stop(), loop).result(30)
-        loop.call_soon_threadsafe(loop.stop)
-        thread.join(10)
 
 
 def online_app(port: int) -> C4App:

@@ -35,6 +35,7 @@ from c4tui.net.errors import NetworkError, ProtocolError
 from c4tui.protocols import lobby as wire
 from c4tui.ui.screens.login import LoggedIn, log_in
 from c4tui.ui.screens.online_game import OnlineGameScreen
+from c4tui.ui.screens.past_games import PastGamesScreen
 from c4tui.ui.screens.tictactoe import TicTacToeScreen
 from c4tui.ui.widgets.chat import ChatInput
 from c4tui.ui.widgets.footer import FittingFooter
@@ -63,6 +64,8 @@ class LobbyScreen(Screen[None]):
         Binding("g", "quick_play", "Quick play", id="lobby.quick"),
         Binding("t", "talk", "Chat", id="lobby.talk"),
         Binding("escape", "leave", "Back", id="lobby.leave"),
+        Binding("m", "past_games", "My games", id="lobby.my_games"),
+        Binding("p", "past_games(True)", "Player's games", id="lobby.players_games"),
     ]
 
     def __init__(
@@ -305,8 +308,8 @@ class LobbyScreen(Screen[None]):
         self.app.push_screen(screen, self._game_left)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        """Tic-tac-toe servers have no quick play and no chat."""
-        return not (self.tictactoe and action in ("quick_play", "talk"))
+        """Tic-tac-toe servers have no quick play, no chat and keep no games."""
+        return not (self.tictactoe and action in ("quick_play", "talk", "past_games"))
 
     def _open_game(self, game: RoomGame) -> None:
         mine = game.colour_of(self.link.user)
@@ -337,6 +340,22 @@ class LobbyScreen(Screen[None]):
         """Back from a game; a viewer who left a game under way leaves its room too."""
         if still_in_room:
             self._reconnect()
+
+    # ----- finished games ------------------------------------------------------------
+
+    def action_past_games(self, of_room: bool = False) -> None:
+        """Your finished games, or (``of_room``) those of the chosen room's players."""
+        room = self._chosen() if of_room else None
+        if of_room and room is None:
+            self._say("Choose a room first (r refreshes the list).", error=True)
+            return
+        games = PastGamesScreen(
+            self.link,
+            room,
+            ascii_only=self._ascii_only,
+            saves_last_until_quit=self._saves_last_until_quit,
+        )
+        self.app.push_screen(games)
 
     # ----- chat and leaving ----------------------------------------------------------
 

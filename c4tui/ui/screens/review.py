@@ -135,7 +135,8 @@ class ReviewScreen(BoardScreen[int]):
         panel.moves = MovesSoFar(moves[:at], state.turn.other if at else None)
         mover = state.turn.other.name if at else ""
         shown = f"{mover} {describe_move(moves[at - 1])}" if at else "the empty board"
-        panel.say(self._where(shown) + self._result(at) + self._keys(), "thinking")
+        said = self._where(shown) + self._result(at) + self._notes(at) + self._keys()
+        panel.say(said, "thinking")
         self.refresh_bindings()  # Play on is not offered in the best line
 
     def _where(self, shown: str) -> str:
@@ -150,6 +151,10 @@ class ReviewScreen(BoardScreen[int]):
         if at > played:
             return f"Best line (solver): step {at - played} of {len(self._line)} — {shown}"
         return f"Review: move {at} of {played} — {shown}; → the best line (solver)"
+
+    def _notes(self, at: int) -> str:
+        """More to say of move ``at`` (a kind of review adds its own): nothing here."""
+        return ""
 
     def _keys(self) -> str:
         """What the keys do here (no playing on from the best line's moves)."""

@@ -22,11 +22,22 @@ from c4tui.ui.widgets.scrolling import set_virtual_size
 NO_MOVES = "(no moves yet)"
 
 
-def move_list_lines(moves: tuple[Move, ...]) -> list[str]:
-    """Moves numbered in pairs, a line each: ``  1. d4 d4`` (red's move first)."""
+#: After the move that lost the game (``marked``), as chess marks a blunder.
+LOSING_MARK = "??"
+
+
+def move_list_lines(moves: tuple[Move, ...], marked: int | None = None) -> list[str]:
+    """Moves numbered in pairs, a line each: ``  1. d4 d4`` (red's move first).
+
+    The move at index ``marked`` (if any) is followed by ``LOSING_MARK``.
+    """
+    written = [
+        format_move(move) + (LOSING_MARK if index == marked else "")
+        for index, move in enumerate(moves)
+    ]
     lines = []
     for index in range(0, len(moves), 2):
-        pair = " ".join(format_move(move) for move in moves[index : index + 2])
+        pair = " ".join(written[index : index + 2])
         lines.append(f"{index // 2 + 1:>3}. {pair}")
     return lines or [NO_MOVES]
 
@@ -55,9 +66,12 @@ class MoveList(ScrollView):
         """The news above grew or shrank: the newest moves stay in view."""
         self.scroll_end(animate=False, immediate=True)
 
-    def show(self, moves: tuple[Move, ...]) -> bool:
-        """Show ``moves``, scrolled to the newest; False if they were shown already."""
-        lines = move_list_lines(moves)
+    def show(self, moves: tuple[Move, ...], marked: int | None = None) -> bool:
+        """Show ``moves`` (``marked``: see ``move_list_lines``), scrolled to the newest.
+
+        False if they were shown already.
+        """
+        lines = move_list_lines(moves, marked)
         if lines == self._lines:
             return False
         old, self._lines = self._lines, lines

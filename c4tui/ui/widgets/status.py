@@ -80,10 +80,14 @@ class Mode:
 
 @dataclass(frozen=True)
 class MovesSoFar:
-    """The moves of the game shown; ``last_mover`` played the last one (None: no moves)."""
+    """The moves of the game shown; ``last_mover`` played the last one (None: no moves).
+
+    ``marked``: the index of the move a review found lost the game (None: none marked).
+    """
 
     moves: tuple[Move, ...]
     last_mover: Player | None
+    marked: int | None = None
 
 
 @dataclass(frozen=True)
@@ -272,7 +276,7 @@ class StatusPanel(Vertical):
             self._put(last, self._laid_out(said))
         else:
             self._put(last, "Last: —")
-        self.query_one("#moves", MoveList).show(moves)
+        self.query_one("#moves", MoveList).show(moves, shown.marked)
 
     def watch_best_line(self, shown: LineShown | None) -> None:
         """The analysis's best line, fitted to the panel's width (hidden without one)."""

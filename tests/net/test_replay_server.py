@@ -13,11 +13,11 @@ import pytest
 
 from c4tui.cli import main
 from c4tui.engine import Move
+from c4tui.protocols.past import KeptGame
 from c4tui.records import Result
 from c4tui.records.store import read_record
 from c4tui.server.core import C4Server
 from c4tui.ui.app import C4App
-from c4tui.protocols.past import KeptGame
 from c4tui.ui.screens.past_review import PastGameReview
 from tests.net.lobby_client import lobby_server_in_a_thread
 from tests.process_helpers import run_c4tui

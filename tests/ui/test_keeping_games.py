@@ -9,7 +9,7 @@ from pathlib import Path
 
 from textual.widgets import Input, OptionList, Static
 
-from c4tui.engine import Move, Player
+from c4tui.engine import Move, Player, Rules
 from c4tui.match.settings import MatchSettings
 from c4tui.records import GameRecord, Result, parse_record, record_from_digits
 from c4tui.records.store import saved_games, unfinished_game
@@ -423,3 +423,17 @@ async def test_undo_with_nothing_to_undo_says_so() -> None:
         await pilot.press("u")
         await pilot.pause()
         assert screen.driver.moves == ()
+
+
+async def test_a_saved_server_game_names_its_players_in_the_review() -> None:
+    """A record saved from a lobby's kept game (console ``save``, ``replay --server --save``)
+    opens as two people here, yet the review says ann and bob, not Player 1 and 2."""
+    moves = record_from_digits("4455667").moves  # RED's four along the bottom
+    record = GameRecord(7, 6, Rules.CLASSIC, moves, red="ann", yellow="bob", result=Result.RED)
+    app = C4App(review=record)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        await pilot.press("end")
+        await pilot.pause()
+        shown = " ".join(str(widget.render()) for widget in app.screen.query(Static))
+        assert "ann" in shown and "Player 1" not in shown, shown

@@ -266,7 +266,13 @@ class MatchView(BoardScreen[bool | None]):
         return "" if self._ready else "Getting ready…"
 
     def _who(self) -> dict[Player, str]:
-        """Who plays each colour ("You", "Computer (Hard)", "Player 2" after a rematch)."""
+        """Who plays each colour ("You", "Computer (Hard)", "Player 2" after a rematch).
+
+        A saved game being stepped through names its own players: a game kept by a
+        lobby server opens as two people here, but it was ann against bob.
+        """
+        if self._opened is not None:
+            return {Player.RED: self._opened.red, Player.YELLOW: self._opened.yellow}
         return {player: seat.label for player, seat in self.driver.seats.items()}
 
     @property

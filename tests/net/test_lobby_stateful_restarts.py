@@ -63,6 +63,7 @@ class LobbyThroughDropsAndRestarts(LobbyProtocol):
         self.folder = tempfile.TemporaryDirectory()
         self.database = Path(self.folder.name) / "lobby.sqlite3"
         self.departures = itertools.count()  # who left first, when two are away
+        self.returning: set[str] = set()  # who is away and will come back in time
         return self._start(), set()
 
     def _start(self) -> C4Server:
@@ -91,7 +92,7 @@ class LobbyThroughDropsAndRestarts(LobbyProtocol):
         name = data.draw(st.sampled_from([n for n, r in self.rooms.items() if r.yellow]))
         room = self.rooms[name]
         since = time.monotonic()
-        self._drop(room, data.draw(st.sampled_from(room.players)), how)
+        self._drop(data, room, data.draw(st.sampled_from(room.players)), how)
         self._while_away(data, since)
 
     @rule(data=st.data(), moves=st.integers(0, 5))
@@ -117,17 +118,15 @@ class LobbyThroughDropsAndRestarts(LobbyProtocol):
             else:
                 room.viewers.clear()
                 room.away = dict.fromkeys(room.players, departure)
+                for player in room.players:
+                    self._will_it_return(data, player)
         since = time.monotonic()
         self.server = self._start()
-        for name, room in self._away_rooms():
-            for player in room.players:
-                if data.draw(st.booleans(), label=f"{player} comes back at once"):
-                    self._comes_back(player, name, room)
         self._while_away(data, since)
 
     # ----- away and back ---------------------------------------------------------------
 
-    def _drop(self, room: Room, who: str, how: str) -> None:
+    def _drop(self, data: st.DataObject, room: Room, who: str, how: str) -> None:
         """``who``'s connection ends (``how``): it is away, the others hear it."""
         old = self.clients.pop(who)
         self._say_goodbye(old, how)
@@ -136,6 +135,12 @@ class LobbyThroughDropsAndRestarts(LobbyProtocol):
         old.close()
         room.away[who] = next(self.departures)
         self._to(room.members, f"AWAY:{who}:{self.grace}")
+        self._will_it_return(data, who)
+
+    def _will_it_return(self, data: st.DataObject, who: str) -> None:
+        """Whether ``who``, away, comes back in time (if time allows) or lets the grace run out."""
+        if data.draw(st.booleans(), label=f"{who} comes back"):
+            self.returning.add(who)
 
     def _while_away(self, data: st.DataObject, since: float) -> None:
         """Players are away since ``since``: meanwhile things happen; then the graces run out.
@@ -148,6 +153,11 @@ class LobbyThroughDropsAndRestarts(LobbyProtocol):
             if time.monotonic() - since > IN_TIME or not happenings:
                 break
             self._meanwhile(data, data.draw(st.sampled_from(happenings)))
+        for name, room in self._away_rooms():
+            for who in [who for who in room.away if who in self.returning]:
+                if time.monotonic() - since < IN_TIME:  # else too late: its game is lost
+                    self._comes_back(who, name, room)
+        self.returning.clear()
         for name, room in self._away_rooms():
             self._grace_runs_out(name, room)
         self._wait_until_the_server_agrees()  # those games are over (none may be there to hear)
@@ -185,7 +195,8 @@ class LobbyThroughDropsAndRestarts(LobbyProtocol):
         )
         present = [p for p in room.players if p not in room.away]
         if what == "come back":
-            self._comes_back(data.draw(st.sampled_from(list(room.away))), name, room)
+            who = data.draw(st.sampled_from([p for p in room.away if p in self.returning]))
+            self._comes_back(who, name, room)
         elif what == "watch":
             self.join(data.draw(st.sampled_from(self._free())), name, "VIEWER")
         elif what == "move":
@@ -194,7 +205,7 @@ class LobbyThroughDropsAndRestarts(LobbyProtocol):
         elif what == "chat":
             self.chat(data.draw(st.sampled_from(room.members)), "meanwhile")
         elif what == "drop too":
-            self._drop(room, data.draw(st.sampled_from(present)), "hang up")
+            self._drop(data, room, data.draw(st.sampled_from(present)), "hang up")
         else:
             self.forfeit(data.draw(st.sampled_from(present)), "")
 
@@ -202,6 +213,8 @@ class LobbyThroughDropsAndRestarts(LobbyProtocol):
         """Whether ``what`` can happen in ``room`` (anything else: anywhere)."""
         if what == "move":
             return room.name_of(room.state.turn) not in room.away
+        if what == "come back":
+            return any(player in self.returning for player in room.away)
         if what in ("drop too", "forfeit"):
             return any(player not in room.away for player in room.players)
         if what == "chat":
@@ -211,6 +224,7 @@ class LobbyThroughDropsAndRestarts(LobbyProtocol):
     def _comes_back(self, who: str, name: str, room: Room) -> None:
         """``who`` logs in again in time: back in its game (BACK to the others)."""
         del room.away[who]
+        self.returning.discard(who)
         self._logs_in(who)
         self._rejoined(who, name, room, back=True)
 

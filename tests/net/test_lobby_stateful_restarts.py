@@ -42,7 +42,7 @@ IN_TIME = 0.5
 #: Ways a connection ends without a word from the server first.
 HANG_UPS = ("hang up", "hang up mid-line", "unknown command", "not ASCII", "a line too long")
 #: What may happen while players are away (each when it can).
-MEANWHILE = ("come back", "move", "watch", "chat", "drop too", "forfeit", "log in")
+MEANWHILE = ("come back", "move", "watch", "look", "chat", "drop too", "forfeit", "log in")
 
 
 def a_game_under_way(machine: LobbyThroughDropsAndRestarts) -> bool:
@@ -172,7 +172,7 @@ class LobbyThroughDropsAndRestarts(LobbyProtocol):
         """Whether ``what`` can happen now (someone who can do it is there)."""
         if what == "log in":
             return bool(self._offline())
-        if what == "watch" and not self._free():
+        if (what == "watch" and not self._free()) or (what == "look" and not self.clients):
             return False
         return any(self._can_in(what, room) for _, room in self._away_rooms())
 
@@ -199,6 +199,8 @@ class LobbyThroughDropsAndRestarts(LobbyProtocol):
             self._comes_back(who, name, room)
         elif what == "watch":
             self.join(data.draw(st.sampled_from(self._free())), name, "VIEWER")
+        elif what == "look":  # the room is still playing, with both players named
+            self.room_info(data.draw(st.sampled_from(list(self.clients))), name)
         elif what == "move":
             move = data.draw(st.sampled_from(room.state.legal_moves()))
             self.move(room.name_of(room.state.turn), move.kind.name, str(move.column + 1))

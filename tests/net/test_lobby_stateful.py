@@ -7,8 +7,10 @@ game's position, and what each client must receive, in order, after each step.
 Where the spec is silent the model follows the choices the server documents (which
 status wins when two apply; a second login closes the first connection and takes
 its game over). A player who drops out of a game comes straight back, so the model
-sees AWAY and BACK (§5.1) but never a grace running out. A refusal's wording is the
-server's own: the model predicts ``INVALID:`` and a reason.
+sees AWAY and BACK (§5.1) but never a grace running out (``test_lobby_stateful_restarts``
+lets it run out, and restarts the server). Every game that ends is kept: HISTORY and
+GAME:<id> (§5.2) must give it back as the model saw it played. A refusal's wording is
+the server's own: the model predicts ``INVALID:`` and a reason.
 """
 
 from __future__ import annotations
@@ -27,8 +29,10 @@ import pytest
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
 
-from c4tui.engine import GameState, Move, MoveKind, Player, Rules
+from c4tui.engine import DrawReason, GameState, Move, MoveKind, Player, Rules, format_move
 from c4tui.server.core import C4Server, ServerConfig
+from c4tui.server.sqlite_store import utc_now
+from c4tui.server.store import HISTORY_LIMIT
 from tests.net.conftest import server_in_a_thread
 from tests.net.lobby_client import TEST_ROUNDS
 from tests.net.stateful import machine_settings, wait_until_rooms_are
@@ -87,14 +91,17 @@ class Room:
     yellow: str | None = None
     viewers: list[str] = field(default_factory=list)
     state: GameState = field(init=False)
+    moves: list[Move] = field(default_factory=list)
+    #: Players away from the game, and in what order they left (equal: at once, a restart).
+    away: dict[str, int] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         self.state = GameState.new(*self.game)
 
     @property
     def members(self) -> list[str]:
-        players = [self.red] if self.yellow is None else [self.red, self.yellow]
-        return players + self.viewers
+        """Everyone in the room now: players first (not those away), then viewers."""
+        return [player for player in self.players if player not in self.away] + self.viewers
 
     @property
     def players(self) -> list[str]:
@@ -104,6 +111,19 @@ class Room:
         name = self.red if player is Player.RED else self.yellow
         assert name is not None
         return name
+
+
+@dataclass
+class FinishedGame:
+    """A game that ended, as GAME:<id> must give it back (its id once HISTORY said it)."""
+
+    red: str
+    yellow: str
+    game: tuple[int, int, Rules]
+    winner: str | None
+    reason: str
+    moves: list[Move]
+    number: int | None = None
 
 
 def cells(state: GameState) -> str:
@@ -147,6 +167,12 @@ class Client:
         got = self.line()
         assert got == message, f"{self.name} expected {message!r}, got {got!r}"
 
+    def expect_away(self, user: str, at_most: int) -> None:
+        """AWAY for ``user`` with the seconds it has left (a moment after it left: fewer)."""
+        got = self.line()
+        found = re.fullmatch(rf"AWAY:{user}:([0-9]+)", got)
+        assert found and int(found[1]) <= at_most, f"{self.name} expected AWAY:{user}, got {got!r}"
+
     def expect_refusal(self) -> None:
         got = self.line()
         assert re.fullmatch(r"INVALID:.+", got), f"{self.name} expected INVALID, got {got!r}"
@@ -178,21 +204,35 @@ class Client:
 class LobbyProtocol(RuleBasedStateMachine):
     """Four logged-in clients; rooms r1, r2, "room 3" and quick ones (and names never made)."""
 
+    #: Seconds a dropped player has to come back, as AWAY says them.
+    grace = GRACE
+    #: Whether the server has kept no game but this example's (HISTORY lists no others).
+    complete_history = False
+
     def __init__(self) -> None:
         super().__init__()
-        assert SERVER is not None, "the module's fixture starts the server"
-        self.server = SERVER
-        self.port = SERVER.port
+        self.began = utc_now()
+        self.server, self.registered = self.a_server()
         self.rooms: dict[str, Room] = {}  # in creation order
+        self.finished: list[FinishedGame] = []  # in the order they ended
         self.clients: dict[str, Client] = {}
         for name in NAMES:
             client = Client(self.port, name)
-            status = 1 if name in REGISTERED else 0
+            status = 1 if name in self.registered else 0
             client.send(f"REGISTER:{name}:pw:with:colons")
             client.expect(f"REGISTER:ACKSTATUS:{status}")
-            REGISTERED.add(name)
+            self.registered.add(name)
             self.clients[name] = client
             self._log_in(name)
+
+    def a_server(self) -> tuple[C4Server, set[str]]:
+        """The server to talk to, and the names it has accounts for: the module's."""
+        assert SERVER is not None, "the module's fixture starts the server"
+        return SERVER, REGISTERED
+
+    @property
+    def port(self) -> int:
+        return self.server.port
 
     def _log_in(self, name: str) -> None:
         client = self.clients[name]
@@ -209,6 +249,10 @@ class LobbyProtocol(RuleBasedStateMachine):
                 client.quiet()
             for room in [room for room in self.rooms.values() if room.yellow is not None]:
                 self.forfeit(room.red, "")
+            for name in NAMES:
+                self.history(name, "")
+            for game in self.finished:
+                self.look_at_a_finished_game(game, NAMES[0])
         finally:
             for client in self.clients.values():
                 client.close()
@@ -332,6 +376,12 @@ class LobbyProtocol(RuleBasedStateMachine):
                 to_move, other = target.name_of(state.turn), target.name_of(state.turn.other)
                 client.expect(f"INPROGRESS:{to_move}:{other}:{game_words(target.game)}")
                 client.expect(f"BOARDSTATUS:{cells(state)}")
+                self._still_away(who, target)
+
+    def _still_away(self, who: str, room: Room) -> None:
+        """One who enters a game hears who is away from it, in the order they left."""
+        for player in room.away:
+            self.clients[who].expect_away(player, self.grace)
 
     def _begin(self, room: Room, yellow: str) -> None:
         room.yellow = yellow
@@ -416,6 +466,7 @@ class LobbyProtocol(RuleBasedStateMachine):
             self.clients[who].expect_refusal()
             return
         room.state = state.play(move)
+        room.moves.append(move)
         self._after_a_move(name, room, who)
 
     def _after_a_move(self, name: str, room: Room, mover: str) -> None:
@@ -423,15 +474,21 @@ class LobbyProtocol(RuleBasedStateMachine):
         if not state.is_over:
             self._to(room.members, f"BOARDSTATUS:{cells(state)}")
         elif state.winner is None:
-            self._end(name, f"GAMEEND:{cells(state)}:1")
+            reason = "repetition" if state.draw_reason is DrawReason.REPETITION else "full"
+            self._end(name, f"GAMEEND:{cells(state)}:1", None, reason)
         else:
             winner = room.name_of(state.winner)
             assert winner == mover or state.rules is Rules.POPOUT  # only a pop can lose
-            self._end(name, f"GAMEEND:{cells(state)}:0:{winner}")
+            self._end(name, f"GAMEEND:{cells(state)}:0:{winner}", winner, "four")
 
-    def _end(self, name: str, message: str) -> None:
+    def _end(self, name: str, message: str, winner: str | None, reason: str) -> None:
+        """The game in ``name`` ended: everyone there hears ``message``, and it is kept."""
         room = self.rooms.pop(name)
         self._to(room.members, message)
+        assert room.yellow is not None, "only a game under way ends"
+        self.finished.append(
+            FinishedGame(room.red, room.yellow, room.game, winner, reason, room.moves)
+        )
 
     @rule(who=st.sampled_from(NAMES), argument=st.sampled_from(["", ":now"]))
     def forfeit(self, who: str, argument: str) -> None:
@@ -445,7 +502,8 @@ class LobbyProtocol(RuleBasedStateMachine):
             self.clients[who].expect_refusal()  # a viewer, or a creator still waiting
         else:
             name, room = found
-            self._end(name, f"GAMEEND:{cells(room.state)}:2:{self._opponent(room, who)}")
+            winner = self._opponent(room, who)
+            self._end(name, f"GAMEEND:{cells(room.state)}:2:{winner}", winner, "forfeit")
 
     @staticmethod
     def _opponent(room: Room, player: str) -> str:
@@ -463,6 +521,66 @@ class LobbyProtocol(RuleBasedStateMachine):
             self.clients[who].expect("NOROOM")
         else:
             self._to(found[1].members, f"CHAT:{who}:{text}")
+
+    # ----- rules: the past (§5.2) ---------------------------------------------------------
+
+    @rule(who=st.sampled_from(NAMES), whose=st.sampled_from(["", *NAMES, "nobody", "no one"]))
+    def history(self, who: str, whose: str) -> None:
+        """HISTORY[:<user>]: the games that user finished in this example, newest first.
+
+        The ids are the server's: the model learns each game's from the first HISTORY
+        that lists it, and holds the server to it from then on. Games of earlier
+        examples come after (the module's server keeps them), unless ``complete_history``.
+        """
+        self.clients[who].send(f"HISTORY:{whose}" if whose else "HISTORY")
+        user = whose or who
+        got = self.clients[who].line()
+        if user not in self.registered:
+            assert got == "HISTORY:ACKSTATUS:1", got
+            return
+        assert got.startswith("HISTORY:ACKSTATUS:0:"), got
+        listed = got.removeprefix("HISTORY:ACKSTATUS:0:")
+        numbers = [int(number) for number in listed.split(",")] if listed else []
+        games = [game for game in reversed(self.finished) if user in (game.red, game.yellow)]
+        assert len(numbers) >= len(games[:HISTORY_LIMIT]), f"{user}: {numbers}, model {games}"
+        if self.complete_history:
+            assert len(numbers) == len(games[:HISTORY_LIMIT]), f"{user}: {numbers}, model {games}"
+        for game, number in zip(games, numbers, strict=False):
+            if game.number is None:
+                assert number not in {known.number for known in self.finished}, numbers
+                game.number = number
+            assert game.number == number, f"{user}'s games: {numbers}, model {games}"
+
+    @precondition(lambda self: any(game.number is not None for game in self.finished))
+    @rule(data=st.data())
+    def look_at_a_kept_game(self, data: st.DataObject) -> None:
+        """GAME:<id> of a finished game whose id HISTORY said, or of none."""
+        kept = [game for game in self.finished if game.number is not None]
+        game = data.draw(st.sampled_from(kept))
+        who = data.draw(st.sampled_from(NAMES))
+        if data.draw(st.booleans()):
+            self.look_at_a_finished_game(game, who)
+            return
+        nonsense = data.draw(st.sampled_from(["x", "", "-1", "99999999999"]))
+        self.clients[who].send(f"GAME:{nonsense}")
+        self.clients[who].expect("GAME:ACKSTATUS:1")
+
+    def look_at_a_finished_game(self, game: FinishedGame, who: str) -> None:
+        """GAME:<id> gives the game back as it was played (a game's id the model does not
+        know yet is not asked for)."""
+        if game.number is None:
+            return
+        self.clients[who].send(f"GAME:{game.number}")
+        moves = " ".join(format_move(move) for move in game.moves)
+        expected = (
+            f"GAME:ACKSTATUS:0:{game.number}:{game.red}:{game.yellow}:{game_words(game.game)}:"
+            f"{game.winner or ''}:{game.reason}:{moves}:0:"
+        )
+        got = self.clients[who].line()
+        assert got.startswith(expected), f"{who} expected {expected!r}…, got {got!r}"
+        started = got.removeprefix(expected)
+        assert re.fullmatch(r"[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}Z", started)
+        assert self.began <= started <= utc_now(), f"started {started}, not in this example"
 
     # ----- rules: accounts and connections ----------------------------------------------
 
@@ -487,8 +605,8 @@ class LobbyProtocol(RuleBasedStateMachine):
         stranger = Client(self.port, "stranger")
         try:
             stranger.send("REGISTER:eve:pw")
-            stranger.expect(f"REGISTER:ACKSTATUS:{1 if 'eve' in REGISTERED else 0}")
-            REGISTERED.add("eve")
+            stranger.expect(f"REGISTER:ACKSTATUS:{1 if 'eve' in self.registered else 0}")
+            self.registered.add("eve")
             stranger.send(f"LOGIN:{next(STRANGERS)}:pw")
             stranger.expect("LOGIN:ACKSTATUS:1")
             for request in ("ROOMLIST:PLAYER", "CREATE:r9", "DROP:1", "CHAT:hi", "FORFEIT"):
@@ -539,7 +657,7 @@ class LobbyProtocol(RuleBasedStateMachine):
             with contextlib.suppress(OSError):  # the server has closed it: nothing comes back
                 old.send("ROOMLIST:VIEWER")
         elif found is not None and playing:
-            self._to([m for m in found[1].members if m != who], f"AWAY:{who}:{GRACE}")
+            self._to([m for m in found[1].members if m != who], f"AWAY:{who}:{self.grace}")
         if how not in ("hang up", "hang up mid-line"):
             assert old.hung_up_on() and not old.buffer, f"{who}'s old line got {old.buffer!r}"
         old.close()
@@ -557,6 +675,7 @@ class LobbyProtocol(RuleBasedStateMachine):
         to_move, other = room.name_of(state.turn), room.name_of(state.turn.other)
         self.clients[who].expect(f"INPROGRESS:{to_move}:{other}:{game_words(room.game)}")
         self.clients[who].expect(f"BOARDSTATUS:{cells(state)}")
+        self._still_away(who, room)
         if back:
             self._to([m for m in room.members if m != who], f"BACK:{who}")
 

@@ -1,8 +1,8 @@
 """The lobby's state machine (``test_lobby_stateful``) with players who stay away and a
 server that stops and starts again, against the same model (spec/protocols.md §5.1, §5.2).
 
-Each example has a server of its own, on a database of its own, with a grace of a
-second: a dropped player is AWAY to the others; while it is away the others play on
+Each example has a server of its own, on a database of its own, with a grace of two
+seconds: a dropped player is AWAY to the others; while it is away the others play on
 (the one to move may move), watch, chat, forfeit or drop too; then each away player
 comes back in time (REJOIN, INPROGRESS, BOARDSTATUS; BACK to the others) or does
 not, and the game ends as a disconnect forfeit (the one who left first loses; after
@@ -36,9 +36,9 @@ from tests.net.stateful import machine_settings
 from tests.net.test_lobby_stateful import NAMES, Client, LobbyProtocol, Room, cells
 
 #: The server's grace for a dropped player, in seconds.
-GRACE_SECONDS = 1.0
+GRACE_SECONDS = 2.0
 #: A comeback is tried only this soon after the grace began; the rest is margin.
-IN_TIME = 0.5
+IN_TIME = 1.0
 #: Ways a connection ends without a word from the server first.
 HANG_UPS = ("hang up", "hang up mid-line", "unknown command", "not ASCII", "a line too long")
 #: What may happen while players are away (each when it can).

@@ -247,7 +247,11 @@ class C4Server:
             log.exception("#%d failed", number)
             reason = "internal error"
         finally:
-            await connection.close()
+            # A stop may cancel us again while closing: the close is the task's last act,
+            # so the cancellation has nothing left to stop (3.11's stream callback would
+            # log it as an error otherwise).
+            with contextlib.suppress(asyncio.CancelledError):
+                await connection.close()
             self._tasks.discard(task)
             log.info("#%d closed (%s)", number, reason)
 

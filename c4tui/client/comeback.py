@@ -110,6 +110,9 @@ async def _log_in(account: Account) -> Comeback | LoginOutcome | None:
     except (NetworkError, ProtocolError, TimeoutError):
         await fresh.close()
         return None
+    except asyncio.CancelledError:  # given up (Esc) mid-login: the server must not seat us
+        await fresh.close()
+        raise
     return Comeback(fresh, fresh.rejoined, rooms)
 
 

@@ -17,6 +17,7 @@ from c4tui.client.kept import result_line
 from c4tui.client.link import LobbyLink
 from c4tui.client.outcomes import JoinOutcome
 from c4tui.client.room_game import RoomGame, room_game_from
+from c4tui.engine import GameState, Move
 from c4tui.match.backends.online import TICTACTOE_ROOMS
 from c4tui.protocols import lobby as wire
 from c4tui.ui.screens.login import LoggedIn, log_in
@@ -158,3 +159,24 @@ async def ended_while_away(link: LobbyLink, names: tuple[str, str]) -> str:
     if kept is None or {kept.red, kept.yellow} != set(names):
         return "Your game ended while you were away."
     return f"Your game ended while you were away: {result_line(kept)}"
+
+
+def moves_to(start: GameState, moves: Sequence[Move], now: GameState) -> tuple[Move, ...] | None:
+    """``moves`` from ``start``, and the (at most two) moves after them that reach ``now``.
+
+    A game we came back into goes on with its move list: the server shows the board
+    only, which may have our last move and the opponent's answer on it. None when no
+    such moves reach ``now`` (the list then starts from the server's board).
+    """
+    played = start.play_all(tuple(moves))
+    target = now.position_key()
+    if played.position_key() == target:
+        return tuple(moves)
+    for first in played.legal_moves():
+        after = played.play(first)
+        if after.position_key() == target:
+            return (*moves, first)
+        for second in after.legal_moves():
+            if after.play(second).position_key() == target:
+                return (*moves, first, second)
+    return None

@@ -16,9 +16,12 @@ from pathlib import Path
 from textual.pilot import Pilot
 from textual.widgets import DataTable, Input
 
+from c4tui.engine import GameState, Rules, parse_move
 from c4tui.match.settings import MatchSettings
 from c4tui.server.core import C4Server, ServerConfig
 from c4tui.ui.app import C4App
+from c4tui.ui.online_session import moves_to
+from c4tui.ui.screens.confirm import ConfirmDialog
 from c4tui.ui.screens.lobby import LobbyScreen
 from c4tui.ui.screens.login import LoginDialog
 from c4tui.ui.screens.menu import MenuScreen
@@ -140,6 +143,7 @@ async def test_a_player_is_back_in_its_game_after_a_restart_and_plays_on(tmp_pat
         await until(pilot, screen.driver.awaiting_submission, SLOW)
         assert screen.mine is not None and screen.mine.name == "RED"
         assert discs(screen) == 2 and screen.driver.state.turn.name == "RED"
+        assert len(screen.driver.moves) == 2  # the move list goes on
         assert "Back in the game." in text_of(pilot, "#message")
         # ann is away (the restart): the app counts her grace down.
         await until(pilot, lambda: "ann lost the connection" in text_of(pilot, "#message"))
@@ -147,7 +151,7 @@ async def test_a_player_is_back_in_its_game_after_a_restart_and_plays_on(tmp_pat
         await until(pilot, lambda: "ann is back." in text_of(pilot, "#message"), SLOW)
         await pilot.press("3", "enter")
         assert (await next_line(ann, "BOARDSTATUS")).startswith("BOARDSTATUS")
-        await until(pilot, lambda: len(screen.driver.moves) == 1)
+        await until(pilot, lambda: len(screen.driver.moves) == 3)
         await ann.send("FORFEIT")
         await until(pilot, lambda: screen.driver.result is not None, SLOW)
         await pilot.press("escape")  # back to the lobby, on the new connection
@@ -324,3 +328,32 @@ async def test_the_opponents_countdown_ticks_until_it_is_back(tmp_path: Path) ->
         await asyncio.sleep(1.5)
         assert message() == "ann is back."  # the countdown stopped
         await ann.close()
+
+
+async def test_a_question_on_top_is_answered_before_the_game_goes_on(tmp_path: Path) -> None:
+    async with zoe_and_a_lobby(tmp_path) as (lobby, pilot):
+        app = pilot.app
+        first, ann = await one_move_each(pilot, lobby.port)
+        await pilot.press("f")  # Forfeit? asked over the game
+        await until(pilot, lambda: isinstance(app.screen, ConfirmDialog))
+        await ann.close()
+        await lobby.restart()
+        assert lobby.server is not None
+        rooms = lobby.server.lobby.rooms
+        await until(pilot, lambda: not rooms.is_away("zoe"), SLOW)  # zoe is back
+        await pilot.pause(0.3)
+        assert isinstance(app.screen, ConfirmDialog)  # the question stays until answered
+        await pilot.press("n")
+        screen = await the_game(pilot, other_than=first)
+        assert [s for s in app.screen_stack if isinstance(s, OnlineGameScreen)] == [screen]
+        assert len(screen.driver.moves) == 2
+
+
+def test_the_moves_that_lead_to_the_servers_board_are_found() -> None:
+    start = GameState.new(4, 4, Rules.CLASSIC)
+    d1, d2, d3 = (parse_move(text) for text in ("d1", "d2", "d3"))
+    assert moves_to(start, [d1], start.play_all((d1,))) == (d1,)
+    assert moves_to(start, [d1], start.play_all((d1, d2))) == (d1, d2)
+    assert moves_to(start, [d1], start.play_all((d1, d2, d3))) == (d1, d2, d3)
+    assert moves_to(start, [d1, d2], start.play_all((d1,))) is None  # the server has less
+    assert moves_to(start, [], start.play_all((d1, d2, d3))) is None  # three moves: unknown

@@ -32,7 +32,7 @@ from c4tui.match.events import GameOver, TurnStarted
 from c4tui.match.settings import MatchSettings
 from c4tui.net.errors import NetworkError, ProtocolError
 from c4tui.protocols import lobby as wire
-from c4tui.ui.online_session import OnlineSession, back_in_room
+from c4tui.ui.online_session import OnlineSession, back_in_room, moves_to
 from c4tui.ui.screens.confirm import confirm_forfeit, confirm_leaving
 from c4tui.ui.screens.game import GameScreen
 from c4tui.ui.widgets.chat import ChatInput
@@ -47,15 +47,21 @@ def online_game_screen(
     room: str,
     *,
     back: bool = False,
+    before: MatchDriver | None = None,
     ascii_only: bool = False,
     saves_last_until_quit: bool = False,
 ) -> OnlineGameScreen:
     """The screen of ``game`` in ``room``, played (or watched) over ``session``'s connection.
 
-    ``back``: we came back into a game under way (the panel says so first).
+    ``back``: we came back into a game under way (the panel says so first); ``before``
+    played it until the connection was lost (its moves are kept if they lead to it).
     """
     mine = game.colour_of(session.link.user)
     state = game.state
+    start, history = state, None
+    if before is not None:
+        history = moves_to(before.positions[0], before.moves, state)
+        start = state if history is None else before.positions[0]
     settings = MatchSettings(
         opponent=RoomSeat.key,
         options={
@@ -68,7 +74,7 @@ def online_game_screen(
         rules=state.rules,
     )
     return OnlineGameScreen(
-        MatchDriver(state, room_seats(game, mine)),
+        MatchDriver(start, room_seats(game, mine), history=history or ()),
         settings,
         game,
         mine,
@@ -116,10 +122,11 @@ class OnlineGameScreen(GameScreen):
         self.mine = mine
         self._session = session
         self._room = room
-        #: Said until the first move: we came back into this game.
+        #: Said until the next move: we came back into this game.
         self._back = ""
         if back:
             self._back = "Back in the room." if mine is None else f"{words.BACK_IN_THE_GAME}."
+        self._moves_when_back = len(driver.moves)
         #: Who is away from the game, and when (``time.monotonic``) their grace runs out.
         self._away: dict[str, float] = {}
         self.coming_back = False  # logging in again after the connection was lost
@@ -145,7 +152,7 @@ class OnlineGameScreen(GameScreen):
 
     def _turn_started(self, event: TurnStarted) -> None:
         """A viewer is told whom they watch and who is to move; anyone back, that they are."""
-        back = self._back if not self.driver.moves else ""
+        back = self._back_note()
         if self.mine is not None:
             super()._turn_started(event)
             if back and event.submits:
@@ -188,8 +195,12 @@ class OnlineGameScreen(GameScreen):
         lines = [
             words.away(user, max(0, math.ceil(until - now))) for user, until in self._away.items()
         ]
-        back = [self._back] if self._back and not self.driver.moves else []
-        self.panel.say("\n".join([*back, *lines]))
+        back = self._back_note()
+        self.panel.say("\n".join([back, *lines] if back else lines))
+
+    def _back_note(self) -> str:
+        """``Back in the game.`` until a move is played after coming back; else nothing."""
+        return self._back if len(self.driver.moves) == self._moves_when_back else ""
 
     # ----- coming back after the connection was lost ----------------------------------
 
@@ -236,10 +247,11 @@ class OnlineGameScreen(GameScreen):
             session,
             self._room,
             back=True,
+            before=self.driver,
             ascii_only=self._ascii_only,
             saves_last_until_quit=self._saves_last_until_quit,
         )
-        if self.is_current:  # else once what is on top (help, a question) is closed
+        if self.is_active:  # else once what is on top (help, a question) is closed
             self._go_on()
 
     def on_screen_resume(self) -> None:

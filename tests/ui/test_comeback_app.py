@@ -357,3 +357,17 @@ def test_the_moves_that_lead_to_the_servers_board_are_found() -> None:
     assert moves_to(start, [d1], start.play_all((d1, d2, d3))) == (d1, d2, d3)
     assert moves_to(start, [d1, d2], start.play_all((d1,))) is None  # the server has less
     assert moves_to(start, [], start.play_all((d1, d2, d3))) is None  # three moves: unknown
+
+
+async def test_logged_in_elsewhere_the_lobby_waits_for_r_to_come_back(tmp_path: Path) -> None:
+    async with zoe_and_a_lobby(tmp_path) as (lobby, pilot):
+        await log_in_through_the_dialog(pilot, "secret", register=True)
+        elsewhere = await LobbyClient.connect(lobby.port)
+        assert await elsewhere.ask("LOGIN:zoe:secret") == "LOGIN:ACKSTATUS:0"
+        status = lambda: text_of(pilot, "#lobby-status")  # noqa: E731
+        await until(pilot, lambda: "You logged in somewhere else. r tries again" in status(), SLOW)
+        await pilot.pause(1.0)
+        assert "reconnecting" not in status()  # it does not take the account back by itself
+        await elsewhere.close()
+        await pilot.press("r")
+        await until(pilot, lambda: "No rooms yet" in status(), SLOW)

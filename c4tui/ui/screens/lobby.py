@@ -164,9 +164,13 @@ class LobbyScreen(Screen[None]):
         return self.coming_back or self._session.gave_up
 
     def action_refresh(self) -> None:
-        """Ask the server for the rooms again (after giving up coming back: try again)."""
+        """Ask the server for the rooms again; a lost connection is made again, asked or not."""
         self._session.gave_up = False
-        self._load_rooms()
+        if self.link.lost and not self.tictactoe and not self.coming_back:
+            self.coming_back = True
+            self._come_back(None)
+        else:
+            self._load_rooms()
 
     @work(group="rooms", exclusive=True, exit_on_error=False)
     async def _load_rooms(self, note: str = "") -> None:
@@ -353,11 +357,12 @@ class LobbyScreen(Screen[None]):
         room, self._room = room or self._room, None
         if self.coming_back:
             return  # already on it
-        if self._session.gave_up:
-            self._say_gave_up(self._session.why_lost())
-        elif self._session.worth_coming_back():
+        if self._session.worth_coming_back() and not self._session.gave_up:
             self.coming_back = True
             self._come_back(room)
+        elif self.link.lost and not self.tictactoe:  # given up, or sent away (BYE)
+            self._session.gave_up = True
+            self._say_gave_up(self._session.why_lost())
         else:
             self._say(f"The server is gone: {error}", error=True)
 

@@ -111,11 +111,15 @@ async def one_move_each(pilot: Pilot, port: int) -> tuple[OnlineGameScreen, Lobb
 
 
 async def the_game(pilot: Pilot, other_than: object = None) -> OnlineGameScreen:
-    """The online game screen once shown (a new one, not ``other_than``)."""
+    """The online game screen once shown, its panel there (a new one, not ``other_than``)."""
     app = pilot.app
     await until(
         pilot,
-        lambda: isinstance(app.screen, OnlineGameScreen) and app.screen is not other_than,
+        lambda: (
+            isinstance(app.screen, OnlineGameScreen)
+            and app.screen is not other_than
+            and bool(app.screen.query("#message"))
+        ),
         SLOW,
     )
     screen = app.screen

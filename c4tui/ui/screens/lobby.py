@@ -183,8 +183,10 @@ class LobbyScreen(Screen[None]):
         self._show_rooms(rooms)
         self._session.gave_up = False  # connected after all
         rejoined = self._session.take_rejoined()
-        if rejoined is not None:
-            self._wait_in(rejoined, still_on(rejoined))
+        if rejoined is not None:  # its INPROGRESS is on the way: no waiting to speak of
+            self._room = rejoined
+            self._say(still_on(rejoined))
+            self._wait_for_game()
         elif self._room is None:
             empty = "No rooms yet: c creates one" + (
                 "." if self.tictactoe else ", g waits for an opponent."

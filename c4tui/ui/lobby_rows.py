@@ -5,9 +5,7 @@ from __future__ import annotations
 from c4tui.client.link import LobbyLink, RoomSummary
 from c4tui.match.settings import describe_game
 from c4tui.protocols import lobby as wire
-
-#: One room: its name (the row's key) first.
-Row = tuple[str, ...]
+from c4tui.ui.widgets.room_table import Row
 
 
 async def room_rows(link: LobbyLink, tictactoe: bool) -> list[Row]:

@@ -38,13 +38,14 @@ from c4tui.engine import Rules
 from c4tui.match.settings import MatchSettings, describe_game
 from c4tui.net.errors import NetworkError, ProtocolError
 from c4tui.protocols import lobby as wire
-from c4tui.ui.lobby_rows import Row, room_rows
+from c4tui.ui.lobby_rows import room_rows
 from c4tui.ui.online_session import OnlineSession, game_start, room_lost, still_on
 from c4tui.ui.screens.login import LoggedIn
 from c4tui.ui.screens.online_game import online_game_screen
 from c4tui.ui.screens.tictactoe import TicTacToeScreen
 from c4tui.ui.widgets.chat import ChatInput
 from c4tui.ui.widgets.footer import FittingFooter
+from c4tui.ui.widgets.room_table import LOBBY_COLUMNS, TICTACTOE_COLUMNS, RoomTable
 
 #: Seconds between two refreshes of the room list.
 REFRESH_SECONDS = 5.0
@@ -89,7 +90,6 @@ class LobbyScreen(Screen[None]):
         self._ascii_only = ascii_only
         self._saves_last_until_quit = saves_last_until_quit
         self._room: str | None = None  # the room we wait in
-        self._shown_rooms: list[Row] | None = None  # as the table shows them
         self.tictactoe = self._session.tictactoe
         self.coming_back = False  # logging in again after the connection was lost
 
@@ -121,19 +121,14 @@ class LobbyScreen(Screen[None]):
                 id="lobby-title",
             )
             yield Static(help_text, id="lobby-help")
-            yield DataTable(id="rooms", cursor_type="row", zebra_stripes=True)
+            yield RoomTable(TICTACTOE_COLUMNS if self.tictactoe else LOBBY_COLUMNS, id="rooms")
             yield Static("", id="lobby-status", markup=False)  # it quotes the server
             yield ChatInput("A message for the room; Enter sends", id="chat")
         yield FittingFooter(show_command_palette=False)
 
     def on_mount(self) -> None:
-        """Columns, the first list, and a refresh every few seconds."""
-        table = self.query_one(DataTable)
-        if self.tictactoe:  # the protocol tells no more of a room
-            table.add_columns("Room", "Game", "State")
-        else:
-            table.add_columns("Room", "Board", "Players", "Watching", "State")
-        table.focus()
+        """The first list, and a refresh every few seconds."""
+        self.query_one(RoomTable).focus()
         self.action_refresh()
         self.set_interval(REFRESH_SECONDS, self._refresh_quietly)
 
@@ -180,7 +175,7 @@ class LobbyScreen(Screen[None]):
         except (NetworkError, ProtocolError, TimeoutError) as error:
             self._lost(error)
             return
-        self._show_rooms(rooms)
+        self.query_one(RoomTable).show(rooms)
         self._session.gave_up = False  # connected after all
         rejoined = self._session.take_rejoined()
         if rejoined is not None:  # its INPROGRESS is on the way: no waiting to speak of
@@ -193,28 +188,8 @@ class LobbyScreen(Screen[None]):
             )
             self._say(note or ("" if rooms else empty), error=bool(note))
 
-    def _show_rooms(self, rooms: list[Row]) -> None:
-        """Rebuild the table only when the rooms changed, the cursor on the same room.
-
-        A rebuild at every refresh flickered, and could catch the table empty.
-        """
-        if rooms == self._shown_rooms:
-            return
-        self._shown_rooms = rooms
-        table = self.query_one(DataTable)
-        chosen = self._chosen()
-        table.clear()
-        for row in rooms:
-            table.add_row(*row, key=row[0])
-        names = [row[0] for row in rooms]
-        if chosen in names:
-            table.move_cursor(row=names.index(chosen))
-
     def _chosen(self) -> str | None:
-        table = self.query_one(DataTable)
-        if not table.row_count:
-            return None
-        return str(table.coordinate_to_cell_key(table.cursor_coordinate).row_key.value)
+        return self.query_one(RoomTable).chosen
 
     # ----- entering a room -----------------------------------------------------------
 

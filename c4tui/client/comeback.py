@@ -110,7 +110,7 @@ async def _log_in(account: Account) -> Comeback | LoginOutcome | None:
     except (NetworkError, ProtocolError, TimeoutError):
         await fresh.close()
         return None
-    except asyncio.CancelledError:  # given up mid-try (Esc, quit): hang the half-way link up
+    except asyncio.CancelledError:  # given up (Esc, quit) mid-login: hang the half-way link up
         await asyncio.shield(fresh.close())
         raise
     return Comeback(fresh, fresh.rejoined, rooms)

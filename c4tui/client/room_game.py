@@ -38,6 +38,9 @@ class RoomGame:
         self.on_forfeit: Callable[[Player, str], None] = lambda loser, words: None
         #: Told, in words, when a player's connection drops and when it is back (§5.1).
         self.on_presence: Callable[[str], None] = lambda words: None
+        #: Told of each AWAY and BACK as it came (a front end that counts the seconds
+        #: down); by default, in words to ``on_presence``.
+        self.on_away_or_back: Callable[[wire.Away | wire.Back], None] = self._say_presence
         self.ended: wire.GameEnd | None = None
         #: Moves the server's boards have shown since ``start``.
         self.shown = 0
@@ -75,14 +78,18 @@ class RoomGame:
             self._board(message.cells)
         elif isinstance(message, wire.GameEnd):
             self._end(message)
-        elif isinstance(message, wire.Away):
-            self.on_presence(words.away(message.user, message.seconds))
-        elif isinstance(message, wire.Back):
-            self.on_presence(words.back(message.user))
+        elif isinstance(message, wire.Away | wire.Back):
+            self.on_away_or_back(message)
         elif isinstance(message, wire.Invalid):
             self._fail(ProtocolError(f"the server refused our move: {message.reason}"))
         elif isinstance(message, wire.Notice):
             self._fail(ProtocolError(f"the server says {message.word}"))
+
+    def _say_presence(self, news: wire.Away | wire.Back) -> None:
+        if isinstance(news, wire.Away):
+            self.on_presence(words.away(news.user, news.seconds))
+        else:
+            self.on_presence(words.back(news.user))
 
     def _board(self, board: str) -> None:
         move = move_between(self.state, board)

@@ -56,6 +56,8 @@ class C4App(App[None]):
         make_driver: builds the driver of a match (settings, moves already played); tests
             pass their own seats this way.
         pool: where the AI thinks (the process's shared pool by default).
+        reconnect_delays: seconds before each try to come back to a lost lobby (None:
+            the client's backoff, about a minute in all; tests make them short).
     """
 
     TITLE = "c4tui"
@@ -81,6 +83,7 @@ class C4App(App[None]):
         past_game: tuple[KeptGame, str] | None = None,
         animate: bool = True,
         visitor_servers: Servers | None = None,
+        reconnect_delays: Sequence[float] | None = None,
     ) -> None:
         super().__init__()
         if not animate:
@@ -106,6 +109,7 @@ class C4App(App[None]):
             make_driver or (lambda settings, history: settings.driver(self._pool, history)),
             ascii_only=ascii_only,
             visit=self._visit,
+            reconnect_delays=reconnect_delays,
         )
         self._review = review
         self._past_game = past_game

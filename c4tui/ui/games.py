@@ -41,6 +41,8 @@ class Games:
         make_driver: builds the driver of a match (settings, moves already played).
         ascii_only: draw with ASCII characters only.
         visit: a browser visitor's limits (None: not served to a browser).
+        reconnect_delays: seconds before each try to come back to a lost lobby (None:
+            the client's own backoff; tests make them short).
     """
 
     def __init__(
@@ -51,8 +53,10 @@ class Games:
         *,
         ascii_only: bool,
         visit: Visit | None,
+        reconnect_delays: Sequence[float] | None = None,
     ) -> None:
         self._app = app
+        self._reconnect_delays = reconnect_delays
         self._initial_settings = initial_settings
         self._make_driver = make_driver
         self._ascii_only = ascii_only
@@ -243,6 +247,7 @@ class Games:
                         settings,
                         ascii_only=self._ascii_only,
                         saves_last_until_quit=self._allowed is not None,
+                        reconnect_delays=self._reconnect_delays,
                     )
                 )
 

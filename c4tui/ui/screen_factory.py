@@ -10,7 +10,7 @@ tests/test_lazy_imports.py checks that the menu loads none of it.
 from __future__ import annotations
 
 import sys
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from c4tui.engine import Rules
@@ -108,13 +108,22 @@ def login_dialog(
 
 
 def lobby_screen(
-    logged_in: LoggedIn, settings: MatchSettings, *, ascii_only: bool, saves_last_until_quit: bool
+    logged_in: LoggedIn,
+    settings: MatchSettings,
+    *,
+    ascii_only: bool,
+    saves_last_until_quit: bool,
+    reconnect_delays: Sequence[float] | None = None,
 ) -> LobbyScreen:
-    """The online lobby's rooms, once logged in."""
+    """The online lobby's rooms, once logged in (``reconnect_delays``: None, the client's)."""
     from c4tui.ui.screens.lobby import LobbyScreen  # noqa: PLC0415
 
     return LobbyScreen(
-        logged_in, settings, ascii_only=ascii_only, saves_last_until_quit=saves_last_until_quit
+        logged_in,
+        settings,
+        ascii_only=ascii_only,
+        saves_last_until_quit=saves_last_until_quit,
+        reconnect_delays=reconnect_delays,
     )
 
 

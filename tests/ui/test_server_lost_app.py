@@ -65,8 +65,9 @@ async def test_a_lobby_game_says_at_once_that_the_server_stopped(
             await server.stop()
             await until(pilot, lambda: screen.driver.problem is not None, NOTICE)
             message = text_of(pilot, "#message")
-            assert "The server is restarting." in message  # its BYE:shutdown, in words
-            assert "esc: back to the lobby" in message and "n: reconnect" not in message
+            # Its BYE:shutdown, in words; and the app comes back by itself (Esc gives up).
+            assert "The server is restarting — reconnecting (1)…" in message
+            assert "esc: give up" in message and "n: reconnect" not in message
             assert not screen.board.accepting
             assert len(screen.driver.moves) == (1 if whose_turn == "ann" else 0)
             await pilot.pause()

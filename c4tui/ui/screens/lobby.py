@@ -6,12 +6,20 @@ shows at once, and BEGIN (or INPROGRESS, for a viewer) opens the game screen.
 Leaving a room the protocol has no word for (cancelling a wait) is done by
 logging in again on a fresh connection.
 
+A lost connection is made again by itself (spec §5.1: the status line counts the
+tries, Esc gives up), and a game the server puts us back in (REJOIN, after coming
+back or after any login) opens at once. The session (``OnlineSession``) is shared
+with the games opened here, which come back by themselves too.
+
 The same screen serves the tic-tac-toe rooms of INFO1112 servers: their
 protocol has no room details, quick play or chat, so the list shows names and
 whether a player is awaited, and those keys are not offered.
 """
 
 from __future__ import annotations
+
+from collections.abc import Sequence
+from functools import partial
 
 from textual import work
 from textual.app import ComposeResult
@@ -21,24 +29,24 @@ from textual.screen import Screen
 from textual.widgets import DataTable, Static
 
 from c4tui.client import words
-from c4tui.client.link import LobbyLink, RoomSummary
+from c4tui.client.link import LobbyLink
 from c4tui.client.outcomes import CreateOutcome, JoinOutcome
 from c4tui.client.room_game import RoomGame, room_game_from
 from c4tui.client.tictactoe import TicTacToeRoom, wait_for_start
 from c4tui.client.words import Voice
-from c4tui.engine import Player, Rules
-from c4tui.match.backends.online import TICTACTOE_ROOMS, RoomSeat
-from c4tui.match.backends.room_seat import room_seats
-from c4tui.match.driver import MatchDriver
+from c4tui.engine import Rules
 from c4tui.match.settings import MatchSettings, describe_game
 from c4tui.net.errors import NetworkError, ProtocolError
 from c4tui.protocols import lobby as wire
-from c4tui.ui.screens.login import LoggedIn, log_in
-from c4tui.ui.screens.online_game import OnlineGameScreen
+from c4tui.ui.lobby_rows import room_rows
+from c4tui.ui.online_session import OnlineSession, game_start, room_lost, still_on
+from c4tui.ui.screens.login import LoggedIn
+from c4tui.ui.screens.online_game import online_game_screen
 from c4tui.ui.screens.past_games import PastGamesScreen
 from c4tui.ui.screens.tictactoe import TicTacToeScreen
 from c4tui.ui.widgets.chat import ChatInput
 from c4tui.ui.widgets.footer import FittingFooter
+from c4tui.ui.widgets.room_table import LOBBY_COLUMNS, TICTACTOE_COLUMNS, RoomTable
 
 #: Seconds between two refreshes of the room list.
 REFRESH_SECONDS = 5.0
@@ -75,16 +83,18 @@ class LobbyScreen(Screen[None]):
         *,
         ascii_only: bool = False,
         saves_last_until_quit: bool = False,
+        reconnect_delays: Sequence[float] | None = None,
     ) -> None:
+        """``reconnect_delays``: seconds before each try to come back (None: the client's)."""
         super().__init__()
-        self._session = logged_in
+        self._session = OnlineSession(logged_in, reconnect_delays)
         self._settings = settings
         # Handed on to the game screens it opens.
         self._ascii_only = ascii_only
         self._saves_last_until_quit = saves_last_until_quit
         self._room: str | None = None  # the room we wait in
-        self._shown_rooms: list[tuple[str, ...]] | None = None  # as the table shows them
-        self.tictactoe = logged_in.values.get("game") == TICTACTOE_ROOMS
+        self.tictactoe = self._session.tictactoe
+        self.coming_back = False  # logging in again after the connection was lost
 
     @property
     def link(self) -> LobbyLink:
@@ -114,28 +124,26 @@ class LobbyScreen(Screen[None]):
                 id="lobby-title",
             )
             yield Static(help_text, id="lobby-help")
-            yield DataTable(id="rooms", cursor_type="row", zebra_stripes=True)
+            yield RoomTable(TICTACTOE_COLUMNS if self.tictactoe else LOBBY_COLUMNS, id="rooms")
             yield Static("", id="lobby-status", markup=False)  # it quotes the server
             yield ChatInput("A message for the room; Enter sends", id="chat")
         yield FittingFooter(show_command_palette=False)
 
     def on_mount(self) -> None:
-        """Columns, the first list, and a refresh every few seconds."""
-        table = self.query_one(DataTable)
-        if self.tictactoe:  # the protocol tells no more of a room
-            table.add_columns("Room", "Game", "State")
-        else:
-            table.add_columns("Room", "Board", "Players", "Watching", "State")
-        table.focus()
+        """The first list, and a refresh every few seconds."""
+        self.query_one(RoomTable).focus()
         self.action_refresh()
         self.set_interval(REFRESH_SECONDS, self._refresh_quietly)
 
     def on_screen_resume(self) -> None:
-        """Back from a game: the rooms have changed."""
+        """Back from a game: the rooms have changed (a viewer who left one leaves its room)."""
         self._room = None
         self.query_one(ChatInput).close()
         self.query_one(DataTable).focus()
-        self.action_refresh()
+        if self._session.still_in_room:
+            self._reconnect()
+        else:
+            self._load_rooms()
 
     def _say(self, text: str, error: bool = False) -> None:
         status = self.query_one("#lobby-status", Static)
@@ -145,66 +153,46 @@ class LobbyScreen(Screen[None]):
     # ----- the room list -------------------------------------------------------------
 
     def _refresh_quietly(self) -> None:
-        if self._room is None and self.is_current:
-            self.action_refresh()
+        if self._room is None and self.is_current and not self._offline:
+            self._load_rooms()
+
+    @property
+    def _offline(self) -> bool:
+        """Coming back, or given up on it: nothing to ask meanwhile."""
+        return self.coming_back or self._session.gave_up
 
     def action_refresh(self) -> None:
-        """Ask the server for the rooms again."""
-        self._load_rooms()
+        """Ask the server for the rooms again; a lost connection is made again, asked or not."""
+        self._session.gave_up = False
+        if self.link.lost and not self.tictactoe and not self.coming_back:
+            self.coming_back = True
+            self._come_back(None)
+        else:
+            self._load_rooms()
 
     @work(group="rooms", exclusive=True, exit_on_error=False)
-    async def _load_rooms(self) -> None:
+    async def _load_rooms(self, note: str = "") -> None:
+        """The rooms; a game the server put us back in opens (REJOIN); ``note`` is said."""
         try:
-            rooms = await (self._tictactoe_rooms() if self.tictactoe else self._lobby_rooms())
+            rooms = await room_rows(self.link, self.tictactoe)
         except (NetworkError, ProtocolError, TimeoutError) as error:
-            self._say(f"The server is gone: {error}", error=True)
+            self._lost(error)
             return
-        self._show_rooms(rooms)
-        if self._room is None:
+        self.query_one(RoomTable).show(rooms)
+        self._session.gave_up = False  # connected after all
+        rejoined = self._session.take_rejoined()
+        if rejoined is not None:  # its INPROGRESS is on the way: no waiting to speak of
+            self._room = rejoined
+            self._say(still_on(rejoined))
+            self._wait_for_game()
+        elif self._room is None:
             empty = "No rooms yet: c creates one" + (
                 "." if self.tictactoe else ", g waits for an opponent."
             )
-            self._say("" if rooms else empty)
-
-    def _show_rooms(self, rooms: list[tuple[str, ...]]) -> None:
-        """Rebuild the table only when the rooms changed, the cursor on the same room.
-
-        A rebuild at every refresh flickered, and could catch the table empty.
-        """
-        if rooms == self._shown_rooms:
-            return
-        self._shown_rooms = rooms
-        table = self.query_one(DataTable)
-        chosen = self._chosen()
-        table.clear()
-        for row in rooms:
-            table.add_row(*row, key=row[0])
-        names = [row[0] for row in rooms]
-        if chosen in names:
-            table.move_cursor(row=names.index(chosen))
-
-    async def _lobby_rooms(self) -> list[tuple[str, ...]]:
-        """Each room's row: name, board, players, viewers, state."""
-        return [self._row(room) for room in await self.link.rooms()]
-
-    @staticmethod
-    def _row(room: RoomSummary) -> tuple[str, ...]:
-        return room.name, describe_game(*room.game), room.players, room.viewers, room.state
-
-    async def _tictactoe_rooms(self) -> list[tuple[str, ...]]:
-        """Rows from the two room lists (the protocol says no more of a room)."""
-        every = await self.link.room_names(wire.Mode.VIEWER)
-        waiting = set(await self.link.room_names(wire.Mode.PLAYER))
-        return [
-            (name, "tic-tac-toe", "waiting for a player" if name in waiting else "playing")
-            for name in every
-        ]
+            self._say(note or ("" if rooms else empty), error=bool(note))
 
     def _chosen(self) -> str | None:
-        table = self.query_one(DataTable)
-        if not table.row_count:
-            return None
-        return str(table.coordinate_to_cell_key(table.cursor_coordinate).row_key.value)
+        return self.query_one(RoomTable).chosen
 
     # ----- entering a room -----------------------------------------------------------
 
@@ -229,7 +217,11 @@ class LobbyScreen(Screen[None]):
 
     @work(group="enter", exclusive=True, exit_on_error=False)
     async def _join(self, name: str, mode: wire.Mode) -> None:
-        joined = await self.link.join(name, mode)
+        try:
+            joined = await self.link.join(name, mode)
+        except (NetworkError, ProtocolError, TimeoutError) as error:
+            self._lost(error)
+            return
         if joined is not JoinOutcome.JOINED:
             self._say(words.JOIN.said(joined, Voice.APP), error=True)
             self.action_refresh()
@@ -248,7 +240,11 @@ class LobbyScreen(Screen[None]):
         described = "tic-tac-toe" if game is None else describe_game(*game)
         for suffix in ["", *(f" {n}" for n in range(2, 20))]:
             name = f"{user[:12]} room{suffix}"
-            created = await self.link.create(name, game)
+            try:
+                created = await self.link.create(name, game)
+            except (NetworkError, ProtocolError, TimeoutError) as error:
+                self._lost(error)
+                return
             if created is CreateOutcome.CREATED:
                 self._wait_in(name, f"Room {name!r} ({described}) is open.")
                 return
@@ -263,7 +259,11 @@ class LobbyScreen(Screen[None]):
 
     @work(group="enter", exclusive=True, exit_on_error=False)
     async def _quick(self) -> None:
-        room = await self.link.quick_play(self.game)
+        try:
+            room = await self.link.quick_play(self.game)
+        except (NetworkError, ProtocolError, TimeoutError) as error:
+            self._lost(error)
+            return
         if room is None:
             self._say(words.QUICK_PLAY_REFUSED.said(Voice.APP), error=True)
             return
@@ -281,20 +281,20 @@ class LobbyScreen(Screen[None]):
         if self.tictactoe:
             await self._wait_for_tictactoe()
             return
+        room = self._room
+        assert room is not None
         try:
-            while True:
-                message = await self.link.pushed()
-                if isinstance(message, wire.ChatLine):
-                    self.notify(message.text, title=f"{message.user} says", markup=False)
-                elif isinstance(message, wire.Begin | wire.InProgress):
-                    break
-            assert self._room is not None
-            game = await room_game_from(self.link, message, self._room)
-        except (NetworkError, ProtocolError) as error:
-            self._room = None
-            self._say(f"The lobby server is gone: {error}", error=True)
+            message = await game_start(self.link, self._chat_arrived)
+            game = await room_game_from(self.link, message, room)
+        except (NetworkError, ProtocolError, TimeoutError) as error:
+            self._lost(error, room)
             return
-        self._open_game(game)
+        # A player shown a game under way is back in it (REJOIN).
+        back = isinstance(message, wire.InProgress) and game.colour_of(self.link.user) is not None
+        self._open_game(game, room, back)
+
+    def _chat_arrived(self, line: wire.ChatLine) -> None:
+        self.notify(line.text, title=f"{line.user} says", markup=False)
 
     async def _wait_for_tictactoe(self) -> None:
         try:
@@ -311,33 +311,19 @@ class LobbyScreen(Screen[None]):
         """Tic-tac-toe servers have no quick play, no chat and keep no games."""
         return not (self.tictactoe and action in ("quick_play", "talk", "past_games"))
 
-    def _open_game(self, game: RoomGame) -> None:
-        mine = game.colour_of(self.link.user)
-        driver = MatchDriver(game.state, room_seats(game, mine))
-        state = game.state
-        settings = MatchSettings(
-            opponent=RoomSeat.key,
-            options={
-                **self._session.values,
-                "red": game.names[Player.RED],
-                "yellow": game.names[Player.YELLOW],
-            },
-            columns=state.columns,
-            rows=state.rows,
-            rules=state.rules,
-        )
-        screen = OnlineGameScreen(
-            driver,
-            settings,
+    def _open_game(self, game: RoomGame, room: str, back: bool) -> None:
+        screen = online_game_screen(
             game,
-            mine,
+            self._session,
+            room,
+            back=back,
             ascii_only=self._ascii_only,
             saves_last_until_quit=self._saves_last_until_quit,
         )
-        self.app.push_screen(screen, self._game_left)
+        self.app.push_screen(screen)
 
     def _game_left(self, still_in_room: bool | None) -> None:
-        """Back from a game; a viewer who left a game under way leaves its room too."""
+        """Back from a tic-tac-toe game; a viewer who left one under way leaves its room too."""
         if still_in_room:
             self._reconnect()
 
@@ -356,6 +342,46 @@ class LobbyScreen(Screen[None]):
             saves_last_until_quit=self._saves_last_until_quit,
         )
         self.app.push_screen(games)
+
+    # ----- coming back after the connection was lost ---------------------------------
+
+    def _lost(self, error: Exception, room: str | None = None) -> None:
+        """A request or the wait failed: come back by ourselves if we can, else say why.
+
+        ``room``: the room we waited in (rooms whose game had not begun are not kept).
+        """
+        room, self._room = room or self._room, None
+        if self.coming_back:
+            return  # already on it
+        if self._session.worth_coming_back() and not self._session.gave_up:
+            self.coming_back = True
+            self._come_back(room)
+        elif self.link.lost and not self.tictactoe:  # given up, or sent away (BYE)
+            self._session.gave_up = True
+            self._say_gave_up(self._session.why_lost())
+        else:
+            self._say(f"The server is gone: {error}", error=True)
+
+    @work(group="comeback", exclusive=True, exit_on_error=False)
+    async def _come_back(self, room: str | None) -> None:
+        """Log in again (the status line counts the tries), then the rooms (and a REJOIN)."""
+        why = self._session.why_lost()
+        try:
+            answer = await self._session.come_back(partial(self._say_trying, why))
+        finally:
+            self.coming_back = False
+        if isinstance(answer, str):
+            self._session.gave_up = True
+            self._say_gave_up(answer)
+            return
+        # The room we waited in is gone, unless its game began (rooms are kept once begun).
+        self._load_rooms(room_lost(room, why) if room and answer.rejoined != room else "")
+
+    def _say_trying(self, why: str, attempt: int) -> None:
+        self._say(f"{words.reconnecting(why, attempt)} Esc gives up.", error=True)
+
+    def _say_gave_up(self, why: str) -> None:
+        self._say(f"{why.rstrip('.')}. r tries again; Esc goes back to the menu.", error=True)
 
     # ----- chat and leaving ----------------------------------------------------------
 
@@ -378,6 +404,12 @@ class LobbyScreen(Screen[None]):
             chat.close()
             self.query_one(DataTable).focus()
             return
+        if self.coming_back:
+            self.workers.cancel_group(self, "comeback")
+            self.coming_back = False
+            self._session.gave_up = True
+            self._say_gave_up("You stopped reconnecting")
+            return
         if self._room is None:
             self.run_worker(self.link.close(), exit_on_error=False)
             self.dismiss(None)
@@ -389,11 +421,9 @@ class LobbyScreen(Screen[None]):
 
     @work(group="enter", exclusive=True, exit_on_error=False)
     async def _reconnect(self) -> None:
-        await self.link.close()
-        outcome = await log_in(self._session.values, self._session.password, register=False)
-        if isinstance(outcome, str):
-            self._say(outcome, error=True)
+        problem = await self._session.log_in_afresh()
+        if problem is not None:
+            self._say(problem, error=True)
             return
-        self._session = outcome
         self._say("You left the room.")
         self.action_refresh()

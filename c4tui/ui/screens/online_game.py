@@ -5,18 +5,34 @@ no use for (hint, analysis, undo, new game) is hidden. ``t`` opens the chat
 line, ``f`` forfeits after a confirmation, and once the game is over (the room
 is gone, and its chat with it) both leave the footer and Esc goes back to the
 lobby. A viewer's board takes no moves; the panel says who is to move.
+
+A lost connection does not end the game (spec §5.1): the board stays, the panel
+counts the tries to log in again, and once the server has put us back (REJOIN; a
+viewer asks to watch again) a fresh screen goes on exactly as the server's board
+says. An opponent who dropped out is counted down in the panel until back.
 """
 
 from __future__ import annotations
 
+import math
+import time
+from functools import partial
+
+from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
 
+from c4tui.client import words
 from c4tui.client.room_game import RoomGame
 from c4tui.engine import Player
+from c4tui.match.backends.online import RoomSeat
+from c4tui.match.backends.room_seat import room_seats
 from c4tui.match.driver import MatchDriver
 from c4tui.match.events import GameOver, TurnStarted
 from c4tui.match.settings import MatchSettings
+from c4tui.net.errors import NetworkError, ProtocolError
+from c4tui.protocols import lobby as wire
+from c4tui.ui.online_session import OnlineSession, back_in_room, moves_to
 from c4tui.ui.screens.confirm import confirm_forfeit, confirm_leaving
 from c4tui.ui.screens.game import GameScreen
 from c4tui.ui.widgets.chat import ChatInput
@@ -25,11 +41,56 @@ from c4tui.ui.widgets.chat import ChatInput
 HIDDEN_ACTIONS = {"hint", "toggle_analysis", "undo", "new_game", "rematch"}
 
 
+def online_game_screen(
+    game: RoomGame,
+    session: OnlineSession,
+    room: str,
+    *,
+    back: bool = False,
+    before: MatchDriver | None = None,
+    ascii_only: bool = False,
+    saves_last_until_quit: bool = False,
+) -> OnlineGameScreen:
+    """The screen of ``game`` in ``room``, played (or watched) over ``session``'s connection.
+
+    ``back``: we came back into a game under way (the panel says so first); ``before``
+    played it until the connection was lost (its moves are kept if they lead to it).
+    """
+    mine = game.colour_of(session.link.user)
+    state = game.state
+    start, history = state, None
+    if before is not None:
+        history = moves_to(before.positions[0], before.moves, state)
+        start = state if history is None else before.positions[0]
+    settings = MatchSettings(
+        opponent=RoomSeat.key,
+        options={
+            **session.values,
+            "red": game.names[Player.RED],
+            "yellow": game.names[Player.YELLOW],
+        },
+        columns=state.columns,
+        rows=state.rows,
+        rules=state.rules,
+    )
+    return OnlineGameScreen(
+        MatchDriver(start, room_seats(game, mine), history=history or ()),
+        settings,
+        game,
+        mine,
+        session=session,
+        room=room,
+        back=back,
+        ascii_only=ascii_only,
+        saves_last_until_quit=saves_last_until_quit,
+    )
+
+
 class OnlineGameScreen(GameScreen):
     """One room's game, as a player (``mine``) or a viewer (``mine`` is None).
 
-    Dismissed with True when we leave while still in the room (a viewer leaving
-    a game under way): the lobby must then leave it by logging in afresh.
+    A viewer leaving a game under way is still in the room: the session says so
+    (``still_in_room``), and the lobby leaves it by logging in afresh.
     """
 
     DEFAULT_CSS = """
@@ -48,6 +109,9 @@ class OnlineGameScreen(GameScreen):
         game: RoomGame,
         mine: Player | None,
         *,
+        session: OnlineSession,
+        room: str,
+        back: bool = False,
         ascii_only: bool = False,
         saves_last_until_quit: bool = False,
     ) -> None:
@@ -56,6 +120,22 @@ class OnlineGameScreen(GameScreen):
         )
         self.room_game = game
         self.mine = mine
+        self._session = session
+        self._room = room
+        #: Said until the next move: we came back into this game.
+        self._back = ""
+        if back:
+            self._back = "Back in the room." if mine is None else f"{words.BACK_IN_THE_GAME}."
+        self._moves_when_back = len(driver.moves)
+        #: Who is away from the game, and when (``time.monotonic``) their grace runs out.
+        self._away: dict[str, float] = {}
+        self.coming_back = False  # logging in again after the connection was lost
+        self._over_while_away = False
+        self._successor: OnlineGameScreen | None = None  # the game we came back into
+        # Before the first push is read (a REJOIN's AWAY comes at once), not on mounting.
+        game.on_chat = self._chat_arrived
+        game.on_away_or_back = self._away_or_back
+        game.on_forfeit = driver.resign
 
     def compose(self) -> ComposeResult:
         """The game screen and a chat line (shown when t is pressed)."""
@@ -63,25 +143,137 @@ class OnlineGameScreen(GameScreen):
         yield ChatInput("A message for the room; Enter sends, Esc closes", id="chat")
 
     def on_mount(self) -> None:
-        """Chat lines and forfeits from the server reach the screen.
+        """The away countdown ticks every second.
 
         Textual then runs GameScreen's own ``on_mount`` (it calls each class's handler in
         turn), which starts the game: calling it here as well listened to the driver twice.
         """
-        self.room_game.on_chat = self._chat_arrived
-        self.room_game.on_presence = self.panel.say  # the opponent away, or back
-        self.room_game.on_forfeit = self.driver.resign
+        self.set_interval(1.0, self._count_down)
 
     def _turn_started(self, event: TurnStarted) -> None:
-        """A viewer is told whom they watch and who is to move."""
+        """A viewer is told whom they watch and who is to move; anyone back, that they are."""
+        back = self._back_note()
         if self.mine is not None:
             super()._turn_started(event)
+            if back and event.submits:
+                self.panel.say(back)
+            elif back:
+                self.panel.say(f"{back} {event.label} is thinking…", "thinking")
+        else:
+            names = self.room_game.names
+            watching = (
+                f"Watching {names[Player.RED]} (RED) against {names[Player.YELLOW]} (YELLOW): "
+                f"{event.label} is to move"
+            )
+            self.panel.say(f"{back}\n{watching}" if back else watching)
+        if self._away:
+            self._show_away()
+
+    # ----- an opponent away (§5.1) ----------------------------------------------------
+
+    def _away_or_back(self, news: wire.Away | wire.Back) -> None:
+        """AWAY starts a countdown in the panel; BACK ends it."""
+        if isinstance(news, wire.Away):
+            self._away[news.user] = time.monotonic() + news.seconds
+            self._show_away()
             return
-        names = self.room_game.names
-        self.panel.say(
-            f"Watching {names[Player.RED]} (RED) against {names[Player.YELLOW]} (YELLOW): "
-            f"{event.label} is to move"
+        self._away.pop(news.user, None)
+        if self._widgets_ready:
+            self.panel.say(words.back(news.user))
+
+    def _count_down(self) -> None:
+        """Every second: the seconds left to those away, until they are back or the game ends."""
+        if self.driver.is_over:
+            self._away.clear()
+        elif self._away:
+            self._show_away()
+
+    def _show_away(self) -> None:
+        if not self._widgets_ready:
+            return  # the first tick shows it
+        now = time.monotonic()
+        lines = [
+            words.away(user, max(0, math.ceil(until - now))) for user, until in self._away.items()
+        ]
+        back = self._back_note()
+        self.panel.say("\n".join([back, *lines] if back else lines))
+
+    def _back_note(self) -> str:
+        """``Back in the game.`` until a move is played after coming back; else nothing."""
+        return self._back if len(self.driver.moves) == self._moves_when_back else ""
+
+    # ----- coming back after the connection was lost ----------------------------------
+
+    def _failed(self, problem: str) -> None:
+        """A lost connection: log in again by ourselves (the board stays); else say why."""
+        self._away.clear()
+        if not self._session.worth_coming_back():
+            super()._failed(problem)
+            return
+        self.coming_back = True
+        self._show_turn(self.driver.state)
+        self._come_back(self._session.why_lost())
+
+    def _halted(self) -> str:
+        """The turn line while we come back, and once the game ended while we were away."""
+        if self.coming_back:
+            return "Reconnecting…"
+        return "Game over" if self._over_while_away else super()._halted()
+
+    @work(group="comeback", exclusive=True, exit_on_error=False)
+    async def _come_back(self, why: str) -> None:
+        """Try to log in again; then on with the game as the server has it, or say why not."""
+        session = self._session
+        names = (self.room_game.names[Player.RED], self.room_game.names[Player.YELLOW])
+        while True:
+            answer = await session.come_back(partial(self._say_trying, why))
+            if isinstance(answer, str):
+                session.gave_up = True
+                self._stop_coming_back(answer, "error")
+                return
+            try:
+                back = await back_in_room(session, self._room, names, watching=self.mine is None)
+                break
+            except (NetworkError, ProtocolError, TimeoutError) as error:
+                if not session.worth_coming_back():
+                    self._stop_coming_back(str(error), "error")
+                    return
+        if isinstance(back, str):
+            self._over_while_away = True
+            self._stop_coming_back(back, "result")
+            return
+        self._successor = online_game_screen(
+            back,
+            session,
+            self._room,
+            back=True,
+            before=self.driver,
+            ascii_only=self._ascii_only,
+            saves_last_until_quit=self._saves_last_until_quit,
         )
+        if self.is_active:  # else once what is on top (help, a question) is closed
+            self._go_on()
+
+    def on_screen_resume(self) -> None:
+        """Back from what was on top: a game we came back into goes on."""
+        if self._successor is not None:
+            self._go_on()
+
+    def _go_on(self) -> None:
+        """The game we came back into takes this screen's place."""
+        if self._successor is not None:
+            self.app.switch_screen(self._successor)
+            self._successor = None
+
+    def _say_trying(self, why: str, attempt: int) -> None:
+        if self._widgets_ready:
+            self.panel.say(f"{words.reconnecting(why, attempt)}\nesc: give up", "thinking")
+
+    def _stop_coming_back(self, text: str, kind: str) -> None:
+        self.coming_back = False
+        if self._widgets_ready:
+            self._show_turn(self.driver.state)
+            self.panel.say(f"{text}\nesc: back to the lobby", kind)
 
     async def _release(self) -> None:
         """Once the game is closed, stop reading the room's news: the lobby reads again."""
@@ -141,10 +333,12 @@ class OnlineGameScreen(GameScreen):
             self.board.focus()
             return
         if self.driver.is_over:
+            self._session.gave_up = self._session.gave_up or self.coming_back
             self.dismiss(None)
             return
         if self.mine is None:
-            self.dismiss(True)  # a viewer left a game under way: still in the room
+            self._session.still_in_room = True  # a viewer left a game under way
+            self.dismiss(None)
             return
         self.app.push_screen(confirm_leaving(), self._leave_confirmed)
 

@@ -375,3 +375,17 @@ async def test_logged_in_elsewhere_the_lobby_waits_for_r_to_come_back(tmp_path: 
         await elsewhere.close()
         await pilot.press("r")
         await until(pilot, lambda: "No rooms yet" in status(), SLOW)
+
+
+async def test_the_lobby_notices_a_lost_server_at_once_not_at_its_next_refresh(
+    tmp_path: Path,
+) -> None:
+    async with zoe_and_a_lobby(tmp_path, STUCK_AT_TRY_2) as (lobby, pilot):
+        await log_in_through_the_dialog(pilot, "secret", register=True)
+        status = lambda: text_of(pilot, "#lobby-status")  # noqa: E731
+        await until(pilot, lambda: "No rooms yet" in status(), SLOW)
+        screen = pilot.app.screen
+        assert isinstance(screen, LobbyScreen)
+        screen.refresh_timer.pause()  # no refresh will find it out: only the watch can
+        await lobby.stop()
+        await until(pilot, lambda: "reconnecting (1)" in status(), SLOW)

@@ -116,7 +116,8 @@ class LobbyScreen(Screen[None]):
         else:
             help_text = (
                 f"Enter plays in a waiting room, w watches, c creates one, g meets the next "
-                f"person waiting for {describe_game(*self.game)} (your menu choice)."
+                f"person waiting for {describe_game(*self.game)} (your menu choice); "
+                f"m: your finished games; p: the chosen room's players'."
             )
         with Vertical():
             yield Static(
@@ -133,7 +134,8 @@ class LobbyScreen(Screen[None]):
         """The first list, and a refresh every few seconds."""
         self.query_one(RoomTable).focus()
         self.action_refresh()
-        self.set_interval(REFRESH_SECONDS, self._refresh_quietly)
+        #: The refresh every few seconds (paused by tests that must not rely on it).
+        self.refresh_timer = self.set_interval(REFRESH_SECONDS, self._refresh_quietly)
 
     def on_screen_resume(self) -> None:
         """Back from a game: the rooms have changed (a viewer who left one leaves its room)."""
@@ -180,6 +182,7 @@ class LobbyScreen(Screen[None]):
             return
         self.query_one(RoomTable).show(rooms)
         self._session.gave_up = False  # connected after all
+        self._watch_link()
         rejoined = self._session.take_rejoined()
         if rejoined is not None:  # its INPROGRESS is on the way: no waiting to speak of
             self._room = rejoined
@@ -190,6 +193,17 @@ class LobbyScreen(Screen[None]):
                 "." if self.tictactoe else ", g waits for an opponent."
             )
             self._say(note or ("" if rooms else empty), error=bool(note))
+
+    @work(group="watch", exclusive=True, exit_on_error=False)
+    async def _watch_link(self) -> None:
+        """Notice a lost connection at once while the list is shown, not at its next refresh.
+
+        In a room, the wait for the game notices it; in a game, the game screen does.
+        """
+        link = self.link
+        why = await link.gone()
+        if link is self.link and self.is_current and self._room is None:
+            self._lost(NetworkError(why))
 
     def _chosen(self) -> str | None:
         return self.query_one(RoomTable).chosen

@@ -44,38 +44,15 @@ from c4tui.console.game import (
     tolerate_bad_bytes,
 )
 from c4tui.console.lines import EndOfInput, PlainText, printable, read_secret, unless_left
+from c4tui.console.lobby_help import DEFAULT_GAME, HELP
 from c4tui.engine import Player, Rules, describe_move, render_board, status_line
 from c4tui.engine.text import WIN_MARK
 from c4tui.match.backends.room_seat import room_seats
 from c4tui.match.driver import MatchDriver
 from c4tui.match.events import GameOver, MatchEvent, MatchFailed, MovePlayed, SeatLeft, TurnStarted
-from c4tui.match.settings import MatchSettings
 from c4tui.net.errors import NetworkError, ProtocolError
 from c4tui.protocols import lobby as wire
 from c4tui.protocols.names import PASSWORD_RULE, valid_password
-
-_MENU_DEFAULTS = MatchSettings()
-#: The game ``quick`` and ``create`` ask for when none is named: the app menu's default
-#: (7 × 6 classic), so that a console and an app left on their defaults meet. (A bare
-#: QUICKPLAY on the wire means the protocol's own default, Pop Out; we always name the game.)
-DEFAULT_GAME = (_MENU_DEFAULTS.columns, _MENU_DEFAULTS.rows, _MENU_DEFAULTS.rules)
-
-_DEFAULT_WORDS = f"{DEFAULT_GAME[0]} {DEFAULT_GAME[1]} {DEFAULT_GAME[2].value}"
-
-HELP = f"""Commands:
-  rooms                          every room: its board, players and state
-  create NAME [COLS ROWS RULES]  open a room and wait in it (RULES: classic or popout;
-                                 without them {_DEFAULT_WORDS}, as the app's menu)
-  join NAME                      play in a room whose creator waits
-  watch NAME                     watch a room
-  quick [COLS ROWS RULES]        play the next person waiting for the same game, or wait
-{past.HELP}
-  help, quit
-Waiting in a room: say TEXT to chat, quit to leave the room.
-In a game: a column (3, or p 3 to pop), say TEXT to chat, forfeit to give up.
-Ctrl-D ends c4tui (a game you play in counts as forfeited).
-When the connection drops or the server restarts, c4tui logs in again by itself and
-goes on where you were (quit gives up)."""
 
 
 class LeftRoom(Exception):
@@ -374,7 +351,11 @@ class ConsoleLobby(PlainText):
         driver.start()
         typing = asyncio.create_task(self._typed_in_game(driver, game, mine))
         try:
-            await self._follow(driver, events, game, mine)
+            await unless_left(self._follow(driver, events, game, mine), typing)
+        except EndOfInput:  # Ctrl-D: c4tui ends, and a game we play in counts as forfeited
+            if mine is not None and not driver.is_over:
+                await self._unless_gone(game.forfeit())
+            raise
         finally:
             typing.cancel()
             await driver.close()

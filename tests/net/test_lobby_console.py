@@ -228,3 +228,24 @@ async def test_quick_play_on_the_defaults_meets_the_apps_default_game(tmp_path: 
         await bob.until("without them 7 6 classic")
         await bob.type("quit")
         assert await asyncio.wait_for(bob.process.wait(), TIMEOUT) == 0
+
+
+async def test_ctrl_d_in_a_game_forfeits_it_and_ends_the_console(tmp_path: Path) -> None:
+    """The end of input mid-game (on either side's turn) ends c4tui, the game forfeited.
+
+    It used to be read by a task nobody watched: the console froze, and its opponent waited.
+    """
+    async with lobby_server(tmp_path) as server:
+        ann, bob = await a_raw_ann_against_a_console_bob(server.port)
+        await bob.until("Game on")
+        await ann.send("DROP:1")
+        await bob.until("Your move")
+        assert bob.process.stdin is not None
+        bob.process.stdin.close()  # Ctrl-D on bob's turn
+        await bob.until("End of input: goodbye.")
+        assert await asyncio.wait_for(bob.process.wait(), TIMEOUT) == 0
+        ended = await ann.line()
+        while ended.startswith("BOARDSTATUS"):
+            ended = await ann.line()
+        assert ended.startswith("GAMEEND:") and ended.endswith(":2:ann"), ended
+        await ann.close()

@@ -1,0 +1,29 @@
+"""What ``console --lobby`` says of itself: its help, and the game it asks for by default."""
+
+from __future__ import annotations
+
+from c4tui.console import history as past
+from c4tui.match.settings import MatchSettings
+
+_MENU_DEFAULTS = MatchSettings()
+#: The game ``quick`` and ``create`` ask for when none is named: the app menu's default
+#: (7 × 6 classic), so that a console and an app left on their defaults meet. (A bare
+#: QUICKPLAY on the wire means the protocol's own default, Pop Out; we always name the game.)
+DEFAULT_GAME = (_MENU_DEFAULTS.columns, _MENU_DEFAULTS.rows, _MENU_DEFAULTS.rules)
+
+_DEFAULT_WORDS = f"{DEFAULT_GAME[0]} {DEFAULT_GAME[1]} {DEFAULT_GAME[2].value}"
+
+HELP = f"""Commands:
+  rooms                          every room: its board, players and state
+  create NAME [COLS ROWS RULES]  open a room and wait in it (RULES: classic or popout;
+                                 without them {_DEFAULT_WORDS}, as the app's menu)
+  join NAME                      play in a room whose creator waits
+  watch NAME                     watch a room
+  quick [COLS ROWS RULES]        play the next person waiting for the same game, or wait
+{past.HELP}
+  help, quit
+Waiting in a room: say TEXT to chat, quit to leave the room.
+In a game: a column (3, or p 3 to pop), say TEXT to chat, forfeit to give up.
+Ctrl-D ends c4tui (a game you play in counts as forfeited).
+When the connection drops or the server restarts, c4tui logs in again by itself and
+goes on where you were (quit gives up)."""

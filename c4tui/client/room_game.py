@@ -14,7 +14,7 @@ from collections.abc import Callable
 
 from c4tui.client import words
 from c4tui.client.link import LobbyLink, ServerMessage
-from c4tui.engine import GameState, Move, Player
+from c4tui.engine import C4Error, GameState, Move, Player
 from c4tui.net.errors import NetworkError, ProtocolError
 from c4tui.net.wire import quote
 from c4tui.protocols import lobby as wire
@@ -42,6 +42,9 @@ class RoomGame:
         #: down); by default, in words to ``on_presence``.
         self.on_away_or_back: Callable[[wire.Away | wire.Back], None] = self._say_presence
         self.ended: wire.GameEnd | None = None
+        #: The moves that led to ``start`` from the empty board, when we came into the
+        #: game under way and the server's archive had them (``moves_before``).
+        self.earlier: tuple[Move, ...] | None = None
         #: Moves the server's boards have shown since ``start``.
         self.shown = 0
         self._failed = False  # an error waits in ``moves``: no more boards will come
@@ -169,4 +172,45 @@ async def room_game_from(
     if {red, yellow} != {start.to_move, start.other}:
         raise ProtocolError(f"ROOMINFO names {red} and {yellow}, INPROGRESS someone else")
     turn = Player.RED if start.to_move == red else Player.YELLOW
-    return RoomGame(link, red, yellow, state_from_cells(start.game, board.cells, turn))
+    state = state_from_cells(start.game, board.cells, turn)
+    earlier = await moves_before(link, red, yellow, state)  # before the game reads pushes:
+    game = RoomGame(link, red, yellow, state)  # an AWAY after the board is for its listeners
+    game.earlier = earlier
+    return game
+
+
+#: How many games started after its red player's newest finished one are looked through
+#: for a game under way, sixteen at a time.
+_LOOKED_THROUGH = 256
+_AT_A_TIME = 16
+
+
+async def moves_before(
+    link: LobbyLink, red: str, yellow: str, now: GameState
+) -> tuple[Move, ...] | None:
+    """The moves of red's game under way against yellow that reach ``now``; None if not found.
+
+    INPROGRESS gives the board only; the archive (GAME, §5.2) also has the moves of a
+    game in progress, but no request names its id. Ids are given as games begin, and a
+    player's games never overlap, so it is among the first ids after red's newest
+    finished game: looked for there, until an id with no game.
+    """
+    finished = await link.history(red)
+    first = finished[0] + 1 if finished else 1
+    for batch in range(first, first + _LOOKED_THROUGH, _AT_A_TIME):
+        numbers = range(batch, batch + _AT_A_TIME)
+        for kept in await asyncio.gather(*(link.kept_game(number) for number in numbers)):
+            if kept is None:
+                return None  # past the newest game
+            if (kept.red, kept.yellow, kept.reason) == (red, yellow, ""):
+                return _leading_to(kept.moves, now)
+    return None
+
+
+def _leading_to(moves: tuple[Move, ...], now: GameState) -> tuple[Move, ...] | None:
+    """``moves`` if they reach ``now`` from the empty board (else the archive is behind)."""
+    try:
+        reached = GameState.new(now.columns, now.rows, now.rules).play_all(moves)
+    except C4Error:
+        return None
+    return moves if reached.position_key() == now.position_key() else None

@@ -9,7 +9,8 @@ from pathlib import Path
 
 from c4tui.client.comeback import Account, Comeback, come_back, last_game, worth_coming_back
 from c4tui.client.link import LobbyLink
-from c4tui.engine import Rules
+from c4tui.client.room_game import room_game_from
+from c4tui.engine import Rules, parse_move
 from c4tui.protocols import lobby as wire
 from c4tui.server.core import C4Server, ServerConfig
 from tests.net.lobby_client import TEST_ROUNDS, LobbyClient, logged_in
@@ -119,5 +120,40 @@ async def test_a_game_that_ended_while_away_is_found_in_the_history(tmp_path: Pa
         assert ended is not None and ended.winner == "ann" and ended.reason == "forfeit"
         await comeback.link.close()
         await bob.close()
+    finally:
+        await server.stop()
+
+
+async def test_a_game_come_back_into_has_its_earlier_moves_from_the_archive(
+    tmp_path: Path,
+) -> None:
+    """INPROGRESS gives the board only; the moves before it come from GAME, found among
+    the games begun after red's newest finished one (others' games begun in between)."""
+    server = C4Server(config(tmp_path))
+    await server.start()
+    try:
+        cid = await logged_in(server.port, "cid")
+        dee = await logged_in(server.port, "dee")
+        assert await cid.ask("CREATE:before:4:4:classic") == "CREATE:ACKSTATUS:0"
+        assert await dee.ask("JOIN:before:PLAYER") == "JOIN:ACKSTATUS:0"
+        await cid.send("FORFEIT")  # game 1, finished: cid's and dee's
+        await until(cid, "GAMEEND")
+        ann, bob = await a_game(server.port)  # game 2, under way: d4 d3
+        eve = await logged_in(server.port, "eve")
+        fay = await logged_in(server.port, "fay")
+        assert await eve.ask("CREATE:after:4:4:classic") == "CREATE:ACKSTATUS:0"
+        assert await fay.ask("JOIN:after:PLAYER") == "JOIN:ACKSTATUS:0"  # game 3, under way
+        await ann.close()
+        comeback = await come_back(Account("127.0.0.1", server.port, "ann", "pw"), delays=QUICK)
+        assert isinstance(comeback, Comeback) and comeback.rejoined == "r1"
+        start = await comeback.link.pushed()
+        while not isinstance(start, wire.InProgress):
+            start = await comeback.link.pushed()
+        game = await room_game_from(comeback.link, start, "r1")
+        assert game.earlier == (parse_move("d4"), parse_move("d3"))
+        await game.close()
+        await comeback.link.close()
+        for client in (bob, cid, dee, eve, fay):
+            await client.close()
     finally:
         await server.stop()

@@ -182,12 +182,18 @@ async def test_the_app_started_afresh_goes_back_into_its_unfinished_game(tmp_pat
         screen = await the_game(pilot)  # through the lobby, at once
         assert screen.mine is not None and screen.mine.name == "RED"
         assert discs(screen) == 1 and screen.driver.state.turn.name == "YELLOW"
+        # The moves before it came, from the server's archive: the list, the review and a
+        # saved record are the whole game, not the moves since.
+        assert screen.driver.moves == (parse_move("d1"),)
+        assert screen.driver.positions[0].disc_count == 0
         assert await ann.line() == "BACK:zoe"
         await until(pilot, lambda: "Back in the game." in text_of(pilot, "#message"))
         await ann.send("DROP:2")
         await until(pilot, screen.driver.awaiting_submission, SLOW)
         await pilot.press("1", "enter")
         assert (await next_line(ann, "BOARDSTATUS")).startswith("BOARDSTATUS")
+        await until(pilot, lambda: len(screen.driver.moves) == 3, SLOW)
+        assert screen.record().moves == tuple(map(parse_move, ("d1", "d2", "d1")))
         await ann.close()
 
 

@@ -117,6 +117,7 @@ async def test_watching_a_game_and_chatting_and_seeing_a_forfeit(tmp_path: Path)
             screen = app.screen
             assert isinstance(screen, OnlineGameScreen) and screen.mine is None
             assert "Watching ann (RED) against bob (YELLOW)" in text_of(pilot, "#message")
+            assert screen.driver.positions[0].disc_count == 0  # the whole game, not the rest
             assert screen.check_action("forfeit", ()) is False  # viewers cannot forfeit
             await pilot.press("t")
             screen.query_one("#chat", Input).value = "go bob"
@@ -133,7 +134,8 @@ async def test_watching_a_game_and_chatting_and_seeing_a_forfeit(tmp_path: Path)
             assert not chat.markup  # shown as typed: "[/]" read as markup would crash the toast
             await bob.send("DROP:3")
             await ann.line(), await bob.line()
-            await until(pilot, lambda: len(screen.driver.moves) == 1)  # bob's, seen live
+            # ann's, from the server's archive (it began before we watched); bob's, live
+            await until(pilot, lambda: len(screen.driver.moves) == 2)
             await ann.send("FORFEIT")
             await until(pilot, lambda: screen.driver.result is not None)
             assert screen.driver.result is not None

@@ -24,7 +24,7 @@ from textual.binding import Binding
 
 from c4tui.client import words
 from c4tui.client.room_game import RoomGame
-from c4tui.engine import Player
+from c4tui.engine import GameState, Player
 from c4tui.match.backends.online import RoomSeat
 from c4tui.match.backends.room_seat import room_seats
 from c4tui.match.driver import MatchDriver
@@ -62,6 +62,8 @@ def online_game_screen(
     if before is not None:
         history = moves_to(before.positions[0], before.moves, state)
         start = state if history is None else before.positions[0]
+    if history is None and game.earlier:  # new here, or lost track: the archive's moves
+        start, history = GameState.new(state.columns, state.rows, state.rules), game.earlier
     settings = MatchSettings(
         opponent=RoomSeat.key,
         options={

@@ -109,7 +109,7 @@ class RoomGame:
         self.ended = end
         if end.status == 2:
             loser = Player.YELLOW if self.colour_of(end.winner) is Player.RED else Player.RED
-            self.on_forfeit(loser, f"{self.names[loser]} forfeited or left: {end.winner} wins")
+            self.on_forfeit(loser, f"{self.names[loser]} forfeited or left the game")
 
     async def next_move(self) -> Move:
         """The next move played in the room. Raises NetworkError or ProtocolError."""

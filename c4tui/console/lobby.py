@@ -387,7 +387,7 @@ class ConsoleLobby(PlainText):
             elif isinstance(event, GameOver):
                 self.say(render_board(event.state, mark_win=True))
                 self.say(self._result(names, event, mine))
-                if event.winner is not None:
+                if event.state.winner is not None:  # a four on the board, not a forfeit
                     self.say(f"(The winning four are marked {WIN_MARK}.)")
                 self.say("Back in the lobby.")
                 return

@@ -210,6 +210,8 @@ async def test_esc_while_reconnecting_gives_up_and_r_in_the_lobby_tries_again(
         status = lambda: text_of(pilot, "#lobby-status")  # noqa: E731
         await until(pilot, lambda: "r tries again" in status(), SLOW)
         assert "The server is restarting" in status()
+        assert "a game you play waits about a minute" in status()
+        assert app.screen.query_one(DataTable).row_count == 0  # not the rooms as they were
         await lobby.start()
         await pilot.press("r")  # the server is back: so are we, and so is the game
         screen = await the_game(pilot)
@@ -395,3 +397,18 @@ async def test_the_lobby_notices_a_lost_server_at_once_not_at_its_next_refresh(
         screen.refresh_timer.pause()  # no refresh will find it out: only the watch can
         await lobby.stop()
         await until(pilot, lambda: "reconnecting (1)" in status(), SLOW)
+
+
+async def test_keys_while_reconnecting_keep_saying_so_and_forfeit_waits(tmp_path: Path) -> None:
+    """A move tried while we come back is told that we do (it said the game had stopped,
+    then flipped back at the next try), and Forfeit, which would be lost, is not offered."""
+    async with zoe_and_a_lobby(tmp_path, STUCK_AT_TRY_2) as (lobby, pilot):
+        screen, ann = await one_move_each(pilot, lobby.port)
+        await lobby.stop()
+        await until(pilot, lambda: "reconnecting (2)" in text_of(pilot, "#message"), SLOW)
+        await pilot.press("3", "enter")
+        await pilot.pause(0.2)
+        message = text_of(pilot, "#message")
+        assert "reconnecting (2)" in message and "back to the lobby" not in message, message
+        assert screen.check_action("forfeit", ()) is False
+        await ann.close()

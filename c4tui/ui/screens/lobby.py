@@ -395,7 +395,13 @@ class LobbyScreen(Screen[None]):
         self._say(f"{words.reconnecting(why, attempt)} Esc gives up.", error=True)
 
     def _say_gave_up(self, why: str) -> None:
-        self._say(f"{why.rstrip('.')}. r tries again; Esc goes back to the menu.", error=True)
+        """Not connected: the rooms shown would be stale; a game of ours waits a while."""
+        self.query_one(RoomTable).show([])
+        self._say(
+            f"{why.rstrip('.')}. r tries again (a game you play waits about a minute for "
+            f"you); Esc goes back to the menu.",
+            error=True,
+        )
 
     # ----- chat and leaving ----------------------------------------------------------
 

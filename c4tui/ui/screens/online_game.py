@@ -132,6 +132,7 @@ class OnlineGameScreen(GameScreen):
         #: Who is away from the game, and when (``time.monotonic``) their grace runs out.
         self._away: dict[str, float] = {}
         self.coming_back = False  # logging in again after the connection was lost
+        self._trying = f"{words.CONNECTION_LOST} — reconnecting…"  # what the panel says meanwhile
         self._over_while_away = False
         self._successor: OnlineGameScreen | None = None  # the game we came back into
         # Before the first push is read (a REJOIN's AWAY comes at once), not on mounting.
@@ -268,8 +269,9 @@ class OnlineGameScreen(GameScreen):
             self._successor = None
 
     def _say_trying(self, why: str, attempt: int) -> None:
+        self._trying = f"{words.reconnecting(why, attempt)}\nesc: give up"
         if self._widgets_ready:
-            self.panel.say(f"{words.reconnecting(why, attempt)}\nesc: give up", "thinking")
+            self.panel.say(self._trying, "thinking")
 
     def _stop_coming_back(self, text: str, kind: str) -> None:
         self.coming_back = False
@@ -292,14 +294,20 @@ class OnlineGameScreen(GameScreen):
         """
         if action in HIDDEN_ACTIONS:
             return False
-        if action in ("forfeit", "talk") and self.driver.is_over:
-            return False
+        if action in ("forfeit", "talk") and (self.driver.is_over or self.coming_back):
+            return False  # a forfeit sent now would be lost: after coming back
         if action == "forfeit":
             return self.mine is not None
         return super().check_action(action, parameters)
 
     def _show_problem(self, problem: str) -> None:
-        """Why the game stopped; no ``n`` here (a new game is the lobby's): Esc goes back."""
+        """Why the game stopped; no ``n`` here (a new game is the lobby's): Esc goes back.
+
+        While we come back, a key that needs the game (a move) is told that we do.
+        """
+        if self.coming_back:
+            self.panel.say(self._trying, "thinking")
+            return
         self.panel.say(f"{problem}\nesc: back to the lobby", "error")
 
     def action_rematch(self) -> None:

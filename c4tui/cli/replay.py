@@ -124,7 +124,7 @@ async def _fetched(args: argparse.Namespace, number: int) -> KeptGame:
             password = await read_secret(f"Password for {args.user}: ")
         else:
             password = _first_line()
-        return await fetch_game(host, port, args.user, password, number)
+        return await fetch_game(host, port, args.user, password, number, took_over=_took_over)
     except EndOfInput:
         usage_error("replay", f"no password for {args.user} (the first line of input)")
     except NotKept as error:
@@ -132,6 +132,15 @@ async def _fetched(args: argparse.Namespace, number: int) -> KeptGame:
     except (NetworkError, ProtocolError, TimeoutError) as error:
         sys.stderr.write(f"c4tui replay: {error or 'the server did not answer in time'}\n")
         sys.exit(SERVER_PROBLEM)
+
+
+def _took_over(room: str) -> None:
+    """Logging in here moved a game under way to us (the newest login wins): say so."""
+    sys.stderr.write(
+        f"c4tui replay: note: you have a game under way in {room}; logging in here took it "
+        f"from where you play it, and it now waits for you: log in there again (r in the "
+        f"app's lobby) within the server's grace to go on.\n"
+    )
 
 
 def _first_line() -> str:

@@ -7,6 +7,7 @@ of a kept game: when it started, who won and why, seen by one of its players.
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 from datetime import datetime
 
 from c4tui.client import words
@@ -106,9 +107,19 @@ class NotKept(Exception):
     """The server refused the login, or keeps no such game: why, in words."""
 
 
-async def fetch_game(host: str, port: int, user: str, password: str, number: int) -> KeptGame:
+async def fetch_game(
+    host: str,
+    port: int,
+    user: str,
+    password: str,
+    number: int,
+    *,
+    took_over: Callable[[str], None] = lambda room: None,
+) -> KeptGame:
     """Log in to the lobby at ``host``:``port`` as ``user`` and fetch the game kept as ``number``.
 
+    The newest login wins (§5.1): a game ``user`` plays elsewhere comes to this connection,
+    and is away once it closes; ``took_over`` hears its room, to warn the person.
     Raises NetworkError (in words) when the server cannot be reached or goes, TimeoutError
     when it does not answer, NotKept when it refuses the login or has no such game.
     """
@@ -117,7 +128,9 @@ async def fetch_game(host: str, port: int, user: str, password: str, number: int
         logged_in = await link.login(user, password)
         if logged_in is not LoginOutcome.LOGGED_IN:
             raise NotKept(words.LOGIN.said(logged_in, Voice.CONSOLE, user=user))
-        game = await link.kept_game(number)
+        game = await link.kept_game(number)  # answered after a REJOIN: ``rejoined`` is settled
+        if link.rejoined is not None:
+            took_over(link.rejoined)
     finally:
         await link.close()
     if game is None:

@@ -19,7 +19,7 @@ from c4tui.records.store import read_record
 from c4tui.server.core import C4Server
 from c4tui.ui.app import C4App
 from c4tui.ui.screens.past_review import PastGameReview
-from tests.net.lobby_client import lobby_server_in_a_thread
+from tests.net.lobby_client import LobbyClient, lobby_server_in_a_thread
 from tests.process_helpers import run_c4tui
 from tests.ui.past_games import BLUNDER_GAME, two_finished_games
 from tests.ui.test_lobby_app import until
@@ -123,3 +123,31 @@ def test_without_save_the_fetched_game_opens_in_the_apps_review_with_verdicts(
             assert not isinstance(app.screen, PastGameReview)
 
     asyncio.run(review_it())
+
+
+def test_fetching_while_a_game_is_under_way_warns_that_it_took_the_game(server: str) -> None:
+    """The newest login wins (§5.1): fetching as ann takes her game in play to this
+    connection, which then closes; she is told, rather than finding out from her game."""
+    port = int(server.rsplit(":", 1)[1])
+
+    async def fetch_while_ann_plays() -> tuple[str, str]:
+        ann = await LobbyClient.connect(port)
+        assert await ann.ask("LOGIN:ann:pw") == "LOGIN:ACKSTATUS:0"
+        bob = await LobbyClient.connect(port)
+        assert await bob.ask("LOGIN:bob:pw") == "LOGIN:ACKSTATUS:0"
+        assert await ann.ask("CREATE:r9:7:6:classic") == "CREATE:ACKSTATUS:0"
+        assert await bob.ask("JOIN:r9:PLAYER") == "JOIN:ACKSTATUS:0"
+        result = await asyncio.to_thread(
+            replay, server, "--user", "ann", "--save", "/dev/null", "1"
+        )
+        assert result.returncode == 0, result.stderr
+        words = await ann.line()
+        while not words.startswith("BYE"):
+            words = await ann.line()
+        await ann.close()
+        await bob.close()
+        return result.stderr, words
+
+    stderr, bye = asyncio.run(fetch_while_ann_plays())
+    assert bye == "BYE:elsewhere"
+    assert "you have a game under way in r9; logging in here took it" in stderr

@@ -413,6 +413,8 @@ class ConsoleLobby(PlainText):
             elif line == "forfeit" and mine is not None:
                 await self._unless_gone(game.forfeit())
                 driver.resign(mine, "You forfeited.")
+            elif line in ("quit", "leave") and mine is not None:
+                self.say("In a game: forfeit gives it up (Ctrl-D also ends c4tui).")
             elif line and mine is not None:
                 refusal = submit_typed_move(driver, line)
                 if refusal is not None:

@@ -242,6 +242,8 @@ async def test_ctrl_d_in_a_game_forfeits_it_and_ends_the_console(tmp_path: Path)
         await bob.until("Game on")
         await ann.send("DROP:1")
         await bob.until("Your move")
+        await bob.type("quit")  # not a move, nor a way out of a game: told what is
+        await bob.until("In a game: forfeit gives it up (Ctrl-D also ends c4tui).")
         assert bob.process.stdin is not None
         bob.process.stdin.close()  # Ctrl-D on bob's turn
         await bob.until("End of input: goodbye.")

@@ -27,7 +27,14 @@ def config_folder() -> Path:
 
 
 def write_atomically(path: Path, text: str) -> None:
-    """Replace ``path`` with ``text`` in one step (never half-written)."""
+    """Replace ``path`` with ``text`` in one step (never half-written).
+
+    A device or a pipe (``/dev/null``, ``/dev/stdout``) is written to, never replaced by
+    a file: replacing ``/dev/null`` broke every program that read it afterwards.
+    """
+    if path.exists() and not path.is_file() and not path.is_dir():
+        path.write_text(text, encoding="utf-8")
+        return
     path.parent.mkdir(parents=True, exist_ok=True)
     handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=".", suffix=".tmp")
     try:

@@ -359,6 +359,8 @@ class ConsoleLobby(PlainText):
         finally:
             typing.cancel()
             await driver.close()
+        # Only now: a line typed after it is for the lobby, not the game's reader.
+        self.say("Back in the lobby.")
 
     async def _follow(
         self,
@@ -389,7 +391,6 @@ class ConsoleLobby(PlainText):
                 self.say(self._result(names, event, mine))
                 if event.state.winner is not None:  # a four on the board, not a forfeit
                     self.say(f"(The winning four are marked {WIN_MARK}.)")
-                self.say("Back in the lobby.")
                 return
             elif isinstance(event, MatchFailed):
                 raise NetworkError(event.problem)

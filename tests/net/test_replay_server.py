@@ -125,7 +125,9 @@ def test_without_save_the_fetched_game_opens_in_the_apps_review_with_verdicts(
     asyncio.run(review_it())
 
 
-def test_fetching_while_a_game_is_under_way_warns_that_it_took_the_game(server: str) -> None:
+def test_fetching_while_a_game_is_under_way_warns_that_it_took_the_game(
+    server: str, tmp_path: Path
+) -> None:
     """The newest login wins (§5.1): fetching as ann takes her game in play to this
     connection, which then closes; she is told, rather than finding out from her game."""
     port = int(server.rsplit(":", 1)[1])

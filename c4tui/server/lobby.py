@@ -415,10 +415,13 @@ async def _log_in(
         return
     began = time.monotonic()
     result = await service.store.check(login.user, login.password)
+    earliest = time.monotonic()
     if result is not LoginResult.OK:
         connection.failures += 1
-        wait = service.throttle.failed(login.user, connection.failures)
-        await asyncio.sleep(max(0.0, began + wait - time.monotonic()))
+        earliest = began + service.throttle.failed(login.user, connection.failures)
+    now = time.monotonic()
+    await asyncio.sleep(max(0.0, service.throttle.turn(login.user, earliest, now) - now))
+    if result is not LoginResult.OK:
         connection.offer(wire.ack("LOGIN", result.value))
         return
     service.throttle.succeeded(login.user)

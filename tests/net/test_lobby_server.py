@@ -235,6 +235,35 @@ async def test_failed_logins_slow_down_that_user_and_connection_only(tmp_path: P
         assert await fresh.ask("LOGIN:ann:right") == "LOGIN:ACKSTATUS:0"
 
 
+async def test_while_a_user_is_slowed_a_right_password_waits_its_turn_too(
+    tmp_path: Path,
+) -> None:
+    """A right password answered at once among slowed wrong guesses would give it away.
+
+    (Found trying it: 8 guesses at once, one right, the right one back in 0.94 s, the
+    wrong ones after 5 s or more.) Only the order is asserted: a loaded machine.
+    """
+    async with lobby_server(tmp_path) as server:
+        await (await logged_in(server.port, "ann", "right")).close()
+        guessers = [await LobbyClient.connect(server.port) for _ in range(4)]
+        for guesser in guessers[:2]:  # two free failures: ann is not slowed yet
+            assert await guesser.ask("LOGIN:ann:wrong") == "LOGIN:ACKSTATUS:2"
+        loop = asyncio.get_running_loop()
+        answered: dict[str, float] = {}
+
+        async def guess(client: LobbyClient, password: str) -> None:
+            await client.ask(f"LOGIN:ann:{password}")
+            answered[password] = loop.time()
+
+        wrong = asyncio.create_task(guess(guessers[2], "wrong"))  # the third: 1 s
+        await asyncio.sleep(0.5)  # its check is done (bcrypt at 4 rounds), its answer waits
+        await guess(guessers[3], "right")
+        await wrong
+        assert answered["right"] >= answered["wrong"]  # not before the wrong one's turn
+        for guesser in guessers:
+            await guesser.close()
+
+
 async def test_a_viewer_that_stops_reading_is_dropped_and_the_game_goes_on(
     tmp_path: Path,
 ) -> None:

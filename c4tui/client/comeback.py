@@ -116,7 +116,13 @@ async def _log_in(account: Account) -> Comeback | LoginOutcome | None:
     return Comeback(fresh, fresh.rejoined, rooms)
 
 
-async def last_game(link: LobbyLink) -> KeptGame | None:
-    """Our newest finished game: how a game ended while we were away (None: none kept)."""
+async def last_game(link: LobbyLink, between: tuple[str, str] | None = None) -> KeptGame | None:
+    """Our newest finished game: how a game ended while we were away (None: none kept).
+
+    ``between``: its red and yellow players; None too when the newest game is not theirs.
+    """
     numbers = await link.history()
-    return await link.kept_game(numbers[0]) if numbers else None
+    newest = await link.kept_game(numbers[0]) if numbers else None
+    if newest is None or between is None or (newest.red, newest.yellow) == between:
+        return newest
+    return None

@@ -143,8 +143,8 @@ async def what_became_of(where: Where, back: Comeback, say: Say) -> BackInto | N
 
 async def _how_it_ended(link: LobbyLink, game: Playing) -> str:
     """How our game ended while we were away, as the server kept it (HISTORY and GAME)."""
-    ended = await last_game(link)
-    if ended is None or (ended.red, ended.yellow, ended.game) != (game.red, game.yellow, game.game):
+    ended = await last_game(link, (game.red, game.yellow))
+    if ended is None or ended.game != game.game:
         return f"Your game in {game.room} is over."
     return f"The game ended while you were away: {kept.result_line(ended)}"
 

@@ -140,7 +140,7 @@ async def back_in_room(
     """The game in ``room`` again, on the connection we came back on; else how it ended.
 
     A player is back in it only if the server put it back (REJOIN); a viewer asks to
-    watch it again. ``names`` are its players, to tell our game in the history.
+    watch it again. ``names`` are its red and yellow players, to tell our game in the history.
     Raises NetworkError or ProtocolError (the new connection failed too).
     """
     link = session.link
@@ -155,8 +155,8 @@ async def back_in_room(
 
 async def ended_while_away(link: LobbyLink, names: tuple[str, str]) -> str:
     """How our game ended while we were away, as the server kept it (HISTORY, GAME)."""
-    kept = await last_game(link)
-    if kept is None or {kept.red, kept.yellow} != set(names):
+    kept = await last_game(link, names)
+    if kept is None:
         return "Your game ended while you were away."
     return f"Your game ended while you were away: {result_line(kept)}"
 

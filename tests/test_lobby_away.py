@@ -26,7 +26,7 @@ def test_a_dropped_player_is_away_and_comes_back_to_the_same_game() -> None:
     lobby.play(ann, Move.drop(0))
     assert lobby.leave(bob) == [(ann, "AWAY:bob:30"), (vic, "AWAY:bob:30")]
     assert lobby.is_away("bob") and lobby.room_of(bob) is None
-    assert lobby.room_info("a") == "ROOMINFO:ACKSTATUS:0:4:4:classic:ann:bob:1:playing"
+    assert lobby.room_info("a") == "ROOMINFO:ACKSTATUS:0:4:4:classic:ann:bob:1:playing:casual:-"
     again = Member("bob")
     board = "0" * 12 + "1000"
     assert lobby.rejoin(again) == [

@@ -10,6 +10,7 @@ from c4tui.engine import Rules
 from c4tui.lobby import CONNECT_FOUR, Lobby, Member
 from c4tui.protocols import lobby as wire
 from c4tui.protocols import tictactoe as ttt_wire
+from c4tui.server.answers import SERVED_LATER
 from c4tui.server.dialects import LOBBY, Dialect
 from c4tui.server.tictactoe import TICTACTOE
 
@@ -44,7 +45,7 @@ def test_a_viewer_leaving_changes_nothing_for_the_players() -> None:
     lobby.join(bob, "a", wire.Mode.PLAYER)
     lobby.join(vic, "a", wire.Mode.VIEWER)
     assert lobby.leave(vic) == []
-    assert lobby.room_info("a") == "ROOMINFO:ACKSTATUS:0:4:4:classic:ann:bob:0:playing"
+    assert lobby.room_info("a") == "ROOMINFO:ACKSTATUS:0:4:4:classic:ann:bob:0:playing:casual:-"
     outbox = lobby.leave(bob)  # a player leaving forfeits, to those who remain
     assert outbox == [(ann, f"GAMEEND:{'0' * 16}:2:ann")]
     assert lobby.rooms == {}
@@ -57,4 +58,5 @@ def test_every_room_request_of_a_dialect_has_an_act(dialect: object, requests: o
     """The table dispatches every request but the accounts' and the store's (not the rooms')."""
     assert isinstance(dialect, Dialect)
     answered_by_the_store = {wire.Register, wire.Login, wire.History, wire.GameLookup}
+    answered_by_the_store |= set(SERVED_LATER)
     assert dialect.kinds == set(get_args(requests)) - answered_by_the_store

@@ -16,9 +16,11 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from c4tui.client.outcomes import (
+    ChallengeOutcome,
     CreateOutcome,
     JoinOutcome,
     LoginOutcome,
+    PasswordChange,
     RegisterOutcome,
     UnknownStatus,
     outcome_of,
@@ -30,10 +32,11 @@ from c4tui.net.connection import Connection, open_connection
 from c4tui.net.errors import ConnectionClosed, NetworkError, ProtocolError
 from c4tui.net.framing import MessageStream
 from c4tui.net.wire import quote
+from c4tui.protocols import competition, past
 from c4tui.protocols import lobby as wire
-from c4tui.protocols import past
 from c4tui.protocols import tictactoe as ttt_wire
 from c4tui.protocols.registry import ProtocolSpec
+from c4tui.protocols.terms import parse_terms_answer, terms_fields
 
 #: Seconds to wait for the answer to a request.
 REPLY_TIMEOUT = 30.0
@@ -78,17 +81,22 @@ class RoomSummary:
     yellow: str  # "" while the creator waits
     viewers: str
     state: str  # waiting or playing
+    terms: wire.Terms = wire.CASUAL  # rated or casual, and the clock (§5.4)
 
     @classmethod
     def of(cls, name: str, answer: wire.Ack) -> RoomSummary | None:
-        """The summary ROOMINFO's answer gives; None for no such room (or a malformed one)."""
-        if answer.status != 0 or len(answer.extra) != 7:
+        """The summary ROOMINFO's answer gives; None for no such room (or a malformed one).
+
+        A server from before §5.4 leaves the terms out: casual, no clock.
+        """
+        if answer.status != 0 or len(answer.extra) not in (7, 9):
             return None
         game = wire.parse_game(list(answer.extra[:3]))
-        if game is None:
+        terms = parse_terms_answer(answer.extra[7:]) if len(answer.extra) == 9 else wire.CASUAL
+        if game is None or terms is None:
             return None
-        red, yellow, viewers, state = answer.extra[3:]
-        return cls(name, game, red, yellow, viewers, state)
+        red, yellow, viewers, state = answer.extra[3:7]
+        return cls(name, game, red, yellow, viewers, state, terms)
 
     @property
     def players(self) -> str:
@@ -255,9 +263,12 @@ class LobbyLink:
 
     # ----- requests ------------------------------------------------------------------
 
-    async def register(self, user: str, password: str) -> RegisterOutcome | UnknownStatus:
-        """Create an account (it does not log in)."""
-        status = (await self.ask(f"REGISTER:{user}:{password}")).status
+    async def register(
+        self, user: str, password: str, *, bot: bool = False
+    ) -> RegisterOutcome | UnknownStatus:
+        """Create an account (it does not log in); ``bot``: one marked as a bot (§5.5)."""
+        command = "REGISTERBOT" if bot else "REGISTER"
+        status = (await self.ask(f"{command}:{user}:{password}")).status
         return outcome_of(RegisterOutcome, status)
 
     async def login(self, user: str, password: str) -> LoginOutcome | UnknownStatus:
@@ -294,9 +305,16 @@ class LobbyLink:
         found = (RoomSummary.of(name, answer) for name, answer in zip(names, answers, strict=True))
         return [summary for summary in found if summary is not None]
 
-    async def create(self, name: str, game: Game | None = None) -> CreateOutcome | UnknownStatus:
-        """Open a room (we wait in it, and move first); tic-tac-toe has no ``game``."""
+    async def create(
+        self, name: str, game: Game | None = None, terms: wire.Terms = wire.CASUAL
+    ) -> CreateOutcome | UnknownStatus:
+        """Open a room (we wait in it, and move first); tic-tac-toe has no ``game``.
+
+        Casual games without a clock are asked for in §4's words, which every server reads.
+        """
         fields = wire.game_fields(game) if game is not None else []
+        if game is not None and terms != wire.CASUAL:
+            fields += terms_fields(terms)
         answer = await self.ask(":".join(["CREATE", name, *fields]))
         return outcome_of(CreateOutcome, answer.status)
 
@@ -305,9 +323,10 @@ class LobbyLink:
         mode = mode.value if isinstance(mode, wire.Mode) else mode
         return outcome_of(JoinOutcome, (await self.ask(f"JOIN:{name}:{mode}")).status)
 
-    async def quick_play(self, game: Game) -> str | None:
+    async def quick_play(self, game: Game, terms: wire.Terms = wire.CASUAL) -> str | None:
         """The room we are in now (waiting, or paired at once); None if refused."""
-        answer = await self.ask(":".join(["QUICKPLAY", *wire.game_fields(game)]))
+        extra = terms_fields(terms) if terms != wire.CASUAL else []
+        answer = await self.ask(":".join(["QUICKPLAY", *wire.game_fields(game), *extra]))
         return answer.extra[0] if answer.status == 0 and answer.extra else None
 
     async def history(self, user: str | None = None) -> list[int] | None:
@@ -319,3 +338,49 @@ class LobbyLink:
         """The game kept as ``number``; None for no such game."""
         answer = await self.ask(f"GAME:{number}")
         return past.parse_kept_game(answer.extra) if answer.status == 0 else None
+
+    # ----- competing (§5.3-5.5) ----------------------------------------------------------
+
+    async def profile(self, user: str) -> competition.ProfileInfo | None:
+        """``user``'s rating, deviation, games and whether it is a bot; None: no such user."""
+        answer = await self.ask(f"PROFILE:{user}")
+        return competition.parse_profile_answer(answer.extra) if answer.status == 0 else None
+
+    async def leaderboard(self) -> list[tuple[str, int]]:
+        """The best established ratings, highest first (``user``, ``rating``)."""
+        answer = await self.ask("LEADERBOARD")
+        return competition.parse_leaderboard_answer(answer.extra) if answer.status == 0 else []
+
+    async def players(self) -> list[competition.PlayerEntry]:
+        """Who is online: name, rating, in a room or free, bot or human (c4tui's own PLAYERS)."""
+        answer = await self.ask("PLAYERS")
+        return competition.parse_players_answer(answer.extra) if answer.status == 0 else []
+
+    async def change_password(self, old: str, new: str) -> PasswordChange:
+        """PASSWORD:<old>, then NEWPASSWORD:<new> (two lines: a password may hold colons)."""
+        if (await self.ask(f"PASSWORD:{old}")).status != 0:
+            return PasswordChange.WRONG_PASSWORD
+        status = (await self.ask(f"NEWPASSWORD:{new}")).status
+        if status == 0:
+            return PasswordChange.CHANGED
+        return PasswordChange.TOO_LATE if status == 1 else PasswordChange.AGAINST_THE_RULES
+
+    async def challenge(
+        self, user: str, game: Game, terms: wire.Terms = wire.CASUAL
+    ) -> ChallengeOutcome | UnknownStatus:
+        """Challenge ``user`` to ``game`` on ``terms``; CHALLENGED reaches them if they are free."""
+        fields = [*wire.game_fields(game), *terms_fields(terms)]
+        answer = await self.ask(":".join(["CHALLENGE", user, *fields]))
+        return outcome_of(ChallengeOutcome, answer.status)
+
+    async def accept(self, user: str) -> bool:
+        """Accept ``user``'s challenge (BEGIN follows); False: there is no such challenge."""
+        return (await self.ask(f"ACCEPT:{user}")).status == 0
+
+    async def decline(self, user: str) -> None:
+        """Turn ``user``'s challenge down (they are told DECLINED)."""
+        await self.ask(f"DECLINE:{user}")
+
+    async def rematch(self) -> bool:
+        """Ask the last game's opponent for another, colours swapped; False: too late."""
+        return (await self.ask("REMATCH")).status == 0

@@ -58,7 +58,27 @@ class JoinOutcome(Enum):
     BAD_REQUEST = 3
 
 
-Outcome = TypeVar("Outcome", RegisterOutcome, LoginOutcome, CreateOutcome, JoinOutcome)
+class ChallengeOutcome(Enum):
+    """CHALLENGE's answer (REMATCH's 0 and 1 are SENT and TOO_LATE)."""
+
+    SENT = 0
+    NO_SUCH_USER = 1  # or not logged in
+    BUSY = 2  # in a room, or too many challenges already waiting
+    BAD_FORMAT = 3
+
+
+class PasswordChange(Enum):
+    """How a change of password went (PASSWORD, then NEWPASSWORD)."""
+
+    CHANGED = 0
+    WRONG_PASSWORD = 1  # PASSWORD's 1: the old one is not it
+    TOO_LATE = 2  # NEWPASSWORD's 1: no PASSWORD within 60 s before
+    AGAINST_THE_RULES = 3  # NEWPASSWORD's 2: the new one breaks the password rule
+
+
+Outcome = TypeVar(
+    "Outcome", RegisterOutcome, LoginOutcome, CreateOutcome, JoinOutcome, ChallengeOutcome
+)
 
 
 def outcome_of(kind: type[Outcome], status: int) -> Outcome | UnknownStatus:

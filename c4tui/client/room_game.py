@@ -13,7 +13,7 @@ import contextlib
 from collections.abc import Callable
 
 from c4tui.client import words
-from c4tui.client.link import LobbyLink, ServerMessage
+from c4tui.client.link import LobbyLink, RoomSummary, ServerMessage
 from c4tui.engine import C4Error, GameState, Move, Player
 from c4tui.net.errors import NetworkError, ProtocolError
 from c4tui.net.wire import quote
@@ -165,10 +165,10 @@ async def room_game_from(
     board = await link.pushed()
     if not isinstance(board, wire.BoardStatus):
         raise ProtocolError("INPROGRESS without the board")
-    info = await link.room_info(room)
-    if info.status != 0 or len(info.extra) != 7:
+    info = RoomSummary.of(room, await link.room_info(room))
+    if info is None:
         raise ProtocolError(f"no ROOMINFO for the room being watched: {room!r}")
-    red, yellow = info.extra[3], info.extra[4]
+    red, yellow = info.red, info.yellow
     if {red, yellow} != {start.to_move, start.other}:
         raise ProtocolError(f"ROOMINFO names {red} and {yellow}, INPROGRESS someone else")
     turn = Player.RED if start.to_move == red else Player.YELLOW

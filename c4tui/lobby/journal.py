@@ -11,6 +11,8 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Generic, TypeVar, Union
 
+from c4tui.protocols.terms import CASUAL, Terms
+
 #: A room's settings; a move in its game.
 S = TypeVar("S")
 M = TypeVar("M")
@@ -35,15 +37,21 @@ class GameBegan(Generic[S]):
     red: str
     yellow: str
     settings: S
+    terms: Terms = CASUAL  # rated or casual, and the clock
 
 
 @dataclass(frozen=True)
 class MoveMade(Generic[M]):
-    """A legal move in ``room``'s game; ``ply`` counts the game's moves from 1."""
+    """A legal move in ``room``'s game; ``ply`` counts the game's moves from 1.
+
+    ``clock``: in a timed game, the milliseconds each player (RED's, YELLOW's) has
+    left after the move, its increment added (None: no clock).
+    """
 
     room: str
     ply: int
     move: M
+    clock: tuple[int, int] | None = None
 
 
 @dataclass(frozen=True)

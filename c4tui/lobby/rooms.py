@@ -29,6 +29,7 @@ from c4tui.lobby.journal import EndReason, GameBegan, GameEvent, GameFinished, M
 from c4tui.lobby.table import RoomKind, Seat, Table
 from c4tui.protocols import lobby as wire
 from c4tui.protocols.limits import MAX_ROOMS
+from c4tui.protocols.terms import CASUAL, Terms, terms_fields
 
 #: (recipient, message) in the order they must be sent.
 Outbox = list[tuple["Member", str]]
@@ -56,6 +57,7 @@ class Room(Generic[S, M]):
     state: Table[M]
     yellow: Member | None = None  # the second seat's
     viewers: list[Member] = field(default_factory=list)
+    terms: Terms = CASUAL  # rated or casual, and its clock
     away: dict[Seat, int] = field(default_factory=dict)  # seats whose player left, in what order
     plies: int = 0  # moves played in its game
 
@@ -155,16 +157,17 @@ class Lobby(Generic[S, M]):
             room.yellow.name if room.yellow else "",
             str(len(room.viewers)),
             "playing" if room.playing else "waiting",
+            *terms_fields(room.terms, always=True),
         )
 
     # ----- entering --------------------------------------------------------------
 
-    def create(self, member: Member, name: str, settings: S) -> Outbox:
+    def create(self, member: Member, name: str, settings: S, terms: Terms = CASUAL) -> Outbox:
         """Create a room and wait in it in the first seat."""
         status = self._create_problem(member, name)
         if status:
             return [(member, wire.ack("CREATE", status))]
-        self._open(member, name, settings)
+        self._open(member, name, settings, terms)
         return [(member, wire.ack("CREATE", 0))]
 
     def _create_problem(self, member: Member, name: str) -> int:
@@ -176,8 +179,9 @@ class Lobby(Generic[S, M]):
             return 3
         return 0
 
-    def _open(self, member: Member, name: str, settings: S) -> Room[S, M]:
-        room = Room(name, settings, member, next(self._numbers), self.kind.new_table(settings))
+    def _open(self, member: Member, name: str, settings: S, terms: Terms) -> Room[S, M]:
+        table = self.kind.new_table(settings)
+        room = Room(name, settings, member, next(self._numbers), table, terms=terms)
         self.rooms[name] = room
         self._where[member] = room
         return room
@@ -200,7 +204,9 @@ class Lobby(Generic[S, M]):
     def _begin(self, room: Room[S, M], yellow: Member) -> Outbox:
         room.yellow = yellow
         self._where[yellow] = room
-        self._journal.append(GameBegan(room.name, room.red.name, yellow.name, room.game))
+        self._journal.append(
+            GameBegan(room.name, room.red.name, yellow.name, room.game, room.terms)
+        )
         return room.to_all(self.kind.begin(room.red.name, yellow.name, room.game))
 
     def _catch_up(self, room: Room[S, M], viewer: Member) -> Outbox:
@@ -215,18 +221,20 @@ class Lobby(Generic[S, M]):
             (viewer, room.state.board_status()),
         ]
 
-    def quick_play(self, member: Member, game: S) -> Outbox:
-        """Join the oldest waiting room with exactly ``game``, or open one and wait."""
+    def quick_play(self, member: Member, game: S, terms: Terms = CASUAL) -> Outbox:
+        """Join the oldest waiting room with exactly ``game`` and ``terms``, or open one."""
         if member in self._where:
             return [(member, wire.ack("QUICKPLAY", 1))]
-        waiting = [r for r in self.rooms.values() if not r.playing and r.game == game]
+        waiting = [
+            r for r in self.rooms.values() if not r.playing and (r.game, r.terms) == (game, terms)
+        ]
         if waiting:
             room = min(waiting, key=lambda r: r.number)
             return [(member, wire.ack("QUICKPLAY", 0, room.name)), *self._begin(room, member)]
         if len(self.rooms) >= self.max_rooms:
             return [(member, wire.ack("QUICKPLAY", 1))]
         name = self._quick_name()
-        self._open(member, name, game)
+        self._open(member, name, game, terms)
         return [(member, wire.ack("QUICKPLAY", 0, name))]
 
     def _quick_name(self) -> str:

@@ -12,9 +12,18 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from c4tui.engine import MAX_SIZE, MIN_SIZE, GameState, Move, MoveKind, Player, Rules
+from c4tui.engine import GameState, Move, MoveKind, Player, Rules
 from c4tui.net.errors import ProtocolError
 from c4tui.net.wire import Framing, quote
+from c4tui.protocols import competition
+from c4tui.protocols.competition import (
+    CompetitionMessage,
+    CompetitionRequest,
+    Leaderboard,
+    Players,
+    RegisterBot,
+    Rematch,
+)
 from c4tui.protocols.names import (
     PASSWORD_RULE,
     ROOM_RULE,
@@ -61,12 +70,23 @@ from c4tui.protocols.rooms import (
     credentials_parser,
     parse_join,
     parse_room_list,
+    room_list,
+)
+from c4tui.protocols.terms import (
+    CASUAL,
+    Game,
+    Terms,
+    game_fields,
+    parse_game,
+    parse_terms,
+    rules_word,
 )
 
-#: Re-exported from ``c4tui.protocols.rooms`` and ``names`` (what both room protocols share)
-#: and from ``past`` (HISTORY and GAME).
+#: Re-exported from ``rooms`` and ``names`` (what both room protocols share), ``past`` and
+#: ``terms``; the words of §5.3-5.5 are ``competition``'s (``Request`` includes them).
 __all__ = [
     "BADAUTH",
+    "CASUAL",
     "NOROOM",
     "PASSWORD_RULE",
     "ROOM_RULE",
@@ -78,6 +98,7 @@ __all__ = [
     "Bye",
     "ByeReason",
     "Forfeit",
+    "Game",
     "GameLookup",
     "History",
     "Join",
@@ -87,14 +108,19 @@ __all__ = [
     "Register",
     "Rejoin",
     "RoomList",
+    "Terms",
     "Violation",
     "ack",
     "away",
     "back",
     "bye",
+    "game_fields",
     "game_record",
     "history",
+    "parse_game",
     "rejoin",
+    "room_list",
+    "rules_word",
     "valid_password",
     "valid_room",
     "valid_user",
@@ -103,9 +129,7 @@ __all__ = [
 MAX_CHAT = 200
 DEFAULT_GAME = (7, 6, Rules.POPOUT)
 _CHAT = re.compile(rf"[ -~]{{1,{MAX_CHAT}}}")
-_SIZE = re.compile(r"[0-9]{1,2}")
 _COLUMN = re.compile(r"[0-9]{1,9}")
-_RULES = {"classic": Rules.CLASSIC, "popout": Rules.POPOUT}
 
 #: How the server's front door recognises the lobby protocol (its first line logs in).
 SPEC = ProtocolSpec(
@@ -128,10 +152,11 @@ def valid_chat(text: str) -> bool:
 
 @dataclass(frozen=True)
 class Create:
-    """CREATE:<room>[:<cols>:<rows>:<rules>]."""
+    """CREATE:<room>[:<cols>:<rows>:<rules>[:<rated|casual>[:<m>+<i>]]]."""
 
     room: str
-    game: tuple[int, int, Rules]
+    game: Game
+    terms: Terms = CASUAL
 
 
 @dataclass(frozen=True)
@@ -143,9 +168,10 @@ class RoomInfo:
 
 @dataclass(frozen=True)
 class QuickPlay:
-    """QUICKPLAY[:<cols>:<rows>:<rules>]."""
+    """QUICKPLAY[:<cols>:<rows>:<rules>[:<rated|casual>[:<m>+<i>]]]."""
 
-    game: tuple[int, int, Rules]
+    game: Game
+    terms: Terms = CASUAL
 
 
 @dataclass(frozen=True)
@@ -181,6 +207,7 @@ Request = (
     | Chat
     | History
     | GameLookup
+    | CompetitionRequest
 )
 
 
@@ -198,25 +225,15 @@ def parse_request(line: str) -> Request | BadFormat:
 Parser = Callable[[str], "Request | BadFormat"]
 
 
-def parse_game(fields: list[str]) -> tuple[int, int, Rules] | None:
-    """``<cols>:<rows>:<rules>`` split at the colons; None unless valid."""
-    if len(fields) != 3 or not all(_SIZE.fullmatch(f) for f in fields[:2]):
-        return None
-    columns, rows = int(fields[0]), int(fields[1])
-    rules = _RULES.get(fields[2])
-    if rules is None or not (MIN_SIZE <= columns <= MAX_SIZE and MIN_SIZE <= rows <= MAX_SIZE):
-        return None
-    return columns, rows, rules
-
-
 def _create(rest: str) -> Request | BadFormat:
     room, *fields = rest.split(":")
     if not valid_room(room):
         return BadFormat(ack("CREATE", 1))
-    game = parse_game(fields) if fields else DEFAULT_GAME
-    if game is None:
+    game = parse_game(fields[:3]) if fields else DEFAULT_GAME
+    terms = parse_terms(fields[3:])
+    if game is None or terms is None:
         return BadFormat(ack("CREATE", 4))
-    return Create(room, game)
+    return Create(room, game, terms)
 
 
 def _room_info(rest: str) -> Request | BadFormat:
@@ -224,8 +241,11 @@ def _room_info(rest: str) -> Request | BadFormat:
 
 
 def _quick_play(rest: str) -> Request | BadFormat:
-    game = parse_game(rest.split(":"))
-    return QuickPlay(game) if game is not None else BadFormat(ack("QUICKPLAY", 1))
+    fields = rest.split(":")
+    game, terms = parse_game(fields[:3]), parse_terms(fields[3:])
+    if game is None or terms is None:
+        return BadFormat(ack("QUICKPLAY", 1))
+    return QuickPlay(game, terms)
 
 
 def _move(kind: MoveKind) -> Parser:
@@ -262,12 +282,25 @@ PARSERS: dict[str, Parser] = {
     "CHAT": _chat,
     "HISTORY": parse_history,
     "GAME": parse_game_lookup,
+    "REGISTERBOT": credentials_parser(RegisterBot, 2),
+    "PROFILE": competition.parse_profile,
+    "LEADERBOARD": competition.arguments_refused("LEADERBOARD"),
+    "PLAYERS": competition.arguments_refused("PLAYERS"),
+    "PASSWORD": competition.parse_password,
+    "NEWPASSWORD": competition.parse_new_password,
+    "CHALLENGE": competition.parse_challenge,
+    "ACCEPT": competition.parse_accept,
+    "DECLINE": competition.parse_decline,
+    "REMATCH": competition.arguments_refused("REMATCH"),
 }
 #: Commands that may come without any argument.
 _BARE: dict[str, Request | BadFormat] = {
     "QUICKPLAY": QuickPlay(DEFAULT_GAME),
     "FORFEIT": Forfeit(),
     "HISTORY": History(None),
+    "LEADERBOARD": Leaderboard(),
+    "PLAYERS": Players(),
+    "REMATCH": Rematch(),
     "CREATE": BadFormat(ack("CREATE", 4)),  # no room at all: the format, not the name, is wrong
 }
 
@@ -280,23 +313,12 @@ def invalid(reason: str) -> str:
     return f"INVALID:{reason}"
 
 
-def rules_word(rules: Rules) -> str:
-    """``classic`` or ``popout``."""
-    return rules.value
-
-
-def game_fields(game: tuple[int, int, Rules]) -> list[str]:
-    """``<cols>``, ``<rows>``, ``<rules>``."""
-    columns, rows, rules = game
-    return [str(columns), str(rows), rules_word(rules)]
-
-
-def begin(red: str, yellow: str, game: tuple[int, int, Rules]) -> str:
+def begin(red: str, yellow: str, game: Game) -> str:
     """BEGIN:<red>:<yellow>:<cols>:<rows>:<rules>."""
     return ":".join(["BEGIN", red, yellow, *game_fields(game)])
 
 
-def in_progress(to_move: str, other: str, game: tuple[int, int, Rules]) -> str:
+def in_progress(to_move: str, other: str, game: Game) -> str:
     """INPROGRESS:<to move>:<other>:<cols>:<rows>:<rules>."""
     return ":".join(["INPROGRESS", to_move, other, *game_fields(game)])
 
@@ -317,7 +339,7 @@ def board_status(state: GameState) -> str:
 
 
 def game_end(state: GameState, status: int, winner: str | None) -> str:
-    """GAMEEND:<cells>:0:<winner> (a win), :1 (a draw), :2:<winner> (a forfeit)."""
+    """GAMEEND:<cells>:0:<winner> (a win), :1 (a draw), :2:<winner> (a forfeit), :3 (on time)."""
     fields = ["GAMEEND", cells(state), str(status)]
     return ":".join(fields if winner is None else [*fields, winner])
 
@@ -325,11 +347,6 @@ def game_end(state: GameState, status: int, winner: str | None) -> str:
 def chat(user: str, text: str) -> str:
     """CHAT:<user>:<text>, to everyone in the room."""
     return f"CHAT:{user}:{text}"
-
-
-def room_list(names: list[str]) -> str:
-    """ROOMLIST:ACKSTATUS:0:<room>,<room>… (the trailing colon stays for an empty list)."""
-    return ack("ROOMLIST", 0, ",".join(names))
 
 
 # ----- what clients receive -----------------------------------------------------------
@@ -341,7 +358,7 @@ class Begin:
 
     red: str
     yellow: str
-    game: tuple[int, int, Rules]
+    game: Game
 
 
 @dataclass(frozen=True)
@@ -350,7 +367,7 @@ class InProgress:
 
     to_move: str
     other: str
-    game: tuple[int, int, Rules]
+    game: Game
 
 
 @dataclass(frozen=True)
@@ -362,7 +379,7 @@ class BoardStatus:
 
 @dataclass(frozen=True)
 class GameEnd:
-    """The end: status 0 a win, 1 a draw, 2 a forfeit; ``winner`` is "" for a draw."""
+    """The end: 0 a win, 1 a draw, 2 a forfeit, 3 on time; ``winner`` is "" for a draw."""
 
     cells: str
     status: int
@@ -397,6 +414,7 @@ ServerMessage = (
     | Away
     | Back
     | Rejoin
+    | CompetitionMessage
 )
 _STATUS = re.compile(r"-?[0-9]{1,3}")
 _CELLS = re.compile(r"[012]{16,400}")
@@ -418,12 +436,14 @@ def parse_server_message(line: str) -> ServerMessage:  # noqa: PLR0911 (one retu
         return BoardStatus(fields[1])
     if word == "GAMEEND" and len(fields) in (3, 4) and _CELLS.fullmatch(fields[1]):
         status, winner = fields[2], fields[3] if len(fields) == 4 else ""
-        if (status == "1") == (winner == "") and status in ("0", "1", "2"):
+        if (status == "1") == (winner == "") and status in ("0", "1", "2", "3"):
             return GameEnd(fields[1], int(status), winner)
     if word == "CHAT" and len(fields) >= 3:
         return ChatLine(fields[1], line.split(":", 2)[2])
     if word == "INVALID" and len(fields) >= 2:
         return Invalid(line.split(":", 1)[1])
-    if (presence := parse_presence(fields)) is not None:
-        return presence
+    if (
+        news := parse_presence(fields) or competition.parse_competition_message(fields)
+    ) is not None:
+        return news
     raise ProtocolError(f"not a lobby message: {quote(line)}")

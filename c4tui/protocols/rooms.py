@@ -121,6 +121,11 @@ def ack(command: str, status: int, *extra: str) -> str:
     return ":".join([command, "ACKSTATUS", str(status), *extra])
 
 
+def room_list(names: list[str]) -> str:
+    """ROOMLIST:ACKSTATUS:0:<room>,<room>… (the trailing colon stays for an empty list)."""
+    return ack("ROOMLIST", 0, ",".join(names))
+
+
 @dataclass(frozen=True)
 class Ack:
     """``COMMAND:ACKSTATUS:<status>[:extra…]``: the answer to one request."""

@@ -185,8 +185,9 @@ def parse_request(message: str) -> Request | wire.BadFormat:  # noqa: PLR0911 (o
         if not colon:
             return _SHARED_BARE[command]
         parsed = wire.PARSERS[command](rest)
-        assert not isinstance(parsed, wire.Create | wire.RoomInfo | wire.QuickPlay | wire.Play)
-        assert not isinstance(parsed, wire.Chat | wire.History | wire.GameLookup)
+        assert isinstance(
+            parsed, wire.Register | wire.Login | wire.RoomList | wire.Join | wire.BadFormat
+        )
         return parsed
     if command == "CREATE":
         if not colon or ":" in rest:

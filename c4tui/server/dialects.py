@@ -99,9 +99,15 @@ LOBBY = (
     with_shared_acts(Dialect[wire.Request, ConnectFourSettings, Move](wire.parse_request, wire.bye))
     .on(wire.RoomInfo, lambda rooms, member, request: [(member, rooms.room_info(request.room))])
     .on(
-        wire.Create, lambda rooms, member, request: rooms.create(member, request.room, request.game)
+        wire.Create,
+        lambda rooms, member, request: rooms.create(
+            member, request.room, request.game, request.terms
+        ),
     )
-    .on(wire.QuickPlay, lambda rooms, member, request: rooms.quick_play(member, request.game))
+    .on(
+        wire.QuickPlay,
+        lambda rooms, member, request: rooms.quick_play(member, request.game, request.terms),
+    )
     .on(wire.Play, _play)
     .on(wire.Chat, lambda rooms, member, request: rooms.chat(member, request.text))
 )

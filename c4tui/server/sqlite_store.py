@@ -53,6 +53,31 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
         "CREATE INDEX games_by_red ON games (red, ended)",
         "CREATE INDEX games_by_yellow ON games (yellow, ended)",
     ),
+    (  # §5.3-5.5: ratings, each account's record, bots, clocks
+        "ALTER TABLE accounts ADD COLUMN rating REAL NOT NULL DEFAULT 1500",
+        "ALTER TABLE accounts ADD COLUMN deviation REAL NOT NULL DEFAULT 350",
+        "ALTER TABLE accounts ADD COLUMN volatility REAL NOT NULL DEFAULT 0.06",
+        "ALTER TABLE accounts ADD COLUMN rated_games INTEGER NOT NULL DEFAULT 0",
+        "ALTER TABLE accounts ADD COLUMN games INTEGER NOT NULL DEFAULT 0",
+        "ALTER TABLE accounts ADD COLUMN wins INTEGER NOT NULL DEFAULT 0",
+        "ALTER TABLE accounts ADD COLUMN draws INTEGER NOT NULL DEFAULT 0",
+        "ALTER TABLE accounts ADD COLUMN losses INTEGER NOT NULL DEFAULT 0",
+        "ALTER TABLE accounts ADD COLUMN bot INTEGER NOT NULL DEFAULT 0",
+        # The games already kept count in each account's record.
+        "UPDATE accounts SET"
+        " games = (SELECT count(*) FROM games WHERE ended IS NOT NULL"
+        " AND (red = accounts.name OR yellow = accounts.name)),"
+        " wins = (SELECT count(*) FROM games WHERE ended IS NOT NULL AND winner = accounts.name),"
+        " draws = (SELECT count(*) FROM games WHERE ended IS NOT NULL AND winner IS NULL"
+        " AND (red = accounts.name OR yellow = accounts.name))",
+        "UPDATE accounts SET losses = games - wins - draws",
+        # The leaderboard reads this index alone: established ratings, highest first.
+        "CREATE INDEX accounts_by_rating ON accounts (rating DESC)"
+        " WHERE deviation < 110 AND rated_games > 0",
+        "ALTER TABLE games ADD COLUMN clock TEXT",  # <minutes>+<increment>; NULL: none
+        "ALTER TABLE moves ADD COLUMN red_ms INTEGER",  # time left after the move (timed games)
+        "ALTER TABLE moves ADD COLUMN yellow_ms INTEGER",
+    ),
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 _GAME_COLUMNS = (

@@ -120,7 +120,10 @@ async def test_silence_cuts_off_only_those_in_no_room(tmp_path: Path) -> None:
         await asyncio.sleep(2.0)
         assert await dee.line() == "BYE:idle" and await dee.closed()
         assert await stranger.line() == "BYE:idle" and await stranger.closed()
-        assert await cid.ask("ROOMINFO:waiting") == "ROOMINFO:ACKSTATUS:0:7:6:popout:cid::0:waiting"
+        assert (
+            await cid.ask("ROOMINFO:waiting")
+            == "ROOMINFO:ACKSTATUS:0:7:6:popout:cid::0:waiting:casual:-"
+        )
         await bob.send("DROP:2")
         assert await ann.line() == await bob.line() == f"BOARDSTATUS:{'0' * 35}1200000"
 

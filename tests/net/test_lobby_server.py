@@ -51,7 +51,7 @@ async def test_room_statuses(tmp_path: Path) -> None:
         assert await bob.ask("CREATE:Ann room") == "CREATE:ACKSTATUS:2"
         assert await bob.ask("ROOMLIST:PLAYER") == "ROOMLIST:ACKSTATUS:0:Ann room"
         assert await bob.ask("ROOMINFO:Ann room") == (
-            "ROOMINFO:ACKSTATUS:0:9:7:classic:ann::0:waiting"
+            "ROOMINFO:ACKSTATUS:0:9:7:classic:ann::0:waiting:casual:-"
         )
         assert await bob.ask("ROOMINFO:nowhere") == "ROOMINFO:ACKSTATUS:1"
         assert await bob.ask("JOIN:nowhere:PLAYER") == "JOIN:ACKSTATUS:1"
@@ -157,7 +157,8 @@ async def test_quickplay_pairs_the_same_settings_only(tmp_path: Path) -> None:
         assert await cid.line() == "BEGIN:ann:cid:7:6:popout"
         assert await ann.line() == "BEGIN:ann:cid:7:6:popout"
         assert (
-            await bob.ask("ROOMINFO:quick-2") == "ROOMINFO:ACKSTATUS:0:7:6:classic:bob::0:waiting"
+            await bob.ask("ROOMINFO:quick-2")
+            == "ROOMINFO:ACKSTATUS:0:7:6:classic:bob::0:waiting:casual:-"
         )
 
 
@@ -288,7 +289,10 @@ async def test_a_viewer_that_stops_reading_is_dropped_and_the_game_goes_on(
                     assert await client.line() == f"CHAT:ann:{text}"
         assert asyncio.get_running_loop().time() - began < 30  # nobody waited for zzz
         assert await play(ann, [bob], "DROP:4", "BOARDSTATUS")  # the game goes on
-        assert await bob.ask("ROOMINFO:r1") == "ROOMINFO:ACKSTATUS:0:7:6:popout:ann:bob:0:playing"
+        assert (
+            await bob.ask("ROOMINFO:r1")
+            == "ROOMINFO:ACKSTATUS:0:7:6:popout:ann:bob:0:playing:casual:-"
+        )
 
 
 async def test_at_most_256_rooms(tmp_path: Path) -> None:

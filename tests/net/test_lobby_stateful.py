@@ -328,7 +328,7 @@ class LobbyProtocol(RuleBasedStateMachine):
         stage = "waiting" if target.yellow is None else "playing"
         self.clients[who].expect(
             f"ROOMINFO:ACKSTATUS:0:{game_words(target.game)}:{target.red}:"
-            f"{target.yellow or ''}:{len(target.viewers)}:{stage}"
+            f"{target.yellow or ''}:{len(target.viewers)}:{stage}:casual:-"
         )
 
     @rule(

@@ -77,7 +77,6 @@ class EngineChooser(ProgramChooser):
     async def close(self) -> None:
         """Say ``quit``, give it a moment, then end its process group."""
         process, self._process = self._process, None
-        self._game, self._seen = None, ()
         if process is not None:
             await process.stop(format_command(Quit()))
 
@@ -110,6 +109,7 @@ class EngineChooser(ProgramChooser):
             ["/bin/sh", "-c", script], stderr_log=self.limits.stderr_log
         )
         self._process = process
+        self._game, self._seen = None, ()  # a new process has heard of no game
         await self._send(process, Hello())
         self._identity = {}
         await self._await(process, HelloDone, time.monotonic() + self.limits.start_seconds)

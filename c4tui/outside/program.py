@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -47,8 +48,9 @@ DEFAULT_LIMITS = Limits()
 class ProgramChooser(ABC):
     """A chooser whose moves come from a process of its own, started when first needed.
 
-    Any failure ends the process (``close``) before ``OutsideFailure`` reaches the
-    caller, so the next ``choose`` starts the program afresh.
+    A failure, or a ``choose`` cancelled, ends the process before ``OutsideFailure``
+    (or the cancellation) reaches the caller, so the next ``choose`` starts the
+    program afresh and no late answer is taken for the next question's.
     """
 
     def __init__(self, name: str, limits: Limits) -> None:
@@ -84,12 +86,17 @@ class ProgramChooser(ABC):
             raise ChooserError(refusal)
         try:
             return checked_move(state, await self._ask(state, time_limit, moves))
-        except OutsideFailure:
-            await self.close()
+        except (OutsideFailure, asyncio.CancelledError):
+            # Failed, or no longer asked (its answer would come to the next question).
+            await self._kill()
             raise
 
     async def close(self) -> None:
         """End its process group, if one runs."""
+        await self._kill()
+
+    async def _kill(self) -> None:
+        """End the process group at once; the next ``choose`` starts the program afresh."""
         process, self._process = self._process, None
         if process is not None:
             await process.kill()

@@ -161,3 +161,15 @@ async def test_a_program_that_does_not_exist_is_a_crash() -> None:
     with pytest.raises(OutsideFailure, match="crash: exited with status 127"):
         await engine.choose(START, 1.0)
     assert engine.name == "engine"
+
+
+async def test_a_question_given_up_never_gets_its_answer_taken_for_the_next() -> None:
+    engine = EngineChooser(engine_command("--late", "1"))
+    try:
+        with pytest.raises(TimeoutError):
+            await asyncio.wait_for(engine.choose(START, 5.0), 0.5)  # d1 would come later
+        assert engine.pid is None
+        column_one_full = play("d1 d1 d1 d1 d1 d1", rules=Rules.CLASSIC)
+        assert await engine.choose(column_one_full, 5.0) == Move.drop(1)
+    finally:
+        await engine.close()

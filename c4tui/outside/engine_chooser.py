@@ -11,7 +11,6 @@ next ``choose`` starts the program afresh.
 from __future__ import annotations
 
 import shlex
-import time
 from collections.abc import Sequence
 from pathlib import Path
 from typing import TypeVar
@@ -86,7 +85,7 @@ class EngineChooser(ProgramChooser):
         process = await self._ready_for((state.columns, state.rows, state.rules), played)
         await self._send(process, Position(played))
         await self._send(process, Go(max(1, round(time_limit * 1000))))
-        answer = await self._await(process, BestMove, time.monotonic() + time_limit)
+        answer = await self._await(process, BestMove, time_limit)
         self._seen = played
         return answer.move
 
@@ -96,7 +95,7 @@ class EngineChooser(ProgramChooser):
         if game != self._game or played[: len(self._seen)] != self._seen:
             await self._send(process, NewGame(*game))
             await self._send(process, IsReady())
-            await self._await(process, ReadyOk, time.monotonic() + self.limits.start_seconds)
+            await self._await(process, ReadyOk, self.limits.start_seconds)
             self._game, self._seen = game, ()
         return process
 
@@ -112,16 +111,17 @@ class EngineChooser(ProgramChooser):
         self._game, self._seen = None, ()  # a new process has heard of no game
         await self._send(process, Hello())
         self._identity = {}
-        await self._await(process, HelloDone, time.monotonic() + self.limits.start_seconds)
+        await self._await(process, HelloDone, self.limits.start_seconds)
         return process
 
     async def _send(self, process: OutsideProcess, command: EngineCommand) -> None:
         await process.send(format_command(command))
 
-    async def _await(self, process: OutsideProcess, kind: type[A], deadline: float) -> A:
-        """The next answer of ``kind``, skipping remarks; by ``deadline`` plus the margin."""
+    async def _await(self, process: OutsideProcess, kind: type[A], seconds: float) -> A:
+        """The next answer of ``kind``, skipping remarks; in ``seconds`` plus the margin."""
+        deadline, patience = self._patience(seconds)
         while True:
-            line = await process.read_line(deadline + self.limits.margin)
+            line = await process.read_line(deadline, patience)
             try:
                 answer = parse_answer(line)
             except ProtocolError as error:

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import json
 import sys
-import time
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -59,7 +58,7 @@ class KaggleChooser(ProgramChooser):
         """The agent's column for the board (all it is shown) as a drop."""
         process = self._process or await self._started()
         await process.send(json.dumps(kaggle_request(state, time_limit)))
-        answer = await self._answer(process, time.monotonic() + time_limit)
+        answer = await self._answer(process, time_limit)
         return Move.drop(_column_in(answer))
 
     async def _started(self) -> OutsideProcess:
@@ -72,12 +71,12 @@ class KaggleChooser(ProgramChooser):
             argv, stderr_log=self.limits.stderr_log, cwd=self.path.parent
         )
         self._process = process
-        await self._answer(process, time.monotonic() + self.limits.start_seconds)
+        await self._answer(process, self.limits.start_seconds)
         return process
 
-    async def _answer(self, process: OutsideProcess, deadline: float) -> dict[str, Any]:
-        """The runner's next reply, by ``deadline`` plus the margin; an agent's error raised."""
-        line = await process.read_line(deadline + self.limits.margin)
+    async def _answer(self, process: OutsideProcess, seconds: float) -> dict[str, Any]:
+        """The runner's next reply, in ``seconds`` plus the margin; an agent's error raised."""
+        line = await process.read_line(*self._patience(seconds))
         try:
             answer = json.loads(line)
         except ValueError:

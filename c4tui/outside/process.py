@@ -75,11 +75,12 @@ class OutsideProcess:
         except (BrokenPipeError, ConnectionResetError):
             raise await self._crashed() from None
 
-    async def read_line(self, deadline: float) -> str:
+    async def read_line(self, deadline: float, patience: str = "in time") -> str:
         """The next line (without its end), read by ``deadline`` (``time.monotonic()``).
 
-        Raises OutsideFailure: time (nothing by the deadline), crash (the program
-        exited; its status and last words), malformed (a line past the limit).
+        Raises OutsideFailure: time (nothing by the deadline: "no answer" and
+        ``patience``), crash (the program exited; its status and last words),
+        malformed (a line past the limit).
         """
         stdout = self._process.stdout
         assert stdout is not None
@@ -87,7 +88,7 @@ class OutsideProcess:
             async with asyncio.timeout(max(0.0, deadline - time.monotonic())):
                 raw = await stdout.readline()
         except TimeoutError:
-            raise OutsideFailure(FailureKind.TIME, "no answer in time") from None
+            raise OutsideFailure(FailureKind.TIME, f"no answer {patience}") from None
         except ValueError:  # the stream's limit: a line longer than any answer
             raise OutsideFailure(
                 FailureKind.MALFORMED, f"a line longer than {MAX_ENGINE_LINE} bytes"

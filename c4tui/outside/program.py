@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import time
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -100,6 +101,11 @@ class ProgramChooser(ABC):
         process, self._process = self._process, None
         if process is not None:
             await process.kill()
+
+    def _patience(self, seconds: float) -> tuple[float, str]:
+        """The deadline of an answer due in ``seconds`` (and the margin), and it in words."""
+        deadline = time.monotonic() + seconds + self.limits.margin
+        return deadline, f"within {seconds:g} s and the {self.limits.margin:g} s margin"
 
     @abstractmethod
     async def _ask(self, state: GameState, time_limit: float, moves: Sequence[Move] | None) -> Move:

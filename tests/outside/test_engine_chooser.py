@@ -94,9 +94,9 @@ async def test_a_pop_out_game_needs_its_moves_and_is_played_with_them() -> None:
         (("--garbage",), FailureKind.MALFORMED, "'bestmove banana'"),
         (("--long-line",), FailureKind.MALFORMED, "longer than 8192"),
         (("--illegal",), FailureKind.ILLEGAL, "d8: column 8 does not exist"),
-        (("--sleep",), FailureKind.TIME, "no answer in time"),
-        (("--late", "2"), FailureKind.TIME, "no answer in time"),
-        (("--no-hello",), FailureKind.TIME, "no answer in time"),
+        (("--sleep",), FailureKind.TIME, "no answer within 0.3 s and the 0.3 s margin"),
+        (("--late", "2"), FailureKind.TIME, "no answer within 0.3 s"),
+        (("--no-hello",), FailureKind.TIME, "no answer within 3 s"),
     ],
 )
 async def test_each_failure_is_named_and_its_process_is_gone(

@@ -137,3 +137,54 @@ def test_boards_no_game_reaches_are_refused() -> None:
         drops_reaching(GameState.from_cells(7, 6, Rules.CLASSIC, red_on_yellow))
     with pytest.raises(PositionError, match="Pop Out"):
         drops_reaching(play("d1 d2"))
+
+
+LINES = st.one_of(
+    st.text(max_size=80),
+    st.lists(
+        st.sampled_from(
+            [
+                "c4e",
+                "newgame",
+                "position",
+                "go",
+                "movetime",
+                "isready",
+                "quit",
+                "id",
+                "name",
+                "bestmove",
+                "c4eok",
+                "readyok",
+                "7",
+                "6",
+                "20",
+                "classic",
+                "popout",
+                "d4",
+                "p3",
+                "d0",
+                "x",
+            ]
+        ),
+        max_size=6,
+    ).map(" ".join),
+)
+
+
+@given(LINES)
+def test_any_line_is_a_command_that_reads_back_the_same_or_a_protocol_error(line: str) -> None:
+    try:
+        command = parse_command(line)
+    except ProtocolError:
+        return
+    assert parse_command(format_command(command)) == command
+
+
+@given(LINES)
+def test_any_line_is_an_answer_that_reads_back_the_same_or_a_protocol_error(line: str) -> None:
+    try:
+        answer = parse_answer(line)
+    except ProtocolError:
+        return
+    assert parse_answer(format_answer(answer)) == answer

@@ -33,13 +33,15 @@ class KaggleChooser(ProgramChooser):
         name: what tables call it (default: the file's name without ``.py``).
         limits: its memory, loading time, margin and log (its prints go there too).
 
-    Raises ChooserError when ``path`` is not a Python file.
+    Raises ChooserError when ``path`` is not there or not a Python file.
     """
 
     def __init__(
         self, path: Path, *, name: str | None = None, limits: Limits = DEFAULT_LIMITS
     ) -> None:
-        if path.suffix != ".py" or not path.is_file():
+        if not path.is_file():
+            raise ChooserError(f"there is no file {str(path)!r}")
+        if path.suffix != ".py":
             raise ChooserError(f"{str(path)!r} is not a Python file (a Kaggle agent is one)")
         super().__init__(name or path.stem, limits)
         self.path = path.resolve()

@@ -14,6 +14,7 @@ from c4tui.outside.program import DEFAULT_LIMITS, Limits
 
 #: ``NAME=`` before a player: a word, so ``engine:X=1 prog`` keeps its ``=``.
 _NAMED = re.compile(r"([A-Za-z0-9_.-]{1,32})=(.*)", re.DOTALL)
+_WANTS = {"engine": "the command that starts the program", "kaggle": "the agent's .py file"}
 EXPECTED = (
     f"engine:COMMAND, kaggle:FILE.py or a level ({', '.join(LEVEL_NAMES)}), optionally NAME= first"
 )
@@ -34,10 +35,12 @@ def chooser_for(
     """
     named = _NAMED.fullmatch(spec)
     name, body = (named[1], named[2]) if named else (None, spec)
-    kind, _, rest = body.partition(":")
-    if kind == "engine" and rest.strip():
+    kind, colon, rest = body.partition(":")
+    if colon and kind in _WANTS and not rest.strip():
+        raise ChooserError(f"{kind}: needs {_WANTS[kind]} after the colon")
+    if kind == "engine" and colon:
         return EngineChooser(rest, name=name, limits=limits)
-    if kind == "kaggle" and rest.strip():
+    if kind == "kaggle" and colon:
         return KaggleChooser(Path(rest), name=name, limits=limits)
     if body.lower() in LEVEL_NAMES:
         return LevelChooser(body.lower(), pool=pool, seed=seed, name=name)

@@ -171,7 +171,7 @@ async def test_pop_out_is_refused_in_words() -> None:
 
 
 def test_only_a_python_file_can_be_an_agent(tmp_path: Path) -> None:
-    with pytest.raises(ChooserError, match="not a Python file"):
+    with pytest.raises(ChooserError, match="there is no file"):
         KaggleChooser(tmp_path / "missing.py")
     with pytest.raises(ChooserError, match="not a Python file"):
         KaggleChooser(agent_file(tmp_path, "", "agent.txt"))

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -172,19 +175,17 @@ LINES = st.one_of(
 )
 
 
-@given(LINES)
-def test_any_line_is_a_command_that_reads_back_the_same_or_a_protocol_error(line: str) -> None:
+@pytest.mark.parametrize(
+    ("parse", "format_again"),
+    [(parse_command, format_command), (parse_answer, format_answer)],
+    ids=["command", "answer"],
+)
+@given(line=LINES)
+def test_any_line_reads_back_the_same_or_is_a_protocol_error(
+    parse: Callable[[str], Any], format_again: Callable[[Any], str], line: str
+) -> None:
     try:
-        command = parse_command(line)
+        message = parse(line)
     except ProtocolError:
         return
-    assert parse_command(format_command(command)) == command
-
-
-@given(LINES)
-def test_any_line_is_an_answer_that_reads_back_the_same_or_a_protocol_error(line: str) -> None:
-    try:
-        answer = parse_answer(line)
-    except ProtocolError:
-        return
-    assert parse_answer(format_answer(answer)) == answer
+    assert parse(format_again(message)) == message

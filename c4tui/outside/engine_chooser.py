@@ -40,7 +40,7 @@ from c4tui.protocols.engine import (
 Game = tuple[int, int, Rules]
 A = TypeVar("A", bound=EngineAnswer)
 #: Programs that run a script: a command's name is then its script's.
-_INTERPRETERS = ("python", "pypy", "node", "ruby", "perl", "java", "uv", "env")
+_INTERPRETERS = ("python", "pypy", "node", "ruby", "perl", "java", "env")
 
 
 class EngineChooser(ProgramChooser):

@@ -109,10 +109,11 @@ class OutsideProcess:
 
     async def kill(self) -> None:
         """End the program's whole process group at once and reap the child (no zombie)."""
+        # The child leads its session, so it cannot leave its group: one killpg reaches
+        # it. (Process.kill would poll, and could reap it before asyncio's child watcher,
+        # which then logs "Unknown child process" and reports status 255.)
         with contextlib.suppress(ProcessLookupError, PermissionError):
             os.killpg(self._process.pid, signal.SIGKILL)
-        with contextlib.suppress(ProcessLookupError):
-            self._process.kill()  # in case it left its group
         await self._process.wait()
         # A process that left the group may hold standard error open: stop reading then.
         await asyncio.wait({self._drain}, timeout=EXIT_SECONDS)

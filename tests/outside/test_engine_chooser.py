@@ -143,12 +143,18 @@ async def test_a_chatty_engine_neither_blocks_nor_floods_its_log(tmp_path: Path)
     assert log.read_text().endswith("[the rest of standard error was left out]\n")
 
 
-async def test_an_engine_with_a_memory_limit_still_plays() -> None:
+async def test_an_engine_plays_within_its_memory_limit_and_crashes_past_it() -> None:
     engine = EngineChooser(engine_command(), limits=Limits(memory_mb=1024))
     try:
         assert await engine.choose(START, 5.0) == Move.drop(0)
     finally:
         await engine.close()
+    hog = EngineChooser(engine_command("--hog"), limits=Limits(memory_mb=1024))
+    failure = await failure_of(hog, START, 5.0)
+    assert (failure.kind, failure.detail) == (
+        FailureKind.CRASH,
+        "exited with status 1: MemoryError",
+    )
 
 
 def test_an_engine_needs_a_command() -> None:

@@ -175,3 +175,28 @@ def test_only_a_python_file_can_be_an_agent(tmp_path: Path) -> None:
         KaggleChooser(tmp_path / "missing.py")
     with pytest.raises(ChooserError, match="not a Python file"):
         KaggleChooser(agent_file(tmp_path, "", "agent.txt"))
+
+
+async def test_an_agent_imports_modules_beside_it_but_nothing_of_c4tui(tmp_path: Path) -> None:
+    agent_file(tmp_path, "FAVOURITE = 5\n", "helpers.py")
+    path = agent_file(
+        tmp_path,
+        """
+        import helpers
+
+        def agent(observation, configuration):
+            return helpers.FAVOURITE
+        """,
+    )
+    agent = KaggleChooser(path)
+    try:
+        assert await agent.choose(START, 10.0) == Move.drop(5)
+    finally:
+        await agent.close()
+    nosy = KaggleChooser(
+        agent_file(tmp_path, "import kaggle_runner\ndef agent(o, c):\n    return 0\n", "nosy.py")
+    )
+    with pytest.raises(
+        OutsideFailure, match="ModuleNotFoundError: No module named 'kaggle_runner'"
+    ):
+        await nosy.choose(START, 10.0)

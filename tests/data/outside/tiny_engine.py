@@ -2,7 +2,8 @@
 
 Options make it misbehave for the tests: --crash-at N (exit when asked for its
 Nth move), --exit-at-start, --no-hello, --garbage, --illegal, --sleep, --late S,
---chatty (floods standard error), --long-line, --spawn (leaves a child behind).
+--chatty (floods standard error), --long-line, --spawn (leaves a child behind),
+--hog (asks for 4 GB).
 """
 
 import subprocess
@@ -47,6 +48,8 @@ for line in sys.stdin:
         if "--chatty" in options:
             for _ in range(2000):
                 sys.stderr.write("thinking very hard about this position " * 4 + "\n")
+        if "--hog" in options:
+            hoard = bytearray(1 << 32)
         if "--sleep" in options:
             time.sleep(600)
         time.sleep(late)

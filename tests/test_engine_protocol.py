@@ -138,8 +138,16 @@ def test_boards_no_game_reaches_are_refused() -> None:
     red_on_yellow = {(0, 0): YELLOW, (0, 1): RED, (1, 0): YELLOW, (1, 1): RED}
     with pytest.raises(PositionError, match="no order"):
         drops_reaching(GameState.from_cells(7, 6, Rules.CLASSIC, red_on_yellow))
-    with pytest.raises(PositionError, match="Pop Out"):
-        drops_reaching(play("d1 d2"))
+    with pytest.raises(PositionError, match="alternate"):
+        drops_reaching(play("d1 d2 d3 p2"))  # yellow popped its own disc: one yellow less
+
+
+def test_a_pop_out_board_is_rebuilt_when_drops_can_build_it() -> None:
+    state = play("d1 d2 d1 d2 p1 p2")  # a pop each: red in column 1, yellow in column 2
+    drops = drops_reaching(state)
+    assert drops == (Move.drop(0), Move.drop(1))
+    rebuilt = GameState.new(rules=Rules.POPOUT).play_all(drops)
+    assert rebuilt.position_key() == state.position_key()
 
 
 LINES = st.one_of(

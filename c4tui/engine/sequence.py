@@ -7,7 +7,7 @@ a board serve a program that wants the game so far when only the board is known.
 from __future__ import annotations
 
 from c4tui.engine.errors import IllegalMoveError, MoveSyntaxError, PositionError
-from c4tui.engine.game import DEFAULT_COLUMNS, DEFAULT_ROWS, GameState, Player, Rules
+from c4tui.engine.game import DEFAULT_COLUMNS, DEFAULT_ROWS, GameState, Player
 from c4tui.engine.moves import Move
 
 #: One digit a column: boards wider than this cannot be written this way.
@@ -37,17 +37,17 @@ def play_sequence(text: str, columns: int = DEFAULT_COLUMNS, rows: int = DEFAULT
 
 
 def drops_reaching(state: GameState) -> tuple[Move, ...]:
-    """Drops, red first, that lead from the empty board to ``state``'s board (classic rules).
+    """Drops, red first, that lead from the empty board to ``state``'s board and turn.
 
     For a program that wants the game so far when only the board is known (a game
     come into under way): any order that alternates the colours and fills each
     column from the bottom will do, since a board without four in a row had none
-    on the way. Raises PositionError when no order exists (the colours' counts
-    cannot alternate, or the columns cannot be interleaved) or under Pop Out rules,
-    whose boards do not tell their past.
+    on the way. A Pop Out board does not tell its past: the drops reach the same
+    board, not the positions seen before it (repetitions count from here, as for
+    ``GameState.from_cells``). Raises PositionError when no order exists (the
+    colours' counts cannot alternate, say after a pop, or the columns cannot be
+    interleaved).
     """
-    if state.rules is not Rules.CLASSIC:
-        raise PositionError("a Pop Out board does not tell which moves reached it")
     stacks = [
         [state.cell(column, row) for row in range(state.column_height(column))]
         for column in range(state.columns)

@@ -74,7 +74,8 @@ class Chooser(Protocol):
         """The move to play in ``state`` (not over), answered within ``time_limit`` seconds.
 
         ``moves``, when known, are the game so far from the empty board (an engine is
-        told them; without them it gets drops that rebuild the board, classic only).
+        told them). Without them an engine works them out: its last position and the
+        opponent's reply, else drops that rebuild the board (classic only).
         Raises OutsideFailure when the player fails (its process is then gone), and
         ChooserError for a game it cannot play or moves that do not reach ``state``.
         """
@@ -85,11 +86,25 @@ class Chooser(Protocol):
         ...
 
 
-def game_so_far(state: GameState, moves: Sequence[Move] | None) -> tuple[Move, ...]:
-    """``moves`` checked to reach ``state`` (or, when None, drops that rebuild its board).
+#: A position a chooser answered in, after its move, and the moves that reached it.
+Answered = tuple[GameState, tuple[Move, ...]]
 
-    Raises ChooserError when they do not, or when a Pop Out board comes without them.
+
+def game_so_far(
+    state: GameState, moves: Sequence[Move] | None, answered: Answered | None = None
+) -> tuple[Move, ...]:
+    """``moves`` checked to reach ``state``; when None, the moves that must have.
+
+    Without ``moves``: the moves to the position ``answered`` last and the one legal
+    move that leads from there to ``state`` (the opponent's reply), else drops that
+    rebuild the board. Raises ChooserError when the moves given do not reach
+    ``state``, or when a Pop Out board comes without them and not as such a reply.
     """
+    if moves is None and answered is not None:
+        before, reaching = answered
+        for move in before.legal_moves():
+            if before.play(move).position_key() == state.position_key():
+                return (*reaching, move)
     if moves is None:
         try:
             return drops_reaching(state)

@@ -17,7 +17,13 @@ from typing import TypeVar
 
 from c4tui.engine import GameState, Move, Rules
 from c4tui.net.errors import ProtocolError
-from c4tui.outside.chooser import ChooserError, FailureKind, OutsideFailure, game_so_far
+from c4tui.outside.chooser import (
+    Answered,
+    ChooserError,
+    FailureKind,
+    OutsideFailure,
+    game_so_far,
+)
 from c4tui.outside.process import OutsideProcess
 from c4tui.outside.program import DEFAULT_LIMITS, Limits, ProgramChooser
 from c4tui.protocols.engine import (
@@ -65,6 +71,7 @@ class EngineChooser(ProgramChooser):
         #: The game the engine was last told of, and the moves it has seen of it.
         self._game: Game | None = None
         self._seen: tuple[Move, ...] = ()
+        self._answered: Answered | None = None
 
     def describe(self) -> str:
         """``engine 'python3 my.py' (Deep Four by Ann)``: the command, and what it said it is."""
@@ -81,13 +88,15 @@ class EngineChooser(ProgramChooser):
 
     async def _ask(self, state: GameState, time_limit: float, moves: Sequence[Move] | None) -> Move:
         """``position`` and ``go movetime``, then the ``bestmove``."""
-        played = game_so_far(state, moves)
+        played = game_so_far(state, moves, self._answered)
         process = await self._ready_for((state.columns, state.rows, state.rules), played)
         await self._send(process, Position(played))
         await self._send(process, Go(max(1, round(time_limit * 1000))))
-        answer = await self._await(process, BestMove, time_limit)
+        move = (await self._await(process, BestMove, time_limit)).move
         self._seen = played
-        return answer.move
+        if state.is_legal(move):  # the next question may come without its moves
+            self._answered = (state.play(move), (*played, move))
+        return move
 
     async def _ready_for(self, game: Game, played: tuple[Move, ...]) -> OutsideProcess:
         """The running engine, told of a new game when this position is not the last one's."""

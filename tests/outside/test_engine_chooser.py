@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from c4tui.engine import GameState, Move, Rules
+from c4tui.engine import GameState, Move, Player, Rules
 from c4tui.outside.chooser import ChooserError, FailureKind, OutsideFailure
 from c4tui.outside.engine_chooser import EngineChooser
 from c4tui.outside.program import Limits
@@ -76,7 +76,7 @@ async def test_a_pop_out_game_needs_its_moves_and_is_played_with_them() -> None:
     state = play("d1 d2 p1")
     engine = EngineChooser(engine_command())
     try:
-        with pytest.raises(ChooserError, match="Pop Out"):
+        with pytest.raises(ChooserError, match="the game so far is needed here"):
             await engine.choose(state, 5.0)
         with pytest.raises(ChooserError, match="do not reach"):
             await engine.choose(state, 5.0, [Move.drop(0)])
@@ -84,6 +84,30 @@ async def test_a_pop_out_game_needs_its_moves_and_is_played_with_them() -> None:
         assert await engine.choose(state, 5.0, moves) == Move.drop(0)
     finally:
         await engine.close()
+
+
+async def test_a_pop_out_game_told_only_its_positions_is_followed_move_by_move(
+    tmp_path: Path,
+) -> None:
+    log = tmp_path / "engine.log"
+    red = EngineChooser(engine_command(), limits=Limits(stderr_log=log))
+    yellow = EngineChooser(engine_command())
+    moves = [Move.drop(0), Move.drop(1), Move.drop(2), Move.pop(1)]  # no drops rebuild this
+    state = GameState.new(rules=Rules.POPOUT).play_all(moves)
+    try:
+        while not state.is_over:
+            chooser = red if state.turn is Player.RED else yellow
+            told = moves if len(moves) < 6 else None  # each is told the moves once, first
+            moves.append(await chooser.choose(state, 5.0, told))
+            state = state.play(moves[-1])
+    finally:
+        await red.close()
+        await yellow.close()
+    red_last = (len(moves) - 1) // 2 * 2  # red moves at even places
+    heard = " ".join(str(move) for move in moves[:red_last])
+    positions = [line for line in log.read_text().splitlines() if "position" in line]
+    assert positions[-1] == f"got: position {heard}"
+    assert log.read_text().count("newgame") == 1
 
 
 @pytest.mark.parametrize(

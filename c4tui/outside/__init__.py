@@ -19,6 +19,9 @@ awaited answer, such as ``info depth 12``, are ignored)::
 
 A crash, a hang, garbage, an illegal move or an answer after the time limit (and
 ``chooser.TIME_MARGIN``) raises ``OutsideFailure`` with its kind; the process group
-is killed, and the caller counts the game lost. Not pure (it runs processes), so it
-sits beside ``match`` above the core, and never imports the UI.
+is killed (as when a ``choose`` is cancelled), the next ``choose`` starts the program
+afresh, and the caller counts the game lost. Each program runs with ``program.Limits``:
+2 GB of address space, 15 s to start, its standard error drained (to a log if given).
+Not pure (it runs processes), so it sits beside ``match`` above the core, and never
+imports the UI.
 """

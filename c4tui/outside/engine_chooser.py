@@ -1,0 +1,154 @@
+"""A program speaking the engine protocol (spec §6), run as a shell command in its own process.
+
+The conversation: ``c4e`` → (``id`` lines) ``c4eok`` once at the start; for each new
+game ``newgame`` and ``isready`` → ``readyok``; for each move ``position`` and
+``go movetime`` → ``bestmove``. Each answer must come in time (the move's limit and
+``TIME_MARGIN``; ``START_SECONDS`` for the start and a new game); lines that are not
+the awaited answer (``info …``) are skipped. Any failure kills the process, and the
+next ``choose`` starts the program afresh.
+"""
+
+from __future__ import annotations
+
+import shlex
+from collections.abc import Sequence
+from pathlib import Path
+from typing import TypeVar
+
+from c4tui.engine import GameState, Move, Rules
+from c4tui.net.errors import ProtocolError
+from c4tui.outside.chooser import (
+    Answered,
+    ChooserError,
+    FailureKind,
+    OutsideFailure,
+    game_so_far,
+)
+from c4tui.outside.process import OutsideProcess
+from c4tui.outside.program import DEFAULT_LIMITS, Limits, ProgramChooser
+from c4tui.protocols.engine import (
+    BestMove,
+    EngineAnswer,
+    EngineCommand,
+    Go,
+    Hello,
+    HelloDone,
+    Identity,
+    IsReady,
+    NewGame,
+    Position,
+    Quit,
+    ReadyOk,
+    format_command,
+    parse_answer,
+)
+
+Game = tuple[int, int, Rules]
+A = TypeVar("A", bound=EngineAnswer)
+#: Programs that run a script: a command's name is then its script's.
+_INTERPRETERS = ("python", "pypy", "node", "ruby", "perl", "java", "env")
+
+
+class EngineChooser(ProgramChooser):
+    """An engine program as a move-chooser.
+
+    Args:
+        command: the shell command that starts it (``python3 my_engine.py --fast``).
+        name: what tables call it (default: the command's program, ``my_engine.py``).
+        limits: its memory (a shell ``ulimit -v``), start time, margin and log.
+
+    Raises ChooserError for an empty command.
+    """
+
+    def __init__(
+        self, command: str, *, name: str | None = None, limits: Limits = DEFAULT_LIMITS
+    ) -> None:
+        if not command.strip():
+            raise ChooserError("an engine needs a command to start it")
+        super().__init__(name or _program_of(command), limits)
+        self.command = command
+        self._identity: dict[str, str] = {}
+        #: The game the engine was last told of, and the moves it has seen of it.
+        self._game: Game | None = None
+        self._seen: tuple[Move, ...] = ()
+        self._answered: Answered | None = None
+
+    def describe(self) -> str:
+        """``engine 'python3 my.py' (Deep Four by Ann)``: the command, and what it said it is."""
+        said = self._identity.get("name", "")
+        if "author" in self._identity:
+            said = f"{said or 'an engine'} by {self._identity['author']}"
+        return f"engine {self.command!r}" + (f" ({said})" if said else "")
+
+    async def close(self) -> None:
+        """Say ``quit``, give it a moment, then end its process group."""
+        process, self._process = self._process, None
+        if process is not None:
+            await process.stop(format_command(Quit()))
+
+    async def _ask(self, state: GameState, time_limit: float, moves: Sequence[Move] | None) -> Move:
+        """``position`` and ``go movetime``, then the ``bestmove``."""
+        played = game_so_far(state, moves, self._answered)
+        process = await self._ready_for((state.columns, state.rows, state.rules), played)
+        await self._send(process, Position(played))
+        await self._send(process, Go(max(1, round(time_limit * 1000))))
+        move = (await self._await(process, BestMove, time_limit)).move
+        self._seen = played
+        if state.is_legal(move):  # the next question may come without its moves
+            self._answered = (state.play(move), (*played, move))
+        return move
+
+    async def _ready_for(self, game: Game, played: tuple[Move, ...]) -> OutsideProcess:
+        """The running engine, told of a new game when this position is not the last one's."""
+        process = self._process or await self._started()
+        if game != self._game or played[: len(self._seen)] != self._seen:
+            await self._send(process, NewGame(*game))
+            await self._send(process, IsReady())
+            await self._await(process, ReadyOk, self.limits.start_seconds)
+            self._game, self._seen = game, ()
+        return process
+
+    async def _started(self) -> OutsideProcess:
+        """Start the program and shake hands: ``c4e`` → ``c4eok``."""
+        script = self.command
+        if self.limits.memory_mb is not None:
+            script = f"ulimit -v {self.limits.memory_mb * 1024}; {script}"
+        process = await OutsideProcess.start(
+            ["/bin/sh", "-c", script], stderr_log=self.limits.stderr_log
+        )
+        self._process = process
+        self._game, self._seen = None, ()  # a new process has heard of no game
+        await self._send(process, Hello())
+        self._identity = {}
+        await self._await(process, HelloDone, self.limits.start_seconds)
+        return process
+
+    async def _send(self, process: OutsideProcess, command: EngineCommand) -> None:
+        await process.send(format_command(command))
+
+    async def _await(self, process: OutsideProcess, kind: type[A], seconds: float) -> A:
+        """The next answer of ``kind``, skipping remarks; in ``seconds`` plus the margin."""
+        deadline, patience = self._patience(seconds)
+        while True:
+            line = await process.read_line(deadline, patience)
+            try:
+                answer = parse_answer(line)
+            except ProtocolError as error:
+                raise OutsideFailure(FailureKind.MALFORMED, str(error)) from None
+            if isinstance(answer, kind):
+                return answer
+            if isinstance(answer, Identity):
+                self._identity[answer.field] = answer.text
+            elif isinstance(answer, BestMove):
+                raise OutsideFailure(FailureKind.MALFORMED, f"a move when not asked: {line!r}")
+
+
+def _program_of(command: str) -> str:
+    """The program a command runs, for a name: ``python3 bots/deep.py -q`` → ``deep.py``."""
+    try:
+        words = [word for word in shlex.split(command) if not word.startswith("-")]
+    except ValueError:  # unbalanced quotes: the shell will say so when it runs
+        words = command.split()
+    while len(words) > 1 and Path(words[0]).name.startswith(_INTERPRETERS):
+        words = words[1:]
+    return Path(words[0]).name[:32] if words else "engine"

@@ -1,0 +1,139 @@
+"""Runs a Kaggle ConnectX agent file in this process: one request per line in, one answer out.
+
+Started by ``KaggleChooser`` as ``python …/kaggle_runner.py FILE [--memory-mb N]``;
+the standard library only, so it starts fast and the agent meets nothing of c4tui.
+It limits its own memory first, then loads the file as Kaggle does (its folder on
+``sys.path``; the agent is the last function the file defines) and says
+``{"ready": true}``, or ``{"error": …}`` if the file does not load. Then each line
+``{"observation": …, "configuration": …}`` is answered ``{"column": n}``,
+``{"error": "<the exception's last line>"}`` or ``{"returned": "<repr of what was
+not a column>"}``.
+
+The protocol keeps the process's real standard output to itself: the agent's
+prints (and anything C code writes to file descriptor 1) go to standard error,
+and it reads no requests from standard input.
+"""
+
+from __future__ import annotations
+
+import inspect
+import io
+import json
+import os
+import resource
+import sys
+import traceback
+from collections.abc import Callable
+from typing import Any, TextIO
+
+
+class Struct(dict[str, Any]):
+    """A dict whose keys are also attributes, as Kaggle's observation and configuration are."""
+
+    def __getattr__(self, key: str) -> Any:
+        try:
+            return self[key]
+        except KeyError:
+            raise AttributeError(key) from None
+
+    def __setattr__(self, key: str, value: Any) -> None:
+        self[key] = value
+
+
+def limit_memory(megabytes: int) -> None:
+    """Let this process use at most ``megabytes`` of address space (where the OS allows)."""
+    limit = megabytes * 1024 * 1024
+    _, hard = resource.getrlimit(resource.RLIMIT_AS)
+    if hard != resource.RLIM_INFINITY:
+        limit = min(limit, hard)
+    resource.setrlimit(resource.RLIMIT_AS, (limit, hard))
+
+
+def load_agent(path: str) -> Callable[..., Any]:
+    """The agent in the file at ``path``: the last function it defines (else its last callable).
+
+    Raises whatever loading the file raises, and ValueError if it defines nothing callable.
+    """
+    with open(path, encoding="utf-8") as source:
+        code = compile(source.read(), path, "exec")
+    sys.path.insert(0, os.path.dirname(os.path.abspath(path)))
+    namespace: dict[str, Any] = {"__name__": "__agent__", "__file__": path}
+    exec(code, namespace)  # running the agent is the point
+    callables = [value for value in namespace.values() if callable(value)]
+    defined_here = [
+        value
+        for value in callables
+        if inspect.isfunction(value) and value.__code__.co_filename == path
+    ]
+    if not callables:
+        raise ValueError("the file defines no function to be the agent")
+    return (defined_here or callables)[-1]
+
+
+def call_agent(agent: Callable[..., Any], observation: Struct, configuration: Struct) -> Any:
+    """Call ``agent`` as Kaggle does: with the configuration only if it takes two arguments."""
+    try:
+        parameters = inspect.signature(agent).parameters.values()
+    except (TypeError, ValueError):
+        return agent(observation, configuration)
+    positional = [p for p in parameters if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+    takes_more = any(p.kind is p.VAR_POSITIONAL for p in parameters)
+    if len(positional) == 1 and not takes_more:
+        return agent(observation)
+    return agent(observation, configuration)
+
+
+def answer(agent: Callable[..., Any], request: dict[str, Any]) -> dict[str, Any]:
+    """What to reply to one request: the column, the exception, or what was returned."""
+    observation = Struct(request["observation"])
+    configuration = Struct(request["configuration"])
+    try:
+        returned = call_agent(agent, observation, configuration)
+    except Exception as error:  # the agent's failure is the answer
+        return {"error": last_line(error)}
+    if isinstance(returned, bool) or not hasattr(returned, "__index__"):
+        return {"returned": repr(returned)[:100]}
+    return {"column": returned.__index__()}  # NumPy's integers too
+
+
+def last_line(error: BaseException) -> str:
+    """``ValueError: boom``: the exception as the last line of its traceback."""
+    return traceback.format_exception_only(type(error), error)[-1].strip()
+
+
+def protocol_streams() -> tuple[TextIO, TextIO]:
+    """Take standard input and output for the protocol; the agent gets stderr and no input."""
+    requests = os.fdopen(os.dup(0), "r", encoding="utf-8")
+    replies = os.fdopen(os.dup(1), "w", encoding="utf-8")
+    os.dup2(2, 1)  # prints, even from C code, land in standard error
+    sys.stdout = sys.stderr
+    sys.stdin = io.StringIO("")
+    return requests, replies
+
+
+def reply(replies: TextIO, message: dict[str, Any]) -> None:
+    """Send one answer line."""
+    replies.write(json.dumps(message) + "\n")
+    replies.flush()
+
+
+def main(argv: list[str]) -> int:
+    """Load the agent named in ``argv``, then answer requests until standard input ends."""
+    requests, replies = protocol_streams()
+    path = argv[0]
+    if len(argv) == 3 and argv[1] == "--memory-mb":
+        limit_memory(int(argv[2]))
+    try:
+        agent = load_agent(path)
+    except BaseException as error:  # a file that does not load (even by exiting): say why
+        reply(replies, {"error": f"could not load {os.path.basename(path)}: {last_line(error)}"})
+        return 1
+    reply(replies, {"ready": True})
+    for line in requests:
+        reply(replies, answer(agent, json.loads(line)))
+    return 0
+
+
+if __name__ == "__main__":
+    del sys.path[0]  # this folder: an agent's "import kaggle" must not find c4tui's
+    sys.exit(main(sys.argv[1:]))

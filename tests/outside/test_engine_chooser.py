@@ -1,0 +1,205 @@
+"""An engine program (spec §6) as a move-chooser: real processes that play, and that fail."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from pathlib import Path
+
+import pytest
+
+from c4tui.engine import GameState, Move, Player, Rules
+from c4tui.outside.chooser import ChooserError, FailureKind, OutsideFailure
+from c4tui.outside.engine_chooser import EngineChooser
+from c4tui.outside.program import Limits
+from tests.engine_helpers import play
+from tests.outside.helpers import (
+    alive_in_group,
+    engine_command,
+    failure_of,
+    play_game,
+    reaped,
+)
+
+START = GameState.new()
+
+
+async def test_two_engines_play_a_legal_game_to_its_end() -> None:
+    red, yellow = EngineChooser(engine_command()), EngineChooser(engine_command())
+    final, moves = await play_game(red, yellow)
+    assert final.is_over
+    assert moves[:2] == [Move.drop(0), Move.drop(0)]
+    assert red.describe() == f"engine {engine_command()!r} (Tiny by the c4tui tests)"
+    assert red.name == "tiny_engine.py"
+
+
+async def test_the_engine_hears_each_game_once_and_each_position_whole(tmp_path: Path) -> None:
+    log = tmp_path / "engine.log"
+    engine = EngineChooser(engine_command(), limits=Limits(stderr_log=log))
+    try:
+        await engine.choose(START, 5.0, [])
+        await engine.choose(START.drop(0).drop(0), 5.0, [Move.drop(0), Move.drop(0)])
+        await engine.choose(START, 5.0)  # a new game
+    finally:
+        await engine.close()
+    heard = [line.removeprefix("got: ") for line in log.read_text().splitlines()]
+    assert heard == [
+        "c4e",
+        "newgame 7 6 classic",
+        "isready",
+        "position",
+        "go movetime 5000",
+        "position d1 d1",
+        "go movetime 5000",
+        "newgame 7 6 classic",
+        "isready",
+        "position",
+        "go movetime 5000",
+        "quit",
+    ]
+
+
+async def test_a_game_come_into_under_way_is_told_as_drops_that_rebuild_it(
+    tmp_path: Path,
+) -> None:
+    log = tmp_path / "engine.log"
+    engine = EngineChooser(engine_command(), limits=Limits(stderr_log=log))
+    try:
+        move = await engine.choose(play("d1 d1 d1 d2", rules=Rules.CLASSIC), 5.0)
+    finally:
+        await engine.close()
+    assert move == Move.drop(0)
+    assert "got: position d1 d1 d1 d2" in log.read_text()
+
+
+async def test_a_pop_out_game_needs_its_moves_and_is_played_with_them() -> None:
+    state = play("d1 d2 p1")
+    engine = EngineChooser(engine_command())
+    try:
+        with pytest.raises(ChooserError, match="the game so far is needed here"):
+            await engine.choose(state, 5.0)
+        with pytest.raises(ChooserError, match="do not reach"):
+            await engine.choose(state, 5.0, [Move.drop(0)])
+        moves = [Move.drop(0), Move.drop(1), Move.pop(0)]
+        assert await engine.choose(state, 5.0, moves) == Move.drop(0)
+    finally:
+        await engine.close()
+
+
+async def test_a_pop_out_game_told_only_its_positions_is_followed_move_by_move(
+    tmp_path: Path,
+) -> None:
+    log = tmp_path / "engine.log"
+    red = EngineChooser(engine_command(), limits=Limits(stderr_log=log))
+    yellow = EngineChooser(engine_command())
+    moves = [Move.drop(0), Move.drop(1), Move.drop(2), Move.pop(1)]  # no drops rebuild this
+    state = GameState.new(rules=Rules.POPOUT).play_all(moves)
+    try:
+        while not state.is_over:
+            chooser = red if state.turn is Player.RED else yellow
+            told = moves if len(moves) < 6 else None  # each is told the moves once, first
+            moves.append(await chooser.choose(state, 5.0, told))
+            state = state.play(moves[-1])
+    finally:
+        await red.close()
+        await yellow.close()
+    red_last = (len(moves) - 1) // 2 * 2  # red moves at even places
+    heard = " ".join(str(move) for move in moves[:red_last])
+    positions = [line for line in log.read_text().splitlines() if "position" in line]
+    assert positions[-1] == f"got: position {heard}"
+    assert log.read_text().count("newgame") == 1
+
+
+@pytest.mark.parametrize(
+    ("options", "kind", "detail"),
+    [
+        (("--exit-at-start",), FailureKind.CRASH, "exited with status 2"),
+        (("--crash-at", "1"), FailureKind.CRASH, "status 3: Traceback: something broke"),
+        (("--garbage",), FailureKind.MALFORMED, "'bestmove banana'"),
+        (("--long-line",), FailureKind.MALFORMED, "longer than 8192"),
+        (("--illegal",), FailureKind.ILLEGAL, "d8: column 8 does not exist"),
+        (("--sleep",), FailureKind.TIME, "no answer within 0.3 s and the 0.3 s margin"),
+        (("--late", "2"), FailureKind.TIME, "no answer within 0.3 s"),
+        (("--no-hello",), FailureKind.TIME, "no answer within 3 s"),
+    ],
+)
+async def test_each_failure_is_named_and_its_process_is_gone(
+    options: tuple[str, ...], kind: FailureKind, detail: str
+) -> None:
+    engine = EngineChooser(engine_command(*options), limits=Limits(start_seconds=3.0, margin=0.3))
+    failure = await failure_of(engine, START, 0.3)
+    assert failure.kind is kind
+    assert detail in failure.detail
+
+
+async def test_a_crash_costs_that_move_only_the_next_starts_afresh() -> None:
+    engine = EngineChooser(engine_command("--crash-at", "2"))
+    try:
+        assert await engine.choose(START, 5.0) == Move.drop(0)
+        with pytest.raises(OutsideFailure, match="crash"):
+            await engine.choose(START.drop(0), 5.0)
+        assert await engine.choose(START.drop(0), 5.0) == Move.drop(0)
+    finally:
+        await engine.close()
+
+
+async def test_closing_ends_the_whole_process_group_and_reaps_it() -> None:
+    engine = EngineChooser(engine_command("--spawn"))
+    await engine.choose(START, 5.0)
+    group = engine.pid
+    assert group is not None
+    assert len(alive_in_group(group)) >= 2  # the shell's program and the child it left
+    await engine.close()
+    assert reaped(group)
+    deadline = time.monotonic() + 10
+    while alive_in_group(group) and time.monotonic() < deadline:
+        await asyncio.sleep(0.05)
+    assert alive_in_group(group) == []
+
+
+async def test_a_chatty_engine_neither_blocks_nor_floods_its_log(tmp_path: Path) -> None:
+    log = tmp_path / "engine.log"
+    red = EngineChooser(engine_command("--chatty"), limits=Limits(stderr_log=log))
+    yellow = EngineChooser(engine_command("--chatty"))
+    final, _ = await play_game(red, yellow, time_limit=20.0)
+    assert final.is_over
+    assert log.stat().st_size < (1 << 20) + 100
+    assert log.read_text().endswith("[the rest of standard error was left out]\n")
+
+
+async def test_an_engine_plays_within_its_memory_limit_and_crashes_past_it() -> None:
+    engine = EngineChooser(engine_command(), limits=Limits(memory_mb=1024))
+    try:
+        assert await engine.choose(START, 5.0) == Move.drop(0)
+    finally:
+        await engine.close()
+    hog = EngineChooser(engine_command("--hog"), limits=Limits(memory_mb=1024))
+    failure = await failure_of(hog, START, 5.0)
+    assert (failure.kind, failure.detail) == (
+        FailureKind.CRASH,
+        "exited with status 1: MemoryError",
+    )
+
+
+def test_an_engine_needs_a_command() -> None:
+    with pytest.raises(ChooserError, match="needs a command"):
+        EngineChooser("  ")
+
+
+async def test_a_program_that_does_not_exist_is_a_crash() -> None:
+    engine = EngineChooser("/no/such/engine --fast")
+    with pytest.raises(OutsideFailure, match="crash: exited with status 127"):
+        await engine.choose(START, 1.0)
+    assert engine.name == "engine"
+
+
+async def test_a_question_given_up_never_gets_its_answer_taken_for_the_next() -> None:
+    engine = EngineChooser(engine_command("--late", "1"))
+    try:
+        with pytest.raises(TimeoutError):
+            await asyncio.wait_for(engine.choose(START, 5.0), 0.5)  # d1 would come later
+        assert engine.pid is None
+        column_one_full = play("d1 d1 d1 d1 d1 d1", rules=Rules.CLASSIC)
+        assert await engine.choose(column_one_full, 5.0) == Move.drop(1)
+    finally:
+        await engine.close()

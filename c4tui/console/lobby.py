@@ -21,6 +21,7 @@ from c4tui.client.outcomes import CreateOutcome, JoinOutcome, LoginOutcome, Regi
 from c4tui.client.room_game import RoomGame, room_game_from
 from c4tui.client.words import Voice
 from c4tui.console import history as past
+from c4tui.console import standing
 from c4tui.console.comeback import (
     AT_PROMPT,
     GAVE_UP,
@@ -81,6 +82,7 @@ class ConsoleLobby(PlainText):
         self._stdin = stdin
         #: Where we are: where to go back to after logging in again by ourselves.
         self.where: Where = AT_PROMPT
+        self._heard_at_prompt = standing.rating_listener(settings.user, self.say)
 
     async def run(self) -> int:
         """Log in, then obey commands until quit or the end of input; the exit status."""
@@ -147,8 +149,11 @@ class ConsoleLobby(PlainText):
 
     async def _password(self) -> str:
         """Without echo at a terminal; from the first line of input otherwise (scripts)."""
+        return await self._secret(f"Password for {self.settings.user}: ")
+
+    async def _secret(self, prompt: str) -> str:
+        """A password: without echo at a terminal; the next line of input otherwise."""
         if self._stdin.isatty():
-            prompt = f"Password for {self.settings.user}: "
             return await read_secret(prompt)
         return await self.ask("")
 
@@ -164,7 +169,9 @@ class ConsoleLobby(PlainText):
             while True:
                 self.where = AT_PROMPT
                 try:
-                    line = await self.ask_unless_gone("lobby> ", gone_or_rejoined(link))
+                    line = await self.ask_unless_gone(
+                        "lobby> ", gone_or_rejoined(link, self._heard_at_prompt)
+                    )
                 except Rejoined as rejoined:
                     self.say(still_on(rejoined.room))
                     await self._in_room(link, rejoined.room)
@@ -225,6 +232,9 @@ class ConsoleLobby(PlainText):
             "history": lambda link, rest: past.history(link, rest, self.say),
             "show": lambda link, rest: past.show(link, rest, self.say),
             "save": lambda link, rest: past.save(link, rest, self.say),
+            "profile": lambda link, rest: standing.profile(link, rest, self.say),
+            "leaderboard": lambda link, rest: standing.leaderboard(link, self.say),
+            "password": lambda link, rest: standing.password(link, self._secret, self.say),
         }
         if word in ("quit", "exit"):
             return False

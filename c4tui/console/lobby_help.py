@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from c4tui.console import history as past
+from c4tui.console import standing
 from c4tui.match.settings import MatchSettings
 
 _MENU_DEFAULTS = MatchSettings()
@@ -21,6 +22,7 @@ HELP = f"""Commands:
   watch NAME                     watch a room
   quick [COLS ROWS RULES]        play the next person waiting for the same game, or wait
 {past.HELP}
+{standing.HELP}
   help, quit
 Waiting in a room: say TEXT to chat, quit to leave the room.
 In a game: a column (3, or p 3 to pop), say TEXT to chat, forfeit to give up.

@@ -8,6 +8,8 @@ from pathlib import Path
 
 import pytest
 
+from c4tui.engine import Move, Rules
+from c4tui.lobby.journal import EndReason
 from c4tui.lobby.ratings import Rating, Result, rated
 from c4tui.protocols.competition import PROVISIONAL_DEVIATION
 from c4tui.server.sqlite_standing import LEADERBOARD_QUERY
@@ -222,3 +224,32 @@ async def test_a_password_check_expires(tmp_path: Path, monkeypatch: pytest.Monk
         assert await ann.ask("PASSWORD:right") == "PASSWORD:ACKSTATUS:0"
         await asyncio.sleep(0.4)
         assert await ann.ask("NEWPASSWORD:new") == "NEWPASSWORD:ACKSTATUS:1"
+
+
+async def test_a_failure_while_rating_keeps_nothing_of_the_end(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The end, the records and the ratings are one transaction: all of it or none."""
+    store = SqliteStore(tmp_path / "accounts.sqlite3", TEST_ROUNDS)
+    await store.open()
+    try:
+        for user in ("ann", "bob"):
+            assert await store.register(user, "pw")
+        number = await store.game_started("r", "ann", "bob", (4, 4, Rules.CLASSIC), rated=True)
+        for ply in (1, 2):
+            await store.move_played(number, ply, Move.drop(ply))
+
+        def broken(*arguments: object) -> None:
+            raise sqlite3.OperationalError("disk I/O error")
+
+        monkeypatch.setattr("c4tui.server.sqlite_standing._rate", broken)
+        with pytest.raises(sqlite3.OperationalError):
+            await store.game_ended(number, "ann", EndReason.FOUR)
+        assert [game.number for game in await store.unfinished_games()] == [number]
+        info = await store.profile("ann")
+        assert info is not None and (info.games, info.wins, info.rating) == (0, 0, 1500)
+        monkeypatch.undo()
+        changed = await store.game_ended(number, "ann", EndReason.FOUR)
+        assert changed is not None and changed.red.change > 0 > changed.yellow.change
+    finally:
+        await store.close()

@@ -45,7 +45,7 @@ from c4tui.console.game import (
     tolerate_bad_bytes,
 )
 from c4tui.console.lines import EndOfInput, PlainText, printable, read_secret, unless_left
-from c4tui.console.lobby_help import DEFAULT_GAME, HELP
+from c4tui.console.lobby_help import DEFAULT_GAME, HELP, LOBBY_PROMPT
 from c4tui.engine import Player, Rules, describe_move, render_board, status_line
 from c4tui.engine.text import WIN_MARK
 from c4tui.match.backends.room_seat import room_seats
@@ -82,7 +82,9 @@ class ConsoleLobby(PlainText):
         self._stdin = stdin
         #: Where we are: where to go back to after logging in again by ourselves.
         self.where: Where = AT_PROMPT
-        self._heard_at_prompt = standing.rating_listener(settings.user, self.say)
+        self._heard_at_prompt = standing.rating_listener(
+            settings.user, lambda text: self.interject(text, LOBBY_PROMPT)
+        )
 
     async def run(self) -> int:
         """Log in, then obey commands until quit or the end of input; the exit status."""
@@ -149,11 +151,8 @@ class ConsoleLobby(PlainText):
 
     async def _password(self) -> str:
         """Without echo at a terminal; from the first line of input otherwise (scripts)."""
-        return await self._secret(f"Password for {self.settings.user}: ")
-
-    async def _secret(self, prompt: str) -> str:
-        """A password: without echo at a terminal; the next line of input otherwise."""
         if self._stdin.isatty():
+            prompt = f"Password for {self.settings.user}: "
             return await read_secret(prompt)
         return await self.ask("")
 
@@ -170,7 +169,7 @@ class ConsoleLobby(PlainText):
                 self.where = AT_PROMPT
                 try:
                     line = await self.ask_unless_gone(
-                        "lobby> ", gone_or_rejoined(link, self._heard_at_prompt)
+                        LOBBY_PROMPT, gone_or_rejoined(link, self._heard_at_prompt)
                     )
                 except Rejoined as rejoined:
                     self.say(still_on(rejoined.room))
@@ -234,7 +233,7 @@ class ConsoleLobby(PlainText):
             "save": lambda link, rest: past.save(link, rest, self.say),
             "profile": lambda link, rest: standing.profile(link, rest, self.say),
             "leaderboard": lambda link, rest: standing.leaderboard(link, self.say),
-            "password": lambda link, rest: standing.password(link, self._secret, self.say),
+            "password": lambda link, rest: standing.password(link, self.ask_secret, self.say),
         }
         if word in ("quit", "exit"):
             return False

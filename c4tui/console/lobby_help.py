@@ -12,6 +12,9 @@ _MENU_DEFAULTS = MatchSettings()
 #: QUICKPLAY on the wire means the protocol's own default, Pop Out; we always name the game.)
 DEFAULT_GAME = (_MENU_DEFAULTS.columns, _MENU_DEFAULTS.rows, _MENU_DEFAULTS.rules)
 
+#: What the console shows while it waits for a command.
+LOBBY_PROMPT = "lobby> "
+
 _DEFAULT_WORDS = f"{DEFAULT_GAME[0]} {DEFAULT_GAME[1]} {DEFAULT_GAME[2].value}"
 
 HELP = f"""Commands:

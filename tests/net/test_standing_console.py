@@ -76,8 +76,8 @@ async def test_the_console_changes_the_password(tmp_path: Path) -> None:
         for typed in ("password", "pw", "new:pw", "new:pw"):
             await ann.type(typed)
         await ann.until("Password changed: log in with the new one from now on.")
+        await ann.type("quit")  # before its login elsewhere would close it
+        assert await asyncio.wait_for(ann.process.wait(), TIMEOUT) == 0
         other = await LobbyClient.connect(server.port)
         assert await other.ask("LOGIN:ann:pw") == "LOGIN:ACKSTATUS:2"
         assert await other.ask("LOGIN:ann:new:pw") == "LOGIN:ACKSTATUS:0"
-        await ann.type("quit")
-        assert await asyncio.wait_for(ann.process.wait(), TIMEOUT) == 0

@@ -82,18 +82,46 @@ class PlainText:
         self._stdout.write(text + "\n")
         self._stdout.flush()
 
+    def interject(self, text: str, prompt: str) -> None:
+        """``text`` while ``prompt`` waits: on a line of its own, then ``prompt`` again."""
+        self._stdout.write(f"\n{text}\n{prompt}")
+        self._stdout.flush()
+
     async def ask(self, prompt: str) -> str:
         """Show ``prompt`` and read one line. Raises EndOfInput at the end of input."""
+        answer = await self._line_after(prompt)
+        if self._echo:
+            self.say(printable(answer))
+        return answer
+
+    async def ask_secret(self, prompt: str) -> str:
+        """``ask`` for a password: not echoed at a terminal, nor repeated in a transcript.
+
+        Read as every other line is (a reader may be waiting for a line already, once a
+        game's typing has ended), with the terminal's echo off meanwhile; ``getpass``
+        would race that reader for the line. Raises EndOfInput at the end of input.
+        """
+        saved = _terminal_settings() if sys.stdin.isatty() else None
+        if saved is not None:
+            quiet = list(saved)
+            quiet[3] &= ~termios.ECHO  # the local modes
+            termios.tcsetattr(sys.stdin.fileno(), termios.TCSADRAIN, quiet)
+        try:
+            return await self._line_after(prompt)
+        finally:
+            if saved is not None:
+                _restore_terminal(saved)
+                self.say()  # the Enter typed was not echoed either
+
+    async def _line_after(self, prompt: str) -> str:
+        """Show ``prompt`` and read one line, without its end. Raises EndOfInput."""
         self._stdout.write(prompt)
         self._stdout.flush()
         line = await self._lines.readline()
         if not line:
             self.say()
             raise EndOfInput
-        answer = line.rstrip("\r\n")
-        if self._echo:
-            self.say(printable(answer))
-        return answer
+        return line.rstrip("\r\n")
 
     async def ask_unless_gone(self, prompt: str, gone: Awaitable[str]) -> str:
         """``ask``, unless ``gone`` (a server's hang-up, in words) comes first: NetworkError then.

@@ -21,6 +21,7 @@ from c4tui.client.outcomes import CreateOutcome, JoinOutcome, LoginOutcome, Regi
 from c4tui.client.room_game import RoomGame, room_game_from
 from c4tui.client.words import Voice
 from c4tui.console import history as past
+from c4tui.console import standing
 from c4tui.console.comeback import (
     AT_PROMPT,
     GAVE_UP,
@@ -44,7 +45,7 @@ from c4tui.console.game import (
     tolerate_bad_bytes,
 )
 from c4tui.console.lines import EndOfInput, PlainText, printable, read_secret, unless_left
-from c4tui.console.lobby_help import DEFAULT_GAME, HELP
+from c4tui.console.lobby_help import DEFAULT_GAME, HELP, LOBBY_PROMPT
 from c4tui.engine import Player, Rules, describe_move, render_board, status_line
 from c4tui.engine.text import WIN_MARK
 from c4tui.match.backends.room_seat import room_seats
@@ -81,6 +82,9 @@ class ConsoleLobby(PlainText):
         self._stdin = stdin
         #: Where we are: where to go back to after logging in again by ourselves.
         self.where: Where = AT_PROMPT
+        self._heard_at_prompt = standing.rating_listener(
+            settings.user, lambda text: self.interject(text, LOBBY_PROMPT)
+        )
 
     async def run(self) -> int:
         """Log in, then obey commands until quit or the end of input; the exit status."""
@@ -164,7 +168,9 @@ class ConsoleLobby(PlainText):
             while True:
                 self.where = AT_PROMPT
                 try:
-                    line = await self.ask_unless_gone("lobby> ", gone_or_rejoined(link))
+                    line = await self.ask_unless_gone(
+                        LOBBY_PROMPT, gone_or_rejoined(link, self._heard_at_prompt)
+                    )
                 except Rejoined as rejoined:
                     self.say(still_on(rejoined.room))
                     await self._in_room(link, rejoined.room)
@@ -225,6 +231,9 @@ class ConsoleLobby(PlainText):
             "history": lambda link, rest: past.history(link, rest, self.say),
             "show": lambda link, rest: past.show(link, rest, self.say),
             "save": lambda link, rest: past.save(link, rest, self.say),
+            "profile": lambda link, rest: standing.profile(link, rest, self.say),
+            "leaderboard": lambda link, rest: standing.leaderboard(link, self.say),
+            "password": lambda link, rest: standing.password(link, self.ask_secret, self.say),
         }
         if word in ("quit", "exit"):
             return False

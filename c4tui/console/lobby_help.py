@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from c4tui.console import history as past
+from c4tui.console import standing
 from c4tui.match.settings import MatchSettings
 
 _MENU_DEFAULTS = MatchSettings()
@@ -10,6 +11,9 @@ _MENU_DEFAULTS = MatchSettings()
 #: (7 × 6 classic), so that a console and an app left on their defaults meet. (A bare
 #: QUICKPLAY on the wire means the protocol's own default, Pop Out; we always name the game.)
 DEFAULT_GAME = (_MENU_DEFAULTS.columns, _MENU_DEFAULTS.rows, _MENU_DEFAULTS.rules)
+
+#: What the console shows while it waits for a command.
+LOBBY_PROMPT = "lobby> "
 
 _DEFAULT_WORDS = f"{DEFAULT_GAME[0]} {DEFAULT_GAME[1]} {DEFAULT_GAME[2].value}"
 
@@ -21,6 +25,7 @@ HELP = f"""Commands:
   watch NAME                     watch a room
   quick [COLS ROWS RULES]        play the next person waiting for the same game, or wait
 {past.HELP}
+{standing.HELP}
   help, quit
 Waiting in a room: say TEXT to chat, quit to leave the room.
 In a game: a column (3, or p 3 to pop), say TEXT to chat, forfeit to give up.

@@ -14,6 +14,8 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from c4tui.protocols.competition import PROVISIONAL_DEVIATION
+
 #: Glicko-1's scale over Glicko-2's (step 2 of the paper).
 SCALE = 173.7178
 #: A new account (§5.3).
@@ -22,8 +24,6 @@ START_DEVIATION = 350.0
 START_VOLATILITY = 0.06
 #: The system constant τ: how much the volatility may change (the paper suggests 0.3–1.2).
 TAU = 0.5
-#: Above this deviation a rating is provisional (§5.3: not on the leaderboard).
-PROVISIONAL_ABOVE = 110.0
 #: The convergence tolerance of the volatility's iteration (step 5).
 _EPSILON = 0.000001
 
@@ -39,7 +39,7 @@ class Rating:
     @property
     def provisional(self) -> bool:
         """True while the deviation is too high for the rating to be trusted."""
-        return self.deviation > PROVISIONAL_ABOVE
+        return self.deviation > PROVISIONAL_DEVIATION
 
 
 @dataclass(frozen=True)

@@ -131,11 +131,12 @@ DEFAULT_GAME = (7, 6, Rules.POPOUT)
 _CHAT = re.compile(rf"[ -~]{{1,{MAX_CHAT}}}")
 _COLUMN = re.compile(r"[0-9]{1,9}")
 
-#: How the server's front door recognises the lobby protocol (its first line logs in).
+#: How the server's front door recognises the lobby protocol (its first line logs in or
+#: registers, a person or a bot).
 SPEC = ProtocolSpec(
     name="lobby",
     framing=Framing.LINES,
-    recognise=starts_with(b"LOGIN:", b"REGISTER:"),
+    recognise=starts_with(b"LOGIN:", b"REGISTER:", b"REGISTERBOT:"),
     refusal_when_full="BYE:full",  # bye(ByeReason.FULL) (§5.1): over the connection limits
     on_violation=None,  # violations close without a reply
     line_end="\n",

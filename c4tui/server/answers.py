@@ -7,13 +7,12 @@ GAME) or is the rooms' (``LobbyService.act``, by the dialect's table).
 
 from __future__ import annotations
 
-import asyncio
-import time
 from typing import TYPE_CHECKING, TypeVar, get_args
 
 from c4tui.lobby import Member
 from c4tui.protocols import lobby as wire
-from c4tui.protocols.competition import CompetitionRequest
+from c4tui.protocols.competition import CompetitionRequest, RegisterBot
+from c4tui.server.standing import STANDING_REQUESTS, answer_standing, checked_in_turn
 from c4tui.server.store import LobbyStore, LoginResult
 
 if TYPE_CHECKING:
@@ -21,7 +20,7 @@ if TYPE_CHECKING:
     from c4tui.server.lobby import LobbyConnection, LobbyService
 
 #: §5.3-5.5's requests, answered by the server itself (not by the rooms' table).
-SERVED_LATER = get_args(CompetitionRequest)
+SERVED_LATER = tuple(kind for kind in get_args(CompetitionRequest) if kind not in STANDING_REQUESTS)
 R = TypeVar("R")
 S = TypeVar("S")
 M = TypeVar("M")
@@ -35,8 +34,9 @@ async def answer(
 ) -> None:
     """Carry out one request and queue its answers: accounts here, the rooms' by the table."""
     if isinstance(request, wire.Register):
-        created = await service.store.register(request.user, request.password)
-        connection.offer(wire.ack("REGISTER", 0 if created else 1))
+        bot = isinstance(request, RegisterBot)  # §5.5: the account is marked as a bot
+        created = await service.store.register(request.user, request.password, bot)
+        connection.offer(wire.ack("REGISTERBOT" if bot else "REGISTER", 0 if created else 1))
     elif isinstance(request, wire.Login):
         await _log_in(service, connection, request)
     elif isinstance(request, wire.BadFormat) and request.account:
@@ -47,6 +47,8 @@ async def answer(
         connection.offer(request.reply)
     elif isinstance(request, wire.History | wire.GameLookup):
         connection.offer(await _look_up(service.store, connection.member, request))
+    elif isinstance(request, STANDING_REQUESTS):
+        await answer_standing(service, connection, connection.member, request)
     elif isinstance(request, SERVED_LATER):  # issue 29 in progress: served by its next commits
         connection.offer(wire.invalid(f"{type(request).__name__.upper()} is not served yet"))
     else:
@@ -82,18 +84,10 @@ async def _log_in(
     if connection.member is not None:
         connection.offer(wire.ack("LOGIN", 3))  # already logged in on this connection
         return
-    began = time.monotonic()
-    result = await service.store.check(login.user, login.password)
-    earliest = time.monotonic()
-    if result is not LoginResult.OK:
-        connection.failures += 1
-        earliest = began + service.throttle.failed(login.user, connection.failures)
-    now = time.monotonic()
-    await asyncio.sleep(max(0.0, service.throttle.turn(login.user, earliest, now) - now))
+    result = await checked_in_turn(service, connection, login.user, login.password)
     if result is not LoginResult.OK:
         connection.offer(wire.ack("LOGIN", result.value))
         return
-    service.throttle.succeeded(login.user)
     comeback = service.logged_in(connection, login.user)
     connection.offer(wire.ack("LOGIN", result.value))
     service.deliver(comeback)  # REJOIN and the game, after the answer

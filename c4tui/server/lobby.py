@@ -48,7 +48,8 @@ from c4tui.server.accounts import LoginThrottle
 from c4tui.server.answers import answer
 from c4tui.server.context import Client, Handler
 from c4tui.server.dialects import Dialect, Farewell
-from c4tui.server.store import LobbyStore
+from c4tui.server.standing import rating_news
+from c4tui.server.store import LobbyStore, NewRatings
 
 log = logging.getLogger("c4tui.server")
 
@@ -64,8 +65,11 @@ M = TypeVar("M")
 class Keeper(Protocol[S, M]):
     """Something that keeps what happened to one kind of rooms' games (the lobby's store)."""
 
-    async def keep(self, journal: Sequence[GameEvent[S, M]]) -> None:
-        """Keep ``journal``, in order; everything is on disk when this returns."""
+    async def keep(self, journal: Sequence[GameEvent[S, M]]) -> Sequence[NewRatings]:
+        """Keep ``journal``, in order; everything is on disk when this returns.
+
+        What the ratings became, for each rated game that ended (§5.3's RATING).
+        """
 
 
 class LobbyConnection:
@@ -76,6 +80,7 @@ class LobbyConnection:
         self.number = number
         self.member: Member | None = None
         self.failures = 0
+        self.password_checked: float | None = None  # when PASSWORD was right (§5.3)
         self.last_activity = time.monotonic()
         self.dropped = ""  # why the server cut it off, if it did
         self._farewell = farewell  # the protocol's BYE (None: it has no such word)
@@ -202,15 +207,24 @@ class LobbyService(Generic[S, M]):
                 acts = list(self._unannounced)
                 self._unannounced.clear()
                 journal = [event for events, _ in acts for event in events]
+                rated: Sequence[NewRatings] = []
                 if self.keeper is not None and journal:
-                    await self.keeper.keep(journal)
+                    rated = await self.keeper.keep(journal)
                 for _, outbox in acts:
                     self.deliver(outbox)
+                self.tell(rating_news(rated))  # after their GAMEEND
 
     def deliver(self, outbox: Outbox) -> None:
         """Hand every message to its member's queue (never waits)."""
         for member, message in outbox:
             connection = self._connections.get(member)
+            if connection is not None:
+                connection.offer(message)
+
+    def tell(self, news: Sequence[tuple[str, str]]) -> None:
+        """Hand each line to its user, if still online (a user who has gone misses it)."""
+        for user, message in news:
+            connection = self._online.get(user)
             if connection is not None:
                 connection.offer(message)
 

@@ -26,10 +26,13 @@ from typing import TypeVar
 from c4tui.engine import Move, Rules, format_move, parse_move
 from c4tui.lobby.journal import EndReason, GameBegan, GameEvent, MoveMade
 from c4tui.lobby.kinds import ConnectFourSettings
+from c4tui.protocols.competition import ProfileInfo
+from c4tui.server import sqlite_standing
 from c4tui.server.limits import DEFAULT_ROUNDS
 from c4tui.server.store import (
     HISTORY_LIMIT,
     LoginResult,
+    NewRatings,
     StoredGame,
     hash_password,
     password_matches,
@@ -159,18 +162,18 @@ class SqliteStore:
 
     # ----- accounts ----------------------------------------------------------------
 
-    async def register(self, user: str, password: str) -> bool:
+    async def register(self, user: str, password: str, bot: bool = False) -> bool:
         """Create an account, on disk before this returns; False if the name is taken."""
         if await self._in_database(self._stored_hash, user) is not None:
             return False
         hashed = await self._in_hashing(hash_password, password, self.rounds)
-        return await self._in_database(self._insert_account, user, hashed)
+        return await self._in_database(self._insert_account, user, hashed, bot)
 
-    def _insert_account(self, user: str, hashed: bytes) -> bool:
+    def _insert_account(self, user: str, hashed: bytes, bot: bool) -> bool:
         try:
             self._execute(  # autocommit: committed when this returns
-                "INSERT INTO accounts (name, hash, created) VALUES (?, ?, ?)",
-                (user, hashed, time.time()),
+                "INSERT INTO accounts (name, hash, created, bot) VALUES (?, ?, ?, ?)",
+                (user, hashed, time.time(), int(bot)),
             )
         except sqlite3.IntegrityError:
             return False  # registered by someone else meanwhile
@@ -217,39 +220,56 @@ class SqliteStore:
             "INSERT INTO moves (game, ply, move) VALUES (?, ?, ?)", (game, ply, format_move(move))
         )
 
-    async def game_ended(self, game: int, winner: str | None, reason: EndReason) -> None:
-        """Keep how ``game`` ended."""
-        await self._in_database(self._end_game, game, winner, reason)
+    async def game_ended(
+        self, game: int, winner: str | None, reason: EndReason
+    ) -> NewRatings | None:
+        """Keep how ``game`` ended, and its players' records and ratings, in one transaction."""
+        return await self._in_database(self._in_transaction, self._end_game, game, winner, reason)
 
-    def _end_game(self, game: int, winner: str | None, reason: EndReason) -> None:
+    def _end_game(self, game: int, winner: str | None, reason: EndReason) -> NewRatings | None:
+        """The end, then what it does to the players' standing (inside a transaction)."""
         self._execute(
             "UPDATE games SET ended = ?, winner = ?, reason = ? WHERE id = ?",
             (utc_now(), winner, reason.value, game),
         )
+        return self._with_connection(sqlite_standing.game_finished, game, winner)
 
-    async def keep(self, journal: Sequence[GameEvent[ConnectFourSettings, Move]]) -> None:
-        """Keep what happened to the rooms' games, in order, in one transaction."""
-        await self._in_database(self._keep, journal)
+    async def keep(
+        self, journal: Sequence[GameEvent[ConnectFourSettings, Move]]
+    ) -> list[NewRatings]:
+        """Keep what happened to the rooms' games, in order, in one transaction.
 
-    def _keep(self, journal: Sequence[GameEvent[ConnectFourSettings, Move]]) -> None:
-        self._execute("BEGIN IMMEDIATE")
-        try:
-            for event in journal:
-                self._keep_event(event)
-        except BaseException:
-            self._execute("ROLLBACK")
-            raise
-        self._execute("COMMIT")
+        What the ratings became, for each rated game that ended (for RATING).
+        """
+        return await self._in_database(self._in_transaction, self._keep, journal)
 
-    def _keep_event(self, event: GameEvent[ConnectFourSettings, Move]) -> None:
+    def _keep(self, journal: Sequence[GameEvent[ConnectFourSettings, Move]]) -> list[NewRatings]:
+        changed = (self._keep_event(event) for event in journal)
+        return [ratings for ratings in changed if ratings is not None]
+
+    def _keep_event(self, event: GameEvent[ConnectFourSettings, Move]) -> NewRatings | None:
         """One event of the journal; the rooms' games are known by room while under way."""
         if isinstance(event, GameBegan):
-            number = self._insert_game(event.room, event.red, event.yellow, event.settings, False)
+            number = self._insert_game(
+                event.room, event.red, event.yellow, event.settings, event.terms.rated
+            )
             self._under_way[event.room] = number
         elif isinstance(event, MoveMade):
             self._insert_move(self._under_way[event.room], event.ply, event.move)
         else:
-            self._end_game(self._under_way.pop(event.room), event.winner, event.reason)
+            return self._end_game(self._under_way.pop(event.room), event.winner, event.reason)
+        return None
+
+    def _in_transaction(self, work: Callable[..., T], *args: object) -> T:
+        """``work`` in one transaction: committed whole, or rolled back whole if it raises."""
+        self._execute("BEGIN IMMEDIATE")
+        try:
+            result = work(*args)
+        except BaseException:
+            self._execute("ROLLBACK")
+            raise
+        self._execute("COMMIT")
+        return result
 
     async def unfinished_games(self) -> list[StoredGame]:
         """Every game that began and has not ended, oldest first, with its moves."""
@@ -301,6 +321,28 @@ class SqliteStore:
             winner,
             None if reason is None else EndReason(reason),
         )
+
+    # ----- standing (§5.3) ----------------------------------------------------------
+
+    async def profile(self, user: str) -> ProfileInfo | None:
+        """``user``'s rating and record; None: no such user."""
+        return await self._in_database(self._with_connection, sqlite_standing.profile, user)
+
+    async def leaderboard(self) -> list[tuple[str, float]]:
+        """The best established ratings, highest first, from the index ``accounts_by_rating``."""
+        return await self._in_database(self._with_connection, sqlite_standing.leaderboard)
+
+    async def change_password(self, user: str, new: str) -> None:
+        """Make ``new`` ``user``'s password, committed before this returns."""
+        hashed = await self._in_hashing(hash_password, new, self.rounds)
+        await self._in_database(
+            self._execute, "UPDATE accounts SET hash = ? WHERE name = ?", (hashed, user)
+        )
+
+    def _with_connection(self, work: Callable[..., T], *args: object) -> T:
+        """``work(connection, *args)`` (in the database's thread)."""
+        assert self._connection is not None, "the store is used only between open and close"
+        return work(self._connection, *args)
 
     # ----- threads -----------------------------------------------------------------
 

@@ -24,6 +24,7 @@ import bcrypt
 from c4tui.engine import Move, Rules
 from c4tui.lobby.journal import EndReason, GameEvent
 from c4tui.lobby.kinds import ConnectFourSettings
+from c4tui.protocols.competition import ProfileInfo, RatingChange
 from c4tui.storage import data_folder
 
 #: How many finished games HISTORY lists, newest first.
@@ -69,6 +70,14 @@ class StoredGame:
         return self.settings[2]
 
 
+@dataclass(frozen=True)
+class NewRatings:
+    """A rated game's end: what both players' ratings became (RATING: red's, then yellow's)."""
+
+    red: RatingChange
+    yellow: RatingChange
+
+
 class LobbyStore(Protocol):
     """Accounts and games on disk; each write is committed before its method returns."""
 
@@ -82,8 +91,8 @@ class LobbyStore(Protocol):
     async def close(self) -> None:
         """Close the store."""
 
-    async def register(self, user: str, password: str) -> bool:
-        """Create an account; False if the name is taken."""
+    async def register(self, user: str, password: str, bot: bool = False) -> bool:
+        """Create an account (``bot``: one marked as a bot, §5.5); False if the name is taken."""
 
     async def check(self, user: str, password: str) -> LoginResult:
         """Whether ``password`` is ``user``'s."""
@@ -96,11 +105,23 @@ class LobbyStore(Protocol):
     async def move_played(self, game: int, ply: int, move: Move) -> None:
         """Keep the move of ``ply`` (1 for the first move) in ``game``."""
 
-    async def game_ended(self, game: int, winner: str | None, reason: EndReason) -> None:
-        """Keep how ``game`` ended (``winner`` None: a draw)."""
+    async def game_ended(
+        self, game: int, winner: str | None, reason: EndReason
+    ) -> NewRatings | None:
+        """Keep how ``game`` ended (``winner`` None: a draw), with its players' standing.
 
-    async def keep(self, journal: Sequence[GameEvent[ConnectFourSettings, Move]]) -> None:
-        """Keep the rooms' journal at once (the store knows the games under way by room)."""
+        Each player's record counts the game; a rated game both players moved in
+        changes both ratings too, in the same transaction. None: no rating changed.
+        """
+
+    async def keep(
+        self, journal: Sequence[GameEvent[ConnectFourSettings, Move]]
+    ) -> list[NewRatings]:
+        """Keep the rooms' journal at once (the store knows the games under way by room).
+
+        Each game's end is kept as ``game_ended`` keeps it, in the journal's one
+        transaction; what the ratings became, for each rated game that ended.
+        """
 
     async def unfinished_games(self) -> list[StoredGame]:
         """Every game that began and has not ended, with its moves (to restore them)."""
@@ -110,6 +131,17 @@ class LobbyStore(Protocol):
 
     async def game(self, number: int) -> StoredGame | None:
         """Game ``number`` with its moves; None if there is none."""
+
+    # ----- standing (§5.3) ----------------------------------------------------------
+
+    async def profile(self, user: str) -> ProfileInfo | None:
+        """``user``'s rating and record as PROFILE tells them; None: no such user."""
+
+    async def leaderboard(self) -> list[tuple[str, float]]:
+        """The LEADERBOARD_SIZE best established ratings, highest first: (user, rating)."""
+
+    async def change_password(self, user: str, new: str) -> None:
+        """Make ``new`` ``user``'s password (committed before this returns)."""
 
 
 def password_digest(password: str) -> bytes:

@@ -15,7 +15,7 @@ from c4tui.engine import Move, Rules
 from c4tui.lobby.journal import EndReason, GameEvent, MoveMade
 from c4tui.lobby.kinds import ConnectFourSettings
 from c4tui.server.sqlite_store import SCHEMA_VERSION, SqliteStore
-from c4tui.server.store import LoginResult, password_digest
+from c4tui.server.store import LoginResult, NewRatings, password_digest
 from tests.net.lobby_client import TEST_ROUNDS, LobbyClient, lobby_server, logged_in
 from tests.net.test_lobby_server import play, playing
 from tests.net.test_serve_command import start
@@ -171,10 +171,12 @@ class HeldStore(SqliteStore):
         super().__init__(path, TEST_ROUNDS)
         self.release = asyncio.Event()
 
-    async def keep(self, journal: Sequence[GameEvent[ConnectFourSettings, Move]]) -> None:
+    async def keep(
+        self, journal: Sequence[GameEvent[ConnectFourSettings, Move]]
+    ) -> list[NewRatings]:
         if any(isinstance(event, MoveMade) for event in journal):
             await self.release.wait()
-        await super().keep(journal)
+        return await super().keep(journal)
 
 
 async def test_a_move_is_announced_only_once_it_is_written(tmp_path: Path) -> None:

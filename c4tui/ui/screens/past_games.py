@@ -33,7 +33,8 @@ class PastGamesScreen(Screen[None]):
     Args:
         link: the lobby connection (logged in).
         room: list the games of this room's players (the first; o shows the other one).
-            None: the games of the person logged in.
+            None: the games of ``user``.
+        user: whose games to list without a room (None: the person logged in).
         ascii_only: draw with ASCII characters only (handed on to the review).
         saves_last_until_quit: saved games go when the app quits (handed on to the review).
     """
@@ -58,6 +59,7 @@ class PastGamesScreen(Screen[None]):
         link: LobbyLink,
         room: str | None = None,
         *,
+        user: str | None = None,
         ascii_only: bool = False,
         saves_last_until_quit: bool = False,
     ) -> None:
@@ -67,7 +69,7 @@ class PastGamesScreen(Screen[None]):
         self._ascii_only = ascii_only
         self._saves_last_until_quit = saves_last_until_quit
         #: Whose games can be listed (the room's players, once known); the first is shown.
-        self._players: tuple[str, ...] = () if room is not None else (link.user,)
+        self._players: tuple[str, ...] = () if room is not None else (user or link.user,)
         self._games: dict[int, KeptGame] = {}
 
     @property

@@ -157,10 +157,13 @@ class Rejoined(Exception):
         self.room = room
 
 
-async def gone_or_rejoined(link: LobbyLink) -> str:
+async def gone_or_rejoined(
+    link: LobbyLink, heard: Callable[[ServerMessage], None] = lambda message: None
+) -> str:
     """The server's hang-up in words; raises Rejoined when it puts us back in a game.
 
-    What else the server might push at the lobby prompt is for nobody here: dropped.
+    Whatever else the server pushes at the lobby prompt goes to ``heard`` (a
+    challenge, §5.5; it may raise to leave the prompt), or is dropped.
     """
     gone = asyncio.ensure_future(link.gone())
     pushed: asyncio.Future[ServerMessage] | None = None
@@ -172,6 +175,7 @@ async def gone_or_rejoined(link: LobbyLink) -> str:
                 message = pushed.result()
                 if isinstance(message, wire.Rejoin):
                     raise Rejoined(message.room)
+                heard(message)
             if gone.done():
                 return gone.result()
     finally:

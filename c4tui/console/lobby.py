@@ -16,10 +16,11 @@ from typing import TextIO
 
 from c4tui.client import words
 from c4tui.client.comeback import Account, Comeback, worth_coming_back
-from c4tui.client.link import LobbyLink
+from c4tui.client.link import LobbyLink, ServerMessage
 from c4tui.client.outcomes import CreateOutcome, JoinOutcome, LoginOutcome, RegisterOutcome
 from c4tui.client.room_game import RoomGame, room_game_from
 from c4tui.client.words import Voice
+from c4tui.console import challenges
 from c4tui.console import history as past
 from c4tui.console.comeback import (
     AT_PROMPT,
@@ -164,13 +165,14 @@ class ConsoleLobby(PlainText):
             while True:
                 self.where = AT_PROMPT
                 try:
-                    line = await self.ask_unless_gone("lobby> ", gone_or_rejoined(link))
+                    heard = gone_or_rejoined(link, lambda news: challenges.heard(news, self.say))
+                    if not await self._command(link, await self.ask_unless_gone("lobby> ", heard)):
+                        return False
                 except Rejoined as rejoined:
                     self.say(still_on(rejoined.room))
                     await self._in_room(link, rejoined.room)
-                    continue
-                if not await self._command(link, line.strip()):
-                    return False
+                except challenges.ChallengeAccepted as accepted:
+                    await self._in_room(link, accepted.room, begun=accepted.begin)
         except LeftRoom:
             return True
 
@@ -215,7 +217,7 @@ class ConsoleLobby(PlainText):
 
     async def _command(self, link: LobbyLink, line: str) -> bool:
         """Carry out one command; False to quit."""
-        word, _, rest = line.partition(" ")
+        word, _, rest = line.strip().partition(" ")
         commands: dict[str, Callable[[LobbyLink, str], Awaitable[None]]] = {
             "rooms": self._rooms,
             "create": self._create,
@@ -225,6 +227,11 @@ class ConsoleLobby(PlainText):
             "history": lambda link, rest: past.history(link, rest, self.say),
             "show": lambda link, rest: past.show(link, rest, self.say),
             "save": lambda link, rest: past.save(link, rest, self.say),
+            "challenge": lambda link, rest: challenges.challenge(link, rest, self.say),
+            "accept": lambda link, rest: challenges.accept(link, rest, self.say),
+            "decline": lambda link, rest: challenges.decline(link, rest, self.say),
+            "rematch": lambda link, rest: challenges.rematch(link, rest, self.say),
+            "players": lambda link, rest: challenges.players(link, rest, self.say),
         }
         if word in ("quit", "exit"):
             return False
@@ -292,17 +299,21 @@ class ConsoleLobby(PlainText):
 
     # ----- in a room -----------------------------------------------------------------
 
-    async def _in_room(self, link: LobbyLink, room: str, watching: bool = False) -> None:
-        """Wait for the game (chat shows meanwhile), then play or watch it to its end."""
+    async def _in_room(
+        self, link: LobbyLink, room: str, watching: bool = False, begun: wire.Begin | None = None
+    ) -> None:
+        """Wait for the game (chat shows meanwhile), then play or watch it to its end.
+
+        ``begun``: the game's BEGIN, already come (a challenge of ours accepted).
+        """
         self.where = Watching(room) if watching else Waiting(room)
         typing = asyncio.create_task(self._typed_while_waiting(link))
+        message: ServerMessage | None = begun
         try:
-            while True:
+            while not isinstance(message, wire.Begin | wire.InProgress):
                 message = await unless_left(link.pushed(), typing)
                 if isinstance(message, wire.ChatLine):
                     self.say(f"{message.user} says: {printable(message.text)}")
-                elif isinstance(message, wire.Begin | wire.InProgress):
-                    break
         finally:
             typing.cancel()
         game = await room_game_from(link, message, room)

@@ -13,7 +13,15 @@ from typing import TYPE_CHECKING, TypeVar, get_args
 
 from c4tui.lobby import Member
 from c4tui.protocols import lobby as wire
-from c4tui.protocols.competition import CompetitionRequest
+from c4tui.protocols.competition import (
+    Accept,
+    Challenge,
+    CompetitionRequest,
+    Decline,
+    Players,
+    Rematch,
+)
+from c4tui.server.challenges import players_answer
 from c4tui.server.store import LobbyStore, LoginResult
 
 if TYPE_CHECKING:
@@ -21,7 +29,18 @@ if TYPE_CHECKING:
     from c4tui.server.lobby import LobbyConnection, LobbyService
 
 #: §5.3-5.5's requests, answered by the server itself (not by the rooms' table).
-SERVED_LATER = get_args(CompetitionRequest)
+SERVED_LATER = tuple(
+    kind
+    for kind in get_args(CompetitionRequest)
+    if kind
+    not in (
+        Players,
+        Challenge,
+        Accept,
+        Decline,
+        Rematch,
+    )  # served: PLAYERS here, the rest by the rooms
+)
 R = TypeVar("R")
 S = TypeVar("S")
 M = TypeVar("M")
@@ -47,6 +66,8 @@ async def answer(
         connection.offer(request.reply)
     elif isinstance(request, wire.History | wire.GameLookup):
         connection.offer(await _look_up(service.store, connection.member, request))
+    elif isinstance(request, Players):
+        connection.offer(await players_answer(service))
     elif isinstance(request, SERVED_LATER):  # issue 29 in progress: served by its next commits
         connection.offer(wire.invalid(f"{type(request).__name__.upper()} is not served yet"))
     else:
@@ -94,6 +115,7 @@ async def _log_in(
         connection.offer(wire.ack("LOGIN", result.value))
         return
     service.throttle.succeeded(login.user)
-    comeback = service.logged_in(connection, login.user)
+    _, bot = (await service.store.ratings([login.user])).get(login.user, (0.0, False))
+    comeback = service.logged_in(connection, login.user, bot)
     connection.offer(wire.ack("LOGIN", result.value))
     service.deliver(comeback)  # REJOIN and the game, after the answer

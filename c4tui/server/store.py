@@ -111,6 +111,11 @@ class LobbyStore(Protocol):
     async def game(self, number: int) -> StoredGame | None:
         """Game ``number`` with its moves; None if there is none."""
 
+    # ----- who is online (§5.5, PLAYERS) -----
+
+    async def ratings(self, users: Sequence[str]) -> dict[str, tuple[float, bool]]:
+        """Each account's rating and whether it is a bot (names with no account left out)."""
+
 
 def password_digest(password: str) -> bytes:
     """What bcrypt hashes: 44 bytes that depend on every character of the password."""

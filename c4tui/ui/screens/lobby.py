@@ -8,8 +8,9 @@ logging in again on a fresh connection.
 
 A lost connection is made again by itself (spec §5.1: the status line counts the
 tries, Esc gives up), and a game the server puts us back in (REJOIN, after coming
-back or after any login) opens at once. The session (``OnlineSession``) is shared
-with the games opened here, which come back by themselves too.
+back or after any login) opens at once: ``ComingBackLobby`` is that part of the
+screen. The session (``OnlineSession``) is shared with the games opened here,
+which come back by themselves too.
 
 The same screen serves the tic-tac-toe rooms of INFO1112 servers: their
 protocol has no room details, quick play or chat, so the list shows names and
@@ -19,17 +20,14 @@ whether a player is awaited, and those keys are not offered.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from functools import partial
 
 from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
-from textual.screen import Screen
 from textual.widgets import DataTable, Static
 
 from c4tui.client import words
-from c4tui.client.link import LobbyLink
 from c4tui.client.outcomes import CreateOutcome, JoinOutcome
 from c4tui.client.room_game import RoomGame, room_game_from
 from c4tui.client.tictactoe import TicTacToeRoom, wait_for_start
@@ -39,7 +37,8 @@ from c4tui.match.settings import MatchSettings, describe_game
 from c4tui.net.errors import NetworkError, ProtocolError
 from c4tui.protocols import lobby as wire
 from c4tui.ui.lobby_rows import room_rows
-from c4tui.ui.online_session import OnlineSession, game_start, room_lost, still_on
+from c4tui.ui.online_session import OnlineSession, game_start, still_on
+from c4tui.ui.screens.lobby_comeback import ComingBackLobby
 from c4tui.ui.screens.login import LoggedIn
 from c4tui.ui.screens.online_game import online_game_screen
 from c4tui.ui.screens.past_games import PastGamesScreen
@@ -52,7 +51,7 @@ from c4tui.ui.widgets.room_table import LOBBY_COLUMNS, TICTACTOE_COLUMNS, RoomTa
 REFRESH_SECONDS = 5.0
 
 
-class LobbyScreen(Screen[None]):
+class LobbyScreen(ComingBackLobby):
     """Rooms, and what to do with them. Esc: cancel a wait, or back to the menu."""
 
     DEFAULT_CSS = """
@@ -95,11 +94,6 @@ class LobbyScreen(Screen[None]):
         self._room: str | None = None  # the room we wait in
         self.tictactoe = self._session.tictactoe
         self.coming_back = False  # logging in again after the connection was lost
-
-    @property
-    def link(self) -> LobbyLink:
-        """The connection in use."""
-        return self._session.link
 
     @property
     def game(self) -> tuple[int, int, Rules]:
@@ -147,21 +141,11 @@ class LobbyScreen(Screen[None]):
         else:
             self._load_rooms()
 
-    def _say(self, text: str, error: bool = False) -> None:
-        status = self.query_one("#lobby-status", Static)
-        status.update(text)
-        status.set_class(error, "-error")
-
     # ----- the room list -------------------------------------------------------------
 
     def _refresh_quietly(self) -> None:
         if self._room is None and self.is_current and not self._offline:
             self._load_rooms()
-
-    @property
-    def _offline(self) -> bool:
-        """Coming back, or given up on it: nothing to ask meanwhile."""
-        return self.coming_back or self._session.gave_up
 
     def action_refresh(self) -> None:
         """Ask the server for the rooms again; a lost connection is made again, asked or not."""
@@ -356,52 +340,6 @@ class LobbyScreen(Screen[None]):
             saves_last_until_quit=self._saves_last_until_quit,
         )
         self.app.push_screen(games)
-
-    # ----- coming back after the connection was lost ---------------------------------
-
-    def _lost(self, error: Exception, room: str | None = None) -> None:
-        """A request or the wait failed: come back by ourselves if we can, else say why.
-
-        ``room``: the room we waited in (rooms whose game had not begun are not kept).
-        """
-        room, self._room = room or self._room, None
-        if self.coming_back:
-            return  # already on it
-        if self._session.worth_coming_back() and not self._session.gave_up:
-            self.coming_back = True
-            self._come_back(room)
-        elif self.link.lost and not self.tictactoe:  # given up, or sent away (BYE)
-            self._session.gave_up = True
-            self._say_gave_up(self._session.why_lost())
-        else:
-            self._say(f"The server is gone: {error}", error=True)
-
-    @work(group="comeback", exclusive=True, exit_on_error=False)
-    async def _come_back(self, room: str | None) -> None:
-        """Log in again (the status line counts the tries), then the rooms (and a REJOIN)."""
-        why = self._session.why_lost()
-        try:
-            answer = await self._session.come_back(partial(self._say_trying, why))
-        finally:
-            self.coming_back = False
-        if isinstance(answer, str):
-            self._session.gave_up = True
-            self._say_gave_up(answer)
-            return
-        # The room we waited in is gone, unless its game began (rooms are kept once begun).
-        self._load_rooms(room_lost(room, why) if room and answer.rejoined != room else "")
-
-    def _say_trying(self, why: str, attempt: int) -> None:
-        self._say(f"{words.reconnecting(why, attempt)} Esc gives up.", error=True)
-
-    def _say_gave_up(self, why: str) -> None:
-        """Not connected: the rooms shown would be stale; a game of ours waits a while."""
-        self.query_one(RoomTable).show([])
-        self._say(
-            f"{why.rstrip('.')}. r tries again (a game you play waits about a minute for "
-            f"you); Esc goes back to the menu.",
-            error=True,
-        )
 
     # ----- chat and leaving ----------------------------------------------------------
 

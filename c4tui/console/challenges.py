@@ -30,8 +30,6 @@ class ChallengeAccepted(Exception):
     def __init__(self, begin: wire.Begin) -> None:
         super().__init__(f"{begin.red} vs {begin.yellow}")
         self.begin = begin
-        #: What the room is called here (nobody is told the server's name for it).
-        self.room = f"{begin.red} vs {begin.yellow}"
 
 
 def game_and_terms(fields: list[str]) -> tuple[Game, Terms] | None:

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import TextIO
 
 from c4tui.client import words
+from c4tui.client.challenges import room_of
 from c4tui.client.comeback import Account, Comeback, worth_coming_back
 from c4tui.client.link import LobbyLink, ServerMessage
 from c4tui.client.outcomes import CreateOutcome, JoinOutcome, LoginOutcome, RegisterOutcome
@@ -172,7 +173,8 @@ class ConsoleLobby(PlainText):
                     self.say(still_on(rejoined.room))
                     await self._in_room(link, rejoined.room)
                 except challenges.ChallengeAccepted as accepted:
-                    await self._in_room(link, accepted.room, begun=accepted.begin)
+                    room = await room_of(link, accepted.begin)
+                    await self._in_room(link, room, begun=accepted.begin)
         except LeftRoom:
             return True
 

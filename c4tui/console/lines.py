@@ -82,6 +82,11 @@ class PlainText:
         self._stdout.write(text + "\n")
         self._stdout.flush()
 
+    def interject(self, text: str, prompt: str) -> None:
+        """``text`` on a line of its own while ``prompt`` waits for a line; the prompt again."""
+        self._stdout.write(f"\n{text}\n{prompt}")
+        self._stdout.flush()
+
     async def ask(self, prompt: str) -> str:
         """Show ``prompt`` and read one line. Raises EndOfInput at the end of input."""
         self._stdout.write(prompt)

@@ -12,6 +12,7 @@ import asyncio
 import sys
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
+from functools import partial
 from typing import TextIO
 
 from c4tui.client import words
@@ -166,7 +167,8 @@ class ConsoleLobby(PlainText):
             while True:
                 self.where = AT_PROMPT
                 try:
-                    heard = gone_or_rejoined(link, lambda news: challenges.heard(news, self.say))
+                    say = partial(self.interject, prompt="lobby> ")
+                    heard = gone_or_rejoined(link, partial(challenges.heard, say=say))
                     if not await self._command(link, await self.ask_unless_gone("lobby> ", heard)):
                         return False
                 except Rejoined as rejoined:

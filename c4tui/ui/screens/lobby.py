@@ -36,22 +36,23 @@ from c4tui.engine import Rules
 from c4tui.match.settings import MatchSettings, describe_game
 from c4tui.net.errors import NetworkError, ProtocolError
 from c4tui.protocols import lobby as wire
-from c4tui.ui.lobby_rows import room_rows
+from c4tui.ui.lobby_rows import lobby_rows
 from c4tui.ui.online_session import OnlineSession, game_start, still_on
-from c4tui.ui.screens.lobby_comeback import ComingBackLobby
+from c4tui.ui.screens.lobby_challenges import ChallengingLobby
 from c4tui.ui.screens.login import LoggedIn
 from c4tui.ui.screens.online_game import online_game_screen
 from c4tui.ui.screens.past_games import PastGamesScreen
 from c4tui.ui.screens.tictactoe import TicTacToeScreen
 from c4tui.ui.widgets.chat import ChatInput
 from c4tui.ui.widgets.footer import FittingFooter
+from c4tui.ui.widgets.player_table import PlayerTable
 from c4tui.ui.widgets.room_table import LOBBY_COLUMNS, TICTACTOE_COLUMNS, RoomTable
 
 #: Seconds between two refreshes of the room list.
 REFRESH_SECONDS = 5.0
 
 
-class LobbyScreen(ComingBackLobby):
+class LobbyScreen(ChallengingLobby):
     """Rooms, and what to do with them. Esc: cancel a wait, or back to the menu."""
 
     DEFAULT_CSS = """
@@ -111,7 +112,8 @@ class LobbyScreen(ComingBackLobby):
             help_text = (
                 f"Enter plays in a waiting room, w watches, c creates one, g meets the next "
                 f"person waiting for {describe_game(*self.game)} (your menu choice); "
-                f"m: your finished games; p: the chosen room's players'."
+                f"m: your finished games; p: the chosen room's players'. Tab: the players "
+                f"online; c there challenges one (the same game)."
             )
         with Vertical():
             yield Static(
@@ -120,13 +122,16 @@ class LobbyScreen(ComingBackLobby):
             )
             yield Static(help_text, id="lobby-help")
             yield RoomTable(TICTACTOE_COLUMNS if self.tictactoe else LOBBY_COLUMNS, id="rooms")
+            yield PlayerTable(id="players")
+            yield self._challenge_listener()
             yield Static("", id="lobby-status", markup=False)  # it quotes the server
             yield ChatInput("A message for the room; Enter sends", id="chat")
         yield FittingFooter(show_command_palette=False)
 
     def on_mount(self) -> None:
         """The first list, and a refresh every few seconds."""
-        self.query_one(RoomTable).focus()
+        self.query_one(PlayerTable).display = not self.tictactoe
+        self.query_one("#rooms", RoomTable).focus()
         self.action_refresh()
         #: The refresh every few seconds (paused by tests that must not rely on it).
         self.refresh_timer = self.set_interval(REFRESH_SECONDS, self._refresh_quietly)
@@ -135,7 +140,7 @@ class LobbyScreen(ComingBackLobby):
         """Back from a game: the rooms have changed (a viewer who left one leaves its room)."""
         self._room = None
         self.query_one(ChatInput).close()
-        self.query_one(DataTable).focus()
+        self.query_one("#rooms", DataTable).focus()
         if self._session.still_in_room:
             self._reconnect()
         else:
@@ -160,11 +165,12 @@ class LobbyScreen(ComingBackLobby):
     async def _load_rooms(self, note: str = "") -> None:
         """The rooms; a game the server put us back in opens (REJOIN); ``note`` is said."""
         try:
-            rooms = await room_rows(self.link, self.tictactoe)
+            rooms, players = await lobby_rows(self.link, self.tictactoe)
         except (NetworkError, ProtocolError, TimeoutError) as error:
             self._lost(error)
             return
-        self.query_one(RoomTable).show(rooms)
+        self.query_one("#rooms", RoomTable).show(rooms)
+        self.query_one(PlayerTable).show(players)
         self._session.gave_up = False  # connected after all
         self._watch_link()
         rejoined = self._session.take_rejoined()
@@ -176,7 +182,8 @@ class LobbyScreen(ComingBackLobby):
             empty = "No rooms yet: c creates one" + (
                 "." if self.tictactoe else ", g waits for an opponent."
             )
-            self._say(note or ("" if rooms else empty), error=bool(note))
+            self._say(note or self.challenge_note or ("" if rooms else empty), error=bool(note))
+            self._listen()
 
     @work(group="watch", exclusive=True, exit_on_error=False)
     async def _watch_link(self) -> None:
@@ -190,7 +197,7 @@ class LobbyScreen(ComingBackLobby):
             self._lost(NetworkError(why))
 
     def _chosen(self) -> str | None:
-        return self.query_one(RoomTable).chosen
+        return self.query_one("#rooms", RoomTable).chosen
 
     # ----- entering a room -----------------------------------------------------------
 
@@ -211,6 +218,7 @@ class LobbyScreen(ComingBackLobby):
         if self._room is not None or name is None:
             self._say("Choose a room first (r refreshes the list).", error=name is None)
             return
+        self._stop_listening()
         self._join(name, mode)
 
     @work(group="enter", exclusive=True, exit_on_error=False)
@@ -229,6 +237,7 @@ class LobbyScreen(ComingBackLobby):
     def action_create(self) -> None:
         """Open a room with the menu's board and rules, named after you, and wait in it."""
         if self._room is None:
+            self._stop_listening()
             self._create()
 
     @work(group="enter", exclusive=True, exit_on_error=False)
@@ -253,6 +262,7 @@ class LobbyScreen(ComingBackLobby):
     def action_quick_play(self) -> None:
         """Meet the next person waiting for the same board and rules, or wait for one."""
         if self._room is None:
+            self._stop_listening()
             self._quick()
 
     @work(group="enter", exclusive=True, exit_on_error=False)
@@ -276,6 +286,7 @@ class LobbyScreen(ComingBackLobby):
     @work(group="wait", exclusive=True, exit_on_error=False)
     async def _wait_for_game(self) -> None:
         """Read the server's pushes until the game begins; chat shows meanwhile."""
+        self._stop_listening()  # from now on, the wait reads what the server pushes
         if self.tictactoe:
             await self._wait_for_tictactoe()
             return
@@ -353,14 +364,14 @@ class LobbyScreen(ComingBackLobby):
     def on_chat_input_said(self, message: ChatInput.Said) -> None:
         """Send what was typed to the room."""
         self.run_worker(self.link.send(f"CHAT:{message.text}"), exit_on_error=False)
-        self.query_one(DataTable).focus()
+        self.query_one("#rooms", DataTable).focus()
 
     def action_leave(self) -> None:
         """Close the chat box; else leave the room you wait in (a fresh login), or the lobby."""
         chat = self.query_one(ChatInput)
         if chat.display:
             chat.close()
-            self.query_one(DataTable).focus()
+            self.query_one("#rooms", DataTable).focus()
             return
         if self.coming_back:
             self.workers.cancel_group(self, "comeback")

@@ -85,7 +85,8 @@ class ComingBackLobby(Screen[None]):
 
     def _say_gave_up(self, why: str) -> None:
         """Not connected: the rooms shown would be stale; a game of ours waits a while."""
-        self.query_one(RoomTable).show([])
+        for table in self.query(RoomTable):  # the rooms, and the players
+            table.show([])
         self._say(
             f"{why.rstrip('.')}. r tries again (a game you play waits about a minute for "
             f"you); Esc goes back to the menu.",

@@ -18,6 +18,10 @@ from c4tui.ui.challenges import ChallengeListener, challenge
 from c4tui.ui.screens.lobby_comeback import ComingBackLobby
 from c4tui.ui.widgets.player_table import PlayerTable
 
+#: The lobby's workers that enter a room (JOIN, CREATE, QUICKPLAY), by name: while one
+#: runs, the room's wait is about to read what the server pushes.
+ENTERING = frozenset({"_join", "_create", "_quick"})
+
 
 class ChallengingLobby(ComingBackLobby):
     """The lobby's challenges: to a chosen player, and from anyone, while in no room."""
@@ -42,7 +46,11 @@ class ChallengingLobby(ComingBackLobby):
 
     def _listen(self) -> None:
         """Hear challenges while the lists are shown (in no room; tic-tac-toe has none)."""
-        if not self.tictactoe and self._room is None and not self._offline:
+        entering = any(  # the room's BEGIN is the wait's, not ours to take
+            worker.node is self and worker.name in ENTERING and not worker.is_finished
+            for worker in self.workers
+        )
+        if not (self.tictactoe or entering or self._offline) and self._room is None:
             self.query_one(ChallengeListener).listen()
 
     def _stop_listening(self) -> None:

@@ -20,7 +20,7 @@ from textual.worker import Worker
 
 from c4tui.client import words
 from c4tui.client.challenges import challenge_game
-from c4tui.client.link import LobbyLink
+from c4tui.client.link import LobbyLink, ServerMessage
 from c4tui.client.outcomes import ChallengeOutcome
 from c4tui.client.room_game import RoomGame
 from c4tui.client.words import Voice
@@ -43,8 +43,10 @@ def challenge_terms(settings: MatchSettings) -> Terms:
     return CASUAL
 
 
-async def next_news(link: LobbyLink) -> ChallengeNews:
-    """The next challenge, decline or BEGIN the server pushes (the rest is for nobody here).
+async def next_news(
+    link: LobbyLink, other: Callable[[ServerMessage], None] = lambda message: None
+) -> ChallengeNews:
+    """The next challenge, decline or BEGIN the server pushes; anything else goes to ``other``.
 
     Raises NetworkError once the link is gone.
     """
@@ -52,6 +54,7 @@ async def next_news(link: LobbyLink) -> ChallengeNews:
         message = await link.pushed()
         if isinstance(message, Challenged | Declined | wire.Begin):
             return message
+        other(message)  # a RATING after a game, say: for whoever listens
 
 
 async def challenge(link: LobbyLink, user: str, settings: MatchSettings) -> tuple[str, bool]:
@@ -88,6 +91,7 @@ class ChallengeListener(Widget):
     Args:
         link: the connection in use (it changes when the app comes back by itself).
         say: how the screen says things (its status line, its panel).
+        other: what to do with any other push heard meanwhile (a RATING after a game).
     """
 
     DEFAULT_CSS = "ChallengeListener { display: none; }"
@@ -99,10 +103,16 @@ class ChallengeListener(Widget):
         game: RoomGame
         room: str
 
-    def __init__(self, link: Callable[[], LobbyLink], say: Callable[[str], None]) -> None:
+    def __init__(
+        self,
+        link: Callable[[], LobbyLink],
+        say: Callable[[str], None],
+        other: Callable[[ServerMessage], None] = lambda message: None,
+    ) -> None:
         super().__init__()
         self._link = link
         self._say = say
+        self._other = other
         self._hearing: Worker[None] | None = None
 
     def listen(self) -> None:
@@ -122,7 +132,7 @@ class ChallengeListener(Widget):
         link = self._link()
         try:
             while True:
-                news = await next_news(link)
+                news = await next_news(link, self._other)
                 if isinstance(news, Challenged):
                     dialog = ChallengeDialog(news)
                     self.app.push_screen(dialog, partial(self._answered, news.user))

@@ -162,8 +162,7 @@ async def gone_or_rejoined(
 ) -> str:
     """The server's hang-up in words; raises Rejoined when it puts us back in a game.
 
-    Whatever else the server pushes at the lobby prompt goes to ``heard`` (a
-    challenge, §5.5; it may raise to leave the prompt), or is dropped.
+    What else the server pushes at the lobby prompt goes to ``heard`` (our new ratings).
     """
     gone = asyncio.ensure_future(link.gone())
     pushed: asyncio.Future[ServerMessage] | None = None

@@ -83,7 +83,7 @@ class PlainText:
         self._stdout.flush()
 
     def interject(self, text: str, prompt: str) -> None:
-        """``text`` on a line of its own while ``prompt`` waits for a line; the prompt again."""
+        """``text`` while ``prompt`` waits: on a line of its own, then ``prompt`` again."""
         self._stdout.write(f"\n{text}\n{prompt}")
         self._stdout.flush()
 

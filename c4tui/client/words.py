@@ -16,6 +16,7 @@ from enum import Enum
 from typing import Generic
 
 from c4tui.client.outcomes import (
+    ChallengeOutcome,
     CreateOutcome,
     JoinOutcome,
     LoginOutcome,
@@ -23,8 +24,10 @@ from c4tui.client.outcomes import (
     RegisterOutcome,
     UnknownStatus,
 )
+from c4tui.engine import Player
 from c4tui.protocols import lobby as wire
 from c4tui.protocols.names import PASSWORD_RULE, ROOM_RULE, USER_RULE
+from c4tui.protocols.terms import Terms
 
 
 class Voice(Enum):
@@ -219,3 +222,38 @@ def reconnecting(why: str, attempt: int) -> str:
 def gave_up(address: str, tries: int) -> str:
     """Coming back failed: no answer from the server at ``address`` in ``tries`` tries."""
     return f"No answer from the server at {address} after {tries} tries: giving up."
+
+
+# ----- challenges (§5.5) ------------------------------------------------------------------
+
+_BUSY = "is busy in a room (or you are, or three of your challenges are waiting)"
+CHALLENGE = Refusals[ChallengeOutcome](
+    {
+        ChallengeOutcome.NO_SUCH_USER: Words(
+            "{user} is not logged in (or is you).", "", "{user} is not logged in (or is you)."
+        ),
+        ChallengeOutcome.BUSY: Words(f"{{user}} {_BUSY}.", "", f"{{user}} {_BUSY}."),
+        ChallengeOutcome.BAD_FORMAT: Words(
+            "The server refused those settings.", "", "The server refused those settings."
+        ),
+    },
+    unknown=Words("Challenge refused ({status}).", "", "Challenge refused ({status})."),
+)
+
+
+def challenges_you(user: str, board: str, terms: Terms) -> str:
+    """CHALLENGED in words; ``board`` as the front end describes it (``7 × 6 Classic``)."""
+    return f"{user} challenges you: {board}, {terms.words}"
+
+
+def declined(user: str) -> str:
+    """DECLINED in words (the server says it too when the challenged user is no longer free)."""
+    return f"{user} declined your challenge (or is no longer free)."
+
+
+def room_result(names: Mapping[Player, str], winner: Player | None, mine: Player | None) -> str:
+    """``ann (RED) wins!``, ``bob (you, YELLOW) wins!`` or a draw (``mine``: our colour)."""
+    if winner is None:
+        return "It's a draw!"
+    you = "you, " if winner is mine else ""
+    return f"{names[winner]} ({you}{winner.name}) wins!"

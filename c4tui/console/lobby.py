@@ -10,18 +10,20 @@ from __future__ import annotations
 
 import asyncio
 import sys
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
+from functools import partial
 from typing import TextIO
 
 from c4tui.client import words
+from c4tui.client.challenges import room_of
 from c4tui.client.comeback import Account, Comeback, worth_coming_back
-from c4tui.client.link import LobbyLink
+from c4tui.client.link import LobbyLink, ServerMessage
 from c4tui.client.outcomes import CreateOutcome, JoinOutcome, LoginOutcome, RegisterOutcome
 from c4tui.client.room_game import RoomGame, room_game_from
 from c4tui.client.words import Voice
+from c4tui.console import challenges, standing
 from c4tui.console import history as past
-from c4tui.console import standing
 from c4tui.console.comeback import (
     AT_PROMPT,
     GAVE_UP,
@@ -68,8 +70,7 @@ class LobbySettings:
     port: int
     user: str
     register: bool = False
-    #: How many times to log in again by itself after losing the server (None: as many
-    #: as ``client.comeback.BACKOFF`` spaces out over about a minute; 0: never).
+    #: Tries to log in again after losing the server (None: ``comeback.BACKOFF``'s; 0: none).
     reconnect_tries: int | None = None
 
 
@@ -82,9 +83,14 @@ class ConsoleLobby(PlainText):
         self._stdin = stdin
         #: Where we are: where to go back to after logging in again by ourselves.
         self.where: Where = AT_PROMPT
-        self._heard_at_prompt = standing.rating_listener(
+        self._ratings_heard = standing.rating_listener(
             settings.user, lambda text: self.interject(text, LOBBY_PROMPT)
         )
+
+    def _heard_at_prompt(self, message: ServerMessage) -> None:
+        """A push at ``lobby>``: new ratings, a challenge, a decline (or our challenge's BEGIN)."""
+        self._ratings_heard(message)
+        challenges.heard(message, say=partial(self.interject, prompt=LOBBY_PROMPT))
 
     async def run(self) -> int:
         """Log in, then obey commands until quit or the end of input; the exit status."""
@@ -168,15 +174,17 @@ class ConsoleLobby(PlainText):
             while True:
                 self.where = AT_PROMPT
                 try:
-                    line = await self.ask_unless_gone(
-                        LOBBY_PROMPT, gone_or_rejoined(link, self._heard_at_prompt)
-                    )
+                    heard = gone_or_rejoined(link, self._heard_at_prompt)
+                    if not await self._command(
+                        link, await self.ask_unless_gone(LOBBY_PROMPT, heard)
+                    ):
+                        return False
                 except Rejoined as rejoined:
                     self.say(still_on(rejoined.room))
                     await self._in_room(link, rejoined.room)
-                    continue
-                if not await self._command(link, line.strip()):
-                    return False
+                except challenges.ChallengeAccepted as accepted:
+                    room = await room_of(link, accepted.begin)
+                    await self._in_room(link, room, begun=accepted.begin)
         except LeftRoom:
             return True
 
@@ -221,7 +229,7 @@ class ConsoleLobby(PlainText):
 
     async def _command(self, link: LobbyLink, line: str) -> bool:
         """Carry out one command; False to quit."""
-        word, _, rest = line.partition(" ")
+        word, _, rest = line.strip().partition(" ")
         commands: dict[str, Callable[[LobbyLink, str], Awaitable[None]]] = {
             "rooms": self._rooms,
             "create": self._create,
@@ -234,6 +242,11 @@ class ConsoleLobby(PlainText):
             "profile": lambda link, rest: standing.profile(link, rest, self.say),
             "leaderboard": lambda link, rest: standing.leaderboard(link, self.say),
             "password": lambda link, rest: standing.password(link, self.ask_secret, self.say),
+            "challenge": lambda link, rest: challenges.challenge(link, rest, self.say),
+            "accept": lambda link, rest: challenges.accept(link, rest, self.say),
+            "decline": lambda link, rest: challenges.decline(link, rest, self.say),
+            "rematch": lambda link, rest: challenges.rematch(link, rest, self.say),
+            "players": lambda link, rest: challenges.players(link, rest, self.say),
         }
         if word in ("quit", "exit"):
             return False
@@ -301,17 +314,21 @@ class ConsoleLobby(PlainText):
 
     # ----- in a room -----------------------------------------------------------------
 
-    async def _in_room(self, link: LobbyLink, room: str, watching: bool = False) -> None:
-        """Wait for the game (chat shows meanwhile), then play or watch it to its end."""
+    async def _in_room(
+        self, link: LobbyLink, room: str, watching: bool = False, begun: wire.Begin | None = None
+    ) -> None:
+        """Wait for the game (chat shows meanwhile), then play or watch it to its end.
+
+        ``begun``: the game's BEGIN, already come (a challenge of ours accepted).
+        """
         self.where = Watching(room) if watching else Waiting(room)
         typing = asyncio.create_task(self._typed_while_waiting(link))
+        message: ServerMessage | None = begun
         try:
-            while True:
+            while not isinstance(message, wire.Begin | wire.InProgress):
                 message = await unless_left(link.pushed(), typing)
                 if isinstance(message, wire.ChatLine):
                     self.say(f"{message.user} says: {printable(message.text)}")
-                elif isinstance(message, wire.Begin | wire.InProgress):
-                    break
         finally:
             typing.cancel()
         game = await room_game_from(link, message, room)
@@ -397,20 +414,12 @@ class ConsoleLobby(PlainText):
                 self.say(event.reason)
             elif isinstance(event, GameOver):
                 self.say(render_board(event.state, mark_win=True))
-                self.say(self._result(names, event, mine))
+                self.say(words.room_result(names, event.winner, mine))
                 if event.state.winner is not None:  # a four on the board, not a forfeit
                     self.say(f"(The winning four are marked {WIN_MARK}.)")
                 return
             elif isinstance(event, MatchFailed):
                 raise NetworkError(event.problem)
-
-    @staticmethod
-    def _result(names: Mapping[Player, str], event: GameOver, mine: Player | None) -> str:
-        """``ann (RED) wins!``, ``bob (you, YELLOW) wins!`` or a draw."""
-        if event.winner is None:
-            return "It's a draw!"
-        you = "you, " if event.winner is mine else ""
-        return f"{names[event.winner]} ({you}{event.winner.name}) wins!"
 
     async def _typed_in_game(
         self, driver: MatchDriver, game: RoomGame, mine: Player | None

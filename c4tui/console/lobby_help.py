@@ -24,6 +24,12 @@ HELP = f"""Commands:
   join NAME                      play in a room whose creator waits
   watch NAME                     watch a room
   quick [COLS ROWS RULES]        play the next person waiting for the same game, or wait
+  players                        who is online: rating, free or busy, [bot]
+  challenge USER [COLS ROWS RULES] [rated|casual] [M+I]
+                                 challenge USER by name (without settings: {_DEFAULT_WORDS},
+                                 casual, no clock; 3+2 is 3 minutes, 2 s added a move)
+  accept USER, decline USER      answer USER's challenge (challenges show at the prompt)
+  rematch                        within a minute of a game's end: again, colours swapped
 {past.HELP}
 {standing.HELP}
   help, quit

@@ -22,9 +22,13 @@ M = TypeVar("M")
 
 @dataclass(eq=False)
 class Member:
-    """One logged-in connection (where it is, the ``Lobby`` knows)."""
+    """One logged-in connection (where it is, the ``Lobby`` knows).
+
+    ``bot``: the account is a bot (§5.5): quick play never seats two in a rated room.
+    """
 
     name: str
+    bot: bool = False
 
 
 @dataclass(eq=False)

@@ -21,9 +21,10 @@ from __future__ import annotations
 
 import itertools
 import math
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Generic, TypeVar
 
+from c4tui.lobby.challenges import Challenges
 from c4tui.lobby.journal import EndReason, GameBegan, GameEvent, GameFinished, MoveMade
 from c4tui.lobby.room import Member, Outbox, Room
 from c4tui.lobby.table import RoomKind, Seat
@@ -45,13 +46,19 @@ class Lobby(Generic[S, M]):
     """
 
     def __init__(
-        self, kind: RoomKind[S, M], max_rooms: int = MAX_ROOMS, grace: float | None = None
+        self,
+        kind: RoomKind[S, M],
+        max_rooms: int = MAX_ROOMS,
+        grace: float | None = None,
+        *,
+        now: Callable[[], float] | None = None,
     ) -> None:
         """``grace``: seconds a player who drops out of a game has to come back (§5.1).
 
         None keeps the INFO1112 handout's rules (tic-tac-toe): a player who leaves
         forfeits at once, and a second login is a stranger to the first one's game.
         0 forfeits a dropped player at once too, but a second login takes the game over.
+        ``now``: the server's clock, for the challenges' rematch window (§5.5).
         """
         self.kind = kind
         self.max_rooms = max_rooms
@@ -63,6 +70,8 @@ class Lobby(Generic[S, M]):
         self._numbers = itertools.count(1)
         self._quick_names = itertools.count(1)
         self._journal: list[GameEvent[S, M]] = []
+        self._challenge_names = itertools.count(1)
+        self.challenges = Challenges(self, now)
 
     def take_journal(self) -> list[GameEvent[S, M]]:
         """What happened to the games since the last call, oldest first (the server keeps it)."""
@@ -167,6 +176,8 @@ class Lobby(Generic[S, M]):
         waiting = [
             r for r in self.rooms.values() if not r.playing and (r.game, r.terms) == (game, terms)
         ]
+        if terms.rated and member.bot:  # no rated bot-vs-bot unless a bot is challenged (§5.5)
+            waiting = [r for r in waiting if not r.red.bot]
         if waiting:
             room = min(waiting, key=lambda r: r.number)
             return [(member, wire.ack("QUICKPLAY", 0, room.name)), *self._begin(room, member)]
@@ -180,6 +191,17 @@ class Lobby(Generic[S, M]):
         while (name := f"quick-{next(self._quick_names)}") in self.rooms:
             pass
         return name
+
+    def pair(self, red: Member, yellow: Member, game: S, terms: Terms) -> Outbox | None:
+        """A challenge accepted: both sit down in a new room ``challenge-<n>`` (BEGIN to both).
+
+        Both must be in no room; None when there is no room left.
+        """
+        if len(self.rooms) >= self.max_rooms:
+            return None
+        while (name := f"challenge-{next(self._challenge_names)}") in self.rooms:
+            pass
+        return self._begin(self._open(red, name, game, terms), yellow)
 
     # ----- playing ---------------------------------------------------------------
 
@@ -253,6 +275,7 @@ class Lobby(Generic[S, M]):
         """Tell everyone how it ended and delete the room."""
         outbox = room.to_all(message)
         self._close(room)
+        self.challenges.finished(room)
         return outbox
 
     def _close(self, room: Room[S, M]) -> None:

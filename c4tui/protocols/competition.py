@@ -195,11 +195,13 @@ def clock(red_ms: int, yellow_ms: int) -> str:
     return f"CLOCK:{max(0, red_ms)}:{max(0, yellow_ms)}"
 
 
-def challenged(user: str, game: Game, terms: Terms) -> str:
-    """CHALLENGED:<from>:<cols>:<rows>:<rules>:<rated|casual>:<clock or ->."""
-    columns, rows, rules = game
-    fields = [str(columns), str(rows), rules.value, *terms_fields(terms, always=True)]
-    return ":".join(["CHALLENGED", user, *fields])
+def challenged(user: str, board: Sequence[str], terms: Terms) -> str:
+    """CHALLENGED:<from>:<cols>:<rows>:<rules>:<rated|casual>:<clock or ->.
+
+    ``board``: the room's settings as ROOMINFO gives them (``game_fields``), so the
+    rooms, generic over their settings, can say it.
+    """
+    return ":".join(["CHALLENGED", user, *board, *terms_fields(terms, always=True)])
 
 
 def declined(user: str) -> str:

@@ -7,11 +7,12 @@ GAME) or is the rooms' (``LobbyService.act``, by the dialect's table).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, TypeVar, get_args
+from typing import TYPE_CHECKING, TypeVar
 
 from c4tui.lobby import Member
 from c4tui.protocols import lobby as wire
-from c4tui.protocols.competition import CompetitionRequest, RegisterBot
+from c4tui.protocols.competition import Players, RegisterBot
+from c4tui.server.challenges import players_answer
 from c4tui.server.standing import STANDING_REQUESTS, answer_standing, checked_in_turn
 from c4tui.server.store import LobbyStore, LoginResult
 
@@ -20,7 +21,6 @@ if TYPE_CHECKING:
     from c4tui.server.lobby import LobbyConnection, LobbyService
 
 #: §5.3-5.5's requests, answered by the server itself (not by the rooms' table).
-SERVED_LATER = tuple(kind for kind in get_args(CompetitionRequest) if kind not in STANDING_REQUESTS)
 R = TypeVar("R")
 S = TypeVar("S")
 M = TypeVar("M")
@@ -49,8 +49,8 @@ async def answer(
         connection.offer(await _look_up(service.store, connection.member, request))
     elif isinstance(request, STANDING_REQUESTS):
         await answer_standing(service, connection, connection.member, request)
-    elif isinstance(request, SERVED_LATER):  # issue 29 in progress: served by its next commits
-        connection.offer(wire.invalid(f"{type(request).__name__.upper()} is not served yet"))
+    elif isinstance(request, Players):
+        connection.offer(await players_answer(service))
     else:
         await service.act(connection.member, request, dialect)
 
@@ -88,6 +88,7 @@ async def _log_in(
     if result is not LoginResult.OK:
         connection.offer(wire.ack("LOGIN", result.value))
         return
-    comeback = service.logged_in(connection, login.user)
+    _, bot = (await service.store.ratings([login.user])).get(login.user, (0.0, False))
+    comeback = service.logged_in(connection, login.user, bot)
     connection.offer(wire.ack("LOGIN", result.value))
     service.deliver(comeback)  # REJOIN and the game, after the answer

@@ -14,6 +14,7 @@ from typing import Generic, TypeVar
 from c4tui.engine import Move
 from c4tui.lobby import Lobby, Member, Outbox
 from c4tui.lobby.kinds import ConnectFourSettings
+from c4tui.protocols import competition
 from c4tui.protocols import lobby as wire
 
 #: A protocol's last line before the server closes a connection on purpose (BYE:<reason>).
@@ -110,4 +111,19 @@ LOBBY = (
     )
     .on(wire.Play, _play)
     .on(wire.Chat, lambda rooms, member, request: rooms.chat(member, request.text))
+    .on(
+        competition.Challenge,
+        lambda rooms, member, request: rooms.challenges.challenge(
+            member, request.user, request.game, request.terms
+        ),
+    )
+    .on(
+        competition.Accept,
+        lambda rooms, member, request: rooms.challenges.accept(member, request.user),
+    )
+    .on(
+        competition.Decline,
+        lambda rooms, member, request: rooms.challenges.decline(member, request.user),
+    )
+    .on(competition.Rematch, lambda rooms, member, request: rooms.challenges.rematch(member))
 )

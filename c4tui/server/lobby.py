@@ -156,7 +156,7 @@ class LobbyService(Generic[S, M]):
     ) -> None:
         """``grace``: seconds a dropped player has to come back (``Lobby``; None: none)."""
         self.store = store
-        self.rooms = Lobby(kind, max_rooms, grace)
+        self.rooms = Lobby(kind, max_rooms, grace, now=time.monotonic)
         self.throttle = throttle or LoginThrottle()  # shared by services with one account store
         self.keeper = keeper
         self.open: set[LobbyConnection] = set()  # every connection, logged in or not
@@ -228,13 +228,14 @@ class LobbyService(Generic[S, M]):
             if connection is not None:
                 connection.offer(message)
 
-    def logged_in(self, connection: LobbyConnection, user: str) -> Outbox:
-        """``connection`` is now ``user``'s; what to send after the login's answer.
+    def logged_in(self, connection: LobbyConnection, user: str, bot: bool = False) -> Outbox:
+        """``connection`` is now ``user``'s (a bot's if ``bot``); what to send after the answer.
 
         An older connection of the same user is told BYE:elsewhere and closed, and
         its game goes on here; a game the user was away from takes it back.
         """
-        member = Member(user)
+        member = Member(user, bot)
+        self.rooms.challenges.logged_in(member)
         connection.member = member
         self._connections[member] = connection
         older = self._online.get(user)
@@ -255,6 +256,8 @@ class LobbyService(Generic[S, M]):
         await self.announce(dialect.dispatch(self.rooms, member, request))
         if entering:
             self.deliver(self._still_away(member))
+            if self.rooms.room_of(member) is not None:  # its challenges end (§5.5)
+                self.deliver(self.rooms.challenges.withdraw(member.name))
 
     def _still_away(self, member: Member) -> Outbox:
         """AWAY, to ``member``, for each player still away from its game: seconds left."""
@@ -272,11 +275,16 @@ class LobbyService(Generic[S, M]):
         if member is None:
             return
         self.announce_soon(self.rooms.leave(member))
+        self.deliver(self.rooms.challenges.logged_out(member))
         self._connections.pop(member, None)
         if self._online.get(member.name) is connection:
             del self._online[member.name]
         if self.rooms.is_away(member.name):
             self.start_grace(member.name)
+
+    def online(self) -> list[Member]:
+        """Every logged-in member (the newest login of each user)."""
+        return [c.member for c in self._online.values() if c.member is not None]
 
     def start_grace(self, user: str) -> None:
         """Give ``user``, away from its game, the grace period to come back."""

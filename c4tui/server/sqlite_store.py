@@ -83,6 +83,8 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
     ),
 )
 SCHEMA_VERSION = len(MIGRATIONS)
+#: Names looked up in one statement (SQLite's limit on parameters is well above it).
+_NAMES_PER_QUERY = 500
 _GAME_COLUMNS = (
     'id, room, red, yellow, "columns", "rows", rules, rated, started, ended, winner, reason'
 )
@@ -343,6 +345,24 @@ class SqliteStore:
         """``work(connection, *args)`` (in the database's thread)."""
         assert self._connection is not None, "the store is used only between open and close"
         return work(self._connection, *args)
+
+    # ----- who is online (§5.5, PLAYERS) ---------------------------------------------
+
+    async def ratings(self, users: Sequence[str]) -> dict[str, tuple[float, bool]]:
+        """Each account's rating and whether it is a bot (names with no account left out)."""
+        return await self._in_database(self._ratings, list(users))
+
+    def _ratings(self, users: list[str]) -> dict[str, tuple[float, bool]]:
+        found: dict[str, tuple[float, bool]] = {}
+        for start in range(0, len(users), _NAMES_PER_QUERY):
+            names = users[start : start + _NAMES_PER_QUERY]
+            rows = self._execute(
+                "SELECT name, rating, bot FROM accounts"
+                f" WHERE name IN ({', '.join('?' * len(names))})",
+                tuple(names),
+            ).fetchall()
+            found.update((name, (float(rating), bool(bot))) for name, rating, bot in rows)
+        return found
 
     # ----- threads -----------------------------------------------------------------
 

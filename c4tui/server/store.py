@@ -143,6 +143,11 @@ class LobbyStore(Protocol):
     async def change_password(self, user: str, new: str) -> None:
         """Make ``new`` ``user``'s password (committed before this returns)."""
 
+    # ----- who is online (§5.5, PLAYERS) -----
+
+    async def ratings(self, users: Sequence[str]) -> dict[str, tuple[float, bool]]:
+        """Each account's rating and whether it is a bot (names with no account left out)."""
+
 
 def password_digest(password: str) -> bytes:
     """What bcrypt hashes: 44 bytes that depend on every character of the password."""

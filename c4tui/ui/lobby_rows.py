@@ -1,25 +1,44 @@
-"""The lobby's room list as its table shows it: one row of words per room."""
+"""The lobby's lists as its tables show them: one row of words per room, and per player."""
 
 from __future__ import annotations
+
+import asyncio
+from collections.abc import Mapping
 
 from c4tui.client.link import LobbyLink, RoomSummary
 from c4tui.match.settings import describe_game
 from c4tui.protocols import lobby as wire
+from c4tui.protocols.competition import PlayerEntry
+from c4tui.ui.widgets.player_table import BOT_MARK, player_row
 from c4tui.ui.widgets.room_table import Row
 
 
-async def room_rows(link: LobbyLink, tictactoe: bool) -> list[Row]:
-    """Every room on ``link``'s server. Raises NetworkError, ProtocolError, TimeoutError."""
-    return await (_tictactoe_rows(link) if tictactoe else _lobby_rows(link))
+async def lobby_rows(link: LobbyLink, tictactoe: bool) -> tuple[list[Row], list[Row]]:
+    """The rooms' rows and the players' (who is online: none on a tic-tac-toe server).
+
+    Raises NetworkError, ProtocolError, TimeoutError.
+    """
+    if tictactoe:
+        return await _tictactoe_rows(link), []
+    rooms, players = await asyncio.gather(link.rooms(), link.players())
+    online = {entry.user: entry for entry in players}
+    return [_row(room, online) for room in rooms], [player_row(entry) for entry in players]
 
 
-async def _lobby_rows(link: LobbyLink) -> list[Row]:
-    """Each room's row: name, board, players, viewers, state."""
-    return [_row(room) for room in await link.rooms()]
+def _row(room: RoomSummary, online: Mapping[str, PlayerEntry]) -> Row:
+    """Name, board, players with their ratings, viewers, state, and the terms (rated 3+2)."""
+    red = _rated(room.red, online)
+    players = f"{red} vs {_rated(room.yellow, online)}" if room.yellow else f"{red} waits"
+    board = describe_game(*room.game)
+    return room.name, board, players, room.viewers, room.state, room.terms.words
 
 
-def _row(room: RoomSummary) -> Row:
-    return room.name, describe_game(*room.game), room.players, room.viewers, room.state
+def _rated(user: str, online: Mapping[str, PlayerEntry]) -> str:
+    """``ann 1512``, ``robo 1800 [bot]``; the name alone for a player not online (away)."""
+    entry = online.get(user)
+    if entry is None:
+        return user
+    return f"{user} {entry.rating}" + (f" {BOT_MARK}" if entry.bot else "")
 
 
 async def _tictactoe_rows(link: LobbyLink) -> list[Row]:

@@ -127,12 +127,13 @@ async def test_lobby_notices_the_server_stopping_at_the_lobby_prompt(tmp_path: P
 def a_lobby_that_begins(then: Script) -> FakeServer:
     """A lobby server that lets bob in, pairs him as RED on 4 × 4 classic, then does ``then``.
 
-    It answers what a console or the app asks on the way (an empty room list).
+    It answers what a console or the app asks on the way (no rooms, nobody else online).
     """
     answers = {
         "REGISTER": ["REGISTER:ACKSTATUS:0"],
         "LOGIN": ["LOGIN:ACKSTATUS:0"],
         "ROOMLIST": ["ROOMLIST:ACKSTATUS:0:"],
+        "PLAYERS": ["PLAYERS:ACKSTATUS:0:"],
         "QUICKPLAY": ["QUICKPLAY:ACKSTATUS:0:quick-1", "BEGIN:bob:ann:4:4:classic"],
     }
 

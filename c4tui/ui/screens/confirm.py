@@ -28,18 +28,28 @@ class ConfirmDialog(ModalScreen[bool]):
         Binding("n,escape", "cancel", "No"),
     ]
 
-    def __init__(self, question: str, confirm_label: str) -> None:
+    def __init__(
+        self,
+        question: str,
+        confirm_label: str,
+        cancel_label: str = "Cancel",
+        keys: tuple[str, str] = ("y", "n"),
+    ) -> None:
+        """``keys``: the confirming and the cancelling key, as the buttons name them."""
         super().__init__()
         self._question = question
         self._confirm_label = confirm_label
+        self._cancel_label = cancel_label
+        self._keys = keys
 
     def compose(self) -> ComposeResult:
         """The question and two buttons."""
+        confirm, cancel = self._keys
         with Vertical():
             yield Static(self._question)
             with Horizontal():
-                yield Button(f"{self._confirm_label} (y)", id="confirm", variant="error")
-                yield Button("Cancel (n)", id="cancel")
+                yield Button(f"{self._confirm_label} ({confirm})", id="confirm", variant="error")
+                yield Button(f"{self._cancel_label} ({cancel})", id="cancel")
 
     @on(Button.Pressed, "#confirm")
     def action_confirm(self) -> None:

@@ -8,8 +8,9 @@ logging in again on a fresh connection.
 
 A lost connection is made again by itself (spec §5.1: the status line counts the
 tries, Esc gives up), and a game the server puts us back in (REJOIN, after coming
-back or after any login) opens at once. The session (``OnlineSession``) is shared
-with the games opened here, which come back by themselves too.
+back or after any login) opens at once: ``ComingBackLobby`` is that part of the
+screen. The session (``OnlineSession``) is shared with the games opened here,
+which come back by themselves too.
 
 The same screen serves the tic-tac-toe rooms of INFO1112 servers: their
 protocol has no room details, quick play or chat, so the list shows names and
@@ -19,17 +20,14 @@ whether a player is awaited, and those keys are not offered.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from functools import partial
 
 from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
-from textual.screen import Screen
 from textual.widgets import DataTable, Static
 
 from c4tui.client import words
-from c4tui.client.link import LobbyLink
 from c4tui.client.outcomes import CreateOutcome, JoinOutcome
 from c4tui.client.room_game import RoomGame, room_game_from
 from c4tui.client.tictactoe import TicTacToeRoom, wait_for_start
@@ -38,21 +36,23 @@ from c4tui.engine import Rules
 from c4tui.match.settings import MatchSettings, describe_game
 from c4tui.net.errors import NetworkError, ProtocolError
 from c4tui.protocols import lobby as wire
-from c4tui.ui.lobby_rows import room_rows
-from c4tui.ui.online_session import OnlineSession, game_start, room_lost, still_on
+from c4tui.ui.lobby_rows import lobby_rows
+from c4tui.ui.online_session import OnlineSession, game_start, still_on
+from c4tui.ui.screens.lobby_challenges import ChallengingLobby
 from c4tui.ui.screens.login import LoggedIn
 from c4tui.ui.screens.online_game import online_game_screen
 from c4tui.ui.screens.past_games import PastGamesScreen
 from c4tui.ui.screens.tictactoe import TicTacToeScreen
 from c4tui.ui.widgets.chat import ChatInput
 from c4tui.ui.widgets.footer import FittingFooter
+from c4tui.ui.widgets.player_table import PlayerTable
 from c4tui.ui.widgets.room_table import LOBBY_COLUMNS, TICTACTOE_COLUMNS, RoomTable
 
 #: Seconds between two refreshes of the room list.
 REFRESH_SECONDS = 5.0
 
 
-class LobbyScreen(Screen[None]):
+class LobbyScreen(ChallengingLobby):
     """Rooms, and what to do with them. Esc: cancel a wait, or back to the menu."""
 
     DEFAULT_CSS = """
@@ -97,11 +97,6 @@ class LobbyScreen(Screen[None]):
         self.coming_back = False  # logging in again after the connection was lost
 
     @property
-    def link(self) -> LobbyLink:
-        """The connection in use."""
-        return self._session.link
-
-    @property
     def game(self) -> tuple[int, int, Rules]:
         """The board and rules chosen in the menu (for Create and Quick play)."""
         settings = self._settings
@@ -117,7 +112,8 @@ class LobbyScreen(Screen[None]):
             help_text = (
                 f"Enter plays in a waiting room, w watches, c creates one, g meets the next "
                 f"person waiting for {describe_game(*self.game)} (your menu choice); "
-                f"m: your finished games; p: the chosen room's players'."
+                f"m: your finished games; p: the chosen room's players'. Tab: the players "
+                f"online; c there challenges one (the same game)."
             )
         with Vertical():
             yield Static(
@@ -126,13 +122,16 @@ class LobbyScreen(Screen[None]):
             )
             yield Static(help_text, id="lobby-help")
             yield RoomTable(TICTACTOE_COLUMNS if self.tictactoe else LOBBY_COLUMNS, id="rooms")
+            yield PlayerTable(id="players")
+            yield self._challenge_listener()
             yield Static("", id="lobby-status", markup=False)  # it quotes the server
             yield ChatInput("A message for the room; Enter sends", id="chat")
         yield FittingFooter(show_command_palette=False)
 
     def on_mount(self) -> None:
         """The first list, and a refresh every few seconds."""
-        self.query_one(RoomTable).focus()
+        self.query_one(PlayerTable).display = not self.tictactoe
+        self.query_one("#rooms", RoomTable).focus()
         self.action_refresh()
         #: The refresh every few seconds (paused by tests that must not rely on it).
         self.refresh_timer = self.set_interval(REFRESH_SECONDS, self._refresh_quietly)
@@ -141,27 +140,17 @@ class LobbyScreen(Screen[None]):
         """Back from a game: the rooms have changed (a viewer who left one leaves its room)."""
         self._room = None
         self.query_one(ChatInput).close()
-        self.query_one(DataTable).focus()
+        self.query_one("#rooms", DataTable).focus()
         if self._session.still_in_room:
             self._reconnect()
         else:
             self._load_rooms()
-
-    def _say(self, text: str, error: bool = False) -> None:
-        status = self.query_one("#lobby-status", Static)
-        status.update(text)
-        status.set_class(error, "-error")
 
     # ----- the room list -------------------------------------------------------------
 
     def _refresh_quietly(self) -> None:
         if self._room is None and self.is_current and not self._offline:
             self._load_rooms()
-
-    @property
-    def _offline(self) -> bool:
-        """Coming back, or given up on it: nothing to ask meanwhile."""
-        return self.coming_back or self._session.gave_up
 
     def action_refresh(self) -> None:
         """Ask the server for the rooms again; a lost connection is made again, asked or not."""
@@ -176,11 +165,12 @@ class LobbyScreen(Screen[None]):
     async def _load_rooms(self, note: str = "") -> None:
         """The rooms; a game the server put us back in opens (REJOIN); ``note`` is said."""
         try:
-            rooms = await room_rows(self.link, self.tictactoe)
+            rooms, players = await lobby_rows(self.link, self.tictactoe)
         except (NetworkError, ProtocolError, TimeoutError) as error:
             self._lost(error)
             return
-        self.query_one(RoomTable).show(rooms)
+        self.query_one("#rooms", RoomTable).show(rooms)
+        self.query_one(PlayerTable).show(players)
         self._session.gave_up = False  # connected after all
         self._watch_link()
         rejoined = self._session.take_rejoined()
@@ -192,7 +182,8 @@ class LobbyScreen(Screen[None]):
             empty = "No rooms yet: c creates one" + (
                 "." if self.tictactoe else ", g waits for an opponent."
             )
-            self._say(note or ("" if rooms else empty), error=bool(note))
+            self._say(note or self.challenge_note or ("" if rooms else empty), error=bool(note))
+            self._listen()
 
     @work(group="watch", exclusive=True, exit_on_error=False)
     async def _watch_link(self) -> None:
@@ -206,7 +197,7 @@ class LobbyScreen(Screen[None]):
             self._lost(NetworkError(why))
 
     def _chosen(self) -> str | None:
-        return self.query_one(RoomTable).chosen
+        return self.query_one("#rooms", RoomTable).chosen
 
     # ----- entering a room -----------------------------------------------------------
 
@@ -227,6 +218,7 @@ class LobbyScreen(Screen[None]):
         if self._room is not None or name is None:
             self._say("Choose a room first (r refreshes the list).", error=name is None)
             return
+        self._stop_listening()
         self._join(name, mode)
 
     @work(group="enter", exclusive=True, exit_on_error=False)
@@ -245,6 +237,7 @@ class LobbyScreen(Screen[None]):
     def action_create(self) -> None:
         """Open a room with the menu's board and rules, named after you, and wait in it."""
         if self._room is None:
+            self._stop_listening()
             self._create()
 
     @work(group="enter", exclusive=True, exit_on_error=False)
@@ -269,6 +262,7 @@ class LobbyScreen(Screen[None]):
     def action_quick_play(self) -> None:
         """Meet the next person waiting for the same board and rules, or wait for one."""
         if self._room is None:
+            self._stop_listening()
             self._quick()
 
     @work(group="enter", exclusive=True, exit_on_error=False)
@@ -292,6 +286,7 @@ class LobbyScreen(Screen[None]):
     @work(group="wait", exclusive=True, exit_on_error=False)
     async def _wait_for_game(self) -> None:
         """Read the server's pushes until the game begins; chat shows meanwhile."""
+        self._stop_listening()  # from now on, the wait reads what the server pushes
         if self.tictactoe:
             await self._wait_for_tictactoe()
             return
@@ -357,52 +352,6 @@ class LobbyScreen(Screen[None]):
         )
         self.app.push_screen(games)
 
-    # ----- coming back after the connection was lost ---------------------------------
-
-    def _lost(self, error: Exception, room: str | None = None) -> None:
-        """A request or the wait failed: come back by ourselves if we can, else say why.
-
-        ``room``: the room we waited in (rooms whose game had not begun are not kept).
-        """
-        room, self._room = room or self._room, None
-        if self.coming_back:
-            return  # already on it
-        if self._session.worth_coming_back() and not self._session.gave_up:
-            self.coming_back = True
-            self._come_back(room)
-        elif self.link.lost and not self.tictactoe:  # given up, or sent away (BYE)
-            self._session.gave_up = True
-            self._say_gave_up(self._session.why_lost())
-        else:
-            self._say(f"The server is gone: {error}", error=True)
-
-    @work(group="comeback", exclusive=True, exit_on_error=False)
-    async def _come_back(self, room: str | None) -> None:
-        """Log in again (the status line counts the tries), then the rooms (and a REJOIN)."""
-        why = self._session.why_lost()
-        try:
-            answer = await self._session.come_back(partial(self._say_trying, why))
-        finally:
-            self.coming_back = False
-        if isinstance(answer, str):
-            self._session.gave_up = True
-            self._say_gave_up(answer)
-            return
-        # The room we waited in is gone, unless its game began (rooms are kept once begun).
-        self._load_rooms(room_lost(room, why) if room and answer.rejoined != room else "")
-
-    def _say_trying(self, why: str, attempt: int) -> None:
-        self._say(f"{words.reconnecting(why, attempt)} Esc gives up.", error=True)
-
-    def _say_gave_up(self, why: str) -> None:
-        """Not connected: the rooms shown would be stale; a game of ours waits a while."""
-        self.query_one(RoomTable).show([])
-        self._say(
-            f"{why.rstrip('.')}. r tries again (a game you play waits about a minute for "
-            f"you); Esc goes back to the menu.",
-            error=True,
-        )
-
     # ----- chat and leaving ----------------------------------------------------------
 
     def action_talk(self) -> None:
@@ -415,14 +364,14 @@ class LobbyScreen(Screen[None]):
     def on_chat_input_said(self, message: ChatInput.Said) -> None:
         """Send what was typed to the room."""
         self.run_worker(self.link.send(f"CHAT:{message.text}"), exit_on_error=False)
-        self.query_one(DataTable).focus()
+        self.query_one("#rooms", DataTable).focus()
 
     def action_leave(self) -> None:
         """Close the chat box; else leave the room you wait in (a fresh login), or the lobby."""
         chat = self.query_one(ChatInput)
         if chat.display:
             chat.close()
-            self.query_one(DataTable).focus()
+            self.query_one("#rooms", DataTable).focus()
             return
         if self.coming_back:
             self.workers.cancel_group(self, "comeback")

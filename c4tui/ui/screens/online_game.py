@@ -32,13 +32,14 @@ from c4tui.match.events import GameOver, TurnStarted
 from c4tui.match.settings import MatchSettings
 from c4tui.net.errors import NetworkError, ProtocolError
 from c4tui.protocols import lobby as wire
+from c4tui.ui.challenges import ChallengeListener
 from c4tui.ui.online_session import OnlineSession, back_in_room, moves_to
 from c4tui.ui.screens.confirm import confirm_forfeit, confirm_leaving
 from c4tui.ui.screens.game import GameScreen
 from c4tui.ui.widgets.chat import ChatInput
 
 #: What a lobby game has no use for.
-HIDDEN_ACTIONS = {"hint", "toggle_analysis", "undo", "new_game", "rematch"}
+HIDDEN_ACTIONS = {"hint", "toggle_analysis", "undo", "new_game"}
 
 
 def online_game_screen(
@@ -144,6 +145,7 @@ class OnlineGameScreen(GameScreen):
         """The game screen and a chat line (shown when t is pressed)."""
         yield from super().compose()
         yield ChatInput("A message for the room; Enter sends, Esc closes", id="chat")
+        yield ChallengeListener(lambda: self._session.link, self._say_after_game)
 
     def on_mount(self) -> None:
         """The away countdown ticks every second.
@@ -294,6 +296,8 @@ class OnlineGameScreen(GameScreen):
         """
         if action in HIDDEN_ACTIONS:
             return False
+        if action == "rematch":  # §5.5: asked of the other player once the game is over
+            return self.driver.is_over and self.mine is not None and not self.coming_back
         if action in ("forfeit", "talk") and (self.driver.is_over or self.coming_back):
             return False  # a forfeit sent now would be lost: after coming back
         if action == "forfeit":
@@ -311,8 +315,29 @@ class OnlineGameScreen(GameScreen):
         self.panel.say(f"{problem}\nesc: back to the lobby", "error")
 
     def action_rematch(self) -> None:
-        """Rematches online are new rooms: the lobby is where they start."""
-        self.panel.say("For a rematch, go back to the lobby and create or join a room.")
+        """Once the game is over, ask the other player for another, colours swapped."""
+        if self.mine is not None and self.check_action("rematch", ()):
+            self.query_one(ChallengeListener).ask_rematch(self.room_game.names[self.mine.other])
+
+    def _show_result(self, result: GameOver) -> None:
+        """The result; the room is gone, so a challenge (a rematch) may come here now."""
+        super()._show_result(result)
+        self.query_one(ChallengeListener).listen()
+
+    def _say_after_game(self, text: str) -> None:
+        self.panel.say(f"{text}\nEsc: back to the lobby", "result")
+
+    def on_challenge_listener_begun(self, begun: ChallengeListener.Begun) -> None:
+        """A rematch (or a challenge) was accepted: its game takes this screen's place."""
+        self._successor = online_game_screen(
+            begun.game,
+            self._session,
+            begun.room,
+            ascii_only=self._ascii_only,
+            saves_last_until_quit=self._saves_last_until_quit,
+        )
+        if self.is_active:
+            self._go_on()
 
     def action_talk(self) -> None:
         """Open the chat line (while the room, and so its chat, still exists)."""
@@ -344,6 +369,7 @@ class OnlineGameScreen(GameScreen):
             return
         if self.driver.is_over:
             self._session.gave_up = self._session.gave_up or self.coming_back
+            self.query_one(ChallengeListener).stop()  # the lobby hears them from now on
             self.dismiss(None)
             return
         if self.mine is None:
@@ -364,4 +390,5 @@ class OnlineGameScreen(GameScreen):
         else:
             text = f"{self.room_game.names[result.winner]} ({result.winner.name}) wins"
             text += "!" if result.state.is_over else f": {result.reason}"
-        return f"{text}\nEsc: back to the lobby"
+        rematch = "r: rematch · " if self.mine is not None else ""
+        return f"{text}\n{rematch}Esc: back to the lobby"

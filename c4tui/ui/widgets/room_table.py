@@ -2,17 +2,18 @@
 
 from __future__ import annotations
 
+from rich.text import Text
 from textual.widgets import DataTable
 
 #: One room's row: its name (the row's key) first.
 Row = tuple[str, ...]
 
 #: The columns: the lobby's, and the tic-tac-toe rooms' (their protocol tells no more).
-LOBBY_COLUMNS = ("Room", "Board", "Players", "Watching", "State")
+LOBBY_COLUMNS = ("Room", "Board", "Players", "Watching", "State", "Terms")
 TICTACTOE_COLUMNS = ("Room", "Game", "State")
 
 
-class RoomTable(DataTable[str]):
+class RoomTable(DataTable[Text]):
     """Rooms to choose from; the cursor stays on its room when the list changes."""
 
     def __init__(self, columns: tuple[str, ...], *, id: str) -> None:
@@ -35,7 +36,7 @@ class RoomTable(DataTable[str]):
         chosen = self.chosen
         self.clear()
         for row in rooms:
-            self.add_row(*row, key=row[0])
+            self.add_row(*(Text(cell) for cell in row), key=row[0])  # words, not markup: [bot]
         names = [row[0] for row in rooms]
         if chosen in names:
             self.move_cursor(row=names.index(chosen))

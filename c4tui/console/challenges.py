@@ -1,0 +1,118 @@
+"""``console --lobby``'s challenges (spec §5.5): challenge, accept, decline, rematch, players.
+
+The commands are typed at ``lobby>``; what the server pushes meanwhile (a
+challenge to us, a decline, the BEGIN of a game our challenge started) is heard
+there too (``heard``), so it is printed at once, wherever the prompt is.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from c4tui.client import words
+from c4tui.client.link import LobbyLink, ServerMessage
+from c4tui.client.outcomes import ChallengeOutcome
+from c4tui.client.words import Voice
+from c4tui.console.lines import printable
+from c4tui.console.lobby_help import DEFAULT_GAME
+from c4tui.match.settings import describe_game
+from c4tui.protocols import lobby as wire
+from c4tui.protocols.competition import Challenged, Declined, PlayerEntry
+from c4tui.protocols.terms import CASUAL, Game, Terms, parse_terms
+
+Say = Callable[[str], None]
+CHALLENGE_USAGE = "Usage: challenge USER [COLS ROWS classic|popout] [rated|casual] [M+I]"
+
+
+class ChallengeAccepted(Exception):
+    """Our challenge (or rematch) was accepted: its game begins (BEGIN came at the prompt)."""
+
+    def __init__(self, begin: wire.Begin) -> None:
+        super().__init__(f"{begin.red} vs {begin.yellow}")
+        self.begin = begin
+
+
+def game_and_terms(fields: list[str]) -> tuple[Game, Terms] | None:
+    """``[COLS ROWS RULES] [rated|casual] [M+I]`` (defaults: the app's 7 × 6 classic, casual)."""
+    game = DEFAULT_GAME
+    if fields and fields[0].isdigit():
+        parsed = wire.parse_game(fields[:3])
+        if parsed is None:
+            return None
+        game, fields = parsed, fields[3:]
+    terms = parse_terms(fields) if fields else CASUAL
+    return None if terms is None else (game, terms)
+
+
+def heard(message: ServerMessage, say: Say) -> None:
+    """What the server pushed at ``lobby>``: a challenge, a decline, our challenge's game.
+
+    Raises ChallengeAccepted for a BEGIN (the game our challenge started); anything
+    else is for nobody here.
+    """
+    if isinstance(message, Challenged):
+        user = printable(message.user)
+        offer = words.challenges_you(user, describe_game(*message.game), message.terms)
+        say(f"{offer}. Type accept {user} or decline {user}.")
+    elif isinstance(message, Declined):
+        say(words.declined(printable(message.user)))
+    elif isinstance(message, wire.Begin):
+        raise ChallengeAccepted(message)
+
+
+async def challenge(link: LobbyLink, rest: str, say: Say) -> None:
+    """``challenge USER [COLS ROWS RULES] [rated|casual] [M+I]``."""
+    user, _, settings = rest.partition(" ")
+    chosen = game_and_terms(settings.split())
+    if not user or chosen is None:
+        say(CHALLENGE_USAGE)
+        return
+    game, terms = chosen
+    outcome = await link.challenge(user, game, terms)
+    if outcome is ChallengeOutcome.SENT:
+        board = describe_game(*game)
+        say(f"Challenge sent to {user} ({board}, {terms.words}): waiting for the answer.")
+    else:
+        say(words.CHALLENGE.said(outcome, Voice.CONSOLE, user=user))
+
+
+async def accept(link: LobbyLink, user: str, say: Say) -> None:
+    """``accept USER``. Raises ChallengeAccepted once the game begins (its BEGIN came)."""
+    if not user:
+        say("Usage: accept USER")
+    elif await link.accept(user):
+        while not isinstance(begin := await link.pushed(), wire.Begin):
+            pass  # nothing else is for us before BEGIN: we are entering a room
+        raise ChallengeAccepted(begin)
+    else:
+        say(f"No challenge from {user} is open (withdrawn, or {user} is busy now).")
+
+
+async def decline(link: LobbyLink, user: str, say: Say) -> None:
+    """``decline USER``."""
+    if not user:
+        say("Usage: decline USER")
+        return
+    await link.decline(user)
+    say(f"Declined {user}'s challenge.")
+
+
+async def rematch(link: LobbyLink, rest: str, say: Say) -> None:
+    """``rematch``: the last game again, colours swapped (within a minute of its end)."""
+    if await link.rematch():
+        say("Rematch asked: waiting for the answer.")
+    else:
+        say("No rematch: your last game ended more than a minute ago, or your opponent is busy.")
+
+
+async def players(link: LobbyLink, rest: str, say: Say) -> None:
+    """``players``: who is online, with rating, free or in a room, and which are bots."""
+    for entry in await link.players():
+        say(player_line(entry))
+
+
+def player_line(entry: PlayerEntry) -> str:
+    """``ann                   1512  free`` or ``robo …  busy  [bot]``."""
+    state = "busy" if entry.busy else "free"
+    bot = "  [bot]" if entry.bot else ""
+    return f"{entry.user:<20} {entry.rating:>5}  {state}{bot}"

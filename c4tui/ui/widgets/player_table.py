@@ -1,0 +1,47 @@
+"""Who is online, as the lobby shows it: one row a player, c challenges the chosen one."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from textual.binding import Binding
+from textual.message import Message
+
+from c4tui.protocols.competition import PlayerEntry
+from c4tui.ui.widgets.room_table import RoomTable, Row
+
+#: The columns: the name (the row's key), a bot's mark, its rating, free or in a room.
+PLAYER_COLUMNS = ("Player", "", "Rating", "State")
+#: How a bot is marked in every list: in words, so no colour is needed to see it.
+BOT_MARK = "[bot]"
+
+
+def player_row(entry: PlayerEntry) -> Row:
+    """``ann``, (``[bot]`` for a bot), ``1512``, ``free`` (``in a room`` when busy)."""
+    state = "in a room" if entry.busy else "free"
+    return entry.user, BOT_MARK if entry.bot else "", str(entry.rating), state
+
+
+class PlayerTable(RoomTable):
+    """The players online, keyed by name; ``c`` or Enter on one challenges them."""
+
+    BINDINGS = [Binding("c", "challenge", "Challenge", id="lobby.challenge")]
+
+    @dataclass
+    class ChallengeChosen(Message):
+        """The person wants to challenge ``user``."""
+
+        user: str
+
+    def __init__(self, *, id: str) -> None:
+        super().__init__(PLAYER_COLUMNS, id=id)
+
+    def on_data_table_row_selected(self, selected: RoomTable.RowSelected) -> None:
+        """Enter on a player challenges them too (the lobby's Enter plays in a room)."""
+        selected.stop()
+        self.action_challenge()
+
+    def action_challenge(self) -> None:
+        """Challenge the chosen player."""
+        if self.chosen is not None:
+            self.post_message(self.ChallengeChosen(self.chosen))

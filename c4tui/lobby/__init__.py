@@ -7,7 +7,8 @@ protocol) and tic-tac-toe (the INFO1112 handout's protocol): ``kinds``.
 """
 
 from c4tui.lobby.kinds import CONNECT_FOUR, TIC_TAC_TOE
-from c4tui.lobby.rooms import Lobby, Member, Outbox, Room
+from c4tui.lobby.room import Member, Outbox, Room
+from c4tui.lobby.rooms import Lobby
 from c4tui.lobby.table import RoomKind, Seat
 
 __all__ = ["CONNECT_FOUR", "TIC_TAC_TOE", "Lobby", "Member", "Outbox", "Room", "RoomKind", "Seat"]

@@ -44,8 +44,9 @@ from c4tui.console.game import (
     tolerate_bad_bytes,
 )
 from c4tui.console.lines import EndOfInput, PlainText, printable, read_secret, unless_left
-from c4tui.console.lobby_help import DEFAULT_GAME, HELP
-from c4tui.engine import Player, Rules, describe_move, render_board, status_line
+from c4tui.console.lobby_help import HELP
+from c4tui.console.room_requests import CREATE_USAGE, QUICK_USAGE, parse_create, parse_quick
+from c4tui.engine import Player, describe_move, render_board, status_line
 from c4tui.engine.text import WIN_MARK
 from c4tui.match.backends.room_seat import room_seats
 from c4tui.match.driver import MatchDriver
@@ -246,15 +247,17 @@ class ConsoleLobby(PlainText):
             )
 
     async def _create(self, link: LobbyLink, rest: str) -> None:
-        name, game = self._name_and_game(rest)
-        if game is None:
-            self.say("Usage: create NAME [COLS ROWS classic|popout]")
+        request = parse_create(rest)
+        if request is None:
+            self.say(CREATE_USAGE)
             return
-        created = await link.create(name, game)
+        name = request.name
+        created = await link.create(name, request.game, request.terms)
         if created is not CreateOutcome.CREATED:
             self.say(words.CREATE.said(created, Voice.CONSOLE))
             return
-        self.say(f"Room {name!r} created: waiting for a second player (quit leaves).")
+        terms = request.described_terms
+        self.say(f"Room {name!r} created{terms}: waiting for a second player (quit leaves).")
         await self._in_room(link, name)
 
     async def _join(self, link: LobbyLink, rest: str) -> None:
@@ -271,24 +274,17 @@ class ConsoleLobby(PlainText):
         await self._in_room(link, name, watching=mode is wire.Mode.VIEWER)
 
     async def _quick(self, link: LobbyLink, rest: str) -> None:
-        game = wire.parse_game(rest.split()) if rest else DEFAULT_GAME
-        if game is None:
-            self.say("Usage: quick [COLS ROWS classic|popout]")
+        request = parse_quick(rest)
+        if request is None:
+            self.say(QUICK_USAGE)
             return
-        room = await link.quick_play(game)
+        room = await link.quick_play(request.game, request.terms)
         if room is None:
             self.say(words.QUICK_PLAY_REFUSED.said(Voice.CONSOLE))
             return
-        self.say(f"In room {room}: waiting for an opponent if nobody is there yet (quit leaves).")
+        waiting = "waiting for an opponent if nobody is there yet (quit leaves)"
+        self.say(f"In room {room}{request.described_terms}: {waiting}.")
         await self._in_room(link, room)
-
-    @staticmethod
-    def _name_and_game(rest: str) -> tuple[str, tuple[int, int, Rules] | None]:
-        """``NAME`` or ``NAME COLS ROWS RULES`` (a name may hold spaces)."""
-        fields = rest.split()
-        if len(fields) >= 4 and (game := wire.parse_game(fields[-3:])) is not None:
-            return " ".join(fields[:-3]), game
-        return rest, DEFAULT_GAME if rest else None
 
     # ----- in a room -----------------------------------------------------------------
 

@@ -10,11 +10,13 @@ from __future__ import annotations
 
 import asyncio
 import sys
+import time
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from typing import TextIO
 
 from c4tui.client import words
+from c4tui.client.clocks import both_clocks
 from c4tui.client.comeback import Account, Comeback, worth_coming_back
 from c4tui.client.link import LobbyLink
 from c4tui.client.outcomes import CreateOutcome, JoinOutcome, LoginOutcome, RegisterOutcome
@@ -343,6 +345,8 @@ class ConsoleLobby(PlainText):
         game.on_chat = lambda user, text: self.say(f"{user} says: {printable(text)}")
         game.on_presence = self.say
         game.on_forfeit = driver.resign
+        game.on_clock = lambda reading: self._clock_came(game)
+        self._clock_owed = False
         events = driver.listen()
         driver.start()
         typing = asyncio.create_task(self._typed_in_game(driver, game, mine))
@@ -374,6 +378,7 @@ class ConsoleLobby(PlainText):
                     continue  # our move never reached the board: the stop comes next
                 self.say(render_board(event.state))
                 self.say(status_line(event.state))
+                self._show_clocks(game)
                 if event.submits:
                     self.say(f"Your move ({move_hint(event.state.rules)}), say TEXT, or forfeit:")
             elif isinstance(event, MovePlayed) and event.player is mine:
@@ -384,12 +389,24 @@ class ConsoleLobby(PlainText):
                 self.say(event.reason)
             elif isinstance(event, GameOver):
                 self.say(render_board(event.state, mark_win=True))
+                self._show_clocks(game)
                 self.say(self._result(names, event, mine))
                 if event.state.winner is not None:  # a four on the board, not a forfeit
                     self.say(f"(The winning four are marked {WIN_MARK}.)")
                 return
             elif isinstance(event, MatchFailed):
                 raise NetworkError(event.problem)
+
+    def _show_clocks(self, game: RoomGame) -> None:
+        """A timed game's clocks under its board; owed until the game's first CLOCK comes."""
+        self._clock_owed = game.clock is None
+        if game.clock is not None:
+            self.say(both_clocks(game.clock, game.names, time.monotonic()))
+
+    def _clock_came(self, game: RoomGame) -> None:
+        """The first CLOCK came after the first board was shown: the clocks follow it."""
+        if self._clock_owed:
+            self._show_clocks(game)
 
     @staticmethod
     def _result(names: Mapping[Player, str], event: GameOver, mine: Player | None) -> str:

@@ -1,0 +1,57 @@
+"""``console --lobby`` in a timed game: both clocks under each board, and a loss on time."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+from pathlib import Path
+
+from tests.net.lobby_client import logged_in
+from tests.net.test_lobby_clocks import MovableTime, timed_server
+from tests.net.test_lobby_console import TIMEOUT, ConsoleProcess, console_user
+
+
+async def test_the_console_shows_the_clocks_and_a_silent_opponent_losing_on_time(
+    tmp_path: Path,
+) -> None:
+    now = MovableTime()
+    async with timed_server(tmp_path / "lobby.sqlite3", now) as server:
+        bob = await console_user(server.port, "bob")
+        await bob.type("create r1 4 4 classic casual 1+0")
+        assert "(casual 1+0)" in await bob.until("Room 'r1' created")
+        ann = await logged_in(server.port, "ann")
+        assert await ann.ask("JOIN:r1:PLAYER") == "JOIN:ACKSTATUS:0"
+        assert await ann.line() == "BEGIN:bob:ann:4:4:classic"
+        assert re.fullmatch(
+            r"RED bob (1:00\.0|0:59\.[0-9]) · YELLOW ann 1:00\.0", await bob.until("RED bob")
+        )
+        await bob.type("2")  # the first CLOCK may come after the prompt: the board came first
+        await ann.line(), await ann.line()  # BOARDSTATUS, CLOCK
+        # bob's move came with its CLOCK: RED's time stands, YELLOW's runs.
+        assert re.fullmatch(
+            r"RED bob 0:5[0-9]\.[0-9] · YELLOW ann (1:00\.0|0:59\.[0-9])",
+            await bob.until("RED bob"),
+        )
+        now.skipped += 61  # ann says nothing for a minute
+        await bob.until("ann lost on time")
+        await bob.until("RED bob")
+        await bob.until("bob (you, RED) wins!")
+        await bob.until("Back in the lobby")
+        await bob.type("quit")
+        assert await asyncio.wait_for(bob.process.wait(), TIMEOUT) == 0
+
+
+async def test_a_console_asks_quick_play_with_terms(tmp_path: Path) -> None:
+    async with (
+        ConsoleProcess.ended_afterwards(),
+        timed_server(tmp_path / "db", MovableTime()) as server,
+    ):
+        bob = await console_user(server.port, "bob")
+        await bob.type("quick 5 4 popout rated 3+2")
+        assert "(rated 3+2)" in await bob.until("In room quick-1")
+        ann = await logged_in(server.port, "ann")
+        assert await ann.ask("QUICKPLAY:5:4:popout:rated:3+2") == "QUICKPLAY:ACKSTATUS:0:quick-1"
+        assert await ann.line() == "BEGIN:bob:ann:5:4:popout"
+        assert await ann.line() == "CLOCK:180000:180000"
+        shown = await bob.until("RED bob")
+        assert re.fullmatch(r"RED bob (3:00\.0|2:59\.[0-9]) · YELLOW ann 3:00\.0", shown)

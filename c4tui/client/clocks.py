@@ -53,12 +53,13 @@ def both_clocks(reading: ClockReading, names: Mapping[Player, str], now: float) 
 def clock_text(ms: int, *, tenths: bool = False) -> str:
     """``2:54`` (with ``tenths``, ``2:54.3``); below 10 s always ``0:09.3``.
 
-    Rounded down, as a clock runs: 0.05 s left shows ``0:00.0``.
+    Tenths are rounded down (0.05 s left shows ``0:00.0``: not yet out); whole
+    seconds are rounded up, so a fresh minute shows ``1:00`` for its first second.
     """
     if tenths or ms < LOW_TIME_MS:
         minutes, rest = divmod(ms // 100, 600)
         return f"{minutes}:{rest // 10:02d}.{rest % 10}"
-    minutes, seconds = divmod(ms // 1000, 60)
+    minutes, seconds = divmod(-(-ms // 1000), 60)
     return f"{minutes}:{seconds:02d}"
 
 

@@ -10,6 +10,9 @@ A lost connection does not end the game (spec §5.1): the board stays, the panel
 counts the tries to log in again, and once the server has put us back (REJOIN; a
 viewer asks to watch again) a fresh screen goes on exactly as the server's board
 says. An opponent who dropped out is counted down in the panel until back.
+
+A timed game (§5.4) shows both clocks at the top of the panel (``GameClocks``),
+and a game lost on time says so.
 """
 
 from __future__ import annotations
@@ -23,6 +26,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 
 from c4tui.client import words
+from c4tui.client.clocks import ClockReading
 from c4tui.client.room_game import RoomGame
 from c4tui.engine import GameState, Player
 from c4tui.match.backends.online import RoomSeat
@@ -36,6 +40,7 @@ from c4tui.ui.online_session import OnlineSession, back_in_room, moves_to
 from c4tui.ui.screens.confirm import confirm_forfeit, confirm_leaving
 from c4tui.ui.screens.game import GameScreen
 from c4tui.ui.widgets.chat import ChatInput
+from c4tui.ui.widgets.game_clocks import GameClocks
 
 #: What a lobby game has no use for.
 HIDDEN_ACTIONS = {"hint", "toggle_analysis", "undo", "new_game", "rematch"}
@@ -139,6 +144,9 @@ class OnlineGameScreen(GameScreen):
         game.on_chat = self._chat_arrived
         game.on_away_or_back = self._away_or_back
         game.on_forfeit = driver.resign
+        self.clocks = GameClocks(game.names, ascii_only=ascii_only, id="clocks")
+        self.clocks.reading = game.clock  # a CLOCK read before this screen was made
+        game.on_clock = self._clock_came
 
     def compose(self) -> ComposeResult:
         """The game screen and a chat line (shown when t is pressed)."""
@@ -152,6 +160,11 @@ class OnlineGameScreen(GameScreen):
         turn), which starts the game: calling it here as well listened to the driver twice.
         """
         self.set_interval(1.0, self._count_down)
+        self.panel.mount(self.clocks, after="#game-title")
+
+    def _clock_came(self, reading: ClockReading) -> None:
+        """The server's CLOCK (or the game's end): both clocks as it says."""
+        self.clocks.reading = reading
 
     def _turn_started(self, event: TurnStarted) -> None:
         """A viewer is told whom they watch and who is to move; anyone back, that they are."""

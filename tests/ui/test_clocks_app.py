@@ -14,41 +14,38 @@ import pytest
 from textual.app import App, ComposeResult
 from textual.content import Content
 from textual.pilot import Pilot
-from textual.widgets import DataTable
 
-from c4tui.client.clocks import ClockReading
+from c4tui.client.clocks import ClockReading, clock_text
 from c4tui.engine import Player
-from c4tui.ui.app import C4App
 from c4tui.ui.screens.online_game import OnlineGameScreen
 from c4tui.ui.widgets.game_clocks import GameClocks
 from c4tui.ui.widgets.looks import player_glyph
 from tests.net.lobby_client import LobbyClient, logged_in
 from tests.net.test_lobby_clocks import MovableTime, timed_server
 from tests.ui.helpers import SIZE, make_app
-from tests.ui.test_lobby_app import log_in_through_the_dialog, text_of, until
+from tests.ui.test_lobby_app import (
+    log_in_through_the_dialog,
+    play_in_the_waiting_room,
+    text_of,
+    until,
+)
 
 
 @asynccontextmanager
-async def zoe_joins_a_timed_room(
-    tmp_path: Path, clock: str, now: MovableTime, **app_settings: object
-) -> AsyncIterator[tuple[C4App, Pilot, LobbyClient]]:
-    """ann's room r1 (7 x 6 classic, casual, ``clock``); zoe joins it in the app and plays."""
+async def zoe_joins(
+    tmp_path: Path, terms: str, now: MovableTime
+) -> AsyncIterator[tuple[Pilot, OnlineGameScreen, LobbyClient]]:
+    """ann's room r1 (7 x 6 classic, then ``terms``: ``:casual:1+0``); zoe joins it in the app."""
     async with timed_server(tmp_path / "lobby.sqlite3", now) as server:
         ann = await logged_in(server.port, "ann")
-        assert await ann.ask(f"CREATE:r1:7:6:classic:casual:{clock}") == "CREATE:ACKSTATUS:0"
+        assert await ann.ask(f"CREATE:r1:7:6:classic{terms}") == "CREATE:ACKSTATUS:0"
         options = {"host": "127.0.0.1", "port": str(server.port), "user": "zoe"}
-        app = make_app(opponent="online", options=options, **app_settings)
+        app = make_app(opponent="online", options=options)
         async with app.run_test(size=SIZE) as pilot:
             await log_in_through_the_dialog(pilot, "secret", register=True)
-            table = app.screen.query_one(DataTable)
-            await until(pilot, lambda: table.row_count == 1)
-            await pilot.press("enter")
+            screen = await play_in_the_waiting_room(pilot)
             assert await ann.line() == "BEGIN:ann:zoe:7:6:classic"
-            await until(pilot, lambda: isinstance(app.screen, OnlineGameScreen))
-            screen = app.screen
-            assert isinstance(screen, OnlineGameScreen)
-            await until(pilot, lambda: screen.clocks.display)
-            yield app, pilot, ann
+            yield pilot, screen, ann
 
 
 def _times(pilot: Pilot) -> list[str]:
@@ -57,17 +54,18 @@ def _times(pilot: Pilot) -> list[str]:
 
 
 async def test_the_movers_clock_counts_down_beside_the_board(tmp_path: Path) -> None:
-    async with zoe_joins_a_timed_room(tmp_path, "1+0", MovableTime()) as (_, pilot, ann):
+    async with zoe_joins(tmp_path, ":casual:1+0", MovableTime()) as (pilot, screen, ann):
+        await until(pilot, lambda: screen.clocks.display)
         lines = text_of(pilot, "#clocks").splitlines()
         assert "ann" in lines[0] and "zoe" in lines[1]
-        assert _times(pilot) == ["1:00", "1:00"]
         await until(pilot, lambda: _times(pilot)[0] == "0:59")  # ann's runs, live
         assert _times(pilot)[1] == "1:00"  # zoe waits: hers stands
         await ann.line()  # CLOCK after BEGIN
         await ann.send("DROP:4")
-        await ann.line(), await ann.line()  # BOARDSTATUS, CLOCK
+        await ann.line()  # BOARDSTATUS
+        red_ms = int((await ann.line()).split(":")[1])  # CLOCK
         await until(pilot, lambda: _times(pilot)[1] == "0:59")  # zoe's runs now
-        assert _times(pilot)[0] == "0:59"  # ann's stands (no increment: 1+0)
+        assert _times(pilot)[0] == clock_text(red_ms)  # ann's stands (no increment: 1+0)
 
 
 class ClocksApp(App[None]):
@@ -112,11 +110,9 @@ async def test_low_time_shows_tenths_and_a_mark_that_needs_no_colour(ascii_only:
 
 async def test_a_player_who_lets_the_clock_run_out_loses_on_time(tmp_path: Path) -> None:
     now = MovableTime()
-    async with zoe_joins_a_timed_room(tmp_path, "1+0", now) as (app, pilot, ann):
+    async with zoe_joins(tmp_path, ":casual:1+0", now) as (pilot, screen, ann):
         await ann.line()
         await ann.send("DROP:4")
-        screen = app.screen
-        assert isinstance(screen, OnlineGameScreen)
         await until(pilot, lambda: len(screen.driver.moves) == 1)
         now.skipped += 61  # zoe does not move
         await until(pilot, lambda: screen.driver.is_over)
@@ -126,19 +122,7 @@ async def test_a_player_who_lets_the_clock_run_out_loses_on_time(tmp_path: Path)
 
 
 async def test_an_untimed_game_shows_no_clocks(tmp_path: Path) -> None:
-    async with timed_server(tmp_path / "lobby.sqlite3", MovableTime()) as server:
-        ann = await logged_in(server.port, "ann")
-        assert await ann.ask("CREATE:r1:7:6:classic") == "CREATE:ACKSTATUS:0"
-        options = {"host": "127.0.0.1", "port": str(server.port), "user": "zoe"}
-        app = make_app(opponent="online", options=options)
-        async with app.run_test(size=SIZE) as pilot:
-            await log_in_through_the_dialog(pilot, "secret", register=True)
-            await until(pilot, lambda: app.screen.query_one(DataTable).row_count == 1)
-            await pilot.press("enter")
-            await until(pilot, lambda: isinstance(app.screen, OnlineGameScreen))
-            await ann.line()
-            await ann.send("DROP:4")
-            screen = app.screen
-            assert isinstance(screen, OnlineGameScreen)
-            await until(pilot, lambda: len(screen.driver.moves) == 1)
-            assert not screen.clocks.display
+    async with zoe_joins(tmp_path, "", MovableTime()) as (pilot, screen, ann):
+        await ann.send("DROP:4")
+        await until(pilot, lambda: len(screen.driver.moves) == 1)
+        assert not screen.clocks.display

@@ -21,7 +21,7 @@ from tests.net.lobby_client import LobbyClient, logged_in
 from tests.ui.helpers import SIZE
 from tests.ui.test_comeback_app import next_line
 from tests.ui.test_lobby_app import until
-from tests.ui.test_snapshots_comeback import LobbyThread
+from tests.ui.test_snapshots_comeback import LobbyThread, running
 
 
 class PinnedTime:
@@ -41,11 +41,7 @@ def pinned() -> PinnedTime:
 
 @pytest.fixture
 def timed_lobby(tmp_path: Path, pinned: PinnedTime) -> Iterator[LobbyThread]:
-    lobby = LobbyThread(tmp_path, now=pinned)
-    try:
-        yield lobby
-    finally:
-        lobby.close()
+    yield from running(LobbyThread(tmp_path, now=pinned))
 
 
 async def ann_waits(port: int) -> LobbyClient:

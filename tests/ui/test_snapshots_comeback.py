@@ -68,7 +68,11 @@ class LobbyThread:
 
 @pytest.fixture
 def lobby_thread(tmp_path: Path) -> Iterator[LobbyThread]:
-    lobby = LobbyThread(tmp_path)
+    yield from running(LobbyThread(tmp_path))
+
+
+def running(lobby: LobbyThread) -> Iterator[LobbyThread]:
+    """``lobby`` for a fixture: closed after the test."""
     try:
         yield lobby
     finally:

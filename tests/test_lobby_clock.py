@@ -184,3 +184,15 @@ def test_a_closed_rooms_deadline_does_not_end_a_new_room_of_the_same_name() -> N
     assert lobby.out_of_time() == []
     time.now += 60
     assert _said(lobby.out_of_time(), ann)[0].endswith(":3:bob")
+
+
+def test_stale_deadlines_are_dropped_as_games_leave_them_behind() -> None:
+    lobby, time, ann, bob, _ = _timed_game(Terms(clock=Clock(60, 0)))
+    for _ in range(1100):  # each game ended by a forfeit leaves its deadline behind
+        lobby.forfeit(ann)
+        lobby.create(ann, "r", GAME, Terms(clock=Clock(60, 0)))
+        lobby.join(bob, "r", wire.Mode.PLAYER)
+    assert lobby.out_of_time() == []
+    assert lobby.clocks.deadlines_kept == 1  # r's own
+    time.now += 3600
+    assert _said(lobby.out_of_time(), ann)[0].endswith(":3:bob")

@@ -97,6 +97,11 @@ class Deadlines:
         """Room ``room`` (the ``number``-th opened) must be looked at by ``deadline``."""
         heapq.heappush(self._heap, (deadline, number, room))
 
+    def replace(self, entries: list[tuple[float, int, str]]) -> None:
+        """Keep only ``entries`` (deadline, number, room): the live ones, stale ones dropped."""
+        heapq.heapify(entries)
+        self._heap = entries
+
     def due(self, now: float) -> list[tuple[int, str]]:
         """Rooms whose deadline has come by ``now`` (number, name), each taken off the heap.
 

@@ -21,6 +21,12 @@ S = TypeVar("S")
 M = TypeVar("M")
 
 
+#: Deadlines kept for stale ones to be dropped: more than this many per room, plus the
+#: allowance, and the heap is rebuilt from the rooms' own (each move leaves one behind).
+STALE_FACTOR = 4
+STALE_ALLOWANCE = 1024
+
+
 def no_time() -> float:
     """The time for rooms that are never timed (tic-tac-toe's): it does not pass."""
     return 0.0
@@ -33,6 +39,11 @@ class Timekeeper:
         """``now``: seconds on a steady clock (the server passes ``time.monotonic``)."""
         self.now = now
         self._deadlines = Deadlines()
+
+    @property
+    def deadlines_kept(self) -> int:
+        """How many deadlines the heap holds (stale ones included): what it costs in memory."""
+        return len(self._deadlines)
 
     def start(self, room: Room[S, M]) -> None:
         """``room``'s game began: a timed room's clock starts, RED's time running."""
@@ -74,6 +85,8 @@ class Timekeeper:
     def fallen(self, rooms: Mapping[str, Room[S, M]]) -> list[Room[S, M]]:
         """The rooms of ``rooms`` whose mover has run out of time by now, soonest first."""
         now = self.now()
+        if len(self._deadlines) > STALE_FACTOR * len(rooms) + STALE_ALLOWANCE:
+            self._drop_stale(rooms)
         fallen: list[Room[S, M]] = []
         for number, name in self._deadlines.due(now):
             room = rooms.get(name)
@@ -82,6 +95,12 @@ class Timekeeper:
             if room.clock is not None and room.clock.has_fallen(now):
                 fallen.append(room)
         return fallen
+
+    def _drop_stale(self, rooms: Mapping[str, Room[S, M]]) -> None:
+        """Every move leaves its old deadline behind: keep only each timed room's own."""
+        self._deadlines.replace(
+            [(room.clock.deadline, room.number, room.name) for room in rooms.values() if room.clock]
+        )
 
     def _set(self, room: Room[S, M], clock: GameClock) -> None:
         room.clock = clock

@@ -43,6 +43,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import os
 import random
 import re
 import signal
@@ -369,6 +370,16 @@ def peak_memory_mib(pid: int) -> float:
     return float("nan")
 
 
+def cpu_seconds(pid: int) -> float:
+    """The CPU time the process has used so far (Linux /proc utime + stime), in seconds.
+
+    Less sensitive than moves/s to other work on the machine: what the server itself spent.
+    """
+    with open(f"/proc/{pid}/stat", encoding="ascii") as stat:
+        fields = stat.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def percentile(values: list[float], fraction: float) -> float:
     """The ``fraction`` quantile of ``values`` (nearest rank); NaN when empty."""
     ordered = sorted(values)
@@ -481,7 +492,9 @@ def run_lobby_scenario(rooms: int, viewers: int, seconds: float, clock: Clock | 
         command += ["--max-rooms", str(max(rooms, 256))]
         server, port = start_server(command, log)
         try:
+            started = cpu_seconds(server.pid)
             tally = asyncio.run(load_lobby(port, rooms, viewers, seconds, clock))
+            cpu = cpu_seconds(server.pid) - started
             memory = peak_memory_mib(server.pid)
         finally:
             exit_code = stop_server(server)
@@ -499,6 +512,10 @@ def run_lobby_scenario(rooms: int, viewers: int, seconds: float, clock: Clock | 
         f"broadcast latency (move sent -> each viewer's BOARDSTATUS) p50 "
         f"{milliseconds(latencies, 0.5)}  p99 {milliseconds(latencies, 0.99)}  "
         f"(samples {len(latencies)})"
+    )
+    print(
+        f"server CPU {cpu:.2f} s ({cpu / max(1, tally.moves) * 1000:.3f} ms a move, "
+        "logins included)"
     )
     print(f"server peak memory {memory:.1f} MiB  server exit {exit_code}")
 

@@ -56,6 +56,7 @@ from c4tui.match.events import GameOver, MatchEvent, MatchFailed, MovePlayed, Se
 from c4tui.net.errors import NetworkError, ProtocolError
 from c4tui.protocols import lobby as wire
 from c4tui.protocols.names import PASSWORD_RULE, valid_password
+from c4tui.protocols.terms import CASUAL
 
 
 class LeftRoom(Exception):
@@ -243,8 +244,9 @@ class ConsoleLobby(PlainText):
             self.say("No rooms yet: create one, or quick to wait for an opponent.")
         for room in rooms:
             columns, rows, rules = room.game
+            terms = "" if room.terms == CASUAL else f" {room.terms.words}"  # rated, timed
             self.say(
-                f"{room.name}: {columns} × {rows} {rules.value}, {room.players}, "
+                f"{room.name}: {columns} × {rows} {rules.value}{terms}, {room.players}, "
                 f"{room.viewers} watching ({room.state})"
             )
 

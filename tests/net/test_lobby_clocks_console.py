@@ -68,3 +68,17 @@ async def test_a_console_asks_quick_play_with_terms(tmp_path: Path) -> None:
         assert await ann.line() == "CLOCK:180000:180000"
         shown = await bob.until("RED bob")
         assert re.fullmatch(r"RED bob (3:00\.0|2:59\.[0-9]) · YELLOW ann 3:00\.0", shown)
+
+
+async def test_the_room_list_says_which_rooms_are_rated_or_timed(tmp_path: Path) -> None:
+    async with (
+        ConsoleProcess.ended_afterwards(),
+        timed_server(tmp_path / "db", MovableTime()) as server,
+    ):
+        ann = await logged_in(server.port, "ann")
+        assert await ann.ask("CREATE:r1:4:4:classic:rated:1+0") == "CREATE:ACKSTATUS:0"
+        bob = await console_user(server.port, "bob")
+        await bob.type("rooms")
+        assert (
+            await bob.until("r1:") == "r1: 4 × 4 classic rated 1+0, ann waits, 0 watching (waiting)"
+        )

@@ -116,7 +116,8 @@ async def test_a_player_who_lets_the_clock_run_out_loses_on_time(tmp_path: Path)
         await until(pilot, lambda: len(screen.driver.moves) == 1)
         now.skipped += 61  # zoe does not move
         await until(pilot, lambda: screen.driver.is_over)
-        assert "zoe lost on time" in text_of(pilot, "#message") + text_of(pilot, "#turn")
+        assert "zoe lost on time" in text_of(pilot, "#message")
+        assert "RED wins on time" in text_of(pilot, "#turn")
         assert screen.room_game.clock is not None and screen.room_game.clock.mover is None
         assert screen.room_game.colour_of("zoe") is Player.YELLOW
 

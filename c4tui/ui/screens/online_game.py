@@ -231,10 +231,15 @@ class OnlineGameScreen(GameScreen):
         self._come_back(self._session.why_lost())
 
     def _halted(self) -> str:
-        """The turn line while we come back, and once the game ended while we were away."""
+        """The turn line while we come back, once the game ended while we were away, or on time."""
         if self.coming_back:
             return "Reconnecting…"
-        return "Game over" if self._over_while_away else super()._halted()
+        if self._over_while_away:
+            return "Game over"
+        ended, result = self.room_game.ended, self.driver.result
+        if ended is not None and ended.status == 3 and result is not None and result.winner:
+            return f"{result.winner.name} wins on time"  # not "by forfeit": nobody gave up
+        return super()._halted()
 
     @work(group="comeback", exclusive=True, exit_on_error=False)
     async def _come_back(self, why: str) -> None:

@@ -5,7 +5,10 @@ Run through ``python bench/server_load.py --scenario lobby --rooms 500 --viewers
 board, one after the other as fast as the answers come, with their viewers in the
 room (a game that ends is started again in a new room). Reported: moves/s over all
 rooms, and the broadcast latency — from a player sending a move to each viewer
-receiving its BOARDSTATUS — p50/p99, with the server's peak memory. Loopback
+receiving its BOARDSTATUS — p50/p99, with the server's peak memory. With
+``--clock M+I`` every room is timed (§5.4): each move is also followed by CLOCK to
+everyone, and the server checks the clocks every 50 ms (give a clock longer than
+the run: a flag that falls ends that room's game on time). Loopback
 only; bounded by ``--seconds``. The load generator shares the machine's cores with
 the server, so the figures are a floor for the server alone.
 """
@@ -20,6 +23,7 @@ from dataclasses import dataclass, field
 
 from c4tui.engine import GameState, Rules
 from c4tui.protocols import lobby as wire
+from c4tui.protocols.terms import CASUAL, Clock, Terms, terms_fields
 
 GAME = (20, 20, Rules.POPOUT)
 PASSWORD = "bench-password"
@@ -89,7 +93,9 @@ class Start:
         return self.deadline
 
 
-async def room(port: int, number: int, viewers: int, start: Start, tally: LobbyTally) -> None:
+async def room(  # noqa: PLR0917 (a bench helper: one room's whole setting)
+    port: int, number: int, viewers: int, start: Start, tally: LobbyTally, terms: Terms
+) -> None:
     """One room's players and viewers, games back to back until the deadline."""
     red = await Line.logged_in(port, f"r{number}")
     yellow = await Line.logged_in(port, f"y{number}")
@@ -101,7 +107,8 @@ async def room(port: int, number: int, viewers: int, start: Start, tally: LobbyT
         while time.monotonic() < deadline:
             game_number += 1
             name = f"{number}-{game_number}"
-            await red.send(":".join(["CREATE", name, *wire.game_fields(GAME)]))
+            fields = wire.game_fields(GAME) + (terms_fields(terms) if terms != CASUAL else [])
+            await red.send(":".join(["CREATE", name, *fields]))
             await red.until("CREATE:ACKSTATUS:0")
             for watcher in watchers:
                 await watcher.send(f"JOIN:{name}:VIEWER")
@@ -148,11 +155,14 @@ async def play_one_game(  # noqa: PLR0917 (a bench helper: one room's whole cast
         tally.moves += 1
 
 
-async def load_lobby(port: int, rooms: int, viewers: int, seconds: float) -> LobbyTally:
-    """Set every room up, then play until the deadline; what they did."""
+async def load_lobby(
+    port: int, rooms: int, viewers: int, seconds: float, clock: Clock | None = None
+) -> LobbyTally:
+    """Set every room up (timed with ``clock``), then play until the deadline; what they did."""
     tally = LobbyTally()
     start = Start(rooms, seconds)
-    tasks = [asyncio.create_task(room(port, n, viewers, start, tally)) for n in range(rooms)]
+    terms = Terms(clock=clock)
+    tasks = [asyncio.create_task(room(port, n, viewers, start, tally, terms)) for n in range(rooms)]
     _, pending = await asyncio.wait(tasks, timeout=seconds + 120)
     for task in pending:
         task.cancel()

@@ -8,6 +8,8 @@ Run: ``python bench/server_load.py --clients 100 --seconds 10`` (the server play
   the round trips of each protocol apart. I32CFSP and CFSP games pick a random
   size (7×6, 9×7, 5×4) and, in I32CFSP, rules; C4N is classic 7×6.
 
+- ``--scenario lobby``: rooms instead (``bench/lobby_load.py``: ``--rooms M --viewers V``,
+  and ``--clock M+I`` for timed rooms).
 - ``--ai LEVEL``: the server's AI level (random|easy|medium|hard), passed to
   ``c4tui serve --ai LEVEL``.
 - ``--probes P``: besides the N load clients, P probe loops that for the whole run
@@ -41,6 +43,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import os
 import random
 import re
 import signal
@@ -54,6 +57,7 @@ from typing import TextIO
 from c4tui.ai.levels import HARD_SECONDS
 from c4tui.engine import GameState, Move, Rules
 from c4tui.protocols import c4n, cfsp, i32cfsp
+from c4tui.protocols.terms import Clock, parse_clock
 from c4tui.server.tuning import raise_open_file_limit
 
 GRACE_SECONDS = 15
@@ -366,6 +370,16 @@ def peak_memory_mib(pid: int) -> float:
     return float("nan")
 
 
+def cpu_seconds(pid: int) -> float:
+    """The CPU time the process has used so far (Linux /proc utime + stime), in seconds.
+
+    Less sensitive than moves/s to other work on the machine: what the server itself spent.
+    """
+    with open(f"/proc/{pid}/stat", encoding="ascii") as stat:
+        fields = stat.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def percentile(values: list[float], fraction: float) -> float:
     """The ``fraction`` quantile of ``values`` (nearest rank); NaN when empty."""
     ordered = sorted(values)
@@ -412,6 +426,9 @@ def parse_options() -> Options:
     parser.add_argument("--rooms", type=int, default=500, help="lobby: rooms (M)")
     parser.add_argument("--viewers", type=int, default=2, help="lobby: viewers per room (V)")
     parser.add_argument(
+        "--clock", type=lobby_clock, default=None, help="lobby: timed rooms, M+I (e.g. 10+5)"
+    )
+    parser.add_argument(
         "--loadgen",
         choices=["python", "c"],
         default="python",
@@ -431,7 +448,7 @@ def parse_options() -> Options:
     )
     args = parser.parse_args()
     if args.scenario == "lobby":
-        run_lobby_scenario(args.rooms, args.viewers, args.seconds)
+        run_lobby_scenario(args.rooms, args.viewers, args.seconds, args.clock)
         raise SystemExit(0)
     if args.budget or args.capacity or args.loadgen == "c":
         raise SystemExit(run_with_c_generator(args))
@@ -451,8 +468,16 @@ def run_with_c_generator(args: argparse.Namespace) -> int:
     return server_budget.run_with_c_clients(args.protocol, args.clients, args.seconds, args.rate)
 
 
-def run_lobby_scenario(rooms: int, viewers: int, seconds: float) -> None:
-    """Rooms of two players and ``viewers`` viewers; moves/s and broadcast latency."""
+def lobby_clock(text: str) -> Clock:
+    """``--clock``'s value: ``M+I`` (minutes 1-60, increment 0-60 seconds)."""
+    clock = parse_clock(text)
+    if clock is None:
+        raise argparse.ArgumentTypeError(f"not a clock: {text!r} (M+I, e.g. 10+5)")
+    return clock
+
+
+def run_lobby_scenario(rooms: int, viewers: int, seconds: float, clock: Clock | None) -> None:
+    """Rooms of two players and ``viewers`` viewers (timed with ``clock``); moves/s, latency."""
     from lobby_load import load_lobby  # noqa: PLC0415 (bench/ is the script's directory)
 
     raise_open_file_limit()
@@ -467,12 +492,18 @@ def run_lobby_scenario(rooms: int, viewers: int, seconds: float) -> None:
         command += ["--max-rooms", str(max(rooms, 256))]
         server, port = start_server(command, log)
         try:
-            tally = asyncio.run(load_lobby(port, rooms, viewers, seconds))
+            started = cpu_seconds(server.pid)
+            tally = asyncio.run(load_lobby(port, rooms, viewers, seconds, clock))
+            cpu = cpu_seconds(server.pid) - started
             memory = peak_memory_mib(server.pid)
         finally:
             exit_code = stop_server(server)
     latencies = tally.latencies
-    print(f"lobby: {rooms} rooms x (2 players + {viewers} viewers), {seconds:g} s on 127.0.0.1")
+    timed = "untimed" if clock is None else f"clock {clock.text}"
+    print(
+        f"lobby: {rooms} rooms x (2 players + {viewers} viewers), {timed}, "
+        f"{seconds:g} s on 127.0.0.1"
+    )
     print(
         f"moves/s {tally.moves / seconds:.0f}  (moves {tally.moves}, games {tally.games}, "
         f"room errors {tally.errors})"
@@ -481,6 +512,10 @@ def run_lobby_scenario(rooms: int, viewers: int, seconds: float) -> None:
         f"broadcast latency (move sent -> each viewer's BOARDSTATUS) p50 "
         f"{milliseconds(latencies, 0.5)}  p99 {milliseconds(latencies, 0.99)}  "
         f"(samples {len(latencies)})"
+    )
+    print(
+        f"server CPU {cpu:.2f} s ({cpu / max(1, tally.moves) * 1000:.3f} ms a move, "
+        "logins included)"
     )
     print(f"server peak memory {memory:.1f} MiB  server exit {exit_code}")
 

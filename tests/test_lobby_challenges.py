@@ -48,6 +48,8 @@ def test_a_challenge_reaches_the_user_and_accepting_it_begins_a_game() -> None:
         (bob, "ACCEPT:ACKSTATUS:0"),
         (ann, "BEGIN:ann:bob:7:6:classic"),
         (bob, "BEGIN:ann:bob:7:6:classic"),
+        (ann, "CLOCK:180000:180000"),  # a timed challenge's clocks start with its BEGIN
+        (bob, "CLOCK:180000:180000"),
     ]
     room = lobby.room_of(ann)
     assert room is not None and room.name == "challenge-1" and room.terms == RATED
@@ -129,7 +131,10 @@ def test_a_rematch_swaps_colours_within_the_window() -> None:
     ]
     outbox = lobby.challenges.accept(bob, "ann")
     assert outbox[0] == (bob, "ACCEPT:ACKSTATUS:0")
-    assert outbox[1:] == [(member, "BEGIN:bob:ann:7:6:classic") for member in (bob, ann)]
+    assert outbox[1:] == [
+        *[(member, "BEGIN:bob:ann:7:6:classic") for member in (bob, ann)],
+        *[(member, "CLOCK:180000:180000") for member in (bob, ann)],  # a fresh 3+2
+    ]
 
 
 def test_both_asking_for_a_rematch_begins_it() -> None:

@@ -4,20 +4,27 @@
 made it, checked by our engine, for the driver's ``RoomPlayer`` seats: the opponent's
 seat when we play, both seats when we watch. Chat lines reach whoever listens
 at once.
+
+In a timed game (§5.4) each BOARDSTATUS is followed by CLOCK: the move is handed
+on only once its CLOCK is read, so whoever shows the board shows the clocks that
+go with it (``clock``).
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import time
 from collections.abc import Callable
 
 from c4tui.client import words
+from c4tui.client.clocks import ClockReading
 from c4tui.client.link import LobbyLink, RoomSummary, ServerMessage
 from c4tui.engine import C4Error, GameState, Move, Player
 from c4tui.net.errors import NetworkError, ProtocolError
 from c4tui.net.wire import quote
 from c4tui.protocols import lobby as wire
+from c4tui.protocols.competition import ClockTimes
 from c4tui.protocols.lobby_boards import move_between, state_from_cells
 
 
@@ -26,7 +33,8 @@ class RoomGame:
 
     A pump reads what the server pushes: boards become moves (our engine finds
     the one legal move that makes each), chat lines go to ``on_chat`` at once,
-    and a forfeit goes to ``on_forfeit`` (the loser's colour and the words).
+    and a forfeit or a loss on time goes to ``on_forfeit`` (the loser's colour and
+    the words). A timed game's clocks are ``clock``, also told to ``on_clock``.
     """
 
     def __init__(self, link: LobbyLink, red: str, yellow: str, start: GameState) -> None:
@@ -47,6 +55,10 @@ class RoomGame:
         self.earlier: tuple[Move, ...] | None = None
         #: Moves the server's boards have shown since ``start``.
         self.shown = 0
+        #: The server's last CLOCK (None: not a timed game, or none came yet).
+        self.clock: ClockReading | None = None
+        self.on_clock: Callable[[ClockReading], None] = lambda reading: None
+        self._held: Move | None = None  # a timed game's move, until its CLOCK comes
         self._failed = False  # an error waits in ``moves``: no more boards will come
         self._news = asyncio.Event()  # set (and replaced) whenever a board or an error comes
         self._pump = asyncio.create_task(self._read())
@@ -79,6 +91,8 @@ class RoomGame:
             self.on_chat(message.user, message.text)
         elif isinstance(message, wire.BoardStatus):
             self._board(message.cells)
+        elif isinstance(message, ClockTimes):
+            self._clock(message)
         elif isinstance(message, wire.GameEnd):
             self._end(message)
         elif isinstance(message, wire.Away | wire.Back):
@@ -99,17 +113,39 @@ class RoomGame:
         if move is None:
             raise ProtocolError(f"a board no legal move leads to: {quote(board)}")
         self.state = self.state.play(move)
+        if self.clock is None:
+            self._hand_on(move)
+        else:  # timed: the CLOCK that follows comes with it
+            self._held = move
+
+    def _hand_on(self, move: Move) -> None:
         self.shown += 1
         self.moves.put_nowait(move)
         self._tell()
 
+    def _clock(self, times: ClockTimes) -> None:
+        """CLOCK: the times as the server had them now; a move waiting for them goes on."""
+        mover = None if self.state.is_over else self.state.turn
+        self.clock = ClockReading(times.red_ms, times.yellow_ms, mover, time.monotonic())
+        self.on_clock(self.clock)
+        held, self._held = self._held, None
+        if held is not None:
+            self._hand_on(held)
+
     def _end(self, end: wire.GameEnd) -> None:
         if end.cells != wire.cells(self.state):
             self._board(end.cells)  # the last move comes with the end
+        held, self._held = self._held, None
+        if held is not None:  # no CLOCK after the last move: GAMEEND instead
+            self._hand_on(held)
         self.ended = end
-        if end.status == 2:
+        if self.clock is not None:
+            self.clock = self.clock.stopped(time.monotonic())
+            self.on_clock(self.clock)
+        if end.status in (2, 3):
             loser = Player.YELLOW if self.colour_of(end.winner) is Player.RED else Player.RED
-            self.on_forfeit(loser, f"{self.names[loser]} forfeited or left the game")
+            how = "lost on time" if end.status == 3 else "forfeited or left the game"
+            self.on_forfeit(loser, f"{self.names[loser]} {how}")
 
     async def next_move(self) -> Move:
         """The next move played in the room. Raises NetworkError or ProtocolError."""

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import sys
+import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from functools import partial
@@ -17,12 +18,13 @@ from typing import TextIO
 
 from c4tui.client import words
 from c4tui.client.challenges import room_of
+from c4tui.client.clocks import both_clocks
 from c4tui.client.comeback import Account, Comeback, worth_coming_back
 from c4tui.client.link import LobbyLink, ServerMessage
 from c4tui.client.outcomes import CreateOutcome, JoinOutcome, LoginOutcome, RegisterOutcome
 from c4tui.client.room_game import RoomGame, room_game_from
 from c4tui.client.words import Voice
-from c4tui.console import challenges, standing
+from c4tui.console import challenges, room_requests, standing
 from c4tui.console import history as past
 from c4tui.console.comeback import (
     AT_PROMPT,
@@ -47,8 +49,9 @@ from c4tui.console.game import (
     tolerate_bad_bytes,
 )
 from c4tui.console.lines import EndOfInput, PlainText, printable, read_secret, unless_left
-from c4tui.console.lobby_help import DEFAULT_GAME, HELP, LOBBY_PROMPT
-from c4tui.engine import Player, Rules, describe_move, render_board, status_line
+from c4tui.console.lobby_help import HELP, LOBBY_PROMPT
+from c4tui.console.room_requests import CREATE_USAGE, QUICK_USAGE, parse_create, parse_quick
+from c4tui.engine import Player, describe_move, render_board, status_line
 from c4tui.engine.text import WIN_MARK
 from c4tui.match.backends.room_seat import room_seats
 from c4tui.match.driver import MatchDriver
@@ -231,10 +234,10 @@ class ConsoleLobby(PlainText):
         """Carry out one command; False to quit."""
         word, _, rest = line.strip().partition(" ")
         commands: dict[str, Callable[[LobbyLink, str], Awaitable[None]]] = {
-            "rooms": self._rooms,
+            "rooms": lambda link, rest: room_requests.list_rooms(link, self.say),
             "create": self._create,
-            "join": self._join,
-            "watch": self._watch,
+            "join": lambda link, rest: self._enter(link, rest, wire.Mode.PLAYER),
+            "watch": lambda link, rest: self._enter(link, rest, wire.Mode.VIEWER),
             "quick": self._quick,
             "history": lambda link, rest: past.history(link, rest, self.say),
             "show": lambda link, rest: past.show(link, rest, self.say),
@@ -256,34 +259,19 @@ class ConsoleLobby(PlainText):
             self.say(HELP)
         return True
 
-    async def _rooms(self, link: LobbyLink, rest: str) -> None:
-        rooms = await link.rooms()
-        if not rooms:
-            self.say("No rooms yet: create one, or quick to wait for an opponent.")
-        for room in rooms:
-            columns, rows, rules = room.game
-            self.say(
-                f"{room.name}: {columns} × {rows} {rules.value}, {room.players}, "
-                f"{room.viewers} watching ({room.state})"
-            )
-
     async def _create(self, link: LobbyLink, rest: str) -> None:
-        name, game = self._name_and_game(rest)
-        if game is None:
-            self.say("Usage: create NAME [COLS ROWS classic|popout]")
+        request = parse_create(rest)
+        if request is None:
+            self.say(CREATE_USAGE)
             return
-        created = await link.create(name, game)
+        name = request.name
+        created = await link.create(name, request.game, request.terms)
         if created is not CreateOutcome.CREATED:
             self.say(words.CREATE.said(created, Voice.CONSOLE))
             return
-        self.say(f"Room {name!r} created: waiting for a second player (quit leaves).")
+        terms = request.described_terms
+        self.say(f"Room {name!r} created{terms}: waiting for a second player (quit leaves).")
         await self._in_room(link, name)
-
-    async def _join(self, link: LobbyLink, rest: str) -> None:
-        await self._enter(link, rest, wire.Mode.PLAYER)
-
-    async def _watch(self, link: LobbyLink, rest: str) -> None:
-        await self._enter(link, rest, wire.Mode.VIEWER)
 
     async def _enter(self, link: LobbyLink, name: str, mode: wire.Mode) -> None:
         joined = await link.join(name, mode)
@@ -293,24 +281,17 @@ class ConsoleLobby(PlainText):
         await self._in_room(link, name, watching=mode is wire.Mode.VIEWER)
 
     async def _quick(self, link: LobbyLink, rest: str) -> None:
-        game = wire.parse_game(rest.split()) if rest else DEFAULT_GAME
-        if game is None:
-            self.say("Usage: quick [COLS ROWS classic|popout]")
+        request = parse_quick(rest)
+        if request is None:
+            self.say(QUICK_USAGE)
             return
-        room = await link.quick_play(game)
+        room = await link.quick_play(request.game, request.terms)
         if room is None:
             self.say(words.QUICK_PLAY_REFUSED.said(Voice.CONSOLE))
             return
-        self.say(f"In room {room}: waiting for an opponent if nobody is there yet (quit leaves).")
+        waiting = "waiting for an opponent if nobody is there yet (quit leaves)"
+        self.say(f"In room {room}{request.described_terms}: {waiting}.")
         await self._in_room(link, room)
-
-    @staticmethod
-    def _name_and_game(rest: str) -> tuple[str, tuple[int, int, Rules] | None]:
-        """``NAME`` or ``NAME COLS ROWS RULES`` (a name may hold spaces)."""
-        fields = rest.split()
-        if len(fields) >= 4 and (game := wire.parse_game(fields[-3:])) is not None:
-            return " ".join(fields[:-3]), game
-        return rest, DEFAULT_GAME if rest else None
 
     # ----- in a room -----------------------------------------------------------------
 
@@ -373,6 +354,8 @@ class ConsoleLobby(PlainText):
         game.on_chat = lambda user, text: self.say(f"{user} says: {printable(text)}")
         game.on_presence = self.say
         game.on_forfeit = driver.resign
+        game.on_clock = lambda reading: self._clock_came(game)
+        self._clock_owed = False
         events = driver.listen()
         driver.start()
         typing = asyncio.create_task(self._typed_in_game(driver, game, mine))
@@ -404,6 +387,7 @@ class ConsoleLobby(PlainText):
                     continue  # our move never reached the board: the stop comes next
                 self.say(render_board(event.state))
                 self.say(status_line(event.state))
+                self._show_clocks(game)
                 if event.submits:
                     self.say(f"Your move ({move_hint(event.state.rules)}), say TEXT, or forfeit:")
             elif isinstance(event, MovePlayed) and event.player is mine:
@@ -414,12 +398,24 @@ class ConsoleLobby(PlainText):
                 self.say(event.reason)
             elif isinstance(event, GameOver):
                 self.say(render_board(event.state, mark_win=True))
+                self._show_clocks(game)
                 self.say(words.room_result(names, event.winner, mine))
                 if event.state.winner is not None:  # a four on the board, not a forfeit
                     self.say(f"(The winning four are marked {WIN_MARK}.)")
                 return
             elif isinstance(event, MatchFailed):
                 raise NetworkError(event.problem)
+
+    def _show_clocks(self, game: RoomGame) -> None:
+        """A timed game's clocks under its board; owed until the game's first CLOCK comes."""
+        self._clock_owed = game.clock is None
+        if game.clock is not None:
+            self.say(both_clocks(game.clock, game.names, time.monotonic()))
+
+    def _clock_came(self, game: RoomGame) -> None:
+        """The first CLOCK came after the first board was shown: the clocks follow it."""
+        if self._clock_owed:
+            self._show_clocks(game)
 
     async def _typed_in_game(
         self, driver: MatchDriver, game: RoomGame, mine: Player | None

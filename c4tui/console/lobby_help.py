@@ -19,11 +19,14 @@ _DEFAULT_WORDS = f"{DEFAULT_GAME[0]} {DEFAULT_GAME[1]} {DEFAULT_GAME[2].value}"
 
 HELP = f"""Commands:
   rooms                          every room: its board, players and state
-  create NAME [COLS ROWS RULES]  open a room and wait in it (RULES: classic or popout;
-                                 without them {_DEFAULT_WORDS}, as the app's menu)
+  create NAME [COLS ROWS RULES] [rated|casual] [M+I]
+                                 open a room and wait in it (RULES: classic or popout;
+                                 without them {_DEFAULT_WORDS}, as the app's menu; casual,
+                                 no clock unless asked: 3+2 is 3 minutes each, +2 s a move)
   join NAME                      play in a room whose creator waits
   watch NAME                     watch a room
-  quick [COLS ROWS RULES]        play the next person waiting for the same game, or wait
+  quick [COLS ROWS RULES] [rated|casual] [M+I]
+                                 play the next person waiting for the same game, or wait
   players                        who is online: rating, free or busy, [bot]
   challenge USER [COLS ROWS RULES] [rated|casual] [M+I]
                                  challenge USER by name (without settings: {_DEFAULT_WORDS},

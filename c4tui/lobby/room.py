@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Generic, TypeVar
 
+from c4tui.lobby.clock import GameClock
 from c4tui.lobby.table import Seat, Table
 from c4tui.protocols.terms import CASUAL, Terms
 
@@ -45,6 +46,7 @@ class Room(Generic[S, M]):
     terms: Terms = CASUAL  # rated or casual, and its clock
     away: dict[Seat, int] = field(default_factory=dict)  # seats whose player left, in what order
     plies: int = 0  # moves played in its game
+    clock: GameClock | None = None  # a timed game's clock, once it has begun
 
     @property
     def playing(self) -> bool:

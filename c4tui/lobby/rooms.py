@@ -10,7 +10,12 @@ A player whose connection drops after BEGIN may be *away* rather than beaten
 (spec/protocols.md §5.1), when the lobby is given a grace period: the game waits
 for it, it comes back by logging in again (``rejoin``) or a second login takes its
 seat over (``take_over``), and when the server's timer says the grace has run out
-(``expire``) it loses by forfeit. The rooms keep no clock: the server does.
+(``expire``) it loses by forfeit. The grace's timers are the server's.
+
+A timed room (§5.4) has a game clock, kept by the ``Timekeeper`` from the time the
+server passes in: CLOCK after BEGIN, after each BOARDSTATUS and to whoever catches
+up; a move that comes after its player's time ran out loses on time, and so does a
+silent player when the server's frequent check (``out_of_time``) finds its flag down.
 
 What is played in the rooms, and the words for it, is the ``RoomKind``'s
 (``c4tui.lobby.kinds``): Connect Four in the lobby, tic-tac-toe on the port for
@@ -28,6 +33,7 @@ from c4tui.lobby.challenges import Challenges
 from c4tui.lobby.journal import EndReason, GameBegan, GameEvent, GameFinished, MoveMade
 from c4tui.lobby.room import Member, Outbox, Room
 from c4tui.lobby.table import RoomKind, Seat
+from c4tui.lobby.timekeeper import Timekeeper, no_time
 from c4tui.protocols import lobby as wire
 from c4tui.protocols.limits import MAX_ROOMS
 from c4tui.protocols.terms import CASUAL, Terms, terms_fields
@@ -58,7 +64,8 @@ class Lobby(Generic[S, M]):
         None keeps the INFO1112 handout's rules (tic-tac-toe): a player who leaves
         forfeits at once, and a second login is a stranger to the first one's game.
         0 forfeits a dropped player at once too, but a second login takes the game over.
-        ``now``: the server's clock, for the challenges' rematch window (§5.5).
+        ``now``: seconds on a steady clock (the server's), for timed rooms' clocks and the
+        challenges' rematch window (§5.5); None: time does not pass, and there are no rematches.
         """
         self.kind = kind
         self.max_rooms = max_rooms
@@ -72,6 +79,7 @@ class Lobby(Generic[S, M]):
         self._journal: list[GameEvent[S, M]] = []
         self._challenge_names = itertools.count(1)
         self.challenges = Challenges(self, now)
+        self.clocks = Timekeeper(now or no_time)
 
     def take_journal(self) -> list[GameEvent[S, M]]:
         """What happened to the games since the last call, oldest first (the server keeps it)."""
@@ -155,7 +163,9 @@ class Lobby(Generic[S, M]):
         self._journal.append(
             GameBegan(room.name, room.red.name, yellow.name, room.game, room.terms)
         )
-        return room.to_all(self.kind.begin(room.red.name, yellow.name, room.game))
+        self.clocks.start(room)
+        begin = room.to_all(self.kind.begin(room.red.name, yellow.name, room.game))
+        return begin + self.clocks.told(room, room.members)
 
     def _catch_up(self, room: Room[S, M], viewer: Member) -> Outbox:
         """What a viewer joining a game in progress must see: who plays, and the board."""
@@ -167,6 +177,7 @@ class Lobby(Generic[S, M]):
         return [
             (viewer, self.kind.in_progress(to_move.name, other.name, room.game)),
             (viewer, room.state.board_status()),
+            *self.clocks.told(room, [viewer]),
         ]
 
     def quick_play(self, member: Member, game: S, terms: Terms = CASUAL) -> Outbox:
@@ -213,7 +224,10 @@ class Lobby(Generic[S, M]):
         room = self._where.get(member)
         if room is None:
             return [(member, wire.NOROOM)]
-        problem = self._move_problem(room, member) or unreadable
+        problem = self._move_problem(room, member)
+        if problem is None and self.clocks.has_fallen(room):
+            return self._lost_on_time(room)  # too late: the flag fell before the move came
+        problem = problem or unreadable
         if problem is None and move is not None:
             problem = room.state.refusal(move)
             if problem is None:
@@ -225,10 +239,10 @@ class Lobby(Generic[S, M]):
         """The board to all after ``move`` (a legal one), or GAMEEND if it ends the game."""
         room.state = room.state.play(move)
         room.plies += 1
-        self._journal.append(MoveMade(room.name, room.plies, move))
+        self._journal.append(MoveMade(room.name, room.plies, move, self.clocks.moved(room)))
         if room.state.is_over:
             return self._end(room, self._result(room))
-        return room.to_all(room.state.board_status())
+        return room.to_all(room.state.board_status()) + self.clocks.told(room, room.members)
 
     def _move_problem(self, room: Room[S, M], member: Member) -> str | None:
         seat = room.seat_of(member)
@@ -270,6 +284,23 @@ class Lobby(Generic[S, M]):
         assert winner is not None
         self._journal.append(GameFinished(room.name, winner.name, reason))
         return self._end(room, room.state.game_end(2, winner.name))
+
+    def out_of_time(self) -> Outbox:
+        """Every game whose player to move has run out of time ends: GAMEEND status 3, to all.
+
+        The server calls this often (every 50 ms); it looks only at rooms whose flag is due.
+        """
+        return [
+            message
+            for room in self.clocks.fallen(self.rooms)
+            for message in self._lost_on_time(room)
+        ]
+
+    def _lost_on_time(self, room: Room[S, M]) -> Outbox:
+        """The player to move in ``room`` ran out of time: the other wins (status 3)."""
+        winner = room.seated(room.state.seat_to_move.other)
+        self._journal.append(GameFinished(room.name, winner.name, EndReason.TIME))
+        return self._end(room, room.state.game_end(3, winner.name))
 
     def _end(self, room: Room[S, M], message: str) -> Outbox:
         """Tell everyone how it ended and delete the room."""
@@ -383,14 +414,24 @@ class Lobby(Generic[S, M]):
         return self._forfeited(room, seat, EndReason.DISCONNECT)
 
     def restore(
-        self, name: str, players: tuple[str, str], settings: S, moves: Iterable[M]
+        self,
+        name: str,
+        players: tuple[str, str],
+        settings: S,
+        moves: Iterable[M],
+        *,
+        terms: Terms = CASUAL,
+        left: tuple[int, int] | None = None,
     ) -> Room[S, M]:
         """A game that had begun before a restart, both players away until they log in.
 
-        ``moves`` were legal when they were played; the server starts both graces.
+        ``moves`` were legal when they were played; the server starts both graces. A
+        timed game's clocks are as they stood after its last move (``left``: RED's and
+        YELLOW's milliseconds; None: no move yet), the mover's running from now.
         """
         red, yellow = Member(players[0]), Member(players[1])
-        room = Room(name, settings, red, next(self._numbers), self.kind.new_table(settings), yellow)
+        table = self.kind.new_table(settings)
+        room = Room(name, settings, red, next(self._numbers), table, yellow, terms=terms)
         for move in moves:
             room.state = room.state.play(move)
             room.plies += 1  # numbered on from the stored moves (no GameBegan: it is stored)
@@ -398,4 +439,5 @@ class Lobby(Generic[S, M]):
         room.away = {Seat.FIRST: departure, Seat.SECOND: departure}
         self.rooms[name] = room
         self._away.update({red.name: room, yellow.name: room})
+        self.clocks.resume(room, left)
         return room

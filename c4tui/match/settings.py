@@ -8,6 +8,8 @@ from typing import TYPE_CHECKING, TypeAlias
 
 from c4tui.engine import DEFAULT_COLUMNS, DEFAULT_ROWS, GameState, Move, Player, Rules
 from c4tui.match.backends import Backend, PersonBackend, SeatContext, opponent_kind
+from c4tui.match.backends.online import lobby_terms
+from c4tui.protocols.terms import Terms
 
 if TYPE_CHECKING:
     from c4tui.match.driver import MatchDriver
@@ -45,6 +47,11 @@ class MatchSettings:
     def kind(self) -> type[Backend]:
         """The opponent's kind (raises KeyError for an unknown key)."""
         return opponent_kind(self.opponent)
+
+    @property
+    def terms(self) -> Terms:
+        """Rated or casual, and the clock, as picked for the lobby's games (casual, none: unset)."""
+        return lobby_terms(self.options)
 
     def new_game(self) -> GameState:
         """The empty board these settings describe."""

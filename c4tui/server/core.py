@@ -21,8 +21,9 @@ import itertools
 import logging
 import signal
 import sqlite3
+import time
 from collections import Counter
-from collections.abc import Awaitable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -110,14 +111,24 @@ class C4Server:
     """Serves every connection in its own task; one client's failure touches no other."""
 
     def __init__(
-        self, config: ServerConfig, extra_protocols: Sequence[ServerProtocol] = ()
+        self,
+        config: ServerConfig,
+        extra_protocols: Sequence[ServerProtocol] = (),
+        *,
+        now: Callable[[], float] = time.monotonic,
     ) -> None:
+        """``now``: the steady clock timed games run on (a test may pass one it moves)."""
         self.config = config
         self.pool = SearchPool(config.ai_workers, queue_limit=max(1, config.max_connections))
         store = SqliteStore(config.db or default_database(), config.bcrypt_rounds)
         # The lobby's games are kept (the store is their keeper); tic-tac-toe's are not.
         self.lobby = LobbyService(
-            store, CONNECT_FOUR, config.max_rooms, keeper=store, grace=config.reconnect_grace
+            store,
+            CONNECT_FOUR,
+            config.max_rooms,
+            keeper=store,
+            grace=config.reconnect_grace,
+            now=now,
         )
         # One account, one count of failures: the two ports share the throttle.
         self.tictactoe = LobbyService(store, TIC_TAC_TOE, config.max_rooms, self.lobby.throttle)
@@ -159,6 +170,7 @@ class C4Server:
         """
         await self.lobby.store.open()
         await self._restore_games()
+        self.lobby.start_clocks()
         self._server = await asyncio.start_server(
             functools.partial(self._accept, protocols=self.protocols),
             self.config.host,
@@ -191,7 +203,14 @@ class C4Server:
         """
         games = await self.lobby.store.unfinished_games()
         for game in games:
-            self.lobby.rooms.restore(game.room, (game.red, game.yellow), game.settings, game.moves)
+            self.lobby.rooms.restore(
+                game.room,
+                (game.red, game.yellow),
+                game.settings,
+                game.moves,
+                terms=game.terms,
+                left=game.clock_left,
+            )
             for user in (game.red, game.yellow):
                 self.lobby.start_grace(user)
         if games:

@@ -22,6 +22,10 @@ out by a ghost. A player whose connection drops out of a game is away for the
 grace period (spec/protocols.md §5.1): the timers are here, the rules in the
 rooms. Logins on the lobby's port and on the tic-tac-toe port are separate.
 
+Timed games (§5.4): the rooms keep the clocks from the ``now`` they are given
+(``time.monotonic``); ``keep_time`` asks them every ``CLOCK_CHECK`` seconds which
+flags fell and announces those games' ends like any other.
+
 Silence is not idleness: only a connection that has not logged in, or is in no
 room, is cut off for it. The lobby protocol's connections hear ``BYE:<reason>``
 before every close the server means (the handout's protocol has no such word).
@@ -35,7 +39,7 @@ import logging
 import math
 import time
 from collections import deque
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Generic, Protocol, TypeVar
 
 from c4tui.lobby import Lobby, Member, Outbox, RoomKind
@@ -55,6 +59,8 @@ log = logging.getLogger("c4tui.server")
 
 #: Messages that may wait for one member before it counts as unable to keep up.
 OUTBOX_LIMIT = 1024
+#: Seconds between two looks for fallen flags (§5.4 asks for at most 0.1).
+CLOCK_CHECK = 0.05
 #: A dialect's requests; one kind of them; the rooms' settings; a move in their game.
 R = TypeVar("R")
 T = TypeVar("T")
@@ -153,10 +159,14 @@ class LobbyService(Generic[S, M]):
         *,
         keeper: Keeper[S, M] | None = None,
         grace: float | None = None,
+        now: Callable[[], float] = time.monotonic,
     ) -> None:
-        """``grace``: seconds a dropped player has to come back (``Lobby``; None: none)."""
+        """``grace``: seconds a dropped player has to come back (``Lobby``; None: none).
+
+        ``now``: the steady clock timed games run on (tests pass one they can move).
+        """
         self.store = store
-        self.rooms = Lobby(kind, max_rooms, grace, now=time.monotonic)
+        self.rooms = Lobby(kind, max_rooms, grace, now=now)
         self.throttle = throttle or LoginThrottle()  # shared by services with one account store
         self.keeper = keeper
         self.open: set[LobbyConnection] = set()  # every connection, logged in or not
@@ -167,6 +177,7 @@ class LobbyService(Generic[S, M]):
         self._unannounced: deque[tuple[list[GameEvent[S, M]], Outbox]] = deque()
         self._in_order = asyncio.Lock()
         self._announcing: set[asyncio.Task[None]] = set()  # announce_soon's, until done
+        self._timekeeping: asyncio.Task[None] | None = None  # keep_time, while serving
 
     async def announce(self, outbox: Outbox) -> None:
         """Keep what the last act did to the games, then deliver ``outbox`` (what it answered).
@@ -304,9 +315,26 @@ class LobbyService(Generic[S, M]):
         self._graces.pop(user, None)
         self.announce_soon(self.rooms.expire(user))  # the forfeit is kept before it is told
 
+    def start_clocks(self) -> None:
+        """Start looking for fallen flags (``keep_time``) until ``shut_down``."""
+        if self._timekeeping is None:
+            self._timekeeping = asyncio.create_task(self.keep_time())
+
+    async def keep_time(self) -> None:
+        """Every ``CLOCK_CHECK`` seconds, end each game whose mover ran out of time.
+
+        A silent player loses on time without sending anything (GAMEEND :3), kept
+        before it is told; the rooms look only at the flags that are due.
+        """
+        while True:
+            await asyncio.sleep(CLOCK_CHECK)
+            await self.announce(self.rooms.out_of_time())
+
     async def shut_down(self, within: float) -> None:
         """The server stops: BYE:shutdown to every connection; wait for them to close."""
         self._stopping = True
+        if self._timekeeping is not None:  # a restart resumes the clocks where they stood
+            self._timekeeping.cancel()
         for timer in self._graces.values():
             timer.cancel()
         self._graces.clear()

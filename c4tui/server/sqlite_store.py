@@ -27,6 +27,7 @@ from c4tui.engine import Move, Rules, format_move, parse_move
 from c4tui.lobby.journal import EndReason, GameBegan, GameEvent, MoveMade
 from c4tui.lobby.kinds import ConnectFourSettings
 from c4tui.protocols.competition import ProfileInfo
+from c4tui.protocols.terms import Clock, parse_clock
 from c4tui.server import sqlite_standing
 from c4tui.server.limits import DEFAULT_ROUNDS
 from c4tui.server.store import (
@@ -86,9 +87,11 @@ SCHEMA_VERSION = len(MIGRATIONS)
 #: Names looked up in one statement (SQLite's limit on parameters is well above it).
 _NAMES_PER_QUERY = 500
 _GAME_COLUMNS = (
-    'id, room, red, yellow, "columns", "rows", rules, rated, started, ended, winner, reason'
+    'id, room, red, yellow, "columns", "rows", rules, rated, started, ended, winner, reason, clock'
 )
-_GameRow = tuple[int, str, str, str, int, int, str, int, str, str | None, str | None, str | None]
+_GameRow = tuple[
+    int, str, str, str, int, int, str, int, str, str | None, str | None, str | None, str | None
+]
 
 
 class NewerDatabaseError(sqlite3.DatabaseError):
@@ -201,14 +204,30 @@ class SqliteStore:
         """Keep a game that has just begun in ``room``; its number."""
         return await self._in_database(self._insert_game, room, red, yellow, settings, rated)
 
-    def _insert_game(
-        self, room: str, red: str, yellow: str, settings: ConnectFourSettings, rated: bool
+    def _insert_game(  # noqa: PLR0917 (a game's row, column by column)
+        self,
+        room: str,
+        red: str,
+        yellow: str,
+        settings: ConnectFourSettings,
+        rated: bool,
+        clock: Clock | None = None,
     ) -> int:
         columns, rows, rules = settings
         cursor = self._execute(
-            'INSERT INTO games (room, red, yellow, "columns", "rows", rules, rated, started)'
-            " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-            (room, red, yellow, columns, rows, rules.value, int(rated), utc_now()),
+            'INSERT INTO games (room, red, yellow, "columns", "rows", rules, rated, started, clock)'
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (
+                room,
+                red,
+                yellow,
+                columns,
+                rows,
+                rules.value,
+                int(rated),
+                utc_now(),
+                None if clock is None else clock.text,
+            ),
         )
         assert cursor.lastrowid is not None, "an INSERT into a rowid table has a rowid"
         return cursor.lastrowid
@@ -217,9 +236,14 @@ class SqliteStore:
         """Keep the move of ``ply`` in ``game``."""
         await self._in_database(self._insert_move, game, ply, move)
 
-    def _insert_move(self, game: int, ply: int, move: Move) -> None:
+    def _insert_move(
+        self, game: int, ply: int, move: Move, left: tuple[int, int] | None = None
+    ) -> None:
+        """One move; ``left``: in a timed game, RED's and YELLOW's milliseconds after it."""
+        red_ms, yellow_ms = (None, None) if left is None else left
         self._execute(
-            "INSERT INTO moves (game, ply, move) VALUES (?, ?, ?)", (game, ply, format_move(move))
+            "INSERT INTO moves (game, ply, move, red_ms, yellow_ms) VALUES (?, ?, ?, ?, ?)",
+            (game, ply, format_move(move), red_ms, yellow_ms),
         )
 
     async def game_ended(
@@ -252,12 +276,13 @@ class SqliteStore:
     def _keep_event(self, event: GameEvent[ConnectFourSettings, Move]) -> NewRatings | None:
         """One event of the journal; the rooms' games are known by room while under way."""
         if isinstance(event, GameBegan):
+            terms = event.terms
             number = self._insert_game(
-                event.room, event.red, event.yellow, event.settings, event.terms.rated
+                event.room, event.red, event.yellow, event.settings, terms.rated, terms.clock
             )
             self._under_way[event.room] = number
         elif isinstance(event, MoveMade):
-            self._insert_move(self._under_way[event.room], event.ply, event.move)
+            self._insert_move(self._under_way[event.room], event.ply, event.move, event.clock)
         else:
             return self._end_game(self._under_way.pop(event.room), event.winner, event.reason)
         return None
@@ -306,22 +331,29 @@ class SqliteStore:
         return None if row is None else self._with_moves(row)
 
     def _with_moves(self, row: _GameRow) -> StoredGame:
-        number, room, red, yellow, columns, rows, rules, rated, started, ended, winner, reason = row
+        number, room, red, yellow, columns, rows, rules, rated = row[:8]
+        started, ended, winner, reason, clock_text = row[8:]
         moves = self._execute(
-            "SELECT move FROM moves WHERE game = ? ORDER BY ply", (number,)
+            "SELECT move, red_ms, yellow_ms FROM moves WHERE game = ? ORDER BY ply", (number,)
         ).fetchall()
+        clock = None if clock_text is None else parse_clock(clock_text)
+        left = None
+        if clock is not None and moves and moves[-1][1] is not None:
+            left = (int(moves[-1][1]), int(moves[-1][2]))
         return StoredGame(
             number,
             room,
             red,
             yellow,
             (columns, rows, Rules(rules)),
-            tuple(parse_move(text) for (text,) in moves),
+            tuple(parse_move(text) for text, _, _ in moves),
             bool(rated),
             started,
             ended,
             winner,
             None if reason is None else EndReason(reason),
+            clock,
+            left,
         )
 
     # ----- standing (§5.3) ----------------------------------------------------------

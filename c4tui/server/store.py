@@ -25,6 +25,7 @@ from c4tui.engine import Move, Rules
 from c4tui.lobby.journal import EndReason, GameEvent
 from c4tui.lobby.kinds import ConnectFourSettings
 from c4tui.protocols.competition import ProfileInfo, RatingChange
+from c4tui.protocols.terms import Clock, Terms
 from c4tui.storage import data_folder
 
 #: How many finished games HISTORY lists, newest first.
@@ -50,6 +51,8 @@ class StoredGame:
 
     ``ended``, ``winner`` and ``reason`` are None while the game is in progress
     (``winner`` stays None for a draw). Times are UTC, ISO 8601 (``2026-11-26T23:05:03Z``).
+    A timed game has its ``clock``, and ``clock_left``: the milliseconds RED and YELLOW
+    had after its last move (None: untimed, or no move yet).
     """
 
     number: int
@@ -63,6 +66,13 @@ class StoredGame:
     ended: str | None = None
     winner: str | None = None
     reason: EndReason | None = None
+    clock: Clock | None = None
+    clock_left: tuple[int, int] | None = None
+
+    @property
+    def terms(self) -> Terms:
+        """Rated or casual, and the clock: what the game was played for and on."""
+        return Terms(self.rated, self.clock)
 
     @property
     def rules(self) -> Rules:

@@ -10,7 +10,9 @@ its game over). A player who drops out of a game comes straight back, so the mod
 sees AWAY and BACK (§5.1) but never a grace running out (``test_lobby_stateful_restarts``
 lets it run out, and restarts the server). Every game that ends is kept: HISTORY and
 GAME:<id> (§5.2) must give it back as the model saw it played. A refusal's wording is
-the server's own: the model predicts ``INVALID:`` and a reason.
+the server's own: the model predicts ``INVALID:`` and a reason. Rooms may be timed
+(§5.4): CLOCK follows BEGIN, each BOARDSTATUS and a catching-up board, its times
+checked between the bounds the model can prove (``stateful_clocks``).
 """
 
 from __future__ import annotations
@@ -36,6 +38,7 @@ from c4tui.server.store import HISTORY_LIMIT
 from tests.net.conftest import server_in_a_thread
 from tests.net.lobby_client import TEST_ROUNDS
 from tests.net.stateful import machine_settings, wait_until_rooms_are
+from tests.net.stateful_clocks import TERMS, Clock, ModelClock, clock_words
 
 NAMES = ("ann", "bob", "cid", "dee")
 TIMEOUT = 3.0
@@ -94,6 +97,8 @@ class Room:
     moves: list[Move] = field(default_factory=list)
     #: Players away from the game, and in what order they left (equal: at once, a restart).
     away: dict[str, int] = field(default_factory=dict)
+    timing: Clock | None = None  # the clock it was asked with (§5.4)
+    clock: ModelClock | None = None  # a timed game's times, once it began
 
     def __post_init__(self) -> None:
         self.state = GameState.new(*self.game)
@@ -150,6 +155,7 @@ class Client:
         self.buffer = b""
 
     def send(self, line: str | bytes) -> None:
+        self.sent_at = time.monotonic()  # a timed turn it begins began no earlier
         self.socket.sendall(line if isinstance(line, bytes) else (line + "\n").encode("ascii"))
 
     def line(self) -> str:
@@ -273,11 +279,14 @@ class LobbyProtocol(RuleBasedStateMachine):
         second=st.sampled_from(NAMES),
         game=st.sampled_from([":4:4:classic", ":4:4:popout", ""]),
         viewer=st.sampled_from([None, *NAMES]),
+        terms=st.sampled_from(["", ":casual:10+5"]),
     )
-    def start_a_game(self, first: str, second: str, game: str, viewer: str | None) -> None:
+    def start_a_game(
+        self, first: str, second: str, game: str, viewer: str | None, terms: str
+    ) -> None:
         """Every example starts with a game under way, or a room waiting (the same name twice),
-        and maybe a viewer."""
-        self.create(first, "r1", game)
+        and maybe a viewer; timed or not."""
+        self.create(first, "r1", game, terms if game else "")
         self.join(second, "r1", "PLAYER")
         if viewer is not None:
             self.join(viewer, "r1", "VIEWER")
@@ -299,11 +308,15 @@ class LobbyProtocol(RuleBasedStateMachine):
     @rule(data=st.data())
     def quick_play_as_a_room_waits(self, data: st.DataObject) -> None:
         """QUICKPLAY with the settings of a room that waits (most random ones match none)."""
-        game = data.draw(st.sampled_from([r.game for r in self.rooms.values() if r.yellow is None]))
+        waiting = [(r.game, r.timing) for r in self.rooms.values() if r.yellow is None]
+        game, timing = data.draw(st.sampled_from(waiting))
         columns, rows, rules = game
         asked = "" if game == (7, 6, Rules.POPOUT) else f":{columns}:{rows}:{RULE_WORDS[rules]}"
+        terms = "" if timing is None else f":casual:{timing.text}"
+        if terms and not asked:
+            asked = f":{columns}:{rows}:{RULE_WORDS[rules]}"  # terms follow the board only
         free = [name for name in NAMES if self.room_of(name) is None]
-        self.quick_play(data.draw(st.sampled_from(free or NAMES)), asked)
+        self.quick_play(data.draw(st.sampled_from(free or NAMES)), asked, terms)
 
     @rule(who=st.sampled_from(NAMES), mode=st.sampled_from(["PLAYER", "VIEWER", "player", ""]))
     def room_list(self, who: str, mode: str) -> None:
@@ -328,26 +341,33 @@ class LobbyProtocol(RuleBasedStateMachine):
         stage = "waiting" if target.yellow is None else "playing"
         self.clients[who].expect(
             f"ROOMINFO:ACKSTATUS:0:{game_words(target.game)}:{target.red}:"
-            f"{target.yellow or ''}:{len(target.viewers)}:{stage}:casual:-"
+            f"{target.yellow or ''}:{len(target.viewers)}:{stage}:{clock_words(target.timing)}"
         )
 
     @rule(
         who=st.sampled_from(NAMES),
         room=st.sampled_from(ROOMS),
         game=st.sampled_from([suffix for suffix, _ in SETTINGS]),
+        terms=st.sampled_from([suffix for suffix, _ in TERMS]),
     )
-    def create(self, who: str, room: str, game: str) -> None:
-        self.clients[who].send(f"CREATE:{room}{game}")
+    def create(self, who: str, room: str, game: str, terms: str = "") -> None:
+        self.clients[who].send(f"CREATE:{room}{game}{terms}")
         settings_asked = dict(SETTINGS)[game]
+        timing = dict(TERMS)[terms]
         if room in ("bad'name", ""):
             status = 1
-        elif settings_asked is None or self.room_of(who) is not None:
+        elif (
+            settings_asked is None
+            or self.room_of(who) is not None
+            or timing == "bad"
+            or (terms and not game)
+        ):
             status = 4
         elif room in self.rooms:
             status = 2
         else:
             status = 0
-            self.rooms[room] = Room(who, settings_asked)
+            self.rooms[room] = Room(who, settings_asked, timing=_clock(timing))
         self.clients[who].expect(f"CREATE:ACKSTATUS:{status}")
 
     @rule(
@@ -376,6 +396,7 @@ class LobbyProtocol(RuleBasedStateMachine):
                 to_move, other = target.name_of(state.turn), target.name_of(state.turn.other)
                 client.expect(f"INPROGRESS:{to_move}:{other}:{game_words(target.game)}")
                 client.expect(f"BOARDSTATUS:{cells(state)}")
+                self._clock_caught_up(who, target)
                 self._still_away(who, target)
 
     def _still_away(self, who: str, room: Room) -> None:
@@ -386,6 +407,20 @@ class LobbyProtocol(RuleBasedStateMachine):
     def _begin(self, room: Room, yellow: str) -> None:
         room.yellow = yellow
         self._to(room.members, f"BEGIN:{room.red}:{yellow}:{game_words(room.game)}")
+        if room.timing is not None:
+            line = self._clock_heard(room.members)
+            room.clock = ModelClock.began(room.timing, line, self.clients[yellow].sent_at)
+
+    def _clock_heard(self, names: list[str]) -> str:
+        """The CLOCK line everyone in ``names`` hears alike (the first of them reads it)."""
+        line = self.clients[names[0]].line()
+        self._to(names[1:], line)
+        return line
+
+    def _clock_caught_up(self, who: str, room: Room) -> None:
+        """CLOCK to one who joins or comes back to a timed game under way."""
+        if room.clock is not None:
+            room.clock.caught_up(room.state.turn, self.clients[who].line())
 
     @precondition(lambda self: bool(self.rooms))
     @rule(data=st.data())
@@ -400,16 +435,23 @@ class LobbyProtocol(RuleBasedStateMachine):
         game=st.sampled_from(
             [":4:4:classic", ":4:4:popout", ":5:4:classic", ":7:6:popout", ":3:4:classic", ""]
         ),
+        terms=st.sampled_from([suffix for suffix, _ in TERMS]),
     )
-    def quick_play(self, who: str, game: str) -> None:
+    def quick_play(self, who: str, game: str, terms: str = "") -> None:
         client = self.clients[who]
-        client.send(f"QUICKPLAY{game}")
+        client.send(f"QUICKPLAY{game}{terms}")
         settings_asked = dict(SETTINGS).get(game.replace(":7:6:popout", ""))
+        timing = dict(TERMS)[terms]
         if settings_asked is None or self.room_of(who) is not None:
             client.expect("QUICKPLAY:ACKSTATUS:1")
             return
+        if timing == "bad" or (terms and not game):  # terms follow the board only
+            client.expect("QUICKPLAY:ACKSTATUS:1")
+            return
         waiting = [
-            n for n, r in self.rooms.items() if r.yellow is None and r.game == settings_asked
+            n
+            for n, r in self.rooms.items()
+            if r.yellow is None and (r.game, r.timing) == (settings_asked, _clock(timing))
         ]
         if waiting:  # the oldest, which comes first in creation order
             client.expect(f"QUICKPLAY:ACKSTATUS:0:{waiting[0]}")
@@ -419,7 +461,7 @@ class LobbyProtocol(RuleBasedStateMachine):
         found = re.fullmatch(r"QUICKPLAY:ACKSTATUS:0:(quick-[0-9]+)", got)
         assert found, got
         assert found[1] not in self.rooms, f"{found[1]} was already a room"
-        self.rooms[found[1]] = Room(who, settings_asked)
+        self.rooms[found[1]] = Room(who, settings_asked, timing=_clock(timing))
 
     # ----- rules: games ----------------------------------------------------------------
 
@@ -473,6 +515,9 @@ class LobbyProtocol(RuleBasedStateMachine):
         state = room.state
         if not state.is_over:
             self._to(room.members, f"BOARDSTATUS:{cells(state)}")
+            if room.clock is not None:
+                line = self._clock_heard(room.members)
+                room.clock.moved(state.turn.other, line, self.clients[mover].sent_at)
         elif state.winner is None:
             reason = "repetition" if state.draw_reason is DrawReason.REPETITION else "full"
             self._end(name, f"GAMEEND:{cells(state)}:1", None, reason)
@@ -675,6 +720,7 @@ class LobbyProtocol(RuleBasedStateMachine):
         to_move, other = room.name_of(state.turn), room.name_of(state.turn.other)
         self.clients[who].expect(f"INPROGRESS:{to_move}:{other}:{game_words(room.game)}")
         self.clients[who].expect(f"BOARDSTATUS:{cells(state)}")
+        self._clock_caught_up(who, room)
         self._still_away(who, room)
         if back:
             self._to([m for m in room.members if m != who], f"BACK:{who}")
@@ -701,6 +747,12 @@ class LobbyProtocol(RuleBasedStateMachine):
     @invariant()
     def every_game_in_the_model_is_unfinished(self) -> None:
         assert all(not room.state.is_over for room in self.rooms.values())
+
+
+def _clock(timing: Clock | str | None) -> Clock | None:
+    """The clock of well-formed terms (``TERMS``' values other than "bad")."""
+    assert timing != "bad"
+    return timing if isinstance(timing, Clock) else None
 
 
 LobbyProtocol.TestCase.settings = machine_settings(examples=20, steps=30)

@@ -45,11 +45,12 @@ async def test_a_challenge_pops_up_in_the_lobby_and_accepting_opens_the_game(
         assert "ann challenges you: 5 × 4 Pop Out, rated 3+2" in text_of(pilot, "Static")
         await pilot.press("a")
         assert await ann.line() == "BEGIN:ann:zoe:5:4:popout"
+        assert await ann.line() == "CLOCK:180000:180000"  # 3+2: the clocks start
         await until(pilot, lambda: isinstance(app.screen, OnlineGameScreen))
         screen = app.screen
         assert isinstance(screen, OnlineGameScreen) and screen._room == "challenge-1"
         await ann.send("FORFEIT")
-        await ann.line()
+        assert (await ann.line()).endswith(":2:zoe")
         await until(pilot, lambda: screen.driver.result is not None)
         await until(pilot, lambda: "r: rematch" in text_of(pilot, "#message"))
         await pilot.press("r")

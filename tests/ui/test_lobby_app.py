@@ -51,6 +51,17 @@ async def log_in_through_the_dialog(
     await until(pilot, lambda: isinstance(pilot.app.screen, LobbyScreen))
 
 
+async def play_in_the_waiting_room(pilot: Pilot) -> OnlineGameScreen:
+    """Enter on the lobby's one room (its creator waits): the game's screen."""
+    table = pilot.app.screen.query_one(DataTable)
+    await until(pilot, lambda: table.row_count == 1)
+    await pilot.press("enter")
+    await until(pilot, lambda: isinstance(pilot.app.screen, OnlineGameScreen))
+    screen = pilot.app.screen
+    assert isinstance(screen, OnlineGameScreen)
+    return screen
+
+
 async def ann_plays_bob(port: int, game: str) -> tuple[LobbyClient, LobbyClient]:
     """ann's room r1 with ``game`` (``COLS:ROWS:RULES``), bob joined; zoe has an account."""
     ann = await logged_in(port, "ann")
@@ -192,11 +203,8 @@ async def test_enter_on_a_waiting_room_plays_in_it(tmp_path: Path) -> None:
         app = make_app(opponent="online", options=options)
         async with app.run_test(size=SIZE) as pilot:
             await log_in_through_the_dialog(pilot, "secret", register=True)
-            table = app.screen.query_one(DataTable)
-            await until(pilot, lambda: table.row_count == 1)
-            await pilot.press("enter")
+            await play_in_the_waiting_room(pilot)
             assert await ann.line() == "BEGIN:ann:zoe:5:4:classic"
-            await until(pilot, lambda: isinstance(app.screen, OnlineGameScreen))
 
 
 async def test_a_browser_visitor_in_ascii_watches_online_as_everywhere_else(tmp_path: Path) -> None:

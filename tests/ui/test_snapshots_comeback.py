@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import asyncio
 import threading
-from collections.abc import Coroutine, Iterator
+import time
+from collections.abc import Callable, Coroutine, Iterator
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -32,12 +33,12 @@ Result = TypeVar("Result")
 class LobbyThread:
     """A lobby server running in its own thread and loop; ``run`` awaits work there."""
 
-    def __init__(self, tmp_path: Path) -> None:
+    def __init__(self, tmp_path: Path, now: Callable[[], float] = time.monotonic) -> None:
         self.loop = asyncio.new_event_loop()
         self.thread = threading.Thread(target=self.loop.run_forever, daemon=True)
         self.thread.start()
         config = ServerConfig(port=0, db=tmp_path / "a.sqlite3", bcrypt_rounds=TEST_ROUNDS)
-        self.server = C4Server(config)
+        self.server = C4Server(config, now=now)  # timed games run on ``now``
         self.blocking(self.server.start())
         self.port = self.server.port
         self.running = True
@@ -67,7 +68,11 @@ class LobbyThread:
 
 @pytest.fixture
 def lobby_thread(tmp_path: Path) -> Iterator[LobbyThread]:
-    lobby = LobbyThread(tmp_path)
+    yield from running(LobbyThread(tmp_path))
+
+
+def running(lobby: LobbyThread) -> Iterator[LobbyThread]:
+    """``lobby`` for a fixture: closed after the test."""
     try:
         yield lobby
     finally:

@@ -25,6 +25,19 @@ def picked_in_menu(kind: type[Backend]) -> bool:
     return all(option.choices for option in kind.options)
 
 
+def menu_choices(kind: type[Backend]) -> tuple[Option, ...]:
+    """The options the menu offers for ``kind``.
+
+    All of them for a kind picked in the menu; else those marked ``in_menu`` (the
+    rest are asked in a dialog).
+    """
+    return tuple(
+        option
+        for option in kind.options
+        if option.choices and (option.in_menu or picked_in_menu(kind))
+    )
+
+
 def opponent_kind(key: str) -> type[Backend]:
     """The registered kind called ``key``. Raises KeyError (naming the known ones)."""
     try:
@@ -46,6 +59,7 @@ __all__ = [
     "SeatContext",
     "Spectator",
     "Watcher",
+    "menu_choices",
     "opponent_kind",
     "picked_in_menu",
 ]

@@ -46,6 +46,9 @@ class Option:
         max_length: how long the text may be (free-text options).
         applies: whether the option matters, given every option's values (a
             username only for protocols that send one); forms grey it out if not.
+        in_menu: picked in the menu although the kind's other options are asked in a
+            dialog (the lobby's rated or casual, and its clock: a game's terms, not
+            where the server is); dialogs leave it out.
     """
 
     key: str
@@ -55,6 +58,7 @@ class Option:
     parse: Callable[[str], object] = _text
     max_length: int = 64
     applies: Callable[[Mapping[str, str]], bool] = lambda values: True
+    in_menu: bool = False
 
     def default_value(self) -> str:
         """The default as text."""
@@ -162,6 +166,11 @@ class Backend(Watcher, ABC):
     def game_note(cls, values: Mapping[str, str]) -> str:
         """What a person should know about the games this kind plays ("" if nothing)."""
         return ""
+
+    @classmethod
+    def asked_in_dialog(cls) -> tuple[Option, ...]:
+        """The options a connect or login dialog asks for: all but those picked in the menu."""
+        return tuple(option for option in cls.options if not option.in_menu)
 
     @classmethod
     def option_values(cls, given: Mapping[str, str]) -> dict[str, str]:

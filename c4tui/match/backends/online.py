@@ -1,6 +1,8 @@
 """People met in a room server's rooms, as a kind of opponent: "Online", in the menu.
 
-Its options say where the server is and who you are; the seats themselves
+Its options say where the server is and who you are (asked when logging in), and
+the terms of the games you create or ask for (rated or casual, and the clock:
+picked in the menu, ``lobby_terms``); the seats themselves
 (``room_seat``) are made once a room's game begins, one for the opponent when
 we play, one for each player when we watch.
 """
@@ -15,6 +17,7 @@ from c4tui.match.backends.base import Backend, Choice, Option
 from c4tui.match.backends.network.base import login_name
 from c4tui.net.address import DEFAULT_HOST, DEFAULT_PORT, parse_host, parse_port
 from c4tui.protocols.names import PASSWORD_RULE, USER_RULE, valid_password, valid_user
+from c4tui.protocols.terms import Terms, parse_clock
 
 
 def parse_lobby_user(text: str) -> str:
@@ -37,6 +40,21 @@ def parse_password(text: str) -> str:
 
 def _default_user() -> str:
     return login_name(valid_user)
+
+
+#: The clocks the menu offers (§5.4 allows any <minutes>+<increment>; these are the usual).
+CLOCKS = ("1+0", "3+2", "5+3", "10+5", "15+10")
+#: The clock option's value for a game without a clock.
+NO_CLOCK = "none"
+
+
+def lobby_terms(values: Mapping[str, str]) -> Terms:
+    """The terms the menu's choices ask for: rated or casual, and the clock (CASUAL if unset)."""
+    clock = values.get("clock", NO_CLOCK)
+    return Terms(
+        rated=values.get("rated") == "yes",
+        clock=None if clock == NO_CLOCK else parse_clock(clock),
+    )
 
 
 #: The games a room server may host (the ``game`` option): the lobby's, or INFO1112's.
@@ -77,6 +95,26 @@ class RoomSeat(Backend):
             _default_user,
             parse=parse_lobby_user,
             max_length=20,
+        ),
+        Option(
+            "rated",
+            "Rated",
+            "no",
+            choices=(
+                Choice("no", "No"),
+                Choice("yes", "Yes"),
+            ),
+            in_menu=True,
+        ),
+        Option(
+            "clock",
+            "Clock",
+            NO_CLOCK,
+            choices=(
+                Choice(NO_CLOCK, "None"),
+                *(Choice(clock, clock) for clock in CLOCKS),
+            ),
+            in_menu=True,
         ),
     )
     person_colours: ClassVar[tuple[Player, ...]] = (Player.RED,)

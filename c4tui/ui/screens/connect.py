@@ -77,8 +77,9 @@ class ConnectDialog(ModalScreen[dict[str, str] | None]):
         self._ascii_only = ascii_only
         self._kind = kind
         self._values = kind.option_values(values)
-        self._fields = [option for option in kind.options if not option.choices]
-        self._choices = [option for option in kind.options if option.choices]
+        self._options = kind.asked_in_dialog()  # the menu picked the rest
+        self._fields = [option for option in self._options if not option.choices]
+        self._choices = [option for option in self._options if option.choices]
         self._game = game
 
     def compose(self) -> ComposeResult:
@@ -86,7 +87,7 @@ class ConnectDialog(ModalScreen[dict[str, str] | None]):
         with Vertical(classes="form-dialog"):
             yield Static(self._kind.summary, id="connect-title", classes="form-title")
             with Grid():
-                for option in self._kind.options:
+                for option in self._options:
                     yield Label(option.label)
                     value = self._values[option.key]
                     yield option_widget(option, value, ascii_only=self._ascii_only)
@@ -104,7 +105,7 @@ class ConnectDialog(ModalScreen[dict[str, str] | None]):
     def _chosen(self) -> dict[str, str]:
         """Every option's value as the form shows it now."""
         values = dict(self._values)
-        for option in self._kind.options:
+        for option in self._options:
             values[option.key] = chosen_value(self, option)
         return values
 

@@ -89,7 +89,7 @@ class LoginDialog(ModalScreen[LoggedIn | None]):
         with Vertical(classes="form-dialog"):
             yield Static(RoomSeat.summary, id="login-title", classes="form-title")
             with Grid():
-                for option in RoomSeat.options:
+                for option in RoomSeat.asked_in_dialog():
                     yield Label(option.label)
                     yield option_widget(
                         option, self._values[option.key], ascii_only=self._ascii_only
@@ -115,7 +115,7 @@ class LoginDialog(ModalScreen[LoggedIn | None]):
     def _checked(self) -> tuple[dict[str, str], str] | None:
         """The fields if every one is fine; else the first problem is shown and focused."""
         values = {}
-        for option in RoomSeat.options:
+        for option in RoomSeat.asked_in_dialog():
             value = chosen_value(self, option)
             problem = option.problem(value)
             if problem is not None:

@@ -18,7 +18,7 @@ from textual.screen import Screen
 from textual.widgets import Input, Label, Static
 
 from c4tui.engine import MAX_SIZE, MIN_SIZE, Player, Rules, parse_size
-from c4tui.match.backends import KINDS, Backend, picked_in_menu
+from c4tui.match.backends import KINDS, Backend, menu_choices, picked_in_menu
 from c4tui.match.settings import MatchSettings
 from c4tui.ui.widgets.choice import ChoiceSet
 from c4tui.ui.widgets.footer import FittingFooter
@@ -171,15 +171,13 @@ class MenuScreen(Screen[None]):
         yield FittingFooter()
 
     def _option_fields(self) -> ComposeResult:
-        """A labelled choice row for every option picked from a list (e.g. the AI's level).
+        """A labelled choice row for every option picked in the menu (e.g. the AI's level).
 
-        Kinds with free-text options ask for all their options in the connect dialog.
+        Kinds with free-text options ask for the rest in a dialog (``menu_choices``).
         """
-        for kind in filter(picked_in_menu, self._kinds):
+        for kind in self._kinds:
             values = kind.option_values(self._initial.options)
-            for option in kind.options:
-                if not option.choices:
-                    continue
+            for option in menu_choices(kind):
                 classes = f"for-{kind.key}"
                 yield Label(option.label, classes=classes)
                 yield ChoiceSet.picking(
@@ -236,7 +234,7 @@ class MenuScreen(Screen[None]):
         kinds = [kind.key for kind in self._kinds]
         if game.opponent in kinds:
             self.query_one("#mode", ChoiceSet).chosen = kinds.index(game.opponent)
-        if picked_in_menu(game.kind) and game.kind in self._kinds:
+        if game.kind in self._kinds:
             self._show_options(game)
         self.query_one("#columns", Input).value = str(game.columns)
         self.query_one("#rows", Input).value = str(game.rows)
@@ -246,7 +244,7 @@ class MenuScreen(Screen[None]):
     def _show_options(self, game: MatchSettings) -> None:
         """The option fields (e.g. the AI's level) set to ``game``'s."""
         values = game.kind.option_values(game.options)
-        for option in game.kind.options:
+        for option in menu_choices(game.kind):
             values_offered = [choice.value for choice in option.choices]
             if values[option.key] in values_offered:
                 field = self.query_one(f"#option-{game.kind.key}-{option.key}", ChoiceSet)
@@ -349,11 +347,7 @@ class MenuScreen(Screen[None]):
         kind = self.kind()
         options = dict(self._initial.options)
         options.update(
-            {
-                option.key: self._picked(kind, option.key)
-                for option in kind.options
-                if option.choices and picked_in_menu(kind)
-            }
+            {option.key: self._picked(kind, option.key) for option in menu_choices(kind)}
         )
         yellow = self.query_one("#colour", ChoiceSet).pressed_index == 1
         return MatchSettings(

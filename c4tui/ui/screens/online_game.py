@@ -10,6 +10,9 @@ A lost connection does not end the game (spec §5.1): the board stays, the panel
 counts the tries to log in again, and once the server has put us back (REJOIN; a
 viewer asks to watch again) a fresh screen goes on exactly as the server's board
 says. An opponent who dropped out is counted down in the panel until back.
+
+A timed game (§5.4) shows both clocks at the top of the panel (``GameClocks``),
+and a game lost on time says so.
 """
 
 from __future__ import annotations
@@ -23,6 +26,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 
 from c4tui.client import words
+from c4tui.client.clocks import ClockReading
 from c4tui.client.room_game import RoomGame
 from c4tui.engine import GameState, Player
 from c4tui.match.backends.online import RoomSeat
@@ -37,6 +41,7 @@ from c4tui.ui.online_session import OnlineSession, back_in_room, moves_to
 from c4tui.ui.screens.confirm import confirm_forfeit, confirm_leaving
 from c4tui.ui.screens.game import GameScreen
 from c4tui.ui.widgets.chat import ChatInput
+from c4tui.ui.widgets.game_clocks import GameClocks
 
 #: What a lobby game has no use for.
 HIDDEN_ACTIONS = {"hint", "toggle_analysis", "undo", "new_game"}
@@ -140,6 +145,9 @@ class OnlineGameScreen(GameScreen):
         game.on_chat = self._chat_arrived
         game.on_away_or_back = self._away_or_back
         game.on_forfeit = driver.resign
+        self.clocks = GameClocks(game.names, ascii_only=ascii_only, id="clocks")
+        self.clocks.reading = game.clock  # a CLOCK read before this screen was made
+        game.on_clock = self._clock_came
 
     def compose(self) -> ComposeResult:
         """The game screen and a chat line (shown when t is pressed)."""
@@ -154,6 +162,11 @@ class OnlineGameScreen(GameScreen):
         turn), which starts the game: calling it here as well listened to the driver twice.
         """
         self.set_interval(1.0, self._count_down)
+        self.panel.mount(self.clocks, after="#game-title")
+
+    def _clock_came(self, reading: ClockReading) -> None:
+        """The server's CLOCK (or the game's end): both clocks as it says."""
+        self.clocks.reading = reading
 
     def _turn_started(self, event: TurnStarted) -> None:
         """A viewer is told whom they watch and who is to move; anyone back, that they are."""
@@ -220,10 +233,15 @@ class OnlineGameScreen(GameScreen):
         self._come_back(self._session.why_lost())
 
     def _halted(self) -> str:
-        """The turn line while we come back, and once the game ended while we were away."""
+        """The turn line while we come back, once the game ended while we were away, or on time."""
         if self.coming_back:
             return "Reconnecting…"
-        return "Game over" if self._over_while_away else super()._halted()
+        if self._over_while_away:
+            return "Game over"
+        ended, result = self.room_game.ended, self.driver.result
+        if ended is not None and ended.status == 3 and result is not None and result.winner:
+            return f"{result.winner.name} wins on time"  # not "by forfeit": nobody gave up
+        return super()._halted()
 
     @work(group="comeback", exclusive=True, exit_on_error=False)
     async def _come_back(self, why: str) -> None:

@@ -140,7 +140,8 @@ def _add_lobby_options(serve: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Serve until stopped; the server (and its protocols) load only now."""
-    from c4tui.server.core import ServerConfig, serve  # noqa: PLC0415
+    from c4tui.server.core import ServerConfig  # noqa: PLC0415
+    from c4tui.server.process import serve  # noqa: PLC0415
 
     config = ServerConfig(
         host=args.host,

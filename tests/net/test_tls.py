@@ -1,0 +1,165 @@
+"""The lobby over TLS (``serve --tls-cert --tls-key``): real sockets, a test CA (trustme)."""
+
+from __future__ import annotations
+
+import asyncio
+import subprocess
+import sys
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+import trustme
+
+from c4tui.client.link import LobbyLink
+from c4tui.client.outcomes import CreateOutcome, JoinOutcome, LoginOutcome, RegisterOutcome
+from c4tui.engine import Rules
+from c4tui.net.errors import NetworkError
+from c4tui.net.tls import ClientTls
+from c4tui.protocols import lobby as wire
+from c4tui.server.core import C4Server
+from tests.net.lobby_client import lobby_server
+
+TIMEOUT = 30
+
+
+@dataclass(frozen=True)
+class Certificates:
+    """A test CA's certificate, and a server certificate (with its key) it signed."""
+
+    ca: Path
+    server: Path  # certificate chain and private key, in one PEM file
+
+
+def certificates(folder: Path, *hosts: str) -> Certificates:
+    ca = trustme.CA()
+    issued = ca.issue_cert(*hosts)
+    paths = Certificates(folder / "ca.pem", folder / "server.pem")
+    ca.cert_pem.write_to_path(str(paths.ca))
+    issued.private_key_and_cert_chain_pem.write_to_path(str(paths.server))
+    return paths
+
+
+@pytest.fixture
+def certs(tmp_path: Path) -> Certificates:
+    return certificates(tmp_path, "127.0.0.1", "localhost")
+
+
+@pytest.fixture
+async def server(tmp_path: Path, certs: Certificates) -> AsyncIterator[C4Server]:
+    async with lobby_server(tmp_path, tls_cert=certs.server, tls_key=certs.server) as running:
+        assert running.tls_port is not None
+        yield running
+
+
+async def tls_link(server: C4Server, ca: Path | None, user: str) -> LobbyLink:
+    assert server.tls_port is not None
+    link = await LobbyLink.open("127.0.0.1", server.tls_port, tls=ClientTls(ca))
+    assert await link.register(user, "pw:with:colons") is RegisterOutcome.CREATED
+    assert await link.login(user, "pw:with:colons") is LoginOutcome.LOGGED_IN
+    return link
+
+
+async def test_two_players_log_in_and_play_a_game_over_tls(
+    server: C4Server, certs: Certificates
+) -> None:
+    ann = await tls_link(server, certs.ca, "ann")
+    bob = await tls_link(server, certs.ca, "bob")
+    assert await ann.create("r1", (7, 6, Rules.CLASSIC)) is CreateOutcome.CREATED
+    assert await bob.join("r1", wire.Mode.PLAYER) is JoinOutcome.JOINED
+    for link in (ann, bob):
+        assert isinstance(await asyncio.wait_for(link.pushed(), TIMEOUT), wire.Begin)
+    for mover, column in [(ann, 1), (bob, 2), (ann, 1), (bob, 2), (ann, 1), (bob, 2), (ann, 1)]:
+        await mover.send(f"DROP:{column}")
+        for link in (ann, bob):
+            await asyncio.wait_for(link.pushed(), TIMEOUT)
+    # ann's fourth disc in column 1 won: the last push was GAMEEND, ann the winner.
+    history = await ann.history()
+    assert history
+    kept = await ann.kept_game(history[0])
+    assert kept is not None and kept.winner == "ann"
+    await ann.close()
+    await bob.close()
+
+
+async def test_a_certificate_nobody_trusted_signed_is_refused_in_words(
+    server: C4Server, tmp_path: Path
+) -> None:
+    (tmp_path / "other").mkdir()
+    stranger = certificates(tmp_path / "other", "127.0.0.1")
+    assert server.tls_port is not None
+    with pytest.raises(NetworkError, match=r"not signed by anyone you trust.*--tls-ca FILE"):
+        await LobbyLink.open("127.0.0.1", server.tls_port, tls=ClientTls(stranger.ca))
+    with pytest.raises(NetworkError, match="not signed by anyone you trust"):
+        await LobbyLink.open("127.0.0.1", server.tls_port, tls=ClientTls())  # the system's
+
+
+async def test_a_certificate_for_another_host_is_refused_in_words(tmp_path: Path) -> None:
+    certs = certificates(tmp_path, "c4.example.org")
+    async with lobby_server(tmp_path, tls_cert=certs.server, tls_key=certs.server) as server:
+        assert server.tls_port is not None
+        with pytest.raises(
+            NetworkError, match=r"the server's certificate is not valid for 127\.0\.0\.1: "
+        ):
+            await LobbyLink.open("127.0.0.1", server.tls_port, tls=ClientTls(certs.ca))
+
+
+async def test_plain_text_on_the_tls_port_is_told_to_use_tls_and_others_go_on(
+    server: C4Server, certs: Certificates
+) -> None:
+    assert server.tls_port is not None
+    plain = await LobbyLink.open("127.0.0.1", server.tls_port)
+    with pytest.raises(NetworkError, match="speaks TLS only: connect with TLS"):
+        await plain.login("ann", "pw")
+    await plain.close()
+    reader, writer = await asyncio.open_connection("127.0.0.1", server.tls_port)
+    writer.write(b"LOGIN:ann:pw\n")
+    assert await asyncio.wait_for(reader.read(), TIMEOUT) == b"BYE:tls\n"
+    writer.close()
+    ann = await tls_link(server, certs.ca, "ann")  # the server goes on serving
+    assert await ann.room_names(wire.Mode.VIEWER) == []
+    await ann.close()
+
+
+async def test_a_tls_client_on_the_plain_port_is_told_it_is_not_tls(
+    server: C4Server, certs: Certificates
+) -> None:
+    with pytest.raises(NetworkError, match=r"does not speak TLS: is that the server's plain port"):
+        await LobbyLink.open("127.0.0.1", server.port, tls=ClientTls(certs.ca))
+
+
+async def test_a_client_that_never_completes_its_handshake_loses_its_slot(
+    tmp_path: Path, certs: Certificates, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr("c4tui.server.core.HANDSHAKE_SECONDS", 0.5)
+    async with lobby_server(
+        tmp_path, tls_cert=certs.server, tls_key=certs.server, max_per_address=1
+    ) as server:
+        assert server.tls_port is not None
+        reader, writer = await asyncio.open_connection("127.0.0.1", server.tls_port)
+        writer.write(b"\x16\x03\x01")  # a handshake begun, never finished
+        assert await asyncio.wait_for(reader.read(), TIMEOUT) == b""  # cut off
+        writer.close()
+        ann = await tls_link(server, certs.ca, "ann")  # the address's one slot is free again
+        await ann.close()
+
+
+def test_serve_refuses_a_bad_certificate_in_one_line(tmp_path: Path) -> None:
+    garbage = tmp_path / "cert.pem"
+    garbage.write_text("not a certificate\n")
+    for options in (
+        ["--tls-cert", str(garbage), "--tls-key", str(garbage)],
+        ["--tls-cert", str(tmp_path / "missing.pem"), "--tls-key", str(garbage)],
+        ["--tls-cert", str(garbage)],
+    ):
+        done = subprocess.run(
+            [sys.executable, "-m", "c4tui", "serve", "--port", "0", *options],
+            capture_output=True,
+            text=True,
+            timeout=60,
+            check=False,
+        )
+        assert done.returncode == 2, done.stderr
+        assert done.stderr.startswith("c4tui serve: error: ")
+        assert done.stderr.count("\n") == 1 and "Traceback" not in done.stderr

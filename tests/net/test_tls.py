@@ -20,6 +20,7 @@ from c4tui.net.tls import ClientTls
 from c4tui.protocols import lobby as wire
 from c4tui.server.core import C4Server
 from tests.net.lobby_client import lobby_server
+from tests.net.test_lobby_console import ConsoleProcess, console_user
 
 TIMEOUT = 30
 
@@ -163,3 +164,37 @@ def test_serve_refuses_a_bad_certificate_in_one_line(tmp_path: Path) -> None:
         assert done.returncode == 2, done.stderr
         assert done.stderr.startswith("c4tui serve: error: ")
         assert done.stderr.count("\n") == 1 and "Traceback" not in done.stderr
+
+
+async def test_the_console_logs_in_and_plays_over_tls(
+    server: C4Server, certs: Certificates
+) -> None:
+    assert server.tls_port is not None
+    ann = await tls_link(server, certs.ca, "ann")
+    assert await ann.create("r1", (4, 4, Rules.CLASSIC)) is CreateOutcome.CREATED
+    bob = await console_user(server.tls_port, "bob", "--tls", "--tls-ca", str(certs.ca))
+    await bob.type("join r1")
+    await bob.until("Game on: ann (RED) against bob (YELLOW)")
+    await ann.send("DROP:1")
+    await bob.until("Your move")
+    await bob.type("forfeit")
+    await bob.until("Back in the lobby")
+    await bob.type("quit")
+    assert await asyncio.wait_for(bob.process.wait(), TIMEOUT) == 0
+    await ann.close()
+
+
+async def test_the_console_says_why_the_certificate_was_refused(
+    server: C4Server, tmp_path: Path
+) -> None:
+    assert server.tls_port is not None
+    (tmp_path / "other").mkdir()
+    stranger = certificates(tmp_path / "other", "127.0.0.1")
+    console = await ConsoleProcess.start(
+        "--lobby", f"127.0.0.1:{server.tls_port}", "--user", "bob", "--tls-ca", str(stranger.ca)
+    )
+    await console.type("pw")
+    line = await console.until("Network problem")
+    assert "not signed by anyone you trust" in line and "--tls-ca FILE" in line
+    assert await asyncio.wait_for(console.process.wait(), TIMEOUT) == 1
+    assert not any("Traceback" in seen for seen in console.seen)

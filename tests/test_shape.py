@@ -87,6 +87,7 @@ MAY_IMPORT = {
     "match": CORE | {"net", "protocols", "client"},
     "server": CORE | {"net", "protocols", "lobby", "match"},
     "console": CORE | {"net", "protocols", "client", "match"},
+    "bot": CORE | {"net", "protocols", "client", "match"},
     "ui": CORE | {"net", "protocols", "client", "match"},
     "web": {"ui"},
 }

@@ -20,13 +20,15 @@ from c4tui.bot.game import Table
 from c4tui.bot.sitting import Bot, BotSettings
 from c4tui.engine import GameState, Player, Rules
 from c4tui.match.pool import SearchPool
+from c4tui.net.tls import ClientTls
 from c4tui.protocols import competition
 from c4tui.protocols import lobby as wire
 from c4tui.protocols.lobby_boards import move_between
 from c4tui.protocols.terms import Clock, Terms
 from c4tui.server.answers import SERVED_LATER
 from c4tui.server.core import C4Server, ServerConfig
-from tests.net.lobby_client import TEST_ROUNDS, LobbyClient, logged_in
+from tests.net.lobby_client import TEST_ROUNDS, LobbyClient, lobby_server, logged_in
+from tests.net.test_tls import certificates
 
 TIMEOUT = 60
 #: Challenges are served by another branch of issue 29: until then these tests wait.
@@ -48,10 +50,12 @@ async def running(server: C4Server) -> AsyncIterator[C4Server]:
 
 
 @contextlib.asynccontextmanager
-async def a_bot(port: int, games: int | None = None) -> AsyncIterator[Bot]:
+async def a_bot(
+    port: int, games: int | None = None, tls: ClientTls | None = None, account_port: int = 0
+) -> AsyncIterator[Bot]:
     """The bot ``robo`` (an account registered here), playing Easy in this process."""
-    (await logged_in(port, "robo")).writer.close()
-    chosen = BotSettings("127.0.0.1", port, "robo", "pw", games=games)
+    (await logged_in(account_port or port, "robo")).writer.close()
+    chosen = BotSettings("127.0.0.1", port, "robo", "pw", games=games, tls=tls)
     bot = Bot(chosen, LevelChooser(ai_level("easy"), SearchPool(workers=1)))
     task = asyncio.create_task(bot.run())
     try:
@@ -63,25 +67,49 @@ async def a_bot(port: int, games: int | None = None) -> AsyncIterator[Bot]:
         await bot.chooser.close()
 
 
+class Person:
+    """A raw client's side of a game: it plays the first legal move each turn."""
+
+    def __init__(self, client: LobbyClient, user: str) -> None:
+        self.client = client
+        self.user = user
+        self.state = GameState.new(7, 6, Rules.CLASSIC)
+        self.mine = Player.RED
+
+    async def begun(self) -> str:
+        """Wait for BEGIN and set the game up; the BEGIN line."""
+        begin = await until(self.client, "BEGIN:")
+        _, red, _, *game = begin.split(":")
+        parsed = wire.parse_game(game)
+        assert parsed is not None
+        self.state = GameState.new(*parsed)
+        self.mine = Player.RED if red == self.user else Player.YELLOW
+        return begin
+
+    async def moves(self, count: int | None = None) -> str | None:
+        """Play on for ``count`` boards (None: to the end); GAMEEND's line, if it came."""
+        while count is None or count > 0:
+            if self.state.turn is self.mine:
+                move = self.state.legal_moves()[0]
+                await self.client.send(f"{move.kind.name}:{move.column + 1}")
+            line = await until(self.client, "")
+            if line.startswith("BOARDSTATUS:"):
+                found = move_between(self.state, line.split(":")[1])
+                assert found is not None, line
+                self.state = self.state.play(found)
+                count = None if count is None else count - 1
+            elif line.startswith("GAMEEND:"):
+                return line
+        return None
+
+
 async def play_to_the_end(client: LobbyClient, user: str) -> tuple[str, str]:
     """Play the game that BEGIN starts (the first legal move each turn): BEGIN and GAMEEND."""
-    begin = await until(client, "BEGIN:")
-    _, red, _, *game = begin.split(":")
-    parsed = wire.parse_game(game)
-    assert parsed is not None
-    state = GameState.new(*parsed)
-    mine = Player.RED if red == user else Player.YELLOW
-    while True:
-        if state.turn is mine:
-            move = state.legal_moves()[0]
-            await client.send(f"{move.kind.name}:{move.column + 1}")
-        line = await until(client, "")
-        if line.startswith("BOARDSTATUS:"):
-            found = move_between(state, line.split(":")[1])
-            assert found is not None, line
-            state = state.play(found)
-        elif line.startswith("GAMEEND:"):
-            return begin, line
+    person = Person(client, user)
+    begin = await person.begun()
+    end = await person.moves()
+    assert end is not None
+    return begin, end
 
 
 async def until(client: LobbyClient, prefix: str) -> str:
@@ -115,20 +143,19 @@ async def test_the_bot_leaves_rooms_with_other_settings_alone(tmp_path: Path) ->
 
 async def test_the_bot_comes_back_after_the_server_restarts(tmp_path: Path) -> None:
     server = C4Server(config(tmp_path))
-    async with running(server):
-        port = server.port
-        async with a_bot(port, games=1) as bot:
-            await asyncio.sleep(0.5)  # logged in, sitting in the lobby
-            await server.stop()
-            async with running(C4Server(config(tmp_path, port))):
-                ann = await logged_in(port, "ann")
-                assert (await ann.ask("QUICKPLAY:7:6:classic")).startswith("QUICKPLAY:")
-                begin, end = await play_to_the_end(ann, "ann")
-                assert begin == "BEGIN:ann:robo:7:6:classic" and end.startswith("GAMEEND:")
-                assert ":2:" not in end  # played to its end, not forfeited
-                while not bot.played:
-                    await asyncio.sleep(0.05)
-        server = C4Server(config(tmp_path))  # what ``running`` stops now
+    await server.start()  # stopped mid-test, as a restart does
+    port = server.port
+    async with a_bot(port, games=1) as bot:
+        await asyncio.sleep(0.5)  # logged in, sitting in the lobby
+        await server.stop()
+        async with running(C4Server(config(tmp_path, port))):
+            ann = await logged_in(port, "ann")
+            assert (await ann.ask("QUICKPLAY:7:6:classic")).startswith("QUICKPLAY:")
+            begin, end = await play_to_the_end(ann, "ann")
+            assert begin == "BEGIN:ann:robo:7:6:classic" and end.startswith("GAMEEND:")
+            assert ":2:" not in end  # played to its end, not forfeited
+            while not bot.played:
+                await asyncio.sleep(0.05)
 
 
 def test_thinking_time_spreads_the_clock_over_the_moves_left() -> None:
@@ -246,3 +273,39 @@ def test_a_timed_game_gives_the_bot_its_clock() -> None:
     table = Table.begun(wire.Begin("ann", "robo", (7, 6, Rules.CLASSIC)), "robo", terms)
     assert table.colour is Player.YELLOW and table.clocks == (60_000, 60_000)
     assert table.time_for_a_move() < 60 / 21
+
+
+async def test_a_game_cut_by_a_restart_goes_on_with_the_bot_to_its_end(tmp_path: Path) -> None:
+    server = C4Server(config(tmp_path))
+    await server.start()  # stopped mid-test, as a restart does
+    port = server.port
+    async with a_bot(port, games=1) as bot:
+        ann = Person(await logged_in(port, "ann"), "ann")
+        assert (await ann.client.ask("QUICKPLAY:7:6:classic")).startswith("QUICKPLAY:")
+        await ann.begun()
+        assert await ann.moves(4) is None  # two moves each
+        await server.stop()
+        async with running(C4Server(config(tmp_path, port))):
+            ann.client = await LobbyClient.connect(port)
+            assert await ann.client.ask("LOGIN:ann:pw") == "LOGIN:ACKSTATUS:0"
+            assert (await until(ann.client, "REJOIN:")).startswith("REJOIN:quick-")
+            await until(ann.client, "INPROGRESS:")
+            assert await until(ann.client, "BOARDSTATUS:") == "BOARDSTATUS:" + wire.cells(ann.state)
+            end = await ann.moves()
+            assert end is not None and ":2:" not in end  # played out, nobody forfeited
+            while not bot.played:
+                await asyncio.sleep(0.05)
+
+
+async def test_the_bot_plays_over_tls(tmp_path: Path) -> None:
+    certs = certificates(tmp_path, "127.0.0.1")
+    async with lobby_server(tmp_path, tls_cert=certs.server, tls_key=certs.server) as server:
+        assert server.tls_port is not None
+        tls = ClientTls(certs.ca)
+        async with a_bot(server.tls_port, 1, tls, account_port=server.port) as bot:
+            ann = await logged_in(server.port, "ann")
+            assert (await ann.ask("QUICKPLAY:7:6:classic")).startswith("QUICKPLAY:ACKSTATUS:0:")
+            begin, end = await play_to_the_end(ann, "ann")
+            assert begin == "BEGIN:ann:robo:7:6:classic" and ":2:" not in end
+            while not bot.played:
+                await asyncio.sleep(0.05)

@@ -194,7 +194,11 @@ class Bot:
 
     async def _play(self, link: LobbyLink, table: Table) -> None:
         """Play the game to its end and log one line about it."""
-        result = await play(link, table, self.chooser)
+        try:
+            result = await play(link, table, self.chooser)
+        except asyncio.CancelledError:
+            log.info("stopping: forfeited the game against %s", table.opponent)
+            raise
         self.tally[result.outcome] += 1
         log.info("game %d: %s", self.played, self._line(result))
 

@@ -119,6 +119,10 @@ class TlsArrival:
                 self.connection = await _handshake(self.sock, self.context, self.write_timeout)
         except TimeoutError:
             raise Unopened(f"no TLS handshake within {within:g} s") from None
+        except ConnectionError:
+            raise Unopened(
+                "the client broke off its TLS handshake (a certificate it does not trust?)"
+            ) from None
         except (ssl.SSLError, OSError) as error:
             raise Unopened(f"TLS handshake failed: {error}") from None
         return self.connection

@@ -32,7 +32,7 @@ from c4tui.net.connection import DEFAULT_WRITE_TIMEOUT, Connection
 from c4tui.net.errors import ConnectionClosed, ProtocolError, WriteTimeout
 from c4tui.net.framing import MessageStream
 from c4tui.net.keepalive import enable_keepalive
-from c4tui.net.tls import HANDSHAKE_SECONDS, server_context
+from c4tui.net.tls import HANDSHAKE_SECONDS, TlsSetupError, server_context
 from c4tui.net.wire import quote
 from c4tui.protocols import lobby
 from c4tui.protocols.limits import DEFAULT_IDLE_TIMEOUT, MAX_ROOMS
@@ -167,7 +167,7 @@ class C4Server:
     async def start(self) -> None:
         """Open the accounts and start listening (the AI's worker processes start too).
 
-        Raises OSError (the port) or sqlite3.Error (the database).
+        Raises OSError (the port), sqlite3.Error (the database) or TlsSetupError (TLS).
         """
         await self.lobby.store.open()
         await self._restore_games()
@@ -198,7 +198,10 @@ class C4Server:
         )
 
     async def _open_tls_door(self, context: ssl.SSLContext) -> None:
-        """Serve the lobby, and only the lobby, over TLS on a port of its own."""
+        """Serve the lobby, and only the lobby, over TLS on a port of its own.
+
+        Raises TlsSetupError when that port cannot be listened on.
+        """
         lobby_only = tuple(p for p in self.protocols if p.spec is lobby.SPEC)
         door = TlsDoor(
             context, functools.partial(self._welcome, protocols=lobby_only), self._write_limit
@@ -206,7 +209,12 @@ class C4Server:
         port = self.config.tls_port
         if port is None:
             port = self.config.port + 1 if self.config.port else 0
-        await door.open(self.config.host, port)
+        try:
+            await door.open(self.config.host, port)
+        except OSError as error:
+            raise TlsSetupError(
+                f"cannot listen on {self.config.host}:{port} for TLS: {error.strerror}"
+            ) from None
         self._tls_door = door
         log.info(
             "lobby over TLS on %s:%d (certificate: %s)",

@@ -7,6 +7,7 @@ import logging
 import signal
 import sqlite3
 
+from c4tui.net.tls import TlsSetupError
 from c4tui.server.core import C4Server, ServerConfig
 from c4tui.server.tuning import new_event_loop, raise_open_file_limit, tune_garbage_collector
 
@@ -25,6 +26,10 @@ async def run_server(config: ServerConfig) -> int:
             log.error("cannot listen on %s:%d: %s", config.host, config.port, error.strerror)
         server.pool.shutdown()
         await server.lobby.store.close()
+        return 1
+    except TlsSetupError as error:  # a certificate gone since it was checked, the TLS port taken
+        log.error("%s", error)
+        await server.stop()
         return 1
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()

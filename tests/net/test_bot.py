@@ -34,6 +34,8 @@ TIMEOUT = 60
 #: Challenges are served by another branch of issue 29: until then these tests wait.
 CHALLENGES_SERVED = competition.Challenge not in SERVED_LATER
 needs_challenges = pytest.mark.skipif(not CHALLENGES_SERVED, reason="CHALLENGE not served yet")
+PROFILES_SERVED = competition.Profile not in SERVED_LATER
+needs_profiles = pytest.mark.skipif(not PROFILES_SERVED, reason="PROFILE not served yet")
 
 
 def config(tmp_path: Path, port: int = 0) -> ServerConfig:
@@ -255,6 +257,7 @@ async def test_the_bot_accepts_a_challenge_and_plays_it_legally(tmp_path: Path) 
 
 
 @needs_challenges
+@needs_profiles
 async def test_the_bot_declines_a_rated_challenge_from_another_bot(tmp_path: Path) -> None:
     async with running(C4Server(config(tmp_path))) as server, a_bot(server.port):
         other = await LobbyClient.connect(server.port)

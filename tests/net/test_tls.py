@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import socket
 import subprocess
 import sys
 from collections.abc import AsyncIterator
@@ -18,7 +19,8 @@ from c4tui.engine import Rules
 from c4tui.net.errors import NetworkError
 from c4tui.net.tls import ClientTls
 from c4tui.protocols import lobby as wire
-from c4tui.server.core import C4Server
+from c4tui.server.core import C4Server, ServerConfig
+from tests.net.conftest import server_in_a_thread
 from tests.net.lobby_client import lobby_server
 from tests.net.test_lobby_console import ConsoleProcess, console_user
 
@@ -198,3 +200,37 @@ async def test_the_console_says_why_the_certificate_was_refused(
     assert "not signed by anyone you trust" in line and "--tls-ca FILE" in line
     assert await asyncio.wait_for(console.process.wait(), TIMEOUT) == 1
     assert not any("Traceback" in seen for seen in console.seen)
+
+
+def test_serve_says_in_one_line_that_the_tls_port_is_taken(
+    tmp_path: Path, certs: Certificates
+) -> None:
+    with socket.create_server(("127.0.0.1", 0)) as taken:
+        port = taken.getsockname()[1]
+        done = subprocess.run(
+            [sys.executable, "-m", "c4tui", "serve", "--port", "0", "--db",
+             str(tmp_path / "db.sqlite3"), "--tls-cert", str(certs.server), "--tls-key",
+             str(certs.server), "--tls-port", str(port)],
+            capture_output=True, text=True, timeout=60, check=False,
+        )  # fmt: skip
+    assert done.returncode == 1, done.stderr
+    assert f"cannot listen on 127.0.0.1:{port} for TLS" in done.stderr
+    assert "Traceback" not in done.stderr and "stopped" in done.stderr
+
+
+def test_the_tls_port_serves_on_the_servers_own_event_loop(
+    tmp_path: Path, certs: Certificates
+) -> None:
+    """``serve``'s loop (uvloop's where installed) accepts and handshakes TLS clients too."""
+    config = ServerConfig(
+        port=0, db=tmp_path / "db.sqlite3", tls_cert=certs.server, tls_key=certs.server
+    )
+    with server_in_a_thread(config) as server:
+
+        async def log_in() -> None:
+            assert server.tls_port is not None
+            link = await LobbyLink.open("127.0.0.1", server.tls_port, tls=ClientTls(certs.ca))
+            assert await link.login("nobody", "pw") is LoginOutcome.NO_SUCH_USER
+            await link.close()
+
+        asyncio.run(log_in())

@@ -88,6 +88,7 @@ MAY_IMPORT = {
     "server": CORE | {"net", "protocols", "lobby", "match"},
     "console": CORE | {"net", "protocols", "client", "match"},
     "outside": CORE | {"net", "protocols", "match"},
+    "bot": CORE | {"net", "protocols", "client", "match"},
     "ui": CORE | {"net", "protocols", "client", "match"},
     "web": {"ui"},
 }

@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 
 from c4tui.cli.choices import RULES, add_opponent_options, opponent_choice, person_colour
+from c4tui.cli.tls import add_tls_options, client_tls
 from c4tui.cli.types import (
     board_size,
     number_from,
@@ -104,6 +105,7 @@ def _add_network_options(console: argparse.ArgumentParser) -> None:
         action="store_true",
         help="with --lobby: create the account first",
     )
+    add_tls_options(console, "the --lobby server")
     console.add_argument(
         "--reconnect-tries",
         type=number_from(0, 1000),
@@ -134,7 +136,9 @@ def play_in_lobby(args: argparse.Namespace) -> int:
     if args.user is None or not valid_user(args.user):
         usage_error("console", f"--lobby needs --user NAME ({USER_RULE})")
     host, port = args.lobby
-    return run_lobby(LobbySettings(host, port, args.user, args.register, args.reconnect_tries))
+    tls = client_tls("console", args)
+    settings = LobbySettings(host, port, args.user, args.register, args.reconnect_tries, tls)
+    return run_lobby(settings)
 
 
 def play_game(args: argparse.Namespace) -> int:

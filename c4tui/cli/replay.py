@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from c4tui.cli.app import open_app
+from c4tui.cli.tls import add_tls_options, client_tls
 from c4tui.cli.types import server_address, usage_error, username
 from c4tui.numbers import ascii_digits
 
@@ -56,6 +57,7 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         type=Path,
         help="with --server: save the game as a record in FILE instead of opening it",
     )
+    add_tls_options(replay, "the --server")
     replay.set_defaults(run=run)
 
 
@@ -119,12 +121,15 @@ async def _fetched(args: argparse.Namespace, number: int) -> KeptGame:
     from c4tui.net.errors import NetworkError, ProtocolError  # noqa: PLC0415
 
     host, port = args.server
+    tls = client_tls("replay", args)
     try:
         if sys.stdin.isatty():
             password = await read_secret(f"Password for {args.user}: ")
         else:
             password = _first_line()
-        return await fetch_game(host, port, args.user, password, number, took_over=_took_over)
+        return await fetch_game(
+            host, port, args.user, password, number, took_over=_took_over, tls=tls
+        )
     except EndOfInput:
         usage_error("replay", f"no password for {args.user} (the first line of input)")
     except NotKept as error:

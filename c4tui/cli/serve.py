@@ -10,7 +10,7 @@ import argparse
 from pathlib import Path
 
 from c4tui.cli.choices import LEVELS
-from c4tui.cli.types import listening_port, number_from, positive_count, seconds
+from c4tui.cli.types import listening_port, number_from, positive_count, seconds, usage_error
 from c4tui.match.backends.computer import LEVEL_OPTION
 from c4tui.net.address import DEFAULT_PORT
 from c4tui.protocols.limits import DEFAULT_IDLE_TIMEOUT, MAX_ROOMS
@@ -35,13 +35,15 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
             "protocols on the same port, told apart by their first bytes: I32CFSP "
             "(I32CFSP_HELLO ...), CFSP (GAME rows columns ...) and C4N (C4N 1.0 START); and a "
             "lobby where people play each other in rooms, with viewers (LOGIN:/REGISTER:); "
-            "with --tictactoe-port, tic-tac-toe rooms for INFO1112 clients on a second port. "
+            "with --tictactoe-port, tic-tac-toe rooms for INFO1112 clients on a second port; "
+            "with --tls-cert and --tls-key, the lobby over TLS on a port of its own. "
             "Logs one line per connection to standard error. Stop it with Ctrl-C."
         ),
     )
     _add_listening_options(serve)
     _add_limits(serve)
     _add_lobby_options(serve)
+    _add_tls_options(serve)
     serve.add_argument(
         "--ai-first",
         action="store_true",
@@ -138,9 +140,48 @@ def _add_lobby_options(serve: argparse.ArgumentParser) -> None:
     )
 
 
+def _add_tls_options(serve: argparse.ArgumentParser) -> None:
+    """The lobby over TLS: its certificate, its key and its port."""
+    serve.add_argument(
+        "--tls-cert",
+        type=Path,
+        metavar="FILE",
+        help="also serve the lobby (only the lobby) over TLS, with this certificate "
+        "(PEM, the chain after it); needs --tls-key. See the README for making one",
+    )
+    serve.add_argument(
+        "--tls-key", type=Path, metavar="FILE", help="the certificate's private key (PEM)"
+    )
+    serve.add_argument(
+        "--tls-port",
+        type=listening_port,
+        metavar="PORT",
+        help="where the lobby is served over TLS (0: any free port); "
+        "default: the --port number + 1 (any free port with --port 0)",
+    )
+
+
+def _check_tls(args: argparse.Namespace) -> None:
+    """Refuse TLS options that go without each other, or files that cannot serve (status 2)."""
+    from c4tui.net.tls import TlsSetupError, server_context  # noqa: PLC0415
+
+    if (args.tls_cert is None) != (args.tls_key is None):
+        usage_error("serve", "--tls-cert and --tls-key go together")
+    if args.tls_port is not None and args.tls_cert is None:
+        usage_error("serve", "--tls-port needs --tls-cert and --tls-key")
+    if args.tls_cert is not None:
+        try:
+            server_context(args.tls_cert, args.tls_key)
+        except TlsSetupError as error:
+            usage_error("serve", f"cannot serve TLS: {error}")
+
+
 def run(args: argparse.Namespace) -> int:
     """Serve until stopped; the server (and its protocols) load only now."""
-    from c4tui.server.core import ServerConfig, serve  # noqa: PLC0415
+    from c4tui.server.core import ServerConfig  # noqa: PLC0415
+    from c4tui.server.process import serve  # noqa: PLC0415
+
+    _check_tls(args)
 
     config = ServerConfig(
         host=args.host,
@@ -155,5 +196,8 @@ def run(args: argparse.Namespace) -> int:
         max_rooms=args.max_rooms,
         tictactoe_port=args.tictactoe_port,
         reconnect_grace=args.reconnect_grace,
+        tls_cert=args.tls_cert,
+        tls_key=args.tls_key,
+        tls_port=args.tls_port,
     )
     return serve(config)

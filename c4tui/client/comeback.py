@@ -20,6 +20,7 @@ from c4tui.client.link import LOBBY_LINK, LinkDialect, LobbyLink
 from c4tui.client.outcomes import LoginOutcome
 from c4tui.client.words import Voice
 from c4tui.net.errors import NetworkError, ProtocolError
+from c4tui.net.tls import ClientTls
 from c4tui.protocols import lobby as wire
 from c4tui.protocols.past import KeptGame
 from c4tui.protocols.presence import ByeReason
@@ -68,6 +69,7 @@ class Account:
     user: str
     password: str
     dialect: LinkDialect = LOBBY_LINK
+    tls: ClientTls | None = None  # over TLS, as the first login was
 
 
 async def come_back(
@@ -96,7 +98,9 @@ async def come_back(
 async def _log_in(account: Account) -> Comeback | LoginOutcome | None:
     """One try: the comeback, the refusal, or None when the server did not answer."""
     try:
-        fresh = await LobbyLink.open(account.host, account.port, dialect=account.dialect)
+        fresh = await LobbyLink.open(
+            account.host, account.port, dialect=account.dialect, tls=account.tls
+        )
     except NetworkError:
         return None
     try:

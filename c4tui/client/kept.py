@@ -15,6 +15,7 @@ from c4tui.client.link import LobbyLink
 from c4tui.client.outcomes import LoginOutcome
 from c4tui.client.words import Voice, end_reason
 from c4tui.engine import Player
+from c4tui.net.tls import ClientTls
 from c4tui.protocols.past import KeptGame
 from c4tui.records import GameRecord, Result
 
@@ -115,15 +116,17 @@ async def fetch_game(
     number: int,
     *,
     took_over: Callable[[str], None] = lambda room: None,
+    tls: ClientTls | None = None,
 ) -> KeptGame:
     """Log in to the lobby at ``host``:``port`` as ``user`` and fetch the game kept as ``number``.
 
     The newest login wins (§5.1): a game ``user`` plays elsewhere comes to this connection,
-    and is away once it closes; ``took_over`` hears its room, to warn the person.
+    and is away once it closes; ``took_over`` hears its room, to warn the person;
+    ``tls``: connect over TLS.
     Raises NetworkError (in words) when the server cannot be reached or goes, TimeoutError
     when it does not answer, NotKept when it refuses the login or has no such game.
     """
-    link = await LobbyLink.open(host, port)
+    link = await LobbyLink.open(host, port, tls=tls)
     try:
         logged_in = await link.login(user, password)
         if logged_in is not LoginOutcome.LOGGED_IN:

@@ -31,6 +31,7 @@ from c4tui.net.address import CONNECT_TIMEOUT
 from c4tui.net.connection import Connection, open_connection
 from c4tui.net.errors import ConnectionClosed, NetworkError, ProtocolError
 from c4tui.net.framing import MessageStream
+from c4tui.net.tls import ClientTls
 from c4tui.net.wire import quote
 from c4tui.protocols import competition, past
 from c4tui.protocols import lobby as wire
@@ -131,10 +132,11 @@ class LobbyLink:
         port: int,
         timeout: float = CONNECT_TIMEOUT,
         dialect: LinkDialect = LOBBY_LINK,
+        tls: ClientTls | None = None,
     ) -> LobbyLink:
-        """Connect (a NetworkError in words if nobody answers)."""
+        """Connect, over TLS with ``tls`` (a NetworkError in words if that fails)."""
         try:
-            connection = await open_connection(host, port, timeout)
+            connection = await open_connection(host, port, timeout, tls=tls)
         except (OSError, TimeoutError) as error:
             raise NetworkError(f"Cannot connect to {host}:{port}: {error}") from error
         return cls(connection, dialect)

@@ -57,6 +57,7 @@ from c4tui.match.backends.room_seat import room_seats
 from c4tui.match.driver import MatchDriver
 from c4tui.match.events import GameOver, MatchEvent, MatchFailed, MovePlayed, SeatLeft, TurnStarted
 from c4tui.net.errors import NetworkError, ProtocolError
+from c4tui.net.tls import ClientTls
 from c4tui.protocols import lobby as wire
 from c4tui.protocols.names import PASSWORD_RULE, valid_password
 
@@ -75,6 +76,8 @@ class LobbySettings:
     register: bool = False
     #: Tries to log in again after losing the server (None: ``comeback.BACKOFF``'s; 0: none).
     reconnect_tries: int | None = None
+    #: Connect over TLS (None: plain TCP).
+    tls: ClientTls | None = None
 
 
 class ConsoleLobby(PlainText):
@@ -100,7 +103,7 @@ class ConsoleLobby(PlainText):
         settings = self.settings
         try:
             password = await self._password()
-            link = await LobbyLink.open(settings.host, settings.port)
+            link = await LobbyLink.open(settings.host, settings.port, tls=settings.tls)
         except EndOfInput:
             return 0
         except NetworkError as error:
@@ -112,7 +115,7 @@ class ConsoleLobby(PlainText):
                 return 1
             self.say(f"Logged in as {settings.user}. Type help for the commands.")
             return await self._session(
-                Account(settings.host, settings.port, settings.user, password)
+                Account(settings.host, settings.port, settings.user, password, tls=settings.tls)
             )
         except EndOfInput:
             self.say("End of input: goodbye.")
@@ -205,7 +208,7 @@ class ConsoleLobby(PlainText):
         """
         self.say("Leaving the room…")
         await link.close()
-        link = await LobbyLink.open(self.settings.host, self.settings.port)
+        link = await LobbyLink.open(self.settings.host, self.settings.port, tls=self.settings.tls)
         if not await self._log_in(link, password, register=False):
             await link.close()
             raise NetworkError("could not log in again after leaving the room.")

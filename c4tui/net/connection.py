@@ -12,8 +12,10 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import ssl
 
-from c4tui.net.errors import ConnectionClosed, ProtocolError, WriteTimeout
+from c4tui.net.errors import ConnectionClosed, NetworkError, ProtocolError, WriteTimeout
+from c4tui.net.tls import ClientTls, handshake_failure
 from c4tui.net.wire import MAX_LINE_BYTES, quote
 
 # Time limits use ``asyncio.timeout`` (or ReadDeadline, which works the same way): Python
@@ -297,9 +299,26 @@ def decode_ascii(raw: bytes) -> str:
 
 
 async def open_connection(
-    host: str, port: int, timeout: float, write_timeout: float = DEFAULT_WRITE_TIMEOUT
+    host: str,
+    port: int,
+    timeout: float,
+    write_timeout: float = DEFAULT_WRITE_TIMEOUT,
+    tls: ClientTls | None = None,
 ) -> Connection:
-    """Connect to ``host:port`` (TimeoutError after ``timeout`` seconds)."""
-    async with asyncio.timeout(timeout):  # unlike 3.11's wait_for, never loses a cancel
-        reader, writer = await asyncio.open_connection(host, port)
+    """Connect to ``host:port``, over TLS when ``tls`` says so (certificates verified).
+
+    Raises TimeoutError after ``timeout`` seconds, an OSError when nobody answers, and
+    NetworkError (in words) when TLS fails: the certificate, no TLS on that port, or
+    a CA file that cannot be read (TlsSetupError).
+    """
+    context = tls.context() if tls is not None else None  # TlsSetupError: a bad CA file
+    try:
+        async with asyncio.timeout(timeout):  # unlike 3.11's wait_for, never loses a cancel
+            reader, writer = await asyncio.open_connection(
+                host, port, ssl=context, ssl_handshake_timeout=timeout if context else None
+            )
+    except (ssl.SSLError, ConnectionResetError, ConnectionAbortedError) as error:
+        if context is None:
+            raise
+        raise NetworkError(handshake_failure(error, host, port)) from None
     return Connection(reader, writer, write_timeout)

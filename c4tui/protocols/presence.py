@@ -20,6 +20,7 @@ class ByeReason(Enum):
     IDLE = "idle"  # silent too long while in no room
     SHUTDOWN = "shutdown"  # the server is stopping: reconnect
     FULL = "full"  # refused: too many connections
+    TLS = "tls"  # plain text on the lobby's TLS port: connect with TLS
 
 
 def bye(reason: ByeReason) -> str:
@@ -49,7 +50,7 @@ def rejoin(room: str) -> str:
 class Bye:
     """The server's last line before it closes our connection on purpose, and why.
 
-    ``reason`` is ``elsewhere``, ``idle``, ``shutdown`` or ``full``; another word is
+    ``reason`` is ``elsewhere``, ``idle``, ``shutdown``, ``full`` or ``tls``; another word is
     kept as it came, for a newer server's reasons.
     """
 

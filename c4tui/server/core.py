@@ -19,8 +19,7 @@ import functools
 import ipaddress
 import itertools
 import logging
-import signal
-import sqlite3
+import ssl
 import time
 from collections import Counter
 from collections.abc import Awaitable, Callable, Sequence
@@ -34,7 +33,9 @@ from c4tui.net.connection import DEFAULT_WRITE_TIMEOUT, Connection
 from c4tui.net.errors import ConnectionClosed, ProtocolError, WriteTimeout
 from c4tui.net.framing import MessageStream
 from c4tui.net.keepalive import enable_keepalive
+from c4tui.net.tls import HANDSHAKE_SECONDS, TlsSetupError, server_context
 from c4tui.net.wire import quote
+from c4tui.protocols import lobby
 from c4tui.protocols.limits import DEFAULT_IDLE_TIMEOUT, MAX_ROOMS
 from c4tui.protocols.registry import ProtocolSpec, Recognition, identify
 from c4tui.server.ai_game import ServerAI
@@ -49,7 +50,7 @@ from c4tui.server.lobby import LobbyService
 from c4tui.server.protocols import ServerProtocol, server_protocols, tictactoe_protocols
 from c4tui.server.sqlite_store import SqliteStore
 from c4tui.server.store import default_database
-from c4tui.server.tuning import new_event_loop, raise_open_file_limit, tune_garbage_collector
+from c4tui.server.tls_door import Arrival, PlainArrival, TlsDoor, Unopened
 
 log = logging.getLogger("c4tui.server")
 
@@ -75,6 +76,8 @@ class ServerConfig:
     ``tictactoe_port``, if set, is where tic-tac-toe rooms for INFO1112 clients are
     served (0: any free port), with the lobby's accounts; ``reconnect_grace`` is how
     long a lobby player who dropped out of a game has to come back (0: it forfeits).
+    With ``tls_cert`` and ``tls_key`` the lobby (only the lobby) is also served over
+    TLS on ``tls_port`` (None: the lobby's port + 1, any free port when that is 0).
     """
 
     host: str = "127.0.0.1"
@@ -91,6 +94,9 @@ class ServerConfig:
     max_rooms: int = MAX_ROOMS
     tictactoe_port: int | None = None
     reconnect_grace: float = DEFAULT_RECONNECT_GRACE
+    tls_cert: Path | None = None
+    tls_key: Path | None = None
+    tls_port: int | None = None
 
 
 @functools.lru_cache(maxsize=4096)  # parsed once per address, not once per connection
@@ -136,6 +142,7 @@ class C4Server:
         self.protocols = (*server_protocols(ai, self.lobby, config.ai_first), *extra_protocols)
         self._server: asyncio.Server | None = None
         self._tictactoe_server: asyncio.Server | None = None
+        self._tls_door: TlsDoor | None = None
         self._tasks: set[asyncio.Task[None]] = set()
         self._serving = 0
         self._refusing = 0
@@ -159,6 +166,11 @@ class C4Server:
         return port
 
     @property
+    def tls_port(self) -> int | None:
+        """The lobby's TLS port actually listened on (None: not served)."""
+        return self._tls_door.port if self._tls_door is not None else None
+
+    @property
     def connections(self) -> int:
         """How many clients are connected now (served or being refused)."""
         return len(self._tasks)
@@ -166,7 +178,7 @@ class C4Server:
     async def start(self) -> None:
         """Open the accounts and start listening (the AI's worker processes start too).
 
-        Raises OSError (the port) or sqlite3.Error (the database).
+        Raises OSError (the port), sqlite3.Error (the database) or TlsSetupError (TLS).
         """
         await self.lobby.store.open()
         await self._restore_games()
@@ -185,6 +197,8 @@ class C4Server:
                 backlog=4096,
             )
             log.info("tic-tac-toe rooms on %s:%d", self.config.host, self.tictactoe_port)
+        if self.config.tls_cert is not None and self.config.tls_key is not None:
+            await self._open_tls_door(server_context(self.config.tls_cert, self.config.tls_key))
         if self.config.ai != "random":
             self.pool.warm_up()
         log.info(
@@ -193,6 +207,32 @@ class C4Server:
             self.port,
             self.config.ai,
             self.lobby.store.location,
+        )
+
+    async def _open_tls_door(self, context: ssl.SSLContext) -> None:
+        """Serve the lobby, and only the lobby, over TLS on a port of its own.
+
+        Raises TlsSetupError when that port cannot be listened on.
+        """
+        lobby_only = tuple(p for p in self.protocols if p.spec is lobby.SPEC)
+        door = TlsDoor(
+            context, functools.partial(self._welcome, protocols=lobby_only), self._write_limit
+        )
+        port = self.config.tls_port
+        if port is None:
+            port = self.config.port + 1 if self.config.port else 0
+        try:
+            await door.open(self.config.host, port)
+        except OSError as error:
+            raise TlsSetupError(
+                f"cannot listen on {self.config.host}:{port} for TLS: {error.strerror}"
+            ) from None
+        self._tls_door = door
+        log.info(
+            "lobby over TLS on %s:%d (certificate: %s)",
+            self.config.host,
+            door.port,
+            self.config.tls_cert,
         )
 
     async def _restore_games(self) -> None:
@@ -226,6 +266,8 @@ class C4Server:
         servers = [s for s in (self._server, self._tictactoe_server) if s is not None]
         for server in servers:
             server.close()
+        if self._tls_door is not None:
+            await self._tls_door.close()
         await self.lobby.shut_down(within=SHUTDOWN_BYE_SECONDS)  # BYE:shutdown, then closed
         for task in list(self._tasks):
             task.cancel()
@@ -246,20 +288,29 @@ class C4Server:
         writer: asyncio.StreamWriter,
         protocols: tuple[ServerProtocol, ...],
     ) -> None:
+        connection = Connection(reader, writer, self._write_limit)
+        enable_keepalive(writer.get_extra_info("socket"))  # finds peers that vanished
+        await self._welcome(PlainArrival(connection), protocols)
+
+    @property
+    def _write_limit(self) -> float:
+        """A client that stops reading is gone within the idle timeout too."""
+        return min(self.config.write_timeout, self.config.idle_timeout)
+
+    async def _welcome(self, arrival: Arrival, protocols: tuple[ServerProtocol, ...]) -> None:
+        """Count the client, serve or refuse it, log it, and close it whatever happens."""
         task = asyncio.current_task()
         assert task is not None
-        # A client that stops reading is gone within the idle timeout too.
-        write_limit = min(self.config.write_timeout, self.config.idle_timeout)
-        connection = Connection(reader, writer, write_limit)
-        enable_keepalive(writer.get_extra_info("socket"))  # finds peers that vanished
         number = next(self._ids)
-        group = address_group(connection.peer_host)
+        group = address_group(arrival.peer_host)
         self._tasks.add(task)
         self.peak_connections = max(self.peak_connections, len(self._tasks))
-        log.info("#%d opened from %s", number, connection.peer)
+        log.info("#%d opened from %s", number, arrival.peer)
         reason = "closed"
         try:
-            reason = await self._admit(connection, number, group, protocols)
+            reason = await self._admit(arrival, number, group, protocols)
+        except Unopened as error:
+            reason = str(error)
         except asyncio.CancelledError:
             reason = "server stopping"
         except Exception:  # a bug must cost one connection, never the server
@@ -270,31 +321,36 @@ class C4Server:
             # so the cancellation has nothing left to stop (3.11's stream callback would
             # log it as an error otherwise).
             with contextlib.suppress(asyncio.CancelledError):
-                await connection.close()
+                await arrival.close()
             self._tasks.discard(task)
             log.info("#%d closed (%s)", number, reason)
 
     async def _admit(
         self,
-        connection: Connection,
+        arrival: Arrival,
         number: int,
         group: str,
         protocols: tuple[ServerProtocol, ...],
     ) -> str:
-        """Serve the client if the limits allow, else refuse it; why it ended."""
+        """Serve the client if the limits allow, else refuse it; why it ended.
+
+        Raises Unopened when its connection cannot be opened (TLS's handshake failed).
+        """
         over = self._over_limit(group)
         if over is not None:
             if self._refusing >= MAX_REFUSING:
-                connection.abort()
+                arrival.abort()
                 return f"refused at once ({over})"
             self._refusing += 1
             try:
+                connection = await arrival.opened(REFUSAL_PEEK_SECONDS)
                 return await self._refuse(connection, over, protocols)
             finally:
                 self._refusing -= 1
         self._serving += 1
         self._per_address[group] += 1
         try:
+            connection = await arrival.opened(HANDSHAKE_SECONDS)
             return await self._converse(connection, number, protocols)
         finally:
             self._serving -= 1
@@ -387,38 +443,3 @@ async def _quietly(sending: Awaitable[None]) -> None:
     """Send a last word to a client that may already be gone."""
     with contextlib.suppress(OSError, TimeoutError):
         await sending
-
-
-async def run_server(config: ServerConfig) -> int:
-    """Serve until Ctrl-C or SIGTERM; the exit status."""
-    server = C4Server(config)
-    try:
-        await server.start()
-    except (OSError, sqlite3.Error) as error:
-        if isinstance(error, sqlite3.Error):
-            log.error("cannot open the database %s: %s", server.lobby.store.location, error)
-        else:
-            log.error("cannot listen on %s:%d: %s", config.host, config.port, error.strerror)
-        server.pool.shutdown()
-        await server.lobby.store.close()
-        return 1
-    stop = asyncio.Event()
-    loop = asyncio.get_running_loop()
-    for signum in (signal.SIGINT, signal.SIGTERM):
-        loop.add_signal_handler(signum, stop.set)
-    await server.serve_until(stop)
-    return 0
-
-
-def serve(config: ServerConfig) -> int:
-    """Entry point of ``c4tui serve``: log to standard error, run, exit cleanly."""
-    logging.basicConfig(
-        level=logging.INFO, format="%(asctime)s c4tui-serve %(message)s", datefmt="%H:%M:%S"
-    )
-    raise_open_file_limit()
-    tune_garbage_collector()
-    try:
-        with asyncio.Runner(loop_factory=new_event_loop) as runner:
-            return runner.run(run_server(config))
-    except KeyboardInterrupt:  # a second Ctrl-C while stopping
-        return 130

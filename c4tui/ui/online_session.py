@@ -18,7 +18,7 @@ from c4tui.client.link import LobbyLink
 from c4tui.client.outcomes import JoinOutcome
 from c4tui.client.room_game import RoomGame, room_game_from
 from c4tui.engine import GameState, Move
-from c4tui.match.backends.online import TICTACTOE_ROOMS
+from c4tui.match.backends.online import TICTACTOE_ROOMS, client_tls
 from c4tui.protocols import lobby as wire
 from c4tui.ui.screens.login import LoggedIn, log_in
 
@@ -87,7 +87,13 @@ class OnlineSession:
         On success the session uses the new connection and the old one is closed.
         """
         values = self.values
-        account = Account(values["host"], int(values["port"]), values["user"], self.password)
+        account = Account(
+            values["host"],
+            int(values["port"]),
+            values["user"],
+            self.password,
+            tls=client_tls(values),
+        )
         answer = await comeback.come_back(account, on_try=on_try, delays=self.delays)
         if isinstance(answer, Comeback):
             lost = self.link

@@ -10,12 +10,14 @@ we play, one for each player when we watch.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from pathlib import Path
 from typing import ClassVar
 
 from c4tui.engine import Player
 from c4tui.match.backends.base import Backend, Choice, Option
 from c4tui.match.backends.network.base import login_name
 from c4tui.net.address import DEFAULT_HOST, DEFAULT_PORT, parse_host, parse_port
+from c4tui.net.tls import ClientTls
 from c4tui.protocols.names import PASSWORD_RULE, USER_RULE, valid_password, valid_user
 from c4tui.protocols.terms import Terms, parse_clock
 
@@ -57,9 +59,40 @@ def lobby_terms(values: Mapping[str, str]) -> Terms:
     )
 
 
+def parse_ca_file(text: str) -> str:
+    """A CA certificate's file (empty: the system's trusted ones), or ValueError."""
+    if text and not Path(text).expanduser().is_file():
+        raise ValueError(f"no such file: {text}")
+    return text
+
+
+def client_tls(values: Mapping[str, str]) -> ClientTls | None:
+    """Whether the login dialog's values ask for TLS, and whom to trust (None: plain TCP)."""
+    if values.get("tls") != TLS_ON or values.get("game") == TICTACTOE_ROOMS:
+        return None
+    ca = values.get("tls_ca", "")
+    return ClientTls(Path(ca).expanduser() if ca else None)
+
+
 #: The games a room server may host (the ``game`` option): the lobby's, or INFO1112's.
 CONNECT_FOUR_LOBBY = "connect-four"
 TICTACTOE_ROOMS = "tictactoe"
+#: The ``tls`` option's values: the lobby over TLS (``c4tui serve --tls-cert``), or not.
+TLS_ON = "on"
+TLS_OFF = "off"
+
+
+#: Whether to connect over TLS (the lobby only: ``c4tui serve --tls-cert``), and whom to trust.
+TLS = Option(
+    "tls",
+    "TLS",
+    TLS_OFF,
+    choices=(
+        Choice(TLS_OFF, "Off", "plain TCP"),
+        Choice(TLS_ON, "On", "the lobby's TLS port (`c4tui serve --tls-cert`)"),
+    ),
+)
+TLS_CA = Option("tls_ca", "CA file", "", parse=parse_ca_file, max_length=255)
 
 
 class RoomSeat(Backend):
@@ -116,6 +149,8 @@ class RoomSeat(Backend):
             ),
             in_menu=True,
         ),
+        TLS,
+        TLS_CA,
     )
     person_colours: ClassVar[tuple[Player, ...]] = (Player.RED,)
     supports_undo: ClassVar[bool] = False

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Grid, Horizontal, Vertical
+from textual.containers import Container, Grid, Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, Static
 
@@ -25,7 +25,14 @@ from c4tui.client import words
 from c4tui.client.link import LOBBY_LINK, TICTACTOE_LINK, LobbyLink
 from c4tui.client.outcomes import LoginOutcome, RegisterOutcome
 from c4tui.client.words import Voice
-from c4tui.match.backends.online import TICTACTOE_ROOMS, RoomSeat, parse_password
+from c4tui.match.backends.online import (
+    TICTACTOE_ROOMS,
+    TLS,
+    TLS_CA,
+    RoomSeat,
+    client_tls,
+    parse_password,
+)
 from c4tui.net.errors import NetworkError, ProtocolError
 from c4tui.ui.screens.connect import chosen_value, option_widget
 from c4tui.ui.servers import Servers, server_refusal
@@ -44,7 +51,9 @@ async def log_in(values: Mapping[str, str], password: str, register: bool) -> Lo
     """Connect and log in (registering first if asked); the link, or what went wrong."""
     dialect = TICTACTOE_LINK if values.get("game") == TICTACTOE_ROOMS else LOBBY_LINK
     try:
-        link = await LobbyLink.open(values["host"], int(values["port"]), dialect=dialect)
+        link = await LobbyLink.open(
+            values["host"], int(values["port"]), dialect=dialect, tls=client_tls(values)
+        )
     except NetworkError as error:
         return str(error)
     try:
@@ -69,6 +78,8 @@ class LoginDialog(ModalScreen[LoggedIn | None]):
     DEFAULT_CSS = """
     LoginDialog { align: center middle; }
     LoginDialog ChoiceSet { width: auto; background: transparent; }
+    LoginDialog #tls-row { layout: horizontal; height: 1; }
+    LoginDialog #tls_ca { width: 1fr; margin-left: 1; }
     """
 
     BINDINGS = [
@@ -90,10 +101,18 @@ class LoginDialog(ModalScreen[LoggedIn | None]):
             yield Static(RoomSeat.summary, id="login-title", classes="form-title")
             with Grid():
                 for option in RoomSeat.asked_in_dialog():
+                    if option.key == TLS_CA.key:
+                        continue  # beside TLS's switch, in its row
                     yield Label(option.label)
-                    yield option_widget(
+                    widget = option_widget(
                         option, self._values[option.key], ascii_only=self._ascii_only
                     )
+                    if option.key != TLS.key:
+                        yield widget
+                        continue
+                    with Container(id="tls-row"):  # not a Horizontal: the buttons' row style
+                        yield widget
+                        yield self._ca_field()
                 yield Label("Password")
                 yield Input("", id="password", password=True, max_length=128, compact=True)
             yield Static("", id="login-status", classes="form-status")
@@ -101,6 +120,16 @@ class LoginDialog(ModalScreen[LoggedIn | None]):
                 yield Button("Log in", id="log-in", variant="primary")
                 yield Button("Register", id="register")
                 yield Button("Back", id="back")
+
+    def _ca_field(self) -> Input:
+        """Whom to trust over TLS: a CA certificate's file, or (empty) the system's."""
+        return Input(
+            self._values[TLS_CA.key],
+            id=TLS_CA.key,
+            placeholder="CA file (empty: the system's)",
+            max_length=TLS_CA.max_length,
+            compact=True,
+        )
 
     def on_mount(self) -> None:
         """Start where something is missing: the username, else the password."""
@@ -170,7 +199,7 @@ class LoginDialog(ModalScreen[LoggedIn | None]):
             self._say(outcome)
             wrong = "#password" if "password" in outcome.lower() else "#user"
             if "connect" in outcome.lower():
-                wrong = "#host"
+                wrong = "#tls_ca" if "certificate" in outcome else "#host"
             self.query_one(wrong, Input).focus()
             return
         self.dismiss(outcome)

@@ -1,0 +1,153 @@
+"""``c4tui bot``: a bot account that sits in a lobby and plays whoever asks (§5.5)."""
+
+from __future__ import annotations
+
+import argparse
+import os
+from pathlib import Path
+
+from c4tui.cli.choices import LEVELS
+from c4tui.cli.tls import add_tls_options, client_tls
+from c4tui.cli.types import positive_count, server_address, usage_error, username
+from c4tui.engine import Rules
+from c4tui.protocols.names import PASSWORD_RULE, valid_password
+from c4tui.protocols.terms import Game, Terms, parse_game, parse_terms
+
+#: Where the password comes from (never the command line, where `ps` shows it).
+PASSWORD_VARIABLE = "C4TUI_PASSWORD"
+#: The level when none is given.
+DEFAULT_LEVEL = "hard"
+
+
+def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Register ``bot``, its options and its ``run``."""
+    bot = commands.add_parser(
+        "bot",
+        help="sit in a lobby as a bot account and play whoever challenges it",
+        description=(
+            "Log in to a lobby (c4tui serve) as a bot and play games one after another: "
+            "accept every challenge it can play, and join anyone waiting in quick play "
+            "with its --quick settings. It never takes a rated game against another bot "
+            "unless --rated-against-bots. It logs in again by itself when the connection "
+            "drops or the server restarts, and logs one line per game to standard error. "
+            f"The password comes from the environment ({PASSWORD_VARIABLE}) or "
+            "--password-file, never the command line. Ctrl-C or SIGTERM stops it "
+            "(a game under way is forfeited)."
+        ),
+        epilog="Exit status: 0 stopped or done; 1 a refused login or an unreachable server; "
+        "2 a usage error.",
+        allow_abbrev=False,  # --password must not pass for --password-file
+    )
+    bot.add_argument("--lobby", type=server_address, metavar="HOST:PORT", required=True)
+    bot.add_argument("--user", type=username, required=True, help="the bot's account")
+    bot.add_argument(
+        "--password-file",
+        type=Path,
+        metavar="FILE",
+        help=f"read the password from FILE's first line (default: ${PASSWORD_VARIABLE})",
+    )
+    bot.add_argument(
+        "--register",
+        action="store_true",
+        help="register the account as a bot (REGISTERBOT) if it does not exist yet",
+    )
+    choosers = bot.add_mutually_exclusive_group()
+    choosers.add_argument(
+        "--level",
+        choices=LEVELS,
+        default=DEFAULT_LEVEL,
+        help="play with c4tui's own AI at this level; default %(default)s",
+    )
+    choosers.add_argument("--engine", metavar="CMD", help="play with an engine program (§6)")
+    choosers.add_argument("--kaggle", metavar="FILE", help="play with a Kaggle ConnectX agent")
+    _add_game_options(bot)
+    add_tls_options(bot)
+    bot.set_defaults(run=run)
+
+
+def _add_game_options(bot: argparse.ArgumentParser) -> None:
+    """What the bot plays: quick play's settings, rated games against bots, how many."""
+    bot.add_argument(
+        "--quick",
+        nargs="+",
+        metavar="SETTING",
+        help="quick play's settings: COLS ROWS RULES [rated|casual] [M+I], "
+        "e.g. 7 6 classic rated 3+2; default 7 6 classic casual",
+    )
+    bot.add_argument(
+        "--rated-against-bots",
+        action="store_true",
+        help="also take rated games against other bots",
+    )
+    bot.add_argument("--games", type=positive_count, metavar="N", help="stop after N games")
+
+
+def quick_settings(words: list[str] | None) -> tuple[Game, Terms]:
+    """``--quick``'s words as a game and terms. Raises ValueError saying what is wrong."""
+    if words is None:
+        return (7, 6, Rules.CLASSIC), Terms()
+    game = parse_game(words[:3])
+    terms = parse_terms(words[3:])
+    if game is None or terms is None:
+        raise ValueError(
+            "--quick takes COLS ROWS RULES [rated|casual] [M+I]: sizes 4-20, classic or "
+            "popout, a clock of 1-60 minutes + 0-60 seconds (e.g. 7 6 classic rated 3+2)"
+        )
+    return game, terms
+
+
+def password(args: argparse.Namespace) -> str:
+    """The password, from ``--password-file`` or the environment (a usage error if neither)."""
+    if args.password_file is not None:
+        try:
+            text = args.password_file.read_text(encoding="ascii").splitlines()
+        except (OSError, UnicodeDecodeError) as error:
+            usage_error("bot", f"cannot read the password from {args.password_file}: {error}")
+        found = text[0] if text else ""
+    else:
+        found = os.environ.get(PASSWORD_VARIABLE, "")
+        if not found:
+            usage_error(
+                "bot",
+                f"no password: set {PASSWORD_VARIABLE} or pass --password-file FILE "
+                "(never on the command line)",
+            )
+    if not valid_password(found):
+        usage_error("bot", f"the password must be {PASSWORD_RULE}")
+    return found
+
+
+def run(args: argparse.Namespace) -> int:
+    """Check the options, then run the bot; the bot and its AI load only now."""
+    import asyncio  # noqa: PLC0415
+    import logging  # noqa: PLC0415
+
+    from c4tui.ai.levels import ai_level  # noqa: PLC0415
+    from c4tui.bot.choosers import LevelChooser  # noqa: PLC0415
+    from c4tui.bot.sitting import BotSettings, run_bot  # noqa: PLC0415
+    from c4tui.match.pool import SearchPool  # noqa: PLC0415
+
+    if args.engine is not None or args.kaggle is not None:
+        usage_error("bot", "--engine and --kaggle are not available yet: play with --level")
+    try:
+        game, terms = quick_settings(args.quick)
+    except ValueError as error:
+        usage_error("bot", str(error))
+    host, port = args.lobby
+    settings = BotSettings(
+        host,
+        port,
+        args.user,
+        password(args),
+        register=args.register,
+        quick=game,
+        quick_terms=terms,
+        rated_against_bots=args.rated_against_bots,
+        games=args.games,
+        tls=client_tls("bot", args),
+    )
+    logging.basicConfig(
+        level=logging.INFO, format="%(asctime)s c4tui-bot %(message)s", datefmt="%H:%M:%S"
+    )
+    chooser = LevelChooser(ai_level(args.level), SearchPool(workers=1))
+    return asyncio.run(run_bot(settings, chooser))

@@ -1,0 +1,53 @@
+"""The ``c4tui serve`` process: its log, its event loop, its signals and its exit status."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import signal
+import sqlite3
+
+from c4tui.net.tls import TlsSetupError
+from c4tui.server.core import C4Server, ServerConfig
+from c4tui.server.tuning import new_event_loop, raise_open_file_limit, tune_garbage_collector
+
+log = logging.getLogger("c4tui.server")
+
+
+async def run_server(config: ServerConfig) -> int:
+    """Serve until Ctrl-C or SIGTERM; the exit status."""
+    server = C4Server(config)
+    try:
+        await server.start()
+    except (OSError, sqlite3.Error) as error:
+        if isinstance(error, sqlite3.Error):
+            log.error("cannot open the database %s: %s", server.lobby.store.location, error)
+        else:
+            log.error("cannot listen on %s:%d: %s", config.host, config.port, error.strerror)
+        server.pool.shutdown()
+        await server.lobby.store.close()
+        return 1
+    except TlsSetupError as error:  # a certificate gone since it was checked, the TLS port taken
+        log.error("%s", error)
+        await server.stop()
+        return 1
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for signum in (signal.SIGINT, signal.SIGTERM):
+        loop.add_signal_handler(signum, stop.set)
+    await server.serve_until(stop)
+    return 0
+
+
+def serve(config: ServerConfig) -> int:
+    """Entry point of ``c4tui serve``: log to standard error, run, exit cleanly."""
+    logging.basicConfig(
+        level=logging.INFO, format="%(asctime)s c4tui-serve %(message)s", datefmt="%H:%M:%S"
+    )
+    raise_open_file_limit()
+    tune_garbage_collector()
+    try:
+        with asyncio.Runner(loop_factory=new_event_loop) as runner:
+            return runner.run(run_server(config))
+    except KeyboardInterrupt:  # a second Ctrl-C while stopping
+        return 130

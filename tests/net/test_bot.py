@@ -14,13 +14,13 @@ from pathlib import Path
 
 import pytest
 
-from c4tui.ai.levels import ai_level
-from c4tui.bot.choosers import LevelChooser, thinking_time
 from c4tui.bot.game import Table
 from c4tui.bot.sitting import Bot, BotSettings
+from c4tui.bot.thinking import thinking_time
 from c4tui.engine import GameState, Player, Rules
 from c4tui.match.pool import SearchPool
 from c4tui.net.tls import ClientTls
+from c4tui.outside.levels import LevelChooser
 from c4tui.protocols import lobby as wire
 from c4tui.protocols.lobby_boards import move_between
 from c4tui.protocols.terms import Clock, Terms
@@ -52,7 +52,8 @@ async def a_bot(
     """The bot ``robo`` (an account registered here), playing Easy in this process."""
     (await logged_in(account_port or port, "robo")).writer.close()
     chosen = BotSettings("127.0.0.1", port, "robo", "pw", games=games, tls=tls)
-    bot = Bot(chosen, LevelChooser(ai_level("easy"), SearchPool(workers=1)))
+    pool = SearchPool(workers=1)
+    bot = Bot(chosen, LevelChooser("easy", pool=pool))
     task = asyncio.create_task(bot.run())
     try:
         yield bot
@@ -61,6 +62,7 @@ async def a_bot(
         with contextlib.suppress(asyncio.CancelledError):
             await task
         await bot.chooser.close()
+        pool.shutdown()
 
 
 class Person:

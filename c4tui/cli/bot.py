@@ -38,8 +38,8 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
             "--password-file, never the command line. Ctrl-C or SIGTERM stops it "
             "(a game under way is forfeited)."
         ),
-        epilog="Exit status: 0 stopped or done; 1 a refused login or an unreachable server; "
-        "2 a usage error.",
+        epilog="Exit status: 0 stopped or done; 1 a refused login, an unreachable server or "
+        "an outside program that cannot play; 2 a usage error.",
         allow_abbrev=False,  # --password must not pass for --password-file
     )
     bot.add_argument("--lobby", type=server_address, metavar="HOST:PORT", required=True)

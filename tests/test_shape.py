@@ -88,7 +88,7 @@ MAY_IMPORT = {
     "server": CORE | {"net", "protocols", "lobby", "match"},
     "console": CORE | {"net", "protocols", "client", "match"},
     "outside": CORE | {"net", "protocols", "match"},
-    "bot": CORE | {"net", "protocols", "client", "match"},
+    "bot": CORE | {"net", "protocols", "client", "match", "outside"},
     "ui": CORE | {"net", "protocols", "client", "match"},
     "web": {"ui"},
 }

@@ -2,20 +2,25 @@
 
 The bot reads the server's pushes itself: each board is checked by our engine
 and becomes the move that made it, the clock's times say how long our next move
-may take, and the end says who won. Our moves are chosen by the bot's chooser.
+may take, and the end says who won. Our moves are chosen by the bot's chooser,
+told the game so far when the bot saw it from its start. When the chooser fails
+(an outside program crashed, took too long, answered an illegal move or garbage)
+the bot forfeits that game only: the chooser has ended its process, and starts
+the program afresh when next asked.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
-from c4tui.bot.choosers import Chooser, thinking_time
+from c4tui.bot.thinking import thinking_time
 from c4tui.client.link import LobbyLink, RoomSummary
-from c4tui.engine import GameState, Player
+from c4tui.engine import GameState, Move, Player
 from c4tui.net.errors import ProtocolError
 from c4tui.net.wire import quote
+from c4tui.outside.chooser import Chooser, ChooserError, OutsideFailure
 from c4tui.protocols import competition
 from c4tui.protocols import lobby as wire
 from c4tui.protocols.lobby_boards import move_between, state_from_cells
@@ -33,6 +38,7 @@ class Result:
     outcome: str
     how: str  # four in a row, forfeit, time…
     game: str  # 7 × 6 classic, casual 3+2
+    failure: str | None = None  # why the chooser failed, when the bot forfeited for it
 
 
 @dataclass
@@ -45,6 +51,10 @@ class Table:
     terms: Terms
     clocks: tuple[int, int] | None = None  # ms left to RED and YELLOW, when timed
     end: wire.GameEnd | None = None
+    #: The game so far from the empty board; None when the bot came back into it (REJOIN).
+    moves: list[Move] | None = field(default_factory=list)
+    #: Why the chooser failed, once it has (the bot has then forfeited).
+    failure: str | None = None
 
     @classmethod
     def begun(cls, begin: wire.Begin, me: str, terms: Terms) -> Table:
@@ -84,13 +94,14 @@ async def rejoined_table(link: LobbyLink, room: str, me: str) -> Table:
     state = state_from_cells(start.game, board.cells, turn)
     colour = Player.RED if info.red == me else Player.YELLOW
     names = {Player.RED: info.red, Player.YELLOW: info.yellow}
-    return Table(state, colour, names, info.terms)
+    return Table(state, colour, names, info.terms, moves=None)
 
 
 async def play(link: LobbyLink, table: Table, chooser: Chooser) -> Result:
     """Play ``table``'s game to its end; how it ended.
 
-    Cancelled (the bot is stopping), it forfeits first so that no game is left hanging.
+    Cancelled (the bot is stopping), it forfeits first so that no game is left hanging;
+    when the chooser fails, it forfeits too (``Result.failure`` says why).
     Raises NetworkError when the link is lost, ProtocolError when the server's boards
     make no sense.
     """
@@ -110,13 +121,22 @@ async def _to_the_end(link: LobbyLink, table: Table, chooser: Chooser) -> Result
     link's queue, and is read once our move is sent.
     """
     while True:
-        if table.state.turn is table.colour and not table.state.is_over:
-            move = await chooser.choose(table.state, table.time_for_a_move())
-            await link.send(f"{move.kind.name}:{move.column + 1}")
-            if not await _until_board(link, table):
-                return _result(table)
-        elif not await _until_board(link, table):
+        if table.state.turn is table.colour and not table.state.is_over and not table.failure:
+            await _move(link, table, chooser)
+        if not await _until_board(link, table):
             return _result(table)
+
+
+async def _move(link: LobbyLink, table: Table, chooser: Chooser) -> None:
+    """Send the chooser's move; FORFEIT if it fails (its reason kept on ``table``)."""
+    moves = None if table.moves is None else tuple(table.moves)
+    try:
+        move = await chooser.choose(table.state, table.time_for_a_move(), moves)
+    except (OutsideFailure, ChooserError) as failure:
+        table.failure = f"{chooser.describe()} failed: {failure}"
+        await link.send("FORFEIT")
+        return
+    await link.send(f"{move.kind.name}:{move.column + 1}")
 
 
 async def _until_board(link: LobbyLink, table: Table) -> bool:
@@ -142,6 +162,8 @@ def _board(table: Table, cells: str) -> None:
     if move is None:
         raise ProtocolError(f"a board no legal move leads to: {quote(cells)}")
     table.state = table.state.play(move)
+    if table.moves is not None:
+        table.moves.append(move)
 
 
 #: GAMEEND's status in words: 0 a win, 1 a draw, 2 a forfeit (or a player gone), 3 on time.
@@ -157,4 +179,4 @@ def _result(table: Table) -> Result:
         outcome = "won" if end.winner == table.names[table.colour] else "lost"
     columns, rows, rules = table.state.columns, table.state.rows, table.state.rules
     game = f"{columns} × {rows} {rules.value}, {table.terms.words}"
-    return Result(table.opponent, outcome, _HOW.get(end.status, "?"), game)
+    return Result(table.opponent, outcome, _HOW.get(end.status, "?"), game, table.failure)

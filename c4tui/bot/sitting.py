@@ -7,26 +7,31 @@ for quick play with them meets the bot within seconds. It never takes a rated
 game against another bot unless told to. When the connection drops or the server
 restarts, it logs in again by itself and plays on (a game under way comes back,
 §5.1); when it is stopped, it forfeits the game it is in rather than leave it hanging.
+When its chooser (an outside program) fails, it forfeits that game, says why, and
+plays on. After a rated game it logs both players' new ratings (the RATING lines).
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import signal
 from collections import Counter
 from dataclasses import dataclass
 
-from c4tui.bot.choosers import Chooser
 from c4tui.bot.game import Result, Table, play, rejoined_table
+from c4tui.bot.thinking import first_move
 from c4tui.client import words
 from c4tui.client.comeback import BACKOFF, Account, Comeback, come_back, why_lost, worth_coming_back
 from c4tui.client.link import LobbyLink, RoomSummary
 from c4tui.client.outcomes import JoinOutcome, LoginOutcome, RegisterOutcome
+from c4tui.client.standing import RatingNews
 from c4tui.client.words import Voice
 from c4tui.engine import Rules
 from c4tui.net.errors import NetworkError, ProtocolError
 from c4tui.net.tls import ClientTls
+from c4tui.outside.chooser import Chooser, ChooserError, OutsideFailure
 from c4tui.protocols import competition
 from c4tui.protocols import lobby as wire
 from c4tui.protocols.terms import CASUAL, Game, Terms
@@ -39,6 +44,8 @@ LOOK_SECONDS = 2.0
 QUICK_ROOM = "quick-"
 #: What the bot plays by quick play when not told: the app's default game.
 DEFAULT_QUICK: Game = (7, 6, Rules.CLASSIC)
+#: Seconds the bot, done with its games, waits for the last rated game's RATING lines.
+RATING_SECONDS = 3.0
 
 
 class Stopped(Exception):
@@ -75,6 +82,8 @@ class Bot:
         self.link: LobbyLink | None = None
         self.tally: Counter[str] = Counter()
         self._terms = CASUAL  # the terms of the game whose BEGIN comes next
+        self._news = RatingNews(settings.user)
+        self._news_due = False  # a rated game has ended whose new ratings have not come
 
     @property
     def played(self) -> int:
@@ -127,6 +136,7 @@ class Bot:
         try:
             while self.settings.games is None or self.played < self.settings.games:
                 await self._next(link)
+            await self._last_news(link)
             return True
         except (NetworkError, ProtocolError) as error:
             if not worth_coming_back(link):
@@ -148,6 +158,24 @@ class Bot:
             await self._play(link, Table.begun(message, self.settings.user, self._terms))
         elif isinstance(message, wire.Rejoin):
             await self._play(link, await rejoined_table(link, message.room, self.settings.user))
+        elif isinstance(message, competition.RatingChange):
+            self._heard(message)
+
+    def _heard(self, change: competition.RatingChange) -> None:
+        """Log the new ratings once both of a rated game's RATING lines have come."""
+        sentence = self._news.heard(change)
+        if sentence is not None:
+            self._news_due = False
+            log.info("new ratings: %s", sentence)
+
+    async def _last_news(self, link: LobbyLink) -> None:
+        """Done: wait a little for the last rated game's new ratings, so they are logged too."""
+        with contextlib.suppress(TimeoutError):
+            async with asyncio.timeout(RATING_SECONDS):
+                while self._news_due:
+                    message = await link.pushed()
+                    if isinstance(message, competition.RatingChange):
+                        self._heard(message)
 
     async def _answer(self, link: LobbyLink, challenge: competition.Challenged) -> None:
         """Accept a challenge the bot can and may play (BEGIN follows); decline the others."""
@@ -160,9 +188,9 @@ class Bot:
 
     async def _refusal(self, link: LobbyLink, user: str, game: Game, terms: Terms) -> str | None:
         """Why the bot will not play ``user`` this game (None: it will)."""
-        if not self.chooser.plays(game):
-            columns, rows, rules = game
-            return f"its chooser cannot play {columns} × {rows} {rules.value}"
+        cannot = self.chooser.refusal(*game)
+        if cannot is not None:
+            return cannot
         if terms.rated and not self.settings.rated_against_bots:
             profile = await link.profile(user)
             if profile is None or profile.bot:
@@ -199,7 +227,10 @@ class Bot:
         except asyncio.CancelledError:
             log.info("stopping: forfeited the game against %s", table.opponent)
             raise
+        if result.failure is not None:
+            log.warning("forfeited the game against %s: %s", result.opponent, result.failure)
         self.tally[result.outcome] += 1
+        self._news_due = table.terms.rated
         log.info("game %d: %s", self.played, self._line(result))
 
     def _line(self, result: Result) -> str:
@@ -226,9 +257,11 @@ class Bot:
             log.info("no answer from %s yet: still trying", address)
 
 
-async def run_bot(settings: BotSettings, chooser: Chooser) -> int:
+async def run_bot(settings: BotSettings, chooser: Chooser, *, try_first: bool = False) -> int:
     """Run the bot until its games are played, it cannot go on, or Ctrl-C/SIGTERM; the status.
 
+    With ``try_first`` (an outside program), the chooser is asked for a move before the
+    bot logs in: a program that cannot answer stops the bot at once (status 1).
     A signal cancels the bot: the game it is in is forfeited, the link closed.
     """
     bot = Bot(settings, chooser)
@@ -238,6 +271,8 @@ async def run_bot(settings: BotSettings, chooser: Chooser) -> int:
     for signum in (signal.SIGINT, signal.SIGTERM):
         loop.add_signal_handler(signum, task.cancel)
     try:
+        if try_first:
+            log.info("%s", await first_move(chooser))
         await bot.run()
         log.info("played %d game(s): done", bot.played)
         return 0
@@ -246,6 +281,9 @@ async def run_bot(settings: BotSettings, chooser: Chooser) -> int:
         return 0
     except (Stopped, NetworkError) as error:
         log.error("%s", error)
+        return 1
+    except (OutsideFailure, ChooserError) as failure:
+        log.error("%s cannot play: %s", chooser.describe(), failure)
         return 1
     finally:
         for signum in (signal.SIGINT, signal.SIGTERM):

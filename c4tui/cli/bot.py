@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import os
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from c4tui.cli.choices import LEVELS
 from c4tui.cli.tls import add_tls_options, client_tls
@@ -12,6 +13,9 @@ from c4tui.cli.types import positive_count, server_address, usage_error, usernam
 from c4tui.engine import Rules
 from c4tui.protocols.names import PASSWORD_RULE, valid_password
 from c4tui.protocols.terms import Game, Terms, parse_game, parse_terms
+
+if TYPE_CHECKING:
+    from c4tui.outside.chooser import Chooser
 
 #: Where the password comes from (never the command line, where `ps` shows it).
 PASSWORD_VARIABLE = "C4TUI_PASSWORD"
@@ -34,8 +38,8 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
             "--password-file, never the command line. Ctrl-C or SIGTERM stops it "
             "(a game under way is forfeited)."
         ),
-        epilog="Exit status: 0 stopped or done; 1 a refused login or an unreachable server; "
-        "2 a usage error.",
+        epilog="Exit status: 0 stopped or done; 1 a refused login, an unreachable server or "
+        "an outside program that cannot play; 2 a usage error.",
         allow_abbrev=False,  # --password must not pass for --password-file
     )
     bot.add_argument("--lobby", type=server_address, metavar="HOST:PORT", required=True)
@@ -51,15 +55,32 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         action="store_true",
         help="register the account as a bot (REGISTERBOT) if it does not exist yet",
     )
-    choosers = bot.add_mutually_exclusive_group()
+    choosers = bot.add_argument_group(
+        "what chooses the moves (one of)",
+        "An outside program runs in a process of its own (2 GB of memory, 15 s to start) and "
+        "is asked for a first move before the bot logs in. If it later crashes, takes too "
+        "long, answers an illegal move or garbage, the bot forfeits that game only, logs "
+        "why, and starts the program afresh for the next.",
+    ).add_mutually_exclusive_group()
     choosers.add_argument(
         "--level",
         choices=LEVELS,
         default=DEFAULT_LEVEL,
-        help="play with c4tui's own AI at this level; default %(default)s",
+        help="c4tui's own AI at this level; default %(default)s",
     )
-    choosers.add_argument("--engine", metavar="CMD", help="play with an engine program (§6)")
-    choosers.add_argument("--kaggle", metavar="FILE", help="play with a Kaggle ConnectX agent")
+    choosers.add_argument(
+        "--engine",
+        metavar="CMD",
+        help="a program speaking c4tui's engine protocol (c4e, position, go movetime, "
+        "bestmove) on standard input and output, started by the shell command CMD, "
+        "e.g. 'python3 my_engine.py'; it plays every board and both rules",
+    )
+    choosers.add_argument(
+        "--kaggle",
+        metavar="FILE",
+        help="a Kaggle ConnectX agent file (its last function is the agent); it plays "
+        "classic rules only, so the bot declines Pop Out challenges",
+    )
     _add_game_options(bot)
     add_tls_options(bot)
     bot.set_defaults(run=run)
@@ -122,17 +143,16 @@ def run(args: argparse.Namespace) -> int:
     import asyncio  # noqa: PLC0415
     import logging  # noqa: PLC0415
 
-    from c4tui.ai.levels import ai_level  # noqa: PLC0415
-    from c4tui.bot.choosers import LevelChooser  # noqa: PLC0415
     from c4tui.bot.sitting import BotSettings, run_bot  # noqa: PLC0415
-    from c4tui.match.pool import SearchPool  # noqa: PLC0415
 
-    if args.engine is not None or args.kaggle is not None:
-        usage_error("bot", "--engine and --kaggle are not available yet: play with --level")
     try:
         game, terms = quick_settings(args.quick)
     except ValueError as error:
         usage_error("bot", str(error))
+    chooser = _chooser(args)
+    cannot = chooser.refusal(*game)
+    if cannot is not None:
+        usage_error("bot", f"--quick {' '.join(args.quick)}: {cannot}")
     host, port = args.lobby
     settings = BotSettings(
         host,
@@ -149,5 +169,25 @@ def run(args: argparse.Namespace) -> int:
     logging.basicConfig(
         level=logging.INFO, format="%(asctime)s c4tui-bot %(message)s", datefmt="%H:%M:%S"
     )
-    chooser = LevelChooser(ai_level(args.level), SearchPool(workers=1))
-    return asyncio.run(run_bot(settings, chooser))
+    outside = args.engine is not None or args.kaggle is not None
+    return asyncio.run(run_bot(settings, chooser, try_first=outside))
+
+
+def _chooser(args: argparse.Namespace) -> Chooser:
+    """The chooser ``--engine``, ``--kaggle`` or ``--level`` names (a usage error if unusable).
+
+    A level thinks in the process's shared search pool (its workers end with the bot).
+    """
+    from c4tui.outside.chooser import ChooserError  # noqa: PLC0415
+    from c4tui.outside.engine_chooser import EngineChooser  # noqa: PLC0415
+    from c4tui.outside.kaggle import KaggleChooser  # noqa: PLC0415
+    from c4tui.outside.levels import LevelChooser  # noqa: PLC0415
+
+    try:
+        if args.engine is not None:
+            return EngineChooser(args.engine)
+        if args.kaggle is not None:
+            return KaggleChooser(Path(args.kaggle))
+        return LevelChooser(args.level)
+    except ChooserError as error:
+        usage_error("bot", f"{'--engine' if args.engine is not None else '--kaggle'}: {error}")

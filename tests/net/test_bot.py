@@ -14,13 +14,14 @@ from pathlib import Path
 
 import pytest
 
-from c4tui.ai.levels import ai_level
-from c4tui.bot.choosers import LevelChooser, thinking_time
 from c4tui.bot.game import Table
 from c4tui.bot.sitting import Bot, BotSettings
+from c4tui.bot.thinking import thinking_time
 from c4tui.engine import GameState, Player, Rules
 from c4tui.match.pool import SearchPool
 from c4tui.net.tls import ClientTls
+from c4tui.outside.chooser import Chooser
+from c4tui.outside.levels import LevelChooser
 from c4tui.protocols import lobby as wire
 from c4tui.protocols.lobby_boards import move_between
 from c4tui.protocols.terms import Clock, Terms
@@ -47,12 +48,17 @@ async def running(server: C4Server) -> AsyncIterator[C4Server]:
 
 @contextlib.asynccontextmanager
 async def a_bot(
-    port: int, games: int | None = None, tls: ClientTls | None = None, account_port: int = 0
+    port: int,
+    games: int | None = None,
+    tls: ClientTls | None = None,
+    account_port: int = 0,
+    chooser: Chooser | None = None,
 ) -> AsyncIterator[Bot]:
-    """The bot ``robo`` (an account registered here), playing Easy in this process."""
+    """The bot ``robo`` (an account registered here), playing Easy (or ``chooser``) here."""
     (await logged_in(account_port or port, "robo")).writer.close()
     chosen = BotSettings("127.0.0.1", port, "robo", "pw", games=games, tls=tls)
-    bot = Bot(chosen, LevelChooser(ai_level("easy"), SearchPool(workers=1)))
+    pool = SearchPool(workers=1)
+    bot = Bot(chosen, chooser or LevelChooser("easy", pool=pool))
     task = asyncio.create_task(bot.run())
     try:
         yield bot
@@ -61,6 +67,24 @@ async def a_bot(
         with contextlib.suppress(asyncio.CancelledError):
             await task
         await bot.chooser.close()
+        pool.shutdown()
+
+
+@contextlib.asynccontextmanager
+async def bot_process(port: int, *options: str) -> AsyncIterator[asyncio.subprocess.Process]:
+    """``c4tui bot`` as robo (password pw) on ``port``, killed at the end if still running."""
+    bot = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "c4tui", "bot", "--lobby", f"127.0.0.1:{port}", "--user", "robo",
+        *options,
+        stderr=asyncio.subprocess.PIPE,
+        env={**os.environ, "C4TUI_PASSWORD": "pw"},
+    )  # fmt: skip
+    try:
+        yield bot
+    finally:
+        if bot.returncode is None:
+            bot.kill()
+            await bot.wait()
 
 
 class Person:
@@ -168,13 +192,7 @@ async def test_a_bot_stopped_mid_game_forfeits_it_and_exits_0(tmp_path: Path) ->
         (await logged_in(server.port, "robo")).writer.close()
         ann = await logged_in(server.port, "ann")
         assert (await ann.ask("QUICKPLAY:7:6:classic")).startswith("QUICKPLAY:ACKSTATUS:0:")
-        bot = await asyncio.create_subprocess_exec(
-            sys.executable, "-m", "c4tui", "bot", "--lobby", f"127.0.0.1:{server.port}",
-            "--user", "robo", "--level", "easy",
-            stderr=asyncio.subprocess.PIPE,
-            env={**os.environ, "C4TUI_PASSWORD": "pw"},
-        )  # fmt: skip
-        try:
+        async with bot_process(server.port, "--level", "easy") as bot:
             assert await until(ann, "BEGIN:") == "BEGIN:ann:robo:7:6:classic"
             await ann.send("DROP:4")
             await until(ann, "BOARDSTATUS:")  # ours
@@ -182,10 +200,6 @@ async def test_a_bot_stopped_mid_game_forfeits_it_and_exits_0(tmp_path: Path) ->
             bot.send_signal(signal.SIGTERM)
             assert (await until(ann, "GAMEEND:")).endswith(":2:ann")
             assert await asyncio.wait_for(bot.wait(), TIMEOUT) == 0
-        finally:
-            if bot.returncode is None:
-                bot.kill()
-                await bot.wait()
         assert bot.stderr is not None
         log = (await bot.stderr.read()).decode()
         assert "logged in to" in log and "stopped after 0 game(s)" in log

@@ -46,7 +46,14 @@ async def zoe_in_the_lobby(
             yield app, pilot, ann
 
 
-async def test_c_creates_a_room_on_the_menus_terms(
+async def line_starting(client: LobbyClient, start: str) -> str:
+    """The next line ``client`` reads that starts with ``start`` (CLOCKs, say, skipped)."""
+    while not (line := await client.line()).startswith(start):
+        pass
+    return line
+
+
+async def test_c_creates_a_room_on_the_menus_terms_and_its_rated_end_shows_the_ratings(
     tmp_path: Path,
 ) -> None:
     async with zoe_in_the_lobby(tmp_path, RATED_BLITZ) as (app, pilot, ann):
@@ -58,6 +65,25 @@ async def test_c_creates_a_room_on_the_menus_terms(
         assert await ann.ask("JOIN:zoe room:PLAYER") == "JOIN:ACKSTATUS:0"
         assert await ann.line() == "BEGIN:zoe:ann:4:4:classic"
         await until(pilot, lambda: isinstance(app.screen, OnlineGameScreen))
+        screen = app.screen
+        assert isinstance(screen, OnlineGameScreen)
+        for turn in range(4):  # zoe: column 1 four times; ann: column 2
+            await until(pilot, screen.driver.awaiting_submission)
+            await pilot.press("1", "enter")
+            if turn == 3:
+                break
+            await line_starting(ann, "BOARDSTATUS")
+            await ann.send("DROP:2")
+            await line_starting(ann, "BOARDSTATUS")
+        assert (await line_starting(ann, "GAMEEND")).endswith(":0:zoe")
+        up = await line_starting(ann, "RATING:zoe:")
+        down = await line_starting(ann, "RATING:ann:")
+        zoe_now, zoe_change = up.split(":")[2:]
+        ann_now, ann_change = down.split(":")[2:]
+        said = f"Your rating: {zoe_now} ({zoe_change}); ann's: {ann_now} ({ann_change})"
+        await until(pilot, lambda: said in text_of(pilot, "#message"))
+        message = text_of(pilot, "#message")
+        assert "zoe (RED) wins!" in message and "r: rematch" in message
 
 
 async def test_a_challenge_asks_for_the_menus_terms(tmp_path: Path) -> None:

@@ -129,6 +129,11 @@ async def test_i_opens_a_profile_and_l_the_leaderboard(tmp_path: Path) -> None:
         await until(pilot, lambda: "rating 1500" in text_of(pilot, "#profile").lower())
         await pilot.press("escape")
         await until(pilot, lambda: app.screen is lobby)
+        await pilot.press("i")  # the player list kept the focus: ann's again
+        await until(pilot, lambda: isinstance(app.screen, ProfileScreen))
+        assert isinstance(app.screen, ProfileScreen) and app.screen.user == "ann"
+        await pilot.press("escape")
+        await until(pilot, lambda: app.screen is lobby)
         await pilot.press("l")
         await until(pilot, lambda: isinstance(app.screen, LeaderboardScreen))
         await pilot.press("escape")

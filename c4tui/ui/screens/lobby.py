@@ -143,10 +143,14 @@ class LobbyScreen(StandingLobby):
         self.refresh_timer = self.set_interval(REFRESH_SECONDS, self._refresh_quietly)
 
     def on_screen_resume(self) -> None:
-        """Back from a game: the rooms have changed (a viewer who left one leaves its room)."""
+        """Back from a game: the rooms have changed (a viewer who left one leaves its room).
+
+        Back from a profile opened on the player list, that list keeps the focus.
+        """
         self._room = None
         self.query_one(ChatInput).close()
-        self.query_one("#rooms", DataTable).focus()
+        if self.focused is not self.query_one(PlayerTable):
+            self.query_one("#rooms", DataTable).focus()
         if self._session.still_in_room:
             self._reconnect()
         else:

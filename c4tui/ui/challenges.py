@@ -28,19 +28,10 @@ from c4tui.match.settings import MatchSettings, describe_game
 from c4tui.net.errors import NetworkError, ProtocolError
 from c4tui.protocols import lobby as wire
 from c4tui.protocols.competition import Challenged, Declined
-from c4tui.protocols.terms import CASUAL, Terms
 from c4tui.ui.screens.challenge import ChallengeDialog
 
 #: What reaches a screen: a challenge to us, a decline, or a game that began.
 ChallengeNews = Challenged | Declined | wire.Begin
-
-
-def challenge_terms(settings: MatchSettings) -> Terms:
-    """The terms a challenge from the menu's settings is played on.
-
-    Casual, no clock, until the menu offers rated games and clocks (``MatchSettings.terms``).
-    """
-    return CASUAL
 
 
 async def next_news(
@@ -58,9 +49,9 @@ async def next_news(
 
 
 async def challenge(link: LobbyLink, user: str, settings: MatchSettings) -> tuple[str, bool]:
-    """Challenge ``user`` with the menu's game; what to say, and whether it is an error."""
+    """Challenge ``user`` with the menu's game and terms; what to say, and if an error."""
     game = (settings.columns, settings.rows, settings.rules)
-    terms = challenge_terms(settings)
+    terms = settings.terms
     outcome = await link.challenge(user, game, terms)
     if outcome is ChallengeOutcome.SENT:
         offer = f"{describe_game(*game)}, {terms.words}"

@@ -10,6 +10,7 @@ meanwhile is theirs.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 
 from c4tui.client import comeback
 from c4tui.client.comeback import BACKOFF, Account, Comeback, last_game
@@ -67,6 +68,10 @@ class OnlineSession:
     def password(self) -> str:
         """The password, to log in again."""
         return self._logged_in.password
+
+    def password_changed(self, password: str) -> None:
+        """The account's password is now ``password``: logging in again uses it."""
+        self._logged_in = replace(self._logged_in, password=password)
 
     @property
     def tictactoe(self) -> bool:

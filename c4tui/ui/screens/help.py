@@ -75,8 +75,10 @@ In the menu: Tab moves between fields, arrows change a choice, **Enter starts th
 Ctrl+R resumes the game you left (or the unfinished one from last time), Ctrl+O opens a
 saved game or a pasted digit string.
 In the online lobby: Enter plays in a waiting room, w watches, c creates a room, g is quick
-play, t chats, r refreshes, Esc leaves. Tab goes to the players online, where c challenges
-one; a challenge to you pops up (a accepts, d declines). After a game, r asks a rematch.
+play (both with the menu's board, rules, Rated and Clock), t chats, r refreshes, m and p list
+finished games, i shows your profile, l the leaderboard, P changes your password, Esc
+leaves. Tab goes to the players online, where c challenges one and i shows their profile; a
+challenge to you pops up (a accepts, d declines). After a game, r asks a rematch.
 """
 
 

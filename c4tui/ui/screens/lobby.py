@@ -38,7 +38,7 @@ from c4tui.net.errors import NetworkError, ProtocolError
 from c4tui.protocols import lobby as wire
 from c4tui.ui.lobby_rows import lobby_rows
 from c4tui.ui.online_session import OnlineSession, game_start, still_on
-from c4tui.ui.screens.lobby_challenges import ChallengingLobby
+from c4tui.ui.screens.lobby_standing import STANDING_ACTIONS, STANDING_BINDINGS, StandingLobby
 from c4tui.ui.screens.login import LoggedIn
 from c4tui.ui.screens.online_game import online_game_screen
 from c4tui.ui.screens.past_games import PastGamesScreen
@@ -52,7 +52,7 @@ from c4tui.ui.widgets.room_table import LOBBY_COLUMNS, TICTACTOE_COLUMNS, RoomTa
 REFRESH_SECONDS = 5.0
 
 
-class LobbyScreen(ChallengingLobby):
+class LobbyScreen(StandingLobby):
     """Rooms, and what to do with them. Esc: cancel a wait, or back to the menu."""
 
     DEFAULT_CSS = """
@@ -74,6 +74,7 @@ class LobbyScreen(ChallengingLobby):
         Binding("escape", "leave", "Back", id="lobby.leave"),
         Binding("m", "past_games", "My games", id="lobby.my_games"),
         Binding("p", "past_games(True)", "Player's games", id="lobby.players_games"),
+        *STANDING_BINDINGS,
     ]
 
     def __init__(
@@ -102,6 +103,11 @@ class LobbyScreen(ChallengingLobby):
         settings = self._settings
         return settings.columns, settings.rows, settings.rules
 
+    @property
+    def offer(self) -> str:
+        """The menu's game and terms in words: ``7 × 6 Classic, rated 3+2``."""
+        return f"{describe_game(*self.game)}, {self._settings.terms.words}"
+
     def compose(self) -> ComposeResult:
         """Title, rooms, status, chat line, footer."""
         values = self._session.values
@@ -111,9 +117,9 @@ class LobbyScreen(ChallengingLobby):
         else:
             help_text = (
                 f"Enter plays in a waiting room, w watches, c creates one, g meets the next "
-                f"person waiting for {describe_game(*self.game)} (your menu choice); "
-                f"m: your finished games; p: the chosen room's players'. Tab: the players "
-                f"online; c there challenges one (the same game)."
+                f"person waiting: {self.offer} (your menu choice). m: your finished games; "
+                f"p: the chosen room's players'; i: your profile; l: the leaderboard; P: a new "
+                f"password. Tab: the players online; c there challenges one, i: their profile."
             )
         with Vertical():
             yield Static(
@@ -137,10 +143,14 @@ class LobbyScreen(ChallengingLobby):
         self.refresh_timer = self.set_interval(REFRESH_SECONDS, self._refresh_quietly)
 
     def on_screen_resume(self) -> None:
-        """Back from a game: the rooms have changed (a viewer who left one leaves its room)."""
+        """Back from a game: the rooms have changed (a viewer who left one leaves its room).
+
+        Back from a profile opened on the player list, that list keeps the focus.
+        """
         self._room = None
         self.query_one(ChatInput).close()
-        self.query_one("#rooms", DataTable).focus()
+        if self.focused is not self.query_one(PlayerTable):
+            self.query_one("#rooms", DataTable).focus()
         if self._session.still_in_room:
             self._reconnect()
         else:
@@ -244,11 +254,11 @@ class LobbyScreen(ChallengingLobby):
     async def _create(self) -> None:
         user = self._session.values["user"]
         game = None if self.tictactoe else self.game
-        described = "tic-tac-toe" if game is None else describe_game(*game)
+        described = "tic-tac-toe" if game is None else self.offer
         for suffix in ["", *(f" {n}" for n in range(2, 20))]:
             name = f"{user[:12]} room{suffix}"
             try:
-                created = await self.link.create(name, game)
+                created = await self.link.create(name, game, self._settings.terms)
             except (NetworkError, ProtocolError, TimeoutError) as error:
                 self._lost(error)
                 return
@@ -268,14 +278,14 @@ class LobbyScreen(ChallengingLobby):
     @work(group="enter", exclusive=True, exit_on_error=False)
     async def _quick(self) -> None:
         try:
-            room = await self.link.quick_play(self.game)
+            room = await self.link.quick_play(self.game, self._settings.terms)
         except (NetworkError, ProtocolError, TimeoutError) as error:
             self._lost(error)
             return
         if room is None:
             self._say(words.QUICK_PLAY_REFUSED.said(Voice.APP), error=True)
             return
-        self._wait_in(room, f"Quick play: in room {room!r}.")
+        self._wait_in(room, f"Quick play ({self.offer}): in room {room!r}.")
 
     def _wait_in(self, room: str, note: str) -> None:
         self._room = room
@@ -317,8 +327,11 @@ class LobbyScreen(ChallengingLobby):
         self.app.push_screen(screen, self._game_left)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        """Tic-tac-toe servers have no quick play, no chat and keep no games."""
-        return not (self.tictactoe and action in ("quick_play", "talk", "past_games"))
+        """Tic-tac-toe servers have no quick play, no chat, keep no games and rate nobody."""
+        tictactoe_has_none = {"quick_play", "talk", "past_games", *STANDING_ACTIONS}
+        if self.tictactoe and action in tictactoe_has_none:
+            return False
+        return super().check_action(action, parameters)
 
     def _open_game(self, game: RoomGame, room: str, back: bool) -> None:
         screen = online_game_screen(

@@ -12,7 +12,8 @@ viewer asks to watch again) a fresh screen goes on exactly as the server's board
 says. An opponent who dropped out is counted down in the panel until back.
 
 A timed game (§5.4) shows both clocks at the top of the panel (``GameClocks``),
-and a game lost on time says so.
+and a game lost on time says so. After a rated game, both new ratings (§5.3's
+RATING lines) are said under the result.
 """
 
 from __future__ import annotations
@@ -27,7 +28,9 @@ from textual.binding import Binding
 
 from c4tui.client import words
 from c4tui.client.clocks import ClockReading
+from c4tui.client.link import ServerMessage
 from c4tui.client.room_game import RoomGame
+from c4tui.client.standing import RatingNews
 from c4tui.engine import GameState, Player
 from c4tui.match.backends.online import RoomSeat
 from c4tui.match.backends.room_seat import room_seats
@@ -36,6 +39,7 @@ from c4tui.match.events import GameOver, TurnStarted
 from c4tui.match.settings import MatchSettings
 from c4tui.net.errors import NetworkError, ProtocolError
 from c4tui.protocols import lobby as wire
+from c4tui.protocols.competition import RatingChange
 from c4tui.ui.challenges import ChallengeListener
 from c4tui.ui.online_session import OnlineSession, back_in_room, moves_to
 from c4tui.ui.screens.confirm import confirm_forfeit, confirm_leaving
@@ -148,12 +152,14 @@ class OnlineGameScreen(GameScreen):
         self.clocks = GameClocks(game.names, ascii_only=ascii_only, id="clocks")
         self.clocks.reading = game.clock  # a CLOCK read before this screen was made
         game.on_clock = self._clock_came
+        self._rating_news = RatingNews(session.link.user)
+        self._ratings = ""  # both new ratings in a line, once a rated game's have come
 
     def compose(self) -> ComposeResult:
         """The game screen and a chat line (shown when t is pressed)."""
         yield from super().compose()
         yield ChatInput("A message for the room; Enter sends, Esc closes", id="chat")
-        yield ChallengeListener(lambda: self._session.link, self._say_after_game)
+        yield ChallengeListener(lambda: self._session.link, self._say_after_game, self._heard)
 
     def on_mount(self) -> None:
         """The away countdown ticks every second.
@@ -343,7 +349,15 @@ class OnlineGameScreen(GameScreen):
         self.query_one(ChallengeListener).listen()
 
     def _say_after_game(self, text: str) -> None:
-        self.panel.say(f"{text}\nEsc: back to the lobby", "result")
+        self.panel.say(f"{text}\n{self._ratings}Esc: back to the lobby", "result")
+
+    def _heard(self, message: ServerMessage) -> None:
+        """After the game: a RATING line; once both have come, the result says them."""
+        if isinstance(message, RatingChange):
+            said = self._rating_news.heard(message)
+            if said is not None and (result := self.driver.result) is not None:
+                self._ratings = f"{said}\n"
+                self.panel.say(self._result_text(result), "result")
 
     def on_challenge_listener_begun(self, begun: ChallengeListener.Begun) -> None:
         """A rematch (or a challenge) was accepted: its game takes this screen's place."""
@@ -409,4 +423,4 @@ class OnlineGameScreen(GameScreen):
             text = f"{self.room_game.names[result.winner]} ({result.winner.name}) wins"
             text += "!" if result.state.is_over else f": {result.reason}"
         rematch = "r: rematch · " if self.mine is not None else ""
-        return f"{text}\n{rematch}Esc: back to the lobby"
+        return f"{text}\n{self._ratings}{rematch}Esc: back to the lobby"

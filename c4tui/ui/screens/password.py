@@ -46,6 +46,8 @@ class PasswordDialog(ModalScreen[PasswordChange | None]):
     def __init__(self, link: LobbyLink) -> None:
         super().__init__()
         self.link = link
+        #: The new password, once the server has taken it (whoever logs in again needs it).
+        self.new_password: str | None = None
 
     def compose(self) -> ComposeResult:
         """The three fields, a status line and the buttons."""
@@ -110,6 +112,7 @@ class PasswordDialog(ModalScreen[PasswordChange | None]):
             self._say(f"The server is gone: {error}. Nothing changed.", wrong="old")
             return
         if outcome is PasswordChange.CHANGED:
+            self.new_password = new
             self.notify(words.PASSWORD_CHANGE[outcome])
             self.dismiss(outcome)
             return

@@ -14,11 +14,10 @@ from c4tui.client.link import LobbyLink, ServerMessage
 from c4tui.client.outcomes import ChallengeOutcome
 from c4tui.client.words import Voice
 from c4tui.console.lines import printable
-from c4tui.console.lobby_help import DEFAULT_GAME
+from c4tui.console.room_requests import parse_quick
 from c4tui.match.settings import describe_game
 from c4tui.protocols import lobby as wire
 from c4tui.protocols.competition import Challenged, Declined, PlayerEntry
-from c4tui.protocols.terms import CASUAL, Game, Terms, parse_terms
 
 Say = Callable[[str], None]
 CHALLENGE_USAGE = "Usage: challenge USER [COLS ROWS classic|popout] [rated|casual] [M+I]"
@@ -30,18 +29,6 @@ class ChallengeAccepted(Exception):
     def __init__(self, begin: wire.Begin) -> None:
         super().__init__(f"{begin.red} vs {begin.yellow}")
         self.begin = begin
-
-
-def game_and_terms(fields: list[str]) -> tuple[Game, Terms] | None:
-    """``[COLS ROWS RULES] [rated|casual] [M+I]`` (defaults: the app's 7 × 6 classic, casual)."""
-    game = DEFAULT_GAME
-    if fields and fields[0].isdigit():
-        parsed = wire.parse_game(fields[:3])
-        if parsed is None:
-            return None
-        game, fields = parsed, fields[3:]
-    terms = parse_terms(fields) if fields else CASUAL
-    return None if terms is None else (game, terms)
 
 
 def heard(message: ServerMessage, say: Say) -> None:
@@ -63,11 +50,11 @@ def heard(message: ServerMessage, say: Say) -> None:
 async def challenge(link: LobbyLink, rest: str, say: Say) -> None:
     """``challenge USER [COLS ROWS RULES] [rated|casual] [M+I]``."""
     user, _, settings = rest.partition(" ")
-    chosen = game_and_terms(settings.split())
+    chosen = parse_quick(settings)  # what quick play takes: [COLS ROWS RULES] [rated|casual] [M+I]
     if not user or chosen is None:
         say(CHALLENGE_USAGE)
         return
-    game, terms = chosen
+    game, terms = chosen.game, chosen.terms
     outcome = await link.challenge(user, game, terms)
     if outcome is ChallengeOutcome.SENT:
         board = describe_game(*game)

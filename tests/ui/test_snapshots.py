@@ -184,9 +184,11 @@ def test_lobby_screen(snap_compare, lobby_with_rooms: int) -> None:
             # columns when idle: a screenshot just before showed the names cut short).
             table = tables.first() if tables else None
             players = tables.last() if len(tables) == 2 else None  # everyone online, rated
-            if table and table.row_count == 2 and table.ordered_columns[0].content_width >= 10:
-                if players and players.row_count == 5 and "1500" in str(table.get_row_at(0)):
-                    break  # 10: "quick game"; 5: ann, bob, cid, dee and zoe
+            listed = table and table.row_count == 2 and table.ordered_columns[0].content_width >= 10
+            first_room = str(table.get_row_at(0)) if table and table.row_count else ""
+            rated = players and players.row_count == 5 and "1500" in first_room
+            if listed and rated:
+                break  # 10: "quick game"; 5: ann, bob, cid, dee and zoe
         await pilot.pause()
 
     assert snap_compare(online_app(lobby_with_rooms), terminal_size=SIZE, run_before=run_before)

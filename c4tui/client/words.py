@@ -172,7 +172,7 @@ BYE_REASONS = {
     "idle": "Disconnected after being idle",
     "shutdown": "The server is restarting",
     "full": "The server is full",
-    "tls": "This port of the server speaks TLS only: connect with TLS (--tls)",
+    "tls": "This port of the server speaks TLS only: connect with TLS (--tls; in the app, TLS On)",
 }
 #: The connection closed without a ``BYE`` (or the protocol has none).
 SERVER_CLOSED = "The server closed the connection"

@@ -96,8 +96,8 @@ def _refused_certificate(error: ssl.SSLCertVerificationError, host: str) -> str:
     if code in _UNTRUSTED:
         return (
             f"the server's certificate is not signed by anyone you trust ({detail}): "
-            "pass --tls-ca FILE (in the app: CA file), the certificate of the CA that "
-            "signed it, or the server's own if it signed itself"
+            "give the certificate of the CA that signed it, or the server's own if it "
+            "signed itself, as the CA file (--tls-ca FILE; in the app: CA file)"
         )
     if code in _EXPIRED:
         return f"the server's certificate is out of date: {detail}"

@@ -45,3 +45,18 @@ async def test_the_dialog_says_why_a_certificate_is_refused(tmp_path: Path) -> N
                 pilot, lambda: "not signed by anyone you trust" in text_of(pilot, "#login-status")
             )
             assert pilot.app.screen.focused is pilot.app.screen.query_one("#tls_ca", Input)
+
+
+async def test_a_ca_file_left_behind_with_tls_off_is_not_checked(tmp_path: Path) -> None:
+    """TLS Off: the CA file beside the switch is not read, so a stale path cannot stop a login."""
+    async with lobby_server(tmp_path) as server:
+        options = {
+            "host": "127.0.0.1",
+            "port": str(server.port),
+            "user": "zoe",
+            "tls": "off",
+            "tls_ca": str(tmp_path / "gone.pem"),  # no such file
+        }
+        app = make_app(opponent="online", options=options)
+        async with app.run_test(size=SIZE) as pilot:
+            await log_in_through_the_dialog(pilot, "secret", register=True)

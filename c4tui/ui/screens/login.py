@@ -29,6 +29,7 @@ from c4tui.match.backends.online import (
     TICTACTOE_ROOMS,
     TLS,
     TLS_CA,
+    TLS_ON,
     RoomSeat,
     client_tls,
     parse_password,
@@ -143,10 +144,12 @@ class LoginDialog(ModalScreen[LoggedIn | None]):
 
     def _checked(self) -> tuple[dict[str, str], str] | None:
         """The fields if every one is fine; else the first problem is shown and focused."""
-        values = {}
+        values: dict[str, str] = {}
         for option in RoomSeat.asked_in_dialog():
             value = chosen_value(self, option)
             problem = option.problem(value)
+            if option.key == TLS_CA.key and values.get("tls") != TLS_ON:
+                problem = None  # the CA file is read only for TLS: no TLS, nothing to check
             if problem is not None:
                 self._say(problem)
                 self.query_one(f"#{option.key}").focus()

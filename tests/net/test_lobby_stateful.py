@@ -292,7 +292,8 @@ class LobbyProtocol(RuleBasedStateMachine):
         client.expect("LOGIN:ACKSTATUS:0")
 
     def teardown(self) -> None:
-        """Check nothing more came; end the games; hang up; wait until no room is left.
+        """Check nothing more came; end the games; everyone's history and profile; hang up;
+        wait until no room is left.
 
         A game under way is forfeited first: its players hanging up would only be away.
         """
@@ -306,6 +307,7 @@ class LobbyProtocol(RuleBasedStateMachine):
                 self.forfeit(room.red, "")
             for name in NAMES:
                 self.history(name, "")
+                self.profile(NAMES[0], name)
             for game in self.finished:
                 self.look_at_a_finished_game(game, NAMES[0])
         except BaseException:

@@ -15,18 +15,21 @@ import time
 from dataclasses import dataclass
 
 from c4tui.engine import Player
-from c4tui.protocols.terms import Clock
+from c4tui.protocols.terms import CASUAL, Clock, Terms
 
-#: What CREATE and QUICKPLAY may add after the board, and the clock it asks for
-#: (None: no clock; "bad": a malformed field, refused as bad format). Casual only:
-#: rated games are the ratings' model.
-TERMS: tuple[tuple[str, Clock | str | None], ...] = (
-    ("", None),
-    (":casual", None),
-    (":casual:10+5", Clock(10, 5)),
-    (":casual:15+0", Clock(15, 0)),
+#: What CREATE and QUICKPLAY may add after the board, and the terms it asks for
+#: ("bad": a malformed field, refused as bad format). Rated ones change ratings
+#: (``stateful_ratings``).
+TERMS: tuple[tuple[str, Terms | str], ...] = (
+    ("", CASUAL),
+    (":casual", CASUAL),
+    (":casual:10+5", Terms(clock=Clock(10, 5))),
+    (":casual:15+0", Terms(clock=Clock(15, 0))),
+    (":rated", Terms(rated=True)),
+    (":rated:10+5", Terms(rated=True, clock=Clock(10, 5))),
     (":casual:0+5", "bad"),
     (":casual:10+5:x", "bad"),
+    (":rated:-", "bad"),
     (":ranked", "bad"),
 )
 _CLOCK = re.compile(r"CLOCK:([0-9]+):([0-9]+)")
@@ -34,9 +37,18 @@ _CLOCK = re.compile(r"CLOCK:([0-9]+):([0-9]+)")
 ROUNDING_MS = 1
 
 
-def clock_words(clock: Clock | None) -> str:
-    """ROOMINFO's last two fields for a casual room: ``casual:10+5`` or ``casual:-``."""
-    return f"casual:{'-' if clock is None else clock.text}"
+def terms_words(terms: Terms) -> str:
+    """ROOMINFO's last two fields: ``rated:10+5``, ``casual:-``."""
+    kind = "rated" if terms.rated else "casual"
+    return f"{kind}:{'-' if terms.clock is None else terms.clock.text}"
+
+
+def terms_asked(terms: Terms) -> str:
+    """What CREATE or QUICKPLAY adds after the board to ask for ``terms`` (none: casual)."""
+    if terms == CASUAL:
+        return ""
+    kind = "rated" if terms.rated else "casual"
+    return f":{kind}" if terms.clock is None else f":{kind}:{terms.clock.text}"
 
 
 def _times(line: str) -> tuple[int, int]:

@@ -12,7 +12,11 @@ lets it run out, and restarts the server). Every game that ends is kept: HISTORY
 GAME:<id> (§5.2) must give it back as the model saw it played. A refusal's wording is
 the server's own: the model predicts ``INVALID:`` and a reason. Rooms may be timed
 (§5.4): CLOCK follows BEGIN, each BOARDSTATUS and a catching-up board, its times
-checked between the bounds the model can prove (``stateful_clocks``).
+checked between the bounds the model can prove (``stateful_clocks``). Rooms may be
+rated (§5.3): the model keeps every account's Glicko-2 rating and record itself
+(``stateful_ratings``), expects both RATING lines after a rated game's GAMEEND, and
+holds PROFILE and LEADERBOARD to them; the module's server keeps its accounts from
+one example to the next, and so does the model's table.
 """
 
 from __future__ import annotations
@@ -21,6 +25,7 @@ import contextlib
 import itertools
 import re
 import socket
+import sys
 import tempfile
 import time
 from collections.abc import Iterator
@@ -32,38 +37,61 @@ from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
 
 from c4tui.engine import DrawReason, GameState, Move, MoveKind, Player, Rules, format_move
+from c4tui.protocols.terms import CASUAL, Clock, Terms
 from c4tui.server.core import C4Server, ServerConfig
 from c4tui.server.sqlite_store import utc_now
 from c4tui.server.store import HISTORY_LIMIT
 from tests.net.conftest import server_in_a_thread
 from tests.net.lobby_client import TEST_ROUNDS
 from tests.net.stateful import machine_settings, wait_until_rooms_are
-from tests.net.stateful_clocks import TERMS, Clock, ModelClock, clock_words
+from tests.net.stateful_clocks import TERMS, ModelClock, terms_asked, terms_words
+from tests.net.stateful_ratings import Standings
 
 NAMES = ("ann", "bob", "cid", "dee")
 TIMEOUT = 3.0
 #: The server's grace for a dropped player (the default), as AWAY says it.
 GRACE = 60
-#: One server for every example (each ends with everyone hung up, so no room is left).
+#: One server for every example (each ends with everyone hung up, so no room is left),
+#: the names it has accounts for, and every account's rating and record on it as the
+#: model worked them out. An example that fails leaves them disagreeing (games left
+#: with players away, ratings the model did not follow): the next example then starts
+#: on a new server (``SPOILED``), so what hypothesis shrinks to runs on a clean one.
 SERVER: C4Server | None = None
 REGISTERED: set[str] = set()
+STANDINGS = Standings()
+SPOILED = False
+_RUNNING = contextlib.ExitStack()
 #: Names no account has: each failed login uses a new one (failures are throttled per user).
 STRANGERS = (f"ghost{n}" for n in itertools.count())
 
 
 @pytest.fixture(autouse=True, scope="module")
 def one_server() -> Iterator[None]:
-    """Start the server the examples share."""
-    global SERVER  # noqa: PLW0603 (hypothesis makes the machines; they find it here)
-    with tempfile.TemporaryDirectory() as folder:
-        config = ServerConfig(
-            port=0, db=Path(folder) / "accounts.sqlite3", bcrypt_rounds=TEST_ROUNDS
-        )
-        with server_in_a_thread(config) as server:
-            SERVER = server
-            yield
-            SERVER = None
-            REGISTERED.clear()
+    """Start the server the examples share; stop it at the end."""
+    _a_new_shared_server()
+    try:
+        yield
+    finally:
+        _stop_the_shared_server()
+
+
+def _a_new_shared_server() -> C4Server:
+    """Stop the shared server if one runs; start a new one on a new database."""
+    global SERVER, SPOILED  # noqa: PLW0603 (hypothesis makes the machines; they find it here)
+    _stop_the_shared_server()
+    folder = _RUNNING.enter_context(tempfile.TemporaryDirectory())
+    config = ServerConfig(port=0, db=Path(folder) / "accounts.sqlite3", bcrypt_rounds=TEST_ROUNDS)
+    SERVER = _RUNNING.enter_context(server_in_a_thread(config))
+    SPOILED = False
+    return SERVER
+
+
+def _stop_the_shared_server() -> None:
+    global SERVER  # noqa: PLW0603
+    _RUNNING.close()
+    SERVER = None
+    REGISTERED.clear()
+    STANDINGS.table.clear()
 
 
 ROOMS = ("r1", "r2", "room 3", "nowhere", "bad'name", "")
@@ -97,11 +125,16 @@ class Room:
     moves: list[Move] = field(default_factory=list)
     #: Players away from the game, and in what order they left (equal: at once, a restart).
     away: dict[str, int] = field(default_factory=dict)
-    timing: Clock | None = None  # the clock it was asked with (§5.4)
+    terms: Terms = CASUAL  # rated or casual, and the clock it was asked with (§5.4)
     clock: ModelClock | None = None  # a timed game's times, once it began
 
     def __post_init__(self) -> None:
         self.state = GameState.new(*self.game)
+
+    @property
+    def timing(self) -> Clock | None:
+        """The clock it was asked with (None: untimed)."""
+        return self.terms.clock
 
     @property
     def members(self) -> list[str]:
@@ -128,6 +161,7 @@ class FinishedGame:
     winner: str | None
     reason: str
     moves: list[Move]
+    rated: bool
     number: int | None = None
 
 
@@ -218,7 +252,9 @@ class LobbyProtocol(RuleBasedStateMachine):
     def __init__(self) -> None:
         super().__init__()
         self.began = utc_now()
+        self.failed = False
         self.server, self.registered = self.a_server()
+        self.standings = self.the_standings()
         self.rooms: dict[str, Room] = {}  # in creation order
         self.finished: list[FinishedGame] = []  # in the order they ended
         self.clients: dict[str, Client] = {}
@@ -232,9 +268,19 @@ class LobbyProtocol(RuleBasedStateMachine):
             self._log_in(name)
 
     def a_server(self) -> tuple[C4Server, set[str]]:
-        """The server to talk to, and the names it has accounts for: the module's."""
+        """The server to talk to, and the names it has accounts for: the module's (a new
+        one after an example that failed)."""
         assert SERVER is not None, "the module's fixture starts the server"
-        return SERVER, REGISTERED
+        return _a_new_shared_server() if SPOILED else SERVER, REGISTERED
+
+    def spoiled(self) -> None:
+        """This example failed: the next one starts on a new server."""
+        global SPOILED  # noqa: PLW0603
+        SPOILED = self.failed = True
+
+    def the_standings(self) -> Standings:
+        """The model's ratings and records of the server's accounts: the module's."""
+        return STANDINGS
 
     @property
     def port(self) -> int:
@@ -246,10 +292,14 @@ class LobbyProtocol(RuleBasedStateMachine):
         client.expect("LOGIN:ACKSTATUS:0")
 
     def teardown(self) -> None:
-        """Check nothing more came; end the games; hang up; wait until no room is left.
+        """Check nothing more came; end the games; everyone's history and profile; hang up;
+        wait until no room is left.
 
         A game under way is forfeited first: its players hanging up would only be away.
         """
+        # Hypothesis calls teardown from a ``finally``: a rule that failed is in flight.
+        if sys.exc_info()[1] is not None:
+            self.spoiled()
         try:
             for client in self.clients.values():
                 client.quiet()
@@ -257,13 +307,18 @@ class LobbyProtocol(RuleBasedStateMachine):
                 self.forfeit(room.red, "")
             for name in NAMES:
                 self.history(name, "")
+                self.profile(NAMES[0], name)
             for game in self.finished:
                 self.look_at_a_finished_game(game, NAMES[0])
+        except BaseException:
+            self.spoiled()
+            raise
         finally:
             for client in self.clients.values():
                 client.close()
             self.rooms.clear()
-            self._wait_until_the_server_agrees()
+            if not self.failed:  # else games are left, with their players away
+                self._wait_until_the_server_agrees()
 
     def room_of(self, name: str) -> tuple[str, Room] | None:
         return next(((n, r) for n, r in self.rooms.items() if name in r.members), None)
@@ -279,13 +334,13 @@ class LobbyProtocol(RuleBasedStateMachine):
         second=st.sampled_from(NAMES),
         game=st.sampled_from([":4:4:classic", ":4:4:popout", ""]),
         viewer=st.sampled_from([None, *NAMES]),
-        terms=st.sampled_from(["", ":casual:10+5"]),
+        terms=st.sampled_from(["", ":casual:10+5", ":rated", ":rated:10+5"]),
     )
     def start_a_game(
         self, first: str, second: str, game: str, viewer: str | None, terms: str
     ) -> None:
         """Every example starts with a game under way, or a room waiting (the same name twice),
-        and maybe a viewer; timed or not."""
+        and maybe a viewer; timed or not, rated or casual."""
         self.create(first, "r1", game, terms if game else "")
         self.join(second, "r1", "PLAYER")
         if viewer is not None:
@@ -308,11 +363,11 @@ class LobbyProtocol(RuleBasedStateMachine):
     @rule(data=st.data())
     def quick_play_as_a_room_waits(self, data: st.DataObject) -> None:
         """QUICKPLAY with the settings of a room that waits (most random ones match none)."""
-        waiting = [(r.game, r.timing) for r in self.rooms.values() if r.yellow is None]
-        game, timing = data.draw(st.sampled_from(waiting))
+        waiting = [(r.game, r.terms) for r in self.rooms.values() if r.yellow is None]
+        game, room_terms = data.draw(st.sampled_from(waiting))
         columns, rows, rules = game
         asked = "" if game == (7, 6, Rules.POPOUT) else f":{columns}:{rows}:{RULE_WORDS[rules]}"
-        terms = "" if timing is None else f":casual:{timing.text}"
+        terms = terms_asked(room_terms)
         if terms and not asked:
             asked = f":{columns}:{rows}:{RULE_WORDS[rules]}"  # terms follow the board only
         free = [name for name in NAMES if self.room_of(name) is None]
@@ -341,7 +396,7 @@ class LobbyProtocol(RuleBasedStateMachine):
         stage = "waiting" if target.yellow is None else "playing"
         self.clients[who].expect(
             f"ROOMINFO:ACKSTATUS:0:{game_words(target.game)}:{target.red}:"
-            f"{target.yellow or ''}:{len(target.viewers)}:{stage}:{clock_words(target.timing)}"
+            f"{target.yellow or ''}:{len(target.viewers)}:{stage}:{terms_words(target.terms)}"
         )
 
     @rule(
@@ -353,13 +408,13 @@ class LobbyProtocol(RuleBasedStateMachine):
     def create(self, who: str, room: str, game: str, terms: str = "") -> None:
         self.clients[who].send(f"CREATE:{room}{game}{terms}")
         settings_asked = dict(SETTINGS)[game]
-        timing = dict(TERMS)[terms]
+        asked_terms = dict(TERMS)[terms]
         if room in ("bad'name", ""):
             status = 1
         elif (
             settings_asked is None
             or self.room_of(who) is not None
-            or timing == "bad"
+            or asked_terms == "bad"
             or (terms and not game)
         ):
             status = 4
@@ -367,7 +422,7 @@ class LobbyProtocol(RuleBasedStateMachine):
             status = 2
         else:
             status = 0
-            self.rooms[room] = Room(who, settings_asked, timing=_clock(timing))
+            self.rooms[room] = Room(who, settings_asked, terms=_well_formed(asked_terms))
         self.clients[who].expect(f"CREATE:ACKSTATUS:{status}")
 
     @rule(
@@ -441,17 +496,17 @@ class LobbyProtocol(RuleBasedStateMachine):
         client = self.clients[who]
         client.send(f"QUICKPLAY{game}{terms}")
         settings_asked = dict(SETTINGS).get(game.replace(":7:6:popout", ""))
-        timing = dict(TERMS)[terms]
+        asked_terms = dict(TERMS)[terms]
         if settings_asked is None or self.room_of(who) is not None:
             client.expect("QUICKPLAY:ACKSTATUS:1")
             return
-        if timing == "bad" or (terms and not game):  # terms follow the board only
+        if asked_terms == "bad" or (terms and not game):  # terms follow the board only
             client.expect("QUICKPLAY:ACKSTATUS:1")
             return
         waiting = [
             n
             for n, r in self.rooms.items()
-            if r.yellow is None and (r.game, r.timing) == (settings_asked, _clock(timing))
+            if r.yellow is None and (r.game, r.terms) == (settings_asked, _well_formed(asked_terms))
         ]
         if waiting:  # the oldest, which comes first in creation order
             client.expect(f"QUICKPLAY:ACKSTATUS:0:{waiting[0]}")
@@ -461,7 +516,7 @@ class LobbyProtocol(RuleBasedStateMachine):
         found = re.fullmatch(r"QUICKPLAY:ACKSTATUS:0:(quick-[0-9]+)", got)
         assert found, got
         assert found[1] not in self.rooms, f"{found[1]} was already a room"
-        self.rooms[found[1]] = Room(who, settings_asked, timing=_clock(timing))
+        self.rooms[found[1]] = Room(who, settings_asked, terms=_well_formed(asked_terms))
 
     # ----- rules: games ----------------------------------------------------------------
 
@@ -527,13 +582,26 @@ class LobbyProtocol(RuleBasedStateMachine):
             self._end(name, f"GAMEEND:{cells(state)}:0:{winner}", winner, "four")
 
     def _end(self, name: str, message: str, winner: str | None, reason: str) -> None:
-        """The game in ``name`` ended: everyone there hears ``message``, and it is kept."""
+        """The game in ``name`` ended: everyone there hears ``message``, and it is kept.
+
+        It counts in both players' records; a rated one changes their ratings, and
+        each player still there hears both RATING lines right after GAMEEND (§5.3).
+        """
         room = self.rooms.pop(name)
         self._to(room.members, message)
         assert room.yellow is not None, "only a game under way ends"
         self.finished.append(
-            FinishedGame(room.red, room.yellow, room.game, winner, reason, room.moves)
+            FinishedGame(
+                room.red, room.yellow, room.game, winner, reason, room.moves, room.terms.rated
+            )
         )
+        news = self.standings.game_ended(
+            room.red, room.yellow, winner, room.terms.rated, len(room.moves)
+        )
+        for player in room.players:
+            if player not in room.away and player in self.clients:
+                for line in news:
+                    self.clients[player].expect(line)
 
     @rule(who=st.sampled_from(NAMES), argument=st.sampled_from(["", ":now"]))
     def forfeit(self, who: str, argument: str) -> None:
@@ -619,13 +687,31 @@ class LobbyProtocol(RuleBasedStateMachine):
         moves = " ".join(format_move(move) for move in game.moves)
         expected = (
             f"GAME:ACKSTATUS:0:{game.number}:{game.red}:{game.yellow}:{game_words(game.game)}:"
-            f"{game.winner or ''}:{game.reason}:{moves}:0:"
+            f"{game.winner or ''}:{game.reason}:{moves}:{int(game.rated)}:"
         )
         got = self.clients[who].line()
         assert got.startswith(expected), f"{who} expected {expected!r}…, got {got!r}"
         started = got.removeprefix(expected)
         assert re.fullmatch(r"[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}Z", started)
         assert self.began <= started <= utc_now(), f"started {started}, not in this example"
+
+    # ----- rules: standing (§5.3) --------------------------------------------------------
+
+    @rule(who=st.sampled_from(NAMES), whose=st.sampled_from([*NAMES, "eve", "nobody", "", "a b"]))
+    def profile(self, who: str, whose: str) -> None:
+        """PROFILE:<user>: the rating and deviation (whole numbers) and the record the model
+        worked out; no such user (or no name an account can have) is status 1."""
+        self.clients[who].send(f"PROFILE:{whose}")
+        if whose in self.registered:
+            self.clients[who].expect(self.standings.profile(whose))
+        else:
+            self.clients[who].expect("PROFILE:ACKSTATUS:1")
+
+    @rule(who=st.sampled_from(NAMES))
+    def leaderboard(self, who: str) -> None:
+        """LEADERBOARD: the established ratings (deviation below 110), highest first."""
+        self.clients[who].send("LEADERBOARD")
+        self.clients[who].expect(self.standings.leaderboard())
 
     # ----- rules: accounts and connections ----------------------------------------------
 
@@ -749,10 +835,10 @@ class LobbyProtocol(RuleBasedStateMachine):
         assert all(not room.state.is_over for room in self.rooms.values())
 
 
-def _clock(timing: Clock | str | None) -> Clock | None:
-    """The clock of well-formed terms (``TERMS``' values other than "bad")."""
-    assert timing != "bad"
-    return timing if isinstance(timing, Clock) else None
+def _well_formed(terms: Terms | str) -> Terms:
+    """Terms asked for in a well-formed way (``TERMS``' values other than "bad")."""
+    assert isinstance(terms, Terms), terms
+    return terms
 
 
 LobbyProtocol.TestCase.settings = machine_settings(examples=20, steps=30)

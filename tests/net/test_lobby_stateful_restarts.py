@@ -9,7 +9,9 @@ not, and the game ends as a disconnect forfeit (the one who left first loses; af
 a restart, when both left at once, the one to move). A graceful restart tells
 everyone BYE:shutdown; the new server, on the same database, restores every game
 under way (not the rooms still waiting, nor the viewers) with both players away.
-Every game that ended must come back from HISTORY and GAME:<id> as the model kept it.
+Every game that ended must come back from HISTORY and GAME:<id> as the model kept it,
+and every rating and record from PROFILE, before a restart and after (a rated game
+that ends by disconnect changes ratings too; its RATING goes only to a player there).
 
 The grace is real time, so the model keeps time: a comeback is tried only early in
 the grace (the rest of it is margin for a loaded machine), and every drop, return
@@ -33,6 +35,7 @@ from c4tui.server.core import C4Server, ServerConfig
 from tests.net.conftest import server_in_a_thread
 from tests.net.lobby_client import TEST_ROUNDS
 from tests.net.stateful import machine_settings
+from tests.net.stateful_ratings import Standings
 from tests.net.test_lobby_stateful import NAMES, Client, LobbyProtocol, Room, cells
 
 #: The server's grace for a dropped player, in seconds.
@@ -65,6 +68,10 @@ class LobbyThroughDropsAndRestarts(LobbyProtocol):
         self.departures = itertools.count()  # who left first, when two are away
         self.returning: set[str] = set()  # who is away and will come back in time
         return self._start(), set()
+
+    def the_standings(self) -> Standings:
+        """A new database's accounts: everyone starts at 1500."""
+        return Standings()
 
     def _start(self) -> C4Server:
         config = ServerConfig(
@@ -100,8 +107,9 @@ class LobbyThroughDropsAndRestarts(LobbyProtocol):
         """A graceful stop (BYE:shutdown to everyone), then a new server on the same database.
 
         Every game under way is restored with both players away; a room still waiting
-        and every viewer are not. Everyone logs in again on the new server's port. (A
-        game goes on a little first, so that either player may be to move.)
+        and every viewer are not. Everyone logs in again on the new server's port, and
+        every rating and record is as it was (PROFILE). (A game goes on a little first,
+        so that either player may be to move.)
         """
         if moves and a_game_under_way(self):
             self.play_in_a_game(data, moves)
@@ -123,6 +131,8 @@ class LobbyThroughDropsAndRestarts(LobbyProtocol):
         since = time.monotonic()
         self.server = self._start()
         self._while_away(data, since)
+        for whose in NAMES:
+            self.profile(data.draw(st.sampled_from(NAMES), label="asks"), whose)
 
     # ----- away and back ---------------------------------------------------------------
 

@@ -171,7 +171,7 @@ class LobbyLink:
             self._pushed.put_nowait(None)
 
     def _answer(self, message: wire.Ack | wire.Notice) -> None:
-        """Hand ``message`` to the request it answers (ACKs, and BADAUTH/NOROOM), else push it."""
+        """Hand ``message`` to the request it answers (ACKs, and BADAUTH), else push it."""
         waiting = self._waiting_for(message)
         if waiting is None:
             self._pushed.put_nowait(message)
@@ -188,14 +188,15 @@ class LobbyLink:
                     del self._pending[index]
                     return future
             raise ProtocolError(f"an answer nobody asked for: {message.command}")
-        if self._pending:
+        if self._pending and message.word == wire.BADAUTH:  # a request before logging in
             return self._pending.popleft()[1]
-        return None
+        return None  # NOROOM answers a move, FORFEIT or CHAT: sent, never asked
 
     async def ask(self, line: str) -> wire.Ack:
         """Send a request and wait for its ACKSTATUS.
 
-        Raises ServerNotice when BADAUTH or NOROOM comes instead, NetworkError when
+        Raises ServerNotice when BADAUTH comes instead (NOROOM answers no request: it is
+        pushed, see ``_waiting_for``), NetworkError when
         the server is gone, TimeoutError when it does not answer in time.
         """
         answer = await self._answer_to(line)
@@ -204,7 +205,7 @@ class LobbyLink:
         return answer
 
     async def _answer_to(self, line: str) -> wire.Ack | wire.Notice:
-        """Send a request and wait for its ACKSTATUS, or the BADAUTH or NOROOM it gets instead."""
+        """Send a request and wait for its ACKSTATUS, or the BADAUTH it gets instead."""
         if self._reader.done():  # nobody will read the answer
             raise NetworkError(self.problem or self._hung_up)
         future: asyncio.Future[wire.Ack | wire.Notice] = asyncio.get_running_loop().create_future()

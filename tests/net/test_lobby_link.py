@@ -101,3 +101,21 @@ async def test_a_login_over_the_per_address_limit_says_the_server_is_full(
         finally:
             await link.close()
             await ann.close()
+
+
+async def test_a_noroom_for_a_move_sent_outside_a_room_is_no_answer_to_a_request(
+    tmp_path: Path,
+) -> None:
+    """NOROOM answers FORFEIT, a move or chat (sent, never asked): it is pushed, and the
+    request asked meanwhile gets its own answer. (It took ROOMLIST's place, then ROOMLIST's
+    answer was "an answer nobody asked for" and the link broke off: a forfeit sent just
+    as the game ended on time did that to the app.)"""
+    async with lobby_server(tmp_path) as server:
+        link = await LobbyLink.open("127.0.0.1", server.port)
+        assert await link.register("vic", "pw") is RegisterOutcome.CREATED
+        assert await link.login("vic", "pw") is LoginOutcome.LOGGED_IN
+        await link.send("FORFEIT")  # in no room: NOROOM comes back
+        assert await link.room_names(wire.Mode.VIEWER) == []
+        assert await link.pushed() == wire.Notice(wire.NOROOM)
+        assert await link.history() == []  # the link reads on
+        await link.close()

@@ -8,8 +8,10 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 
 from textual.pilot import Pilot
+from textual.screen import Screen
 
 from c4tui.ui.app import C4App
+from c4tui.ui.challenges import ChallengeListener
 from c4tui.ui.screens.challenge import ChallengeDialog
 from c4tui.ui.screens.lobby import LobbyScreen
 from c4tui.ui.screens.online_game import OnlineGameScreen
@@ -98,3 +100,19 @@ async def test_escape_declines_a_challenge_and_c_on_the_rooms_still_creates(tmp_
         await pilot.press("c")  # the room list has the focus: c creates a room
         await until(pilot, lambda: "Waiting for the game" in text_of(pilot, "#lobby-status"))
         assert await ann.ask("ROOMLIST:PLAYER") == "ROOMLIST:ACKSTATUS:0:zoe room"
+
+
+async def test_the_lobby_hears_no_challenge_behind_a_game(tmp_path: Path) -> None:
+    """A list loaded under a game opened over the lobby (its five-second refresh ran on
+    there) starts no listener: it read the game's boards and clocks in the game's place (a
+    challenge's game seen frozen, without clocks)."""
+    async with zoe_in_the_lobby(tmp_path) as (app, pilot, _ann):
+        lobby = app.screen
+        listener = lobby.query_one(ChallengeListener)
+        listener.stop()
+        await pilot.pause()
+        await app.push_screen(Screen())  # a game, say, over the lobby
+        await until(pilot, lambda: app.screen is not lobby)
+        lobby._listen()  # what a list loaded late does
+        await pilot.pause()
+        assert not any(worker.group == "news" and worker.is_running for worker in listener.workers)

@@ -159,7 +159,7 @@ class LobbyScreen(StandingLobby):
     # ----- the room list -------------------------------------------------------------
 
     def _refresh_quietly(self) -> None:
-        if self._room is None and self.is_current and not self._offline:
+        if self._room is None and self.is_active and not self._offline:  # not under a game
             self._load_rooms()
 
     def action_refresh(self) -> None:

@@ -50,7 +50,10 @@ class ChallengingLobby(ComingBackLobby):
             worker.node is self and worker.name in ENTERING and not worker.is_finished
             for worker in self.workers
         )
-        if not (self.tictactoe or entering or self._offline) and self._room is None:
+        # Only while the lobby is on top: a list loaded under a game opened over it must not
+        # start a listener that would read the game's boards and clocks in its place.
+        shown = self.is_active
+        if shown and not (self.tictactoe or entering or self._offline) and self._room is None:
             self.query_one(ChallengeListener).listen()
 
     def _stop_listening(self) -> None:

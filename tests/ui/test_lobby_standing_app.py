@@ -84,6 +84,9 @@ async def test_c_creates_a_room_on_the_menus_terms_and_its_rated_end_shows_the_r
         await until(pilot, lambda: said in text_of(pilot, "#message"))
         message = text_of(pilot, "#message")
         assert "zoe (RED) wins!" in message and "r: rematch" in message
+        await pilot.press("enter")  # a move typed after the end: no news, the result stays
+        await pilot.pause()
+        assert text_of(pilot, "#message") == message
 
 
 async def test_a_challenge_asks_for_the_menus_terms(tmp_path: Path) -> None:

@@ -1,6 +1,7 @@
 """Shared test settings: how hard hypothesis tries (more on CI), a private data directory, and
 the order that lets parallel workers (pytest-xdist) finish together."""
 
+import gc
 import os
 from collections.abc import Iterator
 from pathlib import Path
@@ -106,3 +107,18 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         remaining -= len(share)
     shares[-1].extend(others)
     items[:] = [item for share in shares for item in share]
+
+
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    """Collect garbage before a hypothesis test, so no finalizer runs inside its ``ast.parse``.
+
+    Hypothesis reads a test's source (``inspect.getsource``, so ``ast.parse``) to name it in
+    its database. On CPython 3.11 before 3.11.8, an object collected during that parse whose
+    finalizer fails (an asyncio subprocess transport left by an earlier test, once its loop
+    has closed) has its traceback formatted, which parses too — and the inner parse upsets
+    the outer one's recursion count: ``SystemError: AST constructor recursion depth
+    mismatch`` (CI saw it once in the stateful restarts test). Nothing is left to collect then.
+    """
+    function = getattr(item, "obj", None)
+    if getattr(function, "is_hypothesis_test", False):
+        gc.collect()

@@ -80,6 +80,40 @@ def test_a_record_reads_back_as_written(
     assert parse_record(format_record(record)) == record
 
 
+@settings(max_examples=40, deadline=None)
+@given(
+    seed=st.integers(0, 10**6),
+    length=st.integers(0, 42),
+    comments=st.lists(st.text(st.characters(blacklist_categories=["Cs"]), max_size=40), max_size=5),
+)
+def test_annotations_read_back_after_the_moves(
+    *, seed: int, length: int, comments: list[str]
+) -> None:
+    one_line = tuple(" ".join(comment.split()) for comment in comments)  # as they are written
+    moves = random_game(seed, 7, 6, Rules.CLASSIC, length)
+    record = GameRecord(7, 6, Rules.CLASSIC, moves, comments=one_line)
+    text = format_record(record)
+    assert parse_record(text) == record
+    assert parse_record(text).moves == moves
+    plain = format_record(GameRecord(7, 6, Rules.CLASSIC, moves))
+    assert text.startswith(plain)  # the moves as before, the annotations after them
+
+
+def test_whole_comment_lines_after_the_headers_are_annotations() -> None:
+    text = """# c4tui game record
+Size: 7x6
+
+# before the moves
+1. d4 d4  # the end of a line is no annotation
+#between
+2. d5 d3
+# move 3 (Red, d5): win → loss
+"""
+    record = parse_record(text)
+    assert record.moves == (Move.drop(3), Move.drop(3), Move.drop(4), Move.drop(2))
+    assert record.comments == ("before the moves", "between", "move 3 (Red, d5): win → loss")
+
+
 def test_the_documented_example_reads() -> None:
     text = """# c4tui game record
 Game: Connect Four

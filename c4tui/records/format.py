@@ -17,12 +17,22 @@ A record reads like this (``#`` starts a comment; keys are case-insensitive)::
     1. d4 d4
     2. d5 d3
 
+    # The solver's review: the best outcome each move's player could force, before → after
+    # Red kept the best outcome with 1 of 2 moves (50 %)
+    # Yellow kept the best outcome with 2 of 2 moves (100 %)
+    # move 3 (Red, d5): win → loss
+
 Only ``Rules`` and ``Size`` are needed to read the moves; the moves are the app's
 notation (``d4`` drops in column 4, ``p4`` pops from it; a bare ``4`` drops), in
 any layout, move numbers (``12.``) ignored. Every move is checked with the engine
 when the record is read. ``Opponent`` (a registry key and its options) and ``You``
 let a game be continued against the same opponent; ``Digits`` repeats a classic
 game in the solvers' notation when it can be written that way.
+
+Annotations (a tournament's review of the moves) are ``#`` lines after the moves:
+older readers skip them as comments, and the moves above them stay a plain
+scoresheet, two to a line, that a person or another program reads as before. Every
+whole ``#`` line after the headers reads back as an annotation, in order.
 """
 
 from __future__ import annotations
@@ -94,6 +104,8 @@ class GameRecord:
     options: dict[str, str] = field(default_factory=dict)
     #: The colour the person here played (None: two people, or not known).
     person: Player | None = None
+    #: Annotations, one line each, written as ``#`` lines after the moves.
+    comments: tuple[str, ...] = ()
 
     def positions(self) -> tuple[GameState, ...]:
         """Every position of the game, the empty board first (the moves were checked)."""
@@ -136,6 +148,9 @@ def format_record(record: GameRecord) -> str:
         f"{number}. {' '.join(format_move(move) for move in pair)}"
         for number, pair in enumerate(pairs, start=1)
     ]
+    if record.comments:
+        lines.append("")
+        lines += [f"# {_one_line(comment)}".rstrip() for comment in record.comments]
     return "\n".join(lines) + "\n"
 
 
@@ -182,7 +197,7 @@ def parse_record(text: str) -> GameRecord:
     stripped = text.strip()
     if ascii_digits("".join(stripped.split())):
         return record_from_digits(stripped)
-    headers, move_lines = _split(text)
+    headers, move_lines, comments = _split(text)
     columns, rows = _size(headers)
     rules = _rules(headers)
     moves = _moves(move_lines, GameState.new(columns, rows, rules))
@@ -201,21 +216,28 @@ def parse_record(text: str) -> GameRecord:
         opponent=opponent,
         options=options,
         person=_person(headers),
+        comments=comments,
     )
 
 
 Headers = dict[str, tuple[int, str]]  # key → (line number, value)
 
 
-def _split(text: str) -> tuple[Headers, list[tuple[int, str]]]:
-    """The header lines (up to the first blank line) and the numbered move lines."""
+def _split(text: str) -> tuple[Headers, list[tuple[int, str]], tuple[str, ...]]:
+    """The header lines (up to the first blank line), the numbered move lines, the annotations.
+
+    An annotation is a whole ``#`` line after the headers, kept without its ``#``.
+    """
     headers: Headers = {}
     moves: list[tuple[int, str]] = []
+    comments: list[str] = []
     in_headers = True
     for number, raw in enumerate(text.splitlines(), start=1):
         line = raw.split("#", 1)[0].strip()
         if not line:
             in_headers = in_headers and not headers
+            if not in_headers and raw.strip():
+                comments.append(_one_line(raw.strip().removeprefix("#")))
             continue
         if in_headers and ":" in line:
             key, value = line.split(":", 1)
@@ -225,7 +247,7 @@ def _split(text: str) -> tuple[Headers, list[tuple[int, str]]]:
         else:
             in_headers = False
             moves.append((number, line))
-    return headers, moves
+    return headers, moves, tuple(comments)
 
 
 def _size(headers: Headers) -> tuple[int, int]:

@@ -29,7 +29,7 @@ import sys
 import threading
 import time
 from collections import OrderedDict, deque
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
@@ -138,6 +138,13 @@ def _best_line(
 
     budget = seconds if time_limit is None else min(seconds, time_limit)
     return follow_best_line(state, _SlotFlag(slot), budget)
+
+
+def _proven_outcomes(moves: tuple[Move, ...], first: int, slot: int) -> tuple[int, ...]:
+    """Run in a worker: each position's proven outcome from move ``first`` on (1, 0, -1)."""
+    from c4tui.ai.proven_outcomes import proven_outcomes  # noqa: PLC0415 (in the worker, as above)
+
+    return proven_outcomes(moves, first, _SlotFlag(slot))
 
 
 def _nothing() -> None:
@@ -258,6 +265,21 @@ class SearchPool:
     ) -> BestLine | None:
         """Best play from ``state`` to the end on 7 x 6 classic (None elsewhere)."""
         result: BestLine | None = await self._study(_best_line, state, seconds, owner)
+        return result
+
+    async def proven_outcomes(
+        self, moves: Sequence[Move], first: int, *, owner: object = None
+    ) -> tuple[int, ...]:
+        """A 7 x 6 classic game's positions from move ``first`` on, each solved: 1, 0 or -1.
+
+        One job for the whole game, so its positions share a worker's solver table;
+        it takes what it takes (a proof has no budget), and stops when cancelled.
+        """
+
+        def run(executor: ProcessPoolExecutor, slot: int, limit: float | None) -> Future[Any]:
+            return executor.submit(_proven_outcomes, tuple(moves), first, slot)
+
+        result: tuple[int, ...] = await self._ask(owner, run, None)
         return result
 
     async def _study(

@@ -8,6 +8,7 @@ import os
 import subprocess
 import sys
 import textwrap
+import threading
 from collections.abc import AsyncIterator
 from pathlib import Path
 
@@ -15,6 +16,7 @@ import pytest
 
 from c4tui.ai.perfect import exact_scores
 from c4tui.ai.proven_outcomes import proven_outcomes
+from c4tui.ai.search import SearchAborted
 from c4tui.engine import Move, Player, Rules
 from c4tui.engine.sequence import play_sequence
 from c4tui.match.pool import SearchPool
@@ -120,6 +122,13 @@ def test_a_move_that_is_not_legal_is_refused() -> None:
         proven_outcomes(drops("1111111"))
     with pytest.raises(ValueError, match="no move"):
         proven_outcomes(drops("44"), 3)
+
+
+def test_a_cancelled_review_stops() -> None:
+    cancel = threading.Event()
+    cancel.set()
+    with pytest.raises(SearchAborted):
+        proven_outcomes(drops(OPENING + ENDGAME), 16, cancel)
 
 
 def test_only_7_x_6_classic_is_reviewed() -> None:

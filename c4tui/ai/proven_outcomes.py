@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from c4tui.ai.perfect import has_exact_play, solver_for
-from c4tui.ai.search import CancelFlag
+from c4tui.ai.search import CancelFlag, SearchAborted
 from c4tui.ai.solver import Position
 from c4tui.ai.solver.book import BOOK_COLUMNS, BOOK_ROWS
 from c4tui.engine import GameState, Move, Rules, format_move
@@ -63,7 +63,12 @@ def _positions(moves: Sequence[Move]) -> list[GameState]:
 
 
 def _outcome(state: GameState, cancel: CancelFlag | None) -> int:
-    """1, 0 or -1: the best the side to move in ``state`` can force."""
+    """1, 0 or -1: the best the side to move in ``state`` can force.
+
+    A cancel seen between two positions stops the review there, however quick each solve.
+    """
+    if cancel is not None and cancel.is_set():
+        raise SearchAborted
     if state.winner is not None:
         return -1  # in classic play only the side that just moved can have made four
     if state.is_over:

@@ -9,7 +9,9 @@ What it does with what it is told:
   level's search (NumPy, the solver) loads only when first needed.
 - ``newgame`` starts loading and warming the level for that board in the search
   thread; ``isready`` answers ``readyok`` once that (and any move still being
-  searched) is done, so the first ``go`` after it is as quick as the others.
+  searched) is done, so the first ``go`` after it is as quick as the others (or
+  after ``READY_SECONDS`` at most: the solver's first compilation can take longer,
+  and a ``go`` meanwhile gets the quick move).
 - ``position`` sets the game so far (checked move by move); ``go`` with none plays
   from the start of the last ``newgame`` (7 × 6 classic if there was none).
 - ``go movetime MS`` answers within MS: the level searches its own budget, cut to
@@ -60,6 +62,9 @@ MAX_RESERVE_SECONDS = 0.1
 RESERVE_SHARE = 0.25
 #: The warm-up search's budget: enough to load the level and compile the solver.
 WARM_UP_SECONDS = 0.05
+#: How long ``isready`` waits for a warm-up (the solver's first compilation can take
+#: longer on a slow machine): well within the 15 s a caller gives a new game.
+READY_SECONDS = 10.0
 Game = tuple[int, int, Rules]
 CLASSIC_7X6: Game = (7, 6, Rules.CLASSIC)
 
@@ -149,7 +154,7 @@ class Speaker:
             case Go(movetime_ms):
                 self._go(movetime_ms)
             case IsReady():
-                wait(self._searches)
+                wait(self._searches, timeout=READY_SECONDS)
                 self._say(ReadyOk())
             case Quit():
                 return False

@@ -14,6 +14,7 @@ import pytest
 from c4tui.ai.levels import AILevel, ai_level
 from c4tui.ai.search import CancelFlag
 from c4tui.engine import GameState, Move, Player, Rules
+from c4tui.outside import speaker
 from c4tui.outside.engine_chooser import EngineChooser
 from c4tui.outside.kaggle import KaggleChooser
 from c4tui.outside.speaker import Speaker, command_lines
@@ -198,3 +199,27 @@ def test_the_levels_play_as_the_engine_by_their_own_names() -> None:
     said = out.getvalue().splitlines()
     assert said[0] == "id name c4tui Medium"
     assert said[-2:-1] == ["readyok"] and said[-1].startswith("bestmove d")
+
+
+class Slow:
+    """A level that takes a second whatever it is given (a first compilation, say)."""
+
+    cheap: ClassVar[bool] = False
+
+    def choose_move(
+        self, state: GameState, cancel: CancelFlag | None = None, time_limit: float | None = None
+    ) -> Move:
+        time.sleep(1.0)
+        return state.legal_moves()[0]
+
+
+def test_isready_waits_for_the_warm_up_but_not_without_end(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(speaker, "READY_SECONDS", 0.2)
+    out = io.StringIO()
+    slow = Speaker(AILevel("slow", "Slow", "slow to start", lambda seed: Slow()), out)
+    started = time.monotonic()
+    slow.serve(command_lines(io.BytesIO(b"newgame 7 6 classic\nisready\n")))
+    assert out.getvalue() == "readyok\n"
+    assert 0.2 <= time.monotonic() - started < 0.9

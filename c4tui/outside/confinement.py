@@ -83,8 +83,20 @@ def _usable_hierarchy() -> tuple[Path, int] | None:
         probe = _new_cgroup(hierarchy[0])
         if probe is not None:
             _remove_cgroup(probe)
+            _clear_abandoned(hierarchy[0])
             return hierarchy
     return None
+
+
+def _clear_abandoned(parent: Path) -> None:
+    """End and remove the cgroups an earlier c4tui left (it was killed before it cleaned up)."""
+    for cgroup in parent.glob("c4tui-*-*"):
+        owner = cgroup.name.split("-")[1]
+        if owner.isdigit() and not Path("/proc", owner).exists():
+            for pid in _members(cgroup):
+                with contextlib.suppress(ProcessLookupError, PermissionError):
+                    os.kill(pid, signal.SIGKILL)
+            _remove_cgroup(cgroup)  # (not yet, if what was in it is still dying)
 
 
 @cache

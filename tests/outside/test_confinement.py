@@ -7,6 +7,8 @@ from __future__ import annotations
 import asyncio
 import os
 import re
+import subprocess
+import sys
 import time
 from pathlib import Path
 from textwrap import dedent
@@ -14,6 +16,7 @@ from textwrap import dedent
 import pytest
 
 from c4tui.engine import GameState, Move, Player
+from c4tui.outside import confinement
 from c4tui.outside.chooser import FailureKind, OutsideFailure
 from c4tui.outside.confinement import MAX_PROCESSES, process_bound
 from c4tui.outside.engine_chooser import EngineChooser, with_absolute_paths
@@ -234,3 +237,22 @@ async def test_memory_past_the_limit_is_a_crash_for_an_engine_and_an_agent(tmp_p
     failure = await failure_of(KaggleChooser(path, limits=Limits(memory_mb=512)), START, 5.0)
     assert failure.kind is FailureKind.CRASH
     assert "MemoryError" in failure.detail
+
+
+@in_a_cgroup
+def test_a_cgroup_an_earlier_c4tui_left_is_ended_and_removed() -> None:
+    hierarchy = confinement._usable_hierarchy()
+    assert hierarchy is not None
+    left = hierarchy[0] / "c4tui-4194304-0"  # above any pid Linux gives (PID_MAX_LIMIT)
+    left.mkdir()
+    sleeper = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(600)"])
+    try:
+        (left / "cgroup.procs").write_text(str(sleeper.pid))
+        confinement._clear_abandoned(hierarchy[0])
+        assert sleeper.wait(10) == -9
+    finally:
+        sleeper.kill()
+        sleeper.wait()
+        confinement._remove_cgroup(left)
+    confinement._clear_abandoned(hierarchy[0])
+    assert not left.exists()

@@ -71,6 +71,9 @@ class OutsideProcess:
         except OSError as error:
             confinement.remove()
             raise OutsideFailure(FailureKind.CRASH, f"could not start: {error}") from None
+        except asyncio.CancelledError:
+            confinement.remove()
+            raise
         return cls(process, confinement, stderr_log)
 
     @property

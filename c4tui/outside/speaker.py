@@ -192,13 +192,13 @@ class Speaker:
         reserve = min(MAX_RESERVE_SECONDS, seconds * RESERVE_SHARE)
         self._say(BestMove(self._searched(state, seconds - reserve, seconds - reserve / 2)))
 
-    def _searched(self, state: GameState, budget: float | None, wait: float | None) -> Move:
-        """The level's move in ``budget`` seconds, or a quick one if none comes in ``wait``."""
+    def _searched(self, state: GameState, budget: float | None, patience: float | None) -> Move:
+        """The level's move in ``budget`` seconds, or a quick one if none comes in ``patience``."""
         cancel = threading.Event()
         limit = None if budget is None else max(0.0, budget)
         search = self._in_search_thread(lambda: self._pick(state, cancel, limit))
         try:
-            return search.result(timeout=None if wait is None else max(0.0, wait))
+            return search.result(timeout=None if patience is None else max(0.0, patience))
         except FutureTimeout:
             cancel.set()
             search.cancel()  # not begun yet: it never will

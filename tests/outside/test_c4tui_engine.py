@@ -15,6 +15,7 @@ from c4tui.ai.levels import AILevel, ai_level
 from c4tui.ai.search import CancelFlag
 from c4tui.engine import GameState, Move, Player, Rules
 from c4tui.outside import speaker
+from c4tui.outside.chooser import TIME_MARGIN
 from c4tui.outside.engine_chooser import EngineChooser
 from c4tui.outside.kaggle import KaggleChooser
 from c4tui.outside.speaker import Speaker, command_lines
@@ -155,8 +156,9 @@ def test_each_move_comes_within_its_movetime() -> None:
     finally:
         engine.kill()
         engine.wait()
-    assert max(took) < 0.3 + 0.2, took  # the reserve keeps it inside; some slack for load
-    assert sorted(took)[len(took) // 2] > 0.1  # it did search: it did not answer at once
+    median = sorted(took)[len(took) // 2]
+    assert 0.1 < median < 0.3, took  # it searched, and the reserve kept it inside the time
+    assert max(took) < 0.3 + TIME_MARGIN, took  # never a loss on time, even on a loaded machine
 
 
 class Stuck:

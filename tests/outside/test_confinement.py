@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import os
 import re
+import shutil
 import subprocess
 import sys
 import time
@@ -16,7 +17,7 @@ from textwrap import dedent
 import pytest
 
 from c4tui.engine import GameState, Move, Player
-from c4tui.outside import confinement
+from c4tui.outside import confinement, limits_runner
 from c4tui.outside.chooser import FailureKind, OutsideFailure
 from c4tui.outside.confinement import MAX_PROCESSES, process_bound
 from c4tui.outside.engine_chooser import EngineChooser, with_absolute_paths
@@ -256,3 +257,41 @@ def test_a_cgroup_an_earlier_c4tui_left_is_ended_and_removed() -> None:
         confinement._remove_cgroup(left)
     confinement._clear_abandoned(hierarchy[0])
     assert not left.exists()
+
+
+FORKS_UNTIL_REFUSED = """
+import os, time
+children = []
+while True:
+    try:
+        child = os.fork()
+    except OSError:
+        break
+    if child == 0:
+        time.sleep(30)
+        os._exit(0)
+    children.append(child)
+for child in children:
+    os.kill(child, 9)
+    os.waitpid(child, 0)
+print(len(children))
+"""
+
+
+def test_rlimit_nproc_bounds_a_user_who_is_not_root() -> None:
+    """The bound where no cgroup is made: as this user, or as nobody when this is root."""
+    python, prefix = sys.executable, list[str]()
+    if os.geteuid() == 0:
+        if shutil.which("setpriv") is None or not Path("/usr/bin/python3").exists():
+            pytest.skip("root, and no setpriv or /usr/bin/python3 to be another user with")
+        python = "/usr/bin/python3"  # (this one's virtual environment may be root's only)
+        prefix = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"]
+    limits = [str(Path(limits_runner.__file__)), "--max-processes", "20", "--"]
+    done = subprocess.run(
+        [*prefix, python, "-I", "-S", *limits, python, "-c", FORKS_UNTIL_REFUSED],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=True,
+    )
+    assert 0 < int(done.stdout) <= 20, done.stderr

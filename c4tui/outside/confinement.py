@@ -108,11 +108,12 @@ def process_bound() -> str | None:
     hierarchy = _usable_hierarchy()
     if hierarchy is not None:
         return f"a pids cgroup (v{hierarchy[1]}, at most {MAX_PROCESSES})"
-    if os.geteuid() != 0:
+    if os.geteuid() != 0 and limits_runner.user_tasks() is not None:
         return f"RLIMIT_NPROC (the user's processes and {MAX_PROCESSES} more)"
     log.info(
-        "outside programs run as root without a writable pids cgroup: only the time limit "
-        "and killing the process group bound what they start (a fork bomb included)"
+        "outside programs run without a writable pids cgroup, as root or where the user's "
+        "processes cannot be counted: only the time limit and killing the process group "
+        "bound what they start (a fork bomb included)"
     )
     return None
 

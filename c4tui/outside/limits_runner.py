@@ -28,8 +28,13 @@ def join_cgroup(folder: str) -> None:
     Path(folder, "cgroup.procs").write_text(f"{os.getpid()}\n", encoding="ascii")
 
 
-def user_tasks() -> int:
-    """Processes and threads of this process's real user now: what RLIMIT_NPROC counts."""
+def user_tasks() -> int | None:
+    """Processes and threads of this process's real user now: what RLIMIT_NPROC counts.
+
+    None where ``/proc`` cannot tell (not Linux).
+    """
+    if not Path("/proc/self/status").exists():
+        return None
     uid = os.getuid()
     count = 0
     for status in Path("/proc").glob("[0-9]*/status"):
@@ -45,11 +50,18 @@ def user_tasks() -> int:
 
 
 def lower(limit: int, value: int) -> None:
-    """Set resource ``limit`` to ``value`` (or leave a lower hard limit in place)."""
+    """Set resource ``limit`` to ``value`` (or leave a lower hard limit in place).
+
+    Where the system refuses (macOS and ``RLIMIT_AS``), it says so and goes on: the
+    time limit and the process group still hold.
+    """
     _, hard = resource.getrlimit(limit)
     if hard != resource.RLIM_INFINITY:
         value = min(value, hard)
-    resource.setrlimit(limit, (value, value))
+    try:
+        resource.setrlimit(limit, (value, value))
+    except (ValueError, OSError) as error:
+        print(f"limits_runner: limit {limit} not set: {error}", file=sys.stderr)
 
 
 def main(argv: list[str]) -> int:
@@ -65,8 +77,9 @@ def main(argv: list[str]) -> int:
             join_cgroup(settings["--cgroup"])
         except OSError as error:  # the time limit and the process group still hold
             print(f"limits_runner: not in the cgroup: {error}", file=sys.stderr)
-    if "--max-processes" in settings:
-        lower(resource.RLIMIT_NPROC, user_tasks() + int(settings["--max-processes"]))
+    tasks = user_tasks() if "--max-processes" in settings else None
+    if tasks is not None:
+        lower(resource.RLIMIT_NPROC, tasks + int(settings["--max-processes"]))
     if "--memory-mb" in settings:
         lower(resource.RLIMIT_AS, int(settings["--memory-mb"]) * 1024 * 1024)
     try:

@@ -10,6 +10,7 @@ next ``choose`` starts the program afresh.
 
 from __future__ import annotations
 
+import os
 import shlex
 from collections.abc import Sequence
 from pathlib import Path
@@ -47,6 +48,8 @@ Game = tuple[int, int, Rules]
 A = TypeVar("A", bound=EngineAnswer)
 #: Programs that run a script: a command's name is then its script's.
 _INTERPRETERS = ("python", "pypy", "node", "ruby", "perl", "java", "env")
+#: What makes a command more than words to ``with_absolute_paths``.
+_SHELL_SYNTAX = frozenset(";&|<>()$`\\*?[]{}~#!\n")
 
 
 class EngineChooser(ProgramChooser):
@@ -55,7 +58,12 @@ class EngineChooser(ProgramChooser):
     Args:
         command: the shell command that starts it (``python3 my_engine.py --fast``).
         name: what tables call it (default: the command's program, ``my_engine.py``).
-        limits: its memory (a shell ``ulimit -v``), start time, margin and log.
+        limits: its memory, start time, margin and log.
+
+    The program runs in a fresh folder of its own (``Confinement``): the files and
+    folders its command names relative to the current folder are given to it as
+    absolute paths, when the command is a plain one (no shell operators, variables
+    or patterns; such a command should name its files absolutely).
 
     Raises ChooserError for an empty command.
     """
@@ -67,6 +75,8 @@ class EngineChooser(ProgramChooser):
             raise ChooserError("an engine needs a command to start it")
         super().__init__(name or _program_of(command), limits)
         self.command = command
+        #: The command as it runs, in a folder of its own: its paths made absolute.
+        self._script = with_absolute_paths(command, Path.cwd())
         self._identity: dict[str, str] = {}
         #: The game the engine was last told of, and the moves it has seen of it.
         self._game: Game | None = None
@@ -110,11 +120,10 @@ class EngineChooser(ProgramChooser):
 
     async def _started(self) -> OutsideProcess:
         """Start the program and shake hands: ``c4e`` → ``c4eok``."""
-        script = self.command
-        if self.limits.memory_mb is not None:
-            script = f"ulimit -v {self.limits.memory_mb * 1024}; {script}"
         process = await OutsideProcess.start(
-            ["/bin/sh", "-c", script], stderr_log=self.limits.stderr_log
+            ["/bin/sh", "-c", self._script],
+            stderr_log=self.limits.stderr_log,
+            memory_mb=self.limits.memory_mb,
         )
         self._process = process
         self._game, self._seen = None, ()  # a new process has heard of no game
@@ -141,6 +150,31 @@ class EngineChooser(ProgramChooser):
                 self._identity[answer.field] = answer.text
             elif isinstance(answer, BestMove):
                 raise OutsideFailure(FailureKind.MALFORMED, f"a move when not asked: {line!r}")
+
+
+def with_absolute_paths(command: str, base: Path) -> str:
+    """``command`` with the words that are paths under ``base`` made absolute.
+
+    A word is taken for a path when it has a ``/`` or a ``.`` in it (``bots/deep``,
+    ``my_engine.py``; not ``c4tui`` in ``python -m c4tui``) and names a file or
+    folder under ``base``. Only in a plain command (words, quotes, options):
+    anything else the shell would read is left as it is.
+    """
+    if any(character in _SHELL_SYNTAX for character in command):
+        return command
+    try:
+        words = shlex.split(command)
+    except ValueError:
+        return command
+    absolute = [
+        os.path.abspath(base / word)
+        if ("/" in word or "." in word)
+        and not word.startswith(("-", "/"))
+        and (base / word).exists()
+        else word
+        for word in words
+    ]
+    return command if absolute == words else shlex.join(absolute)
 
 
 def _program_of(command: str) -> str:

@@ -66,11 +66,10 @@ class KaggleChooser(ProgramChooser):
     async def _started(self) -> OutsideProcess:
         """Start the runner on the file and wait until the agent is loaded."""
         # By its file, so the runner needs no c4tui on the agent's path (it has none).
-        argv = [sys.executable, kaggle_runner.__file__, str(self.path)]
-        if self.limits.memory_mb is not None:
-            argv += ["--memory-mb", str(self.limits.memory_mb)]
         process = await OutsideProcess.start(
-            argv, stderr_log=self.limits.stderr_log, cwd=self.path.parent
+            [sys.executable, kaggle_runner.__file__, str(self.path)],
+            stderr_log=self.limits.stderr_log,
+            memory_mb=self.limits.memory_mb,
         )
         self._process = process
         await self._answer(process, self.limits.start_seconds)

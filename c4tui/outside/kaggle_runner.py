@@ -1,9 +1,10 @@
 """Runs a Kaggle ConnectX agent file in this process: one request per line in, one answer out.
 
-Started by ``KaggleChooser`` as ``python …/kaggle_runner.py FILE [--memory-mb N]``;
-the standard library only, so it starts fast and the agent meets nothing of c4tui.
-It limits its own memory first, then loads the file as Kaggle does (its folder on
-``sys.path``; the agent is the last function the file defines) and says
+Started by ``KaggleChooser`` as ``python …/kaggle_runner.py FILE`` (through
+``limits_runner``, which set its memory and process limits; it runs in a folder of
+its own); the standard library only, so it starts fast and the agent meets nothing
+of c4tui. It loads the file as Kaggle does (its folder on ``sys.path``; the agent
+is the last function the file defines) and says
 ``{"ready": true}``, or ``{"error": …}`` if the file does not load. Then each line
 ``{"observation": …, "configuration": …}`` is answered ``{"column": n}``,
 ``{"error": "<the exception's last line>"}`` or ``{"returned": "<repr of what was
@@ -20,7 +21,6 @@ import inspect
 import io
 import json
 import os
-import resource
 import sys
 import traceback
 from collections.abc import Callable
@@ -38,15 +38,6 @@ class Struct(dict[str, Any]):
 
     def __setattr__(self, key: str, value: Any) -> None:
         self[key] = value
-
-
-def limit_memory(megabytes: int) -> None:
-    """Let this process use at most ``megabytes`` of address space (where the OS allows)."""
-    limit = megabytes * 1024 * 1024
-    _, hard = resource.getrlimit(resource.RLIMIT_AS)
-    if hard != resource.RLIM_INFINITY:
-        limit = min(limit, hard)
-    resource.setrlimit(resource.RLIMIT_AS, (limit, hard))
 
 
 def load_agent(path: str) -> Callable[..., Any]:
@@ -121,8 +112,6 @@ def main(argv: list[str]) -> int:
     """Load the agent named in ``argv``, then answer requests until standard input ends."""
     requests, replies = protocol_streams()
     path = argv[0]
-    if len(argv) == 3 and argv[1] == "--memory-mb":
-        limit_memory(int(argv[2]))
     try:
         agent = load_agent(path)
     except BaseException as error:  # a file that does not load (even by exiting): say why

@@ -3,7 +3,9 @@
 Whatever the program does, the caller keeps control: every read has a deadline,
 a line has a length limit, standard error is read all the time (a chatty program
 cannot fill the pipe and block), and ``kill`` ends the whole process group (a
-shell and what it started) and reaps the child, so nothing is left behind.
+shell and what it started) and reaps the child, then whatever is left in its
+cgroup, so nothing is left behind. It runs in a folder of its own, with its
+``Confinement``'s limits, and inherits no file descriptor but its three streams.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from c4tui.outside.chooser import EXIT_SECONDS, FailureKind, OutsideFailure
+from c4tui.outside.confinement import Confinement
 from c4tui.protocols.engine import MAX_ENGINE_LINE
 
 #: The last lines of standard error kept to say why a program crashed.
@@ -34,8 +37,11 @@ class OutsideProcess:
     the caller then ``kill``s it.
     """
 
-    def __init__(self, process: asyncio.subprocess.Process, log: Path | None) -> None:
+    def __init__(
+        self, process: asyncio.subprocess.Process, confinement: Confinement, log: Path | None
+    ) -> None:
         self._process = process
+        self._confinement = confinement
         self._tail: deque[str] = deque(maxlen=STDERR_TAIL_LINES)
         self._log = log
         self._logged = 0
@@ -43,22 +49,32 @@ class OutsideProcess:
 
     @classmethod
     async def start(
-        cls, argv: Sequence[str], *, stderr_log: Path | None = None, cwd: Path | None = None
+        cls, argv: Sequence[str], *, stderr_log: Path | None = None, memory_mb: int | None = None
     ) -> OutsideProcess:
-        """Start ``argv`` in a process group of its own; OutsideFailure (crash) if it cannot."""
+        """Start ``argv`` confined, in a process group of its own.
+
+        ``memory_mb``: its address space (None: no limit). Raises OutsideFailure
+        (crash) if it cannot start.
+        """
+        confinement = Confinement.prepare(memory_mb)
         try:
             process = await asyncio.create_subprocess_exec(
-                *argv,
+                *confinement.wrap(argv),
                 stdin=asyncio.subprocess.PIPE,
                 stdout=asyncio.subprocess.PIPE,
                 stderr=asyncio.subprocess.PIPE,
                 start_new_session=True,  # its own group: kill takes what it started too
                 limit=MAX_ENGINE_LINE + 2,
-                cwd=cwd,
+                cwd=confinement.folder,
+                close_fds=True,  # (the default, and the point: the tournament's files stay ours)
             )
         except OSError as error:
+            confinement.remove()
             raise OutsideFailure(FailureKind.CRASH, f"could not start: {error}") from None
-        return cls(process, stderr_log)
+        except asyncio.CancelledError:
+            confinement.remove()
+            raise
+        return cls(process, confinement, stderr_log)
 
     @property
     def pid(self) -> int:
@@ -115,6 +131,7 @@ class OutsideProcess:
         with contextlib.suppress(ProcessLookupError, PermissionError):
             os.killpg(self._process.pid, signal.SIGKILL)
         await self._process.wait()
+        await self._confinement.release()  # what left the group, where a cgroup holds it
         # A process that left the group may hold standard error open: stop reading then.
         await asyncio.wait({self._drain}, timeout=EXIT_SECONDS)
         self._drain.cancel()

@@ -48,11 +48,28 @@ async def failure_of(
 ) -> OutsideFailure:
     """How ``chooser`` fails to choose in ``state``: soon, and leaving no process running."""
     started = time.monotonic()
+    asking = asyncio.create_task(chooser.choose(state, time_limit))
+    groups = set()
+    while not asking.done():  # its process group, seen while it runs
+        if chooser.pid is not None:
+            groups.add(chooser.pid)
+        await asyncio.sleep(0.001)
     with pytest.raises(OutsideFailure) as failure:
-        await asyncio.wait_for(chooser.choose(state, time_limit), 60)
+        await asking
     assert time.monotonic() - started < 30
     assert chooser.pid is None  # killed: the next choose would start afresh
+    assert groups  # (it did start)
+    for group in groups:
+        assert all_gone(group)
     return failure.value
+
+
+def all_gone(group: int, seconds: float = 10) -> bool:
+    """Whether process group ``group`` has nothing alive within ``seconds`` (a kill takes time)."""
+    deadline = time.monotonic() + seconds
+    while alive_in_group(group) and time.monotonic() < deadline:
+        time.sleep(0.01)
+    return alive_in_group(group) == []
 
 
 def alive_in_group(group: int) -> list[int]:
@@ -67,6 +84,15 @@ def alive_in_group(group: int) -> list[int]:
         if process_group == group and state != "Z":
             alive.append(int(stat.parent.name))
     return alive
+
+
+def is_alive(pid: int) -> bool:
+    """Whether ``pid`` is a running process (a zombie is not)."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return False
+    return stat.rsplit(")", 1)[1].split()[0] != "Z"
 
 
 def reaped(pid: int) -> bool:

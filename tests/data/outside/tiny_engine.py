@@ -3,9 +3,14 @@
 Options make it misbehave for the tests: --crash-at N (exit when asked for its
 Nth move), --exit-at-start, --no-hello, --garbage, --illegal, --sleep, --late S,
 --chatty (floods standard error), --long-line, --spawn (leaves a child behind),
---hog (asks for 4 GB).
+--hog (asks for 4 GB), --fork-bomb (forks without end when asked for a move),
+--escape (leaves a child in a session of its own, its pid on standard error),
+--loop (computes forever when asked for a move), --report (says on standard
+error where it runs and which files it has open, and writes a file there).
 """
 
+import contextlib
+import os
 import subprocess
 import sys
 import time
@@ -15,6 +20,18 @@ if "--exit-at-start" in options:
     sys.exit(2)
 if "--spawn" in options:
     subprocess.Popen([sys.executable, "-c", "import time; time.sleep(600)"])
+if "--escape" in options:
+    escaped = subprocess.Popen(
+        [sys.executable, "-c", "import time; time.sleep(600)"], start_new_session=True
+    )
+    print("escaped:", escaped.pid, file=sys.stderr, flush=True)
+if "--report" in options:
+    print("cwd:", os.getcwd(), file=sys.stderr, flush=True)
+    listed = sorted(int(fd) for fd in os.listdir("/proc/self/fd"))
+    still_open = [fd for fd in listed if os.path.exists(f"/proc/self/fd/{fd}")]  # not the list's
+    print("fds:", *still_open, file=sys.stderr, flush=True)
+    with open("scratch.txt", "w") as scratch:
+        scratch.write("a program's own file\n")
 crash_at = int(options[options.index("--crash-at") + 1]) if "--crash-at" in options else 0
 late = float(options[options.index("--late") + 1]) if "--late" in options else 0.0
 columns, rows, heights, asked = 7, 6, [0] * 7, 0
@@ -50,6 +67,11 @@ for line in sys.stdin:
                 sys.stderr.write("thinking very hard about this position " * 4 + "\n")
         if "--hog" in options:
             hoard = bytearray(1 << 32)
+        while "--fork-bomb" in options:
+            with contextlib.suppress(OSError):
+                os.fork()
+        while "--loop" in options:
+            asked += 1
         if "--sleep" in options:
             time.sleep(600)
         time.sleep(late)

@@ -20,6 +20,8 @@ from c4tui.tournament.table import game_line, headers, rows
 
 #: Finished games shown under the table (the newest last).
 RECENT_SHOWN = 3
+#: The widest a player's name is shown, so the table fits 80 columns with its Accuracy.
+PLAYER_WIDTH = 20
 
 
 class LiveReporter:
@@ -67,9 +69,12 @@ class LiveReporter:
 
 def standings_table(table: Sequence[Standing]) -> Table:
     """The standings as a rich table (numbers right-aligned)."""
-    shown = Table(box=None, padding=(0, 1), header_style="bold")
+    shown = Table(box=None, padding=(0, 1, 0, 0), header_style="bold")
     for column, head in enumerate(headers(table)):
-        shown.add_column(head, justify="left" if column == 1 else "right", no_wrap=True)
+        if column == 1:  # a long name is cut short, never the numbers
+            shown.add_column(head, no_wrap=True, overflow="ellipsis", max_width=PLAYER_WIDTH)
+        else:
+            shown.add_column(head, justify="right", no_wrap=True)
     for row in rows(table):
         shown.add_row(*row)
     return shown

@@ -1,7 +1,7 @@
 """The live view of a tournament in a terminal: a progress bar, games done and left, the table.
 
-Drawn with rich (which comes with Textual): no full-screen app, the view stays in the
-terminal's scrollback when the tournament ends, and Ctrl-C reaches the tournament.
+Drawn with rich (which comes with Textual): no full-screen app, so Ctrl-C reaches the
+tournament; the view is cleared at the end, when the final table is printed.
 """
 
 from __future__ import annotations
@@ -40,7 +40,7 @@ class LiveReporter:
         self._task = self._progress.add_task("games", total=1, left=0)
         self._recent: list[str] = []
         self._table: Sequence[Standing] = ()
-        self._live = Live(console=self._console, refresh_per_second=4, transient=False)
+        self._live = Live(console=self._console, refresh_per_second=4, transient=True)
         self._total = 0
 
     def begin(self, total: int, done: int, table: Sequence[Standing]) -> None:
@@ -59,7 +59,7 @@ class LiveReporter:
         self._live.update(self._view())
 
     def end(self) -> None:
-        """Stop drawing (the last view stays)."""
+        """Stop drawing and clear the view: the final table is printed after it."""
         self._live.stop()
 
     def _view(self) -> Group:

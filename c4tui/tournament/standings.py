@@ -15,9 +15,10 @@ The Elo, relative to the field (the players' mean is 0), is worked out in two st
 
 The interval is the normal approximation: the standard error of the player's score
 is ``s = sd / sqrt(n)``, with ``sd`` the standard deviation of its per-game scores
-(draws counted as ½), and ``elo_error = (d(p + 1.96 s) - d(p - 1.96 s)) / 2``. A
-score of 0 % or 100 % has no finite Elo (``-inf`` / ``+inf``), and an interval
-reaching 0 % or 100 % no finite error (``inf``); results.json writes those as null.
+(draws counted as ½), carried to Elo through the curve's slope at ``p`` (the delta
+method): ``elo_error = 1.96 · s · 400 / (ln 10 · p · (1 - p))``, the half-width of
+the 95 % interval. A score of 0 % or 100 % has no finite Elo (``-inf`` / ``+inf``)
+nor error; results.json writes them as null, the table as ``-inf`` / ``+inf``.
 """
 
 from __future__ import annotations
@@ -133,15 +134,17 @@ def elo_difference(score: float) -> float:
 def elo_error(scores: Sequence[float]) -> float:
     """Half the 95 % interval of the Elo difference that ``scores`` (one per game) show.
 
-    inf when the interval reaches 0 % or 100 % (or there are no games); 0 when
-    every game ended alike (all draws: the normal approximation sees no spread).
+    inf at 0 % or 100 % (or without games); 0 when every game was a draw (the normal
+    approximation sees no spread).
     """
     if not scores:
         return math.inf
     mean = sum(scores) / len(scores)
+    if mean <= 0 or mean >= 1:
+        return math.inf
     variance = max(0.0, sum(score * score for score in scores) / len(scores) - mean * mean)
-    reach = Z_95 * math.sqrt(variance / len(scores))
-    return (elo_difference(mean + reach) - elo_difference(mean - reach)) / 2
+    slope = 400 / (math.log(10) * mean * (1 - mean))  # Elo per unit of score at ``mean``
+    return Z_95 * math.sqrt(variance / len(scores)) * slope
 
 
 def ratings(players: Sequence[str], games: Sequence[Played]) -> dict[str, float]:

@@ -46,9 +46,10 @@ def test_draws_count_as_half_and_narrow_the_interval() -> None:
     assert elo_error([0.5] * 40) == 0  # no spread at all: the normal approximation sees none
 
 
-def test_the_interval_reaching_zero_or_one_is_infinite() -> None:
-    assert elo_error([1, 0]) == math.inf
-    assert elo_error([]) == math.inf
+def test_the_interval_is_the_score_s_standard_error_carried_to_elo() -> None:
+    # One win, one loss: a score of ½ ± 1.96 · 0.354, 400 / (ln 10 · ¼) Elo per unit.
+    assert elo_error([1, 0]) == pytest.approx(1.96 * 0.5 / math.sqrt(2) * 694.87, rel=1e-3)
+    assert elo_error([1, 1]) == elo_error([0, 0]) == elo_error([]) == math.inf
 
 
 def test_two_players_at_75_and_25_percent_are_191_apart_around_zero() -> None:

@@ -14,7 +14,7 @@ from c4tui.records.format import RECORD_SUFFIX, GameRecord, Result, format_recor
 from c4tui.storage import write_atomically
 from c4tui.tournament.results import GameResult, Plan, moves_text, write_results
 from c4tui.tournament.schedule import ScheduledGame
-from c4tui.tournament.standings import Outcome, PlayerReview, Standing, standings
+from c4tui.tournament.standings import Outcome, Review, Standing, standings
 
 GAMES_FOLDER = "games"
 LOGS_FOLDER = "logs"
@@ -38,7 +38,7 @@ class Keeper:
         self.folder = folder
         self.finished: list[GameResult] = list(finished or [])
 
-    def standings(self, reviews: Mapping[str, PlayerReview] | None = None) -> list[Standing]:
+    def standings(self, reviews: Mapping[str, Review] | None = None) -> list[Standing]:
         """The table of the games finished so far (with the solver's reviews when given)."""
         games = [game.played() for game in self.finished]
         return standings(self.plan.names, games, reviews)
@@ -52,7 +52,7 @@ class Keeper:
         write_atomically(self.folder / GAMES_FOLDER / name, record_text(self.plan, game, result))
         self.write_results()
 
-    def write_results(self, reviews: Mapping[str, PlayerReview] | None = None) -> None:
+    def write_results(self, reviews: Mapping[str, Review] | None = None) -> None:
         """Write results.json with the standings so far (a folder's only)."""
         if self.folder is not None:
             write_results(self.folder, self.standings(reviews), self.finished)

@@ -115,7 +115,7 @@ def player_json(line: Standing) -> dict[str, Any]:
         "elo_error": None if math.isinf(line.elo) else finite(line.elo_error),
         "failures": failures,
         "accuracy": None if accuracy is None else round(accuracy, 4),
-        "mistakes": list(line.review.mistakes),
+        "mistakes": [dict(mistake.to_json()) for mistake in line.review.mistakes],
     }
 
 

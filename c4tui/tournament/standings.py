@@ -27,6 +27,7 @@ import math
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
+from typing import Protocol
 
 #: How far the interval reaches: 1.96 standard errors either side is 95 %.
 Z_95 = 1.96
@@ -87,19 +88,38 @@ class Played:
         return self.yellow if self.outcome is Outcome.RED else self.red
 
 
+class ReviewedMistake(Protocol):
+    """One of a player's costliest mistakes, as the solver's review (``review.py``) gives it."""
+
+    def words_with_game(self) -> str:
+        """``game 7, move 9: win → loss``."""
+        ...
+
+    def to_json(self) -> Mapping[str, int | str]:
+        """Its entry in results.json's ``mistakes``."""
+        ...
+
+
+class Review(Protocol):
+    """The solver's verdict on a player's moves (7 × 6 classic): ``review.PlayerReview``."""
+
+    @property
+    def accuracy(self) -> float | None:
+        """The share of its moves that kept the best outcome (0 to 1); None: none judged."""
+        ...
+
+    @property
+    def mistakes(self) -> Sequence[ReviewedMistake]:
+        """Its costliest mistakes, costliest first."""
+        ...
+
+
 @dataclass(frozen=True)
-class PlayerReview:
-    """The solver's verdict on a player's moves (7 × 6 classic), given by the review.
+class NoReview:
+    """A player whose moves were not reviewed (not 7 × 6 classic, or not yet)."""
 
-    Attributes:
-        accuracy: the share of its moves that kept the best outcome its position
-            allowed (0 to 1); None when nothing was reviewed.
-        mistakes: its costliest mistakes in words, costliest first
-            (``game 4, move 9: win → loss``).
-    """
-
-    accuracy: float | None = None
-    mistakes: tuple[str, ...] = ()
+    accuracy: None = None
+    mistakes: tuple[ReviewedMistake, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -114,7 +134,7 @@ class Standing:
     elo: float
     elo_error: float
     failures: dict[Reason, int] = field(default_factory=dict)
-    review: PlayerReview = PlayerReview()
+    review: Review = NoReview()
 
     @property
     def score(self) -> float:
@@ -178,7 +198,7 @@ def ratings(players: Sequence[str], games: Sequence[Played]) -> dict[str, float]
 def standings(
     players: Sequence[str],
     games: Sequence[Played],
-    reviews: Mapping[str, PlayerReview] | None = None,
+    reviews: Mapping[str, Review] | None = None,
 ) -> list[Standing]:
     """The table: every player, best score first (then best Elo, then name)."""
     rating = ratings(players, games)
@@ -186,9 +206,7 @@ def standings(
     return sorted(table, key=lambda line: (-line.score, -line.elo, line.name))
 
 
-def _standing(
-    name: str, games: Sequence[Played], elo: float, review: PlayerReview | None
-) -> Standing:
+def _standing(name: str, games: Sequence[Played], elo: float, review: Review | None) -> Standing:
     own = _of(name, games)
     points = [game.score_of(name) for game in own]
     failures = {
@@ -204,7 +222,7 @@ def _standing(
         elo=elo,
         elo_error=elo_error(points),
         failures=failures,
-        review=review or PlayerReview(),
+        review=review or NoReview(),
     )
 
 

@@ -86,7 +86,8 @@ def mistakes_lines(table: Sequence[Standing]) -> list[str]:
     lines = ["Costliest mistakes:"]
     for line in table:
         if line.review.mistakes:
-            lines.append(f"  {line.name}: {'; '.join(line.review.mistakes[:MISTAKES_SHOWN])}")
+            shown = line.review.mistakes[:MISTAKES_SHOWN]
+            lines.append(f"  {line.name}: {'; '.join(m.words_with_game() for m in shown)}")
     return lines
 
 

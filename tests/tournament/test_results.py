@@ -22,7 +22,8 @@ from c4tui.tournament.results import (
 )
 from c4tui.tournament.schedule import make_schedule
 from c4tui.tournament.setup import SetupError, check_players, new_options, resumed_options
-from c4tui.tournament.standings import Outcome, PlayerReview, Reason, standings
+from c4tui.tournament.standings import Outcome, Reason, standings
+from tests.tournament.reviews import Judged, Slip
 
 OPTIONS = Options(
     games=2, openings=2, movetime=500, columns=7, rows=6, rules="classic", seed=9, gauntlet=False
@@ -83,11 +84,12 @@ def test_results_json_has_exactly_the_issue_s_shape(tmp_path: Path) -> None:
 
 def test_a_review_fills_accuracy_and_mistakes(tmp_path: Path) -> None:
     games = [result("ann", "hard", 0, Outcome.YELLOW, Reason.FOUR)]
-    review = {"ann": PlayerReview(0.8125, ("game 1, move 9: win → loss",))}
+    review = {"ann": Judged(0.8125, (Slip(1, 9, "win", "loss"),))}
     write_results(tmp_path, standings(["ann", "hard"], [g.played() for g in games], review), games)
     players = json.loads((tmp_path / "results.json").read_text())["players"]
     ann = next(player for player in players if player["name"] == "ann")
-    assert ann["accuracy"] == 0.8125 and ann["mistakes"] == ["game 1, move 9: win → loss"]
+    assert ann["accuracy"] == 0.8125
+    assert ann["mistakes"] == [{"game": 1, "move": 9, "before": "win", "after": "loss"}]
 
 
 def test_the_plan_reads_back_as_it_was_written(tmp_path: Path) -> None:

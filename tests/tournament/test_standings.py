@@ -7,15 +7,16 @@ import math
 import pytest
 
 from c4tui.tournament.standings import (
+    NoReview,
     Outcome,
     Played,
-    PlayerReview,
     Reason,
     elo_difference,
     elo_error,
     ratings,
     standings,
 )
+from tests.tournament.reviews import Judged, Slip
 
 
 def games_between(
@@ -100,7 +101,8 @@ def test_wins_draws_losses_score_and_failures_of_the_loser_only() -> None:
 
 def test_a_review_is_carried_to_its_player_and_none_by_default() -> None:
     games = games_between("a", "b", "ry")
-    review = PlayerReview(0.875, ("game 1, move 9: win → loss",))
+    review = Judged(0.875, (Slip(1, 9, "win", "loss"),))
     table = {line.name: line for line in standings(["a", "b"], games, {"a": review})}
     assert table["a"].review == review
-    assert table["b"].review == PlayerReview(None, ())
+    assert table["b"].review == NoReview()
+    assert table["b"].review.accuracy is None and not table["b"].review.mistakes

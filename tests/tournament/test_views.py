@@ -10,8 +10,9 @@ from c4tui.engine import Move
 from c4tui.tournament.live import LiveReporter, standings_table
 from c4tui.tournament.report import PlainReporter
 from c4tui.tournament.results import GameResult
-from c4tui.tournament.standings import Outcome, Played, PlayerReview, Reason, standings
+from c4tui.tournament.standings import Outcome, Played, Reason, standings
 from c4tui.tournament.table import elo_text, plain_table
+from tests.tournament.reviews import Judged, Slip
 
 NAMES = ["a_long_student_name", "hard", "medium", "crashy"]
 GAMES = [
@@ -35,7 +36,7 @@ def test_the_plain_table_aligns_columns_and_shows_infinite_elo_as_inf() -> None:
 
 
 def test_a_review_adds_the_accuracy_column_and_the_costliest_mistakes() -> None:
-    review = {"hard": PlayerReview(0.9, ("game 3, move 9: win → loss",))}
+    review = {"hard": Judged(0.9, (Slip(3, 9, "win", "loss"),))}
     text = plain_table(standings(NAMES, GAMES, review))
     assert text.splitlines()[0].split()[-1] == "Accuracy"
     assert "90%" in next(line for line in text.splitlines() if " hard " in line)
@@ -57,7 +58,7 @@ def test_plain_lines_say_each_game_as_it_ends() -> None:
 def test_the_live_view_fits_80_columns() -> None:
     screen = io.StringIO()
     console = Console(file=screen, width=80, force_terminal=True, color_system=None)
-    review = {"hard": PlayerReview(0.9, ())}
+    review = {"hard": Judged(0.9)}
     console.print(standings_table(standings([*NAMES, "x" * 32], GAMES, review)))
     lines = screen.getvalue().splitlines()
     assert all(len(line) <= 80 for line in lines)

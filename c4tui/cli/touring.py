@@ -164,8 +164,10 @@ async def _new_plan(setup: Setup, pool: SearchPool) -> Plan:
 def _say_interrupted(progress: _Progress, folder: Path | None, out: TextIO) -> None:
     """After Ctrl-C: how far it got, the table so far, and how to go on."""
     keeper = progress.keeper
-    done = len(keeper.finished) if keeper else 0
-    print(f"\nInterrupted: {done} of {progress.total} games played.", file=out)
+    if keeper is None:
+        print("\nInterrupted before the first game.", file=out)
+    else:
+        print(f"\nInterrupted: {len(keeper.finished)} of {progress.total} games played.", file=out)
     if keeper is not None and keeper.finished:
         print(final_report(keeper.standings()), file=out)
     if folder is not None and (folder / PLAN_FILE).exists():

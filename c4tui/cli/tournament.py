@@ -33,7 +33,12 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "NAME= in front to name it: ann=kaggle:ann.py. Players whose names come out the same "
         "are told apart with -2, -3…; the same NAME= given twice is refused.",
     )
-    tournament.add_argument("players", nargs="*", metavar="PLAYER", help="two or more players")
+    tournament.add_argument(
+        "players",
+        nargs="*",
+        metavar="PLAYER",
+        help="two or more: a level, engine:COMMAND or kaggle:FILE.py, with NAME= to name it",
+    )
     tournament.add_argument(
         "--gauntlet",
         action="store_true",
@@ -43,6 +48,7 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     tournament.add_argument(
         "--games",
         type=positive_count,
+        metavar="N",
         help="games per pairing (default 2); each opening is played twice, once with each "
         "colour; an odd number plays the last opening once, the pairings taking turns at red",
     )

@@ -2,7 +2,8 @@
 
 Loaded only when the command runs (the search pool and the programs' machinery come
 with it). Exit status: 0 when every game was played, 130 when Ctrl-C stopped it
-(the finished games kept, the way to resume said), 2 for a usage error.
+(the finished games kept, the way to resume said), 2 for a usage error, 1 when its
+files cannot be written.
 """
 
 from __future__ import annotations
@@ -42,6 +43,8 @@ from c4tui.tournament.setup import SetupError, check_players, new_options, resum
 
 #: Exit status when Ctrl-C stopped the tournament (128 + SIGINT, as shells report it).
 INTERRUPTED = 130
+#: Exit status when the tournament's files cannot be written.
+CANNOT_GO_ON = 1
 #: The options that decide the games (``Options``' fields), as argparse names them.
 GAME_OPTIONS = ("games", "openings", "movetime", "columns", "rows", "rules", "seed", "gauntlet")
 
@@ -74,6 +77,9 @@ def run_tournament(args: argparse.Namespace, out: TextIO | None = None) -> int:
     except KeyboardInterrupt:
         _say_interrupted(state, setup.folder, out)
         return INTERRUPTED
+    except OSError as error:  # the folder cannot be written (full, taken away)
+        print(f"c4tui tournament: cannot go on: {error}", file=sys.stderr)
+        return CANNOT_GO_ON
     assert state.keeper is not None  # the games were played
     print(final_report(state.keeper.standings()), file=out)
     _say_where(setup.folder, logs, out)

@@ -22,6 +22,7 @@ from c4tui.match.pool import SearchPool
 from c4tui.outside.chooser import Chooser, FailureKind
 from c4tui.outside.program import Limits
 from c4tui.outside.spec import chooser_for
+from c4tui.tournament.players import Entrant
 from c4tui.tournament.results import GameResult, Plan
 from c4tui.tournament.schedule import ScheduledGame
 from c4tui.tournament.standings import Outcome, Reason
@@ -62,17 +63,15 @@ class Runner:
         self._logs = logs
         self._concurrency = max(1, concurrency)
         self._finished = finished
-        #: Each player's description without its name.
-        self._specs = dict(zip(plan.names, plan.specs, strict=True))
-        #: The games being played now.
-        self.under_way: set[int] = set()
+        self._entrants = {
+            name: Entrant(name, body) for name, body in zip(plan.names, plan.specs, strict=True)
+        }
 
     def chooser(self, name: str, game: ScheduledGame) -> Chooser:
         """A fresh chooser for ``name``, its randomness from the seed and the game's number."""
         seed = zlib.crc32(f"{self.plan.options.seed}:{game.number}:{name}".encode())
         limits = Limits(stderr_log=log_path(self._logs, name))
-        spec = f"{name}={self._specs[name]}"
-        return chooser_for(spec, pool=self._pool, seed=seed, limits=limits)
+        return chooser_for(self._entrants[name].spec, pool=self._pool, seed=seed, limits=limits)
 
     async def play(self, games: Sequence[ScheduledGame]) -> None:
         """Play ``games``, ``concurrency`` at once, in order; a cancel abandons those under way."""
@@ -90,12 +89,7 @@ class Runner:
     async def _work(self, waiting: deque[ScheduledGame]) -> None:
         while waiting:
             game = waiting.popleft()
-            self.under_way.add(game.number)
-            try:
-                result = await self.play_game(game)
-            finally:
-                self.under_way.discard(game.number)
-            self._finished(game, result)
+            self._finished(game, await self.play_game(game))
 
     async def play_game(self, game: ScheduledGame) -> GameResult:
         """One whole game; its drivers and programs are closed however it ends."""

@@ -192,3 +192,11 @@ def test_a_bad_option_exits_2(capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit) as exit_:
         main(["tournament", "hard", "easy", "--movetime", "fast"])
     assert exit_.value.code == 2
+
+
+def test_a_folder_that_cannot_be_written_stops_it_in_words(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (tmp_path / "a-file").write_text("not a folder")
+    assert main(["tournament", "hard", "easy", "--out", str(tmp_path / "a-file" / "out")]) == 1
+    assert "c4tui tournament: cannot go on:" in capsys.readouterr().err

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import os
 import sys
 import tempfile
@@ -190,5 +191,8 @@ def _say_where(folder: Path | None, logs: Path, out: TextIO) -> None:
     """Where the games, the results and the programs' standard error are."""
     if folder is not None:
         print(f"Games and results.json in {folder}; programs' standard error in {logs}", file=out)
-    else:
+        return
+    with contextlib.suppress(OSError):  # only levels played: the temporary folder is empty
+        logs.rmdir()
+    if logs.exists():
         print(f"Programs' standard error in {logs}", file=out)

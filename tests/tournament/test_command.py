@@ -200,3 +200,19 @@ def test_a_folder_that_cannot_be_written_stops_it_in_words(
     (tmp_path / "a-file").write_text("not a folder")
     assert main(["tournament", "hard", "easy", "--out", str(tmp_path / "a-file" / "out")]) == 1
     assert "c4tui tournament: cannot go on:" in capsys.readouterr().err
+
+
+def test_without_out_only_the_programs_logs_stay_in_a_temporary_folder(tmp_path: Path) -> None:
+    levels_only = run_c4tui(
+        "tournament", "random", "easy", "--seed", "1", env={**os.environ, "TMPDIR": str(tmp_path)}
+    )
+    assert levels_only.returncode == 0, levels_only.stderr
+    assert list(tmp_path.iterdir()) == [] and "standard error" not in levels_only.stdout
+    with_agent = run_c4tui(
+        "tournament", "random", f"kaggle:{CENTRE_AGENT}", "--seed", "1",
+        env={**os.environ, "TMPDIR": str(tmp_path)},
+    )  # fmt: skip
+    assert with_agent.returncode == 0, with_agent.stderr
+    (logs,) = tmp_path.iterdir()
+    assert f"Programs' standard error in {logs}" in with_agent.stdout
+    assert "thinking" in (logs / "centre_agent.log").read_text()

@@ -39,7 +39,7 @@ from c4tui.tournament.results import (
     write_plan,
 )
 from c4tui.tournament.runner import Runner
-from c4tui.tournament.schedule import ScheduledGame, make_schedule, opening_count
+from c4tui.tournament.schedule import make_schedule, opening_count
 from c4tui.tournament.setup import SetupError, check_players, new_options, resumed_options
 
 #: Exit status when Ctrl-C stopped the tournament (128 + SIGINT, as shells report it).
@@ -134,8 +134,8 @@ async def _play(
         missing = missing_games(plan.schedule, plan.openings, setup.finished)
         reporter.begin(len(plan.schedule), len(plan.schedule) - len(missing), keeper.standings())
 
-        def finished(game: ScheduledGame, result: GameResult) -> None:
-            keeper.add(game, result)
+        def finished(result: GameResult) -> None:
+            keeper.add(result)
             reporter.game_over(result, len(keeper.finished), keeper.standings())
 
         runner = Runner(plan, pool=pool, logs=logs, concurrency=concurrency, finished=finished)

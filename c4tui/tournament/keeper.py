@@ -13,7 +13,6 @@ from pathlib import Path
 from c4tui.records.format import RECORD_SUFFIX, GameRecord, Result, format_record
 from c4tui.storage import write_atomically
 from c4tui.tournament.results import GameResult, Plan, moves_text, write_results
-from c4tui.tournament.schedule import ScheduledGame
 from c4tui.tournament.standings import Outcome, Review, Standing, standings
 
 GAMES_FOLDER = "games"
@@ -43,13 +42,19 @@ class Keeper:
         games = [game.played() for game in self.finished]
         return standings(self.plan.names, games, reviews)
 
-    def add(self, game: ScheduledGame, result: GameResult) -> None:
-        """Count a finished game; with a folder, save its record and results.json."""
+    def add(self, result: GameResult) -> None:
+        """Count a finished game; with a folder, save its record and results.json.
+
+        Games are numbered as they finish, as results.json lists them: the record
+        ``games/0007-…`` is results.json's seventh game (the review's "game 7").
+        """
         self.finished.append(result)
         if self.folder is None:
             return
-        name = f"{game.number:04d}-{game.red}-vs-{game.yellow}{RECORD_SUFFIX}"
-        write_atomically(self.folder / GAMES_FOLDER / name, record_text(self.plan, game, result))
+        number = len(self.finished)
+        name = f"{number:04d}-{result.red}-vs-{result.yellow}{RECORD_SUFFIX}"
+        text = record_text(self.plan, number, result)
+        write_atomically(self.folder / GAMES_FOLDER / name, text)
         self.write_results()
 
     def write_results(self, reviews: Mapping[str, Review] | None = None) -> None:
@@ -58,7 +63,7 @@ class Keeper:
             write_results(self.folder, self.standings(reviews), self.finished)
 
 
-def record_text(plan: Plan, game: ScheduledGame, result: GameResult) -> str:
+def record_text(plan: Plan, number: int, result: GameResult) -> str:
     """The game's c4tui record, with a comment naming the tournament's game and its opening."""
     options = plan.options
     record = GameRecord(
@@ -76,10 +81,10 @@ def record_text(plan: Plan, game: ScheduledGame, result: GameResult) -> str:
     opening = moves_text(result.opening)
     first = len(result.opening) + 1
     note = (
-        f"# Tournament game {game.number} of {total}; opening (moves 1-{first - 1}): {opening}; "
+        f"# Tournament game {number} of {total}; opening (moves 1-{first - 1}): {opening}; "
         f"the players chose from move {first}"
         if opening
-        else f"# Tournament game {game.number} of {total}; no opening: the players chose every move"
+        else f"# Tournament game {number} of {total}; no opening: the players chose every move"
     )
     header, rest = format_record(record).split("\n", 1)
     return f"{header}\n{note}\n{rest}"

@@ -35,8 +35,8 @@ FAILURE_REASONS = {
     FailureKind.MALFORMED: Reason.ILLEGAL,
 }
 
-#: Told each finished game and its result.
-Finished = Callable[[ScheduledGame, GameResult], None]
+#: Told each finished game.
+Finished = Callable[[GameResult], None]
 
 
 def log_path(logs: Path, name: str) -> Path:
@@ -89,7 +89,7 @@ class Runner:
     async def _work(self, waiting: deque[ScheduledGame]) -> None:
         while waiting:
             game = waiting.popleft()
-            self._finished(game, await self.play_game(game))
+            self._finished(await self.play_game(game))
 
     async def play_game(self, game: ScheduledGame) -> GameResult:
         """One whole game; its drivers and programs are closed however it ends."""

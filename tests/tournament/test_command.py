@@ -69,13 +69,14 @@ def test_a_tiny_round_robin_saves_results_records_and_logs(tmp_path: Path) -> No
         check_game(game)
     records = sorted((out / "games").glob("*.c4g"))
     assert len(records) == 12
-    games = {(g["red"], g["yellow"], g["moves"]) for g in content["games"]}
-    for path in records:
+    for number, (path, game) in enumerate(zip(records, content["games"], strict=True), start=1):
+        assert path.name == f"{number:04d}-{game['red']}-vs-{game['yellow']}.c4g"
         text = path.read_text(encoding="utf-8")
-        assert "# Tournament game" in text
+        assert f"# Tournament game {number} of 12" in text
         record = parse_record(text)
         assert record.result is not Result.UNFINISHED
-        assert (record.red, record.yellow, moves_text(record.moves)) in games
+        assert (record.red, record.yellow) == (game["red"], game["yellow"])
+        assert moves_text(record.moves) == game["moves"]
 
 
 def test_a_crashing_and_a_cheating_engine_lose_only_their_own_games(tmp_path: Path) -> None:

@@ -89,6 +89,7 @@ MAY_IMPORT = {
     "console": CORE | {"net", "protocols", "client", "match"},
     "outside": CORE | {"net", "protocols", "match"},
     "bot": CORE | {"net", "protocols", "client", "match", "outside"},
+    "tournament": CORE | {"net", "protocols", "match", "outside"},
     "ui": CORE | {"net", "protocols", "client", "match"},
     "web": {"ui"},
 }

@@ -15,7 +15,19 @@ import argparse
 from collections.abc import Callable, Sequence
 
 from c4tui import __version__
-from c4tui.cli import app, bot, columns, console, engine, replay, serve, solve, tictactoe, web
+from c4tui.cli import (
+    app,
+    bot,
+    columns,
+    console,
+    engine,
+    replay,
+    serve,
+    solve,
+    tictactoe,
+    tournament,
+    web,
+)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -37,6 +49,8 @@ def build_parser() -> argparse.ArgumentParser:
     tictactoe.add_parser(commands)
     bot.add_parser(commands)
     engine.add_parser(commands)
+
+    tournament.add_parser(commands)
     # An unknown argument is refused with the usage of the command it was given to.
     parser.set_defaults(command_parser=parser)
     for command in commands.choices.values():

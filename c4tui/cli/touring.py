@@ -1,0 +1,198 @@
+"""Running ``c4tui tournament``: the options checked, the games played, the standings shown.
+
+Loaded only when the command runs (the search pool and the programs' machinery come
+with it). Exit status: 0 when every game was played, 130 when Ctrl-C stopped it
+(the finished games kept, the way to resume said), 2 for a usage error, 1 when its
+files cannot be written.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import os
+import sys
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TextIO
+
+from c4tui.cli.types import USAGE_ERROR
+from c4tui.engine import GameState, Rules
+from c4tui.match.pool import SearchPool
+from c4tui.outside.chooser import ChooserError
+from c4tui.tournament.keeper import LOGS_FOLDER, Keeper
+from c4tui.tournament.live import LiveReporter
+from c4tui.tournament.openings import find_openings, solver_proves
+from c4tui.tournament.players import Entrant, entrants
+from c4tui.tournament.report import PlainReporter, Reporter, final_report
+from c4tui.tournament.results import (
+    PLAN_FILE,
+    FolderError,
+    GameResult,
+    Options,
+    Plan,
+    missing_games,
+    read_plan,
+    read_results,
+    write_plan,
+)
+from c4tui.tournament.runner import Runner
+from c4tui.tournament.schedule import make_schedule, opening_count
+from c4tui.tournament.setup import SetupError, check_players, new_options, resumed_options
+
+#: Exit status when Ctrl-C stopped the tournament (128 + SIGINT, as shells report it).
+INTERRUPTED = 130
+#: Exit status when the tournament's files cannot be written.
+CANNOT_GO_ON = 1
+#: The options that decide the games (``Options``' fields), as argparse names them.
+GAME_OPTIONS = ("games", "openings", "movetime", "columns", "rows", "rules", "seed", "gauntlet")
+
+
+@dataclass
+class Setup:
+    """What the command line asks for: the players, the options, the folder, what is done."""
+
+    players: list[Entrant]
+    options: Options
+    folder: Path | None
+    plan: Plan | None  # a resumed tournament's; a new one's is made once its openings are found
+    finished: list[GameResult]
+
+
+def run_tournament(args: argparse.Namespace, out: TextIO | None = None) -> int:
+    """Play the tournament the command line describes; the exit status."""
+    out = out or sys.stdout
+    try:
+        setup = _setup(args)
+    except (SetupError, ChooserError, FolderError) as error:
+        print(f"c4tui tournament: error: {error}", file=sys.stderr)
+        return USAGE_ERROR
+    reporter: Reporter = LiveReporter() if out.isatty() else PlainReporter(out)
+    concurrency = args.concurrency or os.cpu_count() or 1
+    logs = setup.folder / LOGS_FOLDER if setup.folder else Path(tempfile.mkdtemp(prefix="c4tui-"))
+    state = _Progress()
+    try:
+        asyncio.run(_play(setup, reporter, concurrency, logs, state))
+    except KeyboardInterrupt:
+        _say_interrupted(state, setup.folder, out)
+        return INTERRUPTED
+    except OSError as error:  # the folder cannot be written (full, taken away)
+        print(f"c4tui tournament: cannot go on: {error}", file=sys.stderr)
+        return CANNOT_GO_ON
+    assert state.keeper is not None  # the games were played
+    print(final_report(state.keeper.standings()), file=out)
+    _say_where(setup.folder, logs, out)
+    return 0
+
+
+@dataclass
+class _Progress:
+    """How far the tournament got, for the words after Ctrl-C."""
+
+    keeper: Keeper | None = None
+    total: int = 0
+
+
+def _setup(args: argparse.Namespace) -> Setup:
+    """The tournament asked for, checked; SetupError, ChooserError or FolderError say why not."""
+    given = {name: getattr(args, name) for name in GAME_OPTIONS}
+    if args.resume is not None:
+        if args.out is not None and args.out.resolve() != args.resume.resolve():
+            raise SetupError("--out and --resume name different folders: give --resume DIR alone")
+        plan = read_plan(args.resume)
+        options = resumed_options(plan.options, given)
+        players = [Entrant(name, spec) for name, spec in zip(plan.names, plan.specs, strict=True)]
+        if args.players:
+            check_players(players, _entrants(args.players, options))
+        return Setup(players, options, args.resume, plan, read_results(args.resume))
+    if len(args.players) < 2:
+        raise SetupError("a tournament needs at least two players (see c4tui tournament --help)")
+    if args.out is not None and (args.out / PLAN_FILE).exists():
+        raise SetupError(
+            f"{args.out} already holds a tournament: resume it with --resume {args.out}, "
+            "or choose another folder"
+        )
+    options = new_options(given)
+    return Setup(_entrants(args.players, options), options, args.out, None, [])
+
+
+def _entrants(players: list[str], options: Options) -> list[Entrant]:
+    return entrants(players, options.columns, options.rows, Rules(options.rules))
+
+
+async def _play(
+    setup: Setup, reporter: Reporter, concurrency: int, logs: Path, progress: _Progress
+) -> None:
+    """Find the openings (a new tournament), then play the games still missing."""
+    pool = SearchPool(workers=min(concurrency, os.cpu_count() or 1))
+    try:
+        plan = setup.plan or await _new_plan(setup, pool)
+        keeper = Keeper(plan, setup.folder, setup.finished)
+        progress.keeper, progress.total = keeper, len(plan.schedule)
+        missing = missing_games(plan.schedule, plan.openings, setup.finished)
+        reporter.begin(len(plan.schedule), len(plan.schedule) - len(missing), keeper.standings())
+
+        def finished(result: GameResult) -> None:
+            keeper.add(result)
+            reporter.game_over(result, len(keeper.finished), keeper.standings())
+
+        runner = Runner(plan, pool=pool, logs=logs, concurrency=concurrency, finished=finished)
+        try:
+            await runner.play(missing)
+        finally:
+            reporter.end()
+    finally:
+        pool.shutdown()
+
+
+async def _new_plan(setup: Setup, pool: SearchPool) -> Plan:
+    """The schedule and its openings; written to the folder before the first game."""
+    options, names = setup.options, [player.name for player in setup.players]
+    schedule = make_schedule(names, options.games, gauntlet=options.gauntlet, seed=options.seed)
+    start = GameState.new(options.columns, options.rows, Rules(options.rules))
+    count = opening_count(len(names), options.games, options.gauntlet)
+    if options.openings and solver_proves(start.columns, start.rows, start.rules):
+        print(f"Finding {count} balanced openings of {options.openings} moves…", file=sys.stderr)
+    openings = await find_openings(count, options.openings, start, seed=options.seed, pool=pool)
+    plan = Plan(
+        tuple(player.body for player in setup.players),
+        tuple(names),
+        options,
+        tuple(openings),
+        tuple(schedule),
+    )
+    if setup.folder is not None:
+        write_plan(setup.folder, plan)
+    return plan
+
+
+def _say_interrupted(progress: _Progress, folder: Path | None, out: TextIO) -> None:
+    """After Ctrl-C: how far it got, the table so far, and how to go on."""
+    keeper = progress.keeper
+    if keeper is None:
+        print("\nInterrupted before the first game.", file=out)
+    else:
+        print(f"\nInterrupted: {len(keeper.finished)} of {progress.total} games played.", file=out)
+    if keeper is not None and keeper.finished:
+        print(final_report(keeper.standings()), file=out)
+    if folder is not None and (folder / PLAN_FILE).exists():
+        print(
+            f"The finished games are kept in {folder}; the games under way were abandoned.",
+            file=out,
+        )
+        print(f"To play the rest: c4tui tournament --resume {folder}", file=out)
+    else:
+        print("Nothing was kept to resume (give --out DIR to keep the games).", file=out)
+
+
+def _say_where(folder: Path | None, logs: Path, out: TextIO) -> None:
+    """Where the games, the results and the programs' standard error are."""
+    if folder is not None:
+        print(f"Games and results.json in {folder}; programs' standard error in {logs}", file=out)
+        return
+    with contextlib.suppress(OSError):  # only levels played: the temporary folder is empty
+        logs.rmdir()
+    if logs.exists():
+        print(f"Programs' standard error in {logs}", file=out)

@@ -1,0 +1,154 @@
+"""Playing a tournament's games: up to ``concurrency`` at once, each through a ``MatchDriver``.
+
+Every game gets fresh choosers (an outside program's process lives for one game),
+two ``ProgramBackend`` seats that are told the opening, and the levels' searches in
+the one shared ``SearchPool``. A program that fails loses that game only, the reason
+kept. Cancelling ``play`` (Ctrl-C) abandons the games under way: their drivers are
+closed, which kills the programs' process groups, and nothing of them is reported.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import zlib
+from collections import deque
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+from c4tui.engine import DrawReason, GameState, Move, Player
+from c4tui.match.backends.program import ProgramBackend
+from c4tui.match.driver import MatchDriver
+from c4tui.match.pool import SearchPool
+from c4tui.outside.chooser import Chooser, FailureKind
+from c4tui.outside.program import Limits
+from c4tui.outside.spec import chooser_for
+from c4tui.tournament.players import Entrant
+from c4tui.tournament.results import GameResult, Plan
+from c4tui.tournament.schedule import ScheduledGame
+from c4tui.tournament.standings import Outcome, Reason
+
+#: The reason a program's failure gives its loss (a malformed answer counts as illegal).
+FAILURE_REASONS = {
+    FailureKind.CRASH: Reason.CRASH,
+    FailureKind.TIME: Reason.TIME,
+    FailureKind.ILLEGAL: Reason.ILLEGAL,
+    FailureKind.MALFORMED: Reason.ILLEGAL,
+}
+
+#: Told each finished game.
+Finished = Callable[[GameResult], None]
+
+
+def log_path(logs: Path, name: str) -> Path:
+    """Where the player ``name``'s standard error goes."""
+    return logs / f"{name}.log"
+
+
+class Runner:
+    """Plays a plan's games.
+
+    Args:
+        plan: the tournament.
+        pool: where the levels search (shared by every game).
+        logs: the folder of the programs' standard error, one file per player.
+        concurrency: games played at once.
+        finished: told of each game as it ends (in the event loop, before the next starts).
+    """
+
+    def __init__(
+        self, plan: Plan, *, pool: SearchPool, logs: Path, concurrency: int, finished: Finished
+    ) -> None:
+        self.plan = plan
+        self._pool = pool
+        self._logs = logs
+        self._concurrency = max(1, concurrency)
+        self._finished = finished
+        self._entrants = {
+            name: Entrant(name, body) for name, body in zip(plan.names, plan.specs, strict=True)
+        }
+
+    def chooser(self, name: str, game: ScheduledGame) -> Chooser:
+        """A fresh chooser for ``name``, its randomness from the seed and the game's number."""
+        seed = zlib.crc32(f"{self.plan.options.seed}:{game.number}:{name}".encode())
+        limits = Limits(stderr_log=log_path(self._logs, name))
+        return chooser_for(self._entrants[name].spec, pool=self._pool, seed=seed, limits=limits)
+
+    async def play(self, games: Sequence[ScheduledGame]) -> None:
+        """Play ``games``, ``concurrency`` at once, in order; a cancel abandons those under way."""
+        self._logs.mkdir(parents=True, exist_ok=True)
+        waiting = deque(games)
+        workers = [asyncio.create_task(self._work(waiting)) for _ in range(self._concurrency)]
+        try:
+            await asyncio.gather(*workers)
+        finally:
+            for worker in workers:
+                if not worker.done() and not worker.cancelling():  # once: its close must run
+                    worker.cancel()
+            await asyncio.gather(*workers, return_exceptions=True)
+
+    async def _work(self, waiting: deque[ScheduledGame]) -> None:
+        while waiting:
+            game = waiting.popleft()
+            self._finished(await self.play_game(game))
+
+    async def play_game(self, game: ScheduledGame) -> GameResult:
+        """One whole game; its drivers and programs are closed however it ends."""
+        options = self.plan.options
+        opening = self.plan.openings[game.opening]
+        start = GameState.new(options.columns, options.rows, self.plan.rules).play_all(opening)
+        seconds = options.movetime / 1000
+        seats = {
+            Player.RED: ProgramBackend(
+                self.chooser(game.red, game), move_seconds=seconds, opening=opening
+            ),
+            Player.YELLOW: ProgramBackend(
+                self.chooser(game.yellow, game), move_seconds=seconds, opening=opening
+            ),
+        }
+        driver = MatchDriver(start, seats, pool=self._pool)
+        try:
+            await driver.run()
+        finally:
+            await driver.close()
+        return result_of(game, driver, seats, opening)
+
+
+def result_of(
+    game: ScheduledGame,
+    driver: MatchDriver,
+    seats: dict[Player, ProgramBackend],
+    opening: tuple[Move, ...],
+) -> GameResult:
+    """How the game ``driver`` played ended, as the tournament records it."""
+    moves = (*opening, *driver.moves)
+    state = driver.state
+    if driver.result is None:  # the match failed: the side to move broke it
+        mover = game.red if state.turn is Player.RED else game.yellow
+        detail = f"{mover} broke the game: {driver.problem}"
+        return GameResult(
+            game.red, game.yellow, opening, moves, _win(state.turn.other), Reason.CRASH, detail
+        )
+    winner, detail = driver.result.winner, driver.result.reason
+    if winner is None:
+        repeated = state.draw_reason is DrawReason.REPETITION
+        return GameResult(
+            game.red,
+            game.yellow,
+            opening,
+            moves,
+            Outcome.DRAW,
+            Reason.REPETITION if repeated else Reason.FULL,
+            detail,
+        )
+    failure = seats[winner.other].failure
+    if failure is not None:
+        reason = FAILURE_REASONS[failure.kind]
+    elif state.winner is winner:
+        reason, detail = Reason.FOUR, "four in a row"
+    else:
+        reason = Reason.CRASH  # it left the game some other way
+    return GameResult(game.red, game.yellow, opening, moves, _win(winner), reason, detail)
+
+
+def _win(player: Player) -> Outcome:
+    return Outcome.RED if player is Player.RED else Outcome.YELLOW

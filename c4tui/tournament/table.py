@@ -1,0 +1,114 @@
+"""The standings as a table of words: the same cells for the live view and for plain lines."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+from c4tui.tournament.results import GameResult
+from c4tui.tournament.standings import FAILURES, Outcome, Standing
+
+HEADERS = (
+    "#",
+    "Player",
+    "Games",
+    "W",
+    "D",
+    "L",
+    "Score",
+    "Elo",
+    "±95%",
+    "Crash",
+    "Time",
+    "Illegal",
+)
+ACCURACY_HEADER = "Accuracy"
+#: Mistakes listed per player under the table.
+MISTAKES_SHOWN = 3
+
+
+def elo_text(elo: float) -> str:
+    """``+191``, ``-40``, ``0``, ``+inf``, ``-inf``."""
+    if math.isinf(elo):
+        return "+inf" if elo > 0 else "-inf"
+    return f"{round(elo):+d}" if round(elo) else "0"
+
+
+def error_text(line: Standing) -> str:
+    """``±120``; ``±inf`` when the interval reaches 0 % or 100 %; blank beside an infinite Elo."""
+    if math.isinf(line.elo):
+        return ""
+    return "±inf" if math.isinf(line.elo_error) else f"±{round(line.elo_error)}"
+
+
+def score_text(score: float) -> str:
+    """``3``, ``2.5``."""
+    return f"{score:g}"
+
+
+def reviewed(table: Sequence[Standing]) -> bool:
+    """True when the solver's review gave anyone an accuracy (the column is shown then)."""
+    return any(line.review.accuracy is not None for line in table)
+
+
+def headers(table: Sequence[Standing]) -> tuple[str, ...]:
+    """The column heads, Accuracy last when there is one."""
+    return (*HEADERS, ACCURACY_HEADER) if reviewed(table) else HEADERS
+
+
+def rows(table: Sequence[Standing]) -> list[tuple[str, ...]]:
+    """One row of cells per player, in the table's order."""
+    shown = []
+    for place, line in enumerate(table, start=1):
+        cells = (
+            str(place),
+            line.name,
+            str(line.games),
+            str(line.wins),
+            str(line.draws),
+            str(line.losses),
+            score_text(line.score),
+            elo_text(line.elo),
+            error_text(line),
+            *(str(line.failures.get(reason, 0)) for reason in FAILURES),
+        )
+        if reviewed(table):
+            accuracy = line.review.accuracy
+            cells = (*cells, "-" if accuracy is None else f"{accuracy:.0%}")
+        shown.append(cells)
+    return shown
+
+
+def mistakes_lines(table: Sequence[Standing]) -> list[str]:
+    """The list of costliest mistakes, each player's first few, when the review found any."""
+    if not any(line.review.mistakes for line in table):
+        return []
+    lines = ["Costliest mistakes:"]
+    for line in table:
+        if line.review.mistakes:
+            shown = line.review.mistakes[:MISTAKES_SHOWN]
+            lines.append(f"  {line.name}: {'; '.join(m.words_with_game() for m in shown)}")
+    return lines
+
+
+def plain_table(table: Sequence[Standing]) -> str:
+    """The standings as aligned plain text (names left, numbers right), mistakes below."""
+    heads = headers(table)
+    body = rows(table)
+    widths = [max(len(row[column]) for row in (heads, *body)) for column in range(len(heads))]
+
+    def line(cells: Sequence[str]) -> str:
+        return "  ".join(
+            cell.ljust(width) if column == 1 else cell.rjust(width)
+            for column, (cell, width) in enumerate(zip(cells, widths, strict=True))
+        ).rstrip()
+
+    return "\n".join([line(heads), *(line(row) for row in body), *mistakes_lines(table)])
+
+
+def game_line(result: GameResult, done: int, total: int) -> str:
+    """One finished game in a line: ``[3/12] hard - medium 1-0 (four: four in a row)``."""
+    points = {Outcome.RED: "1-0", Outcome.YELLOW: "0-1", Outcome.DRAW: "½-½"}[result.outcome]
+    why = result.reason.value + (f": {result.detail}" if result.detail else "")
+    plies = len(result.moves)
+    return f"[{done}/{total}] {result.red} - {result.yellow} {points} ({why}; {plies} moves)"

@@ -49,7 +49,6 @@ def build_parser() -> argparse.ArgumentParser:
     tictactoe.add_parser(commands)
     bot.add_parser(commands)
     engine.add_parser(commands)
-
     tournament.add_parser(commands)
     # An unknown argument is refused with the usage of the command it was given to.
     parser.set_defaults(command_parser=parser)

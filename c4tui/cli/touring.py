@@ -38,6 +38,7 @@ from c4tui.tournament.results import (
     read_results,
     write_plan,
 )
+from c4tui.tournament.review import GameReview, review_game, reviewable
 from c4tui.tournament.runner import Runner
 from c4tui.tournament.schedule import make_schedule, opening_count
 from c4tui.tournament.setup import SetupError, check_players, new_options, resumed_options
@@ -129,13 +130,15 @@ async def _play(
     pool = SearchPool(workers=min(concurrency, os.cpu_count() or 1))
     try:
         plan = setup.plan or await _new_plan(setup, pool)
-        keeper = Keeper(plan, setup.folder, setup.finished)
+        reviewing = reviewable(plan.options.columns, plan.options.rows, plan.rules)
+        reviews = [await _review(pool, game) for game in setup.finished] if reviewing else []
+        keeper = Keeper(plan, setup.folder, setup.finished, reviews)
         progress.keeper, progress.total = keeper, len(plan.schedule)
         missing = missing_games(plan.schedule, plan.openings, setup.finished)
         reporter.begin(len(plan.schedule), len(plan.schedule) - len(missing), keeper.standings())
 
-        def finished(result: GameResult) -> None:
-            keeper.add(result)
+        async def finished(result: GameResult) -> None:
+            keeper.add(result, await _review(pool, result) if reviewing else None)
             reporter.game_over(result, len(keeper.finished), keeper.standings())
 
         runner = Runner(plan, pool=pool, logs=logs, concurrency=concurrency, finished=finished)
@@ -145,6 +148,11 @@ async def _play(
             reporter.end()
     finally:
         pool.shutdown()
+
+
+async def _review(pool: SearchPool, game: GameResult) -> GameReview:
+    """The solver's verdict on each move the players chose (in the pool: about 0.03 s a game)."""
+    return await review_game(pool, game.moves, len(game.opening))
 
 
 async def _new_plan(setup: Setup, pool: SearchPool) -> Plan:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import asyncio
 import zlib
 from collections import deque
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from pathlib import Path
 
 from c4tui.engine import DrawReason, GameState, Move, Player
@@ -35,8 +35,8 @@ FAILURE_REASONS = {
     FailureKind.MALFORMED: Reason.ILLEGAL,
 }
 
-#: Told each finished game.
-Finished = Callable[[GameResult], None]
+#: Told each finished game (and awaited before the worker plays its next one).
+Finished = Callable[[GameResult], Awaitable[None]]
 
 
 def log_path(logs: Path, name: str) -> Path:
@@ -89,7 +89,7 @@ class Runner:
     async def _work(self, waiting: deque[ScheduledGame]) -> None:
         while waiting:
             game = waiting.popleft()
-            self._finished(await self.play_game(game))
+            await self._finished(await self.play_game(game))
 
     async def play_game(self, game: ScheduledGame) -> GameResult:
         """One whole game; its drivers and programs are closed however it ends."""

@@ -77,6 +77,22 @@ def test_a_tiny_round_robin_saves_results_records_and_logs(tmp_path: Path) -> No
         assert record.result is not Result.UNFINISHED
         assert (record.red, record.yellow) == (game["red"], game["yellow"])
         assert moves_text(record.moves) == game["moves"]
+        # The solver's review, as annotations after the moves (7 x 6 classic).
+        assert record.comments[0].startswith("The solver's review")
+        assert any("kept the best outcome with" in comment for comment in record.comments)
+    # Each player's accuracy and costliest mistakes, each mistake one its games hold.
+    for player in content["players"]:
+        assert 0.0 <= player["accuracy"] <= 1.0
+        assert len(player["mistakes"]) <= 3
+        for mistake in player["mistakes"]:
+            game = content["games"][mistake["game"] - 1]
+            assert player["name"] in (game["red"], game["yellow"])
+            assert game["moves"].split()[mistake["move"] - 1] == mistake["played"]
+            assert (mistake["before"], mistake["after"]) != ("loss", "loss")
+    assert "Accuracy" in run.stdout and "Costliest mistakes:" in run.stdout
+    # Random's first move gives up the first player's win or the second's draw, so it is
+    # seen throwing outcomes away.
+    assert players_by_name(out)["random"]["mistakes"]
 
 
 def test_a_crashing_and_a_cheating_engine_lose_only_their_own_games(tmp_path: Path) -> None:

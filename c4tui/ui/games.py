@@ -228,6 +228,10 @@ class Games:
         if typed is None:
             return
         self._typed[settings.opponent] = typed
+        kept = {
+            option.key for option in settings.kind.options if option.remembered or option.choices
+        }
+        self._playing(replace(settings, options={**settings.options, **_only(typed, kept)}))
         options = {**settings.options, **typed}
         columns, rows, rules = settings.kind.game_for(
             options, settings.columns, settings.rows, settings.rules
@@ -272,3 +276,8 @@ class Games:
             saves_last_until_quit=self._allowed is not None,
             clear_way=self._clear_way_to_play_on,
         )
+
+
+def _only(values: dict[str, str], keys: set[str]) -> dict[str, str]:
+    """The entries of ``values`` under ``keys``."""
+    return {key: value for key, value in values.items() if key in keys}

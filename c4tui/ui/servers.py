@@ -55,7 +55,11 @@ class Visit:
         return replace(settings, options=options)
 
     def offered(self, kinds: tuple[type[Backend], ...]) -> tuple[type[Backend], ...]:
-        """The opponents a visitor is offered: network ones only if a server is allowed."""
+        """The opponents a visitor is offered: network ones only if a server is allowed.
+
+        Never a program: it would run a visitor's command on this machine.
+        """
+        kinds = tuple(kind for kind in kinds if not kind.runs_commands)
         if self.servers:
             return kinds
         return tuple(kind for kind in kinds if not kind.remote)

@@ -166,9 +166,15 @@ class Games:
             self.current = settings
         self._app.push_screen(self._game_screen(driver, settings, record if review else None))
 
-    def start_match(self, settings: MatchSettings) -> None:
-        """Start a game with ``settings``; a game waiting behind the menu is given up first."""
-        self._after_giving_up(lambda: self._start_match(settings), "Start a new game", "New game")
+    def start_match(self, settings: MatchSettings, *, ask: bool = True) -> None:
+        """Start a game with ``settings``; a game waiting behind the menu is given up first.
+
+        ``ask``: the opponent's typed options are asked in a dialog (not when the
+        command line gave them).
+        """
+        self._after_giving_up(
+            lambda: self._start_match(settings, ask), "Start a new game", "New game"
+        )
 
     def _clear_way_to_play_on(self, then: Callable[[], None], declined: Callable[[], None]) -> None:
         """A saved game being reviewed plays on: ``then`` once the others are given up."""
@@ -207,8 +213,8 @@ class Games:
 
         self._app.push_screen(screens.confirm_dialog(question, verb), answered)
 
-    def _start_match(self, settings: MatchSettings) -> None:
-        """Opponents with free-text options ask for them first."""
+    def _start_match(self, settings: MatchSettings, ask: bool = True) -> None:
+        """Opponents with free-text options ask for them first (unless ``ask`` is False)."""
         self._playing(settings)
         kind = settings.kind
         if kind.lobby:
@@ -216,6 +222,12 @@ class Games:
             return
         if picked_in_menu(kind):
             self._open_game(settings)
+            return
+        if not ask:  # the command line gave its options: no dialog
+            fitted = settings.fitted()
+            if fitted != settings:
+                self._app.notify(kind.game_note(settings.options), markup=False)
+            self._connect_dialog_closed(settings, {})
             return
         values = {**settings.options, **self._typed.get(kind.key, {})}
         dialog = screens.connect_dialog(
@@ -232,11 +244,7 @@ class Games:
             option.key for option in settings.kind.options if option.remembered or option.choices
         }
         self._playing(replace(settings, options={**settings.options, **_only(typed, kept)}))
-        options = {**settings.options, **typed}
-        columns, rows, rules = settings.kind.game_for(
-            options, settings.columns, settings.rows, settings.rules
-        )
-        self._open_game(replace(settings, options=options, columns=columns, rows=rows, rules=rules))
+        self._open_game(replace(settings, options={**settings.options, **typed}).fitted())
 
     def _open_lobby(self, settings: MatchSettings) -> None:
         """Online: log in first, then the lobby's rooms."""

@@ -13,6 +13,7 @@ from textual.widgets import Input
 from c4tui.engine import Player, Rules
 from c4tui.match.backends import KINDS
 from c4tui.match.backends.program import ProgramBackend
+from c4tui.match.settings import MatchSettings
 from c4tui.outside.program import ProgramChooser
 from c4tui.ui.app import C4App
 from c4tui.ui.preferences import load_preferences
@@ -213,3 +214,22 @@ async def test_the_command_typed_is_remembered_for_the_next_start() -> None:
 def test_a_web_visitor_is_never_offered_a_program() -> None:
     for servers in ((), (("localhost", 4000),)):
         assert ProgramBackend not in Visit(servers).offered(KINDS)
+
+
+async def test_a_program_from_the_command_line_starts_at_once_classic_for_a_kaggle_agent() -> None:
+    settings = MatchSettings(
+        opponent="program",
+        options={"program": f"kaggle:{CENTRE_AGENT}", "seconds": "5"},
+        rules=Rules.POPOUT,
+        person_colour=Player.YELLOW,
+        ai_delay=0.0,
+    )
+    app = C4App(settings, start_at_once=True)
+    async with app.run_test(size=WIDE) as pilot:
+        await settle(pilot)
+        screen = app.screen
+        assert isinstance(screen, GameScreen), "no dialog: the command line said it all"
+        assert screen.driver.state.rules is Rules.CLASSIC
+        assert [str(move) for move in screen.driver.moves] == ["d4"]  # the agent is red
+        notes = [note.message for note in app._notifications]
+        assert notes == ["A Kaggle agent plays classic rules only (ConnectX has no Pop Out)."]

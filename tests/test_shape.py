@@ -86,7 +86,7 @@ MAY_IMPORT = {
     "lobby": {"engine", "tictactoe", "protocols"},
     "client": CORE | {"net", "protocols"},
     "match": CORE | {"net", "protocols", "client"},
-    "server": CORE | {"net", "protocols", "lobby", "match"},
+    "server": CORE | {"net", "protocols", "lobby", "match", "outside"},
     "console": CORE | {"net", "protocols", "client", "match"},
     "outside": CORE | {"net", "protocols", "match"},
     "bot": CORE | {"net", "protocols", "client", "match", "outside"},

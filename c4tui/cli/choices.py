@@ -23,10 +23,6 @@ from c4tui.match.backends.program import (
 LEVELS = [choice.value for choice in LEVEL_OPTION.choices]
 #: ``--rules`` values.
 RULES = [rules.value for rules in Rules]
-#: What ``--opponent`` takes, in words (its help and its refusal).
-OPPONENT_FORMS = (
-    f"{PersonBackend.key}, a level ({', '.join(LEVELS)}), engine:COMMAND or kaggle:FILE.py"
-)
 
 
 def opponent_name(text: str) -> str:
@@ -34,10 +30,21 @@ def opponent_name(text: str) -> str:
 
     Raises ArgumentTypeError saying what is wrong, which argparse shows as the usage error.
     """
-    if text == PersonBackend.key or text in LEVELS:
+    if text == PersonBackend.key:
+        return text
+    return program_or_level(text, f"{PersonBackend.key}, a level")
+
+
+def program_or_level(text: str, others: str) -> str:
+    """``text`` if it is a level or an outside program; else ArgumentTypeError in words.
+
+    ``others`` names what else was accepted, for the refusal (``human, a level``).
+    """
+    if text in LEVELS:
         return text
     if text.partition(":")[0] not in ("engine", "kaggle"):
-        raise argparse.ArgumentTypeError(f"{text!r} is no opponent: give {OPPONENT_FORMS}")
+        forms = f"{others} ({', '.join(LEVELS)}), engine:COMMAND or kaggle:FILE.py"
+        raise argparse.ArgumentTypeError(f"{text!r} will not do: give {forms}")
     try:
         return parse_program(text)
     except ValueError as error:

@@ -23,7 +23,7 @@ ENGINE = f"engine:{engine_command()}"
 @pytest.mark.parametrize(
     ("given", "said"),
     [
-        (["--opponent", "deep4"], "'deep4' is no opponent: give human, a level (random, easy"),
+        (["--opponent", "deep4"], "'deep4' will not do: give human, a level (random, easy"),
         (["--opponent", "kaggle:no/such/agent.py"], "there is no file 'no/such/agent.py'"),
         (["--opponent", "engine:"], "engine: needs the command that starts the program"),
         (["--opponent", ENGINE, "--seconds", "0"], "seconds per move: from 0.1 to 60"),

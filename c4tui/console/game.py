@@ -295,9 +295,9 @@ def help_text(rules: Rules, undo: bool = True) -> str:
 def _left(driver: MatchDriver, event: SeatLeft) -> str:
     """Why a seat left: a program here says how it lost, a player elsewhere left."""
     seat = driver.seats[event.player]
-    if seat.remote or seat.lobby or seat.submits:
-        return f"{event.player.name} left: {event.reason}"
-    return f"{event.player.name} ({seat.noun}): {event.reason}"
+    if seat.fails:
+        return f"{event.player.name} ({seat.noun}): {event.reason}"
+    return f"{event.player.name} left: {event.reason}"
 
 
 def _ends(event: MatchEvent) -> bool:

@@ -143,6 +143,9 @@ class Backend(Watcher, ABC):
     menu_parent: ClassVar[str] = ""
     #: True when the opponent runs a command on this machine: never offered to visitors.
     runs_commands: ClassVar[bool] = False
+    #: True when leaving a game means the player failed (an outside program that crashed,
+    #: hung or cheated): front ends say so, not that it left.
+    fails: ClassVar[bool] = False
     #: What the menu says Enter does when the kind's options are asked in a dialog.
     dialog_hint: ClassVar[str] = "Enter asks where it is."
     #: The dialog's button that starts the game with what was typed.

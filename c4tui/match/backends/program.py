@@ -93,6 +93,7 @@ class ProgramBackend(Backend):
     options = (PROGRAM_OPTION, MOVE_SECONDS_OPTION)
     menu_parent = ComputerBackend.key
     runs_commands = True
+    fails = True
     dialog_hint = "Enter asks for its command or file."
     dialog_button = "Start"
 

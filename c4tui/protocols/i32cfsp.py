@@ -266,6 +266,8 @@ class ClientSession:
     def server_move(self, line: str) -> Move:
         """The server's move: it must parse and be legal on our board."""
         move = parse_move(line)
+        if line == ERROR:  # what a server whose AI failed (an outside program) can say
+            raise ProtocolError("the server ended the game with ERROR instead of its move")
         if move is None:
             raise ProtocolError(f"expected the server's DROP/POP move, got {quote(line)}")
         reason = self.state.refusal(move)

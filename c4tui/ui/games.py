@@ -60,6 +60,7 @@ class Games:
         self._initial_settings = initial_settings
         self._make_driver = make_driver
         self._ascii_only = ascii_only
+        self._visit = visit
         self._allowed = visit.servers if visit else None
         #: What was typed in each kind's connect dialog, offered again next time.
         self._typed: dict[str, dict[str, str]] = {}
@@ -155,6 +156,8 @@ class Games:
 
     def _open_record(self, record: GameRecord, review: bool, base: MatchSettings | None) -> None:
         settings = screens.settings_to_continue(record, base or self._initial_settings)
+        if self._visit is not None:
+            settings = self._visit.playable(settings)
         try:
             driver = self.make_driver(settings, record.moves)
         except (C4Error, KeyError) as error:

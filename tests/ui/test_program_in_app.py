@@ -10,11 +10,12 @@ from pathlib import Path
 from textual.pilot import Pilot
 from textual.widgets import Input
 
-from c4tui.engine import Player, Rules
-from c4tui.match.backends import KINDS
+from c4tui.engine import Move, Player, Rules
+from c4tui.match.backends import KINDS, PersonBackend
 from c4tui.match.backends.program import ProgramBackend
 from c4tui.match.settings import MatchSettings
 from c4tui.outside.program import ProgramChooser
+from c4tui.records import GameRecord
 from c4tui.ui.app import C4App
 from c4tui.ui.preferences import load_preferences
 from c4tui.ui.screens.connect import ConnectDialog
@@ -29,6 +30,8 @@ from tests.ui.on_screen import screen_lines
 
 #: Wide enough that the panel's reason is not cut.
 WIDE = (120, 40)
+#: The tiny engine as the program option holds it.
+TINY = f"engine:{engine_command()}"
 #: "Program…": the computer's levels, then the program.
 PROGRAM_CHOICE = 5
 
@@ -88,7 +91,7 @@ async def gone(group: int, seconds: float = 10.0) -> bool:
 async def test_the_tiny_engine_picked_in_the_menu_answers_a_move() -> None:
     app = make_app(opponent="computer")
     async with app.run_test(size=WIDE) as pilot:
-        await start_against(pilot, f"engine:{engine_command()}")
+        await start_against(pilot, TINY)
         await play(pilot, "d4")
         screen = app.screen
         assert isinstance(screen, GameScreen)
@@ -192,7 +195,7 @@ async def test_the_app_answers_while_the_program_thinks() -> None:
 
 
 async def test_the_command_typed_is_remembered_for_the_next_start() -> None:
-    command = f"engine:{engine_command()}"
+    command = TINY
     app = make_app(opponent="computer")
     async with app.run_test(size=WIDE) as pilot:
         dialog = await pick_program(pilot)
@@ -234,3 +237,16 @@ async def test_a_program_from_the_command_line_starts_at_once_classic_for_a_kagg
         assert [str(move) for move in screen.driver.moves] == ["d4"]  # the agent is red
         notes = [note.message for note in app._notifications]
         assert notes == ["A Kaggle agent plays classic rules only (ConnectX has no Pop Out)."]
+
+
+async def test_a_web_visitor_plays_on_a_game_against_a_program_as_two_players() -> None:
+    moves = (Move.drop(3), Move.drop(0))
+    record = GameRecord(7, 6, Rules.CLASSIC, moves, opponent="program", options={"program": TINY})
+    app = C4App(visitor_servers=())
+    async with app.run_test(size=WIDE) as pilot:
+        await pilot.pause()
+        app.games.open_record(record, review=False)
+        await settle(pilot)
+        screen = app.screen
+        assert isinstance(screen, GameScreen) and screen.driver.moves == moves
+        assert all(isinstance(seat, PersonBackend) for seat in screen.driver.seats.values())

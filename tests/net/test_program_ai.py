@@ -223,3 +223,24 @@ async def test_c4tui_s_own_i32cfsp_client_says_the_server_ended_the_game() -> No
     assert ": drop in column 1" in result.stdout  # the program's first move
     assert "the server ended the game with ERROR instead of its move" in result.stdout
     assert result.returncode == 1 and "Traceback" not in result.stderr
+
+
+def test_stopping_the_server_mid_thought_ends_the_program(tmp_path: Path) -> None:
+    ai, mark = engine("--late", "2")  # its first move (the start-up check) too: 2 s
+    process, port = start(tmp_path / "serve.log", "--ai", ai, "--seconds", "30")
+
+    async def stopped_while_it_thinks() -> None:
+        client = await i32cfsp_game(port)
+        await client.send("DROP 4")
+        assert await client.line() == "OKAY"
+        assert running(mark), "the program thinks"
+        process.send_signal(signal.SIGTERM)
+        assert await asyncio.to_thread(process.wait, 20) == 0
+        assert await until_none_run(mark)
+        await client.close()
+
+    try:
+        asyncio.run(stopped_while_it_thinks())
+    finally:
+        if process.poll() is None:
+            process.kill()

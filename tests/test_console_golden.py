@@ -15,6 +15,9 @@ from pathlib import Path
 import pytest
 
 GOLDEN = Path(__file__).parent / "golden"
+OUTSIDE = Path(__file__).parent / "data" / "outside"
+#: The tiny engine as ``--opponent`` takes it (its name, not its path, shows in the transcript).
+TINY_ENGINE = f"engine:{sys.executable} {OUTSIDE / 'tiny_engine.py'}"
 
 
 def moves(*items: str) -> bytes:
@@ -97,6 +100,29 @@ CASES: dict[str, tuple[list[str], bytes]] = {
             "3",
         ],
         moves("2", "undo", "3", "exit"),
+    ),
+    "against_the_tiny_engine_as_yellow": (
+        ["--columns", "7", "--rows", "6", "--opponent", TINY_ENGINE, "--color", "yellow"],
+        moves("2", "2", "2", "n"),
+    ),
+    "a_crashing_engine_loses_by_forfeit_and_plays_again_afresh": (
+        ["--columns", "7", "--rows", "6", "--opponent", f"{TINY_ENGINE} --crash-at 2"],
+        moves("4", "4", "y", "4", "4", "n"),
+    ),
+    "a_kaggle_agent_asked_for_pop_out_plays_classic": (
+        [
+            "--columns",
+            "7",
+            "--rows",
+            "6",
+            "--rules",
+            "popout",
+            "--opponent",
+            f"kaggle:{OUTSIDE / 'centre_agent.py'}",
+            "--seconds",
+            "5",
+        ],
+        moves("1", "1", "1", "1", "n"),
     ),
     "play_again": (
         ["--columns", "4", "--rows", "4", "--rules", "classic"],

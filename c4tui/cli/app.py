@@ -15,8 +15,14 @@ import tempfile
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
-from c4tui.cli.choices import RULES, add_opponent_options, opponent_choice, person_colour
-from c4tui.cli.types import board_size, server_address
+from c4tui.cli.choices import (
+    RULES,
+    add_opponent_options,
+    opponent_choice,
+    person_colour,
+    seconds_refusal,
+)
+from c4tui.cli.types import board_size, server_address, usage_error
 from c4tui.engine import DEFAULT_COLUMNS, DEFAULT_ROWS, MAX_SIZE, MIN_SIZE, Rules
 from c4tui.match.settings import MatchSettings
 from c4tui.storage import data_folder
@@ -79,8 +85,11 @@ def run(args: argparse.Namespace) -> int:
 
 def app_settings(args: argparse.Namespace) -> tuple[MatchSettings, bool]:
     """The menu's first choices from the command line, and whether to open the game at once."""
+    refusal = seconds_refusal(args.opponent, args.seconds)
+    if refusal is not None:
+        usage_error("", refusal)
     given = [args.columns, args.rows, args.rules, args.opponent, args.colour]
-    opponent, options = opponent_choice(args.opponent)
+    opponent, options = opponent_choice(args.opponent, args.seconds)
     settings = MatchSettings(
         opponent=opponent,
         options=options,

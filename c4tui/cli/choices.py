@@ -9,8 +9,15 @@ from __future__ import annotations
 import argparse
 
 from c4tui.engine import Player, Rules
-from c4tui.match.backends import ComputerBackend, PersonBackend
+from c4tui.match.backends import ComputerBackend, PersonBackend, ProgramBackend
 from c4tui.match.backends.computer import LEVEL_OPTION
+from c4tui.match.backends.program import (
+    DEFAULT_MOVE_SECONDS,
+    MOVE_SECONDS_OPTION,
+    PROGRAM_OPTION,
+    parse_move_seconds,
+    parse_program,
+)
 
 #: ``--opponent`` values: another person here, or the computer at each level.
 LEVELS = [choice.value for choice in LEVEL_OPTION.choices]
@@ -18,16 +25,60 @@ LEVELS = [choice.value for choice in LEVEL_OPTION.choices]
 RULES = [rules.value for rules in Rules]
 
 
+def opponent_name(text: str) -> str:
+    """``--opponent``'s type: a person, a level or an outside program (a Kaggle file that is there).
+
+    Raises ArgumentTypeError saying what is wrong, which argparse shows as the usage error.
+    """
+    if text == PersonBackend.key:
+        return text
+    return program_or_level(text, f"{PersonBackend.key}, a level")
+
+
+def program_or_level(text: str, others: str) -> str:
+    """``text`` if it is a level or an outside program; else ArgumentTypeError in words.
+
+    ``others`` names what else was accepted, for the refusal (``human, a level``).
+    """
+    if text in LEVELS:
+        return text
+    if text.partition(":")[0] not in ("engine", "kaggle"):
+        forms = f"{others} ({', '.join(LEVELS)}), engine:COMMAND or kaggle:FILE.py"
+        raise argparse.ArgumentTypeError(f"{text!r} will not do: give {forms}")
+    try:
+        return parse_program(text)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+
+
+def move_seconds(text: str) -> float:
+    """``--seconds``'s type: seconds a move, from 0.1 to 60."""
+    try:
+        return parse_move_seconds(text)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+
+
 def add_opponent_options(
     parser: argparse._ActionsContainer, default_opponent: str | None, default_colour: str | None
 ) -> None:
-    """``--opponent`` and ``--color``, for the app and the console alike."""
+    """``--opponent``, ``--seconds`` and ``--color``, for the app and the console alike."""
     parser.add_argument(
         "--opponent",
-        choices=[PersonBackend.key, *LEVELS],
+        type=opponent_name,
         default=default_opponent,
+        metavar="OPPONENT",
         help=f"{PersonBackend.key}: two players take turns at this keyboard (the default); "
-        f"{', '.join(LEVELS)}: the computer at that level",
+        f"{', '.join(LEVELS)}: the computer at that level; engine:COMMAND: a program "
+        "speaking the engine protocol; kaggle:FILE.py: a Kaggle ConnectX agent "
+        "(classic rules only)",
+    )
+    parser.add_argument(
+        "--seconds",
+        type=move_seconds,
+        metavar="S",
+        help=f"the time a program has for each move (default {DEFAULT_MOVE_SECONDS:g}); "
+        "it loses the game when it takes longer",
     )
     parser.add_argument(
         "--color",
@@ -35,15 +86,25 @@ def add_opponent_options(
         dest="colour",
         choices=["red", "yellow"],
         default=default_colour,
-        help="your colour against the computer (red, the default, moves first)",
+        help="your colour against the computer or a program (red, the default, moves first)",
     )
 
 
-def opponent_choice(name: str | None) -> tuple[str, dict[str, str]]:
-    """``--opponent``'s value as a registry key and its options."""
+def opponent_choice(name: str | None, seconds: float | None = None) -> tuple[str, dict[str, str]]:
+    """``--opponent``'s value (and ``--seconds``) as a registry key and its options."""
     if name is None or name == PersonBackend.key:
         return PersonBackend.key, {}
-    return ComputerBackend.key, {LEVEL_OPTION.key: name}
+    if name in LEVELS:
+        return ComputerBackend.key, {LEVEL_OPTION.key: name}
+    time = MOVE_SECONDS_OPTION.default_value() if seconds is None else f"{seconds:g}"
+    return ProgramBackend.key, {PROGRAM_OPTION.key: name, MOVE_SECONDS_OPTION.key: time}
+
+
+def seconds_refusal(opponent: str | None, seconds: float | None) -> str | None:
+    """Why ``--seconds`` may not be given here (no program plays), or None."""
+    if seconds is not None and opponent_choice(opponent)[0] != ProgramBackend.key:
+        return "--seconds is a program's time a move: it needs --opponent engine:… or kaggle:…"
+    return None
 
 
 def person_colour(colour: str | None) -> Player:

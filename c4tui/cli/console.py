@@ -8,7 +8,13 @@ from __future__ import annotations
 
 import argparse
 
-from c4tui.cli.choices import RULES, add_opponent_options, opponent_choice, person_colour
+from c4tui.cli.choices import (
+    RULES,
+    add_opponent_options,
+    opponent_choice,
+    person_colour,
+    seconds_refusal,
+)
 from c4tui.cli.tls import add_tls_options, client_tls
 from c4tui.cli.types import (
     board_size,
@@ -146,6 +152,9 @@ def play_game(args: argparse.Namespace) -> int:
     from c4tui.console.game import ConsoleSettings, run_console  # noqa: PLC0415
 
     refuse_colour_without_computer(args)
+    refusal = seconds_refusal(None if args.connect else args.opponent, args.seconds)
+    if refusal is not None:
+        usage_error("console", refusal)
     opponent, options = chosen_opponent(args)
     try:
         columns, rows, rules = chosen_game(args, options)
@@ -181,7 +190,7 @@ def refuse_colour_without_computer(args: argparse.Namespace) -> None:
 def chosen_opponent(args: argparse.Namespace) -> tuple[str, dict[str, str]]:
     """The opponent as a registry key and its options: ``--connect``'s server, or ``--opponent``."""
     if args.connect is None:
-        return opponent_choice(args.opponent)
+        return opponent_choice(args.opponent, args.seconds)
     host, port = args.connect
     user = args.user or NetworkBackend.option_values({})["user"]
     return NetworkBackend.key, {

@@ -9,14 +9,16 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from c4tui.cli.choices import LEVELS
+from c4tui.cli.choices import LEVELS, move_seconds, program_or_level
 from c4tui.cli.types import listening_port, number_from, positive_count, seconds, usage_error
 from c4tui.match.backends.computer import LEVEL_OPTION
+from c4tui.match.backends.program import DEFAULT_MOVE_SECONDS
 from c4tui.net.address import DEFAULT_PORT
 from c4tui.protocols.limits import DEFAULT_IDLE_TIMEOUT, MAX_ROOMS
 from c4tui.server.limits import (
     DEFAULT_MAX_CONNECTIONS,
     DEFAULT_MAX_PER_ADDRESS,
+    DEFAULT_MAX_PROGRAMS,
     DEFAULT_RECONNECT_GRACE,
     DEFAULT_ROUNDS,
 )
@@ -73,10 +75,36 @@ def _add_listening_options(serve: argparse.ArgumentParser) -> None:
     )
     serve.add_argument(
         "--ai",
-        choices=LEVELS,
+        type=ai_name,
         default=LEVEL_OPTION.default_value(),
-        help="the AI level the server plays with; default %(default)s",
+        metavar="AI",
+        help=f"the AI the server plays with: a level ({', '.join(LEVELS)}), engine:COMMAND "
+        "(a program speaking the engine protocol) or kaggle:FILE.py (a Kaggle ConnectX "
+        "agent: classic games only); each game gets its own process of a program, "
+        "tried once at start-up; default %(default)s",
     )
+    serve.add_argument(
+        "--seconds",
+        type=move_seconds,
+        default=DEFAULT_MOVE_SECONDS,
+        metavar="S",
+        help="a program's time for each move; past it, it loses the game (the client "
+        "wins); default %(default)g",
+    )
+    serve.add_argument(
+        "--max-programs",
+        type=positive_count,
+        default=DEFAULT_MAX_PROGRAMS,
+        metavar="N",
+        help="processes of a program (--ai engine:… or kaggle:…) running at once, one per "
+        "game; a client beyond them is refused at once (its protocol's ERROR); "
+        "default %(default)s (twice the cores)",
+    )
+
+
+def ai_name(text: str) -> str:
+    """``--ai``'s type: a level or an outside program (ArgumentTypeError in words)."""
+    return program_or_level(text, "a level")
 
 
 def _add_limits(serve: argparse.ArgumentParser) -> None:
@@ -187,6 +215,8 @@ def run(args: argparse.Namespace) -> int:
         host=args.host,
         port=args.port,
         ai=args.ai,
+        ai_seconds=args.seconds,
+        max_programs=args.max_programs,
         max_connections=args.max_connections,
         max_per_address=args.max_per_address,
         idle_timeout=args.idle_timeout,

@@ -108,6 +108,9 @@ def username(text: str) -> str:
 
 
 def usage_error(command: str, message: str) -> NoReturn:
-    """Refuse the command line as argparse would (one line, status 2) after parsing it."""
-    sys.stderr.write(f"c4tui {command}: error: {message}\n")
+    """Refuse the command line as argparse would (one line, status 2) after parsing it.
+
+    ``command`` is "" for the app (``c4tui`` with no command).
+    """
+    sys.stderr.write(f"{' '.join(('c4tui', command)).strip()}: error: {message}\n")
     sys.exit(USAGE_ERROR)

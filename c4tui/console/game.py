@@ -103,7 +103,10 @@ class ConsoleGame(PlainText):
                 columns, rows = columns or DEFAULT_COLUMNS, rows or DEFAULT_ROWS
             columns = columns or await self._ask_size("columns")
             rows = rows or await self._ask_size("rows")
-            match = self._settings.match(columns, rows)
+            asked = self._settings.match(columns, rows)
+            match = asked.fitted()
+            if match != asked:  # a Kaggle agent asked for Pop Out: classic, and said so
+                self.say(match.kind.game_note(match.options))
             self.say(announce(match))
             while True:
                 driver = match.driver()
@@ -162,13 +165,13 @@ class ConsoleGame(PlainText):
                     self.say(f"{who}: {describe_move(event.move)}")
                 self.say()
             elif isinstance(event, SeatLeft):
-                self.say(f"{event.player.name} left: {event.reason}")
+                self.say(_left(driver, event))
             elif isinstance(event, MovesTakenBack):
                 if self._held is None:  # else a move never shown as played: nothing to say
                     self.say(f"Taken back: {event.count} move{'s' if event.count > 1 else ''}.")
                 self._held = None
             elif isinstance(event, GameOver):
-                self._show(event.state, final=True)
+                self._show_result(event)
                 return 0
             elif isinstance(event, MatchFailed):
                 remote = any(seat.remote for seat in driver.seats.values())
@@ -180,6 +183,14 @@ class ConsoleGame(PlainText):
         if self._held is not None:
             self._show(self._held)
             self._held = None
+
+    def _show_result(self, result: GameOver) -> None:
+        """The final board and who won; a game left unfinished (a forfeit) says so."""
+        if result.state.is_over or result.winner is None:
+            self._show(result.state, final=True)
+            return
+        self.say(render_board(result.state))
+        self.say(f"{result.winner.name} wins by forfeit.")
 
     def _show(self, state: GameState, final: bool = False) -> None:
         """The board and the status line; on the final board the winning four are marked."""
@@ -279,6 +290,14 @@ def help_text(rules: Rules, undo: bool = True) -> str:
     """What can be typed at the Move prompt (``undo`` when the other side takes moves back)."""
     also = "undo (take back your last move), " if undo else ""
     return f"Moves: {move_hint(rules)}. Also: {also}help, quit. Ctrl-D also ends the program."
+
+
+def _left(driver: MatchDriver, event: SeatLeft) -> str:
+    """Why a seat left: a program here says how it lost, a player elsewhere left."""
+    seat = driver.seats[event.player]
+    if seat.fails:
+        return f"{event.player.name} ({seat.noun}): {event.reason}"
+    return f"{event.player.name} left: {event.reason}"
 
 
 def _ends(event: MatchEvent) -> bool:

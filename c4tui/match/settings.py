@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, TypeAlias
 
 from c4tui.engine import DEFAULT_COLUMNS, DEFAULT_ROWS, GameState, Move, Player, Rules
@@ -52,6 +52,11 @@ class MatchSettings:
     def terms(self) -> Terms:
         """Rated or casual, and the clock, as picked for the lobby's games (casual, none: unset)."""
         return lobby_terms(self.options)
+
+    def fitted(self) -> MatchSettings:
+        """These settings within what the opponent plays (a Kaggle agent: classic rules)."""
+        columns, rows, rules = self.kind.game_for(self.options, self.columns, self.rows, self.rules)
+        return replace(self, columns=columns, rows=rows, rules=rules)
 
     def new_game(self) -> GameState:
         """The empty board these settings describe."""

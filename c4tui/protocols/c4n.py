@@ -284,6 +284,17 @@ class ServerSession:
         """The round's BOARD, or RESULT and the final BOARD when the game is over."""
         return self._result(after) or Reply([message(Kind.BOARD, format_board(after, self.client))])
 
+    def ai_failed(self, state: GameState, why: str) -> Reply:
+        """RESULT 1 (the player won) and the board as it stands: C4N's word for a win."""
+        self._over = True
+        board = message(Kind.BOARD, format_board(state, self.client))
+        won = message(Kind.RESULT, Outcome.PLAYER_WON.value)
+        return Reply([won, board], close=True, reason=f"the AI failed, the client wins: {why}")
+
+    def cannot_serve(self, why: str) -> Reply:
+        """ERROR 3, as when the server is full."""
+        return Reply([ERROR_SERVER_FULL], close=True, reason=f"refused: {why}")
+
     def _result(self, after: GameState) -> Reply | None:
         outcome = outcome_of(after, self.client)
         if outcome is None:

@@ -135,6 +135,14 @@ class ServerSession:
         self._over = after.is_over
         return Reply()
 
+    def ai_failed(self, state: GameState, why: str) -> Reply:
+        """CFSP has no forfeit: ERROR (its only word for a game that cannot go on)."""
+        return Reply([ERROR], close=True, reason=f"the AI failed, the client wins: {why}")
+
+    def cannot_serve(self, why: str) -> Reply:
+        """ERROR, as when the server is full."""
+        return Reply([ERROR], close=True, reason=f"refused: {why}")
+
     def _violation(self, line: str, expected: str) -> Reply:
         got = f", got {quote(line)}" if line else ""
         return Reply([ERROR], close=True, reason=f"protocol error: {expected}{got}")

@@ -54,3 +54,12 @@ class AIGameSession(Protocol):
 
     def ai_moved(self, move: Move, after: GameState) -> Reply:
         """What to tell the client about the AI's move."""
+
+    def ai_failed(self, state: GameState, why: str) -> Reply:
+        """The AI (an outside program) failed in ``state``: the client wins, and a close.
+
+        Each protocol says the client won as far as its words allow.
+        """
+
+    def cannot_serve(self, why: str) -> Reply:
+        """The game asked for cannot be served (the AI is busy, or cannot play it): a close."""

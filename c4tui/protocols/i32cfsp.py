@@ -172,6 +172,16 @@ class ServerSession:
             return self._finish([format_move(move), result], result)
         return Reply([format_move(move), READY])
 
+    def ai_failed(self, state: GameState, why: str) -> Reply:
+        """I32CFSP has no forfeit: ERROR (its only word for a game that cannot go on)."""
+        self.phase = ServerPhase.CLOSED
+        return Reply([ERROR], close=True, reason=f"the AI failed, the client wins: {why}")
+
+    def cannot_serve(self, why: str) -> Reply:
+        """ERROR, as when the server is full."""
+        self.phase = ServerPhase.CLOSED
+        return Reply([ERROR], close=True, reason=f"refused: {why}")
+
     def _hello(self, line: str) -> Reply:
         parts = line.split(" ")
         if len(parts) != 2 or parts[0] != HELLO or not valid_username(parts[1]):
@@ -256,6 +266,8 @@ class ClientSession:
     def server_move(self, line: str) -> Move:
         """The server's move: it must parse and be legal on our board."""
         move = parse_move(line)
+        if line == ERROR:  # what a server whose AI failed (an outside program) can say
+            raise ProtocolError("the server ended the game with ERROR instead of its move")
         if move is None:
             raise ProtocolError(f"expected the server's DROP/POP move, got {quote(line)}")
         reason = self.state.refusal(move)

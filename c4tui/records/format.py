@@ -26,8 +26,9 @@ Only ``Rules`` and ``Size`` are needed to read the moves; the moves are the app'
 notation (``d4`` drops in column 4, ``p4`` pops from it; a bare ``4`` drops), in
 any layout, move numbers (``12.``) ignored. Every move is checked with the engine
 when the record is read. ``Opponent`` (a registry key and its options) and ``You``
-let a game be continued against the same opponent; ``Digits`` repeats a classic
-game in the solvers' notation when it can be written that way.
+let a game be continued against the same opponent (a value with spaces is quoted as a
+shell would: ``Opponent: program program='engine:python3 deep4.py' seconds=1``);
+``Digits`` repeats a classic game in the solvers' notation when it can be written that way.
 
 Annotations (a tournament's review of the moves) are ``#`` lines after the moves:
 older readers skip them as comments, and the moves above them stay a plain
@@ -38,6 +39,7 @@ whole ``#`` line after the headers reads back as an annotation, in order.
 from __future__ import annotations
 
 import re
+import shlex
 from dataclasses import dataclass, field
 from enum import Enum
 
@@ -160,7 +162,9 @@ def _one_line(text: str) -> str:
 
 
 def _opponent_text(key: str, options: dict[str, str]) -> str:
-    return " ".join([key, *(f"{name}={value}" for name, value in options.items())]) if key else ""
+    """``computer level=hard``: values quoted when they need it (a program's command)."""
+    words = (f"{name}={shlex.quote(value)}" for name, value in options.items())
+    return " ".join([key, *words]) if key else ""
 
 
 def moves_to_digits(columns: int, rules: Rules, moves: tuple[Move, ...]) -> str | None:
@@ -295,7 +299,10 @@ def _moves(lines: list[tuple[int, str]], state: GameState) -> tuple[Move, ...]:
 
 def _opponent(headers: Headers) -> tuple[str, dict[str, str]]:
     number, value = headers.get("opponent", (0, ""))
-    words = value.split()
+    try:
+        words = shlex.split(value)
+    except ValueError:
+        raise RecordError(f"line {number}: the opponent has an unclosed quote") from None
     if not words:
         return "", {}
     options: dict[str, str] = {}

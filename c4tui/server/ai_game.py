@@ -10,34 +10,86 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from c4tui.ai.levels import ai_level
-from c4tui.engine import GameState
-from c4tui.match.backends import Backend, ComputerBackend, PersonBackend
+from c4tui.engine import GameState, Rules
+from c4tui.match.backends import Backend, ComputerBackend, PersonBackend, ProgramBackend
+from c4tui.match.backends.program import DEFAULT_MOVE_SECONDS
 from c4tui.match.driver import MatchDriver
-from c4tui.match.events import MatchEvent, MatchFailed, MovePlayed, MoveRefused, TurnStarted
+from c4tui.match.events import (
+    MatchEvent,
+    MatchFailed,
+    MovePlayed,
+    MoveRefused,
+    SeatLeft,
+    TurnStarted,
+)
 from c4tui.match.pool import SearchPool
 from c4tui.net.framing import MessageStream
+from c4tui.outside.spec import chooser_for
 from c4tui.protocols.common import AIGameSession, Reply
 from c4tui.server.context import Client, Handler
+from c4tui.server.limits import DEFAULT_MAX_PROGRAMS
+from c4tui.server.program_ai import BUSY, ProgramSlots, announce_program, is_program
 
 
-@dataclass(frozen=True)
+@dataclass
 class ServerAI:
-    """The server's AI: the level it plays and where its searches run.
+    """The server's AI: a level or an outside program, and where it thinks.
 
     Attributes:
-        level: the AI's name (``c4tui serve --ai``).
-        pool: the worker processes every client's searches share fairly.
+        level: the AI (``c4tui serve --ai``): a level's name, ``engine:CMD`` or
+            ``kaggle:FILE.py``.
+        pool: the worker processes every client's searches share fairly (a level's).
+        seconds: a program's time for each move.
+        max_programs: how many of a program's processes may run at once.
     """
 
     level: str
     pool: SearchPool
+    seconds: float = DEFAULT_MOVE_SECONDS
+    max_programs: int = DEFAULT_MAX_PROGRAMS
+    slots: ProgramSlots = field(init=False)
 
-    def opponent(self, client: Client) -> Backend:
-        """The AI for ``client``'s game (its searches queued as this client's)."""
-        return ComputerBackend(ai_level(self.level), pool=self.pool, owner=client.number)
+    def __post_init__(self) -> None:
+        self.slots = ProgramSlots(self.max_programs)
+
+    @property
+    def searches(self) -> bool:
+        """True when the AI searches in the pool (a level above random: warm it up)."""
+        return not is_program(self.level) and self.level != "random"
+
+    async def check(self) -> None:
+        """A program is tried once and logged (ProgramCheckFailed); a level needs nothing."""
+        if is_program(self.level):
+            await announce_program(self.level, self.seconds, self.slots)
+
+    def refusal(self, columns: int, rows: int, rules: Rules) -> str | None:
+        """Why a game of this kind cannot be served now (a Kaggle agent: classic only)."""
+        if not is_program(self.level):
+            return None
+        try:
+            return chooser_for(self.level).refusal(columns, rows, rules)
+        except ValueError as error:  # its Kaggle file gone since the start
+            return str(error)
+
+    def opponent(self, client: Client) -> Backend | None:
+        """The AI for ``client``'s game; None when every program process is taken.
+
+        A level's searches queue as this client's; a program gets a process of its own
+        (its slot given back by ``release``).
+        """
+        if not is_program(self.level):
+            return ComputerBackend(ai_level(self.level), pool=self.pool, owner=client.number)
+        if not self.slots.take():
+            return None
+        return ProgramBackend(chooser_for(self.level), move_seconds=self.seconds)
+
+    def release(self, opponent: Backend) -> None:
+        """``opponent``'s game is over and its process ended: a program's slot is free."""
+        if isinstance(opponent, ProgramBackend):
+            self.slots.give_back()
 
 
 def ai_game_handler(new_session: Callable[[], AIGameSession], ai: ServerAI) -> Handler:
@@ -95,23 +147,45 @@ async def serve_ai_game(
     transport) for the caller to log; protocol mistakes in well-formed messages
     are answered by the session (its error message, and a close) here.
     """
-    while session.game is None:
+    while True:
         reply = session.receive(await stream.read(client.idle_timeout))
+        if session.game is not None:
+            break  # its answer (READY, START, the first BOARD) waits for the AI to be there
         if await send_reply(stream, reply):
             return reply.reason
+    refusal = ai.refusal(*session.game)
+    opponent = ai.opponent(client) if refusal is None else None
+    if opponent is None:
+        return await _send_and_close(stream, session.cannot_serve(refusal or BUSY))
+    try:
+        if await send_reply(stream, reply):
+            return reply.reason
+        return await _play_against(stream, client, session, opponent, ai.pool)
+    finally:
+        ai.release(opponent)
+
+
+async def _play_against(
+    stream: MessageStream,
+    client: Client,
+    session: AIGameSession,
+    opponent: Backend,
+    pool: SearchPool,
+) -> str:
+    """The game itself, ``opponent`` the AI; ended (its search, its program) however it ends."""
     assert session.game is not None
     seats = {
         session.client: PersonBackend(session.username or "client"),
-        session.client.other: ai.opponent(client),
+        session.client.other: opponent,
     }
-    driver = MatchDriver(GameState.new(*session.game), seats, pool=ai.pool)
+    driver = MatchDriver(GameState.new(*session.game), seats, pool=pool)
     events = Inbox()
     driver.subscribe(events.put)
     driver.start()
     try:
         return await _play(stream, session, driver, events, client)
     finally:
-        await driver.close()  # a client gone mid-thought cancels the AI's search
+        await driver.close()  # a client gone mid-thought cancels the AI's search, ends a program
 
 
 async def _play(
@@ -136,6 +210,8 @@ async def _play(
             reason = await _announce(stream, session, event)
             if not reason and event.after.is_over:
                 reason = await _answer_after_the_end(stream, session, client)
+        elif isinstance(event, SeatLeft):  # the AI's program failed: the client wins
+            reason = await _send_and_close(stream, session.ai_failed(driver.state, event.reason))
         elif isinstance(event, MatchFailed):
             raise RuntimeError(event.problem)
         else:
@@ -205,6 +281,12 @@ async def _announce(stream: MessageStream, session: AIGameSession, event: MovePl
         reply = session.ai_moved(event.move, event.after)
     await send_reply(stream, reply)
     return reply.reason if reply.close else ""
+
+
+async def _send_and_close(stream: MessageStream, reply: Reply) -> str:
+    """Send ``reply``, which ends the conversation: why it ended."""
+    await send_reply(stream, reply)
+    return reply.reason
 
 
 async def send_reply(stream: MessageStream, reply: Reply) -> bool:

@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from c4tui.lobby import CONNECT_FOUR, TIC_TAC_TOE
+from c4tui.match.backends.program import DEFAULT_MOVE_SECONDS
 from c4tui.match.pool import SearchPool
 from c4tui.net.address import DEFAULT_PORT
 from c4tui.net.connection import DEFAULT_WRITE_TIMEOUT, Connection
@@ -43,6 +44,7 @@ from c4tui.server.context import Client
 from c4tui.server.limits import (
     DEFAULT_MAX_CONNECTIONS,
     DEFAULT_MAX_PER_ADDRESS,
+    DEFAULT_MAX_PROGRAMS,
     DEFAULT_RECONNECT_GRACE,
     DEFAULT_ROUNDS,
 )
@@ -76,6 +78,7 @@ class ServerConfig:
     ``tictactoe_port``, if set, is where tic-tac-toe rooms for INFO1112 clients are
     served (0: any free port), with the lobby's accounts; ``reconnect_grace`` is how
     long a lobby player who dropped out of a game has to come back (0: it forfeits).
+    ``ai``: a level or a program (``engine:CMD``, ``kaggle:FILE.py``; ``ai_seconds`` a move).
     With ``tls_cert`` and ``tls_key`` the lobby (only the lobby) is also served over
     TLS on ``tls_port`` (None: the lobby's port + 1, any free port when that is 0).
     """
@@ -83,6 +86,8 @@ class ServerConfig:
     host: str = "127.0.0.1"
     port: int = DEFAULT_PORT
     ai: str = "random"
+    ai_seconds: float = DEFAULT_MOVE_SECONDS
+    max_programs: int = DEFAULT_MAX_PROGRAMS
     max_connections: int = DEFAULT_MAX_CONNECTIONS
     max_per_address: int = DEFAULT_MAX_PER_ADDRESS
     idle_timeout: float = DEFAULT_IDLE_TIMEOUT
@@ -138,8 +143,8 @@ class C4Server:
         )
         # One account, one count of failures: the two ports share the throttle.
         self.tictactoe = LobbyService(store, TIC_TAC_TOE, config.max_rooms, self.lobby.throttle)
-        ai = ServerAI(config.ai, self.pool)
-        self.protocols = (*server_protocols(ai, self.lobby, config.ai_first), *extra_protocols)
+        self.ai = ServerAI(config.ai, self.pool, config.ai_seconds, config.max_programs)
+        self.protocols = (*server_protocols(self.ai, self.lobby, config.ai_first), *extra_protocols)
         self._server: asyncio.Server | None = None
         self._tictactoe_server: asyncio.Server | None = None
         self._tls_door: TlsDoor | None = None
@@ -199,7 +204,7 @@ class C4Server:
             log.info("tic-tac-toe rooms on %s:%d", self.config.host, self.tictactoe_port)
         if self.config.tls_cert is not None and self.config.tls_key is not None:
             await self._open_tls_door(server_context(self.config.tls_cert, self.config.tls_key))
-        if self.config.ai != "random":
+        if self.ai.searches:
             self.pool.warm_up()
         log.info(
             "listening on %s:%d (AI: %s; accounts and games: %s)",

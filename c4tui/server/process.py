@@ -9,6 +9,7 @@ import sqlite3
 
 from c4tui.net.tls import TlsSetupError
 from c4tui.server.core import C4Server, ServerConfig
+from c4tui.server.program_ai import ProgramCheckFailed
 from c4tui.server.tuning import new_event_loop, raise_open_file_limit, tune_garbage_collector
 
 log = logging.getLogger("c4tui.server")
@@ -18,6 +19,7 @@ async def run_server(config: ServerConfig) -> int:
     """Serve until Ctrl-C or SIGTERM; the exit status."""
     server = C4Server(config)
     try:
+        await server.ai.check()  # a program that will not start or answer stops us here
         await server.start()
     except (OSError, sqlite3.Error) as error:
         if isinstance(error, sqlite3.Error):
@@ -30,6 +32,10 @@ async def run_server(config: ServerConfig) -> int:
     except TlsSetupError as error:  # a certificate gone since it was checked, the TLS port taken
         log.error("%s", error)
         await server.stop()
+        return 1
+    except ProgramCheckFailed as error:
+        log.error("%s", error)
+        server.pool.shutdown()
         return 1
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()

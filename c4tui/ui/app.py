@@ -155,7 +155,7 @@ class C4App(App[None]):
         elif self._start_columns:
             self._set_up_columns()
         elif self._start_at_once:
-            self.games.start_match(self._initial_settings)
+            self.games.start_match(self._initial_settings, ask=False)
         if self._visit is not None:
             self.set_interval(SERVER_CHECK_SECONDS, self._leave_if_server_gone)
 

@@ -60,6 +60,7 @@ class Games:
         self._initial_settings = initial_settings
         self._make_driver = make_driver
         self._ascii_only = ascii_only
+        self._visit = visit
         self._allowed = visit.servers if visit else None
         #: What was typed in each kind's connect dialog, offered again next time.
         self._typed: dict[str, dict[str, str]] = {}
@@ -155,6 +156,8 @@ class Games:
 
     def _open_record(self, record: GameRecord, review: bool, base: MatchSettings | None) -> None:
         settings = screens.settings_to_continue(record, base or self._initial_settings)
+        if self._visit is not None:
+            settings = self._visit.playable(settings)
         try:
             driver = self.make_driver(settings, record.moves)
         except (C4Error, KeyError) as error:
@@ -166,9 +169,15 @@ class Games:
             self.current = settings
         self._app.push_screen(self._game_screen(driver, settings, record if review else None))
 
-    def start_match(self, settings: MatchSettings) -> None:
-        """Start a game with ``settings``; a game waiting behind the menu is given up first."""
-        self._after_giving_up(lambda: self._start_match(settings), "Start a new game", "New game")
+    def start_match(self, settings: MatchSettings, *, ask: bool = True) -> None:
+        """Start a game with ``settings``; a game waiting behind the menu is given up first.
+
+        ``ask``: the opponent's typed options are asked in a dialog (not when the
+        command line gave them).
+        """
+        self._after_giving_up(
+            lambda: self._start_match(settings, ask), "Start a new game", "New game"
+        )
 
     def _clear_way_to_play_on(self, then: Callable[[], None], declined: Callable[[], None]) -> None:
         """A saved game being reviewed plays on: ``then`` once the others are given up."""
@@ -207,8 +216,8 @@ class Games:
 
         self._app.push_screen(screens.confirm_dialog(question, verb), answered)
 
-    def _start_match(self, settings: MatchSettings) -> None:
-        """Opponents with free-text options ask for them first."""
+    def _start_match(self, settings: MatchSettings, ask: bool = True) -> None:
+        """Opponents with free-text options ask for them first (unless ``ask`` is False)."""
         self._playing(settings)
         kind = settings.kind
         if kind.lobby:
@@ -216,6 +225,12 @@ class Games:
             return
         if picked_in_menu(kind):
             self._open_game(settings)
+            return
+        if not ask:  # the command line gave its options: no dialog
+            fitted = settings.fitted()
+            if fitted != settings:
+                self._app.notify(kind.game_note(settings.options), markup=False)
+            self._connect_dialog_closed(settings, {})
             return
         values = {**settings.options, **self._typed.get(kind.key, {})}
         dialog = screens.connect_dialog(
@@ -228,11 +243,11 @@ class Games:
         if typed is None:
             return
         self._typed[settings.opponent] = typed
-        options = {**settings.options, **typed}
-        columns, rows, rules = settings.kind.game_for(
-            options, settings.columns, settings.rows, settings.rules
-        )
-        self._open_game(replace(settings, options=options, columns=columns, rows=rows, rules=rules))
+        kept = {
+            option.key for option in settings.kind.options if option.remembered or option.choices
+        }
+        self._playing(replace(settings, options={**settings.options, **_only(typed, kept)}))
+        self._open_game(replace(settings, options={**settings.options, **typed}).fitted())
 
     def _open_lobby(self, settings: MatchSettings) -> None:
         """Online: log in first, then the lobby's rooms."""
@@ -272,3 +287,8 @@ class Games:
             saves_last_until_quit=self._allowed is not None,
             clear_way=self._clear_way_to_play_on,
         )
+
+
+def _only(values: dict[str, str], keys: set[str]) -> dict[str, str]:
+    """The entries of ``values`` under ``keys``."""
+    return {key: value for key, value in values.items() if key in keys}

@@ -138,12 +138,18 @@ def game_from_json(saved: object) -> MatchSettings | None:
 def menu_options(offered: Sequence[Option], saved: object) -> dict[str, str]:
     """The kept option values that the menu offers as choices (e.g. the AI's level).
 
-    Typed values (a server's address) are left out: the connect dialog asks for them.
+    Typed values (a server's address) are left out: the connect dialog asks for them;
+    those kept on purpose (a program's command, ``remembered``) come back as typed.
     """
     if not isinstance(saved, dict):
         return {}
     return {
-        option.key: saved[option.key]
-        for option in offered
-        if option.choices and saved.get(option.key) in {choice.value for choice in option.choices}
+        option.key: saved[option.key] for option in offered if _kept(option, saved.get(option.key))
     }
+
+
+def _kept(option: Option, value: object) -> bool:
+    """True when ``value``, read from the file, is one ``option`` may be given back."""
+    if option.choices:
+        return value in {choice.value for choice in option.choices}
+    return option.remembered and isinstance(value, str) and len(value) <= option.max_length

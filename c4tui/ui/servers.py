@@ -11,7 +11,7 @@ import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 
-from c4tui.match.backends import Backend
+from c4tui.match.backends import Backend, PersonBackend
 from c4tui.match.settings import MatchSettings
 from c4tui.net.address import parse_host, parse_port
 
@@ -54,8 +54,22 @@ class Visit:
             options.update(host=host, port=str(port))
         return replace(settings, options=options)
 
+    def playable(self, settings: MatchSettings) -> MatchSettings:
+        """``settings`` as a visitor may play them: never against a program.
+
+        A saved game against one is played on by two players: the program's command
+        would run on this machine.
+        """
+        if settings.kind.runs_commands:
+            return replace(settings, opponent=PersonBackend.key, options={})
+        return settings
+
     def offered(self, kinds: tuple[type[Backend], ...]) -> tuple[type[Backend], ...]:
-        """The opponents a visitor is offered: network ones only if a server is allowed."""
+        """The opponents a visitor is offered: network ones only if a server is allowed.
+
+        Never a program: it would run a visitor's command on this machine.
+        """
+        kinds = tuple(kind for kind in kinds if not kind.runs_commands)
         if self.servers:
             return kinds
         return tuple(kind for kind in kinds if not kind.remote)

@@ -6,6 +6,7 @@ import asyncio
 from collections.abc import Sequence
 
 from textual.pilot import Pilot
+from textual.widgets import Input
 
 from c4tui.engine import Move, Player, parse_move
 from c4tui.match.backends import Backend, PersonBackend
@@ -46,6 +47,16 @@ async def start_game(pilot: Pilot) -> GameScreen:
     screen = pilot.app.screen
     assert isinstance(screen, GameScreen)
     return screen
+
+
+async def open_dialog_still(pilot: Pilot) -> None:
+    """Enter on the menu opens its dialog; its fields' cursors stop blinking (steady pictures)."""
+    await pilot.pause()
+    await pilot.press("enter")
+    await pilot.pause()
+    for field in pilot.app.screen.query(Input):
+        field.cursor_blink = False  # a blinking cursor would make the picture flaky
+    await pilot.pause()
 
 
 def keys_for_column(column_number: int) -> list[str]:

@@ -27,7 +27,7 @@ async def test_the_menu_offers_every_level_and_describes_it() -> None:
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
         levels = app.screen.query_one("#option-computer-level", ChoiceSet)
-        assert list(levels.labels) == [level.name for level in AI_LEVELS]
+        assert list(levels.labels) == [*(level.name for level in AI_LEVELS), "Program…"]
         levels.focus()
         await pilot.press("right", "right", "right")
         await pilot.pause()

@@ -21,7 +21,7 @@ from c4tui.tictactoe import Board
 from c4tui.ui.app import C4App
 from c4tui.ui.widgets.tictactoe_board import TicTacToeBoard
 from tests.net.lobby_client import LobbyClient, lobby_server_in_a_thread, logged_in
-from tests.ui.helpers import SIZE, make_app, play, settle
+from tests.ui.helpers import SIZE, make_app, open_dialog_still, play, settle
 
 
 def playing(moves: str, *extra_keys: str):
@@ -105,16 +105,7 @@ def test_help_screen(snap_compare) -> None:
 
 def test_connect_dialog(snap_compare) -> None:
     app = make_app(opponent="network", options={"user": "player"})
-
-    async def run_before(pilot: Pilot) -> None:
-        await pilot.pause()
-        await pilot.press("enter")
-        await pilot.pause()
-        for field in pilot.app.screen.query(Input):
-            field.cursor_blink = False  # a blinking cursor would make the picture flaky
-        await pilot.pause()
-
-    assert snap_compare(app, terminal_size=SIZE, run_before=run_before)
+    assert snap_compare(app, terminal_size=SIZE, run_before=open_dialog_still)
 
 
 def test_ansi_dark_theme_keeps_discs_and_the_winning_line_readable(snap_compare) -> None:

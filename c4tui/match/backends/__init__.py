@@ -11,12 +11,15 @@ from c4tui.match.backends.computer import ComputerBackend
 from c4tui.match.backends.network import NetworkBackend
 from c4tui.match.backends.online import RoomSeat
 from c4tui.match.backends.person import PersonBackend
+from c4tui.match.backends.program import ProgramBackend
 
 #: The opponents a person can choose, in the menu's order.
 OPPONENTS: dict[str, type[Backend]] = {
-    kind.key: kind for kind in (PersonBackend, ComputerBackend, NetworkBackend, RoomSeat)
+    kind.key: kind
+    for kind in (PersonBackend, ComputerBackend, ProgramBackend, NetworkBackend, RoomSeat)
 }
-#: The same kinds as a tuple, in the menu's order (a choice's index is its kind's).
+#: The same kinds as a tuple, in the menu's order. A kind with a ``menu_parent`` is not a
+#: mode of its own: its parent's row offers it last ("Program…" among the levels).
 KINDS: tuple[type[Backend], ...] = tuple(OPPONENTS.values())
 
 
@@ -38,6 +41,18 @@ def menu_choices(kind: type[Backend]) -> tuple[Option, ...]:
     )
 
 
+def menu_modes(kinds: tuple[type[Backend], ...]) -> tuple[type[Backend], ...]:
+    """The kinds of ``kinds`` that are the menu's modes (not offered within another's row)."""
+    return tuple(kind for kind in kinds if not kind.menu_parent)
+
+
+def offered_within(
+    parent: type[Backend], kinds: tuple[type[Backend], ...]
+) -> tuple[type[Backend], ...]:
+    """The kinds of ``kinds`` that ``parent``'s first row offers after its own choices."""
+    return tuple(kind for kind in kinds if kind.menu_parent == parent.key)
+
+
 def opponent_kind(key: str) -> type[Backend]:
     """The registered kind called ``key``. Raises KeyError (naming the known ones)."""
     try:
@@ -55,11 +70,14 @@ __all__ = [
     "NetworkBackend",
     "Option",
     "PersonBackend",
+    "ProgramBackend",
     "RoomSeat",
     "SeatContext",
     "Spectator",
     "Watcher",
     "menu_choices",
+    "menu_modes",
+    "offered_within",
     "opponent_kind",
     "picked_in_menu",
 ]

@@ -49,6 +49,8 @@ class Option:
         in_menu: picked in the menu although the kind's other options are asked in a
             dialog (the lobby's rated or casual, and its clock: a game's terms, not
             where the server is); dialogs leave it out.
+        remembered: typed text kept with the menu's choices for the next start (a
+            program's command); other typed values (a server's address) are asked again.
     """
 
     key: str
@@ -59,6 +61,7 @@ class Option:
     max_length: int = 64
     applies: Callable[[Mapping[str, str]], bool] = lambda values: True
     in_menu: bool = False
+    remembered: bool = False
 
     def default_value(self) -> str:
         """The default as text."""
@@ -135,6 +138,18 @@ class Backend(Watcher, ABC):
     remote: ClassVar[bool] = False
     #: True for people met in a lobby's rooms: chosen there, not made from options alone.
     lobby: ClassVar[bool] = False
+    #: The key of the kind whose menu row offers this one as its last choice ("Program…"
+    #: among the computer's levels); "" for a mode of its own.
+    menu_parent: ClassVar[str] = ""
+    #: True when the opponent runs a command on this machine: never offered to visitors.
+    runs_commands: ClassVar[bool] = False
+    #: True when leaving a game means the player failed (an outside program that crashed,
+    #: hung or cheated): front ends say so, not that it left.
+    fails: ClassVar[bool] = False
+    #: What the menu says Enter does when the kind's options are asked in a dialog.
+    dialog_hint: ClassVar[str] = "Enter asks where it is."
+    #: The dialog's button that starts the game with what was typed.
+    dialog_button: ClassVar[str] = "Connect"
 
     label: str = "Player"
     #: Set by ``start`` when the other side has already moved (a C4N server whose AI

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 
 from c4tui.engine import C4Error, GameState, Move, Rules
 from c4tui.match.backends.base import Backend, Choice, Option, SeatContext
+from c4tui.match.backends.computer import ComputerBackend
 
 if TYPE_CHECKING:
     from c4tui.outside.chooser import Chooser, OutsideFailure
@@ -54,18 +55,22 @@ def parse_move_seconds(text: str) -> float:
     return seconds
 
 
+#: The program offered first: c4tui's own engine (``c4tui engine``), a working example.
+EXAMPLE_PROGRAM = "engine:c4tui engine --level medium"
+
 PROGRAM_OPTION = Option(
     "program",
     "Program",
-    default="",
+    default=EXAMPLE_PROGRAM,
     parse=parse_program,
     max_length=400,
+    remembered=True,
 )
 MOVE_SECONDS_OPTION = Option(
     "seconds",
     "Seconds per move",
     default=f"{DEFAULT_MOVE_SECONDS:g}",
-    choices=tuple(Choice(value, f"{value} s a move") for value in ("1", "2", "5", "10")),
+    choices=tuple(Choice(value, f"{value} s") for value in ("1", "2", "5", "10")),
     parse=parse_move_seconds,
 )
 
@@ -86,6 +91,11 @@ class ProgramBackend(Backend):
     noun = "program"
     summary = "Play an outside program: an engine or a Kaggle ConnectX agent."
     options = (PROGRAM_OPTION, MOVE_SECONDS_OPTION)
+    menu_parent = ComputerBackend.key
+    runs_commands = True
+    fails = True
+    dialog_hint = "Enter asks for its command or file."
+    dialog_button = "Start"
 
     def __init__(
         self,
@@ -117,8 +127,19 @@ class ProgramBackend(Backend):
 
     @classmethod
     def describe(cls, values: Mapping[str, str]) -> str:
-        """``vs program (engine:./deep4)``."""
-        return f"vs program ({values.get(PROGRAM_OPTION.key, '') or '?'})"
+        """``vs engine deep4.py``, ``vs Kaggle agent negamax``: the program's name.
+
+        Not its whole command: a long path would fill the panel.
+        """
+        from c4tui.outside.spec import chooser_for  # noqa: PLC0415
+
+        text = values.get(PROGRAM_OPTION.key, "").strip()
+        try:
+            chooser = chooser_for(parse_program(text))
+        except ValueError:  # ChooserError too
+            return f"vs program ({text or '?'})"
+        kind = "Kaggle agent" if text.startswith("kaggle:") else "engine"
+        return f"vs {kind} {chooser.name}"
 
     @classmethod
     def game_for(

@@ -94,7 +94,7 @@ class ConnectDialog(ModalScreen[dict[str, str] | None]):
             yield Static("", id="connect-note")
             yield Static("", id="connect-status", classes="form-status")
             with Horizontal():
-                yield Button("Connect", id="connect", variant="primary")
+                yield Button(self._kind.dialog_button, id="connect", variant="primary")
                 yield Button("Back", id="back")
 
     def on_mount(self) -> None:
@@ -110,6 +110,7 @@ class ConnectDialog(ModalScreen[dict[str, str] | None]):
         return values
 
     @on(ChoiceSet.Changed)
+    @on(Input.Changed)
     def _choices_changed(self) -> None:
         """Grey out what no longer applies; say what the choices mean for the game."""
         values = self._chosen()
@@ -131,7 +132,8 @@ class ConnectDialog(ModalScreen[dict[str, str] | None]):
                     f"You chose {describe_game(*self._game)}: "
                     f"the game will be {describe_game(*played)}."
                 )
-        return "\n".join(lines)
+                lines.append(self._kind.game_note(values))
+        return "\n".join(line for line in lines if line)
 
     def _say(self, text: str) -> None:
         status = self.query_one("#connect-status", Static)

@@ -133,7 +133,11 @@ class MatchView(BoardScreen[bool | None]):
             case MovesRedone(state=state, moves=moves, count=count):
                 self._show_rewound(state, moves, f"Redone: {count} move{'s' * (count > 1)}")
             case SeatLeft(player=player, reason=reason):
-                self.notify(reason, title=f"{player.name} left", markup=False)
+                seat = self.driver.seats[player]
+                left = (
+                    f"{player.name}'s {seat.noun} failed" if seat.fails else f"{player.name} left"
+                )
+                self.notify(reason, title=left, markup=False)
             case GameOver(state=state) as result:
                 self._show_turn(state)
                 self._show_controls()

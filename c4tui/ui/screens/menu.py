@@ -18,7 +18,16 @@ from textual.screen import Screen
 from textual.widgets import Input, Label, Static
 
 from c4tui.engine import MAX_SIZE, MIN_SIZE, Player, Rules, parse_size
-from c4tui.match.backends import KINDS, Backend, menu_choices, picked_in_menu
+from c4tui.match.backends import (
+    KINDS,
+    Backend,
+    menu_choices,
+    menu_modes,
+    offered_within,
+    opponent_kind,
+    picked_in_menu,
+)
+from c4tui.match.backends.base import Option
 from c4tui.match.settings import MatchSettings
 from c4tui.ui.widgets.choice import ChoiceSet
 from c4tui.ui.widgets.footer import FittingFooter
@@ -44,7 +53,8 @@ class MenuScreen(Screen[None]):
 
     Args:
         initial: the settings the form shows first.
-        kinds: the opponents offered (served to browsers, maybe not the network ones).
+        kinds: the opponents offered (served to browsers, maybe not the network ones);
+            those with a ``menu_parent`` are the last choices of their parent's row.
         resume_offer: what Resume would bring back, in words (None: nothing); asked
             whenever the menu shows again.
         current_game: the settings of the game last played (a rematch's colours too),
@@ -100,7 +110,9 @@ class MenuScreen(Screen[None]):
     ) -> None:
         super().__init__()
         self._initial = initial or MatchSettings()
-        self._kinds = kinds
+        self._kinds = menu_modes(kinds)
+        #: Mode key → the kinds its first row offers after its own choices ("Program…").
+        self._within = {kind.key: offered_within(kind, kinds) for kind in self._kinds}
         self._resume_offer = resume_offer
         self._current_game = current_game
         #: The game whose settings the form shows (only a game played since changes it).
@@ -134,7 +146,7 @@ class MenuScreen(Screen[None]):
                 yield Label("Mode")
                 yield ChoiceSet.picking(
                     [(kind.title, kind.key) for kind in self._kinds],
-                    initial.opponent,
+                    self._mode_of(initial.opponent),
                     ascii_only=self._ascii_only,
                     id="mode",
                 )
@@ -177,16 +189,32 @@ class MenuScreen(Screen[None]):
         """
         for kind in self._kinds:
             values = kind.option_values(self._initial.options)
+            if any(within.key == self._initial.opponent for within in self._within[kind.key]):
+                values[menu_choices(kind)[0].key] = self._initial.opponent
             for option in menu_choices(kind):
                 classes = f"for-{kind.key}"
                 yield Label(option.label, classes=classes)
                 yield ChoiceSet.picking(
-                    [(choice.label, choice.value) for choice in option.choices],
+                    self._row(kind, option),
                     values[option.key],
                     ascii_only=self._ascii_only,
                     id=f"option-{kind.key}-{option.key}",
                     classes=classes,
                 )
+
+    def _row(self, kind: type[Backend], option: Option) -> list[tuple[str, str]]:
+        """The choices of ``kind``'s row for ``option``, the kinds offered within it last.
+
+        ``Program…`` ends the computer's levels: picking it, Enter asks for the program.
+        """
+        row = [(choice.label, choice.value) for choice in option.choices]
+        if option is menu_choices(kind)[0]:
+            row += [(f"{within.title}…", within.key) for within in self._within[kind.key]]
+        return row
+
+    def _mode_of(self, key: str) -> str:
+        """The mode that offers the kind called ``key`` (itself, or the row it sits in)."""
+        return opponent_kind(key).menu_parent or key
 
     @staticmethod
     def _size_input(name: str, value: int) -> Input:
@@ -232,23 +260,27 @@ class MenuScreen(Screen[None]):
         self._game_shown = game
         self._initial = game
         kinds = [kind.key for kind in self._kinds]
-        if game.opponent in kinds:
-            self.query_one("#mode", ChoiceSet).chosen = kinds.index(game.opponent)
-        if game.kind in self._kinds:
-            self._show_options(game)
+        mode = self._mode_of(game.opponent)
+        if mode in kinds:
+            self.query_one("#mode", ChoiceSet).chosen = kinds.index(mode)
+            self._show_options(game, opponent_kind(mode))
         self.query_one("#columns", Input).value = str(game.columns)
         self.query_one("#rows", Input).value = str(game.rows)
         self.query_one("#rules", ChoiceSet).chosen = int(game.rules is Rules.POPOUT)
         self.query_one("#colour", ChoiceSet).chosen = int(game.person_colour is Player.YELLOW)
 
-    def _show_options(self, game: MatchSettings) -> None:
-        """The option fields (e.g. the AI's level) set to ``game``'s."""
-        values = game.kind.option_values(game.options)
-        for option in menu_choices(game.kind):
-            values_offered = [choice.value for choice in option.choices]
-            if values[option.key] in values_offered:
-                field = self.query_one(f"#option-{game.kind.key}-{option.key}", ChoiceSet)
-                field.chosen = values_offered.index(values[option.key])
+    def _show_options(self, game: MatchSettings, mode: type[Backend]) -> None:
+        """The option fields of ``mode`` (e.g. the AI's level) set to ``game``'s.
+
+        A game against a kind offered within the mode's first row picks it there.
+        """
+        values = mode.option_values(game.options)
+        for option in menu_choices(mode):
+            values_offered = [value for _, value in self._row(mode, option)]
+            value = game.opponent if game.opponent in values_offered else values[option.key]
+            if value in values_offered:
+                field = self.query_one(f"#option-{mode.key}-{option.key}", ChoiceSet)
+                field.chosen = values_offered.index(value)
 
     def _show_resume(self) -> None:
         what = self._resume_offer()
@@ -262,10 +294,10 @@ class MenuScreen(Screen[None]):
 
     @on(ChoiceSet.Changed)
     def _show_kind_fields(self) -> None:
-        kind = self.kind()
+        mode, kind = self._mode(), self.kind()
         for other in self._kinds:
             for widget in self.query(f".for-{other.key}"):
-                widget.display = other is kind
+                widget.display = other is mode
         two_colours = len(kind.person_colours) > 1 and not kind.local_pair
         for widget in self.query(".colour-choice"):
             widget.display = two_colours
@@ -276,7 +308,7 @@ class MenuScreen(Screen[None]):
     def _note(self, kind: type[Backend]) -> str:
         """A line about the chosen opponent: the chosen choice's description, or how it goes on."""
         if not picked_in_menu(kind):
-            return f"{kind.title}: {kind.summary} Enter asks where it is."
+            return f"{kind.title}: {kind.summary} {kind.dialog_hint}"
         for option in kind.options:
             picked = self._picked(kind, option.key)
             choice = next(c for c in option.choices if c.value == picked)
@@ -315,9 +347,20 @@ class MenuScreen(Screen[None]):
 
     # ----- reading the form ----------------------------------------------------------
 
-    def kind(self) -> type[Backend]:
-        """The opponent kind chosen."""
+    def _mode(self) -> type[Backend]:
+        """The mode chosen (the Mode row)."""
         return self._kinds[self.query_one("#mode", ChoiceSet).pressed_index]
+
+    def kind(self) -> type[Backend]:
+        """The opponent kind chosen: the mode, or a kind picked within its first row."""
+        mode = self._mode()
+        rows = menu_choices(mode)
+        if rows and self._within[mode.key]:
+            index = self.query_one(f"#option-{mode.key}-{rows[0].key}", ChoiceSet).pressed_index
+            within = index - len(rows[0].choices)
+            if within >= 0:
+                return self._within[mode.key][within]
+        return mode
 
     def _picked(self, kind: type[Backend], key: str) -> str:
         option = next(option for option in kind.options if option.key == key)

@@ -39,7 +39,13 @@ if TYPE_CHECKING:
 
 
 class OpponentLeft(C4Error):
-    """Raised by a backend whose player left or forfeited; the message says how."""
+    """Raised by a backend whose player left or forfeited; the message says how.
+
+    ``player`` is the colour that left, when it is not the one to move (a server that
+    gives the game up as it is told of our move); the driver sets it.
+    """
+
+    player: Player | None = None
 
 
 class MatchDriver(EventSource):
@@ -284,7 +290,7 @@ class MatchDriver(EventSource):
                 await self._play_move(player, move)
             self._finish(self._game_over(self.state))
         except OpponentLeft as left:
-            self._seat_left(player or self.state.turn, str(left))
+            self._seat_left(left.player or player or self.state.turn, str(left))
         except (C4Error, OSError, TimeoutError) as error:
             self._fail(str(error) or type(error).__name__)
         except asyncio.CancelledError:
@@ -366,9 +372,19 @@ class MatchDriver(EventSource):
             self._announced = after.turn
         try:
             for watcher in (*self.seats.values(), *self.watchers):
-                await watcher.move_played(before, move)
+                await self._tell(watcher, before, move)
+        except OpponentLeft:
+            raise  # it heard the move, and left: the move stands
         except Exception:
             self._take_back(after)  # it never reached the other side: do not show it as played
+            raise
+
+    async def _tell(self, watcher: Watcher, before: GameState, move: Move) -> None:
+        """Tell ``watcher`` of the move; a seat that leaves on hearing it is named as the leaver."""
+        try:
+            await watcher.move_played(before, move)
+        except OpponentLeft as left:
+            left.player = next((c for c, seat in self.seats.items() if seat is watcher), None)
             raise
 
     def _take_back(self, unacknowledged: GameState) -> None:

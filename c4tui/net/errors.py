@@ -27,3 +27,7 @@ class ConnectionLost(NetworkError):
     A kind of its own so that a front end can tell "the server is gone" (a console's
     own exit status) from a server that broke its protocol.
     """
+
+
+class ServerConceded(C4Error):
+    """The server gave the game up to us before it was over (its AI failed); the message says so."""

@@ -17,7 +17,7 @@ from functools import cache
 
 from c4tui.engine import GameState, Move, MoveKind, Player, Rules
 from c4tui.engine.bitboard import Geometry, cell_bit
-from c4tui.net.errors import ProtocolError
+from c4tui.net.errors import ProtocolError, ServerConceded
 from c4tui.net.wire import Framing, quote
 from c4tui.numbers import ascii_digits, whole_number
 from c4tui.protocols.common import Reply
@@ -364,9 +364,8 @@ class ClientSession:
     def reply(self, text: str) -> Kind:
         """Judge the server's answer to our move (which did not end the game).
 
-        A BOARD must be our board plus one AI disc where a drop lands; it is
-        played. A RESULT is kept until ``final_board`` (or ``confirm_result``)
-        checks it: it comes before the BOARD that shows the AI's last move.
+        A BOARD must be our board plus one AI disc where a drop lands; it is played.
+        A RESULT waits for ``final_board`` (or ``confirm_result``), after the AI's last move.
         Returns the kind read; raises ProtocolError for anything else.
         """
         received = decode(text)
@@ -393,8 +392,10 @@ class ClientSession:
         self.confirm_result()
 
     def confirm_result(self) -> None:
-        """The RESULT must be what our own board shows (the server may have hung up since)."""
+        """The RESULT must be what our board shows; RESULT 1 before it shows an end concedes."""
         expected = outcome_of(self.state, self.player)
+        if expected is None and self._result == Outcome.PLAYER_WON:
+            raise ServerConceded("the server gave the game up before its end (RESULT 1)")
         if expected is None or self._result != expected.value:
             raise ProtocolError(f"a false RESULT {self._result}: {self._our_words()}")
 

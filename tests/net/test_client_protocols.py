@@ -187,14 +187,23 @@ async def test_c4n_board_split_across_packets_is_put_together() -> None:
         (b"HELLO THERE", "not a C4N message: 'HELLO THERE'"),
         (board_bytes({35: 1, 36: 2, 37: 2}), "not our board plus one AI disc"),
         (board_bytes({35: 1, 1: 2}), "floating in column 2"),
-        (b"C4N 1.0 RESULT\n1" + board_bytes({35: 1}), "false RESULT 1"),
         (b"C4N 1.0 RESULT\n2", "false RESULT 2"),
+        (b"C4N 1.0 RESULT\n-1" + board_bytes({35: 1}), "false RESULT -1"),
         (b"C4N 1.0 ERROR\n2", "it refused our move, a legal one"),
     ],
 )
 async def test_c4n_client_refuses_what_does_not_fit(answer: bytes, words: str) -> None:
     problem = await c4n_game_until_error(send_after_start(answer))
     assert "broke the protocol" in problem and words in problem
+
+
+async def test_c4n_result_1_before_an_end_is_the_server_giving_the_game_up() -> None:
+    """``c4tui serve`` whose program failed says RESULT 1 and the board as it stands: we win."""
+    async with FakeServer(send_after_start(b"C4N 1.0 RESULT\n1" + board_bytes({35: 1}))) as fake:
+        driver, end = await play(backend(fake.port, "c4n", 5.0))
+    assert isinstance(end, GameOver), end
+    assert end.winner is RED and driver.problem is None
+    assert "the server gave the game up before its end (RESULT 1): you win" in end.reason
 
 
 async def test_c4n_server_hanging_up_or_silent() -> None:

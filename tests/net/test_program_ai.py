@@ -244,3 +244,15 @@ def test_stopping_the_server_mid_thought_ends_the_program(tmp_path: Path) -> Non
     finally:
         if process.poll() is None:
             process.kill()
+
+
+async def test_c4tui_s_own_c4n_client_wins_when_the_server_s_program_fails() -> None:
+    ai, _ = engine("--crash-at", "2")
+    with serving(ai) as server:
+        address = f"127.0.0.1:{server.port}"
+        result = await asyncio.to_thread(
+            run_c4tui, "console", "--connect", address, "--protocol", "c4n", stdin="4\n4\n4\n"
+        )
+    assert "the server gave the game up before its end (RESULT 1): you win" in result.stdout
+    assert "broke the protocol" not in result.stdout + result.stderr
+    assert "Traceback" not in result.stderr

@@ -8,7 +8,8 @@ from typing import ClassVar
 from c4tui.engine import Move
 from c4tui.match.backends.network.base import C4N, ClientProtocol
 from c4tui.match.backends.network.game import ServerGame
-from c4tui.net.errors import ConnectionClosed, ProtocolError
+from c4tui.match.driver import OpponentLeft
+from c4tui.net.errors import ConnectionClosed, ProtocolError, ServerConceded
 from c4tui.protocols import c4n
 from c4tui.protocols.registry import ProtocolSpec
 
@@ -40,13 +41,20 @@ class C4NGame(ServerGame):
         return self._take_ai_moves()
 
     async def _final_board(self) -> None:
-        """The BOARD that follows RESULT; a server that hangs up instead is taken at its word."""
+        """The BOARD that follows RESULT; a server that hangs up instead is taken at its word.
+
+        A RESULT 1 before our board shows an end is the server giving the game up (a
+        ``c4tui serve`` whose program failed): we win, as a player whose opponent left.
+        """
         try:
-            board = await self.stream.read(FINAL_BOARD_SECONDS)
-        except (ConnectionClosed, TimeoutError):
-            self.session.confirm_result()
-            return
-        self.session.final_board(board)
+            try:
+                board = await self.stream.read(FINAL_BOARD_SECONDS)
+            except (ConnectionClosed, TimeoutError):
+                self.session.confirm_result()
+                return
+            self.session.final_board(board)
+        except ServerConceded as conceded:
+            raise OpponentLeft(f"{conceded}: you win") from None
 
     def _take_ai_moves(self) -> list[Move]:
         moves, self.session.ai_moves = self.session.ai_moves, []

@@ -121,7 +121,7 @@ class EngineChooser(ProgramChooser):
     async def _started(self) -> OutsideProcess:
         """Start the program and shake hands: ``c4e`` → ``c4eok``."""
         process = await OutsideProcess.start(
-            ["/bin/sh", "-c", self._script],
+            ["/bin/sh", "-c", shell_script(self._script)],
             stderr_log=self.limits.stderr_log,
             memory_mb=self.limits.memory_mb,
         )
@@ -150,6 +150,20 @@ class EngineChooser(ProgramChooser):
                 self._identity[answer.field] = answer.text
             elif isinstance(answer, BestMove):
                 raise OutsideFailure(FailureKind.MALFORMED, f"a move when not asked: {line!r}")
+
+
+def shell_script(command: str) -> str:
+    """What the shell runs: a plain command as ``exec`` of it, so the program is the process.
+
+    The shell then starts nothing of its own: the program itself is the process c4tui
+    started, killed with it if c4tui dies (``PR_SET_PDEATHSIG`` is kept through
+    ``exec``). A command with the shell's own syntax (a pipe, ``&&``) or that sets a
+    variable first (``DEPTH=8 ./deep``) runs as given.
+    """
+    words = command.split()
+    if not words or "=" in words[0] or any(c in _SHELL_SYNTAX for c in command):
+        return command
+    return f"exec {command}"
 
 
 def with_absolute_paths(command: str, base: Path) -> str:

@@ -9,7 +9,9 @@ rather than after it started, so nothing the program does comes first:
   threads of everything the program starts, root included);
 - ``--max-processes N``: ``RLIMIT_NPROC`` at the user's processes now plus N (it
   counts all of the user's processes, and does not hold for root);
-- ``--memory-mb M``: ``RLIMIT_AS``, the address space of each of its processes.
+- ``--memory-mb M``: ``RLIMIT_AS``, the address space of each of its processes;
+- always, on Linux: the program is killed if c4tui dies (``PR_SET_PDEATHSIG``), so a
+  server or tournament killed with SIGKILL leaves no program running on its own.
 
 Limits are inherited through ``exec`` and ``fork``. Exits with status 127 if the
 program cannot be started.
@@ -19,8 +21,12 @@ from __future__ import annotations
 
 import os
 import resource
+import signal
 import sys
 from pathlib import Path
+
+#: prctl's request: the signal this process gets when its parent dies (linux/prctl.h).
+PR_SET_PDEATHSIG = 1
 
 
 def join_cgroup(folder: str) -> None:
@@ -49,6 +55,20 @@ def user_tasks() -> int | None:
     return count
 
 
+def die_with_parent() -> None:
+    """Ask Linux to kill this process (then the program) when its parent dies; exit if it has."""
+    parent = os.getppid()
+    try:
+        import ctypes  # noqa: PLC0415 (only where prctl exists)
+
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
+    except (OSError, AttributeError):  # not Linux: the caller's kill still ends it
+        return
+    if os.getppid() != parent:  # the parent died before the request: nobody is left to ask
+        sys.exit(127)
+
+
 def lower(limit: int, value: int) -> None:
     """Set resource ``limit`` to ``value`` (or leave a lower hard limit in place).
 
@@ -72,6 +92,7 @@ def main(argv: list[str]) -> int:
     if not program:
         print("limits_runner: no program after --", file=sys.stderr)
         return 127
+    die_with_parent()
     if "--cgroup" in settings:
         try:
             join_cgroup(settings["--cgroup"])

@@ -20,7 +20,7 @@ from c4tui.engine import GameState, Move, Player
 from c4tui.outside import confinement, limits_runner
 from c4tui.outside.chooser import FailureKind, OutsideFailure
 from c4tui.outside.confinement import MAX_PROCESSES, process_bound
-from c4tui.outside.engine_chooser import EngineChooser, with_absolute_paths
+from c4tui.outside.engine_chooser import EngineChooser, shell_script, with_absolute_paths
 from c4tui.outside.kaggle import KaggleChooser
 from c4tui.outside.program import Limits
 from tests.outside.helpers import (
@@ -297,3 +297,72 @@ def test_rlimit_nproc_bounds_a_user_who_is_not_root() -> None:
         check=True,
     )
     assert 0 < int(done.stdout) <= 20, done.stderr
+
+
+ORPHAN_SCRIPT = """
+import asyncio, sys
+from c4tui.engine import GameState
+from c4tui.outside.engine_chooser import EngineChooser
+
+async def main():
+    engine = EngineChooser(sys.argv[1])
+    asyncio.ensure_future(engine.choose(GameState.new(), 60.0, []))
+    while engine.pid is None:
+        await asyncio.sleep(0.05)
+    await asyncio.sleep(1.5)  # past its start: asked for a move, it sleeps (not reading)
+    print(engine.pid, flush=True)
+    await asyncio.sleep(60)
+
+asyncio.run(main())
+"""
+
+
+def test_a_program_whose_caller_is_killed_outright_does_not_outlive_it(tmp_path: Path) -> None:
+    """SIGKILL gives c4tui no time to end its programs: Linux ends them (PR_SET_PDEATHSIG)."""
+    mark = f"orphan-{tmp_path.name}"
+    script = tmp_path / "caller.py"
+    script.write_text(ORPHAN_SCRIPT, encoding="utf-8")
+    caller = subprocess.Popen(
+        [sys.executable, str(script), engine_command("--late", "60", mark)],
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert caller.stdout is not None
+        engine = int(caller.stdout.readline())
+        assert marked(mark)
+    finally:
+        caller.kill()
+        caller.wait()
+    deadline = time.monotonic() + 10
+    while (marked(mark) or is_alive(engine)) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not marked(mark) and not is_alive(engine)
+
+
+def marked(mark: str) -> list[int]:
+    """Processes whose command line holds ``mark``."""
+    found = []
+    for cmdline in Path("/proc").glob("[0-9]*/cmdline"):
+        try:
+            text = cmdline.read_bytes().replace(b"\0", b" ").decode(errors="replace")
+            state = (cmdline.parent / "stat").read_text().rsplit(")", 1)[1].split()[0]
+        except (OSError, IndexError):
+            continue
+        if mark in text and "tiny_engine" in text and state != "Z":
+            found.append(int(cmdline.parent.name))
+    return found
+
+
+@pytest.mark.parametrize(
+    ("command", "script"),
+    [
+        ("python3 my.py --fast", "exec python3 my.py --fast"),
+        ("./deep 'two words'", "exec ./deep 'two words'"),
+        ("DEPTH=8 ./deep", "DEPTH=8 ./deep"),
+        ("cd bots && ./deep", "cd bots && ./deep"),
+        ("./deep | tee log", "./deep | tee log"),
+    ],
+)
+def test_a_plain_command_becomes_the_process_itself(command: str, script: str) -> None:
+    assert shell_script(command) == script

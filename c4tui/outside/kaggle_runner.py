@@ -26,6 +26,9 @@ import traceback
 from collections.abc import Callable
 from typing import Any, TextIO
 
+#: The agent's file, as loaded (``main`` sets it): tracebacks name its lines.
+AGENT = ""
+
 
 class Struct(dict[str, Any]):
     """A dict whose keys are also attributes, as Kaggle's observation and configuration are."""
@@ -80,7 +83,8 @@ def answer(agent: Callable[..., Any], request: dict[str, Any]) -> dict[str, Any]
     configuration = Struct(request["configuration"])
     try:
         returned = call_agent(agent, observation, configuration)
-    except Exception as error:  # the agent's failure is the answer
+    except Exception as error:  # the agent's failure is the answer; its author wants the lines
+        traceback.print_exc(file=sys.stderr)  # to the player's log
         return {"error": last_line(error)}
     if isinstance(returned, bool) or not hasattr(returned, "__index__"):
         return {"returned": repr(returned)[:100]}
@@ -88,8 +92,16 @@ def answer(agent: Callable[..., Any], request: dict[str, Any]) -> dict[str, Any]
 
 
 def last_line(error: BaseException) -> str:
-    """``ValueError: boom``: the exception as the last line of its traceback."""
-    return traceback.format_exception_only(type(error), error)[-1].strip()
+    """``ValueError: boom (agent.py, line 7)``: the exception's last line, and where in the agent.
+
+    The place is the last line of the agent's own file the traceback passed through
+    (a SyntaxError names its own); the whole traceback goes to the player's log.
+    """
+    if isinstance(error, SyntaxError):
+        return f"{type(error).__name__}: {error}"
+    words = traceback.format_exception_only(type(error), error)[-1].strip()
+    mine = [frame for frame in traceback.extract_tb(error.__traceback__) if frame.filename == AGENT]
+    return f"{words} ({os.path.basename(AGENT)}, line {mine[-1].lineno})" if mine else words
 
 
 def protocol_streams() -> tuple[TextIO, TextIO]:
@@ -112,9 +124,12 @@ def main(argv: list[str]) -> int:
     """Load the agent named in ``argv``, then answer requests until standard input ends."""
     requests, replies = protocol_streams()
     path = argv[0]
+    global AGENT  # noqa: PLW0603 (the one file this process runs, for last_line)
+    AGENT = path
     try:
         agent = load_agent(path)
     except BaseException as error:  # a file that does not load (even by exiting): say why
+        traceback.print_exc(file=sys.stderr)  # where: the line, in the player's log
         reply(replies, {"error": f"could not load {os.path.basename(path)}: {last_line(error)}"})
         return 1
     reply(replies, {"ready": True})

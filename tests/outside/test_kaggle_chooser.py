@@ -124,6 +124,24 @@ async def test_a_file_that_does_not_load_says_why(tmp_path: Path) -> None:
         await empty.choose(START, 5.0)
 
 
+async def test_a_student_finds_the_line_of_their_bug(tmp_path: Path) -> None:
+    """The failure names the agent's line; the whole traceback goes to the player's log."""
+    log = tmp_path / "flaky.log"
+    body = (
+        "def helper():\n    raise ValueError('oops, my bug')\n\n"
+        "def agent(observation, configuration):\n    return helper()\n"
+    )
+    agent = KaggleChooser(agent_file(tmp_path, body), limits=Limits(stderr_log=log))
+    with pytest.raises(OutsideFailure, match=r"ValueError: oops, my bug \(agent\.py, line 2\)"):
+        await agent.choose(START, 5.0)
+    assert 'agent.py", line 5, in agent' in log.read_text()
+    broken = agent_file(tmp_path, "x = 1\ndef agent(:\n", "broken.py")
+    syntax = KaggleChooser(broken, limits=Limits(stderr_log=tmp_path / "broken.log"))
+    with pytest.raises(OutsideFailure, match=r"SyntaxError: .*\(broken\.py, line 2\)"):
+        await syntax.choose(START, 5.0)
+    assert "SyntaxError" in (tmp_path / "broken.log").read_text()
+
+
 async def test_an_exception_costs_that_move_only_and_closing_reaps(tmp_path: Path) -> None:
     path = agent_file(
         tmp_path,

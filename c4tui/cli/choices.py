@@ -42,6 +42,8 @@ def program_or_level(text: str, others: str) -> str:
     """
     if text in LEVELS:
         return text
+    if text.endswith(".py") and ":" not in text:  # a bare agent file, as the tournament takes
+        text = f"kaggle:{text}"
     if text.partition(":")[0] not in ("engine", "kaggle"):
         forms = f"{others} ({', '.join(LEVELS)}), engine:COMMAND or kaggle:FILE.py"
         raise argparse.ArgumentTypeError(f"{text!r} will not do: give {forms}")

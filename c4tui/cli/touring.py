@@ -70,6 +70,9 @@ def run_tournament(args: argparse.Namespace, out: TextIO | None = None) -> int:
     except (SetupError, ChooserError, FolderError) as error:
         print(f"c4tui tournament: error: {error}", file=sys.stderr)
         return USAGE_ERROR
+    if setup.plan is None:  # a new tournament: its seed plays it again
+        seed = setup.options.seed
+        print(f"Seed {seed} (--seed {seed} plays this tournament again)", file=out, flush=True)
     reporter: Reporter = LiveReporter() if out.isatty() else PlainReporter(out)
     concurrency = args.concurrency or os.cpu_count() or 1
     logs = setup.folder / LOGS_FOLDER if setup.folder else Path(tempfile.mkdtemp(prefix="c4tui-"))
@@ -191,6 +194,8 @@ def _say_interrupted(progress: _Progress, folder: Path | None, out: TextIO) -> N
             file=out,
         )
         print(f"To play the rest: c4tui tournament --resume {folder}", file=out)
+    elif keeper is None or not keeper.finished:
+        print("Nothing was played yet: run the same command again to start afresh.", file=out)
     else:
         print("Nothing was kept to resume (give --out DIR to keep the games).", file=out)
 

@@ -1,4 +1,8 @@
-"""Reading a player's description: ``[NAME=]engine:CMD``, ``[NAME=]kaggle:FILE.py`` or a level."""
+"""Reading a player's description: ``[NAME=]engine:CMD``, ``[NAME=]kaggle:FILE.py`` or a level.
+
+A bare ``FILE.py`` that is there is a Kaggle agent too, so ``c4tui tournament class/*.py``
+takes a folder of agents as the shell lists it.
+"""
 
 from __future__ import annotations
 
@@ -44,4 +48,6 @@ def chooser_for(
         return KaggleChooser(Path(rest), name=name, limits=limits)
     if body.lower() in LEVEL_NAMES:
         return LevelChooser(body.lower(), pool=pool, seed=seed, name=name)
+    if body.endswith(".py"):  # class/*.py: the agents of a folder, as the shell lists them
+        return KaggleChooser(Path(body), name=name, limits=limits)
     raise ChooserError(f"{spec!r} is not a player: give {EXPECTED}")

@@ -111,8 +111,8 @@ def player_json(line: Standing) -> dict[str, Any]:
         "draws": line.draws,
         "losses": line.losses,
         "score": line.score,
-        "elo": finite(line.elo),
-        "elo_error": None if math.isinf(line.elo) else finite(line.elo_error),
+        "elo": finite(line.elo) if line.games else None,  # no games yet: no rating
+        "elo_error": None if math.isinf(line.elo) or not line.games else finite(line.elo_error),
         "failures": failures,
         "accuracy": None if accuracy is None else round(accuracy, 4),
         "mistakes": [dict(mistake.to_json()) for mistake in line.review.mistakes],

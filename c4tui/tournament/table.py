@@ -41,6 +41,11 @@ def error_text(line: Standing) -> str:
     return "±inf" if math.isinf(line.elo_error) else f"±{round(line.elo_error)}"
 
 
+def accuracy_text(accuracy: float) -> str:
+    """``89%``: rounded down, as the records' annotations say it (a mistake never shows 100%)."""
+    return f"{int(accuracy * 100 + 1e-9)}%"
+
+
 def score_text(score: float) -> str:
     """``3``, ``2.5``."""
     return f"{score:g}"
@@ -68,13 +73,13 @@ def rows(table: Sequence[Standing]) -> list[tuple[str, ...]]:
             str(line.draws),
             str(line.losses),
             score_text(line.score),
-            elo_text(line.elo),
-            error_text(line),
+            elo_text(line.elo) if line.games else "",  # no games yet: no rating
+            error_text(line) if line.games else "",
             *(str(line.failures.get(reason, 0)) for reason in FAILURES),
         )
         if reviewed(table):
             accuracy = line.review.accuracy
-            cells = (*cells, "-" if accuracy is None else f"{accuracy:.0%}")
+            cells = (*cells, "-" if accuracy is None else accuracy_text(accuracy))
         shown.append(cells)
     return shown
 
@@ -85,9 +90,9 @@ def mistakes_lines(table: Sequence[Standing]) -> list[str]:
         return []
     lines = ["Costliest mistakes:"]
     for line in table:
-        if line.review.mistakes:
-            shown = line.review.mistakes[:MISTAKES_SHOWN]
-            lines.append(f"  {line.name}: {'; '.join(m.words_with_game() for m in shown)}")
+        for index, mistake in enumerate(line.review.mistakes[:MISTAKES_SHOWN]):
+            name = f"{line.name}:" if index == 0 else ""
+            lines.append(f"  {name:<{len(line.name) + 1}} {mistake.words_with_game()}")
     return lines
 
 
@@ -98,8 +103,10 @@ def plain_table(table: Sequence[Standing]) -> str:
     widths = [max(len(row[column]) for row in (heads, *body)) for column in range(len(heads))]
 
     def line(cells: Sequence[str]) -> str:
-        return "  ".join(
-            cell.ljust(width) if column == 1 else cell.rjust(width)
+        # One space between numbers, two after the name: the table fits 80 columns
+        # with names up to 20 characters.
+        return "".join(
+            (cell.ljust(width) + " " if column == 1 else cell.rjust(width)) + " "
             for column, (cell, width) in enumerate(zip(cells, widths, strict=True))
         ).rstrip()
 

@@ -91,3 +91,13 @@ def test_player_specs_name_each_kind(tmp_path: Path) -> None:
 def test_anything_else_is_refused_saying_what_is_expected(spec: str, says: str) -> None:
     with pytest.raises(ChooserError, match=says):
         chooser_for(spec)
+
+
+def test_a_bare_python_file_is_a_kaggle_agent(tmp_path: Path) -> None:
+    """``c4tui tournament class/*.py``: the shell's list of a folder's agents."""
+    agent = tmp_path / "ann.py"
+    agent.write_text("def agent(observation, configuration):\n    return 3\n", encoding="utf-8")
+    chooser = chooser_for(str(agent))
+    assert isinstance(chooser, KaggleChooser) and chooser.name == "ann"
+    with pytest.raises(ChooserError, match="there is no file"):
+        chooser_for(str(tmp_path / "bob.py"))

@@ -290,6 +290,22 @@ async def test_replay_opens_review_and_c_plays_on_against_the_recorded_opponent(
         assert screen.driver.seats[Player.YELLOW].label.startswith("Computer")
 
 
+async def test_a_record_of_a_forfeited_game_is_finished_and_quits_at_once() -> None:
+    """A tournament's game that a program lost by crashing: its record gives the result."""
+    record = parse_record(
+        "Size: 7x6\nRed: hard\nYellow: flaky\n"
+        "Result: red wins (flaky lost by crash: ValueError: oops)\n\n1. d4 d3\n"
+    )
+    app = C4App(review=record)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        screen = app.screen_stack[-2]  # the game behind the review, as it was saved
+        assert isinstance(screen, GameScreen) and not screen.unfinished
+        await pilot.press("q")
+        await pilot.pause()
+    assert app.return_code is not None  # no question: nothing to lose
+
+
 def test_a_digit_record_has_no_opponent() -> None:
     assert record_from_digits("44").opponent == ""
 

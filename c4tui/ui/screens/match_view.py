@@ -33,7 +33,7 @@ from c4tui.match.events import (
 from c4tui.match.record import match_record
 from c4tui.match.score import Score
 from c4tui.match.settings import FIRST_PLAYER, MatchSettings
-from c4tui.records import GameRecord
+from c4tui.records import GameRecord, Result
 from c4tui.ui.advice import Advice
 from c4tui.ui.keeping import GameKeeper
 from c4tui.ui.screens.board_screen import BoardScreen
@@ -283,9 +283,19 @@ class MatchView(BoardScreen[bool | None]):
     def unfinished(self) -> bool:
         """True while a game is under way that one key could throw away."""
         driver = self.driver
-        if driver.is_over or driver.state.is_over:
+        if driver.is_over or driver.state.is_over or self._decided_as_opened:
             return False
         return bool(driver.moves) or (self._ready and self.remote)
+
+    @property
+    def _decided_as_opened(self) -> bool:
+        """A saved game whose record gives its result (a forfeit), seen as it was saved."""
+        opened = self._opened
+        return (
+            opened is not None
+            and opened.result is not Result.UNFINISHED
+            and self.driver.moves == opened.moves
+        )
 
     @property
     def remote(self) -> bool:

@@ -49,6 +49,8 @@ A = TypeVar("A", bound=EngineAnswer)
 #: Programs that run a script: a command's name is then its script's.
 _INTERPRETERS = ("python", "pypy", "node", "ruby", "perl", "java", "env")
 #: What makes a command more than words to ``with_absolute_paths``.
+#: Endings of a script's file: such a word is a path even when no file is there.
+_SCRIPT_SUFFIXES = frozenset({".py", ".js", ".rb", ".pl", ".sh", ".jar", ".exe", ".lua"})
 _SHELL_SYNTAX = frozenset(";&|<>()$`\\*?[]{}~#!\n")
 
 
@@ -171,8 +173,10 @@ def with_absolute_paths(command: str, base: Path) -> str:
 
     A word is taken for a path when it has a ``/`` or a ``.`` in it (``bots/deep``,
     ``my_engine.py``; not ``c4tui`` in ``python -m c4tui``) and names a file or
-    folder under ``base``. Only in a plain command (words, quotes, options):
-    anything else the shell would read is left as it is.
+    folder under ``base``, or when it ends as a script does (``nope.py``): a missing
+    script is then said missing where it was typed, not in the program's own folder.
+    Only in a plain command (words, quotes, options): anything else the shell would
+    read is left as it is.
     """
     if any(character in _SHELL_SYNTAX for character in command):
         return command
@@ -182,13 +186,26 @@ def with_absolute_paths(command: str, base: Path) -> str:
         return command
     absolute = [
         os.path.abspath(base / word)
-        if ("/" in word or "." in word)
-        and not word.startswith(("-", "/"))
-        and (base / word).exists()
+        if not word.startswith(("-", "/"))
+        and (
+            (("/" in word or "." in word) and (base / word).exists()) or _looks_like_a_script(word)
+        )
         else word
         for word in words
     ]
     return command if absolute == words else shlex.join(absolute)
+
+
+def _a_path_here(word: str, base: Path) -> bool:
+    """True for a relative path under ``base``: a file there, or a script's name."""
+    if word.startswith(("-", "/")):
+        return False
+    return (("/" in word or "." in word) and (base / word).exists()) or _looks_like_a_script(word)
+
+
+def _looks_like_a_script(word: str) -> bool:
+    """``nope.py``, ``bots/deep.js``: a file name, there or not (its error then names it here)."""
+    return Path(word).suffix in _SCRIPT_SUFFIXES and not word.startswith("-")
 
 
 def _program_of(command: str) -> str:

@@ -366,3 +366,11 @@ def marked(mark: str) -> list[int]:
 )
 def test_a_plain_command_becomes_the_process_itself(command: str, script: str) -> None:
     assert shell_script(command) == script
+
+
+async def test_a_missing_script_is_said_missing_where_it_was_typed() -> None:
+    engine = EngineChooser("python3 no_such_engine.py")
+    failure = await failure_of(engine, GameState.new(), 5.0)
+    assert failure.kind is FailureKind.CRASH
+    assert str(Path.cwd() / "no_such_engine.py") in failure.detail
+    assert "c4tui-program-" not in failure.detail  # not the program's own temporary folder

@@ -233,3 +233,16 @@ def test_without_out_only_the_programs_logs_stay_in_a_temporary_folder(tmp_path:
     (logs,) = tmp_path.iterdir()
     assert f"Programs' standard error in {logs}" in with_agent.stdout
     assert "thinking" in (logs / "centre_agent.log").read_text()
+
+
+def test_a_program_that_cannot_play_is_named_before_the_games(tmp_path: Path) -> None:
+    broken = tmp_path / "broken.py"
+    broken.write_text("def agent(observation, configuration)\n    return 3\n", encoding="utf-8")
+    run = run_c4tui(
+        "tournament", str(broken), "random", "--games", "2", "--movetime", "500", timeout=120
+    )
+    assert run.returncode == 0, run.stderr
+    assert "Warning: broken failed its first move (crash: could not load broken.py: " in run.stderr
+    assert "(broken.py, line 1)" in run.stderr
+    assert run.stdout.splitlines()[0].startswith("Seed ")  # said, to play it again
+    assert "2 games to play" in run.stdout  # it still plays, and loses, its games

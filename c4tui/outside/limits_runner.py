@@ -19,6 +19,7 @@ program cannot be started.
 
 from __future__ import annotations
 
+import ctypes
 import os
 import resource
 import signal
@@ -59,8 +60,6 @@ def die_with_parent() -> None:
     """Ask Linux to kill this process (then the program) when its parent dies; exit if it has."""
     parent = os.getppid()
     try:
-        import ctypes  # noqa: PLC0415 (only where prctl exists)
-
         libc = ctypes.CDLL(None, use_errno=True)
         libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
     except (OSError, AttributeError):  # not Linux: the caller's kill still ends it

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 
 from c4tui.engine import MAX_SIZE, MIN_SIZE, GameState, Move, MoveKind, Player, Rules
-from c4tui.net.errors import ProtocolError
+from c4tui.net.errors import ProtocolError, ServerConceded
 from c4tui.net.wire import Framing, quote
 from c4tui.protocols.common import Reply
 from c4tui.protocols.registry import ProtocolSpec, starts_with
@@ -185,7 +185,9 @@ class ClientSession:
         self.state = self.state.play(move)
 
     def move_kind(self, line: str) -> None:
-        """The answer to MOVE: 0 (drop) or 1 (pop)."""
+        """The answer to MOVE: 0 (drop) or 1 (pop); ERROR gives the game up (its AI failed)."""
+        if line == ERROR:
+            raise ServerConceded("the server ended the game with ERROR instead of its move")
         if line not in _KIND_BY_CODE:
             raise ProtocolError(f"asked MOVE, expected 0 or 1, got {quote(line)}")
         self._asked_kind = _KIND_BY_CODE[line]

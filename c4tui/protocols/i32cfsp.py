@@ -19,7 +19,7 @@ from c4tui.engine import (
     Player,
     Rules,
 )
-from c4tui.net.errors import ProtocolError
+from c4tui.net.errors import ProtocolError, ServerConceded
 from c4tui.net.wire import Framing, quote
 from c4tui.numbers import whole_number
 from c4tui.protocols.common import Reply
@@ -267,7 +267,7 @@ class ClientSession:
         """The server's move: it must parse and be legal on our board."""
         move = parse_move(line)
         if line == ERROR:  # what a server whose AI failed (an outside program) can say
-            raise ProtocolError("the server ended the game with ERROR instead of its move")
+            raise ServerConceded("the server ended the game with ERROR instead of its move")
         if move is None:
             raise ProtocolError(f"expected the server's DROP/POP move, got {quote(line)}")
         reason = self.state.refusal(move)

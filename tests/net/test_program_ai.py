@@ -213,7 +213,7 @@ async def test_cfsp_hears_error_when_the_program_fails_mid_game() -> None:
         assert await until_none_run(mark)
 
 
-async def test_c4tui_s_own_i32cfsp_client_says_the_server_ended_the_game() -> None:
+async def test_c4tui_s_own_i32cfsp_client_wins_when_the_server_ends_the_game() -> None:
     ai, _ = engine("--crash-at", "2")
     with serving(ai) as server:
         address = f"127.0.0.1:{server.port}"
@@ -221,8 +221,9 @@ async def test_c4tui_s_own_i32cfsp_client_says_the_server_ended_the_game() -> No
             run_c4tui, "console", "--connect", address, "--protocol", "i32cfsp", stdin="4\n4\n"
         )
     assert ": drop in column 1" in result.stdout  # the program's first move
-    assert "the server ended the game with ERROR instead of its move" in result.stdout
-    assert result.returncode == 1 and "Traceback" not in result.stderr
+    assert "the server ended the game with ERROR instead of its move: you win" in result.stdout
+    assert "RED wins by forfeit" in result.stdout
+    assert result.returncode == 0 and "Traceback" not in result.stderr
 
 
 def test_stopping_the_server_mid_thought_ends_the_program(tmp_path: Path) -> None:

@@ -24,7 +24,7 @@ from c4tui.match.backends.network.base import (
     login_name,
 )
 from c4tui.net.address import CONNECT_TIMEOUT, DEFAULT_HOST, DEFAULT_PORT, parse_host, parse_port
-from c4tui.net.errors import ConnectionLost, NetworkError
+from c4tui.net.errors import ConnectionLost, NetworkError, ServerConceded
 from c4tui.protocols.limits import MAX_USERNAME
 from c4tui.protocols.names import parse_username, valid_username
 
@@ -191,6 +191,10 @@ class NetworkBackend(Backend):
         except ConnectionLost as lost:
             self.lost = str(lost)
             raise
+        except ServerConceded as conceded:  # its AI failed: the game is the person's
+            from c4tui.match.driver import OpponentLeft  # noqa: PLC0415 (loaded by then)
+
+            raise OpponentLeft(f"{conceded}: you win") from None
 
     async def choose_move(self, state: GameState) -> Move:
         """The server's move, already received after the person's move."""

@@ -8,8 +8,7 @@ from typing import ClassVar
 from c4tui.engine import Move
 from c4tui.match.backends.network.base import C4N, ClientProtocol
 from c4tui.match.backends.network.game import ServerGame
-from c4tui.match.driver import OpponentLeft
-from c4tui.net.errors import ConnectionClosed, ProtocolError, ServerConceded
+from c4tui.net.errors import ConnectionClosed, ProtocolError
 from c4tui.protocols import c4n
 from c4tui.protocols.registry import ProtocolSpec
 
@@ -47,14 +46,11 @@ class C4NGame(ServerGame):
         ``c4tui serve`` whose program failed): we win, as a player whose opponent left.
         """
         try:
-            try:
-                board = await self.stream.read(FINAL_BOARD_SECONDS)
-            except (ConnectionClosed, TimeoutError):
-                self.session.confirm_result()
-                return
-            self.session.final_board(board)
-        except ServerConceded as conceded:
-            raise OpponentLeft(f"{conceded}: you win") from None
+            board = await self.stream.read(FINAL_BOARD_SECONDS)
+        except (ConnectionClosed, TimeoutError):
+            self.session.confirm_result()
+            return
+        self.session.final_board(board)
 
     def _take_ai_moves(self) -> list[Move]:
         moves, self.session.ai_moves = self.session.ai_moves, []

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from c4tui.engine import GameState, Move, Player, Rules
-from c4tui.net.errors import ProtocolError
+from c4tui.net.errors import ProtocolError, ServerConceded
 from c4tui.protocols import c4n
 from c4tui.protocols.common import Reply
 from tests.protocol_helpers import serve_one
@@ -165,8 +165,15 @@ def test_results_are_checked_against_our_own_board() -> None:
     client = c4n.ClientSession()
     client.first_board(EMPTY_BOARD)
     client.send_move(Move.drop(0))
+    assert client.reply("C4N 1.0 RESULT\n-1") is c4n.Kind.RESULT
+    with pytest.raises(ProtocolError, match="false RESULT -1: our board shows the game going on"):
+        client.final_board(board(client.state))
+    # RESULT 1 while the game goes on: the server gives it up (its AI failed), we win.
+    client = c4n.ClientSession()
+    client.first_board(EMPTY_BOARD)
+    client.send_move(Move.drop(0))
     assert client.reply("C4N 1.0 RESULT\n1") is c4n.Kind.RESULT
-    with pytest.raises(ProtocolError, match="false RESULT 1: our board shows the game going on"):
+    with pytest.raises(ServerConceded, match=r"gave the game up before its end \(RESULT 1\)"):
         client.final_board(board(client.state))
     # The AI's winning disc arrives in the BOARD after RESULT 2.
     client = c4n.ClientSession()

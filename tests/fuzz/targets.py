@@ -30,7 +30,7 @@ from c4tui.engine.moves import format_move
 from c4tui.engine.sequence import play_sequence
 from c4tui.engine.size import parse_size
 from c4tui.lobby import CONNECT_FOUR, TIC_TAC_TOE, Lobby, Member
-from c4tui.net.errors import ProtocolError
+from c4tui.net.errors import ProtocolError, ServerConceded
 from c4tui.protocols import c4n, cfsp, i32cfsp
 from c4tui.protocols import lobby as wire
 from c4tui.protocols import tictactoe as ttt
@@ -198,10 +198,11 @@ def _legal_replay(before: GameState, move: Move, after: GameState) -> None:
 
 
 def i32cfsp_client(data: bytes) -> None:
-    """I32CFSP's client against any server lines: ProtocolError, or only legal moves taken."""
+    """I32CFSP's client against any server lines: ProtocolError, the server giving the game up
+    (ServerConceded), or only legal moves taken."""
     lines = iter(line.rstrip("\r") for line in lines_of(data))
     session = i32cfsp.ClientSession("bob", 7, 6, Rules.POPOUT)
-    with contextlib.suppress(ProtocolError, StopIteration):
+    with contextlib.suppress(ProtocolError, ServerConceded, StopIteration):
         session.check_welcome(next(lines))
         session.check_ready(next(lines))
         while not session.state.is_over:
@@ -217,10 +218,11 @@ def i32cfsp_client(data: bytes) -> None:
 
 
 def cfsp_client(data: bytes) -> None:
-    """CFSP's client against any server lines: ProtocolError, or only legal moves taken."""
+    """CFSP's client against any server lines: ProtocolError, the server giving the game up
+    (ServerConceded), or only legal moves taken."""
     lines = iter(line.rstrip("\r") for line in lines_of(data))
     session = cfsp.ClientSession(7, 6)
-    with contextlib.suppress(ProtocolError, StopIteration):
+    with contextlib.suppress(ProtocolError, ServerConceded, StopIteration):
         session.check_start(next(lines))
         while not session.state.is_over:
             move = session.state.legal_moves()[0]
@@ -240,11 +242,12 @@ def cfsp_client(data: bytes) -> None:
 
 
 def c4n_client(data: bytes) -> None:
-    """C4N's client against any server messages: ProtocolError, or only legal drops taken."""
+    """C4N's client against any server messages: ProtocolError, the server giving the game up
+    (ServerConceded), or only legal drops taken."""
     texts, _ = c4n.split_messages(text_of(data))
     messages = iter(texts)
     session = c4n.ClientSession()
-    with contextlib.suppress(ProtocolError, StopIteration):
+    with contextlib.suppress(ProtocolError, ServerConceded, StopIteration):
         session.first_board(next(messages))
         while not session.state.is_over:
             move = session.state.legal_moves()[0]

@@ -10,8 +10,10 @@ plays ``random`` against ``random-2``), unless two players were given the same
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
+from pathlib import Path
 
 from c4tui.engine import Rules
 from c4tui.outside.chooser import ChooserError
@@ -41,7 +43,7 @@ def entrants(specs: Sequence[str], columns: int, rows: int, rules: Rules) -> lis
     a Kaggle file that is not there), one that cannot play these games (a Kaggle
     agent and Pop Out), and the same NAME= given twice.
     """
-    found: list[Entrant] = []
+    found: list[tuple[Entrant, bool]] = []  # and whether it was named (NAME=)
     given: set[str] = set()
     for spec in specs:
         chooser = chooser_for(spec)  # nothing starts yet: a program starts with its first move
@@ -54,8 +56,34 @@ def entrants(specs: Sequence[str], columns: int, rows: int, rules: Rules) -> lis
         if named:
             given.add(chooser.name)
         body = spec[len(chooser.name) + 1 :] if named else spec
-        found.append(Entrant(_UNSAFE.sub("_", chooser.name)[:32] or "player", body))
-    return _told_apart(found)
+        found.append((Entrant(_safe(chooser.name), body), named))
+    return _told_apart(_by_folder(found))
+
+
+def _safe(name: str) -> str:
+    """``name`` as a player's name: the characters a file name takes, at most 32."""
+    return _UNSAFE.sub("_", name)[:32] or "player"
+
+
+def _by_folder(found: Sequence[tuple[Entrant, bool]]) -> list[Entrant]:
+    """Agents of the same file name named after their folders: a class's submissions.
+
+    ``ann/submission.py`` and ``bob/submission.py`` are ``ann`` and ``bob``, not
+    ``submission`` and ``submission-2``; a name given (``NAME=``) stays.
+    """
+    stems = Counter(entrant.name for entrant, named in found if not named)
+    return [
+        Entrant(_safe(folder), entrant.body)
+        if not named and stems[entrant.name] > 1 and (folder := _agent_folder(entrant.body))
+        else entrant
+        for entrant, named in found
+    ]
+
+
+def _agent_folder(body: str) -> str:
+    """The name of the folder of a Kaggle agent's file (``""`` for any other player)."""
+    path = body.removeprefix("kaggle:")
+    return Path(path).resolve().parent.name if path.endswith(".py") else ""
 
 
 def _told_apart(found: Sequence[Entrant]) -> list[Entrant]:

@@ -45,3 +45,16 @@ def test_what_is_no_player_is_refused_in_words(tmp_path: Path) -> None:
         entrants(["hard", "grandmaster"], 7, 6, Rules.CLASSIC)
     with pytest.raises(ChooserError):
         entrants(["hard", f"kaggle:{tmp_path / 'missing.py'}"], 7, 6, Rules.CLASSIC)
+
+
+def test_a_class_s_submissions_of_one_file_name_are_named_after_their_folders(
+    tmp_path: Path,
+) -> None:
+    agents = []
+    for student in ("ann", "bob"):
+        (tmp_path / student).mkdir()
+        agent = tmp_path / student / "submission.py"
+        agent.write_text("def agent(observation, configuration):\n    return 3\n")
+        agents.append(str(agent))
+    found = entrants([*agents, f"cy=kaggle:{agents[0]}", "hard"], 7, 6, Rules.CLASSIC)
+    assert [entrant.name for entrant in found] == ["ann", "bob", "cy", "hard"]

@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from c4tui.engine import Move, MoveKind, Rules, format_move
+from c4tui.engine.size import MAX_SIZE, MIN_SIZE
 from c4tui.net.errors import ProtocolError
 from c4tui.net.wire import MAX_LINE_BYTES
 from c4tui.protocols.terms import game_fields, parse_game
@@ -143,7 +144,8 @@ def parse_command(line: str) -> EngineCommand:  # noqa: PLR0911 (one return per 
         case ["newgame", *fields]:
             game = parse_game(fields)
             if game is None:
-                raise _broken("a game (newgame <cols> <rows> <classic|popout>)", line)
+                sizes = f"sizes {MIN_SIZE} to {MAX_SIZE}"
+                raise _broken(f"a game (newgame <cols> <rows> <classic|popout>, {sizes})", line)
             return NewGame(*game)
         case ["position", *moves]:
             return Position(_moves(moves, line))
@@ -151,6 +153,8 @@ def parse_command(line: str) -> EngineCommand:  # noqa: PLR0911 (one return per 
             return Go()
         case ["go", "movetime", digits] if _MILLISECONDS.fullmatch(digits):
             return Go(int(digits))
+        case ["go", *_]:
+            raise _broken("go, or go movetime <milliseconds> (a whole number)", line)
         case ["isready"]:
             return IsReady()
         case ["quit"]:

@@ -91,9 +91,10 @@ def test_bad_lines_are_remarked_on_and_the_engine_goes_on() -> None:
     assert remarks == [
         "info string ignored: expected a command, got 'banana'",
         "info string ignored: expected a command, got '\ufffd\ufffd go'",
-        "info string ignored: expected a command, got 'go movetime soon'",
-        "info string ignored: expected a game (newgame <cols> <rows> <classic|popout>), "
-        "got 'newgame 3 3 classic'",
+        "info string ignored: expected go, or go movetime <milliseconds> (a whole number), "
+        "got 'go movetime soon'",
+        "info string ignored: expected a game (newgame <cols> <rows> <classic|popout>, "
+        "sizes 4 to 20), got 'newgame 3 3 classic'",
         "info string illegal position (column 9 does not exist): playing from the start",
         "info string ignored: a line of 8194 characters (at most 8192)",
         "info string no move: the game is over",

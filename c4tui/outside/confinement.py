@@ -36,7 +36,6 @@ from functools import cache
 from pathlib import Path
 
 from c4tui.outside import limits_runner
-from c4tui.outside.chooser import EXIT_SECONDS
 
 log = logging.getLogger("c4tui.outside")
 
@@ -118,6 +117,10 @@ def process_bound() -> str | None:
     return None
 
 
+#: Seconds a killed program's cgroup is waited for to empty (its processes reaped).
+CGROUP_PATIENCE = 5.0
+
+
 def _new_cgroup(parent: Path) -> Path | None:
     """A new pids cgroup under ``parent`` with ``pids.max`` set; None if one cannot be made."""
     folder = parent / f"c4tui-{os.getpid()}-{next(_names)}"
@@ -133,9 +136,15 @@ def _new_cgroup(parent: Path) -> Path | None:
     return folder
 
 
-def _remove_cgroup(folder: Path) -> None:
-    with contextlib.suppress(OSError):
+def _remove_cgroup(folder: Path) -> bool:
+    """Remove the cgroup at ``folder``: True once it is gone."""
+    try:
         folder.rmdir()
+    except FileNotFoundError:
+        return True
+    except OSError:  # still holds a process (one not yet reaped)
+        return False
+    return True
 
 
 def _members(cgroup: Path) -> list[int]:
@@ -177,13 +186,22 @@ class Confinement:
         return [sys.executable, "-I", "-S", limits_runner.__file__, *options, "--", *argv]
 
     async def release(self) -> None:
-        """End whatever is left in the cgroup (what left the process group too), then clean up."""
+        """End whatever is left in the cgroup (what left the process group too), then clean up.
+
+        A killed process stays in its cgroup until it is reaped — by its parent, or by
+        init for one that left its group — and the cgroup cannot be removed till then:
+        its removal is tried again for up to ``CGROUP_PATIENCE`` seconds (a later c4tui
+        removes one left even so).
+        """
         if self.cgroup is not None:
-            deadline = time.monotonic() + EXIT_SECONDS
-            while (members := _members(self.cgroup)) and time.monotonic() < deadline:
+            deadline = time.monotonic() + CGROUP_PATIENCE
+            while time.monotonic() < deadline:
+                members = _members(self.cgroup)
                 for pid in members:
                     with contextlib.suppress(ProcessLookupError, PermissionError):
                         os.kill(pid, signal.SIGKILL)
+                if not members and _remove_cgroup(self.cgroup):
+                    break
                 await asyncio.sleep(0.005)
         self.remove()
 

@@ -98,3 +98,17 @@ def is_alive(pid: int) -> bool:
 def reaped(pid: int) -> bool:
     """True once ``pid`` is no process at all (not even a zombie of ours)."""
     return not Path(f"/proc/{pid}").exists()
+
+
+def engines_alive(marker: str) -> list[int]:
+    """Tiny engines still running (not zombies) whose command line holds ``marker``."""
+    alive = []
+    for cmdline in Path("/proc").glob("[0-9]*/cmdline"):
+        try:
+            text = cmdline.read_bytes().replace(b"\0", b" ").decode(errors="replace")
+            state = (cmdline.parent / "stat").read_text().rsplit(")", 1)[1].split()[0]
+        except (OSError, IndexError):
+            continue
+        if marker in text and "tiny_engine" in text and state != "Z":
+            alive.append(int(cmdline.parent.name))
+    return alive

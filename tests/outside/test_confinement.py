@@ -20,12 +20,13 @@ from c4tui.engine import GameState, Move, Player
 from c4tui.outside import confinement, limits_runner
 from c4tui.outside.chooser import FailureKind, OutsideFailure
 from c4tui.outside.confinement import MAX_PROCESSES, process_bound
-from c4tui.outside.engine_chooser import EngineChooser, shell_script, with_absolute_paths
+from c4tui.outside.engine_chooser import EngineChooser, with_absolute_paths
 from c4tui.outside.kaggle import KaggleChooser
 from c4tui.outside.program import Limits
 from tests.outside.helpers import (
     TINY_ENGINE,
     engine_command,
+    engines_alive,
     failure_of,
     is_alive,
     play_game,
@@ -330,47 +331,11 @@ def test_a_program_whose_caller_is_killed_outright_does_not_outlive_it(tmp_path:
     try:
         assert caller.stdout is not None
         engine = int(caller.stdout.readline())
-        assert marked(mark)
+        assert engines_alive(mark)
     finally:
         caller.kill()
         caller.wait()
     deadline = time.monotonic() + 10
-    while (marked(mark) or is_alive(engine)) and time.monotonic() < deadline:
+    while (engines_alive(mark) or is_alive(engine)) and time.monotonic() < deadline:
         time.sleep(0.05)
-    assert not marked(mark) and not is_alive(engine)
-
-
-def marked(mark: str) -> list[int]:
-    """Processes whose command line holds ``mark``."""
-    found = []
-    for cmdline in Path("/proc").glob("[0-9]*/cmdline"):
-        try:
-            text = cmdline.read_bytes().replace(b"\0", b" ").decode(errors="replace")
-            state = (cmdline.parent / "stat").read_text().rsplit(")", 1)[1].split()[0]
-        except (OSError, IndexError):
-            continue
-        if mark in text and "tiny_engine" in text and state != "Z":
-            found.append(int(cmdline.parent.name))
-    return found
-
-
-@pytest.mark.parametrize(
-    ("command", "script"),
-    [
-        ("python3 my.py --fast", "exec python3 my.py --fast"),
-        ("./deep 'two words'", "exec ./deep 'two words'"),
-        ("DEPTH=8 ./deep", "DEPTH=8 ./deep"),
-        ("cd bots && ./deep", "cd bots && ./deep"),
-        ("./deep | tee log", "./deep | tee log"),
-    ],
-)
-def test_a_plain_command_becomes_the_process_itself(command: str, script: str) -> None:
-    assert shell_script(command) == script
-
-
-async def test_a_missing_script_is_said_missing_where_it_was_typed() -> None:
-    engine = EngineChooser("python3 no_such_engine.py")
-    failure = await failure_of(engine, GameState.new(), 5.0)
-    assert failure.kind is FailureKind.CRASH
-    assert str(Path.cwd() / "no_such_engine.py") in failure.detail
-    assert "c4tui-program-" not in failure.detail  # not the program's own temporary folder
+    assert not engines_alive(mark) and not is_alive(engine)

@@ -17,7 +17,7 @@ from c4tui.cli import main
 from c4tui.engine import GameState, Player
 from c4tui.records.format import Result, parse_record
 from c4tui.tournament.results import moves_text, read_moves
-from tests.outside.helpers import CENTRE_AGENT, engine_command
+from tests.outside.helpers import CENTRE_AGENT, engine_command, engines_alive
 from tests.process_helpers import run_c4tui
 
 
@@ -117,20 +117,6 @@ def test_a_crashing_and_a_cheating_engine_lose_only_their_own_games(tmp_path: Pa
         expected = {"crashy": "crash", "cheat": "illegal"}.get(loser, "four")
         assert game["reason"] == expected
     assert "something broke at move 3" in (out / "logs" / "crashy.log").read_text()
-
-
-def engines_alive(marker: str) -> list[int]:
-    """Processes whose command line holds ``marker`` (the engines of one test)."""
-    alive = []
-    for cmdline in Path("/proc").glob("[0-9]*/cmdline"):
-        try:
-            text = cmdline.read_bytes().replace(b"\0", b" ").decode(errors="replace")
-            state = (cmdline.parent / "stat").read_text().rsplit(")", 1)[1].split()[0]
-        except (OSError, IndexError):
-            continue
-        if marker in text and "tiny_engine" in text and state != "Z":
-            alive.append(int(cmdline.parent.name))
-    return alive
 
 
 def test_ctrl_c_keeps_what_finished_and_resume_plays_the_rest(tmp_path: Path) -> None:

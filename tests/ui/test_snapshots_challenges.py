@@ -47,7 +47,7 @@ def zoe_in_the_lobby(port: int):
     async def run_before(pilot: Pilot) -> None:
         await log_in_through_the_dialog(pilot, "secret", register=False)
         await until(pilot, lambda: pilot.app.screen.query_one(PlayerTable).row_count == 4)
-        await pilot.pause(0.3)  # the columns widen to their rows when idle
+        await pilot.pause(1.0)  # the columns widen to their rows when idle (slower under load)
 
     return run_before
 

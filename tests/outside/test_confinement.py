@@ -20,7 +20,7 @@ from c4tui.engine import GameState, Move, Player
 from c4tui.outside import confinement, limits_runner
 from c4tui.outside.chooser import FailureKind, OutsideFailure
 from c4tui.outside.confinement import MAX_PROCESSES, process_bound
-from c4tui.outside.engine_chooser import EngineChooser, with_absolute_paths
+from c4tui.outside.engine_chooser import EngineChooser, shell_script, with_absolute_paths
 from c4tui.outside.kaggle import KaggleChooser
 from c4tui.outside.program import Limits
 from tests.outside.helpers import (
@@ -340,3 +340,25 @@ def test_a_program_whose_caller_is_killed_outright_does_not_outlive_it(tmp_path:
     while (engines_alive(mark) or is_alive(engine)) and time.monotonic() < deadline:
         time.sleep(0.05)
     assert not engines_alive(mark) and not is_alive(engine)
+
+
+@pytest.mark.parametrize(
+    ("command", "script"),
+    [
+        ("python3 my.py --fast", "exec python3 my.py --fast"),
+        ("./deep 'two words'", "exec ./deep 'two words'"),
+        ("DEPTH=8 ./deep", "DEPTH=8 ./deep"),
+        ("cd bots && ./deep", "cd bots && ./deep"),
+        ("./deep | tee log", "./deep | tee log"),
+    ],
+)
+def test_a_plain_command_becomes_the_process_itself(command: str, script: str) -> None:
+    assert shell_script(command) == script
+
+
+async def test_a_missing_script_is_said_missing_where_it_was_typed() -> None:
+    engine = EngineChooser("python3 no_such_engine.py")
+    failure = await failure_of(engine, GameState.new(), 5.0)
+    assert failure.kind is FailureKind.CRASH
+    assert str(Path.cwd() / "no_such_engine.py") in failure.detail
+    assert "c4tui-program-" not in failure.detail  # not the program's own temporary folder

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import functools
+import ipaddress
+
 from c4tui.numbers import number_in_range
 
 DEFAULT_HOST = "localhost"
@@ -26,11 +29,37 @@ def parse_port(text: str, *, allow_any: bool = False) -> int:
 
 
 def parse_host(text: str) -> str:
-    """A host name or address (IPv6 may be in brackets). Raises ValueError if blank or spaced."""
+    """A host name or address (IPv6 may be in brackets). Raises ValueError if blank or spaced.
+
+    Several, separated by commas, each with its own ``:PORT`` if need be, are the
+    nodes of one lobby, tried in turn (``known_addresses``).
+    """
     host = text.strip().removeprefix("[").removesuffix("]")
     if not host or any(char.isspace() for char in host):
         raise ValueError("a host is a name or address without spaces, e.g. localhost")
+    if "," in host:
+        known_addresses(host, DEFAULT_PORT)  # each must read
     return host
+
+
+def known_addresses(host: str, port: int) -> list[tuple[str, int]]:
+    """Where to try to connect, in order: ``a,b:4445`` is ``a`` on ``port``, then ``b`` on 4445.
+
+    A name that resolves to several addresses is tried at each of them by the
+    connection itself. Raises ValueError for an empty entry or a port that does not read.
+    """
+    if "," not in host:
+        return [(host, port)]
+    found: list[tuple[str, int]] = []
+    for entry in host.split(","):
+        name, colon, number = entry.rpartition(":")
+        if not colon or (":" in name and not name.endswith("]")):  # a name, or bare IPv6
+            name, number = entry, ""
+        name = name.removeprefix("[").removesuffix("]")
+        if not name:
+            raise ValueError(f"an empty address in {host!r}")
+        found.append((name, parse_port(number) if number else port))
+    return found
 
 
 def parse_host_port(text: str) -> tuple[str, int]:
@@ -39,3 +68,17 @@ def parse_host_port(text: str) -> tuple[str, int]:
     if not colon:
         raise ValueError(f"expected HOST:PORT, not {text!r}")
     return parse_host(host), parse_port(port)
+
+
+@functools.lru_cache(maxsize=4096)  # parsed once per address, not once per connection
+def address_group(host: str) -> str:
+    """What counts as one address for the per-address limit: IPv4 as is, IPv6 by /64."""
+    try:
+        address = ipaddress.ip_address(host.split("%", maxsplit=1)[0])
+    except ValueError:
+        return host
+    if isinstance(address, ipaddress.IPv6Address):
+        if address.ipv4_mapped is not None:
+            return str(address.ipv4_mapped)
+        return str(ipaddress.ip_network(f"{address}/64", strict=False))
+    return str(address)

@@ -14,6 +14,7 @@ import asyncio
 import contextlib
 import ssl
 
+from c4tui.net.address import known_addresses
 from c4tui.net.errors import ConnectionClosed, NetworkError, ProtocolError, WriteTimeout
 from c4tui.net.tls import ClientTls, handshake_failure
 from c4tui.net.wire import MAX_LINE_BYTES, quote
@@ -307,11 +308,26 @@ async def open_connection(
 ) -> Connection:
     """Connect to ``host:port``, over TLS when ``tls`` says so (certificates verified).
 
-    Raises TimeoutError after ``timeout`` seconds, an OSError when nobody answers, and
+    ``host`` may name several nodes of one lobby (``a,b:4445``): each is tried in turn,
+    and the last one's failure is raised. Raises TimeoutError after ``timeout`` seconds
+    (each), an OSError when nobody answers, and
     NetworkError (in words) when TLS fails: the certificate, no TLS on that port, or
     a CA file that cannot be read (TlsSetupError).
     """
     context = tls.context() if tls is not None else None  # TlsSetupError: a bad CA file
+    *others, (last_host, last_port) = known_addresses(host, port)  # a lobby's nodes in turn
+    for other_host, other_port in others:
+        try:
+            return await _connect(other_host, other_port, timeout, write_timeout, context)
+        except (OSError, TimeoutError, NetworkError):
+            continue
+    return await _connect(last_host, last_port, timeout, write_timeout, context)
+
+
+async def _connect(
+    host: str, port: int, timeout: float, write_timeout: float, context: ssl.SSLContext | None
+) -> Connection:
+    """One address of ``open_connection``'s, with its errors."""
     try:
         async with asyncio.timeout(timeout):  # unlike 3.11's wait_for, never loses a cancel
             reader, writer = await asyncio.open_connection(

@@ -13,12 +13,13 @@ from collections.abc import AsyncIterator
 import pytest
 
 from c4tui.engine import Rules
+from c4tui.net.address import address_group
 from c4tui.net.framing import MessageStream
 from c4tui.net.wire import Framing
 from c4tui.protocols import i32cfsp
 from c4tui.protocols.registry import ProtocolSpec, starts_with
 from c4tui.server.context import Client
-from c4tui.server.core import C4Server, ServerConfig, address_group
+from c4tui.server.core import C4Server, ServerConfig
 from c4tui.server.protocols import ServerProtocol
 from tests.net.raw_client import RawClient, play_whole_game
 

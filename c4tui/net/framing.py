@@ -91,3 +91,11 @@ class MessageStream:
                 await asyncio.sleep(UNTERMINATED_GAP)
             if not self.connection.write(self.spec.frame(message)):
                 await self.connection.drain()  # within the write time limit
+
+    def abort(self) -> None:
+        """Cut the connection off at once (what is queued is not sent)."""
+        self.connection.abort()
+
+    async def close(self) -> None:
+        """Close the connection once what was sent has gone."""
+        await self.connection.close()

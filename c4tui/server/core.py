@@ -16,7 +16,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import functools
-import ipaddress
 import itertools
 import logging
 import ssl
@@ -29,7 +28,7 @@ from pathlib import Path
 from c4tui.lobby import CONNECT_FOUR, TIC_TAC_TOE
 from c4tui.match.backends.program import DEFAULT_MOVE_SECONDS
 from c4tui.match.pool import SearchPool
-from c4tui.net.address import DEFAULT_PORT
+from c4tui.net.address import DEFAULT_PORT, address_group
 from c4tui.net.connection import DEFAULT_WRITE_TIMEOUT, Connection
 from c4tui.net.errors import ConnectionClosed, ProtocolError, WriteTimeout
 from c4tui.net.framing import MessageStream
@@ -81,6 +80,7 @@ class ServerConfig:
     ``ai``: a level or a program (``engine:CMD``, ``kaggle:FILE.py``; ``ai_seconds`` a move).
     With ``tls_cert`` and ``tls_key`` the lobby (only the lobby) is also served over
     TLS on ``tls_port`` (None: the lobby's port + 1, any free port when that is 0).
+    ``bus`` (Redis) joins the node ``node`` to the others serving one lobby.
     """
 
     host: str = "127.0.0.1"
@@ -102,20 +102,8 @@ class ServerConfig:
     tls_cert: Path | None = None
     tls_key: Path | None = None
     tls_port: int | None = None
-
-
-@functools.lru_cache(maxsize=4096)  # parsed once per address, not once per connection
-def address_group(host: str) -> str:
-    """What counts as one address for the per-address limit: IPv4 as is, IPv6 by /64."""
-    try:
-        address = ipaddress.ip_address(host.split("%", maxsplit=1)[0])
-    except ValueError:
-        return host
-    if isinstance(address, ipaddress.IPv6Address):
-        if address.ipv4_mapped is not None:
-            return str(address.ipv4_mapped)
-        return str(ipaddress.ip_network(f"{address}/64", strict=False))
-    return str(address)
+    bus: str | None = None
+    node: str | None = None
 
 
 class C4Server:
@@ -154,6 +142,7 @@ class C4Server:
         self._per_address: Counter[str] = Counter()
         self._ids = itertools.count(1)
         self.peak_connections = 0
+        self.exit_status = 0  # what ``c4tui serve`` exits with once stopped
 
     @property
     def port(self) -> int:
@@ -185,9 +174,7 @@ class C4Server:
 
         Raises OSError (the port), sqlite3.Error (the database) or TlsSetupError (TLS).
         """
-        await self.lobby.store.open()
-        await self._restore_games()
-        self.lobby.start_clocks()
+        await self._open_lobby()
         self._server = await asyncio.start_server(
             functools.partial(self._accept, protocols=self.protocols),
             self.config.host,
@@ -213,6 +200,15 @@ class C4Server:
             self.config.ai,
             self.lobby.store.location,
         )
+
+    async def _open_lobby(self) -> None:
+        """Open the store, bring back the games in progress, start the clocks.
+
+        A cluster's node (``c4tui.server.cluster``) does the last two once it leads.
+        """
+        await self.lobby.store.open()
+        await self._restore_games()
+        self.lobby.start_clocks()
 
     async def _open_tls_door(self, context: ssl.SSLContext) -> None:
         """Serve the lobby, and only the lobby, over TLS on a port of its own.

@@ -78,10 +78,30 @@ class Keeper(Protocol[S, M]):
         """
 
 
+class RoomStream(Protocol):
+    """A room client's messages: a socket here (``MessageStream``) or one on another node.
+
+    On a cluster's node that leads the lobby, a client connected to another node is
+    served by the same code through the bus (``c4tui.server.cluster.remote``).
+    """
+
+    async def read(self, timeout: float | None = None) -> str:
+        """The client's next message (ConnectionClosed when it has gone)."""
+
+    async def send_paced(self, message: str) -> None:
+        """Send one message to the client."""
+
+    def abort(self) -> None:
+        """Cut the client off at once."""
+
+    async def close(self) -> None:
+        """Close once what was sent has gone."""
+
+
 class LobbyConnection:
     """One lobby client: its member (once logged in) and its outgoing queue."""
 
-    def __init__(self, stream: MessageStream, number: int, farewell: Farewell | None) -> None:
+    def __init__(self, stream: RoomStream, number: int, farewell: Farewell | None) -> None:
         self.stream = stream
         self.number = number
         self.member: Member | None = None
@@ -105,7 +125,7 @@ class LobbyConnection:
     def drop(self, why: str) -> None:
         """Cut the connection off at once; its reader then ends and leaves its room."""
         self.dropped = self.dropped or why
-        self.stream.connection.abort()
+        self.stream.abort()
 
     def say_bye(self, reason: wire.ByeReason) -> bool:
         """Close on purpose: BYE:<reason> after what is queued, then the end (§5.1).
@@ -118,7 +138,7 @@ class LobbyConnection:
             return False
         self.dropped = f"BYE:{reason.value}"
         if self._farewell is None or self._queue.full():
-            self.stream.connection.abort()
+            self.stream.abort()
             return False
         self._last_word = self._farewell(reason)
         self._queue.put_nowait(self._last_word)
@@ -135,7 +155,7 @@ class LobbyConnection:
             await self.stream.send_paced(message)
             self.last_activity = time.monotonic()
             if message is self._last_word:
-                await self.stream.connection.close()
+                await self.stream.close()
                 return
 
 
@@ -355,7 +375,7 @@ def rooms_handler(service: LobbyService[S, M], dialect: Dialect[R, S, M]) -> Han
 
 
 async def serve_rooms(
-    stream: MessageStream,
+    stream: RoomStream,
     client: Client,
     service: LobbyService[S, M],
     dialect: Dialect[R, S, M],

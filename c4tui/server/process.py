@@ -15,9 +15,18 @@ from c4tui.server.tuning import new_event_loop, raise_open_file_limit, tune_garb
 log = logging.getLogger("c4tui.server")
 
 
+def new_server(config: ServerConfig) -> C4Server:
+    """One server, or with ``--bus`` one node of several (which loads Redis's client)."""
+    if config.bus is None:
+        return C4Server(config)
+    from c4tui.server.cluster.node import ClusterNode  # noqa: PLC0415
+
+    return ClusterNode(config)
+
+
 async def run_server(config: ServerConfig) -> int:
-    """Serve until Ctrl-C or SIGTERM; the exit status."""
-    server = C4Server(config)
+    """Serve until Ctrl-C or SIGTERM (or a node must stop); the exit status."""
+    server = new_server(config)
     try:
         await server.ai.check()  # a program that will not start or answer stops us here
         await server.start()
@@ -42,7 +51,7 @@ async def run_server(config: ServerConfig) -> int:
     for signum in (signal.SIGINT, signal.SIGTERM):
         loop.add_signal_handler(signum, stop.set)
     await server.serve_until(stop)
-    return 0
+    return server.exit_status
 
 
 def serve(config: ServerConfig) -> int:

@@ -46,6 +46,7 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     _add_limits(serve)
     _add_lobby_options(serve)
     _add_tls_options(serve)
+    _add_cluster_options(serve)
     serve.add_argument(
         "--ai-first",
         action="store_true",
@@ -189,6 +190,39 @@ def _add_tls_options(serve: argparse.ArgumentParser) -> None:
     )
 
 
+def _add_cluster_options(serve: argparse.ArgumentParser) -> None:
+    """Several nodes serving one lobby: the bus that joins them, this node's name."""
+    serve.add_argument(
+        "--bus",
+        metavar="URL",
+        help="join the other nodes serving this lobby through Redis (redis://HOST:PORT/0); "
+        "needs --db postgresql://… shared by every node. One node leads the lobby at a "
+        "time; if it dies another takes its games over from the database. "
+        'See the README\'s "Serving many players"',
+    )
+    serve.add_argument(
+        "--node",
+        metavar="NAME",
+        help="this node's name in the logs (with --bus); default: the host's name",
+    )
+
+
+def _check_cluster(args: argparse.Namespace) -> None:
+    """Refuse a bus without a shared database, or addresses that are neither (status 2)."""
+    if args.bus is None:
+        if args.node is not None:
+            usage_error("serve", "--node names a node of several: it needs --bus")
+        return
+    if not args.bus.startswith(("redis://", "rediss://", "unix://")):
+        usage_error("serve", f"--bus takes Redis's address (redis://HOST:PORT/0), not {args.bus!r}")
+    if not str(args.db or "").startswith(("postgresql://", "postgres://")):
+        usage_error(
+            "serve",
+            "--bus needs --db postgresql://…: the nodes share one database, "
+            "and a SQLite file is one machine's",
+        )
+
+
 def _check_tls(args: argparse.Namespace) -> None:
     """Refuse TLS options that go without each other, or files that cannot serve (status 2)."""
     from c4tui.net.tls import TlsSetupError, server_context  # noqa: PLC0415
@@ -210,6 +244,7 @@ def run(args: argparse.Namespace) -> int:
     from c4tui.server.process import serve  # noqa: PLC0415
 
     _check_tls(args)
+    _check_cluster(args)
 
     config = ServerConfig(
         host=args.host,
@@ -229,5 +264,7 @@ def run(args: argparse.Namespace) -> int:
         tls_cert=args.tls_cert,
         tls_key=args.tls_key,
         tls_port=args.tls_port,
+        bus=args.bus,
+        node=args.node,
     )
     return serve(config)

@@ -12,7 +12,7 @@ from c4tui.engine import Move, Rules
 from c4tui.lobby.journal import EndReason
 from c4tui.lobby.ratings import Rating, Result, rated
 from c4tui.protocols.competition import PROVISIONAL_DEVIATION
-from c4tui.server.sqlite_standing import LEADERBOARD_QUERY
+from c4tui.server.sql_standing import LEADERBOARD_QUERY
 from c4tui.server.sqlite_store import MIGRATIONS, SqliteStore
 from tests.net.lobby_client import TEST_ROUNDS, LobbyClient, lobby_server, logged_in
 from tests.net.test_lobby_games import ANN_WINS, _accounts_only_database
@@ -242,7 +242,7 @@ async def test_a_failure_while_rating_keeps_nothing_of_the_end(
         def broken(*arguments: object) -> None:
             raise sqlite3.OperationalError("disk I/O error")
 
-        monkeypatch.setattr("c4tui.server.sqlite_standing._rate", broken)
+        monkeypatch.setattr("c4tui.server.sql_standing._rate", broken)
         with pytest.raises(sqlite3.OperationalError):
             await store.game_ended(number, "ann", EndReason.FOUR)
         assert [game.number for game in await store.unfinished_games()] == [number]

@@ -4,9 +4,11 @@ connection), choosing the engine, and the test servers themselves."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import sqlite3
 import subprocess
 import sys
+from collections.abc import AsyncIterator
 from pathlib import Path
 
 import psycopg
@@ -85,19 +87,26 @@ async def test_a_newer_schema_is_refused_and_left_untouched(lobby_db: str) -> No
         assert _rows(lobby_db, "SELECT version FROM schema_version") == [(newer,)]
 
 
-async def test_the_first_store_leads_until_its_connection_closes(postgres_url: str) -> None:
-    first, second = PostgresStore(postgres_url, TEST_ROUNDS), PostgresStore(postgres_url, 4)
-    await first.open()
-    await second.open()
+@contextlib.asynccontextmanager
+async def two_stores(url: str) -> AsyncIterator[tuple[PostgresStore, PostgresStore]]:
+    """Two nodes' stores on one database, each its own session; closed afterwards."""
+    stores = PostgresStore(url, TEST_ROUNDS), PostgresStore(url, TEST_ROUNDS)
     try:
+        for store in stores:
+            await store.open()
+        yield stores
+    finally:
+        for store in stores:
+            await store.close()
+
+
+async def test_the_first_store_leads_until_its_connection_closes(postgres_url: str) -> None:
+    async with two_stores(postgres_url) as (first, second):
         assert await first.try_lead(LEADER_KEY)
         assert not await second.try_lead(LEADER_KEY)
         assert await second.try_lead(LEADER_KEY + 1)  # another key is another lock
         await first.close()
         assert await _eventually_leads(second)
-    finally:
-        await first.close()
-        await second.close()
 
 
 async def _eventually_leads(store: PostgresStore) -> bool:
@@ -110,11 +119,8 @@ async def _eventually_leads(store: PostgresStore) -> bool:
 
 
 async def test_a_lost_connection_raises_store_lost_and_frees_the_lead(postgres_url: str) -> None:
-    store, other = PostgresStore(postgres_url, TEST_ROUNDS), PostgresStore(postgres_url, 4)
-    await store.open()
-    await other.open()
-    try:
-        assert await store.try_lead(LEADER_KEY)
+    async with two_stores(postgres_url) as (leader, other):
+        assert await leader.try_lead(LEADER_KEY)
         run_sql(  # the database ends the leader's session (as a failover would)
             postgres_url,
             "SELECT pg_terminate_backend(pid) FROM pg_locks"
@@ -122,13 +128,10 @@ async def test_a_lost_connection_raises_store_lost_and_frees_the_lead(postgres_u
             [(LEADER_KEY,)],
         )
         with pytest.raises(StoreLost):
-            await store.profile("ann")
+            await leader.profile("ann")
         with pytest.raises(StoreLost):  # and stays lost
-            await store.keep([])
+            await leader.keep([])
         assert await _eventually_leads(other)
-    finally:
-        await store.close()
-        await other.close()
 
 
 def test_the_location_hides_the_password() -> None:

@@ -136,10 +136,10 @@ def _add_lobby_options(serve: argparse.ArgumentParser) -> None:
     """The lobby's accounts and rooms."""
     serve.add_argument(
         "--db",
-        type=Path,
-        metavar="PATH",
-        help="the lobby's database of accounts and games (SQLite; created if missing, "
-        "an older accounts-only file is upgraded); "
+        metavar="PATH|URL",
+        help="the lobby's database of accounts and games: a SQLite file (created if missing, "
+        "an older accounts-only file is upgraded) or a PostgreSQL URL "
+        "(postgresql://user:password@host/name; needs pip install 'c4tui[server]'); "
         "default: accounts.sqlite3 in your user data directory",
     )
     serve.add_argument(

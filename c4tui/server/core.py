@@ -49,8 +49,7 @@ from c4tui.server.limits import (
 )
 from c4tui.server.lobby import LobbyService
 from c4tui.server.protocols import ServerProtocol, server_protocols, tictactoe_protocols
-from c4tui.server.sqlite_store import SqliteStore
-from c4tui.server.store import default_database
+from c4tui.server.stores import open_store
 from c4tui.server.tls_door import Arrival, PlainArrival, TlsDoor, Unopened
 
 log = logging.getLogger("c4tui.server")
@@ -73,7 +72,7 @@ class ServerConfig:
 
     ``ai_workers`` is the number of processes the AI searches in (None: one per core);
     ``ai_first`` lets the AI drop first where the protocol allows it (C4N); ``db`` is the
-    lobby's account database (None: a file in the user's data directory);
+    lobby's database (a file, a PostgreSQL URL; None: a file in the user's data directory);
     ``tictactoe_port``, if set, is where tic-tac-toe rooms for INFO1112 clients are
     served (0: any free port), with the lobby's accounts; ``reconnect_grace`` is how
     long a lobby player who dropped out of a game has to come back (0: it forfeits).
@@ -94,7 +93,7 @@ class ServerConfig:
     write_timeout: float = DEFAULT_WRITE_TIMEOUT
     ai_workers: int | None = None
     ai_first: bool = False
-    db: Path | None = None
+    db: str | Path | None = None
     bcrypt_rounds: int = DEFAULT_ROUNDS
     max_rooms: int = MAX_ROOMS
     tictactoe_port: int | None = None
@@ -119,7 +118,7 @@ class C4Server:
         """``now``: the steady clock timed games run on (a test may pass one it moves)."""
         self.config = config
         self.pool = SearchPool(config.ai_workers, queue_limit=max(1, config.max_connections))
-        store = SqliteStore(config.db or default_database(), config.bcrypt_rounds)
+        store = open_store(config.db, config.bcrypt_rounds)
         # The lobby's games are kept (the store is their keeper); tic-tac-toe's are not.
         self.lobby = LobbyService(
             store,
@@ -172,7 +171,7 @@ class C4Server:
     async def start(self) -> None:
         """Open the accounts and start listening (the AI's worker processes start too).
 
-        Raises OSError (the port), sqlite3.Error (the database) or TlsSetupError (TLS).
+        Raises OSError (the port), sqlite3.Error or StoreError (the database), TlsSetupError.
         """
         await self._open_lobby()
         self._server = await asyncio.start_server(

@@ -8,8 +8,11 @@ import signal
 import sqlite3
 
 from c4tui.net.tls import TlsSetupError
+from c4tui.server.cluster.messages import BusLost
 from c4tui.server.core import C4Server, ServerConfig
 from c4tui.server.program_ai import ProgramCheckFailed
+from c4tui.server.store import StoreError
+from c4tui.server.stores import EngineMissing
 from c4tui.server.tuning import new_event_loop, raise_open_file_limit, tune_garbage_collector
 
 log = logging.getLogger("c4tui.server")
@@ -26,12 +29,20 @@ def new_server(config: ServerConfig) -> C4Server:
 
 async def run_server(config: ServerConfig) -> int:
     """Serve until Ctrl-C or SIGTERM (or a node must stop); the exit status."""
-    server = new_server(config)
+    try:
+        server = new_server(config)
+    except EngineMissing as error:
+        log.error("%s", error)
+        return 1
     try:
         await server.ai.check()  # a program that will not start or answer stops us here
         await server.start()
-    except (OSError, sqlite3.Error) as error:
-        if isinstance(error, sqlite3.Error):
+    except BusLost as error:  # before OSError, which it is
+        log.error("cannot join the other nodes: %s", error)
+        await server.stop()
+        return 1
+    except (OSError, sqlite3.Error, StoreError) as error:
+        if isinstance(error, (sqlite3.Error, StoreError)):
             log.error("cannot open the database %s: %s", server.lobby.store.location, error)
         else:
             log.error("cannot listen on %s:%d: %s", config.host, config.port, error.strerror)

@@ -16,28 +16,14 @@ from __future__ import annotations
 
 import asyncio
 import sqlite3
-import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
-from datetime import UTC, datetime
 from pathlib import Path
 from typing import TypeVar
 
-from c4tui.engine import Move, Rules, format_move, parse_move
-from c4tui.lobby.journal import EndReason, GameBegan, GameEvent, MoveMade
-from c4tui.lobby.kinds import ConnectFourSettings
-from c4tui.protocols.competition import ProfileInfo
-from c4tui.protocols.terms import Clock, parse_clock
-from c4tui.server import sqlite_standing
 from c4tui.server.limits import DEFAULT_ROUNDS
-from c4tui.server.store import (
-    HISTORY_LIMIT,
-    LoginResult,
-    NewRatings,
-    StoredGame,
-    hash_password,
-    password_matches,
-)
+from c4tui.server.sql_store import SqlStore
+from c4tui.server.sql_work import Rows, Statement, Work, drive
 
 T = TypeVar("T")
 
@@ -84,23 +70,10 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
     ),
 )
 SCHEMA_VERSION = len(MIGRATIONS)
-#: Names looked up in one statement (SQLite's limit on parameters is well above it).
-_NAMES_PER_QUERY = 500
-_GAME_COLUMNS = (
-    'id, room, red, yellow, "columns", "rows", rules, rated, started, ended, winner, reason, clock'
-)
-_GameRow = tuple[
-    int, str, str, str, int, int, str, int, str, str | None, str | None, str | None, str | None
-]
 
 
 class NewerDatabaseError(sqlite3.DatabaseError):
     """The file was written by a newer c4tui (its schema is past what this one knows)."""
-
-
-def utc_now() -> str:
-    """The time now, UTC, ISO 8601 to the second (``2026-11-26T23:05:03Z``)."""
-    return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
 def migrate(connection: sqlite3.Connection) -> None:
@@ -119,7 +92,7 @@ def migrate(connection: sqlite3.Connection) -> None:
         connection.execute("COMMIT")
 
 
-class SqliteStore:
+class SqliteStore(SqlStore):
     """The ``LobbyStore`` in one SQLite file.
 
     Args:
@@ -130,13 +103,11 @@ class SqliteStore:
     """
 
     def __init__(self, path: Path, rounds: int = DEFAULT_ROUNDS, synchronous: str = "FULL") -> None:
+        super().__init__(rounds)
         self.path = path
-        self.rounds = rounds
         self.synchronous = synchronous
         self._database = ThreadPoolExecutor(1, thread_name_prefix="c4tui-store")
-        self._hashing = ThreadPoolExecutor(4, thread_name_prefix="c4tui-bcrypt")
         self._connection: sqlite3.Connection | None = None
-        self._under_way: dict[str, int] = {}  # room -> its game's number (the database thread's)
 
     @property
     def location(self) -> str:
@@ -146,6 +117,7 @@ class SqliteStore:
     async def open(self) -> None:
         """Open (and if need be create, or upgrade) the database."""
         await self._in_database(self._open)
+        await self._games_under_way()
 
     def _open(self) -> None:
         self.path.parent.mkdir(parents=True, exist_ok=True)
@@ -154,8 +126,6 @@ class SqliteStore:
         connection.execute(f"PRAGMA synchronous={self.synchronous}")
         migrate(connection)
         self._connection = connection
-        unfinished = self._execute("SELECT room, id FROM games WHERE ended IS NULL ORDER BY id")
-        self._under_way = dict(unfinished.fetchall())
 
     async def close(self) -> None:
         """Close the database and stop the threads."""
@@ -163,240 +133,29 @@ class SqliteStore:
             await self._in_database(self._connection.close)
             self._connection = None
         self._database.shutdown(wait=False)
-        self._hashing.shutdown(wait=False)
+        self._stop_hashing()
 
-    # ----- accounts ----------------------------------------------------------------
+    async def _run(self, work: Work[T]) -> T:
+        """Run ``work`` in the database's thread, in autocommit mode: each write committed."""
+        return await self._in_database(drive, work, self._rows)
 
-    async def register(self, user: str, password: str, bot: bool = False) -> bool:
-        """Create an account, on disk before this returns; False if the name is taken."""
-        if await self._in_database(self._stored_hash, user) is not None:
-            return False
-        hashed = await self._in_hashing(hash_password, password, self.rounds)
-        return await self._in_database(self._insert_account, user, hashed, bot)
+    async def _run_in_transaction(self, work: Work[T]) -> T:
+        """Run ``work`` in one transaction, in one trip to the database's thread."""
+        return await self._in_database(self._in_transaction, work)
 
-    def _insert_account(self, user: str, hashed: bytes, bot: bool) -> bool:
-        try:
-            self._execute(  # autocommit: committed when this returns
-                "INSERT INTO accounts (name, hash, created, bot) VALUES (?, ?, ?, ?)",
-                (user, hashed, time.time(), int(bot)),
-            )
-        except sqlite3.IntegrityError:
-            return False  # registered by someone else meanwhile
-        return True
-
-    async def check(self, user: str, password: str) -> LoginResult:
-        """Whether ``password`` is ``user``'s."""
-        hashed = await self._in_database(self._stored_hash, user)
-        if hashed is None:
-            return LoginResult.NO_SUCH_USER
-        matches = await self._in_hashing(password_matches, password, hashed)
-        return LoginResult.OK if matches else LoginResult.WRONG_PASSWORD
-
-    def _stored_hash(self, user: str) -> bytes | None:
-        row = self._execute("SELECT hash FROM accounts WHERE name = ?", (user,)).fetchone()
-        return None if row is None else bytes(row[0])
-
-    # ----- games -------------------------------------------------------------------
-
-    async def game_started(
-        self, room: str, red: str, yellow: str, settings: ConnectFourSettings, rated: bool = False
-    ) -> int:
-        """Keep a game that has just begun in ``room``; its number."""
-        return await self._in_database(self._insert_game, room, red, yellow, settings, rated)
-
-    def _insert_game(  # noqa: PLR0917 (a game's row, column by column)
-        self,
-        room: str,
-        red: str,
-        yellow: str,
-        settings: ConnectFourSettings,
-        rated: bool,
-        clock: Clock | None = None,
-    ) -> int:
-        columns, rows, rules = settings
-        cursor = self._execute(
-            'INSERT INTO games (room, red, yellow, "columns", "rows", rules, rated, started, clock)'
-            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            (
-                room,
-                red,
-                yellow,
-                columns,
-                rows,
-                rules.value,
-                int(rated),
-                utc_now(),
-                None if clock is None else clock.text,
-            ),
-        )
-        assert cursor.lastrowid is not None, "an INSERT into a rowid table has a rowid"
-        return cursor.lastrowid
-
-    async def move_played(self, game: int, ply: int, move: Move) -> None:
-        """Keep the move of ``ply`` in ``game``."""
-        await self._in_database(self._insert_move, game, ply, move)
-
-    def _insert_move(
-        self, game: int, ply: int, move: Move, left: tuple[int, int] | None = None
-    ) -> None:
-        """One move; ``left``: in a timed game, RED's and YELLOW's milliseconds after it."""
-        red_ms, yellow_ms = (None, None) if left is None else left
-        self._execute(
-            "INSERT INTO moves (game, ply, move, red_ms, yellow_ms) VALUES (?, ?, ?, ?, ?)",
-            (game, ply, format_move(move), red_ms, yellow_ms),
-        )
-
-    async def game_ended(
-        self, game: int, winner: str | None, reason: EndReason
-    ) -> NewRatings | None:
-        """Keep how ``game`` ended, and its players' records and ratings, in one transaction."""
-        return await self._in_database(self._in_transaction, self._end_game, game, winner, reason)
-
-    def _end_game(self, game: int, winner: str | None, reason: EndReason) -> NewRatings | None:
-        """The end, then what it does to the players' standing (inside a transaction)."""
-        self._execute(
-            "UPDATE games SET ended = ?, winner = ?, reason = ? WHERE id = ?",
-            (utc_now(), winner, reason.value, game),
-        )
-        return self._with_connection(sqlite_standing.game_finished, game, winner)
-
-    async def keep(
-        self, journal: Sequence[GameEvent[ConnectFourSettings, Move]]
-    ) -> list[NewRatings]:
-        """Keep what happened to the rooms' games, in order, in one transaction.
-
-        What the ratings became, for each rated game that ended (for RATING).
-        """
-        return await self._in_database(self._in_transaction, self._keep, journal)
-
-    def _keep(self, journal: Sequence[GameEvent[ConnectFourSettings, Move]]) -> list[NewRatings]:
-        changed = (self._keep_event(event) for event in journal)
-        return [ratings for ratings in changed if ratings is not None]
-
-    def _keep_event(self, event: GameEvent[ConnectFourSettings, Move]) -> NewRatings | None:
-        """One event of the journal; the rooms' games are known by room while under way."""
-        if isinstance(event, GameBegan):
-            terms = event.terms
-            number = self._insert_game(
-                event.room, event.red, event.yellow, event.settings, terms.rated, terms.clock
-            )
-            self._under_way[event.room] = number
-        elif isinstance(event, MoveMade):
-            self._insert_move(self._under_way[event.room], event.ply, event.move, event.clock)
-        else:
-            return self._end_game(self._under_way.pop(event.room), event.winner, event.reason)
-        return None
-
-    def _in_transaction(self, work: Callable[..., T], *args: object) -> T:
-        """``work`` in one transaction: committed whole, or rolled back whole if it raises."""
+    def _in_transaction(self, work: Work[T]) -> T:
         self._execute("BEGIN IMMEDIATE")
         try:
-            result = work(*args)
+            result = drive(work, self._rows)
         except BaseException:
             self._execute("ROLLBACK")
             raise
         self._execute("COMMIT")
         return result
 
-    async def unfinished_games(self) -> list[StoredGame]:
-        """Every game that began and has not ended, oldest first, with its moves."""
-        return await self._in_database(self._unfinished_games)
-
-    def _unfinished_games(self) -> list[StoredGame]:
-        rows = self._execute(
-            f"SELECT {_GAME_COLUMNS} FROM games WHERE ended IS NULL ORDER BY id"
-        ).fetchall()
-        return [self._with_moves(row) for row in rows]
-
-    async def history(self, user: str) -> list[int] | None:
-        """``user``'s finished games, newest first, at most HISTORY_LIMIT; None: no such user."""
-        return await self._in_database(self._history, user)
-
-    def _history(self, user: str) -> list[int] | None:
-        if self._stored_hash(user) is None:
-            return None
-        rows = self._execute(
-            "SELECT id FROM games WHERE (red = ? OR yellow = ?) AND ended IS NOT NULL"
-            " ORDER BY ended DESC, id DESC LIMIT ?",
-            (user, user, HISTORY_LIMIT),
-        ).fetchall()
-        return [int(row[0]) for row in rows]
-
-    async def game(self, number: int) -> StoredGame | None:
-        """Game ``number`` with its moves; None if there is none."""
-        return await self._in_database(self._game, number)
-
-    def _game(self, number: int) -> StoredGame | None:
-        row = self._execute(f"SELECT {_GAME_COLUMNS} FROM games WHERE id = ?", (number,)).fetchone()
-        return None if row is None else self._with_moves(row)
-
-    def _with_moves(self, row: _GameRow) -> StoredGame:
-        number, room, red, yellow, columns, rows, rules, rated = row[:8]
-        started, ended, winner, reason, clock_text = row[8:]
-        moves = self._execute(
-            "SELECT move, red_ms, yellow_ms FROM moves WHERE game = ? ORDER BY ply", (number,)
-        ).fetchall()
-        clock = None if clock_text is None else parse_clock(clock_text)
-        left = None
-        if clock is not None and moves and moves[-1][1] is not None:
-            left = (int(moves[-1][1]), int(moves[-1][2]))
-        return StoredGame(
-            number,
-            room,
-            red,
-            yellow,
-            (columns, rows, Rules(rules)),
-            tuple(parse_move(text) for text, _, _ in moves),
-            bool(rated),
-            started,
-            ended,
-            winner,
-            None if reason is None else EndReason(reason),
-            clock,
-            left,
-        )
-
-    # ----- standing (§5.3) ----------------------------------------------------------
-
-    async def profile(self, user: str) -> ProfileInfo | None:
-        """``user``'s rating and record; None: no such user."""
-        return await self._in_database(self._with_connection, sqlite_standing.profile, user)
-
-    async def leaderboard(self) -> list[tuple[str, float]]:
-        """The best established ratings, highest first, from the index ``accounts_by_rating``."""
-        return await self._in_database(self._with_connection, sqlite_standing.leaderboard)
-
-    async def change_password(self, user: str, new: str) -> None:
-        """Make ``new`` ``user``'s password, committed before this returns."""
-        hashed = await self._in_hashing(hash_password, new, self.rounds)
-        await self._in_database(
-            self._execute, "UPDATE accounts SET hash = ? WHERE name = ?", (hashed, user)
-        )
-
-    def _with_connection(self, work: Callable[..., T], *args: object) -> T:
-        """``work(connection, *args)`` (in the database's thread)."""
-        assert self._connection is not None, "the store is used only between open and close"
-        return work(self._connection, *args)
-
-    # ----- who is online (§5.5, PLAYERS) ---------------------------------------------
-
-    async def ratings(self, users: Sequence[str]) -> dict[str, tuple[float, bool]]:
-        """Each account's rating and whether it is a bot (names with no account left out)."""
-        return await self._in_database(self._ratings, list(users))
-
-    def _ratings(self, users: list[str]) -> dict[str, tuple[float, bool]]:
-        found: dict[str, tuple[float, bool]] = {}
-        for start in range(0, len(users), _NAMES_PER_QUERY):
-            names = users[start : start + _NAMES_PER_QUERY]
-            rows = self._execute(
-                "SELECT name, rating, bot FROM accounts"
-                f" WHERE name IN ({', '.join('?' * len(names))})",
-                tuple(names),
-            ).fetchall()
-            found.update((name, (float(rating), bool(bot))) for name, rating, bot in rows)
-        return found
-
-    # ----- threads -----------------------------------------------------------------
+    def _rows(self, statement: Statement) -> Rows:
+        """Every row ``statement`` returns (none for most writes)."""
+        return self._execute(*statement).fetchall()
 
     def _execute(self, statement: str, parameters: tuple[object, ...] = ()) -> sqlite3.Cursor:
         """One statement in autocommit mode: a write is committed when this returns."""
@@ -406,7 +165,3 @@ class SqliteStore:
     async def _in_database(self, work: Callable[..., T], *args: object) -> T:
         """Run ``work`` in the database's own thread (SQLite is used from one thread)."""
         return await asyncio.get_running_loop().run_in_executor(self._database, work, *args)
-
-    async def _in_hashing(self, work: Callable[..., T], *args: object) -> T:
-        """Run ``work`` (bcrypt, slow on purpose) in a hashing thread, off the event loop."""
-        return await asyncio.get_running_loop().run_in_executor(self._hashing, work, *args)

@@ -37,6 +37,18 @@ def default_database() -> Path:
     return data_folder() / "accounts.sqlite3"
 
 
+class StoreError(Exception):
+    """The store's database cannot be used: unreachable, or its schema newer than this c4tui's."""
+
+
+class StoreLost(StoreError, ConnectionError):
+    """The connection to the store's database is broken (or could not be made).
+
+    Whatever was not committed is lost; so is any session lock held on it (a node's
+    leadership), so the server must stop writing.
+    """
+
+
 class LoginResult(Enum):
     """LOGIN's outcome, in ACKSTATUS order."""
 

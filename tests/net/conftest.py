@@ -6,11 +6,14 @@ import asyncio
 import contextlib
 import threading
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
 from c4tui.server.core import C4Server, ServerConfig
 from c4tui.server.tuning import new_event_loop
+from tests.dbservers import PostgresServer, redis_server, start_postgres
+from tests.net.stores import ENGINES
 
 IDLE_TIMEOUT = 1.5
 
@@ -41,3 +44,37 @@ def server_in_a_thread(config: ServerConfig) -> Iterator[C4Server]:
         loop.call_soon_threadsafe(loop.stop)
         thread.join(10)
         loop.close()
+
+
+@pytest.fixture(scope="session")
+def postgres_server() -> Iterator[PostgresServer]:
+    """One PostgreSQL per worker for the whole run (skipped, or failed on CI, if missing)."""
+    database_server = start_postgres()
+    try:
+        yield database_server
+    finally:
+        database_server.stop()
+
+
+@pytest.fixture
+def postgres_url(postgres_server: PostgresServer) -> Iterator[str]:
+    """A fresh, empty database of its own for one test; dropped after it."""
+    url = postgres_server.database()
+    yield url
+    postgres_server.drop(url)
+
+
+@pytest.fixture(scope="session")
+def redis_url() -> Iterator[str]:
+    """One Redis per worker for the whole run (skipped, or failed on CI, if missing)."""
+    with redis_server() as url:
+        yield url
+
+
+@pytest.fixture(params=ENGINES)
+def lobby_db(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """A fresh database for the lobby on each engine: a SQLite file, a PostgreSQL URL."""
+    if request.param == "sqlite":
+        return str(tmp_path / "accounts.sqlite3")
+    url: str = request.getfixturevalue("postgres_url")
+    return url

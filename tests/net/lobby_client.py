@@ -16,11 +16,13 @@ TEST_ROUNDS = 4
 
 
 @contextlib.asynccontextmanager
-async def lobby_server(tmp_path: Path, **settings: object) -> AsyncIterator[C4Server]:
-    """A running server whose accounts live in ``tmp_path``."""
+async def lobby_server(
+    tmp_path: Path, db: str | None = None, **settings: object
+) -> AsyncIterator[C4Server]:
+    """A running server whose accounts live in ``db`` (None: a SQLite file in ``tmp_path``)."""
     config = ServerConfig(
         port=0,
-        db=tmp_path / "accounts.sqlite3",
+        db=tmp_path / "accounts.sqlite3" if db is None else db,
         bcrypt_rounds=TEST_ROUNDS,
         **settings,  # type: ignore[arg-type]
     )

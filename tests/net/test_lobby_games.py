@@ -17,6 +17,7 @@ from c4tui.lobby.kinds import ConnectFourSettings
 from c4tui.server.sqlite_store import SCHEMA_VERSION, SqliteStore
 from c4tui.server.store import LoginResult, NewRatings, password_digest
 from tests.net.lobby_client import TEST_ROUNDS, LobbyClient, lobby_server, logged_in
+from tests.net.stores import store_at
 from tests.net.test_lobby_server import play, playing
 from tests.net.test_serve_command import start
 
@@ -60,8 +61,8 @@ async def test_an_accounts_only_database_opens_and_gains_the_games(tmp_path: Pat
     await reopened.close()
 
 
-async def test_the_store_keeps_a_game_from_start_to_end(tmp_path: Path) -> None:
-    store = SqliteStore(tmp_path / "games.sqlite3", TEST_ROUNDS)
+async def test_the_store_keeps_a_game_from_start_to_end(lobby_db: str) -> None:
+    store = store_at(lobby_db)
     await store.open()
     try:
         for user in ("ann", "bob"):
@@ -88,8 +89,8 @@ async def test_the_store_keeps_a_game_from_start_to_end(tmp_path: Path) -> None:
         await store.close()
 
 
-async def test_history_and_game_answer_from_the_store(tmp_path: Path) -> None:
-    async with lobby_server(tmp_path) as server:
+async def test_history_and_game_answer_from_the_store(tmp_path: Path, lobby_db: str) -> None:
+    async with lobby_server(tmp_path, lobby_db) as server:
         stranger = await LobbyClient.connect(server.port)
         assert await stranger.ask("REGISTER:cid:pw") == "REGISTER:ACKSTATUS:0"
         assert await stranger.ask("HISTORY") == "BADAUTH"
@@ -120,8 +121,10 @@ async def test_history_and_game_answer_from_the_store(tmp_path: Path) -> None:
         assert await ann.ask("GAME") == "GAME:ACKSTATUS:1"
 
 
-async def test_a_forfeit_and_a_disconnect_are_kept_with_their_reasons(tmp_path: Path) -> None:
-    async with lobby_server(tmp_path, reconnect_grace=1) as server:
+async def test_a_forfeit_and_a_disconnect_are_kept_with_their_reasons(
+    tmp_path: Path, lobby_db: str
+) -> None:
+    async with lobby_server(tmp_path, lobby_db, reconnect_grace=1) as server:
         ann, bob = await playing(server.port)
         await play(ann, [bob], "DROP:4", "BOARDSTATUS")
         await play(bob, [ann], "FORFEIT", "GAMEEND")

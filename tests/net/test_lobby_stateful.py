@@ -39,7 +39,7 @@ from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, pr
 from c4tui.engine import DrawReason, GameState, Move, MoveKind, Player, Rules, format_move
 from c4tui.protocols.terms import CASUAL, Clock, Terms
 from c4tui.server.core import C4Server, ServerConfig
-from c4tui.server.sqlite_store import utc_now
+from c4tui.server.sql_games import utc_now
 from c4tui.server.store import HISTORY_LIMIT
 from tests.net.conftest import server_in_a_thread
 from tests.net.lobby_client import TEST_ROUNDS

@@ -6,15 +6,18 @@ import asyncio
 import sqlite3
 from pathlib import Path
 
+import psycopg
 import pytest
 
 from c4tui.engine import Move, Rules
 from c4tui.lobby.journal import EndReason
 from c4tui.lobby.ratings import Rating, Result, rated
 from c4tui.protocols.competition import PROVISIONAL_DEVIATION
-from c4tui.server.sqlite_standing import LEADERBOARD_QUERY
+from c4tui.server.sql_standing import LEADERBOARD_QUERY
 from c4tui.server.sqlite_store import MIGRATIONS, SqliteStore
+from c4tui.server.stores import is_postgres
 from tests.net.lobby_client import TEST_ROUNDS, LobbyClient, lobby_server, logged_in
+from tests.net.stores import run_sql, store_at
 from tests.net.test_lobby_games import ANN_WINS, _accounts_only_database
 from tests.net.test_lobby_server import play
 
@@ -49,10 +52,12 @@ def expected_after_a_win() -> tuple[Rating, Rating]:
     return rated(Rating(), [Result(Rating(), 1)]), rated(Rating(), [Result(Rating(), 0)])
 
 
-async def test_a_rated_game_tells_both_players_both_new_ratings(tmp_path: Path) -> None:
+async def test_a_rated_game_tells_both_players_both_new_ratings(
+    tmp_path: Path, lobby_db: str
+) -> None:
     winner, loser = expected_after_a_win()
     up, down = round(winner.rating), round(loser.rating)
-    async with lobby_server(tmp_path) as server:
+    async with lobby_server(tmp_path, lobby_db) as server:
         ann, bob = await rated_game(server.port)
         await ann_beats_bob(ann, bob)
         for client in (ann, bob):  # red's, then yellow's, to each
@@ -67,8 +72,8 @@ async def test_a_rated_game_tells_both_players_both_new_ratings(tmp_path: Path) 
         )
 
 
-async def test_a_casual_game_and_an_abort_change_no_rating(tmp_path: Path) -> None:
-    async with lobby_server(tmp_path) as server:
+async def test_a_casual_game_and_an_abort_change_no_rating(tmp_path: Path, lobby_db: str) -> None:
+    async with lobby_server(tmp_path, lobby_db) as server:
         ann, bob = await rated_game(server.port, ":4:4:classic:casual")
         await ann_beats_bob(ann, bob)
         assert await ann.quiet(0.3) and await bob.quiet(0.1)
@@ -82,8 +87,10 @@ async def test_a_casual_game_and_an_abort_change_no_rating(tmp_path: Path) -> No
         assert await ann.ask("LEADERBOARD") == "LEADERBOARD:ACKSTATUS:0:"
 
 
-async def test_a_rating_for_a_player_who_has_gone_is_not_sent(tmp_path: Path) -> None:
-    async with lobby_server(tmp_path, reconnect_grace=0) as server:
+async def test_a_rating_for_a_player_who_has_gone_is_not_sent(
+    tmp_path: Path, lobby_db: str
+) -> None:
+    async with lobby_server(tmp_path, lobby_db, reconnect_grace=0) as server:
         ann, bob = await rated_game(server.port)
         await play(ann, [bob], "DROP:1", "BOARDSTATUS")
         await play(bob, [ann], "DROP:2", "BOARDSTATUS")
@@ -94,19 +101,18 @@ async def test_a_rating_for_a_player_who_has_gone_is_not_sent(tmp_path: Path) ->
         assert (await ann.ask("PROFILE:bob")).startswith("PROFILE:ACKSTATUS:0:bob:1")
 
 
-async def test_profiles_and_the_leaderboard_are_true_after_a_restart(tmp_path: Path) -> None:
-    async with lobby_server(tmp_path) as server:
+async def test_profiles_and_the_leaderboard_are_true_after_a_restart(
+    tmp_path: Path, lobby_db: str
+) -> None:
+    async with lobby_server(tmp_path, lobby_db) as server:
         ann, bob = await rated_game(server.port)
         await ann_beats_bob(ann, bob)
         assert (await ann.line()).startswith("RATING:ann") and await ann.line()
         before = await ann.ask("PROFILE:ann")
     # Deviations above 110 keep both off the leaderboard; make ann's established.
-    connection = sqlite3.connect(tmp_path / "accounts.sqlite3")
-    connection.execute("UPDATE accounts SET deviation = 60 WHERE name = 'ann'")
-    connection.commit()
-    connection.close()
+    run_sql(lobby_db, "UPDATE accounts SET deviation = 60 WHERE name = 'ann'")
     winner, _ = expected_after_a_win()
-    async with lobby_server(tmp_path) as server:
+    async with lobby_server(tmp_path, lobby_db) as server:
         cid = await logged_in(server.port, "cid")
         after = await cid.ask("PROFILE:ann")
         assert after.split(":")[:5] == before.split(":")[:5] and after.endswith(":1:1:0:0:0")
@@ -123,22 +129,22 @@ async def test_the_leaderboard_reads_the_partial_index(tmp_path: Path) -> None:
     assert f"deviation < {PROVISIONAL_DEVIATION}" in LEADERBOARD_QUERY
 
 
-async def test_the_leaderboard_lists_the_20_best_established_ones(tmp_path: Path) -> None:
-    async with lobby_server(tmp_path) as server:
+async def test_the_leaderboard_lists_the_20_best_established_ones(
+    tmp_path: Path, lobby_db: str
+) -> None:
+    async with lobby_server(tmp_path, lobby_db) as server:
         await (await logged_in(server.port, "ann")).close()
-    connection = sqlite3.connect(tmp_path / "accounts.sqlite3")
     rows = [
         (f"p{n}", b"x", 0, 1000 + n, 50 if n % 3 else 200, 1 if n != 40 else 0) for n in range(60)
     ]
-    connection.executemany(
+    run_sql(
+        lobby_db,
         "INSERT INTO accounts (name, hash, created, rating, deviation, rated_games)"
         " VALUES (?, ?, ?, ?, ?, ?)",
         rows,
     )
-    connection.commit()
-    connection.close()
     best = [n for n in range(59, -1, -1) if n % 3 and n != 40][:20]
-    async with lobby_server(tmp_path) as server:
+    async with lobby_server(tmp_path, lobby_db) as server:
         ann = await LobbyClient.connect(server.port)
         assert await ann.ask("LOGIN:ann:pw") == "LOGIN:ACKSTATUS:0"
         answer = await ann.ask("LEADERBOARD")
@@ -177,8 +183,8 @@ async def test_an_old_database_migrates_and_its_finished_games_count(tmp_path: P
         await store.close()
 
 
-async def test_registerbot_marks_the_account(tmp_path: Path) -> None:
-    async with lobby_server(tmp_path) as server:
+async def test_registerbot_marks_the_account(tmp_path: Path, lobby_db: str) -> None:
+    async with lobby_server(tmp_path, lobby_db) as server:
         client = await LobbyClient.connect(server.port)
         assert await client.ask("REGISTERBOT:robo:s:e:c") == "REGISTERBOT:ACKSTATUS:0"
         assert await client.ask("REGISTERBOT:robo:other") == "REGISTERBOT:ACKSTATUS:1"
@@ -187,8 +193,10 @@ async def test_registerbot_marks_the_account(tmp_path: Path) -> None:
         assert await client.ask("PROFILE:robo") == "PROFILE:ACKSTATUS:0:robo:1500:350:0:0:0:0:1"
 
 
-async def test_a_changed_password_logs_in_and_the_old_one_no_longer(tmp_path: Path) -> None:
-    async with lobby_server(tmp_path) as server:
+async def test_a_changed_password_logs_in_and_the_old_one_no_longer(
+    tmp_path: Path, lobby_db: str
+) -> None:
+    async with lobby_server(tmp_path, lobby_db) as server:
         ann = await logged_in(server.port, "ann", "old:pw")
         assert await ann.ask("NEWPASSWORD:new") == "NEWPASSWORD:ACKSTATUS:1"  # no PASSWORD
         assert await ann.ask("PASSWORD:old:pw") == "PASSWORD:ACKSTATUS:0"
@@ -226,11 +234,16 @@ async def test_a_password_check_expires(tmp_path: Path, monkeypatch: pytest.Monk
         assert await ann.ask("NEWPASSWORD:new") == "NEWPASSWORD:ACKSTATUS:1"
 
 
+#: A failure of each engine's disk, as its driver raises it.
+DISK_ERRORS = {"sqlite": sqlite3.OperationalError, "postgresql": psycopg.OperationalError}
+
+
 async def test_a_failure_while_rating_keeps_nothing_of_the_end(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    lobby_db: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """The end, the records and the ratings are one transaction: all of it or none."""
-    store = SqliteStore(tmp_path / "accounts.sqlite3", TEST_ROUNDS)
+    store = store_at(lobby_db)
+    disk_error = DISK_ERRORS["postgresql" if is_postgres(lobby_db) else "sqlite"]
     await store.open()
     try:
         for user in ("ann", "bob"):
@@ -240,10 +253,10 @@ async def test_a_failure_while_rating_keeps_nothing_of_the_end(
             await store.move_played(number, ply, Move.drop(ply))
 
         def broken(*arguments: object) -> None:
-            raise sqlite3.OperationalError("disk I/O error")
+            raise disk_error("disk I/O error")
 
-        monkeypatch.setattr("c4tui.server.sqlite_standing._rate", broken)
-        with pytest.raises(sqlite3.OperationalError):
+        monkeypatch.setattr("c4tui.server.sql_standing._rate", broken)
+        with pytest.raises(disk_error):
             await store.game_ended(number, "ann", EndReason.FOUR)
         assert [game.number for game in await store.unfinished_games()] == [number]
         info = await store.profile("ann")

@@ -1,13 +1,11 @@
-"""Each account's standing in the SQLite store: its record, its Glicko-2 rating, the leaderboard.
+"""Each account's standing in the lobby's store: its record, its Glicko-2 rating, the leaderboard.
 
-Plain functions on the store's connection, run in its database thread. A game's
-end changes both players' records, and for a rated game both ratings, inside the
-transaction that keeps the end (``SqliteStore``): a crash keeps all of it or none.
+Work (``sql_work``) in the SQL both engines speak. A game's end changes both
+players' records, and for a rated game both ratings, inside the transaction that
+keeps the end (``sql_store.SqlStore``): a crash keeps all of it or none.
 """
 
 from __future__ import annotations
-
-import sqlite3
 
 from c4tui.lobby.ratings import Rating, Result, rated
 from c4tui.protocols.competition import (
@@ -16,6 +14,7 @@ from c4tui.protocols.competition import (
     ProfileInfo,
     RatingChange,
 )
+from c4tui.server.sql_work import Statement, Work
 from c4tui.server.store import NewRatings
 
 #: A game is rated once both players have moved (§5.3: an abort before that is not).
@@ -33,60 +32,56 @@ _PROFILE_QUERY = (
 )
 
 
-def game_finished(
-    connection: sqlite3.Connection, game: int, winner: str | None
-) -> NewRatings | None:
+def game_finished(game: int, winner: str | None) -> Work[NewRatings | None]:
     """Count the ended ``game`` in its players' records and, if rated, their ratings.
 
     Runs inside the transaction that keeps the end. None: no rating changed (a casual
     game, or one that ended before both players moved).
     """
-    row = connection.execute(
+    rows = yield (
         "SELECT red, yellow, rated, (SELECT count(*) FROM moves WHERE game = games.id)"
         " FROM games WHERE id = ?",
         (game,),
-    ).fetchone()
-    if row is None:
+    )
+    if not rows:
         return None
-    red, yellow, is_rated, plies = row
+    red, yellow, is_rated, plies = rows[0]
     red_score = 0.5 if winner is None else float(winner == red)
-    _count(connection, red, red_score)
-    _count(connection, yellow, 1 - red_score)
+    yield _count(red, red_score)
+    yield _count(yellow, 1 - red_score)
     if not is_rated or plies < RATED_FROM_PLY or red == yellow:
         return None
-    before_red, before_yellow = _rating(connection, red), _rating(connection, yellow)
+    before_red, before_yellow = (yield from _rating(red)), (yield from _rating(yellow))
     after_red = rated(before_red, [Result(before_yellow, red_score)])
     after_yellow = rated(before_yellow, [Result(before_red, 1 - red_score)])
     return NewRatings(
-        _rate(connection, red, before_red, after_red),
-        _rate(connection, yellow, before_yellow, after_yellow),
+        (yield from _rate(red, before_red, after_red)),
+        (yield from _rate(yellow, before_yellow, after_yellow)),
     )
 
 
-def _count(connection: sqlite3.Connection, user: str, score: float) -> None:
+def _count(user: str, score: float) -> Statement:
     """One more game in ``user``'s record: a win (1), a draw (0.5) or a loss (0)."""
-    connection.execute(
+    return (
         "UPDATE accounts SET games = games + 1, wins = wins + ?, draws = draws + ?,"
         " losses = losses + ? WHERE name = ?",
         (int(score == 1), int(score == 0.5), int(score == 0), user),
     )
 
 
-def _rating(connection: sqlite3.Connection, user: str) -> Rating:
+def _rating(user: str) -> Work[Rating]:
     """``user``'s rating now (a new account's, for a name with no account)."""
-    row = connection.execute(
-        "SELECT rating, deviation, volatility FROM accounts WHERE name = ?", (user,)
-    ).fetchone()
-    return Rating() if row is None else Rating(*row)
+    rows = yield ("SELECT rating, deviation, volatility FROM accounts WHERE name = ?", (user,))
+    return Rating(*rows[0]) if rows else Rating()
 
 
-def _rate(connection: sqlite3.Connection, user: str, before: Rating, after: Rating) -> RatingChange:
+def _rate(user: str, before: Rating, after: Rating) -> Work[RatingChange]:
     """Keep ``user``'s new rating; the change as RATING says it.
 
     The change is between the whole numbers people see (1500 → 1512 is +12), so the
     two always add up on screen.
     """
-    connection.execute(
+    yield (
         "UPDATE accounts SET rating = ?, deviation = ?, volatility = ?,"
         " rated_games = rated_games + 1 WHERE name = ?",
         (after.rating, after.deviation, after.volatility, user),
@@ -94,15 +89,16 @@ def _rate(connection: sqlite3.Connection, user: str, before: Rating, after: Rati
     return RatingChange(user, round(after.rating), round(after.rating) - round(before.rating))
 
 
-def profile(connection: sqlite3.Connection, user: str) -> ProfileInfo | None:
+def profile(user: str) -> Work[ProfileInfo | None]:
     """``user``'s standing (rating and deviation rounded, as PROFILE says them); None: no user."""
-    row = connection.execute(_PROFILE_QUERY, (user,)).fetchone()
-    if row is None:
+    rows = yield (_PROFILE_QUERY, (user,))
+    if not rows:
         return None
-    name, rating, deviation, games, wins, draws, losses, bot = row
+    name, rating, deviation, games, wins, draws, losses, bot = rows[0]
     return ProfileInfo(name, round(rating), round(deviation), games, wins, draws, losses, bool(bot))
 
 
-def leaderboard(connection: sqlite3.Connection) -> list[tuple[str, float]]:
+def leaderboard() -> Work[list[tuple[str, float]]]:
     """The best established ratings, highest first (``LEADERBOARD_QUERY``)."""
-    return [(str(name), float(rating)) for name, rating in connection.execute(LEADERBOARD_QUERY)]
+    rows = yield (LEADERBOARD_QUERY, ())
+    return [(str(name), float(rating)) for name, rating in rows]

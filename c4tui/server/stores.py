@@ -1,0 +1,42 @@
+"""Which engine keeps the lobby: a file path means SQLite, a ``postgresql://`` URL PostgreSQL.
+
+psycopg is imported only for a PostgreSQL URL, so a server on SQLite needs nothing
+beyond c4tui's own dependencies (PostgreSQL needs the ``server`` extra).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TypeGuard
+
+from c4tui.server.sqlite_store import SqliteStore
+from c4tui.server.store import LobbyStore, default_database
+
+#: How a database's address names PostgreSQL (anything else is a file for SQLite).
+POSTGRES_SCHEMES = ("postgresql://", "postgres://")
+
+
+class EngineMissing(RuntimeError):
+    """The database asked for needs a driver that is not installed."""
+
+
+def is_postgres(db: str | Path | None) -> TypeGuard[str]:
+    """Whether ``db`` is a PostgreSQL URL."""
+    return isinstance(db, str) and db.startswith(POSTGRES_SCHEMES)
+
+
+def open_store(db: str | Path | None, rounds: int) -> LobbyStore:
+    """The store for ``db`` (not yet opened): a PostgreSQL URL, or a SQLite file.
+
+    ``db`` None is the file in the user's data directory (``default_database``);
+    ``rounds`` is bcrypt's cost. Raises EngineMissing for a PostgreSQL URL without psycopg.
+    """
+    if is_postgres(db):
+        try:
+            from c4tui.server.postgres_store import PostgresStore  # noqa: PLC0415
+        except ImportError as error:
+            raise EngineMissing(
+                f"PostgreSQL needs psycopg ({error}): pip install 'c4tui[server]'"
+            ) from error
+        return PostgresStore(db, rounds)
+    return SqliteStore(Path(db) if db is not None else default_database(), rounds)

@@ -128,8 +128,14 @@ class SqlStore(ABC):
         return await self._run_in_transaction(sql_games.keep(journal, self._under_way))
 
     async def unfinished_games(self) -> list[StoredGame]:
-        """Every game that began and has not ended, oldest first, with its moves."""
-        return await self._run(sql_games.unfinished_games())
+        """Every game that began and has not ended, oldest first, with its moves.
+
+        The games under way are learnt again from them: the rooms are about to be
+        restored, and another node may have begun these games since this store opened.
+        """
+        games = await self._run(sql_games.unfinished_games())
+        self._under_way = {game.room: game.number for game in games}
+        return games
 
     async def history(self, user: str) -> list[int] | None:
         """``user``'s finished games, newest first, at most HISTORY_LIMIT; None: no such user."""

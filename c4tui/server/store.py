@@ -146,7 +146,11 @@ class LobbyStore(Protocol):
         """
 
     async def unfinished_games(self) -> list[StoredGame]:
-        """Every game that began and has not ended, with its moves (to restore them)."""
+        """Every game that began and has not ended, with its moves (to restore them).
+
+        The store takes them as the games under way that ``keep`` goes on with: a
+        node taking a lobby over learns the games another node began.
+        """
 
     async def history(self, user: str) -> list[int] | None:
         """``user``'s finished games, newest first, at most HISTORY_LIMIT; None: no such user."""

@@ -90,6 +90,7 @@ class ClusterNode(C4Server):
         self.bus = Bus(config.bus)
         self.name = f"{config.node or socket.gethostname()}-{secrets.token_hex(3)}"
         self.leading = False
+        self._taking_over = False  # from winning the lock until the games are back
         self._leadership = leadership
         self._leader: str | None = None
         self._leader_seen = 0.0
@@ -171,13 +172,15 @@ class ClusterNode(C4Server):
 
     async def _take_over(self) -> None:
         """Lead: listen for the other nodes' clients, bring back the games in progress."""
-        log.info("node %s leads the lobby now", self.name)
+        log.info("node %s takes the lobby over", self.name)
         self._drop_forwarded(ByeReason.SHUTDOWN)  # they were served by the leader before us
+        self._taking_over = True  # listen to the lobby's channel from now on
+        await self._listening.wait()
+        await self._restore_games()  # before any client is served: they find their games
+        self.lobby.start_clocks()
         self.leading = True
         self._leader = self.name
-        await self._listening.wait()
-        await self._restore_games()
-        self.lobby.start_clocks()
+        log.info("node %s leads the lobby now", self.name)
         with contextlib.suppress(BusLost):
             await self.bus.publish(self.bus.nodes_channel, Leading(self.name))
 
@@ -185,7 +188,7 @@ class ClusterNode(C4Server):
 
     def _channels(self) -> set[str]:
         mine = {self.bus.nodes_channel, self.bus.node_channel(self.name)}
-        return mine | {self.bus.lobby_channel} if self.leading else mine
+        return mine | {self.bus.lobby_channel} if self._taking_over else mine
 
     def _subscribed(self, channels: set[str]) -> None:
         if self.bus.lobby_channel in channels:
@@ -230,7 +233,10 @@ class ClusterNode(C4Server):
         if node == self.name:
             return
         if self.leading:
-            self._must_stop(f"node {node} says it leads too: node {self.name} stops")
+            self._must_stop(  # the lock is another's: this node's session with it is gone
+                f"node {node} leads the lobby now: node {self.name} has lost the lead"
+                " (and with it the database) and stops"
+            )
             return
         if self._leader not in (None, node):
             self._drop_forwarded(ByeReason.SHUTDOWN)  # the old leader's clients come back
@@ -275,9 +281,12 @@ class ClusterNode(C4Server):
             del self._forwarded[session]
 
     async def _a_leader(self) -> bool:
-        """Wait up to LEADER_WAIT seconds for a node to lead (this one, or another)."""
+        """Wait up to LEADER_WAIT seconds for a node to lead (this one, or another).
+
+        False at once while this node is off the bus: it cannot reach the lobby.
+        """
         deadline = time.monotonic() + LEADER_WAIT
-        while time.monotonic() < deadline:
+        while self._on_bus and time.monotonic() < deadline:  # off the bus: no lobby here
             if self.leading or (self._leader is not None and self._on_bus):
                 return True
             await asyncio.sleep(BEAT / 10)

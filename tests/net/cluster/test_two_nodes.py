@@ -15,6 +15,8 @@ from pathlib import Path
 import psycopg
 import pytest
 
+from c4tui.client.comeback import Account, Comeback, come_back
+from c4tui.protocols import lobby as wire
 from tests.dbservers import redis_server
 from tests.net.cluster.nodes import CONVERSATION_SECONDS, Node, logged_in_again, two_nodes
 from tests.net.lobby_client import LobbyClient, logged_in
@@ -106,3 +108,26 @@ def test_killing_either_node_mid_game_loses_no_game(
         rows = database.execute("SELECT winner, reason, ended IS NOT NULL FROM games").fetchall()
         moves = database.execute("SELECT count(*) FROM moves").fetchone()
     assert rows == [("ann", "four", True)] and moves == (7,), (rows, moves)
+
+
+async def our_client_comes_back(victim: Node, survivor: Node) -> None:
+    """c4tui's own client, knowing both nodes, comes back to the survivor by itself."""
+    await six_moves(victim.port, survivor.port)  # ann's connection is on the victim
+    victim.kill()
+    nodes = f"127.0.0.1:{victim.port},127.0.0.1:{survivor.port}"  # as typed in the host field
+    comeback = await come_back(Account(nodes, victim.port, "ann", "pw"), delays=(0.5,) * 40)
+    assert isinstance(comeback, Comeback), comeback
+    assert comeback.rejoined == "r1"
+    assert await comeback.link.pushed() == wire.Rejoin("r1")
+    start = await comeback.link.pushed()
+    assert isinstance(start, wire.InProgress) and start.to_move == "ann"
+    await comeback.link.close()
+
+
+@pytest.mark.parametrize("victim", ["a", "b"], ids=["the leader", "the other node"])
+def test_our_client_comes_back_through_the_other_node(
+    nodes: tuple[Node, Node], victim: str
+) -> None:
+    a, b = nodes
+    killed, survivor = (a, b) if victim == "a" else (b, a)
+    asyncio.run(asyncio.wait_for(our_client_comes_back(killed, survivor), CONVERSATION_SECONDS))

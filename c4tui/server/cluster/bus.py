@@ -9,6 +9,7 @@ does not retry on its own for the same reason.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import logging
 from collections.abc import Callable
@@ -50,6 +51,8 @@ class Bus:
         self.url = url
         self.prefix = f"c4tui:{urlsplit(url).path.strip('/') or '0'}"
         self._redis: Redis | None = None
+        self._waiting: list[tuple[str, bytes, asyncio.Future[None]]] = []
+        self._sender: asyncio.Task[None] | None = None
 
     @property
     def location(self) -> str:
@@ -89,11 +92,37 @@ class Bus:
             raise BusLost(f"Redis at {self.location}: {error}") from None
 
     async def publish(self, channel: str, message: BusMessage) -> None:
-        """Publish ``message`` on ``channel``. Raises BusLost if Redis does not take it."""
-        try:
-            await self._client().publish(channel, encode(message))
-        except (RedisError, OSError) as error:
-            raise BusLost(f"Redis at {self.location}: {error}") from None
+        """Publish ``message`` on ``channel``; back once Redis has it. Raises BusLost.
+
+        Messages published meanwhile go together, in the order they were published,
+        in one pipelined write on one connection (``_send_waiting``): a leader
+        answering hundreds of clients at once makes one trip to Redis, not hundreds.
+        """
+        sent = asyncio.get_running_loop().create_future()
+        self._waiting.append((channel, encode(message), sent))
+        if self._sender is None or self._sender.done():
+            self._sender = asyncio.create_task(self._send_waiting())
+        await sent
+
+    async def _send_waiting(self) -> None:
+        """Send what waits, batch after batch, telling each publisher how its batch went."""
+        while self._waiting:
+            batch, self._waiting = self._waiting, []
+            outcome: BusLost | None = None
+            try:
+                pipeline = self._client().pipeline(transaction=False)
+                for channel, data, _ in batch:
+                    pipeline.publish(channel, data)
+                await pipeline.execute()
+            except (RedisError, OSError) as error:
+                outcome = BusLost(f"Redis at {self.location}: {error}")
+            for _, _, sent in batch:
+                if sent.done():  # its publisher was cancelled
+                    continue
+                if outcome is None:
+                    sent.set_result(None)
+                else:
+                    sent.set_exception(outcome)
 
     async def listen(
         self,

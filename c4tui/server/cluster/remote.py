@@ -123,11 +123,23 @@ class RemoteClients:
             return
         stream = self._streams.get((message.node, message.session))
         if stream is None:
-            return  # it ended here already
+            if isinstance(message, Line):  # ended here while the bus was away: cut it off
+                self._orphan(message.node, message.session)
+            return
         if isinstance(message, Line):
             stream.heard(message.text)
         else:
             stream.hung_up()
+
+    def _orphan(self, node: str, session: int) -> None:
+        """Tell ``node`` to cut off a client this node no longer serves (it comes back)."""
+        task = asyncio.create_task(self._tell(node, Abort(session)))
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def _tell(self, node: str, message: Abort) -> None:
+        with contextlib.suppress(BusLost):
+            await self._bus.publish(self._bus.node_channel(node), message)
 
     def _open(self, node: str, session: int) -> None:
         stream = RemoteStream(self._bus, node, session)

@@ -23,6 +23,7 @@ LATE_IMPORTS_ALLOWED = {
     "match/backends/network/__init__.py": "the connection loads when the seat starts",
     "match/pool.py": "the solver loads in the pool's processes only",
     "match/backends/program.py": "a program's machinery (outside/) loads when one is asked for",
+    "server/stores.py": "psycopg (the server extra) loads only for a PostgreSQL database",
 }
 
 

@@ -20,7 +20,7 @@ from c4tui.server.postgres_store import PostgresStore, without_password
 from c4tui.server.sqlite_store import SqliteStore
 from c4tui.server.store import LoginResult, StoreLost, default_database
 from c4tui.server.stores import EngineMissing, is_postgres, open_store
-from tests.dbservers import free_port
+from tests.dbservers import free_port, missing
 from tests.net.lobby_client import TEST_ROUNDS
 from tests.net.stores import run_sql, store_at
 
@@ -178,3 +178,14 @@ async def test_the_redis_server_answers_ping(redis_url: str) -> None:
         assert await client.ping()
     finally:
         await client.aclose()
+
+
+def test_a_missing_server_skips_saying_what_to_install_and_fails_on_ci(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.delenv("CI", raising=False)
+    with pytest.raises(pytest.skip.Exception, match=r"apt-get install postgresql$"):
+        missing("PostgreSQL", "postgresql")
+    monkeypatch.setenv("CI", "true")
+    with pytest.raises(pytest.fail.Exception, match="PostgreSQL is not installed"):
+        missing("PostgreSQL", "postgresql")

@@ -2,8 +2,9 @@
 
 The lobby talks to a ``LobbyStore`` only, so its two engines, SQLite
 (``c4tui.server.sqlite_store``) and PostgreSQL (``c4tui.server.postgres_store``),
-stand side by side without touching the rooms or the server. Every method that writes has committed before it returns: the
-server announces an account, a move or a game's end only once it is on disk.
+stand side by side without touching the rooms or the server. Every method that
+writes has committed before it returns: the server announces an account, a move
+or a game's end only once it is on disk.
 
 Passwords are kept as bcrypt hashes only. bcrypt reads just 72 bytes, so it
 hashes the base64 of the password's SHA-256: every character counts.

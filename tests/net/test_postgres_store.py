@@ -17,6 +17,7 @@ import redis.asyncio
 
 from c4tui.server import postgres_store, sqlite_store
 from c4tui.server.postgres_store import PostgresStore, without_password
+from c4tui.server.sql_standing import LEADERBOARD_QUERY
 from c4tui.server.sqlite_store import SqliteStore
 from c4tui.server.store import LoginResult, StoreLost, default_database
 from c4tui.server.stores import EngineMissing, is_postgres, open_store
@@ -189,3 +190,13 @@ def test_a_missing_server_skips_saying_what_to_install_and_fails_on_ci(
     monkeypatch.setenv("CI", "true")
     with pytest.raises(pytest.fail.Exception, match="PostgreSQL is not installed"):
         missing("PostgreSQL", "postgresql")
+
+
+async def test_the_leaderboard_can_read_the_partial_index(postgres_url: str) -> None:
+    store = PostgresStore(postgres_url, TEST_ROUNDS)
+    await store.open()
+    await store.close()
+    with psycopg.connect(postgres_url) as connection:
+        connection.execute("SET enable_seqscan = off")  # a tiny table: make the index's use show
+        plan = " ".join(str(row[0]) for row in connection.execute(f"EXPLAIN {LEADERBOARD_QUERY}"))
+    assert "Index Scan using accounts_by_rating" in plan and "Sort" not in plan

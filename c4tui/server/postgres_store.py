@@ -137,13 +137,13 @@ class PostgresStore(SqlStore):
         try:
             self._connection = await psycopg.AsyncConnection.connect(self.url, autocommit=True)
         except psycopg.OperationalError as error:
-            raise StoreLost(f"cannot reach {self.location}: {error}") from error
+            raise StoreLost(str(error)) from error  # the log names the database
         try:
             while await self._run_in_transaction(migrate()):
                 pass
         except psycopg.Error as error:
-            raise StoreError(f"cannot set up {self.location}: {error}") from error
-        await self._games_under_way()
+            raise StoreError(str(error)) from error
+        await self._learn_games_under_way()
 
     async def close(self) -> None:
         """Close the connection (which releases its advisory locks) and stop the threads."""

@@ -67,7 +67,7 @@ class SqlStore(ABC):
     async def _run_in_transaction(self, work: Work[T]) -> T:
         """Run ``work`` in one transaction: committed whole, or rolled back whole if it raises."""
 
-    async def _games_under_way(self) -> None:
+    async def _learn_games_under_way(self) -> None:
         """Learn each room's game in progress (once the tables are there)."""
         self._under_way = await self._run(sql_games.games_under_way())
 

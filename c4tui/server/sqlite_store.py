@@ -117,7 +117,7 @@ class SqliteStore(SqlStore):
     async def open(self) -> None:
         """Open (and if need be create, or upgrade) the database."""
         await self._in_database(self._open)
-        await self._games_under_way()
+        await self._learn_games_under_way()
 
     def _open(self) -> None:
         self.path.parent.mkdir(parents=True, exist_ok=True)

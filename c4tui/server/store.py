@@ -1,9 +1,10 @@
 """What the lobby keeps on disk, behind one small interface: accounts, games and their moves.
 
-The lobby talks to a ``LobbyStore`` only, so a second engine (PostgreSQL) can
-stand beside SQLite (``c4tui.server.sqlite_store``) without touching the rooms
-or the server. Every method that writes has committed before it returns: the
-server announces an account, a move or a game's end only once it is on disk.
+The lobby talks to a ``LobbyStore`` only, so its two engines, SQLite
+(``c4tui.server.sqlite_store``) and PostgreSQL (``c4tui.server.postgres_store``),
+stand side by side without touching the rooms or the server. Every method that
+writes has committed before it returns: the server announces an account, a move
+or a game's end only once it is on disk.
 
 Passwords are kept as bcrypt hashes only. bcrypt reads just 72 bytes, so it
 hashes the base64 of the password's SHA-256: every character counts.

@@ -17,10 +17,11 @@ import redis.asyncio
 
 from c4tui.server import postgres_store, sqlite_store
 from c4tui.server.postgres_store import PostgresStore, without_password
+from c4tui.server.sql_standing import LEADERBOARD_QUERY
 from c4tui.server.sqlite_store import SqliteStore
 from c4tui.server.store import LoginResult, StoreLost, default_database
 from c4tui.server.stores import EngineMissing, is_postgres, open_store
-from tests.dbservers import free_port
+from tests.dbservers import free_port, missing
 from tests.net.lobby_client import TEST_ROUNDS
 from tests.net.stores import run_sql, store_at
 
@@ -178,3 +179,24 @@ async def test_the_redis_server_answers_ping(redis_url: str) -> None:
         assert await client.ping()
     finally:
         await client.aclose()
+
+
+def test_a_missing_server_skips_saying_what_to_install_and_fails_on_ci(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.delenv("CI", raising=False)
+    with pytest.raises(pytest.skip.Exception, match=r"apt-get install postgresql$"):
+        missing("PostgreSQL", "postgresql")
+    monkeypatch.setenv("CI", "true")
+    with pytest.raises(pytest.fail.Exception, match="PostgreSQL is not installed"):
+        missing("PostgreSQL", "postgresql")
+
+
+async def test_the_leaderboard_can_read_the_partial_index(postgres_url: str) -> None:
+    store = PostgresStore(postgres_url, TEST_ROUNDS)
+    await store.open()
+    await store.close()
+    with psycopg.connect(postgres_url) as connection:
+        connection.execute("SET enable_seqscan = off")  # a tiny table: make the index's use show
+        plan = " ".join(str(row[0]) for row in connection.execute(f"EXPLAIN {LEADERBOARD_QUERY}"))
+    assert "Index Scan using accounts_by_rating" in plan and "Sort" not in plan

@@ -24,7 +24,6 @@ LATE_IMPORTS_ALLOWED = {
     "match/pool.py": "the solver loads in the pool's processes only",
     "match/backends/program.py": "a program's machinery (outside/) loads when one is asked for",
     "server/process.py": "Redis's client loads only for a node of several (serve --bus)",
-
     "server/stores.py": "psycopg (the server extra) loads only for a PostgreSQL database",
 }
 

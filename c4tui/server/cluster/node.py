@@ -173,13 +173,14 @@ class ClusterNode(C4Server):
     async def _take_over(self) -> None:
         """Lead: listen for the other nodes' clients, bring back the games in progress."""
         log.info("node %s takes the lobby over", self.name)
-        self._drop_forwarded(ByeReason.SHUTDOWN)  # they were served by the leader before us
+        self._leader = None  # clients arriving now wait until the games are back
         self._taking_over = True  # listen to the lobby's channel from now on
         await self._listening.wait()
         await self._restore_games()  # before any client is served: they find their games
         self.lobby.start_clocks()
         self.leading = True
         self._leader = self.name
+        self._drop_forwarded(ByeReason.SHUTDOWN)  # the leader before us served them: come back
         log.info("node %s leads the lobby now", self.name)
         with contextlib.suppress(BusLost):
             await self.bus.publish(self.bus.nodes_channel, Leading(self.name))
@@ -230,7 +231,7 @@ class ClusterNode(C4Server):
             self._remote.heard(message)
 
     def _heard_leader(self, node: str) -> None:
-        if node == self.name:
+        if node == self.name or (self._taking_over and not self.leading):
             return
         if self.leading:
             self._must_stop(  # the lock is another's: this node's session with it is gone

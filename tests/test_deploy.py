@@ -56,8 +56,9 @@ def serve_options() -> set[str]:
 
 
 def haproxy_lines() -> list[list[str]]:
-    text = (DEPLOY / "haproxy.cfg").read_text()
-    return [line.split() for line in text.splitlines() if line.strip() and "#" not in line[:5]]
+    """haproxy.cfg's settings, each split into words, comments left out."""
+    lines = (DEPLOY / "haproxy.cfg").read_text().splitlines()
+    return [words for line in lines if (words := line.partition("#")[0].split())]
 
 
 def seconds(value: str) -> float:

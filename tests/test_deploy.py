@@ -1,0 +1,140 @@
+"""The cluster's deploy files (assets/deploy) agree with c4tui and with each other.
+
+Docker is not needed: the compose file's nodes must run options ``c4tui serve``
+accepts, as a cluster (PostgreSQL, Redis, a name each); HAProxy must balance exactly
+those nodes, on the port they listen on, and wait longer than their idle timeout;
+the image must be built from files that exist. ``haproxy -c`` checks the balancer's
+file where HAProxy is installed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import io
+import re
+import shutil
+import subprocess
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+
+from c4tui.cli import build_parser
+from c4tui.net.address import DEFAULT_PORT
+
+DEPLOY = Path(__file__).parent.parent / "assets" / "deploy"
+REPOSITORY = DEPLOY.parent.parent
+#: HAProxy's time units, in seconds.
+UNITS = {"ms": 0.001, "s": 1, "m": 60, "h": 3600, "d": 86400}
+
+
+def compose() -> dict[str, Any]:
+    loaded: dict[str, Any] = yaml.safe_load((DEPLOY / "compose.yaml").read_text())
+    return loaded
+
+
+def nodes() -> dict[str, argparse.Namespace]:
+    """Each c4tui service's ``c4tui serve`` options, as c4tui itself parses them."""
+    found = {}
+    for name, service in compose()["services"].items():
+        if "build" not in service:
+            continue
+        program, *arguments = [*service["entrypoint"], *service.get("command", [])]
+        assert program == "c4tui", name
+        found[name] = build_parser().parse_args(arguments)
+    return found
+
+
+def serve_options() -> set[str]:
+    """Every option ``c4tui serve --help`` names (argparse would also take abbreviations)."""
+    shown = io.StringIO()
+    with contextlib.redirect_stdout(shown), pytest.raises(SystemExit):
+        build_parser().parse_args(["serve", "--help"])
+    return set(re.findall(r"--[a-z0-9-]+", shown.getvalue()))
+
+
+def haproxy_lines() -> list[list[str]]:
+    """haproxy.cfg's settings, each split into words, comments left out."""
+    lines = (DEPLOY / "haproxy.cfg").read_text().splitlines()
+    return [words for line in lines if (words := line.partition("#")[0].split())]
+
+
+def seconds(value: str) -> float:
+    """A HAProxy time (``5s``, ``1h``; a bare number is milliseconds) in seconds."""
+    number = value.rstrip("abcdefghijklmnopqrstuvwxyz")
+    return int(number) * UNITS[value.removeprefix(number) or "ms"]
+
+
+def test_the_nodes_form_one_cluster_with_options_serve_accepts() -> None:
+    found = nodes()
+    assert len(found) >= 2
+    for args in found.values():
+        assert args.command == "serve"
+        assert args.db.startswith("postgresql://")
+        assert args.bus.startswith("redis://")
+        assert args.host == "0.0.0.0"
+    assert len({args.db for args in found.values()}) == 1
+    assert len({args.bus for args in found.values()}) == 1
+    assert len({args.node for args in found.values()}) == len(found)
+
+
+def test_the_nodes_spell_every_option_in_full() -> None:
+    accepted = serve_options()
+    for name, service in compose()["services"].items():
+        if "build" in service:
+            arguments = [*service["entrypoint"], *service.get("command", [])]
+            options = {word for word in arguments if word.startswith("--")}
+            assert options <= accepted, name
+
+
+def test_the_nodes_come_back_after_stopping() -> None:
+    services = compose()["services"]
+    for name in nodes():
+        assert services[name]["restart"] == "unless-stopped", name
+
+
+def test_no_password_is_written_in_the_compose_file() -> None:
+    for args in nodes().values():
+        assert "@" not in args.bus
+        assert ":" not in args.db.removeprefix("postgresql://").split("@")[0]
+    postgres = compose()["services"]["postgres"]["environment"]
+    assert postgres["POSTGRES_PASSWORD"].startswith("${")
+
+
+def test_haproxy_balances_exactly_the_nodes_on_their_port() -> None:
+    servers = {(line[1], line[2]) for line in haproxy_lines() if line[0] == "server"}
+    expected = {(name, f"{name}:{args.port or DEFAULT_PORT}") for name, args in nodes().items()}
+    assert servers == expected
+
+
+def test_haproxy_waits_longer_than_a_node_for_a_silent_client() -> None:
+    timeouts = {line[1]: seconds(line[2]) for line in haproxy_lines() if line[0] == "timeout"}
+    idle = max(args.idle_timeout for args in nodes().values())
+    assert min(timeouts["client"], timeouts["server"]) > idle
+    assert ["mode", "tcp"] in haproxy_lines()
+    assert ["balance", "leastconn"] in haproxy_lines()
+
+
+def test_the_image_is_built_from_files_that_exist() -> None:
+    dockerfile = (DEPLOY / "Dockerfile").read_text()
+    copied = [line.split()[1:-1] for line in dockerfile.splitlines() if line.startswith("COPY")]
+    sources = [source for sources in copied for source in sources]
+    assert sources
+    for source in sources:
+        assert (REPOSITORY / source).exists(), source
+    assert "'.[server]'" in dockerfile
+    builds = [s["build"] for s in compose()["services"].values() if "build" in s]
+    for build in builds:
+        assert (DEPLOY / build["context"] / build["dockerfile"]).resolve() == DEPLOY / "Dockerfile"
+
+
+def test_haproxy_accepts_its_configuration() -> None:
+    haproxy = shutil.which("haproxy")
+    if haproxy is None:
+        pytest.skip("HAProxy is not installed: apt-get install haproxy")
+    checked = subprocess.run(
+        [haproxy, "-c", "-f", DEPLOY / "haproxy.cfg"], capture_output=True, text=True, check=False
+    )
+    assert checked.returncode == 0, checked.stdout + checked.stderr

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 import ipaddress
+from urllib.parse import urlsplit, urlunsplit
 
 from c4tui.numbers import number_in_range
 
@@ -82,3 +83,12 @@ def address_group(host: str) -> str:
             return str(address.ipv4_mapped)
         return str(ipaddress.ip_network(f"{address}/64", strict=False))
     return str(address)
+
+
+def without_password(url: str) -> str:
+    """``url`` with its password, if any, shown as ``***`` (for the log)."""
+    parts = urlsplit(url)
+    if parts.password is None:
+        return url
+    host = parts.netloc.rpartition("@")[2]
+    return urlunsplit(parts._replace(netloc=f"{parts.username or ''}:***@{host}"))

@@ -19,10 +19,10 @@ import contextlib
 from collections.abc import AsyncIterator
 from functools import lru_cache
 from typing import TypeVar
-from urllib.parse import urlsplit, urlunsplit
 
 import psycopg
 
+from c4tui.net.address import without_password
 from c4tui.server.limits import DEFAULT_ROUNDS
 from c4tui.server.sql_store import SqlStore
 from c4tui.server.sql_work import Rows, Statement, Work, drive_async
@@ -68,15 +68,6 @@ class NewerDatabaseError(StoreError):
     """The database was written by a newer c4tui (its schema is past what this one knows)."""
 
 
-def without_password(url: str) -> str:
-    """``url`` with its password, if any, shown as ``***`` (for the log)."""
-    parts = urlsplit(url)
-    if parts.password is None:
-        return url
-    host = parts.netloc.rpartition("@")[2]
-    return urlunsplit(parts._replace(netloc=f"{parts.username or ''}:***@{host}"))
-
-
 @lru_cache(maxsize=256)
 def placeholders(statement: str) -> str:
     """``statement`` with psycopg's placeholders (``%s``) for the shared SQL's ``?``."""
@@ -107,6 +98,16 @@ def _advisory_lock(key: int) -> Work[bool]:
     """Take the session-level advisory lock ``key`` if no other session holds it."""
     rows = yield ("SELECT pg_try_advisory_lock(?)", (key,))
     return bool(rows[0][0])
+
+
+def _lobby_identity() -> Work[str]:
+    """The database's own name for itself: its server's system identifier and its OID."""
+    rows = yield (
+        "SELECT (SELECT system_identifier FROM pg_control_system())::text || '-' || oid::text"
+        " FROM pg_database WHERE datname = current_database()",
+        (),
+    )
+    return str(rows[0][0])
 
 
 class PostgresStore(SqlStore):
@@ -158,6 +159,13 @@ class PostgresStore(SqlStore):
         It is held until the connection closes or breaks: whoever holds it leads.
         """
         return await self._run(_advisory_lock(key))
+
+    async def lobby_identity(self) -> str:
+        """What tells this lobby's database from any other, whatever address reaches it.
+
+        The nodes of one lobby share it; a bus shared by two lobbies keeps them apart by it.
+        """
+        return await self._run(_lobby_identity())
 
     async def _run(self, work: Work[T]) -> T:
         """Run ``work`` in autocommit mode: each of its writes committed as it runs."""

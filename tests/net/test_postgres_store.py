@@ -15,13 +15,14 @@ import psycopg
 import pytest
 import redis.asyncio
 
+from c4tui.net.address import without_password
 from c4tui.server import postgres_store, sqlite_store
-from c4tui.server.postgres_store import PostgresStore, without_password
+from c4tui.server.postgres_store import PostgresStore
 from c4tui.server.sql_standing import LEADERBOARD_QUERY
 from c4tui.server.sqlite_store import SqliteStore
 from c4tui.server.store import LoginResult, StoreLost, default_database
 from c4tui.server.stores import EngineMissing, is_postgres, open_store
-from tests.dbservers import free_port, missing
+from tests.dbservers import PostgresServer, free_port, missing
 from tests.net.lobby_client import TEST_ROUNDS
 from tests.net.stores import run_sql, store_at
 
@@ -110,6 +111,23 @@ async def test_the_first_store_leads_until_its_connection_closes(postgres_url: s
         assert await _eventually_leads(second)
 
 
+async def test_a_lobby_is_known_by_its_database_whatever_address_reaches_it(
+    postgres_server: PostgresServer, postgres_url: str
+) -> None:
+    async with two_stores(postgres_url) as (first, second):
+        same = await first.lobby_identity()
+        assert same == await second.lobby_identity()
+    by_socket = postgres_url.replace("127.0.0.1", "localhost")  # another address, one database
+    async with two_stores(by_socket) as (third, _):
+        assert await third.lobby_identity() == same
+    other = postgres_server.database()
+    try:
+        async with two_stores(other) as (fourth, _):
+            assert await fourth.lobby_identity() != same
+    finally:
+        postgres_server.drop(other)
+
+
 async def _eventually_leads(store: PostgresStore) -> bool:
     """Whether ``store`` takes the lock within a few seconds (a closed session's goes soon)."""
     for _ in range(100):
@@ -155,7 +173,7 @@ def test_open_store_chooses_the_engine_by_the_address(tmp_path: Path) -> None:
 
 def test_postgresql_without_psycopg_says_what_to_install(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setitem(sys.modules, "c4tui.server.postgres_store", None)
-    with pytest.raises(EngineMissing, match=r"pip install 'c4tui\[server\]'"):
+    with pytest.raises(EngineMissing, match=r"pip install '\.\[server\]'"):
         open_store("postgresql://db/lobby", 4)
 
 

@@ -13,13 +13,13 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import Awaitable, Callable
-from urllib.parse import urlsplit
 
 from redis.asyncio import Redis
 from redis.backoff import NoBackoff
 from redis.exceptions import RedisError
 from redis.retry import Retry
 
+from c4tui.net.address import without_password
 from c4tui.server.cluster.messages import BusLost, BusMessage, decode, encode
 
 log = logging.getLogger("c4tui.server")
@@ -30,34 +30,29 @@ BUS_TIMEOUT = 2.0
 LISTEN_TICK = 0.2
 
 
-def hidden_password(url: str) -> str:
-    """``url`` as the log may show it: a password in it replaced by ``***``."""
-    parts = urlsplit(url)
-    if parts.password is None:
-        return url
-    netloc = parts.netloc.replace(f":{parts.password}@", ":***@", 1)
-    return parts._replace(netloc=netloc).geturl()
-
-
 class Bus:
     """One node's way onto the bus: publish to a channel, listen to some.
 
-    ``url`` is Redis's address (``redis://host:port/0``). Publish/subscribe channels
-    belong to no database number, so the number is part of every channel's name:
-    lobbies on one Redis are kept apart by their numbers.
+    ``url`` is Redis's address (``redis://host:port/0``). Every channel's name carries
+    the lobby's (``serve``), so lobbies sharing a Redis never hear each other:
+    publish/subscribe belongs to no database number.
     """
 
     def __init__(self, url: str) -> None:
         self.url = url
-        self.prefix = f"c4tui:{urlsplit(url).path.strip('/') or '0'}"
+        self.prefix = "c4tui"
         self._redis: Redis | None = None
         self._waiting: list[tuple[str, bytes, asyncio.Future[None]]] = []
         self._sender: asyncio.Task[None] | None = None
 
+    def serve(self, lobby: str) -> None:
+        """Carry ``lobby``'s messages (its database's identity), before ``open``."""
+        self.prefix = f"c4tui:{lobby}"
+
     @property
     def location(self) -> str:
         """Where the bus is, for the log (no password)."""
-        return hidden_password(self.url)
+        return without_password(self.url)
 
     @property
     def lobby_channel(self) -> str:

@@ -73,6 +73,9 @@ class LeadableStore(Protocol):
     async def try_lead(self, key: int) -> bool:
         """Take the lock ``key`` on the store's own session; False if another holds it."""
 
+    async def lobby_identity(self) -> str:
+        """What tells this lobby's database from any other (the bus's channels carry it)."""
+
 
 class ClusterNode(C4Server):
     """A ``C4Server`` that serves one lobby with other nodes (``c4tui serve --bus``).
@@ -111,6 +114,7 @@ class ClusterNode(C4Server):
     async def _open_lobby(self) -> None:
         """Open the store and the bus; lead when the lock is free (the games come back then)."""
         await self.lobby.store.open()
+        self.bus.serve(await self._leadership.lobby_identity())
         await self.bus.open()
         self._on_bus = True
         self._duties = [

@@ -14,8 +14,15 @@ import psycopg
 import pytest
 import redis
 
-from tests.dbservers import redis_server
-from tests.net.cluster.nodes import CONVERSATION_SECONDS, Node, logged_in_again, two_nodes
+from c4tui.server.cluster.node import SILENCE
+from tests.dbservers import PostgresServer, redis_server
+from tests.net.cluster.nodes import (
+    CONVERSATION_SECONDS,
+    Cluster,
+    Node,
+    logged_in_again,
+    two_nodes,
+)
 from tests.net.lobby_client import LobbyClient, logged_in
 
 
@@ -118,3 +125,23 @@ def test_a_leader_that_loses_the_database_stops_and_the_other_node_takes_over(
     assert a.said("lost the database") or a.said("has lost the lead")
     b.wait_until_said("leads the lobby now")
     talk(back_on(b.port))
+
+
+def test_two_lobbies_sharing_one_redis_keep_apart(
+    tmp_path: Path, postgres_server: PostgresServer, bus: str
+) -> None:
+    """Each lobby's leader leads on: neither hears the other's (its channels are its own)."""
+    lobbies = [Cluster(tmp_path / name, postgres_server.database(), bus) for name in "xy"]
+    try:
+        leaders = []
+        for cluster, name in zip(lobbies, "xy", strict=True):
+            cluster.folder.mkdir()
+            leaders.append(cluster.start(name))
+        for leader in leaders:
+            leader.wait_until_said("leads the lobby now")
+        time.sleep(2 * SILENCE)  # long enough to hear the other's heartbeats, were they shared
+        assert all(leader.process.poll() is None for leader in leaders)
+        assert not any(leader.said("lost the lead") for leader in leaders)
+    finally:
+        for cluster in lobbies:
+            cluster.stop()

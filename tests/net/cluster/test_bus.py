@@ -17,13 +17,20 @@ from c4tui.server.cluster.messages import Abort, BusLost, BusMessage, Line, Send
 from c4tui.server.cluster.remote import RemoteClients
 from tests.dbservers import redis_server
 
-#: Each test its own database number: channels carry it, so tests sharing a Redis are apart.
-_numbers = itertools.count(1)
+#: Each test a lobby of its own: channels carry its name, so tests sharing a Redis are apart.
+_lobbies = itertools.count(1)
 
 
 @pytest.fixture
 def bus_url(redis_url: str) -> str:
-    return redis_url.rsplit("/", 1)[0] + f"/{next(_numbers)}"
+    return redis_url
+
+
+def new_bus(url: str) -> Bus:
+    """A bus for a lobby no other test uses."""
+    bus = Bus(url)
+    bus.serve(f"test-{next(_lobbies)}")
+    return bus
 
 
 async def heard_on(bus: Bus, channel: str, count: int) -> list[BusMessage]:
@@ -46,7 +53,7 @@ async def heard_on(bus: Bus, channel: str, count: int) -> list[BusMessage]:
 
 
 async def test_messages_arrive_whole_and_in_order(bus_url: str) -> None:
-    bus = Bus(bus_url)
+    bus = new_bus(bus_url)
     await bus.open()
     channel = bus.node_channel("n1")
     sent = [Send(1, f"BOARDSTATUS:{n}") for n in range(500)]
@@ -63,7 +70,7 @@ async def test_messages_arrive_whole_and_in_order(bus_url: str) -> None:
 async def test_garbage_on_a_channel_is_logged_and_ignored(
     bus_url: str, caplog: pytest.LogCaptureFixture
 ) -> None:
-    bus = Bus(bus_url)
+    bus = new_bus(bus_url)
     await bus.open()
     channel = bus.node_channel("n1")
     raw = redis.asyncio.Redis.from_url(bus_url)
@@ -83,7 +90,7 @@ async def test_garbage_on_a_channel_is_logged_and_ignored(
 
 async def test_a_redis_that_goes_away_is_bus_lost_for_listeners_and_publishers() -> None:
     with redis_server() as url:
-        bus = Bus(url)
+        bus = new_bus(url)
         await bus.open()
         ready = asyncio.Event()
         listening = asyncio.create_task(
@@ -101,8 +108,24 @@ async def test_a_redis_that_goes_away_is_bus_lost_for_listeners_and_publishers()
         await Bus(url).open()
 
 
+async def test_two_lobbies_on_one_redis_never_hear_each_other(bus_url: str) -> None:
+    ours, theirs = new_bus(bus_url), new_bus(bus_url)
+    await ours.open()
+    await theirs.open()
+
+    async def both_publish() -> None:
+        await asyncio.sleep(0.1)
+        await theirs.publish(theirs.nodes_channel, Abort(1))  # not for us
+        await ours.publish(ours.nodes_channel, Abort(2))
+
+    heard, _ = await asyncio.gather(heard_on(ours, ours.nodes_channel, 1), both_publish())
+    assert heard == [Abort(2)]
+    await ours.close()
+    await theirs.close()
+
+
 async def test_a_line_for_a_client_the_leader_does_not_serve_cuts_it_off(bus_url: str) -> None:
-    bus = Bus(bus_url)
+    bus = new_bus(bus_url)
     await bus.open()
 
     async def never_served(*_: object) -> str:

@@ -147,7 +147,7 @@ def test_web_without_the_web_extra_says_how_to_get_it(
 
     monkeypatch.setitem(sys.modules, "c4tui.web.server", None)  # as if textual-serve were absent
     assert main(["web"]) == 2
-    assert "pip install 'c4tui[web]'" in capsys.readouterr().err
+    assert "pip install '.[web]'" in capsys.readouterr().err
 
 
 def test_columns_opens_the_game_in_the_app_in_a_real_terminal() -> None:

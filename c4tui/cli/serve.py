@@ -139,7 +139,8 @@ def _add_lobby_options(serve: argparse.ArgumentParser) -> None:
         metavar="PATH|URL",
         help="the lobby's database of accounts and games: a SQLite file (created if missing, "
         "an older accounts-only file is upgraded) or a PostgreSQL URL "
-        "(postgresql://user:password@host/name; needs pip install 'c4tui[server]'); "
+        "(postgresql://user:password@host/name; needs the server extra: "
+        "python3 -m pip install '.[server]'); "
         "default: accounts.sqlite3 in your user data directory",
     )
     serve.add_argument(

@@ -13,7 +13,8 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     """Register ``web``, its options and its ``run``."""
     web = commands.add_parser(
         "web",
-        help="serve the app to web browsers (needs the web extra: pip install 'c4tui[web]')",
+        help="serve the app to web browsers "
+        "(needs the web extra: python3 -m pip install '.[web]' in c4tui's folder)",
         description="Serve the full app to web browsers, one app process per visitor. Safe to "
         "expose: visitors reach no network server unless --allow-server names it, the number "
         "of visitors is capped, idle sessions end, and each session is logged in one line.",
@@ -60,7 +61,7 @@ def run(args: argparse.Namespace) -> int:
     except ImportError as error:
         print(
             f"c4tui web needs the web extra ({error.name} is missing): "
-            "python3 -m pip install 'c4tui[web]'",
+            "python3 -m pip install '.[web]' (in c4tui's folder)",
             file=sys.stderr,
         )
         return USAGE_ERROR

@@ -36,7 +36,8 @@ def open_store(db: str | Path | None, rounds: int) -> LobbyStore:
             from c4tui.server.postgres_store import PostgresStore  # noqa: PLC0415
         except ImportError as error:
             raise EngineMissing(
-                f"PostgreSQL needs psycopg ({error}): pip install 'c4tui[server]'"
+                f"PostgreSQL needs psycopg ({error}):"
+                " python3 -m pip install '.[server]' in c4tui's folder"
             ) from error
         return PostgresStore(db, rounds)
     return SqliteStore(Path(db) if db is not None else default_database(), rounds)

@@ -37,6 +37,7 @@ import asyncio
 import contextlib
 import json
 import os
+import shutil
 import sys
 import tempfile
 import time
@@ -212,6 +213,8 @@ def measure(name: str, setup: Setup, rooms: int, viewers: int, seconds: float) -
     tally: LobbyTally = asyncio.run(
         load_lobby(setup.ports, rooms, viewers, seconds, None, meter.start)
     )
+    if not meter.began:
+        raise RuntimeError(f"{name}: not every room logged in ({tally.errors} failed)")
     meter.stop()
     loadgen = meter.used.pop("loadgen")
     moves = max(1, tally.moves)
@@ -242,11 +245,24 @@ def run_all(args: argparse.Namespace) -> list[Figures]:
                     name, Path(scratch), postgres, node_options(args.rooms, args.viewers)
                 ) as setup,
             ):
-                results.append(measure(name, setup, args.rooms, args.viewers, args.seconds))
+                try:
+                    results.append(measure(name, setup, args.rooms, args.viewers, args.seconds))
+                except RuntimeError:
+                    show_logs(Path(scratch))
+                    raise
             print(row(results[-1]), flush=True)
     finally:
         postgres.stop()
     return results
+
+
+def show_logs(folder: Path, lines: int = 20) -> None:
+    """The nodes' last words (a run that failed); their whole logs are kept under /tmp."""
+    kept = Path(tempfile.mkdtemp(prefix="c4tui-cluster-failed-", dir="/tmp"))
+    for log in sorted(folder.glob("*.log")):
+        shutil.copy(log, kept)
+        print(f"--- {log.name}:", *log.read_text().splitlines()[-lines:], sep="\n")
+    print(f"(the logs are kept in {kept})")
 
 
 # ----- the report ------------------------------------------------------------------

@@ -57,8 +57,8 @@ class Line:
         await line.send(f"REGISTER:{user}:{PASSWORD}")
         await line.read()
         await line.send(f"LOGIN:{user}:{PASSWORD}")
-        if await line.read() != "LOGIN:ACKSTATUS:0":
-            raise RuntimeError(f"{user} could not log in")
+        if (answer := await line.read()) != "LOGIN:ACKSTATUS:0":
+            raise RuntimeError(f"{user} could not log in: {answer!r}")
         return line
 
     async def send(self, text: str) -> None:

@@ -380,7 +380,10 @@ def run_chaos(args: argparse.Namespace) -> Verdict:
             finally:
                 cluster.stop()
         verdict = judge(database, tally, killed_at)
-        print(f"players came back {verdict.comebacks} times")
+        print(
+            f"players came back {verdict.comebacks} times, the slowest "
+            f"{verdict.slowest_comeback:.1f} s after its connection dropped"
+        )
         return verdict
     finally:
         postgres.stop()

@@ -72,7 +72,7 @@ class ChaosTally:
     """Every game that began, and what went wrong on the players' side."""
 
     games: list[GameSeen] = field(default_factory=list)
-    comebacks: int = 0
+    comebacks: list[float] = field(default_factory=list)  # seconds from a drop to back
     problems: list[str] = field(default_factory=list)
 
 
@@ -109,6 +109,14 @@ class Seat:
             raise
         self.member = member
         self.ports.sort(key=lambda known: known != port)  # the node we are on, first
+        return news
+
+    async def come_back(self, tally: ChaosTally) -> list[str]:
+        """Hang up and log in again, another node first; what came after the login."""
+        dropped = time.monotonic()
+        self.drop()
+        news = await self.log_in(register=False)
+        tally.comebacks.append(time.monotonic() - dropped)
         return news
 
     def drop(self) -> None:
@@ -171,10 +179,7 @@ async def set_up(
         for seat in (red, yellow):
             await seat.on.until("BEGIN:")
     except (HungUp, OSError, TimeoutError):
-        for seat in (red, yellow):
-            seat.drop()
-        news = [await seat.log_in(register=False) for seat in (red, yellow)]
-        tally.comebacks += 2
+        news = [await seat.come_back(tally) for seat in (red, yellow)]
         if not any(told[:1] == [f"REJOIN:{room}"] for told in news):
             return None
     game = GameSeen(room, time.monotonic())
@@ -219,9 +224,7 @@ async def play(  # noqa: PLR0917 (one player's whole setting)
                 waiting = True
             message = await next_in_game(seat)
         except (HungUp, OSError):
-            seat.drop()
-            tally.comebacks += 1
-            news = await seat.log_in(register=False)
+            news = await seat.come_back(tally)
             if news[:1] != [f"REJOIN:{game.room}"]:
                 await wait_for_the_end(game, tally, seat.name)
                 return
@@ -281,6 +284,7 @@ class Verdict:
     in_progress_at_kill: int
     lost: list[str]
     comebacks: int  # logins again after a drop
+    slowest_comeback: float  # seconds from the drop to the login again
 
     def line(self) -> str:
         """The run's verdict line."""
@@ -304,7 +308,8 @@ def judge(database: str, tally: ChaosTally, killed_at: float) -> Verdict:
     unseen = set(by_room) - {game.room for game in tally.games}
     lost += [f"{room}: stored, never seen by its players" for room in sorted(unseen)]
     at_kill = sum(1 for game in tally.games if game.began < killed_at < (game.ended_at or 1e18))
-    return Verdict(len(tally.games), at_kill, lost, tally.comebacks)
+    slowest = max(tally.comebacks, default=0.0)
+    return Verdict(len(tally.games), at_kill, lost, len(tally.comebacks), slowest)
 
 
 def what_went_wrong(

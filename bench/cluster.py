@@ -17,7 +17,8 @@ For each: moves/s, the round trip (a move sent → its BOARDSTATUS back to the m
 p50/p99, the processor seconds each process used while the rooms played (nodes,
 PostgreSQL with all its backends, Redis, and this load generator) and the servers'
 CPU per move; then the extra cost per move of PostgreSQL against SQLite and of the
-bus against none. ``--only NAME`` runs some configurations; ``--json FILE`` writes
+bus against none. PostgreSQL syncs its commits as SQLite does (``--no-fsync``: not,
+as the tests run it). ``--only NAME`` runs some configurations; ``--json FILE`` writes
 the figures. The machine's other load is measured too (``/proc/stat``): on a shared
 machine with few cores the latencies say more about the neighbours than the cluster.
 
@@ -236,7 +237,7 @@ def measure(name: str, setup: Setup, rooms: int, viewers: int, seconds: float) -
 def run_all(args: argparse.Namespace) -> list[Figures]:
     """Every configuration asked for, one after the other, on its own databases."""
     results = []
-    postgres = start_postgres()
+    postgres = start_postgres(fsync=not args.no_fsync)
     try:
         for name in args.only or CONFIGURATIONS:
             with (
@@ -328,6 +329,7 @@ def report(args: argparse.Namespace, results: list[Figures]) -> dict[str, object
     return {
         "command": sys.argv,
         "rooms": args.rooms,
+        "postgres_fsync": not args.no_fsync,
         "viewers": args.viewers,
         "seconds": args.seconds,
         "machine": shown,
@@ -397,6 +399,11 @@ def parse_arguments() -> argparse.Namespace:
     parser.add_argument("--rooms", type=int, default=200, help="rooms of two players")
     parser.add_argument("--viewers", type=int, default=0, help="viewers per room")
     parser.add_argument("--seconds", type=float, default=20.0, help="how long each load plays")
+    parser.add_argument(
+        "--no-fsync",
+        action="store_true",
+        help="PostgreSQL without fsync (SQLite still syncs every commit)",
+    )
     parser.add_argument("--only", nargs="+", choices=CONFIGURATIONS, help="these configurations")
     parser.add_argument("--json", type=Path, help="write the figures to this file")
     parser.add_argument("--chaos", action="store_true", help="the kill -9 run instead")
@@ -421,7 +428,8 @@ def main() -> None:
         raise SystemExit(0 if not verdict.lost else 1)
     print(
         f"lobby load: {args.rooms} rooms x (2 players + {args.viewers} viewers), "
-        f"{args.seconds:g} s each, 127.0.0.1"
+        f"{args.seconds:g} s each, 127.0.0.1; PostgreSQL fsync {'off' if args.no_fsync else 'on'}"
+        ", SQLite synchronous=FULL"
     )
     print(HEADER, flush=True)
     results = run_all(args)

@@ -5,10 +5,13 @@ Run through ``python bench/server_load.py --scenario lobby --rooms 500 --viewers
 board, one after the other as fast as the answers come, with their viewers in the
 room (a game that ends is started again in a new room). Reported: moves/s over all
 rooms, and the broadcast latency — from a player sending a move to each viewer
-receiving its BOARDSTATUS — p50/p99, with the server's peak memory. With
+receiving its BOARDSTATUS — p50/p99, and the round trip (from a player sending a move
+to its own BOARDSTATUS back), with the server's peak memory. With
 ``--clock M+I`` every room is timed (§5.4): each move is also followed by CLOCK to
 everyone, and the server checks the clocks every 50 ms (give a clock longer than
-the run: a flag that falls ends that room's game on time). Loopback
+the run: a flag that falls ends that room's game on time). Given several ports (the nodes
+of a cluster, ``bench/cluster.py``), a room's players and viewers are spread over them.
+Loopback
 only; bounded by ``--seconds``. The load generator shares the machine's cores with
 the server, so the figures are a floor for the server alone.
 """
@@ -19,6 +22,7 @@ import asyncio
 import contextlib
 import random
 import time
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from c4tui.engine import GameState, Rules
@@ -37,6 +41,7 @@ class LobbyTally:
     games: int = 0
     errors: int = 0
     latencies: list[float] = field(default_factory=list)
+    round_trips: list[float] = field(default_factory=list)
 
 
 class Line:
@@ -52,8 +57,8 @@ class Line:
         await line.send(f"REGISTER:{user}:{PASSWORD}")
         await line.read()
         await line.send(f"LOGIN:{user}:{PASSWORD}")
-        if await line.read() != "LOGIN:ACKSTATUS:0":
-            raise RuntimeError(f"{user} could not log in")
+        if (answer := await line.read()) != "LOGIN:ACKSTATUS:0":
+            raise RuntimeError(f"{user} could not log in: {answer!r}")
         return line
 
     async def send(self, text: str) -> None:
@@ -79,6 +84,7 @@ class Start:
 
     rooms: int
     seconds: float
+    on_go: Callable[[], None] | None = None
     ready: int = 0
     go: asyncio.Event = field(default_factory=asyncio.Event)
     deadline: float = 0.0
@@ -88,18 +94,28 @@ class Start:
         self.ready += 1
         if self.ready == self.rooms:
             self.deadline = time.monotonic() + self.seconds
+            if self.on_go is not None:
+                self.on_go()
             self.go.set()
         await self.go.wait()
         return self.deadline
 
 
 async def room(  # noqa: PLR0917 (a bench helper: one room's whole setting)
-    port: int, number: int, viewers: int, start: Start, tally: LobbyTally, terms: Terms
+    ports: Sequence[int], number: int, viewers: int, start: Start, tally: LobbyTally, terms: Terms
 ) -> None:
-    """One room's players and viewers, games back to back until the deadline."""
-    red = await Line.logged_in(port, f"r{number}")
-    yellow = await Line.logged_in(port, f"y{number}")
-    watchers = [await Line.logged_in(port, f"v{number}x{k}") for k in range(viewers)]
+    """One room's players and viewers, games back to back until the deadline.
+
+    Its members take the ``ports`` in turn, starting at the room's number: with two
+    nodes, red on one and yellow on the other, the rooms alternating.
+    """
+
+    def port(member: int) -> int:
+        return ports[(number + member) % len(ports)]
+
+    red = await Line.logged_in(port(0), f"r{number}")
+    yellow = await Line.logged_in(port(1), f"y{number}")
+    watchers = [await Line.logged_in(port(2 + k), f"v{number}x{k}") for k in range(viewers)]
     rng = random.Random(number)
     game_number = 0
     deadline = await start.arrived()
@@ -145,24 +161,36 @@ async def play_one_game(  # noqa: PLR0917 (a bench helper: one room's whole cast
         move = rng.choice(state.legal_moves())
         sent = time.perf_counter()
         await players[state.turn].send(f"{move.kind.name}:{move.column + 1}")
+        mover = players[state.turn]
         state = state.play(move)
         expect = "GAMEEND" if state.is_over else "BOARDSTATUS"
+        await mover.until(expect)  # first: its line is timed as it arrives
+        tally.round_trips.append(time.perf_counter() - sent)
         for watcher in watchers:
             await watcher.until(expect)
             tally.latencies.append(time.perf_counter() - sent)
-        for player in (red, yellow):
-            await player.until(expect)
+        await players[state.turn].until(expect)
         tally.moves += 1
 
 
-async def load_lobby(
-    port: int, rooms: int, viewers: int, seconds: float, clock: Clock | None = None
+async def load_lobby(  # noqa: PLR0917 (a bench entry point: the whole load)
+    ports: Sequence[int],
+    rooms: int,
+    viewers: int,
+    seconds: float,
+    clock: Clock | None = None,
+    on_go: Callable[[], None] | None = None,
 ) -> LobbyTally:
-    """Set every room up (timed with ``clock``), then play until the deadline; what they did."""
+    """Set every room up (timed with ``clock``), then play until the deadline; what they did.
+
+    ``on_go`` is called once every room is in, as the clock of the run starts.
+    """
     tally = LobbyTally()
-    start = Start(rooms, seconds)
+    start = Start(rooms, seconds, on_go)
     terms = Terms(clock=clock)
-    tasks = [asyncio.create_task(room(port, n, viewers, start, tally, terms)) for n in range(rooms)]
+    tasks = [
+        asyncio.create_task(room(ports, n, viewers, start, tally, terms)) for n in range(rooms)
+    ]
     _, pending = await asyncio.wait(tasks, timeout=seconds + 120)
     for task in pending:
         task.cancel()

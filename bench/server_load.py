@@ -493,7 +493,7 @@ def run_lobby_scenario(rooms: int, viewers: int, seconds: float, clock: Clock | 
         server, port = start_server(command, log)
         try:
             started = cpu_seconds(server.pid)
-            tally = asyncio.run(load_lobby(port, rooms, viewers, seconds, clock))
+            tally = asyncio.run(load_lobby([port], rooms, viewers, seconds, clock))
             cpu = cpu_seconds(server.pid) - started
             memory = peak_memory_mib(server.pid)
         finally:

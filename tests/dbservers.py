@@ -105,6 +105,10 @@ class PostgresServer:
         with psycopg.connect(self.url, autocommit=True) as connection:
             connection.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
 
+    def postmaster_pid(self) -> int:
+        """The server's first process (every connection's process is its child)."""
+        return int((self.folder / "data" / "postmaster.pid").read_text().split()[0])
+
     def stop(self) -> None:
         """Stop at once (no checkpoint: nothing here is worth keeping) and remove the folder."""
         subprocess.run(
@@ -152,9 +156,24 @@ def start_postgres(fsync: bool = False) -> PostgresServer:
     return server
 
 
+@dataclass(frozen=True)
+class RedisServer:
+    """A running Redis: its URL, and its process (a bench reads the processor time it used)."""
+
+    url: str
+    pid: int
+
+
 @contextlib.contextmanager
 def redis_server() -> Iterator[str]:
     """A Redis server on a free port of 127.0.0.1, nothing saved; its URL (skips if missing)."""
+    with running_redis() as redis:
+        yield redis.url
+
+
+@contextlib.contextmanager
+def running_redis() -> Iterator[RedisServer]:
+    """A Redis server on a free port of 127.0.0.1, nothing saved (skips if missing)."""
     binary = shutil.which("redis-server")
     if binary is None:
         missing("Redis", "redis-server")
@@ -169,7 +188,7 @@ def redis_server() -> Iterator[str]:
     )
     try:
         _wait_for_pong(port, process)
-        yield f"redis://127.0.0.1:{port}/0"
+        yield RedisServer(f"redis://127.0.0.1:{port}/0", process.pid)
     finally:
         process.terminate()
         process.wait(START_SECONDS)

@@ -14,7 +14,7 @@ import contextlib
 import logging
 from collections.abc import Awaitable, Callable
 
-from redis.asyncio import Redis
+from redis.asyncio import BlockingConnectionPool, Redis
 from redis.backoff import NoBackoff
 from redis.exceptions import RedisError
 from redis.retry import Retry
@@ -26,6 +26,10 @@ log = logging.getLogger("c4tui.server")
 
 #: Seconds Redis has to connect or answer before the bus counts as lost.
 BUS_TIMEOUT = 2.0
+#: Connections to Redis a node holds at most: a publish beyond waits (BUS_TIMEOUT at
+#: most) for one to be free. redis-py's default pool refuses a 101st at once ("Too many
+#: connections"), which cut off a node's clients as soon as more than 100 spoke together.
+BUS_CONNECTIONS = 50
 #: Seconds between two looks for new channels to listen to while the bus is quiet.
 LISTEN_TICK = 0.2
 
@@ -71,12 +75,15 @@ class Bus:
     async def open(self) -> None:
         """Connect and check Redis answers. Raises BusLost when it does not."""
         await self.close()
-        self._redis = Redis.from_url(
+        pool = BlockingConnectionPool.from_url(
             self.url,
+            max_connections=BUS_CONNECTIONS,
+            timeout=BUS_TIMEOUT,
             socket_connect_timeout=BUS_TIMEOUT,
             socket_timeout=BUS_TIMEOUT,
             retry=Retry(NoBackoff(), 0),
         )
+        self._redis = Redis.from_pool(pool)
         await self.ping()
 
     async def ping(self) -> None:

@@ -130,11 +130,14 @@ class PostgresStore(SqlStore):
         return without_password(self.url)
 
     async def open(self) -> None:
-        """Connect, and create or upgrade the tables if need be.
+        """Connect, and create or upgrade the tables if need be (again: a new session).
 
         Raises StoreLost if the database cannot be reached, NewerDatabaseError for a
         schema from a newer c4tui, StoreError for anything else the database refuses.
         """
+        if self._connection is not None:  # opened again after the session was lost
+            with contextlib.suppress(psycopg.Error):
+                await self._connection.close()
         try:
             self._connection = await psycopg.AsyncConnection.connect(self.url, autocommit=True)
         except psycopg.OperationalError as error:

@@ -53,6 +53,7 @@ from c4tui.server.core import C4Server, ServerConfig
 from c4tui.server.dialects import LOBBY
 from c4tui.server.lobby import RoomStream, serve_rooms
 from c4tui.server.protocols import ServerProtocol
+from c4tui.server.store import StoreError
 
 log = logging.getLogger("c4tui.server")
 
@@ -159,9 +160,13 @@ class ClusterNode(C4Server):
                     break
                 warned = False
             except ConnectionError as error:
+                if self._taking_over:  # half the games back, in memory only: start afresh
+                    self._must_stop(f"lost the database while taking the lobby over ({error})")
+                    return
                 if not warned:
                     log.warning("cannot reach the database (%s): this node cannot lead", error)
                 warned = True
+                await self._reconnect()
             await asyncio.sleep(BEAT)
         while True:
             await asyncio.sleep(BEAT)
@@ -173,6 +178,12 @@ class ClusterNode(C4Server):
                     " so that another node takes the lobby over"
                 )
                 return
+
+    async def _reconnect(self) -> None:
+        """Open the store's session again (a node that does not lead lost it): try, quietly."""
+        with contextlib.suppress(ConnectionError, StoreError):
+            await self.lobby.store.open()
+            log.info("node %s reaches the database again", self.name)
 
     async def _take_over(self) -> None:
         """Lead: listen for the other nodes' clients, bring back the games in progress."""

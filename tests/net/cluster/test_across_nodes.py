@@ -145,3 +145,20 @@ def test_two_lobbies_sharing_one_redis_keep_apart(
     finally:
         for cluster in lobbies:
             cluster.stop()
+
+
+def test_a_node_that_lost_its_database_session_reconnects_and_can_still_take_over(
+    nodes: tuple[Node, Node], postgres_url: str
+) -> None:
+    a, b = nodes
+    talk(a_game_begun_on(b.port))
+    with psycopg.connect(postgres_url, autocommit=True) as database:  # b's session ends
+        database.execute(
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
+            " WHERE datname = current_database() AND pid <> pg_backend_pid()"
+            " AND pid NOT IN (SELECT pid FROM pg_locks WHERE locktype = 'advisory')"
+        )
+    b.wait_until_said("reaches the database again")
+    a.kill()
+    b.wait_until_said("leads the lobby now")
+    talk(back_on(b.port))

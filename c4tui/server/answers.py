@@ -7,6 +7,7 @@ GAME) or is the rooms' (``LobbyService.act``, by the dialect's table).
 
 from __future__ import annotations
 
+import logging
 from typing import TYPE_CHECKING, TypeVar
 
 from c4tui.lobby import Member
@@ -15,6 +16,8 @@ from c4tui.protocols.competition import Players, RegisterBot
 from c4tui.server.challenges import players_answer
 from c4tui.server.standing import STANDING_REQUESTS, answer_standing, checked_in_turn
 from c4tui.server.store import LobbyStore, LoginResult
+
+log = logging.getLogger("c4tui.server")
 
 if TYPE_CHECKING:
     from c4tui.server.dialects import Dialect
@@ -90,5 +93,6 @@ async def _log_in(
         return
     _, bot = (await service.store.ratings([login.user])).get(login.user, (0.0, False))
     comeback = service.logged_in(connection, login.user, bot)
+    log.info("#%d logged in as %s", connection.number, login.user)
     connection.offer(wire.ack("LOGIN", result.value))
     service.deliver(comeback)  # REJOIN and the game, after the answer

@@ -225,9 +225,12 @@ class ClusterNode(C4Server):
 
     def _lost_bus(self, error: BusLost) -> None:
         if self._on_bus:
-            log.error(
-                "lost the bus (%s): no lobby clients through this node until it is back", error
+            then = (
+                "the other nodes' players come back to this one's until it is back"
+                if self.leading
+                else "no lobby player here until it is back"
             )
+            log.error("lost the bus (%s): %s", error, then)
         self._on_bus = False
         self._listening.clear()
         self._leader = self.name if self.leading else None
@@ -285,7 +288,9 @@ class ClusterNode(C4Server):
         if not self.leading and not await self._a_leader():
             with contextlib.suppress(OSError, TimeoutError):
                 await stream.send(bye(ByeReason.SHUTDOWN))
-            return "no node leads the lobby (is the database or the bus down?)"
+            if not self._on_bus:
+                return "refused: off the bus, this node cannot reach the lobby"
+            return "refused: no node leads the lobby (can they reach the database?)"
         if self.leading:
             return await self._serve_here(stream, client)
         session = next(self._sessions)

@@ -154,9 +154,13 @@ async def test_a_slow_line_says_it_is_coming_and_a_move_drops_it(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     follow = MatchDriver.best_line
+    asked: list[MatchDriver] = []
+    moved = asyncio.Event()  # the empty board's line is held until the move (no timing)
 
     async def slowly(driver: MatchDriver, seconds: float) -> BestLine | None:
-        await asyncio.sleep(BEST_LINE_THINKING_AFTER * 3)
+        asked.append(driver)
+        if len(asked) == 1:
+            await moved.wait()
         return await follow(driver, seconds)
 
     monkeypatch.setattr(MatchDriver, "best_line", slowly)
@@ -164,9 +168,15 @@ async def test_a_slow_line_says_it_is_coming_and_a_move_drops_it(
     async with app.run_test(size=SIZE) as pilot:
         screen = await start_game(pilot)
         await pilot.press("a")
-        await pilot.pause(BEST_LINE_THINKING_AFTER * 2)
+        for _ in range(100):  # "thinking…" once BEST_LINE_THINKING_AFTER has passed
+            await pilot.pause(BEST_LINE_THINKING_AFTER / 3)
+            if shown_line(screen) == "Best line (b):\nthinking…":
+                break
         assert shown_line(screen) == "Best line (b):\nthinking…"
         await pilot.press("b")
         assert "still being worked out" in message(screen)
-        await play(pilot, "d4")  # the empty board's line is dropped; the next one comes
+        await play(pilot, "d4")
+        moved.set()  # the empty board's line comes now, late: it is dropped for the next
+        await settle(pilot)
+        assert len(asked) >= 2
         assert shown_line(screen) == "Best line (b):\n4 4 4 4 4 3 2 6 …\nRED wins on\nmove 21"

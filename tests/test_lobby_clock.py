@@ -90,6 +90,27 @@ def test_clock_follows_begin_and_every_board_with_the_increment_added() -> None:
     assert [event.clock for event in journal] == [(177_800, 180_000), (177_800, 172_000)]
 
 
+class TickingTime(FakeTime):
+    """A steady clock that moves on a little each time it is read (a busy server)."""
+
+    def __call__(self) -> float:
+        self.now += 0.003
+        return self.now
+
+
+def test_the_clock_after_a_move_is_the_clock_at_the_move_however_long_the_telling() -> None:
+    time = TickingTime()
+    lobby: Rooms = Lobby(CONNECT_FOUR, now=time)
+    ann, bob = Member("ann"), Member("bob")
+    lobby.create(ann, "r", GAME, BLITZ)
+    lobby.join(bob, "r", wire.Mode.PLAYER)
+    moved = lobby.play(ann, Move.drop(3))
+    (clock,) = [line for line in _said(moved, bob) if line.startswith("CLOCK:")]
+    assert clock.endswith(":180000")  # bob's turn begins with all his time: none used yet
+    (kept,) = [event for event in lobby.take_journal() if isinstance(event, MoveMade)]
+    assert clock == f"CLOCK:{kept.clock[0]}:{kept.clock[1]}"  # as told, so kept
+
+
 def test_an_untimed_room_says_nothing_of_clocks() -> None:
     lobby, time, ann, bob, begun = _timed_game(Terms(rated=True))
     assert not any(message.startswith("CLOCK") for _, message in begun)

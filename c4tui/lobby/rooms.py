@@ -239,10 +239,11 @@ class Lobby(Generic[S, M]):
         """The board to all after ``move`` (a legal one), or GAMEEND if it ends the game."""
         room.state = room.state.play(move)
         room.plies += 1
-        self._journal.append(MoveMade(room.name, room.plies, move, self.clocks.moved(room)))
+        left = self.clocks.moved(room)  # as kept, so told: the time telling takes is nobody's
+        self._journal.append(MoveMade(room.name, room.plies, move, left))
         if room.state.is_over:
             return self._end(room, self._result(room))
-        return room.to_all(room.state.board_status()) + self.clocks.told(room, room.members)
+        return room.to_all(room.state.board_status()) + self.clocks.told(room, room.members, left)
 
     def _move_problem(self, room: Room[S, M], member: Member) -> str | None:
         seat = room.seat_of(member)

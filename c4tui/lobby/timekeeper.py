@@ -75,11 +75,17 @@ class Timekeeper:
         self._set(room, room.clock.after_move(now))
         return room.clock.left_ms(now)
 
-    def told(self, room: Room[S, M], members: Iterable[Member]) -> Outbox:
-        """CLOCK:<red ms>:<yellow ms> for each of ``members`` (nothing in an untimed room)."""
+    def told(
+        self, room: Room[S, M], members: Iterable[Member], left: tuple[int, int] | None = None
+    ) -> Outbox:
+        """CLOCK:<red ms>:<yellow ms> for each of ``members`` (nothing in an untimed room).
+
+        ``left``: the times as a move left them (``moved``), told after it: the new
+        mover's time runs from the move, not from whenever the telling reads the clock.
+        """
         if room.clock is None:
             return []
-        message = clock_message(*room.clock.left_ms(self.now()))
+        message = clock_message(*(left or room.clock.left_ms(self.now())))
         return [(member, message) for member in members]
 
     def fallen(self, rooms: Mapping[str, Room[S, M]]) -> list[Room[S, M]]:

@@ -180,12 +180,13 @@ def running_redis() -> Iterator[RedisServer]:
     folder = Path(tempfile.mkdtemp(prefix="c4tui-redis-", dir="/tmp"))
     port = free_port()
     options = ["--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"]
-    process = subprocess.Popen(
-        [binary, *options, "--dir", str(folder)],
-        stdout=(folder / "log").open("w"),
-        stderr=subprocess.STDOUT,
-        stdin=subprocess.DEVNULL,
-    )
+    with (folder / "log").open("w") as log:  # the server has its own copy
+        process = subprocess.Popen(
+            [binary, *options, "--dir", str(folder)],
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            stdin=subprocess.DEVNULL,
+        )
     try:
         _wait_for_pong(port, process)
         yield RedisServer(f"redis://127.0.0.1:{port}/0", process.pid)

@@ -198,8 +198,9 @@ def _add_cluster_options(serve: argparse.ArgumentParser) -> None:
         metavar="URL",
         help="join the other nodes serving this lobby through Redis (redis://HOST:PORT/0); "
         "needs --db postgresql://… shared by every node. One node leads the lobby at a "
-        "time; if it dies another takes its games over from the database. "
-        'See the README\'s "Serving many players"',
+        "time; if it dies another takes its games over from the database. Redis's "
+        "password, if any, from the URL or else REDISCLI_AUTH (kept out of the process "
+        'list). See the README\'s "Serving many players"',
     )
     serve.add_argument(
         "--node",

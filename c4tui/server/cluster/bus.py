@@ -12,7 +12,9 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import os
 from collections.abc import Awaitable, Callable
+from urllib.parse import urlsplit
 
 from redis.asyncio import BlockingConnectionPool, Redis
 from redis.backoff import NoBackoff
@@ -30,8 +32,20 @@ BUS_TIMEOUT = 2.0
 #: most) for one to be free. redis-py's default pool refuses a 101st at once ("Too many
 #: connections"), which cut off a node's clients as soon as more than 100 spoke together.
 BUS_CONNECTIONS = 50
+#: Where a node finds Redis's password when ``--bus`` gives none (redis-cli's own).
+PASSWORD_VARIABLE = "REDISCLI_AUTH"
 #: Seconds between two looks for new channels to listen to while the bus is quiet.
 LISTEN_TICK = 0.2
+
+
+def password_from_environment(url: str) -> str | None:
+    """Redis's password from ``REDISCLI_AUTH`` (as redis-cli reads it) when ``url`` has none.
+
+    A password in ``--bus`` shows in the process list; one in the environment does not.
+    """
+    if urlsplit(url).password is not None:
+        return None
+    return os.environ.get(PASSWORD_VARIABLE) or None
 
 
 class Bus:
@@ -77,6 +91,7 @@ class Bus:
         await self.close()
         pool = BlockingConnectionPool.from_url(
             self.url,
+            password=password_from_environment(self.url),
             max_connections=BUS_CONNECTIONS,
             timeout=BUS_TIMEOUT,
             socket_connect_timeout=BUS_TIMEOUT,

@@ -141,3 +141,27 @@ async def test_a_line_for_a_client_the_leader_does_not_serve_cuts_it_off(bus_url
     assert heard == [Abort(42)]
     await clients.stop()
     await bus.close()
+
+
+async def test_a_redis_password_may_come_from_the_environment_instead_of_the_url(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    with redis_server() as url:
+        admin = redis.asyncio.Redis.from_url(url)
+        await admin.config_set("requirepass", "s3cret")
+        await admin.aclose()
+        monkeypatch.delenv("REDISCLI_AUTH", raising=False)
+        with pytest.raises(BusLost, match=r"(?i)auth"):
+            await new_bus(url).open()  # no password anywhere: Redis says so
+        monkeypatch.setenv("REDISCLI_AUTH", "s3cret")  # as redis-cli reads it
+        bus = new_bus(url)
+        await bus.open()
+        await bus.publish(bus.nodes_channel, Abort(1))
+        assert "s3cret" not in bus.location
+        await bus.close()
+        with_password = url.replace("redis://", "redis://:s3cret@")
+        monkeypatch.setenv("REDISCLI_AUTH", "wrong")  # the URL's own password comes first
+        bus = new_bus(with_password)
+        await bus.open()
+        assert "s3cret" not in bus.location
+        await bus.close()

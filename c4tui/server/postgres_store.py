@@ -100,6 +100,19 @@ def _advisory_lock(key: int) -> Work[bool]:
     return bool(rows[0][0])
 
 
+def _holds_lock(key: int) -> Work[bool]:
+    """Whether this session holds the session-level advisory lock ``key``.
+
+    PostgreSQL keeps a bigint key in two halves: ``classid`` the high, ``objid`` the low.
+    """
+    rows = yield (
+        "SELECT count(*) > 0 FROM pg_locks WHERE locktype = 'advisory' AND granted"
+        " AND pid = pg_backend_pid() AND classid = ? AND objid = ? AND objsubid = 1",
+        (key >> 32, key & 0xFFFFFFFF),
+    )
+    return bool(rows[0][0])
+
+
 def _lobby_identity() -> Work[str]:
     """The database's own name for itself: its server's system identifier and its OID."""
     rows = yield (
@@ -162,6 +175,10 @@ class PostgresStore(SqlStore):
         It is held until the connection closes or breaks: whoever holds it leads.
         """
         return await self._run(_advisory_lock(key))
+
+    async def holds_lead(self, key: int) -> bool:
+        """Whether the store's session still holds the lock ``key`` (StoreLost: it is gone)."""
+        return await self._run(_holds_lock(key))
 
     async def lobby_identity(self) -> str:
         """What tells this lobby's database from any other, whatever address reaches it.

@@ -104,8 +104,11 @@ async def two_stores(url: str) -> AsyncIterator[tuple[PostgresStore, PostgresSto
 
 async def test_the_first_store_leads_until_its_connection_closes(postgres_url: str) -> None:
     async with two_stores(postgres_url) as (first, second):
+        assert not await first.holds_lead(LEADER_KEY)
         assert await first.try_lead(LEADER_KEY)
+        assert await first.holds_lead(LEADER_KEY)
         assert not await second.try_lead(LEADER_KEY)
+        assert not await second.holds_lead(LEADER_KEY)
         assert await second.try_lead(LEADER_KEY + 1)  # another key is another lock
         await first.close()
         assert await _eventually_leads(second)

@@ -121,6 +121,14 @@ class Bus:
             self._sender = asyncio.create_task(self._send_waiting())
         await sent
 
+    async def tell(self, channel: str, message: BusMessage) -> None:
+        """``publish`` a heartbeat or a last word; a lost bus is left to the listener.
+
+        The listener notices the loss and the node acts on it then, once.
+        """
+        with contextlib.suppress(BusLost):
+            await self.publish(channel, message)
+
     async def _send_waiting(self) -> None:
         """Send what waits, batch after batch, telling each publisher how its batch went."""
         while self._waiting:

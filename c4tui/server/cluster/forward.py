@@ -83,5 +83,4 @@ async def forward(client: ForwardedClient, bus: Bus, node: str, session: int) ->
         writer.cancel()
         with contextlib.suppress(asyncio.CancelledError, OSError, ProtocolError):
             await writer
-        with contextlib.suppress(BusLost):
-            await bus.publish(bus.lobby_channel, Gone(node, session))
+        await bus.tell(bus.lobby_channel, Gone(node, session))

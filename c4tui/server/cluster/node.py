@@ -74,6 +74,9 @@ class LeadableStore(Protocol):
     async def try_lead(self, key: int) -> bool:
         """Take the lock ``key`` on the store's own session; False if another holds it."""
 
+    async def holds_lead(self, key: int) -> bool:
+        """Whether the store's session still holds the lock ``key``."""
+
     async def lobby_identity(self) -> str:
         """What tells this lobby's database from any other (the bus's channels carry it)."""
 
@@ -171,10 +174,14 @@ class ClusterNode(C4Server):
         while True:
             await asyncio.sleep(BEAT)
             try:
-                await self._leadership.try_lead(LEADER_LOCK)
+                still = await self._leadership.holds_lead(LEADER_LOCK)
             except ConnectionError as error:
+                still, why = False, f"lost the database ({error})"
+            else:
+                why = "lost the lock on the database"
+            if not still:
                 self._must_stop(
-                    f"lost the database ({error}): node {self.name} stops leading and stops,"
+                    f"{why}: node {self.name} stops leading and stops,"
                     " so that another node takes the lobby over"
                 )
                 return
@@ -197,8 +204,7 @@ class ClusterNode(C4Server):
         self._leader = self.name
         self._drop_forwarded(ByeReason.SHUTDOWN)  # the leader before us served them: come back
         log.info("node %s leads the lobby now", self.name)
-        with contextlib.suppress(BusLost):
-            await self.bus.publish(self.bus.nodes_channel, Leading(self.name))
+        await self.bus.tell(self.bus.nodes_channel, Leading(self.name))
 
     # ----- the bus -------------------------------------------------------------------
 
@@ -266,11 +272,10 @@ class ClusterNode(C4Server):
         """Say this node is alive; notice the nodes, or the leader, that are not."""
         while True:
             await asyncio.sleep(BEAT)
-            with contextlib.suppress(BusLost):
-                if self.leading:
-                    await self.bus.publish(self.bus.nodes_channel, Leading(self.name))
-                else:
-                    await self.bus.publish(self.bus.lobby_channel, Alive(self.name))
+            if self.leading:
+                await self.bus.tell(self.bus.nodes_channel, Leading(self.name))
+            else:
+                await self.bus.tell(self.bus.lobby_channel, Alive(self.name))
             if self.leading:
                 self._remote.drop_silent(SILENCE)
             elif self._leader is not None and time.monotonic() - self._leader_seen > SILENCE:
@@ -308,7 +313,7 @@ class ClusterNode(C4Server):
         """
         deadline = time.monotonic() + LEADER_WAIT
         while self._on_bus and time.monotonic() < deadline:  # off the bus: no lobby here
-            if self.leading or (self._leader is not None and self._on_bus):
+            if self.leading or self._leader is not None:
                 return True
             await asyncio.sleep(BEAT / 10)
         return False

@@ -11,14 +11,13 @@ connection does (away for the grace period, §5.1) and come back through any nod
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import time
 from collections.abc import Awaitable, Callable, Iterator
 
 from c4tui.net.errors import ConnectionClosed, ProtocolError
 from c4tui.server.cluster.bus import Bus
-from c4tui.server.cluster.messages import Abort, Alive, BusLost, Close, Gone, Line, Opened, Send
+from c4tui.server.cluster.messages import Abort, Alive, Close, Gone, Line, Opened, Send
 from c4tui.server.context import Client
 from c4tui.server.lobby import RoomStream
 
@@ -77,16 +76,12 @@ class RemoteStream:
         """Cut the client off: its node drops the connection."""
         if not self._ended:
             self.hung_up()
-            self._aborting = asyncio.create_task(self._tell(Abort(self.session)))
+            self._aborting = asyncio.create_task(self._bus.tell(self._channel, Abort(self.session)))
 
     async def close(self) -> None:
         """The client's node closes the connection once what was sent has gone."""
         self._ended = True
-        await self._tell(Close(self.session))
-
-    async def _tell(self, message: Abort | Close) -> None:
-        with contextlib.suppress(BusLost):
-            await self._bus.publish(self._channel, message)
+        await self._bus.tell(self._channel, Close(self.session))
 
 
 class RemoteClients:
@@ -133,13 +128,9 @@ class RemoteClients:
 
     def _orphan(self, node: str, session: int) -> None:
         """Tell ``node`` to cut off a client this node no longer serves (it comes back)."""
-        task = asyncio.create_task(self._tell(node, Abort(session)))
+        task = asyncio.create_task(self._bus.tell(self._bus.node_channel(node), Abort(session)))
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
-
-    async def _tell(self, node: str, message: Abort) -> None:
-        with contextlib.suppress(BusLost):
-            await self._bus.publish(self._bus.node_channel(node), message)
 
     def _open(self, node: str, session: int) -> None:
         stream = RemoteStream(self._bus, node, session)

@@ -107,6 +107,20 @@ async def a_game_begun_on(port: int) -> tuple[LobbyClient, LobbyClient]:
     return ann, bob
 
 
+#: The sessions holding an advisory lock: the leader's.
+LEADERS = "SELECT pid FROM pg_locks WHERE locktype = 'advisory' AND granted"
+
+
+def end_sessions(database: str, which: str) -> None:
+    """PostgreSQL ends the other sessions on ``database`` that ``which`` (SQL) picks."""
+    with psycopg.connect(database, autocommit=True) as connection:
+        connection.execute(
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
+            " WHERE datname = current_database() AND pid <> pg_backend_pid()"
+            f" AND {which}"
+        )
+
+
 async def back_on(port: int) -> None:
     ann = await logged_in_again(port, "ann")
     assert await ann.line() == "REJOIN:r1"
@@ -117,10 +131,7 @@ def test_a_leader_that_loses_the_database_stops_and_the_other_node_takes_over(
 ) -> None:
     a, b = nodes
     talk(a_game_begun_on(b.port))
-    with psycopg.connect(postgres_url, autocommit=True) as database:  # a's session ends
-        database.execute(
-            "SELECT pg_terminate_backend(pid) FROM pg_locks WHERE locktype = 'advisory' AND granted"
-        )
+    end_sessions(postgres_url, f"pid IN ({LEADERS})")  # a's session ends
     assert a.process.wait(30) == 1  # it noticed, or heard b lead first: it stops either way
     assert a.said("lost the database") or a.said("has lost the lead")
     b.wait_until_said("leads the lobby now")
@@ -152,12 +163,7 @@ def test_a_node_that_lost_its_database_session_reconnects_and_can_still_take_ove
 ) -> None:
     a, b = nodes
     talk(a_game_begun_on(b.port))
-    with psycopg.connect(postgres_url, autocommit=True) as database:  # b's session ends
-        database.execute(
-            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
-            " WHERE datname = current_database() AND pid <> pg_backend_pid()"
-            " AND pid NOT IN (SELECT pid FROM pg_locks WHERE locktype = 'advisory')"
-        )
+    end_sessions(postgres_url, f"pid NOT IN ({LEADERS})")  # b's session ends
     b.wait_until_said("reaches the database again")
     a.kill()
     b.wait_until_said("leads the lobby now")

@@ -107,6 +107,7 @@ class ClusterNode(C4Server):
         self._sessions = itertools.count(1)
         self._remote = RemoteClients(self.bus, self._serve_here, self._ids, config.idle_timeout)
         self._duties: list[asyncio.Task[None]] = []
+        self._checks: set[asyncio.Task[bool]] = set()  # of the lock, when another claims it
         self._stop: asyncio.Event | None = None
         self.protocols = tuple(
             ServerProtocol(p.spec, self._lobby_client) if p.spec is lobby.SPEC else p
@@ -135,9 +136,10 @@ class ClusterNode(C4Server):
 
     async def stop(self) -> None:
         """Say BYE to every client (those served through the bus too), then leave the bus."""
-        for duty in self._duties:
-            duty.cancel()
-        await asyncio.gather(*self._duties, return_exceptions=True)
+        tasks = [*self._duties, *self._checks]
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
         self._drop_forwarded(ByeReason.SHUTDOWN)
         await super().stop()
         await self._remote.stop()
@@ -171,20 +173,22 @@ class ClusterNode(C4Server):
                 warned = True
                 await self._reconnect()
             await asyncio.sleep(BEAT)
-        while True:
+        while await self._still_leading():
             await asyncio.sleep(BEAT)
-            try:
-                still = await self._leadership.holds_lead(LEADER_LOCK)
-            except ConnectionError as error:
-                still, why = False, f"lost the database ({error})"
-            else:
-                why = "lost the lock on the database"
-            if not still:
-                self._must_stop(
-                    f"{why}: node {self.name} stops leading and stops,"
-                    " so that another node takes the lobby over"
-                )
-                return
+
+    async def _still_leading(self) -> bool:
+        """Whether this node still holds the lock; if not, it stops (and says why)."""
+        try:
+            if await self._leadership.holds_lead(LEADER_LOCK):
+                return True
+            why = "lost the lock on the database"
+        except ConnectionError as error:
+            why = f"lost the database ({error})"
+        self._must_stop(
+            f"{why}: node {self.name} stops leading and stops,"
+            " so that another node takes the lobby over"
+        )
+        return False
 
     async def _reconnect(self) -> None:
         """Open the store's session again (a node that does not lead lost it): try, quietly."""
@@ -257,11 +261,11 @@ class ClusterNode(C4Server):
     def _heard_leader(self, node: str) -> None:
         if node == self.name or (self._taking_over and not self.leading):
             return
-        if self.leading:
-            self._must_stop(  # the lock is another's: this node's session with it is gone
-                f"node {node} leads the lobby now: node {self.name} has lost the lead"
-                " (and with it the database) and stops"
-            )
+        if self.leading:  # a new leader (this one lost the lock) or a dead one's last word
+            log.warning("node %s says it leads: node %s checks its lock", node, self.name)
+            check = asyncio.create_task(self._still_leading())
+            self._checks.add(check)
+            check.add_done_callback(self._checks.discard)
             return
         if self._leader not in (None, node):
             self._drop_forwarded(ByeReason.SHUTDOWN)  # the old leader's clients come back

@@ -14,7 +14,10 @@ import psycopg
 import pytest
 import redis
 
-from c4tui.server.cluster.node import SILENCE
+from c4tui.server.cluster.bus import Bus
+from c4tui.server.cluster.messages import Leading
+from c4tui.server.cluster.node import BEAT, SILENCE
+from c4tui.server.postgres_store import PostgresStore
 from tests.dbservers import PostgresServer, redis_server
 from tests.net.cluster.nodes import (
     CONVERSATION_SECONDS,
@@ -23,7 +26,7 @@ from tests.net.cluster.nodes import (
     logged_in_again,
     two_nodes,
 )
-from tests.net.lobby_client import LobbyClient, logged_in
+from tests.net.lobby_client import TEST_ROUNDS, LobbyClient, logged_in
 
 
 @pytest.fixture
@@ -133,7 +136,7 @@ def test_a_leader_that_loses_the_database_stops_and_the_other_node_takes_over(
     talk(a_game_begun_on(b.port))
     end_sessions(postgres_url, f"pid IN ({LEADERS})")  # a's session ends
     assert a.process.wait(30) == 1  # it noticed, or heard b lead first: it stops either way
-    assert a.said("lost the database") or a.said("has lost the lead")
+    assert a.said("lost the database") or a.said("lost the lock")
     b.wait_until_said("leads the lobby now")
     talk(back_on(b.port))
 
@@ -152,7 +155,7 @@ def test_two_lobbies_sharing_one_redis_keep_apart(
             leader.wait_until_said("leads the lobby now")
         time.sleep(2 * SILENCE)  # long enough to hear the other's heartbeats, were they shared
         assert all(leader.process.poll() is None for leader in leaders)
-        assert not any(leader.said("lost the lead") for leader in leaders)
+        assert not any(leader.said("stops leading") for leader in leaders)
     finally:
         for cluster in lobbies:
             cluster.stop()
@@ -168,3 +171,26 @@ def test_a_node_that_lost_its_database_session_reconnects_and_can_still_take_ove
     a.kill()
     b.wait_until_said("leads the lobby now")
     talk(back_on(b.port))
+
+
+async def a_stale_leader_speaks(database: str, bus: str) -> None:
+    """A dead leader's last heartbeat, arriving after another node took the lock."""
+    store = PostgresStore(database, TEST_ROUNDS)
+    await store.open()
+    ghost = Bus(bus)
+    ghost.serve(await store.lobby_identity())
+    await ghost.open()
+    await ghost.publish(ghost.nodes_channel, Leading("ghost-000000"))
+    await ghost.close()
+    await store.close()
+
+
+def test_a_leader_that_hears_a_stale_leader_checks_its_lock_and_leads_on(
+    nodes: tuple[Node, Node], postgres_url: str, bus: str
+) -> None:
+    a, _ = nodes
+    talk(a_stale_leader_speaks(postgres_url, bus))
+    a.wait_until_said("node ghost-000000 says it leads: node a-")
+    time.sleep(2 * BEAT)
+    assert a.process.poll() is None and not a.said("stops leading")
+    talk(a_game_begun_on(a.port))  # and it serves the lobby still

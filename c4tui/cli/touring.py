@@ -142,7 +142,7 @@ async def _play(
         progress.keeper, progress.total = keeper, len(plan.schedule)
         missing = missing_games(plan.schedule, plan.openings, setup.finished)
         if missing:  # before the live view: its words stay above it
-            await _try_each_program(setup.players, plan, logs)
+            await _try_each_program(setup.players, plan, logs, concurrency)
         reporter.begin(len(plan.schedule), len(plan.schedule) - len(missing), keeper.standings())
 
         async def finished(result: GameResult) -> None:
@@ -158,25 +158,32 @@ async def _play(
         pool.shutdown()
 
 
-async def _try_each_program(players: list[Entrant], plan: Plan, logs: Path) -> None:
+async def _try_each_program(
+    players: list[Entrant], plan: Plan, logs: Path, concurrency: int
+) -> None:
     """Ask each outside program for a first move now, and say which fail before the games.
 
     A file that does not load or a command that does not start would otherwise be seen
     only as a column of lost games; it still plays (and loses) them: the table is fair.
+    At most ``concurrency`` programs run at once, as in the games (a class's programs
+    all started together took 3.3 GB).
     """
     programs = [player for player in players if player.body.lower() not in LEVEL_NAMES]
     start = GameState.new(plan.options.columns, plan.options.rows, plan.rules)
     seconds = plan.options.movetime / 1000
     logs.mkdir(parents=True, exist_ok=True)
 
+    room = asyncio.Semaphore(concurrency)
+
     async def first_move(player: Entrant) -> str | None:
         chooser = chooser_for(player.spec, limits=Limits(stderr_log=log_path(logs, player.name)))
-        try:
-            await chooser.choose(start, seconds, [])
-        except OutsideFailure as failure:
-            return f"{player.name} failed its first move ({failure}): it will lose its games"
-        finally:
-            await chooser.close()
+        async with room:
+            try:
+                await chooser.choose(start, seconds, [])
+            except OutsideFailure as failure:
+                return f"{player.name} failed its first move ({failure}): it will lose its games"
+            finally:
+                await chooser.close()
         return None
 
     for problem in await asyncio.gather(

@@ -102,13 +102,22 @@ def reaped(pid: int) -> bool:
 
 def engines_alive(marker: str) -> list[int]:
     """Tiny engines still running (not zombies) whose command line holds ``marker``."""
-    alive = []
+    return [
+        pid
+        for pid, command in commands_alive().items()
+        if marker in command and "tiny_engine" in command
+    ]
+
+
+def commands_alive() -> dict[int, str]:
+    """Every running process (not a zombie) and its command line, its words joined by spaces."""
+    alive = {}
     for cmdline in Path("/proc").glob("[0-9]*/cmdline"):
         try:
             text = cmdline.read_bytes().replace(b"\0", b" ").decode(errors="replace")
             state = (cmdline.parent / "stat").read_text().rsplit(")", 1)[1].split()[0]
         except (OSError, IndexError):
             continue
-        if marker in text and "tiny_engine" in text and state != "Z":
-            alive.append(int(cmdline.parent.name))
+        if state != "Z":
+            alive[int(cmdline.parent.name)] = text
     return alive

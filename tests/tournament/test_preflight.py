@@ -1,0 +1,71 @@
+"""``c4tui tournament``'s pre-flight (each program tried before the games), as a teacher meets it:
+real tournaments of real engine processes, watched in ``/proc``."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from tests.outside.helpers import commands_alive, engine_command
+
+#: The longest a tournament of these tests may take on a loaded machine.
+TOURNAMENT_SECONDS = 300
+
+
+def engines_running(marker: str) -> set[str]:
+    """Which of the tiny engines marked ``marker-N`` have a process alive: their Ns.
+
+    A program's processes (under the sandbox its bubblewrap's too) all carry its
+    marker, so each engine counts once however many processes it has; c4tui's own
+    (whose command line names every engine) are not counted.
+    """
+    found = re.compile(rf"{re.escape(marker)}-(\d+)\b")
+    return {
+        number
+        for command in commands_alive().values()
+        if "tiny_engine" in command and "c4tui tournament" not in command
+        for number in found.findall(command)
+    }
+
+
+def watched_tournament(marker: str, *args: str) -> tuple[subprocess.CompletedProcess[str], int]:
+    """Run ``c4tui tournament ARGS`` to its end: how it ended, the most engines alive at once."""
+    process = subprocess.Popen(
+        [sys.executable, "-m", "c4tui", "tournament", *args],
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    most = 0
+    try:
+        deadline = time.monotonic() + TOURNAMENT_SECONDS
+        while process.poll() is None and time.monotonic() < deadline:
+            most = max(most, len(engines_running(marker)))
+            time.sleep(0.01)
+        stdout, stderr = process.communicate(timeout=60)
+    finally:
+        if process.poll() is None:
+            process.kill()
+    return subprocess.CompletedProcess(process.args, process.returncode, stdout, stderr), most
+
+
+def test_the_pre_flight_runs_at_most_concurrency_programs_at_once(tmp_path: Path) -> None:
+    marker = f"--marker-{tmp_path.name}"
+    # Each engine thinks half a second a move: long enough to be seen beside the others.
+    engines = [
+        f"e{number}=engine:{engine_command('--late', '0.5', f'{marker}-{number}')}"
+        for number in range(5)
+    ]
+    # A gauntlet of a level against the engines: a game runs one engine, so with
+    # --concurrency 2 no more than two may ever run, in the pre-flight as in the games.
+    run, most = watched_tournament(
+        marker, "easy", *engines, "--gauntlet", "--games", "1", "--movetime", "2000",
+        "--concurrency", "2", "--seed", "4",
+    )  # fmt: skip
+    assert run.returncode == 0, run.stderr
+    assert "Warning" not in run.stderr
+    assert most == 2  # never more, and the two places were used

@@ -22,13 +22,11 @@ from c4tui.cli.types import USAGE_ERROR
 from c4tui.engine import GameState, Rules
 from c4tui.match.pool import SearchPool
 from c4tui.outside.chooser import ChooserError, OutsideFailure
-from c4tui.outside.levels import LEVEL_NAMES
-from c4tui.outside.program import Limits
-from c4tui.outside.spec import chooser_for
 from c4tui.tournament.keeper import LOGS_FOLDER, Keeper
 from c4tui.tournament.live import LiveReporter
 from c4tui.tournament.openings import find_openings, solver_proves
 from c4tui.tournament.players import Entrant, entrants
+from c4tui.tournament.preflight import try_each_program
 from c4tui.tournament.report import PlainReporter, Reporter, final_report
 from c4tui.tournament.results import (
     PLAN_FILE,
@@ -42,7 +40,7 @@ from c4tui.tournament.results import (
     write_plan,
 )
 from c4tui.tournament.review import GameReview, review_game, reviewable
-from c4tui.tournament.runner import Runner, log_path
+from c4tui.tournament.runner import Runner
 from c4tui.tournament.schedule import make_schedule, opening_count
 from c4tui.tournament.setup import SetupError, check_players, new_options, resumed_options
 
@@ -141,56 +139,29 @@ async def _play(
         keeper = Keeper(plan, setup.folder, setup.finished, reviews)
         progress.keeper, progress.total = keeper, len(plan.schedule)
         missing = missing_games(plan.schedule, plan.openings, setup.finished)
+        unstarted: dict[str, OutsideFailure] = {}
         if missing:  # before the live view: its words stay above it
-            await _try_each_program(setup.players, plan, logs, concurrency)
+            unstarted = await try_each_program(setup.players, plan, logs, concurrency)
         reporter.begin(len(plan.schedule), len(plan.schedule) - len(missing), keeper.standings())
 
         async def finished(result: GameResult) -> None:
             keeper.add(result, await _review(pool, result) if reviewing else None)
             reporter.game_over(result, len(keeper.finished), keeper.standings())
 
-        runner = Runner(plan, pool=pool, logs=logs, concurrency=concurrency, finished=finished)
+        runner = Runner(
+            plan,
+            pool=pool,
+            logs=logs,
+            concurrency=concurrency,
+            finished=finished,
+            unstarted=unstarted,
+        )
         try:
             await runner.play(missing)
         finally:
             reporter.end()
     finally:
         pool.shutdown()
-
-
-async def _try_each_program(
-    players: list[Entrant], plan: Plan, logs: Path, concurrency: int
-) -> None:
-    """Ask each outside program for a first move now, and say which fail before the games.
-
-    A file that does not load or a command that does not start would otherwise be seen
-    only as a column of lost games; it still plays (and loses) them: the table is fair.
-    At most ``concurrency`` programs run at once, as in the games (a class's programs
-    all started together took 3.3 GB).
-    """
-    programs = [player for player in players if player.body.lower() not in LEVEL_NAMES]
-    start = GameState.new(plan.options.columns, plan.options.rows, plan.rules)
-    seconds = plan.options.movetime / 1000
-    logs.mkdir(parents=True, exist_ok=True)
-
-    room = asyncio.Semaphore(concurrency)
-
-    async def first_move(player: Entrant) -> str | None:
-        chooser = chooser_for(player.spec, limits=Limits(stderr_log=log_path(logs, player.name)))
-        async with room:
-            try:
-                await chooser.choose(start, seconds, [])
-            except OutsideFailure as failure:
-                return f"{player.name} failed its first move ({failure}): it will lose its games"
-            finally:
-                await chooser.close()
-        return None
-
-    for problem in await asyncio.gather(
-        *(first_move(player) for player in dict.fromkeys(programs))
-    ):
-        if problem is not None:
-            print(f"Warning: {problem}", file=sys.stderr, flush=True)
 
 
 async def _review(pool: SearchPool, game: GameResult) -> GameReview:

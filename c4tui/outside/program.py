@@ -92,6 +92,21 @@ class ProgramChooser(ABC):
             await self._kill()
             raise
 
+    async def start(self) -> None:
+        """Start the program now, unless it runs, and wait until it says it is ready.
+
+        Ready is an engine's ``c4eok``, an agent's file loaded: a tournament's pre-flight
+        tells a program that cannot start from one that fails a move. Raises
+        OutsideFailure, its process ended.
+        """
+        if self._process is not None:
+            return
+        try:
+            await self._started()
+        except (OutsideFailure, asyncio.CancelledError):
+            await self._kill()
+            raise
+
     async def close(self) -> None:
         """End its process group, if one runs."""
         await self._kill()
@@ -106,6 +121,10 @@ class ProgramChooser(ABC):
         """The deadline of an answer due in ``seconds`` (and the margin), and it in words."""
         deadline = time.monotonic() + seconds + self.limits.margin
         return deadline, f"within {seconds:g} s and the {self.limits.margin:g} s margin"
+
+    @abstractmethod
+    async def _started(self) -> OutsideProcess:
+        """Start the program (kept as ``_process`` at once) and wait until it is ready."""
 
     @abstractmethod
     async def _ask(self, state: GameState, time_limit: float, moves: Sequence[Move] | None) -> Move:

@@ -5,6 +5,13 @@ two ``ProgramBackend`` seats that are told the opening, and the levels' searches
 the one shared ``SearchPool``. A program that fails loses that game only, the reason
 kept. Cancelling ``play`` (Ctrl-C) abandons the games under way: their drivers are
 closed, which kills the programs' process groups, and nothing of them is reported.
+
+A program the pre-flight could not start (its file does not load, its command does not
+run, it never answered ``c4e``) loses each of its games by that failure at once, not
+started again. A teacher expects that: the pre-flight said why and that it loses its
+games; starting it again would fail the same way, at the cost of up to 15.5 s
+(``START_SECONDS`` and the margin) a game; and a shorter start time instead would
+record a different reason (time) than the one the program has.
 """
 
 from __future__ import annotations
@@ -12,14 +19,14 @@ from __future__ import annotations
 import asyncio
 import zlib
 from collections import deque
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from pathlib import Path
 
 from c4tui.engine import DrawReason, GameState, Move, Player
 from c4tui.match.backends.program import ProgramBackend
 from c4tui.match.driver import MatchDriver
 from c4tui.match.pool import SearchPool
-from c4tui.outside.chooser import Chooser, FailureKind
+from c4tui.outside.chooser import Chooser, FailureKind, OutsideFailure
 from c4tui.outside.program import Limits
 from c4tui.outside.spec import chooser_for
 from c4tui.tournament.players import Entrant
@@ -53,16 +60,26 @@ class Runner:
         logs: the folder of the programs' standard error, one file per player.
         concurrency: games played at once.
         finished: told of each game as it ends (in the event loop, before the next starts).
+        unstarted: the players the pre-flight could not start, with why: their games are
+            lost by it without starting them.
     """
 
     def __init__(
-        self, plan: Plan, *, pool: SearchPool, logs: Path, concurrency: int, finished: Finished
+        self,
+        plan: Plan,
+        *,
+        pool: SearchPool,
+        logs: Path,
+        concurrency: int,
+        finished: Finished,
+        unstarted: Mapping[str, OutsideFailure] | None = None,
     ) -> None:
         self.plan = plan
         self._pool = pool
         self._logs = logs
         self._concurrency = max(1, concurrency)
         self._finished = finished
+        self._unstarted = dict(unstarted or {})
         self._entrants = {
             name: Entrant(name, body) for name, body in zip(plan.names, plan.specs, strict=True)
         }
@@ -96,6 +113,9 @@ class Runner:
         options = self.plan.options
         opening = self.plan.openings[game.opening]
         start = GameState.new(options.columns, options.rows, self.plan.rules).play_all(opening)
+        lost = self.unstarted_loss(game, start, opening)
+        if lost is not None:
+            return lost
         seconds = options.movetime / 1000
         seats = {
             Player.RED: ProgramBackend(
@@ -111,6 +131,25 @@ class Runner:
         finally:
             await driver.close()
         return result_of(game, driver, seats, opening)
+
+    def unstarted_loss(
+        self, game: ScheduledGame, start: GameState, opening: tuple[Move, ...]
+    ) -> GameResult | None:
+        """The game lost by a player that did not start, without playing it (None: play it).
+
+        Were both such, the one to move after the opening would fail first: it loses.
+        """
+        mover, other = (
+            (game.red, game.yellow) if start.turn is Player.RED else (game.yellow, game.red)
+        )
+        loser = next((name for name in (mover, other) if name in self._unstarted), None)
+        if loser is None:
+            return None
+        failure = self._unstarted[loser]
+        detail = f"{loser} lost by {failure} (it did not start before the games)"
+        winner = Player.YELLOW if loser == game.red else Player.RED
+        reason = FAILURE_REASONS[failure.kind]
+        return GameResult(game.red, game.yellow, opening, opening, _win(winner), reason, detail)
 
 
 def result_of(

@@ -228,7 +228,7 @@ def test_a_program_that_cannot_play_is_named_before_the_games(tmp_path: Path) ->
         "tournament", str(broken), "random", "--games", "2", "--movetime", "500", timeout=120
     )
     assert run.returncode == 0, run.stderr
-    assert "Warning: broken failed its first move (crash: could not load broken.py: " in run.stderr
+    assert "Warning: broken did not start (crash: could not load broken.py: " in run.stderr
     assert "(broken.py, line 1)" in run.stderr
     assert run.stdout.splitlines()[0].startswith("Seed ")  # said, to play it again
     assert "2 games to play" in run.stdout  # it still plays, and loses, its games

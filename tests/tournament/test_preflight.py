@@ -3,6 +3,7 @@ real tournaments of real engine processes, watched in ``/proc``."""
 
 from __future__ import annotations
 
+import json
 import re
 import subprocess
 import sys
@@ -10,6 +11,7 @@ import time
 from pathlib import Path
 
 from tests.outside.helpers import commands_alive, engine_command
+from tests.process_helpers import run_c4tui
 
 #: The longest a tournament of these tests may take on a loaded machine.
 TOURNAMENT_SECONDS = 300
@@ -69,3 +71,24 @@ def test_the_pre_flight_runs_at_most_concurrency_programs_at_once(tmp_path: Path
     assert run.returncode == 0, run.stderr
     assert "Warning" not in run.stderr
     assert most == 2  # never more, and the two places were used
+
+
+def test_a_program_that_never_shakes_hands_loses_its_games_unstarted(tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    silent = f"silent=engine:{engine_command('--no-hello')}"
+    run = run_c4tui(
+        "tournament", silent, "easy", "--games", "4", "--openings", "2", "--concurrency", "1",
+        "--seed", "5", "--out", str(out), timeout=TOURNAMENT_SECONDS,
+    )  # fmt: skip
+    assert run.returncode == 0, run.stderr
+    assert "Warning: silent did not start (time: " in run.stderr
+    # Waited for once, in the pre-flight: never started again for its four games.
+    assert (out / "logs" / "silent.log").read_text().count("got: c4e\n") == 1
+    games = json.loads((out / "results.json").read_text(encoding="utf-8"))["games"]
+    assert len(games) == 4
+    for game in games:  # each lost by that failure, from its opening, as the table counts it
+        assert game["reason"] == "time" and game["moves"] == game["opening"]
+        assert game["result"] == ("yellow" if game["red"] == "silent" else "red")
+    (record, *_) = sorted((out / "games").glob("*.c4g"))
+    assert "silent lost by time: " in record.read_text(encoding="utf-8")
+    assert "(it did not start before the games)" in record.read_text(encoding="utf-8")

@@ -30,8 +30,11 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "DIR/results.json after every game; Ctrl-C stops, and --resume DIR plays the rest.",
         epilog="PLAYER is a level (random, easy, medium, hard, perfect), engine:COMMAND (a "
         "program speaking the engine protocol) or kaggle:FILE.py (a ConnectX agent), with "
-        "NAME= in front to name it: ann=kaggle:ann.py. Players whose names come out the same "
-        "are told apart with -2, -3…; the same NAME= given twice is refused.",
+        "NAME= in front to name it: ann=kaggle:ann.py. NAME is 1 to 32 of A-Z, a-z, 0-9, _, "
+        ". and - (no space, no slash: it names the player's log and game files); the first = "
+        "ends it, unless a : comes before it (engine:./deep --depth=8 has no NAME). Players "
+        "whose names come out the same are told apart with -2, -3…; the same NAME= given "
+        "twice is refused.",
     )
     tournament.add_argument(
         "players",

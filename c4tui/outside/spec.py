@@ -1,7 +1,8 @@
 """Reading a player's description: ``[NAME=]engine:CMD``, ``[NAME=]kaggle:FILE.py`` or a level.
 
 A bare ``FILE.py`` that is there is a Kaggle agent too, so ``c4tui tournament class/*.py``
-takes a folder of agents as the shell lists it.
+takes a folder of agents as the shell lists it. ``NAME=`` in front names the player
+(``NAME_RULES``; a name that breaks them is refused saying which rule).
 """
 
 from __future__ import annotations
@@ -16,8 +17,16 @@ from c4tui.outside.kaggle import KaggleChooser
 from c4tui.outside.levels import LEVEL_NAMES, LevelChooser
 from c4tui.outside.program import DEFAULT_LIMITS, Limits
 
-#: ``NAME=`` before a player: a word, so ``engine:X=1 prog`` keeps its ``=``.
-_NAMED = re.compile(r"([A-Za-z0-9_.-]{1,32})=(.*)", re.DOTALL)
+#: The longest ``NAME=``.
+NAME_LIMIT = 32
+#: What a ``NAME=`` may hold (a regular expression's class): it names the player's files.
+NAME_CHARACTERS = "A-Za-z0-9_.-"
+_NAME = re.compile(f"[{NAME_CHARACTERS}]+")
+#: The rules of ``NAME=``, as errors and ``--help`` say them.
+NAME_RULES = (
+    f"a NAME is 1 to {NAME_LIMIT} of A-Z, a-z, 0-9, '_', '.' and '-' (it names the "
+    "player's files), ended by the first '='"
+)
 _WANTS = {"engine": "the command that starts the program", "kaggle": "the agent's .py file"}
 EXPECTED = (
     f"engine:COMMAND, kaggle:FILE.py or a level ({', '.join(LEVEL_NAMES)}), optionally NAME= first"
@@ -37,8 +46,7 @@ def chooser_for(
     ChooserError, saying what is expected, for anything else (and for a Kaggle file
     that is not there).
     """
-    named = _NAMED.fullmatch(spec)
-    name, body = (named[1], named[2]) if named else (None, spec)
+    name, body = split_name(spec)
     kind, colon, rest = body.partition(":")
     if colon and kind in _WANTS and not rest.strip():
         raise ChooserError(f"{kind}: needs {_WANTS[kind]} after the colon")
@@ -51,3 +59,25 @@ def chooser_for(
     if body.endswith(".py"):  # class/*.py: the agents of a folder, as the shell lists them
         return KaggleChooser(Path(body), name=name, limits=limits)
     raise ChooserError(f"{spec!r} is not a player: give {EXPECTED}")
+
+
+def split_name(spec: str) -> tuple[str | None, str]:
+    """``spec``'s ``NAME=`` (None: none) and the player after it.
+
+    Text before the first ``=`` is a name unless a ``:`` comes first, so
+    ``engine:./deep --depth=8`` keeps its ``=``. Raises ChooserError saying which
+    rule a name breaks (``a b=engine:x``: a space), rather than "not a player".
+    """
+    name, equals, body = spec.partition("=")
+    if not equals or ":" in name:
+        return None, spec
+    if not name:
+        problem = f"{spec!r} has no name before its '='"
+    elif len(name) > NAME_LIMIT:
+        problem = f"the name {name!r} is {len(name)} characters long, over {NAME_LIMIT}"
+    elif not _NAME.fullmatch(name):
+        wrong = _NAME.sub("", name)[0]
+        problem = f"the name {name!r} has {'a space' if wrong.isspace() else repr(wrong)} in it"
+    else:
+        return name, body
+    raise ChooserError(f"{problem}: {NAME_RULES}")

@@ -17,10 +17,10 @@ from pathlib import Path
 
 from c4tui.engine import Rules
 from c4tui.outside.chooser import ChooserError
-from c4tui.outside.spec import chooser_for
+from c4tui.outside.spec import NAME_CHARACTERS, NAME_LIMIT, chooser_for
 
-#: What may stand in a name (chooser_for's NAME=; also safe in a file's name).
-_UNSAFE = re.compile(r"[^A-Za-z0-9_.-]")
+#: What may not stand in a name (what a NAME= may not hold; unsafe in a file's name).
+_UNSAFE = re.compile(f"[^{NAME_CHARACTERS}]")
 
 
 @dataclass(frozen=True)
@@ -61,8 +61,8 @@ def entrants(specs: Sequence[str], columns: int, rows: int, rules: Rules) -> lis
 
 
 def _safe(name: str) -> str:
-    """``name`` as a player's name: the characters a file name takes, at most 32."""
-    return _UNSAFE.sub("_", name)[:32] or "player"
+    """``name`` as a player's name: the characters a NAME= takes, at most as many."""
+    return _UNSAFE.sub("_", name)[:NAME_LIMIT] or "player"
 
 
 def _by_folder(found: Sequence[tuple[Entrant, bool]]) -> list[Entrant]:

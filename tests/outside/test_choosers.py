@@ -74,6 +74,8 @@ def test_player_specs_name_each_kind(tmp_path: Path) -> None:
     assert isinstance(perfect, LevelChooser)
     assert perfect.name == "perfect"
     assert chooser_for("strong=hard").name == "strong"
+    assert chooser_for(f"{'n' * 32}=hard").name == "n" * 32  # the longest name
+    assert chooser_for("v1.2_beta-3=hard").name == "v1.2_beta-3"
 
 
 @pytest.mark.parametrize(

@@ -171,6 +171,10 @@ def test_ctrl_c_keeps_what_finished_and_resume_plays_the_rest(tmp_path: Path) ->
     [
         (["hard"], "at least two players"),
         (["hard", "grandmaster"], "not a player"),
+        (["hard", "a b=engine:x"], "the name 'a b' has a space in it: a NAME is 1 to 32 of"),
+        (["hard", "ann/deep=hard"], "the name 'ann/deep' has '/' in it"),
+        (["hard", f"{'n' * 33}=hard"], f"the name '{'n' * 33}' is 33 characters long, over 32"),
+        (["hard", "=hard"], "'=hard' has no name before its '='"),
         (["hard", f"kaggle:{CENTRE_AGENT}", "--rules", "popout"], "classic rules only"),
         (["hard", "easy", "--resume", "nowhere-at-all"], "not a tournament's folder"),
     ],
@@ -181,6 +185,15 @@ def test_what_makes_no_tournament_exits_2_in_words(
     assert main(["tournament", *args]) == 2
     error = capsys.readouterr().err
     assert error.startswith("c4tui tournament: error:") and words in error
+
+
+def test_the_help_says_what_a_name_may_be(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exit_:
+        main(["tournament", "--help"])
+    assert exit_.value.code == 0
+    shown = " ".join(capsys.readouterr().out.split())
+    assert "NAME is 1 to 32 of A-Z, a-z, 0-9, _, . and - (no space, no slash" in shown
+    assert "unless a : comes before it (engine:./deep --depth=8 has no NAME)" in shown
 
 
 def test_a_folder_holding_a_tournament_is_not_overwritten(

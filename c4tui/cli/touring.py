@@ -74,8 +74,9 @@ def run_tournament(args: argparse.Namespace, out: TextIO | None = None) -> int:
     if setup.plan is None:  # a new tournament: its seed plays it again
         seed = setup.options.seed
         print(f"Seed {seed} (--seed {seed} plays this tournament again)", file=out, flush=True)
-    reporter: Reporter = LiveReporter() if out.isatty() else PlainReporter(out)
     concurrency = args.concurrency or os.cpu_count() or 1
+    live = out.isatty()
+    reporter: Reporter = LiveReporter(concurrency=concurrency) if live else PlainReporter(out)
     logs = setup.folder / LOGS_FOLDER if setup.folder else Path(tempfile.mkdtemp(prefix="c4tui-"))
     state = _Progress()
     try:

@@ -14,7 +14,7 @@ import json
 import math
 from collections import Counter
 from collections.abc import Mapping, Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -79,6 +79,8 @@ class GameResult:
     reason: Reason
     #: How it ended in words (``crashy lost by crash: exited with status 3``); not kept.
     detail: str = ""
+    #: How long it took to play, in seconds (for the live view's ETA); not kept.
+    seconds: float = field(default=0.0, compare=False)
 
     def played(self) -> Played:
         """The game as the standings count it."""

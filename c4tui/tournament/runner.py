@@ -17,9 +17,11 @@ record a different reason (time) than the one the program has.
 from __future__ import annotations
 
 import asyncio
+import time
 import zlib
 from collections import deque
 from collections.abc import Awaitable, Callable, Mapping, Sequence
+from dataclasses import replace
 from pathlib import Path
 
 from c4tui.engine import DrawReason, GameState, Move, Player
@@ -109,7 +111,12 @@ class Runner:
             await self._finished(await self.play_game(game))
 
     async def play_game(self, game: ScheduledGame) -> GameResult:
-        """One whole game; its drivers and programs are closed however it ends."""
+        """One whole game, timed; its drivers and programs are closed however it ends."""
+        started = time.monotonic()
+        result = await self._played(game)
+        return replace(result, seconds=time.monotonic() - started)
+
+    async def _played(self, game: ScheduledGame) -> GameResult:
         options = self.plan.options
         opening = self.plan.openings[game.opening]
         start = GameState.new(options.columns, options.rows, self.plan.rules).play_all(opening)

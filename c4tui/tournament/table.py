@@ -23,6 +23,10 @@ HEADERS = (
     "Illegal",
 )
 ACCURACY_HEADER = "Accuracy"
+#: The heads of a compact table (``compact``), where they differ.
+COMPACT_HEADERS = {"Games": "G", "Score": "Pts", ACCURACY_HEADER: "Acc"}
+#: A compact table's one column of failures, of every kind.
+FAILS_HEADER = "Fail"
 #: Mistakes listed per player under the table.
 MISTAKES_SHOWN = 3
 
@@ -82,6 +86,23 @@ def rows(table: Sequence[Standing]) -> list[tuple[str, ...]]:
             cells = (*cells, "-" if accuracy is None else accuracy_text(accuracy))
         shown.append(cells)
     return shown
+
+
+def compact(
+    heads: Sequence[str], body: Sequence[Sequence[str]]
+) -> tuple[tuple[str, ...], list[tuple[str, ...]]]:
+    """The table in fewer, narrower columns: short heads, the failures added up in one.
+
+    For a narrow terminal's live view (60 columns); the final table keeps them all.
+    """
+    first = heads.index(HEADERS[-len(FAILURES)])  # the failures' first column
+
+    def merged(cells: Sequence[str], total: str) -> tuple[str, ...]:
+        return (*cells[:first], total, *cells[first + len(FAILURES) :])
+
+    shown = merged([COMPACT_HEADERS.get(head, head) for head in heads], FAILS_HEADER)
+    failed = [str(sum(int(cell) for cell in row[first : first + len(FAILURES)])) for row in body]
+    return shown, [merged(row, total) for row, total in zip(body, failed, strict=True)]
 
 
 def mistakes_lines(table: Sequence[Standing]) -> list[str]:

@@ -1,8 +1,11 @@
-"""What the tournament shows: plain lines and the plain table, and the live view at 80 columns."""
+"""What the tournament shows: plain lines and the plain table, and the live view at 80 and 60
+columns."""
 
 from __future__ import annotations
 
 import io
+import re
+from dataclasses import replace
 
 from rich.console import Console
 
@@ -68,3 +71,31 @@ def test_the_live_view_fits_80_columns() -> None:
     reporter.game_over(RESULT, 1, standings(NAMES, GAMES))
     reporter.end()
     assert "1/12" in screen.getvalue() and "11 left" in screen.getvalue()
+
+
+def test_the_live_view_fits_60_columns_and_says_when_the_games_should_be_done() -> None:
+    screen = io.StringIO()
+    console = Console(file=screen, width=60, color_system=None)
+    names = [*NAMES, "x" * 32]
+    table = standings(names, GAMES, {"hard": Judged(0.9)})
+    reporter = LiveReporter(console, concurrency=2)
+    reporter.begin(12, 0, standings(names, []))
+    console.print(reporter.view())
+    assert "ETA -:--:--" in screen.getvalue()  # no game finished: nothing to go by
+    # A game of 10 s: the 11 left take 6 such rounds, two games at once.
+    reporter.game_over(replace(RESULT, seconds=10.0), 1, table)
+    start = len(screen.getvalue())
+    console.print(reporter.view())
+    reporter.end()
+    lines = screen.getvalue()[start:].splitlines()
+    assert lines and all(len(line) <= 60 for line in lines)
+    (eta,) = re.findall(r"ETA (\d+):(\d\d):(\d\d)", lines[0])
+    hours, minutes, seconds = map(int, eta)
+    assert 50 <= hours * 3600 + minutes * 60 + seconds <= 60  # counting down from 60 s
+    assert "1/12" in lines[0] and "11 left" in lines[0]
+    # Every number whole, a long name cut short; the failures of every kind added up.
+    cells = {line.split()[1]: line.split()[2:] for line in lines[2:7]}
+    assert cells["hard"] == ["2", "1", "1", "0", "1.5", "+179", "±321", "0", "90%"]
+    assert cells["crashy"] == ["2", "0", "0", "2", "0", "-inf", "2", "-"]
+    assert any(name.startswith("xxxxxxxx") and name.endswith("…") for name in cells)
+    assert any(line.startswith("[1/12] medium - crashy 1-0") for line in lines)

@@ -22,6 +22,7 @@ from c4tui.cli.types import USAGE_ERROR
 from c4tui.engine import GameState, Rules
 from c4tui.match.pool import SearchPool
 from c4tui.outside.chooser import ChooserError, OutsideFailure
+from c4tui.tournament.checksums import checksums
 from c4tui.tournament.keeper import LOGS_FOLDER, Keeper
 from c4tui.tournament.live import LiveReporter
 from c4tui.tournament.openings import find_openings, solver_proves
@@ -42,7 +43,13 @@ from c4tui.tournament.results import (
 from c4tui.tournament.review import GameReview, review_game, reviewable
 from c4tui.tournament.runner import Runner
 from c4tui.tournament.schedule import make_schedule, opening_count
-from c4tui.tournament.setup import SetupError, check_players, new_options, resumed_options
+from c4tui.tournament.setup import (
+    SetupError,
+    check_players,
+    check_programs,
+    new_options,
+    resumed_options,
+)
 
 #: Exit status when Ctrl-C stopped the tournament (128 + SIGINT, as shells report it).
 INTERRUPTED = 130
@@ -108,6 +115,7 @@ def _setup(args: argparse.Namespace) -> Setup:
         if args.out is not None and args.out.resolve() != args.resume.resolve():
             raise SetupError("--out and --resume name different folders: give --resume DIR alone")
         plan = read_plan(args.resume)
+        check_programs(plan)
         options = resumed_options(plan.options, given)
         players = [Entrant(name, spec) for name, spec in zip(plan.names, plan.specs, strict=True)]
         if args.players:
@@ -185,6 +193,7 @@ async def _new_plan(setup: Setup, pool: SearchPool) -> Plan:
         options,
         tuple(openings),
         tuple(schedule),
+        checksums(names, [player.body for player in setup.players]),
     )
     if setup.folder is not None:
         write_plan(setup.folder, plan)

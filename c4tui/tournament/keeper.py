@@ -77,7 +77,7 @@ class Keeper:
     def write_results(self) -> None:
         """Write results.json with the standings so far (a folder's only)."""
         if self.folder is not None:
-            write_results(self.folder, self.standings(), self.finished)
+            write_results(self.folder, self.standings(), self.finished, self.plan.checksums)
 
 
 def record_text(

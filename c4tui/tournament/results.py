@@ -52,7 +52,8 @@ class Plan:
     """A tournament before it is played: who, how, and every game in order.
 
     ``specs`` are the players' descriptions without a NAME= (``engine:./deep4``,
-    ``hard``); ``names`` what the tournament calls them, in the same order.
+    ``hard``); ``names`` what the tournament calls them, in the same order;
+    ``checksums`` the programs' files (``checksums.py``), which ``--resume`` checks.
     """
 
     specs: tuple[str, ...]
@@ -60,6 +61,8 @@ class Plan:
     options: Options
     openings: tuple[tuple[Move, ...], ...]
     schedule: tuple[ScheduledGame, ...]
+    #: Each player's files (a path as written → its sha256) when the tournament began.
+    checksums: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
 
     @property
     def rules(self) -> Rules:
@@ -102,8 +105,8 @@ def finite(value: float) -> float | None:
     return None if math.isinf(value) or math.isnan(value) else round(value, 1)
 
 
-def player_json(line: Standing) -> dict[str, Any]:
-    """One player's entry in results.json."""
+def player_json(line: Standing, files: Mapping[str, str] | None = None) -> dict[str, Any]:
+    """One player's entry in results.json (``files``: its files' sha256, by path)."""
     failures = {reason.value: line.failures.get(reason, 0) for reason in FAILURES}
     accuracy = line.review.accuracy
     return {
@@ -118,6 +121,7 @@ def player_json(line: Standing) -> dict[str, Any]:
         "failures": failures,
         "accuracy": None if accuracy is None else round(accuracy, 4),
         "mistakes": [dict(mistake.to_json()) for mistake in line.review.mistakes],
+        "files": dict(files or {}),
     }
 
 
@@ -133,17 +137,30 @@ def game_json(game: GameResult) -> dict[str, str]:
     }
 
 
-def results_json(table: Sequence[Standing], games: Sequence[GameResult]) -> dict[str, Any]:
-    """results.json's content: the players in the table's order, the games as played."""
+def results_json(
+    table: Sequence[Standing],
+    games: Sequence[GameResult],
+    files: Mapping[str, Mapping[str, str]] | None = None,
+) -> dict[str, Any]:
+    """results.json's content: the players in the table's order, the games as played.
+
+    ``files``: each player's files' checksums, by its name (none for a level).
+    """
+    files = files or {}
     return {
-        "players": [player_json(line) for line in table],
+        "players": [player_json(line, files.get(line.name)) for line in table],
         "games": [game_json(g) for g in games],
     }
 
 
-def write_results(folder: Path, table: Sequence[Standing], games: Sequence[GameResult]) -> None:
+def write_results(
+    folder: Path,
+    table: Sequence[Standing],
+    games: Sequence[GameResult],
+    files: Mapping[str, Mapping[str, str]] | None = None,
+) -> None:
     """Write ``folder/results.json`` whole."""
-    text = json.dumps(results_json(table, games), indent=2, ensure_ascii=False)
+    text = json.dumps(results_json(table, games, files), indent=2, ensure_ascii=False)
     write_atomically(folder / RESULTS_FILE, text + "\n")
 
 
@@ -179,6 +196,7 @@ def write_plan(folder: Path, plan: Plan) -> None:
         "options": asdict(plan.options),
         "openings": [moves_text(opening) for opening in plan.openings],
         "schedule": [[game.red, game.yellow, game.opening] for game in plan.schedule],
+        "checksums": {name: dict(files) for name, files in plan.checksums.items()},
     }
     write_atomically(folder / PLAN_FILE, json.dumps(content, indent=2, ensure_ascii=False) + "\n")
 
@@ -202,9 +220,20 @@ def read_plan(folder: Path) -> Plan:
             Options(**content["options"]),
             tuple(read_moves(str(opening)) for opening in content["openings"]),
             schedule,
+            _checksums(content.get("checksums", {})),  # none in a folder of c4tui before them
         )
     except (OSError, ValueError, KeyError, TypeError, C4Error) as error:
         raise FolderError(f"{path} cannot be read: {error}") from None
+
+
+def _checksums(kept: Any) -> dict[str, dict[str, str]]:
+    """tournament.json's checksums, read back; TypeError for anything else."""
+    if not isinstance(kept, dict) or not all(isinstance(files, dict) for files in kept.values()):
+        raise TypeError("its checksums are not a table of files")
+    return {
+        str(name): {str(path): str(sha) for path, sha in files.items()}
+        for name, files in kept.items()
+    }
 
 
 def missing_games(

@@ -1,7 +1,7 @@
 """A tournament's options from the command line: a new one's defaults, or a resumed one's kept.
 
 A resumed tournament keeps every option that decides its games; an option given again
-must say the same (else it is refused in words), and the players too.
+must say the same (else it is refused in words), and the players too, and their files.
 """
 
 from __future__ import annotations
@@ -11,8 +11,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import asdict, fields
 
 from c4tui.engine import DEFAULT_COLUMNS, DEFAULT_ROWS, Rules
+from c4tui.tournament.checksums import changed, checksums
 from c4tui.tournament.players import Entrant
-from c4tui.tournament.results import Options
+from c4tui.tournament.results import Options, Plan
 
 DEFAULT_GAMES = 2
 DEFAULT_MOVETIME_MS = 1000
@@ -64,6 +65,16 @@ def check_players(saved: Sequence[Entrant], given: Sequence[Entrant]) -> None:
         raise SetupError(
             f"the players given differ from the tournament's ({names}): "
             "a resumed tournament keeps its players (leave them out)"
+        )
+
+
+def check_programs(plan: Plan) -> None:
+    """SetupError when a program's file changed since ``plan`` began (or is gone)."""
+    problem = changed(plan.checksums, checksums(plan.names, plan.specs))
+    if problem is not None:
+        raise SetupError(
+            f"{problem}: a resumed tournament plays the programs it began with "
+            "(put the file back as it was, or start a new tournament)"
         )
 
 

@@ -34,7 +34,7 @@ OPENINGS = (
     (Move.drop(1), Move.drop(1)),
 )
 PLAYER_KEYS = {"name", "games", "wins", "draws", "losses", "score", "elo", "elo_error", "failures"}
-PLAYER_KEYS |= {"accuracy", "mistakes"}
+PLAYER_KEYS |= {"accuracy", "mistakes", "files"}
 
 
 def plan() -> Plan:
@@ -68,7 +68,7 @@ def test_results_json_has_exactly_the_issue_s_shape(tmp_path: Path) -> None:
     assert ann["failures"] == {"crash": 1, "time": 0, "illegal": 0}
     assert (ann["games"], ann["wins"], ann["losses"], ann["score"]) == (2, 0, 2, 0)
     assert ann["elo"] is None and ann["elo_error"] is None  # 0 %: -inf
-    assert ann["accuracy"] is None and ann["mistakes"] == []
+    assert ann["accuracy"] is None and ann["mistakes"] == [] and ann["files"] == {}
     assert content["games"][1] == {
         "red": "bob",
         "yellow": "ann",

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import contextlib
 import os
+import shutil
 import sys
 import tempfile
 from dataclasses import dataclass
@@ -85,6 +85,15 @@ def run_tournament(args: argparse.Namespace, out: TextIO | None = None) -> int:
     live = out.isatty()
     reporter: Reporter = LiveReporter(concurrency=concurrency) if live else PlainReporter(out)
     logs = setup.folder / LOGS_FOLDER if setup.folder else Path(tempfile.mkdtemp(prefix="c4tui-"))
+    try:
+        return _played(setup, reporter, concurrency, logs, out)
+    finally:
+        if setup.folder is None:  # without --out nothing is kept, the programs' logs neither
+            shutil.rmtree(logs, ignore_errors=True)
+
+
+def _played(setup: Setup, reporter: Reporter, concurrency: int, logs: Path, out: TextIO) -> int:
+    """Play the games and say how they went: the exit status."""
     state = _Progress()
     try:
         asyncio.run(_play(setup, reporter, concurrency, logs, state))
@@ -225,8 +234,5 @@ def _say_where(folder: Path | None, logs: Path, out: TextIO) -> None:
     """Where the games, the results and the programs' standard error are."""
     if folder is not None:
         print(f"Games and results.json in {folder}; programs' standard error in {logs}", file=out)
-        return
-    with contextlib.suppress(OSError):  # only levels played: the temporary folder is empty
-        logs.rmdir()
-    if logs.exists():
-        print(f"Programs' standard error in {logs}", file=out)
+    elif any(logs.iterdir()):  # a program played (its log is removed with the folder)
+        print("Programs' standard error is kept only with --out DIR (in DIR/logs/)", file=out)

@@ -94,7 +94,7 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         type=Path,
         metavar="DIR",
         help="save every game (DIR/games/), DIR/results.json and the programs' standard "
-        "error (DIR/logs/); default: logs in a temporary folder, nothing else kept",
+        "error (DIR/logs/); default: nothing is kept, the programs' standard error neither",
     )
     tournament.add_argument(
         "--resume",

@@ -8,6 +8,7 @@ import signal
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -119,25 +120,22 @@ def test_a_crashing_and_a_cheating_engine_lose_only_their_own_games(tmp_path: Pa
     assert "something broke at move 3" in (out / "logs" / "crashy.log").read_text()
 
 
-def test_ctrl_c_keeps_what_finished_and_resume_plays_the_rest(tmp_path: Path) -> None:
-    out = tmp_path / "out"
-    marker = f"--marker-{tmp_path.name}"
-    engine = f"engine:{engine_command('--late', '0.1', marker)}"
-    command = [
-        sys.executable, "-m", "c4tui", "tournament", "hard", "medium", engine,
-        "--games", "4", "--movetime", "300", "--seed", "3", "--out", str(out),
-    ]  # fmt: skip
+def interrupted(
+    args: list[str], until: Callable[[], bool], env: dict[str, str] | None = None
+) -> subprocess.CompletedProcess[str]:
+    """``c4tui tournament ARGS``, stopped by Ctrl-C once ``until()``: how it ended."""
     process = subprocess.Popen(
-        command,
+        [sys.executable, "-m", "c4tui", "tournament", *args],
         stdin=subprocess.DEVNULL,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
+        env=env,
         start_new_session=True,  # its own process group, as a shell gives it
     )
     try:
         deadline = time.monotonic() + 240
-        while not (out / "results.json").exists() and time.monotonic() < deadline:
+        while not until() and time.monotonic() < deadline:
             assert process.poll() is None, process.communicate()
             time.sleep(0.1)
         os.killpg(process.pid, signal.SIGINT)  # Ctrl-C reaches the whole group
@@ -145,7 +143,20 @@ def test_ctrl_c_keeps_what_finished_and_resume_plays_the_rest(tmp_path: Path) ->
     finally:
         if process.poll() is None:
             process.kill()
-    assert process.returncode == 130, stderr
+    return subprocess.CompletedProcess(process.args, process.returncode, stdout, stderr)
+
+
+def test_ctrl_c_keeps_what_finished_and_resume_plays_the_rest(tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    marker = f"--marker-{tmp_path.name}"
+    engine = f"engine:{engine_command('--late', '0.1', marker)}"
+    run = interrupted(
+        ["hard", "medium", engine, "--games", "4", "--movetime", "300", "--seed", "3",
+         "--out", str(out)],
+        until=(out / "results.json").exists,
+    )  # fmt: skip
+    stdout, stderr = run.stdout, run.stderr
+    assert run.returncode == 130, stderr
     assert "Traceback" not in stderr
     assert f"c4tui tournament --resume {out}" in stdout
     kept = results(out)["games"]
@@ -218,20 +229,25 @@ def test_a_folder_that_cannot_be_written_stops_it_in_words(
     assert "c4tui tournament: cannot go on:" in capsys.readouterr().err
 
 
-def test_without_out_only_the_programs_logs_stay_in_a_temporary_folder(tmp_path: Path) -> None:
-    levels_only = run_c4tui(
-        "tournament", "random", "easy", "--seed", "1", env={**os.environ, "TMPDIR": str(tmp_path)}
-    )
+def test_without_out_nothing_stays_in_the_temporary_folder(tmp_path: Path) -> None:
+    env = {**os.environ, "TMPDIR": str(tmp_path)}
+    levels_only = run_c4tui("tournament", "random", "easy", "--seed", "1", env=env)
     assert levels_only.returncode == 0, levels_only.stderr
     assert list(tmp_path.iterdir()) == [] and "standard error" not in levels_only.stdout
-    with_agent = run_c4tui(
-        "tournament", "random", f"kaggle:{CENTRE_AGENT}", "--seed", "1",
-        env={**os.environ, "TMPDIR": str(tmp_path)},
-    )  # fmt: skip
+    with_agent = run_c4tui("tournament", "random", f"kaggle:{CENTRE_AGENT}", "--seed", "1", env=env)
     assert with_agent.returncode == 0, with_agent.stderr
-    (logs,) = tmp_path.iterdir()
-    assert f"Programs' standard error in {logs}" in with_agent.stdout
-    assert "thinking" in (logs / "centre_agent.log").read_text()
+    assert list(tmp_path.iterdir()) == []
+    assert "Programs' standard error is kept only with --out DIR" in with_agent.stdout
+    # Nor after Ctrl-C, once a program has written its log there.
+    engine = f"engine:{engine_command('--late', '0.2')}"
+    run = interrupted(
+        ["medium", engine, "--games", "4", "--movetime", "500", "--seed", "2"],
+        until=lambda: any(tmp_path.glob("c4tui-*/*.log")),
+        env=env,
+    )
+    assert run.returncode == 130, run.stderr
+    assert "Traceback" not in run.stderr
+    assert list(tmp_path.iterdir()) == []
 
 
 def test_a_program_that_cannot_play_is_named_before_the_games(tmp_path: Path) -> None:

@@ -7,6 +7,7 @@ import asyncio
 import shlex
 import sys
 import time
+from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
@@ -26,15 +27,22 @@ def engine_command(*options: str) -> str:
 
 
 async def play_game(
-    red: Chooser, yellow: Chooser, start: GameState | None = None, time_limit: float = 5.0
+    red: Chooser,
+    yellow: Chooser,
+    start: GameState | None = None,
+    time_limit: float = 5.0,
+    opening: Sequence[Move] = (),
 ) -> tuple[GameState, list[Move]]:
-    """A whole game between ``red`` and ``yellow``, closed at its end: the final state and moves."""
+    """A whole game between ``red`` and ``yellow``, closed at its end: the final state and moves.
+
+    ``opening``: the moves that led to ``start`` (the choosers are told them; not returned).
+    """
     state = start or GameState.new()
     moves: list[Move] = []
     try:
         while not state.is_over:
             chooser = red if state.turn is Player.RED else yellow
-            move = await chooser.choose(state, time_limit, moves)
+            move = await chooser.choose(state, time_limit, [*opening, *moves])
             moves.append(move)
             state = state.play(move)
     finally:

@@ -18,10 +18,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TextIO
 
+from c4tui.cli.confine import limits_from
 from c4tui.cli.types import USAGE_ERROR
 from c4tui.engine import GameState, Rules
 from c4tui.match.pool import SearchPool
 from c4tui.outside.chooser import ChooserError, OutsideFailure
+from c4tui.outside.levels import LEVEL_NAMES
+from c4tui.outside.program import Limits
 from c4tui.tournament.checksums import checksums
 from c4tui.tournament.keeper import LOGS_FOLDER, Keeper
 from c4tui.tournament.live import LiveReporter
@@ -78,6 +81,8 @@ def run_tournament(args: argparse.Namespace, out: TextIO | None = None) -> int:
     except (SetupError, ChooserError, FolderError) as error:
         print(f"c4tui tournament: error: {error}", file=sys.stderr)
         return USAGE_ERROR
+    programs = [player for player in setup.players if player.body.lower() not in LEVEL_NAMES]
+    limits = limits_from(args, "tournament", runs_programs=bool(programs))
     if setup.plan is None:  # a new tournament: its seed plays it again
         seed = setup.options.seed
         print(f"Seed {seed} (--seed {seed} plays this tournament again)", file=out, flush=True)
@@ -86,17 +91,19 @@ def run_tournament(args: argparse.Namespace, out: TextIO | None = None) -> int:
     reporter: Reporter = LiveReporter(concurrency=concurrency) if live else PlainReporter(out)
     logs = setup.folder / LOGS_FOLDER if setup.folder else Path(tempfile.mkdtemp(prefix="c4tui-"))
     try:
-        return _played(setup, reporter, concurrency, logs, out)
+        return _played(setup, reporter, concurrency, logs, out, limits=limits)
     finally:
         if setup.folder is None:  # without --out nothing is kept, the programs' logs neither
             shutil.rmtree(logs, ignore_errors=True)
 
 
-def _played(setup: Setup, reporter: Reporter, concurrency: int, logs: Path, out: TextIO) -> int:
+def _played(
+    setup: Setup, reporter: Reporter, concurrency: int, logs: Path, out: TextIO, *, limits: Limits
+) -> int:
     """Play the games and say how they went: the exit status."""
     state = _Progress()
     try:
-        asyncio.run(_play(setup, reporter, concurrency, logs, state))
+        asyncio.run(_play(setup, reporter, concurrency, logs, state, limits=limits))
     except KeyboardInterrupt:
         _say_interrupted(state, setup.folder, out)
         return INTERRUPTED
@@ -146,7 +153,13 @@ def _entrants(players: list[str], options: Options) -> list[Entrant]:
 
 
 async def _play(
-    setup: Setup, reporter: Reporter, concurrency: int, logs: Path, progress: _Progress
+    setup: Setup,
+    reporter: Reporter,
+    concurrency: int,
+    logs: Path,
+    progress: _Progress,
+    *,
+    limits: Limits,
 ) -> None:
     """Find the openings (a new tournament), then play the games still missing."""
     pool = SearchPool(workers=min(concurrency, os.cpu_count() or 1))
@@ -159,7 +172,7 @@ async def _play(
         missing = missing_games(plan.schedule, plan.openings, setup.finished)
         unstarted: dict[str, OutsideFailure] = {}
         if missing:  # before the live view: its words stay above it
-            unstarted = await try_each_program(setup.players, plan, logs, concurrency)
+            unstarted = await try_each_program(setup.players, plan, logs, concurrency, limits)
         reporter.begin(len(plan.schedule), len(plan.schedule) - len(missing), keeper.standings())
 
         async def finished(result: GameResult) -> None:
@@ -172,6 +185,7 @@ async def _play(
             logs=logs,
             concurrency=concurrency,
             finished=finished,
+            limits=limits,
             unstarted=unstarted,
         )
         try:

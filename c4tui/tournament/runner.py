@@ -53,6 +53,11 @@ def log_path(logs: Path, name: str) -> Path:
     return logs / f"{name}.log"
 
 
+def exchange_path(logs: Path, name: str, game: int) -> Path:
+    """Where game ``game``'s protocol exchange with the player ``name`` goes (beside its log)."""
+    return logs / f"{name}.game-{game}.exchange"
+
+
 class Runner:
     """Plays a plan's games.
 
@@ -62,6 +67,7 @@ class Runner:
         logs: the folder of the programs' standard error, one file per player.
         concurrency: games played at once.
         finished: told of each game as it ends (in the event loop, before the next starts).
+        limits: the programs' bounds and sandbox (each game's logs are added).
         unstarted: the players the pre-flight could not start, with why: their games are
             lost by it without starting them.
     """
@@ -74,6 +80,7 @@ class Runner:
         logs: Path,
         concurrency: int,
         finished: Finished,
+        limits: Limits,
         unstarted: Mapping[str, OutsideFailure] | None = None,
     ) -> None:
         self.plan = plan
@@ -81,6 +88,7 @@ class Runner:
         self._logs = logs
         self._concurrency = max(1, concurrency)
         self._finished = finished
+        self._limits = limits
         self._unstarted = dict(unstarted or {})
         self._entrants = {
             name: Entrant(name, body) for name, body in zip(plan.names, plan.specs, strict=True)
@@ -89,7 +97,11 @@ class Runner:
     def chooser(self, name: str, game: ScheduledGame) -> Chooser:
         """A fresh chooser for ``name``, its randomness from the seed and the game's number."""
         seed = zlib.crc32(f"{self.plan.options.seed}:{game.number}:{name}".encode())
-        limits = Limits(stderr_log=log_path(self._logs, name))
+        limits = replace(
+            self._limits,
+            stderr_log=log_path(self._logs, name),
+            exchange_log=exchange_path(self._logs, name, game.number),
+        )
         return chooser_for(self._entrants[name].spec, pool=self._pool, seed=seed, limits=limits)
 
     async def play(self, games: Sequence[ScheduledGame]) -> None:

@@ -27,6 +27,8 @@ NAME_RULES = (
     f"a NAME is 1 to {NAME_LIMIT} of A-Z, a-z, 0-9, '_', '.' and '-' (it names the "
     "player's files), ended by the first '='"
 )
+#: How a Kaggle agent given bare (no ``kaggle:``) ends: ``class/*.py`` as the shell lists it.
+BARE_AGENT_SUFFIXES = (".py", ".tar.gz")
 _WANTS = {"engine": "the command that starts the program", "kaggle": "the agent's .py file"}
 EXPECTED = (
     f"engine:COMMAND, kaggle:FILE.py or a level ({', '.join(LEVEL_NAMES)}), optionally NAME= first"
@@ -56,7 +58,7 @@ def chooser_for(
         return KaggleChooser(Path(rest), name=name, limits=limits, seed=seed)
     if body.lower() in LEVEL_NAMES:
         return LevelChooser(body.lower(), pool=pool, seed=seed, name=name)
-    if body.endswith((".py", ".tar.gz")):  # class/*.py: a folder's agents, as the shell lists them
+    if body.endswith(BARE_AGENT_SUFFIXES):  # class/*.py: a folder's agents, as the shell lists them
         return KaggleChooser(Path(body), name=name, limits=limits, seed=seed)
     raise ChooserError(f"{spec!r} is not a player: give {EXPECTED}")
 

@@ -1,9 +1,9 @@
 """The programs' files, fingerprinted (sha256): what a tournament played, what ``--resume`` checks.
 
-A player's files are those its description names: each word of an engine's command that
-names a file or folder and looks like a path, with a ``/`` or a ``.`` in it
-(``engines/bob.py``, ``./cy``, ``bob.jar``; the interpreter too when given as a path;
-not ``c4tui`` in ``python -m c4tui``), or a Kaggle agent's file. A folder's checksum
+A player's files are those its description names: those an engine's command names, as
+the sandbox grants them to it (``sandbox.grants_for_words``: ``engines/bob.py``,
+``./cy``, ``bob.jar``, a folder; not the runtime's ``/usr/bin/python3``, nor ``c4tui`` in
+``python -m c4tui``), or a Kaggle agent's file, folder or ``.tar.gz``. A folder's checksum
 covers the names and contents of every file in it. The paths are kept as written, like
 the players' descriptions, so a resumed tournament (run from the same folder) finds them
 again.
@@ -16,6 +16,9 @@ import os
 import shlex
 from collections.abc import Mapping, Sequence
 from pathlib import Path
+
+from c4tui.outside.sandbox import grants_for_words
+from c4tui.outside.spec import BARE_AGENT_SUFFIXES
 
 #: The most files of a folder a checksum reads (the rest would make it take too long).
 FOLDER_FILES_LIMIT = 10_000
@@ -40,18 +43,13 @@ def named_files(body: str) -> list[str]:
     if colon and kind == "kaggle":
         return [rest] if Path(rest).exists() else []
     if not (colon and kind == "engine"):
-        return [body] if body.endswith(".py") and Path(body).exists() else []
+        bare = body.endswith(BARE_AGENT_SUFFIXES) and Path(body).exists()
+        return [body] if bare else []
     try:
         words = shlex.split(rest)
     except ValueError:  # unbalanced quotes: its words as they stand
         words = rest.split()
-    found = [word for word in words if _a_path(word) and Path(word).exists()]
-    return list(dict.fromkeys(found))
-
-
-def _a_path(word: str) -> bool:
-    """``bots/deep.py``, ``./cy``, ``book.bin``: not an option, nor a bare word (``c4tui``)."""
-    return not word.startswith("-") and ("/" in word or "." in word)
+    return list(grants_for_words(words, Path.cwd()))
 
 
 def checksum(path: Path) -> str:

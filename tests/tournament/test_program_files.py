@@ -36,7 +36,7 @@ def test_a_resumed_tournament_refuses_a_program_whose_file_changed(tmp_path: Pat
     assert run.returncode == 0, run.stderr
     players = read_json(out / "results.json")["players"]
     files = {player["name"]: player["files"] for player in players}
-    assert files["tiny.py"][str(engine)] == sha256(engine)
+    assert files["tiny.py"] == {str(engine): sha256(engine)}  # not c4tui's own Python
     assert files["agent"] == {str(agent): sha256(agent)}
     assert files["easy"] == {}  # a level has no file
     assert read_json(out / "tournament.json")["checksums"] == files
@@ -74,9 +74,11 @@ def test_the_files_are_the_paths_a_player_names_and_a_folder_counts_all_its_file
     command = "engine:python3 -m c4tui bot/main.py --book=x book.bin -q missing.py bot/main.py"
     assert named_files(command) == ["bot/main.py", "book.bin"]
     assert named_files("kaggle:bot/main.py") == ["bot/main.py"]
+    assert named_files("kaggle:bot") == ["bot"]  # a submission folder
     assert named_files("bot/main.py") == ["bot/main.py"]
     assert named_files("hard") == []
-    assert named_files("engine:python3 bot") == []  # a bare word is no path
+    assert named_files("engine:python3 bot") == ["bot"]  # a folder, as the sandbox grants it
+    assert named_files(f"engine:{sys.executable} -m c4tui engine") == []  # the runtime's own
     before = checksum(Path("bot"))
     assert before == checksum(Path("bot")) and len(before) == 64
     (tmp_path / "bot" / "book.json").write_text("{}")

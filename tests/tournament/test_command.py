@@ -44,6 +44,7 @@ def check_game(game: dict[str, Any]) -> None:
         assert not final.is_over and game["result"] in ("red", "yellow")
 
 
+@pytest.mark.usefixtures("sandbox")  # the programs run in the real sandbox
 def test_a_tiny_round_robin_saves_results_records_and_logs(tmp_path: Path) -> None:
     out = tmp_path / "out"
     engine, agent = f"engine:{engine_command()}", f"kaggle:{CENTRE_AGENT}"
@@ -96,6 +97,7 @@ def test_a_tiny_round_robin_saves_results_records_and_logs(tmp_path: Path) -> No
     assert players_by_name(out)["random"]["mistakes"]
 
 
+@pytest.mark.usefixtures("sandbox")  # the programs run in the real sandbox
 def test_a_crashing_and_a_cheating_engine_lose_only_their_own_games(tmp_path: Path) -> None:
     out = tmp_path / "out"
     crashy = f"crashy=engine:{engine_command('--crash-at', '3')}"
@@ -146,6 +148,7 @@ def interrupted(
     return subprocess.CompletedProcess(process.args, process.returncode, stdout, stderr)
 
 
+@pytest.mark.usefixtures("sandbox")  # the programs run in the real sandbox
 def test_ctrl_c_keeps_what_finished_and_resume_plays_the_rest(tmp_path: Path) -> None:
     out = tmp_path / "out"
     marker = f"--marker-{tmp_path.name}"
@@ -229,6 +232,7 @@ def test_a_folder_that_cannot_be_written_stops_it_in_words(
     assert "c4tui tournament: cannot go on:" in capsys.readouterr().err
 
 
+@pytest.mark.usefixtures("sandbox")  # the programs run in the real sandbox
 def test_without_out_nothing_stays_in_the_temporary_folder(tmp_path: Path) -> None:
     env = {**os.environ, "TMPDIR": str(tmp_path)}
     levels_only = run_c4tui("tournament", "random", "easy", "--seed", "1", env=env)
@@ -250,6 +254,7 @@ def test_without_out_nothing_stays_in_the_temporary_folder(tmp_path: Path) -> No
     assert list(tmp_path.iterdir()) == []
 
 
+@pytest.mark.usefixtures("sandbox")  # the programs run in the real sandbox
 def test_a_program_that_cannot_play_is_named_before_the_games(tmp_path: Path) -> None:
     broken = tmp_path / "broken.py"
     broken.write_text("def agent(observation, configuration)\n    return 3\n", encoding="utf-8")

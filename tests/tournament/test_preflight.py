@@ -10,6 +10,8 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
+
 from tests.outside.helpers import commands_alive, engine_command
 from tests.process_helpers import run_c4tui
 
@@ -55,6 +57,7 @@ def watched_tournament(marker: str, *args: str) -> tuple[subprocess.CompletedPro
     return subprocess.CompletedProcess(process.args, process.returncode, stdout, stderr), most
 
 
+@pytest.mark.usefixtures("sandbox")  # the programs run in the real sandbox
 def test_the_pre_flight_runs_at_most_concurrency_programs_at_once(tmp_path: Path) -> None:
     marker = f"--marker-{tmp_path.name}"
     # Each engine thinks half a second a move: long enough to be seen beside the others.
@@ -73,6 +76,7 @@ def test_the_pre_flight_runs_at_most_concurrency_programs_at_once(tmp_path: Path
     assert most == 2  # never more, and the two places were used
 
 
+@pytest.mark.usefixtures("sandbox")  # the programs run in the real sandbox
 def test_a_program_that_never_shakes_hands_loses_its_games_unstarted(tmp_path: Path) -> None:
     out = tmp_path / "out"
     silent = f"silent=engine:{engine_command('--no-hello')}"

@@ -25,6 +25,7 @@ def read_json(path: Path) -> Any:
     return json.loads(path.read_text(encoding="utf-8"))
 
 
+@pytest.mark.usefixtures("sandbox")  # the programs run in the real sandbox
 def test_a_resumed_tournament_refuses_a_program_whose_file_changed(tmp_path: Path) -> None:
     out, engine, agent = tmp_path / "out", tmp_path / "tiny.py", tmp_path / "agent.py"
     shutil.copy(TINY_ENGINE, engine)

@@ -44,6 +44,8 @@ log = logging.getLogger("c4tui.outside")
 #: RLIMIT_AS, where no memory cgroup can be had, is this many times the memory bound.
 ADDRESS_SPACE_FACTOR = 4
 _PERIOD_US = 100_000
+#: Variables of c4tui's environment an unconfined program never gets (besides ``C4TUI_*``).
+SECRET_VARIABLES = frozenset({"PGPASSWORD", "REDISCLI_AUTH"})
 _MOUNTS = Path("/proc/self/mountinfo")
 _OWN_CGROUPS = Path("/proc/self/cgroup")
 _names = itertools.count()
@@ -244,6 +246,22 @@ class Confinement:
         else:
             program = list(launch.argv)
         return [sys.executable, "-I", "-S", limits_runner.__file__, *options, "--", *program]
+
+    def environment(self) -> dict[str, str]:
+        """The environment c4tui starts the program's process with.
+
+        Sandboxed, almost nothing: bubblewrap's own init (the sandbox's process 1, whose
+        ``/proc/1/environ`` the program can read) keeps what it is started with, and the
+        program itself gets its fresh one from ``--setenv``. Unconfined, c4tui's, less
+        its secrets (a bot's password, a database's).
+        """
+        if self.sandboxed:
+            return {"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"}
+        return {
+            name: value
+            for name, value in os.environ.items()
+            if not name.startswith("C4TUI_") and name not in SECRET_VARIABLES
+        }
 
     def working_folder(self, launch: Launch) -> Path:
         """Where the process starts: bubblewrap at the root (it changes folder), else ``cwd``."""

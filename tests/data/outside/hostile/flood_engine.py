@@ -1,0 +1,19 @@
+"""An engine that writes 200 kB to standard output without a newline at each move, then its
+move: a pipe nobody reads fills at 64 kB, and the engine blocks there.
+
+Assembled after attacks.py and playing.py (README.md).
+"""
+
+import sys
+
+# ruff: noqa: F821 (serve comes from playing.py, before this)
+
+
+def flood(asked):
+    """200 kB of one line that never ends, and word of it on standard error."""
+    sys.stdout.write("x" * 200_000)
+    sys.stdout.flush()
+    print("flood: sent 200000 bytes without a newline", file=sys.stderr, flush=True)
+
+
+serve(flood)

@@ -37,7 +37,7 @@ PARTS = ("attacks.py", "playing.py")
 #: The line of attacks.py the targets replace.
 TARGETS_LINE = "TARGETS: dict = {}"
 #: Seconds a tournament of these programs may take before it counts as frozen.
-TOURNAMENT_SECONDS = 300.0
+TOURNAMENT_SECONDS = 240.0
 #: Seconds every process of a tournament has to be gone once it ended (a kill takes time).
 GONE_SECONDS = 10.0
 #: Reasons a game was lost by a failure (a crash, the time, an illegal or malformed answer).
@@ -116,6 +116,9 @@ class Arena:
                 {sys.prefix, sys.base_prefix, sys.executable, os.path.realpath(sys.executable)}
             ),
             "classmate": str(self.classmate),
+            "class_files": sorted(
+                {self.classmate.name} | {path.name for path in HOSTILE.glob("*.py")}
+            ),
             "writes": {
                 attack: (str(witness.parent), str(witness))
                 for attack, witness in self.witnesses().items()

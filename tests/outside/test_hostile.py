@@ -39,6 +39,7 @@ from tests.tournament.test_command import results
 SNOOPING = {
     "read-canary",
     "list-home",
+    "list-folder",
     "read-classmate",
     "append-classmate",
     "write-out",

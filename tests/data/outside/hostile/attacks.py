@@ -57,24 +57,55 @@ def list_homes():
         report("list-home", bool(seen), f"{home}: {len(seen)} entries seen {shown}".strip())
 
 
+def classmate_paths():
+    """Where the classmate's agent may be seen: where it is, and beside this program's file or
+    in its working folder (had the sandbox bound the whole class's folder there)."""
+    name = os.path.basename(TARGETS["classmate"])
+    here = os.path.dirname(os.path.abspath(__file__))
+    places = [TARGETS["classmate"], os.path.join(here, name), os.path.join(os.getcwd(), name)]
+    return sorted(set(places))
+
+
 def read_classmate():
     """Read another student's agent, in the same folder as this program's file."""
-    try:
-        with open(TARGETS["classmate"], encoding="utf-8") as source:
-            text = source.read()
-    except OSError as error:
-        return report("read-classmate", False, why(error))
-    return report("read-classmate", bool(text), f"read {len(text)} characters")
+    failures = []
+    for path in classmate_paths():
+        try:
+            with open(path, encoding="utf-8") as source:
+                text = source.read()
+        except OSError as error:
+            failures.append(f"{path}: {why(error)}")
+            continue
+        return report("read-classmate", bool(text), f"read {len(text)} characters of {path}")
+    return report("read-classmate", False, "; ".join(failures))
 
 
 def append_classmate():
     """Append to the other student's agent, which would then play differently."""
-    try:
-        with open(TARGETS["classmate"], "a", encoding="utf-8") as source:
-            source.write(f"\n# changed by {TARGETS['marker']}\n")
-    except OSError as error:
-        return report("append-classmate", False, why(error))
-    return report("append-classmate", True, "appended a line")
+    failures = []
+    for path in classmate_paths():
+        try:  # never created: only an existing file is the classmate's
+            source = os.open(path, os.O_WRONLY | os.O_APPEND)
+            os.write(source, f"\n# changed by {TARGETS['marker']}\n".encode())
+            os.close(source)
+        except OSError as error:
+            failures.append(f"{path}: {why(error)}")
+            continue
+        return report("append-classmate", True, f"appended a line to {path}")
+    return report("append-classmate", False, "; ".join(failures))
+
+
+def list_folder():
+    """List this program's own folder and working folder: the class's other files are not its."""
+    mine = os.path.basename(__file__)
+    for folder in sorted({os.path.dirname(os.path.abspath(__file__)), os.getcwd()}):
+        try:
+            entries = os.listdir(folder)
+        except OSError as error:
+            report("list-folder", False, f"{folder}: {why(error)}")
+            continue
+        others = sorted(set(entries) & set(TARGETS["class_files"]) - {mine})
+        report("list-folder", bool(others), f"{folder}: {len(others)} others' files {others}")
 
 
 def write_outside():
@@ -173,6 +204,7 @@ def every_attack():
     """The attacks on files, the network and the environment, then the assassin's first try."""
     read_canary()
     list_homes()
+    list_folder()
     read_classmate()
     append_classmate()
     write_outside()

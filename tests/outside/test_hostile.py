@@ -32,7 +32,7 @@ from tests.outside.hostile import (
     checksum,
     verdicts,
 )
-from tests.outside.sandboxes import require_bubblewrap
+from tests.outside.sandboxes import needs_bubblewrap
 from tests.tournament.test_command import results
 
 #: The attacks of snoop_agent.py and snoop_engine.py (attacks.every_attack).
@@ -58,7 +58,7 @@ FORKED = 100
 @pytest.fixture
 def arena(tmp_path: Path) -> Iterator[Arena]:
     """The hostile programs' targets, laid out for one test (bubblewrap needed)."""
-    require_bubblewrap()
+    needs_bubblewrap()
     made = Arena.make(tmp_path)
     try:
         yield made

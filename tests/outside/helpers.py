@@ -102,11 +102,6 @@ def reaped(pid: int) -> bool:
 
 def engines_alive(marker: str) -> list[int]:
     """Tiny engines still running (not zombies) whose command line holds ``marker``."""
-    return processes_holding(marker, "tiny_engine")
-
-
-def processes_holding(*words: str) -> list[int]:
-    """Processes still running (not zombies) whose command line holds every one of ``words``."""
     alive = []
     for cmdline in Path("/proc").glob("[0-9]*/cmdline"):
         try:
@@ -114,6 +109,6 @@ def processes_holding(*words: str) -> list[int]:
             state = (cmdline.parent / "stat").read_text().rsplit(")", 1)[1].split()[0]
         except (OSError, IndexError):
             continue
-        if all(word in text for word in words) and state != "Z":
+        if marker in text and "tiny_engine" in text and state != "Z":
             alive.append(int(cmdline.parent.name))
     return alive

@@ -27,7 +27,8 @@ from typing import Any
 
 import pytest
 
-from tests.outside.helpers import CENTRE_AGENT, DATA, TINY_ENGINE, processes_holding
+from tests.outside.helpers import CENTRE_AGENT, DATA, TINY_ENGINE
+from tests.outside.sandboxes import processes_naming
 from tests.process_helpers import run_c4tui
 from tests.tournament.test_command import results
 
@@ -204,7 +205,7 @@ class Arena:
 
 def end_marked(marker: str) -> None:
     """SIGKILL the processes whose command line holds ``marker``: this test's, by pid."""
-    for pid in processes_holding(marker):
+    for pid in processes_naming(marker):
         try:
             os.kill(pid, signal.SIGKILL)
         except ProcessLookupError:
@@ -259,6 +260,6 @@ def assert_lost_all_by(out: Path, player: str, reasons: tuple[str, ...], detail:
 def assert_none_left(marker: str) -> None:
     """No process holding ``marker`` runs GONE_SECONDS after the tournament ended."""
     deadline = time.monotonic() + GONE_SECONDS
-    while processes_holding(marker) and time.monotonic() < deadline:
+    while processes_naming(marker) and time.monotonic() < deadline:
         time.sleep(0.1)
-    assert processes_holding(marker) == []
+    assert processes_naming(marker) == []

@@ -21,7 +21,6 @@ from pathlib import Path
 
 import pytest
 
-from tests.outside.helpers import processes_holding
 from tests.outside.hostile import (
     GONE_SECONDS,
     Arena,
@@ -32,7 +31,7 @@ from tests.outside.hostile import (
     checksum,
     verdicts,
 )
-from tests.outside.sandboxes import needs_bubblewrap
+from tests.outside.sandboxes import need_sandbox, processes_naming
 from tests.tournament.test_command import results
 
 #: The attacks of snoop_agent.py and snoop_engine.py (attacks.every_attack).
@@ -58,7 +57,7 @@ FORKED = 100
 @pytest.fixture
 def arena(tmp_path: Path) -> Iterator[Arena]:
     """The hostile programs' targets, laid out for one test (bubblewrap needed)."""
-    needs_bubblewrap()
+    need_sandbox()
     made = Arena.make(tmp_path)
     try:
         yield made
@@ -168,16 +167,16 @@ def test_no_process_of_a_program_outlives_c4tui_killed_outright(arena: Arena) ->
             c4tui.kill()
             c4tui.wait()
     deadline = time.monotonic() + GONE_SECONDS
-    while processes_holding(arena.marker) and time.monotonic() < deadline:
+    while processes_naming(arena.marker) and time.monotonic() < deadline:
         time.sleep(0.1)
-    assert processes_holding(arena.marker) == [], f"{forked} were running before the kill"
+    assert processes_naming(arena.marker) == [], f"{forked} were running before the kill"
 
 
 def wait_for_children(arena: Arena, c4tui: subprocess.Popen[bytes]) -> int:
     """How many processes held the marker once the forker had forked (a bounded wait)."""
     deadline = time.monotonic() + 120  # the start, then the honest engine's 30 s first move
     while time.monotonic() < deadline:
-        alive = len(processes_holding(arena.marker))
+        alive = len(processes_naming(arena.marker))
         if alive >= FORKED:
             return alive
         assert c4tui.poll() is None, c4tui.communicate()

@@ -11,7 +11,6 @@ its source (never on its command line, which would grant them), runs a real
 from __future__ import annotations
 
 import hashlib
-import json
 import os
 import re
 import shlex
@@ -247,14 +246,18 @@ def assert_unharmed(out: Path, player: str) -> None:
     assert failed == [], failed
 
 
-def assert_lost_all_by(out: Path, player: str, reasons: tuple[str, ...], detail: str = "") -> None:
-    """``player`` lost every game it played for one of ``reasons``, the game's text holding
-    ``detail``."""
+def assert_lost_all_by(
+    out: Path, player: str, reasons: tuple[str, ...], *, shown: str = "", detail: str = ""
+) -> None:
+    """``player`` lost every game it played for one of ``reasons``; with ``detail``, each
+    game's line in ``shown`` (the tournament's output) says so in it."""
     played = games_of(out, player)
     assert played
     for game in played:
         assert loser(game) == player and game["reason"] in reasons, game
-        assert detail in json.dumps(game, ensure_ascii=False), game
+    if detail:
+        told = [line for line in shown.splitlines() if f"{player} lost by" in line]
+        assert len(told) == len(played) and all(detail in line for line in told), shown
 
 
 def assert_none_left(marker: str) -> None:

@@ -232,7 +232,13 @@ HELD = []  # what hold_memory holds, for the program's life
 
 
 def hold_memory(megabytes=700, seconds=30):
-    """Hold ``megabytes`` (written, so really used) in this process and in a child."""
+    """Hold ``megabytes`` (written, so really used) in a child, then as much in this process.
+
+    In that order, a kernel bounding the two together kills the child (the larger when
+    the bound is reached) and this process plays on: c4tui must still see the bound
+    passed. Each step is said on standard error (it may be killed before the verdict).
+    """
+    print(f"hold-memory: {megabytes} MB in each of two processes", file=sys.stderr, flush=True)
     ready, told = os.pipe()
     child = os.fork()
     if child == 0:
@@ -243,12 +249,14 @@ def hold_memory(megabytes=700, seconds=30):
             os.write(told, b"0")
         time.sleep(60)
         os._exit(0)
+    os.close(told)  # the child's end only: its death is then the pipe's end
+    if not select.select([ready], [], [], seconds)[0] or os.read(ready, 1) != b"1":
+        return report("hold-memory", False, f"the child held nothing within {seconds} s")
     try:
         HELD.append(b"\1" * (megabytes << 20))
     except MemoryError as error:
         return report("hold-memory", False, f"this process: {why(error)}")
-    if not select.select([ready], [], [], seconds)[0]:
-        return report("hold-memory", False, f"the child held nothing within {seconds} s")
-    held = os.read(ready, 1) == b"1"
-    what = f"two processes hold {megabytes} MB each" if held else "the child got no memory"
-    return report("hold-memory", held, what)
+    time.sleep(0.5)  # for a kill to land
+    if os.waitpid(child, os.WNOHANG) != (0, 0):
+        return report("hold-memory", False, "the child was ended when this process held as much")
+    return report("hold-memory", True, f"two processes hold {megabytes} MB each")

@@ -31,9 +31,11 @@ def answer_pipes():
 def agent(observation, configuration):
     """The last function: Kaggle's agent, flooding before each answer."""
     pipes = answer_pipes()
+    print(
+        f"flood: sending 200000 bytes without a newline into {pipes}", file=sys.stderr, flush=True
+    )
     for fd in pipes:
         flood = b"x" * 200_000
         while flood:
             flood = flood[os.write(fd, flood) :]
-    print(f"flood: sent 200000 bytes without a newline into {pipes}", file=sys.stderr, flush=True)
     return kaggle_move(observation, configuration)

@@ -10,10 +10,11 @@ import sys
 
 
 def flood(asked):
-    """200 kB of one line that never ends, and word of it on standard error."""
+    """Word of it on standard error (it may be killed before it is done), then 200 kB of one
+    line that never ends."""
+    print("flood: sending 200000 bytes without a newline", file=sys.stderr, flush=True)
     sys.stdout.write("x" * 200_000)
     sys.stdout.flush()
-    print("flood: sent 200000 bytes without a newline", file=sys.stderr, flush=True)
 
 
 serve(flood)

@@ -20,7 +20,7 @@ import subprocess
 import sys
 import time
 import uuid
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -57,7 +57,8 @@ class Arena:
     root: Path
     marker: str
     listener: socket.socket
-    classmate_sum: str = ""
+    #: Each program's file, as written: its checksum.
+    sums: dict[Path, str] = field(default_factory=dict)
 
     @classmethod
     def make(cls, root: Path) -> Arena:
@@ -69,7 +70,7 @@ class Arena:
         arena.out.mkdir()
         arena.canary.write_text(f"canary {arena.marker}\n", encoding="utf-8")
         arena.classmate.write_text(CENTRE_AGENT.read_text(encoding="utf-8"), encoding="utf-8")
-        arena.classmate_sum = checksum(arena.classmate)
+        arena.sums[arena.classmate] = checksum(arena.classmate)
         for witness in arena.witnesses().values():
             witness.write_text("the test's witness\n", encoding="utf-8")
         return arena
@@ -142,7 +143,12 @@ class Arena:
         parts[0] = parts[0].replace(TARGETS_LINE, f"TARGETS: dict = {self.targets()!r}")
         path = self.folder / template
         path.write_text("\n\n".join(parts), encoding="utf-8")
+        self.sums[path] = checksum(path)
         return path
+
+    def changed(self) -> list[Path]:
+        """The programs' files (the classmate's and the hostile ones) not as they were written."""
+        return [path for path, written in self.sums.items() if checksum(path) != written]
 
     def engine(self, name: str, template: str) -> str:
         """The player ``name=engine:…`` running the hostile engine ``template``."""

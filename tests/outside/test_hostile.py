@@ -28,7 +28,6 @@ from tests.outside.hostile import (
     assert_none_left,
     assert_only_blocked,
     assert_unharmed,
-    checksum,
     verdicts,
 )
 from tests.outside.sandboxes import need_sandbox, processes_naming
@@ -41,6 +40,7 @@ SNOOPING = {
     "list-folder",
     "read-classmate",
     "append-classmate",
+    "append-own",
     "write-out",
     "write-tmp",
     "write-tmp-path",
@@ -77,7 +77,7 @@ def test_snooping_programs_reach_nothing_outside_their_own_game(arena: Arena) ->
     assert run.returncode == 0, run.stderr
     for snoop in ("snoop-agent", "snoop-engine"):
         assert_only_blocked(arena.out, snoop, SNOOPING)
-    assert checksum(arena.classmate) == arena.classmate_sum  # unchanged
+    assert arena.changed() == []  # the classmate's file and their own, by checksum
     assert arena.written() == []
     assert arena.connections() == 0
     for honest in ("honest", "classmate"):  # not killed, never blamed for it

@@ -95,6 +95,17 @@ def append_classmate():
     return report("append-classmate", False, "; ".join(failures))
 
 
+def append_own():
+    """Append to this program's own file: a program that rewrites itself between games."""
+    try:
+        source = os.open(os.path.abspath(__file__), os.O_WRONLY | os.O_APPEND)
+        os.write(source, f"\n# changed by {TARGETS['marker']}\n".encode())
+        os.close(source)
+    except OSError as error:
+        return report("append-own", False, why(error))
+    return report("append-own", True, f"appended a line to {__file__}")
+
+
 def list_folder():
     """List this program's own folder and working folder: the class's other files are not its."""
     mine = os.path.basename(__file__)
@@ -207,6 +218,7 @@ def every_attack():
     list_folder()
     read_classmate()
     append_classmate()
+    append_own()
     write_outside()
     connect_loopback()
     read_env()

@@ -40,8 +40,6 @@ TARGETS_LINE = "TARGETS: dict = {}"
 TOURNAMENT_SECONDS = 240.0
 #: Seconds every process of a tournament has to be gone once it ended (a kill takes time).
 GONE_SECONDS = 10.0
-#: Reasons a game was lost by a failure (a crash, the time, an illegal or malformed answer).
-FAILURE_REASONS = ("crash", "time", "illegal", "malformed")
 VERDICT = re.compile(r"^ATTACK (\S+): (BLOCKED|BREACHED) \((.*)\)$", re.MULTILINE)
 
 

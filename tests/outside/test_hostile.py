@@ -22,7 +22,6 @@ from pathlib import Path
 import pytest
 
 from tests.outside.hostile import (
-    GONE_SECONDS,
     Arena,
     assert_lost_all_by,
     assert_none_left,
@@ -133,7 +132,7 @@ def test_what_a_program_writes_neither_freezes_nor_fools_c4tui(arena: Arena) -> 
     shown["results.json"] = (arena.out / "results.json").read_text(encoding="utf-8")
     shown["results.json's texts"] = " ".join(texts(results(arena.out)))
     for record in sorted((arena.out / "games").glob("*.c4g")):
-        shown[record.name] = record.read_text(encoding="utf-8").replace("\n", " ")
+        shown[record.name] = record.read_text(encoding="utf-8")
     for where, text in shown.items():
         assert CONTROL.findall(text.replace("\n", " ")) == [], (where, text)
     assert_none_left(arena.marker)
@@ -165,26 +164,22 @@ def test_no_process_of_a_program_outlives_c4tui_killed_outright(arena: Arena) ->
         env=arena.env(),
     )
     try:
-        forked = wait_for_children(arena, c4tui)
+        wait_for_children(arena, c4tui)
         os.kill(c4tui.pid, signal.SIGKILL)
         c4tui.wait(timeout=30)
     finally:
         if c4tui.poll() is None:
             c4tui.kill()
             c4tui.wait()
-    deadline = time.monotonic() + GONE_SECONDS
-    while processes_naming(arena.marker) and time.monotonic() < deadline:
-        time.sleep(0.1)
-    assert processes_naming(arena.marker) == [], f"{forked} were running before the kill"
+    assert_none_left(arena.marker)
 
 
-def wait_for_children(arena: Arena, c4tui: subprocess.Popen[bytes]) -> int:
-    """How many processes held the marker once the forker had forked (a bounded wait)."""
+def wait_for_children(arena: Arena, c4tui: subprocess.Popen[bytes]) -> None:
+    """Wait until the forker has forked (a bounded wait)."""
     deadline = time.monotonic() + 120  # the start, then the honest engine's 3 s first move
     while time.monotonic() < deadline:
-        alive = len(processes_naming(arena.marker))
-        if alive >= FORKED:
-            return alive
+        if len(processes_naming(arena.marker)) >= FORKED:
+            return
         assert c4tui.poll() is None, c4tui.communicate()
         time.sleep(0.2)
     said = verdicts(arena.out, "forker") if (arena.out / "logs").exists() else []

@@ -258,7 +258,7 @@ def assert_lost_all_by(
     played = games_of(out, player)
     assert played
     for game in played:
-        assert loser(game) == player and game["reason"] in reasons, game
+        assert loser(game) == player and game["reason"] in reasons, f"not lost by {reasons}: {game}"
     if detail:
         told = [line for line in shown.splitlines() if f"{player} lost by" in line]
         assert len(told) == len(played) and all(detail in line for line in told), shown

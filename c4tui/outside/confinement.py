@@ -229,8 +229,13 @@ class Confinement:
             if cgroup is not None:
                 self.cgroups.update(dict.fromkeys(limits, cgroup))
 
-    def command(self, launch: Launch) -> list[str]:
-        """``launch`` started by ``limits_runner`` (cgroups joined, limits set), sandboxed."""
+    def command(self, launch: Launch, args_fd: int | None = None) -> list[str]:
+        """``launch`` started by ``limits_runner`` (cgroups joined, limits set), sandboxed.
+
+        Sandboxed, bubblewrap reads its own arguments from ``args_fd`` (``arguments``
+        wrote them there), so what its command line names of the host never shows in
+        the sandbox's ``/proc/1/cmdline``.
+        """
         options: list[str] = []
         for cgroup in dict.fromkeys(self.cgroups.values()):
             options += ["--cgroup", str(cgroup)]
@@ -239,13 +244,24 @@ class Confinement:
         memory = self.bounds.memory_mb
         if memory is not None and "memory" not in self.cgroups:
             options += ["--memory-mb", str(memory * ADDRESS_SPACE_FACTOR)]
-        if self.sandboxed:
-            bwrap = bwrap_program() or "bwrap"
-            tmp = None if memory is None else memory * 1024 * 1024
-            program = bwrap_command(bwrap, launch, tmp_bytes=tmp)
-        else:
+        if not self.sandboxed:
             program = list(launch.argv)
+        elif args_fd is None:
+            program = self._bwrap(launch)
+        else:  # (bubblewrap takes the command itself only on its command line)
+            program = [self._bwrap(launch)[0], "--args", str(args_fd), "--", *launch.argv]
         return [sys.executable, "-I", "-S", limits_runner.__file__, *options, "--", *program]
+
+    def arguments(self, launch: Launch) -> bytes:
+        """bubblewrap's options for ``launch``, as ``--args`` reads them (each ends in NUL)."""
+        words = self._bwrap(launch)
+        options = words[1 : words.index("--")]
+        return b"".join(word.encode() + b"\0" for word in options)
+
+    def _bwrap(self, launch: Launch) -> list[str]:
+        memory = self.bounds.memory_mb
+        tmp = None if memory is None else memory * 1024 * 1024
+        return bwrap_command(bwrap_program() or "bwrap", launch, tmp_bytes=tmp)
 
     def environment(self) -> dict[str, str]:
         """The environment c4tui starts the program's process with.

@@ -145,7 +145,9 @@ def engine_commands(folder: Path) -> dict[str, str]:
         commands["C engine"] = shlex.quote(str(binary))
     else:
         print("(gcc is not installed: apt-get install gcc; the C engine is not timed)")
-    commands["Python engine"] = shlex.join(["python3", str(ENGINES / "centre_engine.py")])
+    # c4tui's own Python both ways (the sandbox's PATH has it first; outside, python3 may be
+    # another one, or a slow shim such as pyenv's).
+    commands["Python engine"] = shlex.join([sys.executable, str(ENGINES / "centre_engine.py")])
     return commands
 
 

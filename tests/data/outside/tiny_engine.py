@@ -1,7 +1,8 @@
 """A tiny engine speaking c4tui's engine protocol (spec §6): it drops in the lowest column.
 
 Options make it misbehave for the tests: --crash-at N (exit when asked for its
-Nth move), --exit-at-start, --no-hello, --garbage, --illegal, --sleep, --late S,
+Nth move; with --crash-size 7x6 only in games of that size), --exit-at-start,
+--no-hello, --garbage, --illegal, --sleep, --late S,
 --chatty (floods standard error), --long-line, --spawn (leaves a child behind),
 --hog (asks for 4 GB), --fork-bomb (forks without end when asked for a move),
 --escape (leaves a child in a session of its own, its pid on standard error),
@@ -33,6 +34,8 @@ if "--report" in options:
     with open("scratch.txt", "w") as scratch:
         scratch.write("a program's own file\n")
 crash_at = int(options[options.index("--crash-at") + 1]) if "--crash-at" in options else 0
+# --crash-size 7x6: crash (at --crash-at) only in games of that size.
+crash_size = options[options.index("--crash-size") + 1] if "--crash-size" in options else None
 late = float(options[options.index("--late") + 1]) if "--late" in options else 0.0
 columns, rows, heights, asked = 7, 6, [0] * 7, 0
 
@@ -59,7 +62,7 @@ for line in sys.stdin:
         say("readyok")
     elif words[:1] == ["go"]:
         asked += 1
-        if asked == crash_at:
+        if asked == crash_at and crash_size in (None, f"{columns}x{rows}"):
             print("Traceback: something broke at move", asked, file=sys.stderr, flush=True)
             sys.exit(3)
         if "--chatty" in options:

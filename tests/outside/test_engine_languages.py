@@ -23,12 +23,12 @@ from c4tui.engine import GameState, Rules
 from c4tui.tournament.results import read_moves
 from tests.dbservers import missing
 from tests.outside.helpers import DATA
+from tests.outside.sandboxes import need_sandbox
 from tests.process_helpers import run_c4tui
 
 ENGINES = DATA / "engines"
 #: The programs each language needs, and Debian's package that has them.
 TOOLS = {
-    "bwrap": "bubblewrap",
     "gcc": "gcc",
     "javac": "default-jdk-headless",
     "java": "default-jdk-headless",
@@ -54,6 +54,7 @@ def build(command: list[str]) -> None:
 @pytest.fixture(scope="module")
 def players(tmp_path_factory: pytest.TempPathFactory) -> list[str]:
     """The four engines as tournament players, the C and Java ones built into a temporary folder."""
+    need_sandbox()
     for tool, package in TOOLS.items():
         if shutil.which(tool) is None:
             missing(tool, package)
@@ -98,6 +99,7 @@ def test_engines_in_four_languages_play_a_tournament_in_the_sandbox(
         "--seed", "1", "--out", str(out), timeout=TOURNAMENT_SECONDS,
     )  # fmt: skip
     assert run.returncode == 0, run.stdout + run.stderr
+    assert "unconfined" not in run.stdout + run.stderr  # in the sandbox, not beside it
     content = json.loads((out / "results.json").read_text(encoding="utf-8"))
     told = failures_told(out, content, run.stdout + run.stderr)
     assert len(content["games"]) == 12, told  # every pairing, both colours

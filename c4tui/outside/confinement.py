@@ -32,25 +32,17 @@ import signal
 import sys
 import tempfile
 import time
-from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
 from c4tui.outside import limits_runner
+from c4tui.outside.bounds import CPU_CORES, Bounds
 from c4tui.outside.sandbox import Launch, bwrap_command, bwrap_program
 
 log = logging.getLogger("c4tui.outside")
 
-#: Processes and threads a program may have at once unless told (NumPy's and a JVM's included).
-DEFAULT_PROCESSES = 256
-#: Kept for the tests and the old name.
-MAX_PROCESSES = DEFAULT_PROCESSES
-#: Megabytes a program may hold, all its processes together, unless told.
-DEFAULT_MEMORY_MB = 2048
 #: RLIMIT_AS, where no memory cgroup can be had, is this many times the memory bound.
 ADDRESS_SPACE_FACTOR = 4
-#: CPU a program may use at once, in cores.
-CPU_CORES = 1
 _PERIOD_US = 100_000
 _MOUNTS = Path("/proc/self/mountinfo")
 _OWN_CGROUPS = Path("/proc/self/cgroup")
@@ -198,14 +190,6 @@ def _counter(path: Path, key: str) -> int:
         if len(words) == 2 and words[0] == key and words[1].isdigit():
             return int(words[1])
     return 0
-
-
-@dataclass(frozen=True)
-class Bounds:
-    """What a program may use as a whole: megabytes, processes and threads."""
-
-    memory_mb: int | None = DEFAULT_MEMORY_MB
-    processes: int = DEFAULT_PROCESSES
 
 
 class Confinement:

@@ -26,6 +26,7 @@ from typing import Any
 
 from c4tui.engine import GameState, Move, Player, Rules
 from c4tui.outside import kaggle_runner
+from c4tui.outside.bounds import KAGGLE_OVERAGE_SECONDS
 from c4tui.outside.chooser import ChooserError, FailureKind, OutsideFailure
 from c4tui.outside.process import OutsideProcess
 from c4tui.outside.program import DEFAULT_LIMITS, Limits, ProgramChooser
@@ -44,8 +45,6 @@ KAGGLE_CONFIGURATION = {
     "runTimeout": 1200,
     "inarow": 4,
 }
-#: Seconds an agent may go past its moves' times in a whole game, as on Kaggle.
-KAGGLE_OVERAGE = 60.0
 #: An archive's unpacked size at most (it is unpacked on c4tui's machine).
 MAX_UNPACKED_BYTES = 512 * 1024 * 1024
 _RUNNER = f"{C4TUI_FOLDER}/c4tui/outside/{Path(kaggle_runner.__file__).name}"
@@ -60,8 +59,8 @@ class KaggleChooser(ProgramChooser):
         name: what tables call it (default: the file's or folder's name).
         limits: its memory, loading time, margin and log (its prints go there too).
         seed: seeds its ``random`` and NumPy's generator (None: left to chance).
-        python: the interpreter that runs it (default: c4tui's own).
-        overage: seconds it may go past its moves' times in a game (Kaggle's 60).
+        python: the interpreter that runs it (default: ``limits.python``, else c4tui's).
+        overage: seconds it may go past its moves' times in a game (default: ``limits``').
 
     Raises ChooserError when ``path`` is none of those.
     """
@@ -74,7 +73,7 @@ class KaggleChooser(ProgramChooser):
         limits: Limits = DEFAULT_LIMITS,
         seed: int | None = None,
         python: str | None = None,
-        overage: float = KAGGLE_OVERAGE,
+        overage: float | None = None,
     ) -> None:
         folder, main = _submission(path)
         super().__init__(name or _name_of(path), limits)
@@ -83,8 +82,8 @@ class KaggleChooser(ProgramChooser):
         if path.name.endswith(".tar.gz"):  # unpacked for this chooser: removed with it
             weakref.finalize(self, shutil.rmtree, folder, True)
         self._seed = seed
-        self._python = python or sys.executable
-        self._overage = self._game_overage = overage
+        self._python = python or limits.python or sys.executable
+        self._overage = self._game_overage = limits.overage if overage is None else overage
         self._last_step = -1
 
     def describe(self) -> str:
@@ -194,7 +193,7 @@ def _unpacked(archive: Path) -> Path:
 
 
 def kaggle_request(
-    state: GameState, time_limit: float, overage: float = KAGGLE_OVERAGE
+    state: GameState, time_limit: float, overage: float = KAGGLE_OVERAGE_SECONDS
 ) -> dict[str, Any]:
     """The observation and configuration Kaggle would give an agent in ``state``.
 

@@ -18,8 +18,9 @@ import time
 from collections import deque
 from pathlib import Path
 
+from c4tui.outside.bounds import Bounds
 from c4tui.outside.chooser import EXIT_SECONDS, FailureKind, OutsideFailure
-from c4tui.outside.confinement import Bounds, Confinement
+from c4tui.outside.confinement import Confinement
 from c4tui.outside.sandbox import Launch, printable
 from c4tui.protocols.engine import MAX_ENGINE_LINE
 

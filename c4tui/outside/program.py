@@ -13,6 +13,12 @@ from functools import cache
 from pathlib import Path
 
 from c4tui.engine import GameState, Move, Rules
+from c4tui.outside.bounds import (
+    DEFAULT_MEMORY_MB,
+    DEFAULT_PROCESSES,
+    KAGGLE_OVERAGE_SECONDS,
+    Bounds,
+)
 from c4tui.outside.chooser import (
     START_SECONDS,
     TIME_MARGIN,
@@ -22,7 +28,6 @@ from c4tui.outside.chooser import (
     checked_move,
     ready_to_choose,
 )
-from c4tui.outside.confinement import DEFAULT_MEMORY_MB, DEFAULT_PROCESSES, Bounds
 from c4tui.outside.process import OutsideProcess
 from c4tui.outside.sandbox import Launch, sandbox_problem
 
@@ -54,6 +59,10 @@ class Limits:
             None: only its last lines are kept, to say why it crashed.
         exchange_log: a file the protocol's lines are appended to (``> sent``,
             ``< received``), for its author to debug; None: not kept.
+        python: the interpreter that runs a Kaggle agent, as its sandbox sees it
+            (None: c4tui's own).
+        overage: seconds a Kaggle agent may go past its moves' times in a game
+            (Kaggle's ``remainingOverageTime``; 0 where a person waits on a clock).
     """
 
     memory_mb: int | None = DEFAULT_MEMORY_MB
@@ -63,6 +72,8 @@ class Limits:
     margin: float = TIME_MARGIN
     stderr_log: Path | None = None
     exchange_log: Path | None = None
+    python: str | None = None
+    overage: float = KAGGLE_OVERAGE_SECONDS
 
     @property
     def bounds(self) -> Bounds:

@@ -41,7 +41,7 @@ PROGRAM_FOLDER = "/program"
 #: Where c4tui's package is, inside (for the Kaggle runner and ``python -m c4tui engine``).
 C4TUI_FOLDER = "/opt/c4tui"
 #: What to tell a person whose machine has no sandbox for outside programs.
-INSTALL_HINT = "install bubblewrap (apt-get install bubblewrap)"
+INSTALL_HINT = "apt-get install bubblewrap"
 #: The folders of the root that may hold the system's runtime (links on a merged /usr).
 _RUNTIME_ROOTS = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32")
 #: The files of /etc a dynamic linker, an interpreter or a JVM reads; nothing else of it.
@@ -89,7 +89,7 @@ def sandbox_problem() -> str | None:
     """Why no sandbox can be had here, in words; None when bubblewrap works (tried once)."""
     bwrap = bwrap_program()
     if bwrap is None:
-        return f"bubblewrap (bwrap) is not installed: {INSTALL_HINT}"
+        return f"bubblewrap is not installed: {INSTALL_HINT}"
     probe = [*bwrap_command(bwrap, Launch(("/bin/true",), cwd="/"), tmp_bytes=1 << 20)]
     try:
         done = subprocess.run(probe, capture_output=True, timeout=30, check=False)

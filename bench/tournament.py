@@ -5,16 +5,17 @@ Run: ``python bench/tournament.py [--games 8] [--concurrency 2] [--movetime 1000
 pairings one after the other: Hard against Medium (the levels search in the pool's
 processes), then two small Kaggle agents (each game starts each agent's Python
 process afresh): the centre-first agent of the tests and a random one written here,
-once in the sandbox (as a tournament runs them) and once ``--unconfined``. Each run's
-wall-clock time (openings included) is turned into games per minute, and the two
-runs of the agents into the sandbox's cost per game.
+in the sandbox (as a tournament runs them) and ``--unconfined``, twice each way. Each
+run's wall-clock time (openings included) is turned into games per minute, and the
+faster run of each way into the sandbox's cost per game.
 
-Then the sandbox's cost per program, measured directly: a tiny engine (the tests' C
-one, built with gcc, and the Python one) started ``--starts`` times each way, the
-sandboxed and unconfined starts taking turns, timing its start to its first move
-(``c4eok``, ``readyok`` and a ``bestmove``: the round trips take microseconds) and
-its end (``quit`` until its process, and the sandbox's, are gone). The goal: under
-50 ms a program start.
+Then the sandbox's cost per program, measured directly: tiny programs (the tests' C
+engine, built with gcc, their Python engine and the centre-first agent) started
+``--starts`` times each way, the sandboxed and unconfined starts taking turns, timing
+each start to its first move (an engine's ``c4eok``, ``readyok`` and a ``bestmove``:
+the round trips take microseconds; an agent's runner loading and its first answer)
+and its end (from ``close`` until its processes, and the sandbox's, are gone). The
+goal: under 50 ms a program start.
 """
 
 from __future__ import annotations
@@ -29,11 +30,14 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 
 from c4tui.engine import GameState
 from c4tui.outside.engine_chooser import EngineChooser
-from c4tui.outside.program import Limits, Sandboxing
+from c4tui.outside.kaggle import KaggleChooser
+from c4tui.outside.program import Limits, ProgramChooser, Sandboxing
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT / "tests" / "data" / "outside"
@@ -41,6 +45,10 @@ CENTRE_AGENT = DATA / "centre_agent.py"
 ENGINES = DATA / "engines"
 #: The goal for the sandbox: a program's start costs less than this, in milliseconds.
 START_GOAL_MS = 50.0
+#: Runs of the agents' tournament each way (the faster one counts).
+AGENT_RUNS = 2
+#: A program to time, made with the limits of one way.
+Program = Callable[[Limits], ProgramChooser]
 #: How a program runs, each way of the comparison.
 WAYS = {
     "unconfined": Limits(sandboxing=Sandboxing.OFF),
@@ -81,22 +89,30 @@ def games_a_minute(
 
 
 def agents_with_and_without_sandbox(args: argparse.Namespace, folder: Path) -> None:
-    """The two agents' tournament sandboxed and ``--unconfined``, and the difference a game."""
+    """The two agents' tournament sandboxed and ``--unconfined``, and the difference a game.
+
+    Each way is played twice, turn about, and the faster of its two runs kept: on a
+    shared machine one run may be twice as slow as the next for nothing it did.
+    """
     random_agent = folder / "random_agent.py"
     random_agent.write_text(RANDOM_AGENT)
     agents = [f"centre=kaggle:{CENTRE_AGENT}", f"random=kaggle:{random_agent}"]
-    sandboxed = games_a_minute(agents, args, folder)
-    unconfined = games_a_minute(agents, args, folder, "--unconfined")
-    cost = (60 / sandboxed - 60 / unconfined) * 1000
+    options = {"sandboxed": [], "unconfined": ["--unconfined"]}
+    best = dict.fromkeys(options, 0.0)
+    for _ in range(AGENT_RUNS):
+        for way, given in options.items():
+            best[way] = max(best[way], games_a_minute(agents, args, folder, *given))
+    cost = (60 / best["sandboxed"] - 60 / best["unconfined"]) * 1000
     print(
-        f"  the sandbox: {cost:+.0f} ms of wall-clock time a game (each game starts and ends "
-        f"both agents; {args.concurrency} games at once)"
+        f"  the sandbox, the faster runs: {best['sandboxed']:.1f} against {best['unconfined']:.1f}"
+        f" games a minute, {cost:+.0f} ms of wall-clock time a game (each game starts and "
+        f"ends both agents; {args.concurrency} games at once)"
     )
 
 
-async def start_and_end(command: str, limits: Limits) -> tuple[float, float]:
-    """Seconds from starting the engine to its first move, and from ``quit`` to its end."""
-    chooser = EngineChooser(command, limits=limits)
+async def start_and_end(program: Program, limits: Limits) -> tuple[float, float]:
+    """Seconds from starting the program to its first move, and from ending it to its end."""
+    chooser = program(limits)
     started = time.perf_counter()
     try:
         await chooser.choose(GameState.new(), 5.0)
@@ -106,24 +122,24 @@ async def start_and_end(command: str, limits: Limits) -> tuple[float, float]:
     return answered - started, time.perf_counter() - answered
 
 
-async def timed_starts(command: str, starts: int) -> dict[str, list[tuple[float, float]]]:
-    """``starts`` starts and ends of the engine each way, the ways taking turns.
+async def timed_starts(program: Program, starts: int) -> dict[str, list[tuple[float, float]]]:
+    """``starts`` starts and ends of the program each way, the ways taking turns.
 
     Taking turns gives each way a fair share of a shared machine's ups and downs.
     """
     times: dict[str, list[tuple[float, float]]] = {way: [] for way in WAYS}
     for _ in range(starts):
         for way, limits in WAYS.items():
-            times[way].append(await start_and_end(command, limits))
+            times[way].append(await start_and_end(program, limits))
     return times
 
 
-def sandbox_cost(name: str, command: str, starts: int) -> float:
-    """Print the engine's start and end each way (medians) and the sandbox's cost.
+def sandbox_cost(name: str, program: Program, starts: int) -> float:
+    """Print the program's start and end each way (medians) and the sandbox's cost.
 
     Returns the cost of a start, in milliseconds.
     """
-    times = asyncio.run(timed_starts(command, starts))
+    times = asyncio.run(timed_starts(program, starts))
     start = {way: statistics.median(s for s, _ in times[way]) * 1000 for way in WAYS}
     end = {way: statistics.median(e for _, e in times[way]) * 1000 for way in WAYS}
     start_cost = start["sandboxed"] - start["unconfined"]
@@ -135,8 +151,8 @@ def sandbox_cost(name: str, command: str, starts: int) -> float:
     return start_cost
 
 
-def engine_commands(folder: Path) -> dict[str, str]:
-    """The tiny engines timed: the C one when gcc is here to build it, and the Python one."""
+def programs_timed(folder: Path) -> dict[str, Program]:
+    """The tiny C engine (when gcc is here to build it), the Python one and a Kaggle agent."""
     commands = {}
     if shutil.which("gcc"):
         binary = folder / "centre_engine"
@@ -148,17 +164,29 @@ def engine_commands(folder: Path) -> dict[str, str]:
     # c4tui's own Python both ways (the sandbox's PATH has it first; outside, python3 may be
     # another one, or a slow shim such as pyenv's).
     commands["Python engine"] = shlex.join([sys.executable, str(ENGINES / "centre_engine.py")])
-    return commands
+    programs: dict[str, Program] = {
+        name: partial(_engine, command) for name, command in commands.items()
+    }
+    programs["Kaggle agent"] = partial(_agent, CENTRE_AGENT)
+    return programs
+
+
+def _engine(command: str, limits: Limits) -> ProgramChooser:
+    return EngineChooser(command, limits=limits)
+
+
+def _agent(path: Path, limits: Limits) -> ProgramChooser:
+    return KaggleChooser(path, limits=limits)
 
 
 def sandbox_costs(starts: int, folder: Path) -> None:
-    """The sandbox's cost per program start and end, for each tiny engine, against the goal."""
-    commands = engine_commands(folder)
+    """The sandbox's cost per program start and end, for each tiny program, against the goal."""
+    programs = programs_timed(folder)
     columns = f"{'unconfined':>10} {'sandboxed':>9} {'cost':>7}"
     print(f"\nThe sandbox's cost per program: medians of {starts} starts each way, in ms")
-    print(f"{'':<14} {'start to its first move':<28}   {'quit to its end':<28}")
+    print(f"{'':<14} {'start to its first move':<28}   {'its end':<28}")
     print(f"{'':<14} {columns}   {columns}")
-    costs = [sandbox_cost(name, command, starts) for name, command in commands.items()]
+    costs = [sandbox_cost(name, program, starts) for name, program in programs.items()]
     verdict = "met" if max(costs) < START_GOAL_MS else "MISSED"
     print(
         f"Goal, a start under {START_GOAL_MS:.0f} ms more than unconfined: {verdict} "

@@ -48,19 +48,15 @@ static void centre_order(int order[]) {
 
 static void best_move(void) {
     int order[MAX_SIZE], mover = moves % 2 + 1;
-    char answer[32];
+    char answer[32] = "info string no legal move";
     centre_order(order);
-    for (int i = 0; i < columns; i++)
-        if (heights[order[i]] < rows) {
+    for (int i = 0; i < columns && answer[0] == 'i'; i++)
+        if (heights[order[i]] < rows)
             snprintf(answer, sizeof answer, "bestmove d%d", order[i] + 1);
-            return say(answer);
-        }
-    for (int i = 0; i < columns && popout; i++)
-        if (cells[order[i]][0] == mover) {
+    for (int i = 0; i < columns && popout && answer[0] == 'i'; i++)
+        if (cells[order[i]][0] == mover)
             snprintf(answer, sizeof answer, "bestmove p%d", order[i] + 1);
-            return say(answer);
-        }
-    say("info string no legal move");
+    say(answer);
 }
 
 int main(void) {

@@ -201,8 +201,8 @@ class Confinement:
     def __init__(self, bounds: Bounds, sandboxed: bool) -> None:
         self.bounds = bounds
         self.sandboxed = sandboxed
-        #: The host folder an unconfined program works in; also the sandbox's staging.
-        self.folder = Path(tempfile.mkdtemp(prefix="c4tui-program-"))
+        #: The host folder an unconfined program works in (a sandboxed one has its own).
+        self.folder = None if sandboxed else Path(tempfile.mkdtemp(prefix="c4tui-program-"))
         self.cgroups: dict[str, Path] = {}
         self._make_cgroups()
 
@@ -246,8 +246,10 @@ class Confinement:
         return [sys.executable, "-I", "-S", limits_runner.__file__, *options, "--", *program]
 
     def working_folder(self, launch: Launch) -> Path:
-        """Where the process starts: bubblewrap anywhere (it changes folder), else ``cwd``."""
-        return Path(launch.cwd) if launch.cwd and not self.sandboxed else self.folder
+        """Where the process starts: bubblewrap at the root (it changes folder), else ``cwd``."""
+        if self.folder is None:
+            return Path("/")
+        return Path(launch.cwd) if launch.cwd else self.folder
 
     def exceeded(self) -> str | None:
         """The bound the program ran into, in words (``used more than 1024 MB``); None if none."""
@@ -286,4 +288,5 @@ class Confinement:
         """Remove the cgroups and the folder (with what the program left in it)."""
         for cgroup in dict.fromkeys(self.cgroups.values()):
             _remove_cgroup(cgroup)
-        shutil.rmtree(self.folder, ignore_errors=True)
+        if self.folder is not None:
+            shutil.rmtree(self.folder, ignore_errors=True)

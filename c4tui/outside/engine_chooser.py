@@ -87,9 +87,9 @@ class EngineChooser(ProgramChooser):
         #: The files and folders it names, and the command as it runs in its sandbox.
         self._grants, self._sandboxed_script = _in_sandbox(command, here)
         self._identity: dict[str, str] = {}
-        #: The game the engine was last told of, and the moves it has seen of it.
+        #: The game the engine was last told of, and the position it last answered in it.
         self._game: Game | None = None
-        self._seen: tuple[Move, ...] = ()
+        self._seen: tuple[Move, ...] | None = None
         self._answered: Answered | None = None
 
     def describe(self) -> str:
@@ -120,13 +120,25 @@ class EngineChooser(ProgramChooser):
         return move
 
     async def _ready_for(self, game: Game, played: tuple[Move, ...]) -> OutsideProcess:
-        """The running engine, told of a new game when this position is not the last one's."""
+        """The running engine, told of a new game unless this position goes on the last one.
+
+        It goes on only when it has more moves than the position last answered and
+        begins with them: the same position again (a bot's first game after the move it
+        was tried with, an undo) is a new game, said with ``newgame`` and ``isready``.
+        """
         process = self._process or await self._started()
-        if game != self._game or played[: len(self._seen)] != self._seen:
+        seen = self._seen
+        goes_on = (
+            game == self._game
+            and seen is not None
+            and len(played) > len(seen)
+            and played[: len(seen)] == seen
+        )
+        if not goes_on:
             await self._send(process, NewGame(*game))
             await self._send(process, IsReady())
             await self._await(process, ReadyOk, self.limits.start_seconds)
-            self._game, self._seen = game, ()
+            self._game, self._seen = game, None
         return process
 
     def _launch(self, sandboxed: bool) -> Launch:
@@ -140,7 +152,7 @@ class EngineChooser(ProgramChooser):
         """Start the program and shake hands: ``c4e`` → ``c4eok``."""
         process = await self._start()
         self._process = process
-        self._game, self._seen = None, ()  # a new process has heard of no game
+        self._game, self._seen = None, None  # a new process has heard of no game
         await self._send(process, Hello())
         self._identity = {}
         await self._await(process, HelloDone, self.limits.start_seconds)

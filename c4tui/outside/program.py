@@ -95,8 +95,8 @@ class Limits:
 
 @cache
 def _warn_unconfined(problem: str) -> None:
-    """Said once: your own program runs without the sandbox here."""
-    log.warning("your program runs unconfined (it can read and change your files): %s", problem)
+    """Logged once: your own program runs without the sandbox (the app and console say so)."""
+    log.info("a program runs unconfined (it can read and change your files): %s", problem)
 
 
 #: The limits a program gets unless told otherwise.

@@ -119,6 +119,7 @@ async def test_a_pop_out_game_told_only_its_positions_is_followed_move_by_move(
         (("--crash-at", "1"), FailureKind.CRASH, "status 3: Traceback: something broke"),
         (("--garbage",), FailureKind.MALFORMED, "'bestmove banana'"),
         (("--long-line",), FailureKind.MALFORMED, "longer than 8192"),
+        (("--flood",), FailureKind.MALFORMED, "longer than 8192"),
         (("--illegal",), FailureKind.ILLEGAL, "d8: column 8 does not exist"),
         (("--sleep",), FailureKind.TIME, "no answer within 0.3 s and the 0.3 s margin"),
         (("--late", "2"), FailureKind.TIME, "no answer within 0.3 s"),
@@ -207,3 +208,33 @@ async def test_a_question_given_up_never_gets_its_answer_taken_for_the_next() ->
         assert await engine.choose(column_one_full, 5.0) == Move.drop(1)
     finally:
         await engine.close()
+
+
+async def test_a_second_bestmove_nobody_asked_for_is_malformed_not_the_next_answer() -> None:
+    engine = EngineChooser(engine_command("--twice"))
+    try:
+        assert await engine.choose(START, 5.0) == Move.drop(0)
+        await asyncio.sleep(0.5)  # its second answer arrives meanwhile
+        with pytest.raises(OutsideFailure, match="a move when not asked: 'bestmove d1'"):
+            await engine.choose(START.drop(0).drop(1), 5.0)
+    finally:
+        await engine.close()
+
+
+async def test_the_same_position_again_is_a_new_game_and_the_exchange_is_kept(
+    tmp_path: Path,
+) -> None:
+    """A bot tries its engine on the empty board, then plays its first game from it."""
+    exchange = tmp_path / "tiny.exchange"
+    engine = EngineChooser(engine_command(), limits=Limits(exchange_log=exchange))
+    try:
+        await engine.choose(START, 5.0, [])  # the try before the bot logs in
+        await engine.choose(START, 5.0, [])  # the first game: newgame and isready again
+        await engine.choose(START.drop(0).drop(1), 5.0, [Move.drop(0), Move.drop(1)])
+    finally:
+        await engine.close()
+    sent = [line for line in exchange.read_text().splitlines() if line.startswith(">")]
+    assert sent.count("> newgame 7 6 classic") == 2
+    assert sent.count("> isready") == 2
+    assert "< bestmove d1" in exchange.read_text()
+    assert sent[-3:] == ["> position d1 d2", "> go movetime 5000", "> quit"]

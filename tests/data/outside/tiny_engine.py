@@ -2,7 +2,8 @@
 
 Options make it misbehave for the tests: --crash-at N (exit when asked for its
 Nth move; with --crash-size 7x6 only in games of that size), --exit-at-start,
---no-hello, --garbage, --illegal, --sleep, --late S,
+--no-hello, --garbage, --illegal, --sleep, --late S, --flood (writes without end and
+without a newline when asked for a move), --twice (answers each go twice),
 --chatty (floods standard error), --long-line, --spawn (leaves a child behind),
 --hog (asks for 4 GB), --fork-bomb (forks without end when asked for a move),
 --escape (leaves a child in a session of its own, its pid on standard error),
@@ -81,11 +82,15 @@ for line in sys.stdin:
         say("info depth 1 score 0")
         if "--long-line" in options:
             say("info " + "x" * 20000)
+        while "--flood" in options:  # without a newline, and never stops
+            sys.stdout.write("x" * 65536)
         if "--garbage" in options:
             say("bestmove banana")
         elif "--illegal" in options:
             say(f"bestmove d{columns + 1}")
         else:
             say(f"bestmove d{next(c for c in range(columns) if heights[c] < rows) + 1}")
+        if "--twice" in options:  # a second answer nobody asked for
+            say("bestmove d1")
     elif words == ["quit"]:
         break

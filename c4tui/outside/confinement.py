@@ -32,6 +32,7 @@ import signal
 import sys
 import tempfile
 import time
+from dataclasses import replace
 from functools import cache
 from pathlib import Path
 
@@ -44,6 +45,8 @@ log = logging.getLogger("c4tui.outside")
 #: RLIMIT_AS, where no memory cgroup can be had, is this many times the memory bound.
 ADDRESS_SPACE_FACTOR = 4
 _PERIOD_US = 100_000
+#: The variable every JVM reads its options from (the memory bound goes there).
+JAVA_VARIABLE = "JAVA_TOOL_OPTIONS"
 #: Variables of c4tui's environment an unconfined program never gets (besides ``C4TUI_*``).
 SECRET_VARIABLES = frozenset({"PGPASSWORD", "REDISCLI_AUTH"})
 _MOUNTS = Path("/proc/self/mountinfo")
@@ -260,8 +263,14 @@ class Confinement:
 
     def _bwrap(self, launch: Launch) -> list[str]:
         memory = self.bounds.memory_mb
-        tmp = None if memory is None else memory * 1024 * 1024
-        return bwrap_command(bwrap_program() or "bwrap", launch, tmp_bytes=tmp)
+        if memory is None:
+            return bwrap_command(bwrap_program() or "bwrap", launch, tmp_bytes=None)
+        # A JVM cannot see its cgroup from the sandbox: told its bound, it sizes its heap
+        # to it and collects its garbage before the kernel would kill it.
+        told = replace(
+            launch, environment={**launch.environment, JAVA_VARIABLE: f"-XX:MaxRAM={memory}m"}
+        )
+        return bwrap_command(bwrap_program() or "bwrap", told, tmp_bytes=memory * 1024 * 1024)
 
     def environment(self) -> dict[str, str]:
         """The environment c4tui starts the program's process with.

@@ -21,7 +21,7 @@ import pytest
 
 from c4tui.engine import GameState, Rules
 from c4tui.tournament.results import read_moves
-from tests.dbservers import missing
+from tests.needs import missing
 from tests.outside.helpers import DATA
 from tests.outside.sandboxes import need_sandbox
 from tests.process_helpers import run_c4tui

@@ -8,6 +8,7 @@ import signal
 import subprocess
 import sys
 import time
+from collections.abc import Mapping
 from pathlib import Path
 
 import pytest
@@ -16,12 +17,17 @@ from tests.net.lobby_client import LobbyClient
 from tests.net.raw_client import play_whole_game
 
 
-def start(log: Path, *options: str) -> tuple[subprocess.Popen[bytes], int]:
+def start(
+    log: Path, *options: str, env: Mapping[str, str] | None = None
+) -> tuple[subprocess.Popen[bytes], int]:
+    """``c4tui serve`` on a free port with ``options`` (and ``env``), its log in ``log``: the
+    process and its port, once it listens."""
     handle = log.open("w")
     process = subprocess.Popen(
         [sys.executable, "-m", "c4tui", "serve", "--port", "0", "--idle-timeout", "5", *options],
         stderr=handle,
         stdin=subprocess.DEVNULL,
+        env=env,
     )
     for _ in range(200):
         match = re.search(r"listening on 127\.0\.0\.1:(\d+)", log.read_text())

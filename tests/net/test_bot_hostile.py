@@ -1,0 +1,92 @@
+"""Hostile engines behind ``c4tui bot`` (issue 37): the flood costs the bot one game, and the
+assassin kills nothing, however the real bot, server and sandbox are put together.
+
+Everything is real: ``c4tui bot`` processes, a lobby (in this process for the flood; a
+``c4tui serve`` process for the assassin, which must find no target in this process),
+people playing over sockets of 127.0.0.1.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+import signal
+from pathlib import Path
+
+from c4tui.server.core import C4Server
+from tests.net.lobby_client import LobbyClient, logged_in
+from tests.net.test_bot import TIMEOUT, bot_process, config, play_to_the_end, running
+from tests.net.test_bot_outside import seated
+from tests.net.test_program_ai import until_none_run
+from tests.net.test_serve_command import start
+from tests.outside.helpers import engine_command
+from tests.outside.hostile_seats import hostile_command, hostile_engine, marked, needs_bubblewrap
+
+#: A whole game played out: GAMEEND with a winner or a draw, never a forfeit (status 2).
+PLAYED_OUT = r"GAMEEND:[012]{42}:(0:\w+|1)"
+
+
+async def challenge(client: LobbyClient, settings: str) -> None:
+    """Challenge the bot robo (or ``settings``' own) to a casual game of ``settings``."""
+    assert await client.ask(f"CHALLENGE:{settings}:casual") == "CHALLENGE:ACKSTATUS:0"
+
+
+async def test_a_flooding_engine_forfeits_its_game_and_the_bot_plays_the_next(
+    tmp_path: Path,
+) -> None:
+    needs_bubblewrap()
+    program, mark = hostile_engine(tmp_path, "flood")
+    command = hostile_command(program, "--calm-on", "7x6")  # the start-up check passes
+    async with running(C4Server(config(tmp_path))) as server:
+        (await logged_in(server.port, "robo")).writer.close()
+        async with bot_process(server.port, "--engine", command, "--games", "2") as bot:
+            ann = await logged_in(server.port, "ann")
+            await seated(ann, "robo")
+            await challenge(ann, "robo:6:5:classic")  # the flood's board
+            _, end = await play_to_the_end(ann, "ann")
+            assert end.endswith(":2:ann"), end  # flooded on its first move: forfeited
+            await challenge(ann, "robo:7:6:classic")
+            _, end = await play_to_the_end(ann, "ann")
+            assert re.fullmatch(PLAYED_OUT, end), end
+            assert await asyncio.wait_for(bot.wait(), TIMEOUT) == 0
+        assert bot.stderr is not None
+        log = (await bot.stderr.read()).decode()
+    forfeits = re.findall(r"forfeited the game against ann: (.*)", log)
+    assert len(forfeits) == 1 and "malformed" in forfeits[0], log
+    assert "played 2 game(s): done" in log and "Traceback" not in log
+    assert await until_none_run(mark), "a process of the flood outlived its games"
+
+
+async def test_an_assassin_engine_kills_nothing_and_every_game_is_played_out(
+    tmp_path: Path,
+) -> None:
+    needs_bubblewrap()
+    program, mark = hostile_engine(tmp_path, "kill")
+    targets = marked(mark)  # the server, both bots and the honest engine
+    lobby = ("--db", str(tmp_path / "lobby.sqlite3"), "--bcrypt-rounds", "4")
+    server, port = start(tmp_path / "serve.log", *lobby, "--idle-timeout", "60", env=targets)
+    try:
+        for user in ("robo", "rival"):
+            (await logged_in(port, user)).writer.close()
+        honest = ("--engine", engine_command(), "--games", "1")
+        async with (
+            bot_process(port, *honest, user="rival", env=targets) as rival,
+            bot_process(
+                port, "--engine", hostile_command(program), "--games", "1", env=targets
+            ) as robo,
+        ):
+            bob, ann = await logged_in(port, "bob"), await logged_in(port, "ann")
+            await seated(bob, "rival")  # its engine runs from now on: a target
+            await seated(ann, "robo")  # the assassin's first attack is behind it
+            await challenge(bob, "rival:7:6:classic")
+            await challenge(ann, "robo:7:6:classic")
+            games = play_to_the_end(ann, "ann"), play_to_the_end(bob, "bob")
+            for _, end in await asyncio.gather(*games):
+                assert re.fullmatch(PLAYED_OUT, end), end  # (a breach: the assassin forfeits)
+            for bot in (robo, rival):
+                assert await asyncio.wait_for(bot.wait(), TIMEOUT) == 0  # not killed: done
+        assert server.poll() is None, "the server was killed"
+    finally:
+        server.send_signal(signal.SIGTERM)
+        assert await asyncio.to_thread(server.wait, 30) == 0
+    assert await until_none_run(mark), "a process of the assassin outlived its game"

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import asyncio
 import re
-import signal
 from pathlib import Path
 
 from c4tui.server.core import C4Server
@@ -18,7 +17,7 @@ from tests.net.lobby_client import LobbyClient, logged_in
 from tests.net.test_bot import TIMEOUT, bot_process, config, play_to_the_end, running
 from tests.net.test_bot_outside import seated
 from tests.net.test_program_ai import until_none_run
-from tests.net.test_serve_command import start
+from tests.net.test_serve_command import start, stopped
 from tests.outside.helpers import engine_command
 from tests.outside.hostile_seats import hostile_command, hostile_engine, marked, needs_bubblewrap
 
@@ -41,7 +40,7 @@ async def test_a_flooding_engine_forfeits_its_game_and_the_bot_plays_the_next(
         (await logged_in(server.port, "robo")).writer.close()
         async with bot_process(server.port, "--engine", command, "--games", "2") as bot:
             ann = await logged_in(server.port, "ann")
-            await seated(ann, "robo")
+            await seated(ann, "robo", bot)
             await challenge(ann, "robo:6:5:classic")  # the flood's board
             _, end = await play_to_the_end(ann, "ann")
             assert end.endswith(":2:ann"), end  # flooded on its first move: forfeited
@@ -69,24 +68,22 @@ async def test_an_assassin_engine_kills_nothing_and_every_game_is_played_out(
         for user in ("robo", "rival"):
             (await logged_in(port, user)).writer.close()
         honest = ("--engine", engine_command(), "--games", "1")
-        async with (
-            bot_process(port, *honest, user="rival", env=targets) as rival,
-            bot_process(
-                port, "--engine", hostile_command(program), "--games", "1", env=targets
-            ) as robo,
-        ):
-            bob, ann = await logged_in(port, "bob"), await logged_in(port, "ann")
-            await seated(bob, "rival")  # its engine runs from now on: a target
-            await seated(ann, "robo")  # the assassin's first attack is behind it
-            await challenge(bob, "rival:7:6:classic")
-            await challenge(ann, "robo:7:6:classic")
-            games = play_to_the_end(ann, "ann"), play_to_the_end(bob, "bob")
-            for _, end in await asyncio.gather(*games):
-                assert re.fullmatch(PLAYED_OUT, end), end  # (a breach: the assassin forfeits)
-            for bot in (robo, rival):
-                assert await asyncio.wait_for(bot.wait(), TIMEOUT) == 0  # not killed: done
+        hostile = ("--engine", hostile_command(program), "--games", "1")
+        async with bot_process(port, *honest, user="rival", env=targets) as rival:
+            bob = await logged_in(port, "bob")
+            await seated(bob, "rival", rival)  # its engine runs from now on: a target
+            async with bot_process(port, *hostile, env=targets) as robo:
+                ann = await logged_in(port, "ann")
+                await seated(ann, "robo", robo)  # the assassin's first attack is behind it
+                await challenge(bob, "rival:7:6:classic")
+                await challenge(ann, "robo:7:6:classic")
+                games = play_to_the_end(ann, "ann"), play_to_the_end(bob, "bob")
+                for _, end in await asyncio.gather(*games):
+                    assert re.fullmatch(PLAYED_OUT, end), end  # (a breach: it forfeits)
+                for bot in (robo, rival):
+                    assert await asyncio.wait_for(bot.wait(), TIMEOUT) == 0  # not killed
         assert server.poll() is None, "the server was killed"
     finally:
-        server.send_signal(signal.SIGTERM)
-        assert await asyncio.to_thread(server.wait, 30) == 0
+        status = await asyncio.to_thread(stopped, server)
+    assert status == 0
     assert await until_none_run(mark), "a process of the assassin outlived its game"

@@ -12,7 +12,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import os
-import signal
 import time
 from collections.abc import AsyncIterator, Callable
 from contextlib import AbstractAsyncContextManager
@@ -25,7 +24,7 @@ from c4tui.protocols import i32cfsp
 from tests.net.lobby_client import lobby_server
 from tests.net.raw_client import RawClient, play_whole_c4n_game, play_whole_game
 from tests.net.test_program_ai import running, until_none_run
-from tests.net.test_serve_command import start
+from tests.net.test_serve_command import start, stopped
 from tests.outside.hostile_seats import hostile_command, hostile_engine, marked, needs_bubblewrap
 
 #: A server for the program AI, in a process of its own or here: its pid and port.
@@ -45,8 +44,8 @@ async def serving(
         yield server.pid, port
         assert server.poll() is None, "the server died: " + (folder / "serve.log").read_text()
     finally:
-        server.send_signal(signal.SIGTERM)
-        assert await asyncio.to_thread(server.wait, 30) == 0
+        status = await asyncio.to_thread(stopped, server)
+    assert status == 0
 
 
 @contextlib.asynccontextmanager

@@ -29,13 +29,26 @@ def start(
         stdin=subprocess.DEVNULL,
         env=env,
     )
-    for _ in range(200):
+    for _ in range(600):  # an outside program as --ai is tried first: slow on a loaded machine
         match = re.search(r"listening on 127\.0\.0\.1:(\d+)", log.read_text())
         if match:
             return process, int(match.group(1))
+        if process.poll() is not None:
+            break
         time.sleep(0.05)
     process.kill()
-    raise AssertionError("the server did not start: " + log.read_text())
+    raise AssertionError(f"the server did not start ({process.wait()}): " + log.read_text())
+
+
+def stopped(process: subprocess.Popen[bytes]) -> int:
+    """End the server ``process`` with SIGTERM, if it still runs: its exit status."""
+    if process.poll() is None:
+        process.send_signal(signal.SIGTERM)
+    try:
+        return process.wait(timeout=30)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        raise AssertionError("the server did not stop on SIGTERM") from None
 
 
 @pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGINT])

@@ -9,6 +9,8 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, settings
 
+from tests.outside.sandboxes import sandbox  # noqa: F401 (the fixture, for every test)
+
 settings.register_profile(
     "default", max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow]
 )

@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import argparse
 import os
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from c4tui.cli.choices import LEVELS
+from c4tui.cli.confine import add_confinement_options, limits_from
 from c4tui.cli.tls import add_tls_options, client_tls
 from c4tui.cli.types import positive_count, server_address, usage_error, username
 from c4tui.engine import Rules
@@ -57,9 +59,9 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     )
     choosers = bot.add_argument_group(
         "what chooses the moves (one of)",
-        "An outside program runs in a process of its own (2 GB of memory, 15 s to start) and "
-        "is asked for a first move before the bot logs in. If it later crashes, takes too "
-        "long, answers an illegal move or garbage, the bot forfeits that game only, logs "
+        "An outside program runs in a sandbox of its own (see its bounds below; 15 s to "
+        "start) and is asked for a first move before the bot logs in. If it later crashes, "
+        "takes too long, answers an illegal move or garbage, the bot forfeits that game only, logs "
         "why, and starts the program afresh for the next.",
     ).add_mutually_exclusive_group()
     choosers.add_argument(
@@ -82,6 +84,7 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "classic rules only, so the bot declines Pop Out challenges",
     )
     _add_game_options(bot)
+    add_confinement_options(bot)
     add_tls_options(bot)
     bot.set_defaults(run=run)
 
@@ -183,11 +186,14 @@ def _chooser(args: argparse.Namespace) -> Chooser:
     from c4tui.outside.kaggle import KaggleChooser  # noqa: PLC0415
     from c4tui.outside.levels import LevelChooser  # noqa: PLC0415
 
+    outside = args.engine is not None or args.kaggle is not None
+    # A person waits on the other side, often on a clock: no Kaggle overage.
+    limits = replace(limits_from(args, "bot", runs_programs=outside), overage=0.0)
     try:
         if args.engine is not None:
-            return EngineChooser(args.engine)
+            return EngineChooser(args.engine, limits=limits)
         if args.kaggle is not None:
-            return KaggleChooser(Path(args.kaggle))
+            return KaggleChooser(Path(args.kaggle), limits=limits)
         return LevelChooser(args.level)
     except ChooserError as error:
         usage_error("bot", f"{'--engine' if args.engine is not None else '--kaggle'}: {error}")

@@ -7,9 +7,11 @@ on a second port.
 from __future__ import annotations
 
 import argparse
+from dataclasses import replace
 from pathlib import Path
 
 from c4tui.cli.choices import LEVELS, move_seconds, program_or_level
+from c4tui.cli.confine import add_confinement_options, limits_from
 from c4tui.cli.types import listening_port, number_from, positive_count, seconds, usage_error
 from c4tui.match.backends.computer import LEVEL_OPTION
 from c4tui.match.backends.program import DEFAULT_MOVE_SECONDS
@@ -47,6 +49,7 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     _add_lobby_options(serve)
     _add_tls_options(serve)
     _add_cluster_options(serve)
+    add_confinement_options(serve)
     serve.add_argument(
         "--ai-first",
         action="store_true",
@@ -244,6 +247,7 @@ def run(args: argparse.Namespace) -> int:
     """Serve until stopped; the server (and its protocols) load only now."""
     from c4tui.server.core import ServerConfig  # noqa: PLC0415
     from c4tui.server.process import serve  # noqa: PLC0415
+    from c4tui.server.program_ai import is_program  # noqa: PLC0415
 
     _check_tls(args)
     _check_cluster(args)
@@ -254,6 +258,9 @@ def run(args: argparse.Namespace) -> int:
         ai=args.ai,
         ai_seconds=args.seconds,
         max_programs=args.max_programs,
+        ai_limits=replace(
+            limits_from(args, "serve", runs_programs=is_program(args.ai)), overage=0.0
+        ),
         max_connections=args.max_connections,
         max_per_address=args.max_per_address,
         idle_timeout=args.idle_timeout,

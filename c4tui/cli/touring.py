@@ -14,10 +14,11 @@ import contextlib
 import os
 import sys
 import tempfile
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TextIO
 
+from c4tui.cli.confine import limits_from
 from c4tui.cli.types import USAGE_ERROR
 from c4tui.engine import GameState, Rules
 from c4tui.match.pool import SearchPool
@@ -73,6 +74,8 @@ def run_tournament(args: argparse.Namespace, out: TextIO | None = None) -> int:
     except (SetupError, ChooserError, FolderError) as error:
         print(f"c4tui tournament: error: {error}", file=sys.stderr)
         return USAGE_ERROR
+    programs = [player for player in setup.players if player.body.lower() not in LEVEL_NAMES]
+    limits = limits_from(args, "tournament", runs_programs=bool(programs))
     if setup.plan is None:  # a new tournament: its seed plays it again
         seed = setup.options.seed
         print(f"Seed {seed} (--seed {seed} plays this tournament again)", file=out, flush=True)
@@ -81,7 +84,7 @@ def run_tournament(args: argparse.Namespace, out: TextIO | None = None) -> int:
     logs = setup.folder / LOGS_FOLDER if setup.folder else Path(tempfile.mkdtemp(prefix="c4tui-"))
     state = _Progress()
     try:
-        asyncio.run(_play(setup, reporter, concurrency, logs, state))
+        asyncio.run(_play(setup, reporter, concurrency, logs, state, limits=limits))
     except KeyboardInterrupt:
         _say_interrupted(state, setup.folder, out)
         return INTERRUPTED
@@ -130,7 +133,13 @@ def _entrants(players: list[str], options: Options) -> list[Entrant]:
 
 
 async def _play(
-    setup: Setup, reporter: Reporter, concurrency: int, logs: Path, progress: _Progress
+    setup: Setup,
+    reporter: Reporter,
+    concurrency: int,
+    logs: Path,
+    progress: _Progress,
+    *,
+    limits: Limits,
 ) -> None:
     """Find the openings (a new tournament), then play the games still missing."""
     pool = SearchPool(workers=min(concurrency, os.cpu_count() or 1))
@@ -142,14 +151,16 @@ async def _play(
         progress.keeper, progress.total = keeper, len(plan.schedule)
         missing = missing_games(plan.schedule, plan.openings, setup.finished)
         if missing:  # before the live view: its words stay above it
-            await _try_each_program(setup.players, plan, logs)
+            await _try_each_program(setup.players, plan, logs, limits)
         reporter.begin(len(plan.schedule), len(plan.schedule) - len(missing), keeper.standings())
 
         async def finished(result: GameResult) -> None:
             keeper.add(result, await _review(pool, result) if reviewing else None)
             reporter.game_over(result, len(keeper.finished), keeper.standings())
 
-        runner = Runner(plan, pool=pool, logs=logs, concurrency=concurrency, finished=finished)
+        runner = Runner(
+            plan, pool=pool, logs=logs, concurrency=concurrency, finished=finished, limits=limits
+        )
         try:
             await runner.play(missing)
         finally:
@@ -158,7 +169,7 @@ async def _play(
         pool.shutdown()
 
 
-async def _try_each_program(players: list[Entrant], plan: Plan, logs: Path) -> None:
+async def _try_each_program(players: list[Entrant], plan: Plan, logs: Path, limits: Limits) -> None:
     """Ask each outside program for a first move now, and say which fail before the games.
 
     A file that does not load or a command that does not start would otherwise be seen
@@ -170,7 +181,8 @@ async def _try_each_program(players: list[Entrant], plan: Plan, logs: Path) -> N
     logs.mkdir(parents=True, exist_ok=True)
 
     async def first_move(player: Entrant) -> str | None:
-        chooser = chooser_for(player.spec, limits=Limits(stderr_log=log_path(logs, player.name)))
+        logged = replace(limits, stderr_log=log_path(logs, player.name))
+        chooser = chooser_for(player.spec, limits=logged)
         try:
             await chooser.choose(start, seconds, [])
         except OutsideFailure as failure:

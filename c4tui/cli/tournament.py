@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from c4tui.cli.confine import add_confinement_options
 from c4tui.cli.types import board_size, number_from, positive_count, signed_number
 from c4tui.engine import Rules
 
@@ -100,6 +101,7 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         help="play the games still missing in a tournament saved with --out DIR, with its "
         "players and options (--concurrency may change)",
     )
+    add_confinement_options(tournament)
     tournament.set_defaults(run=run)
 
 

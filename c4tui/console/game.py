@@ -107,6 +107,9 @@ class ConsoleGame(PlainText):
             match = asked.fitted()
             if match != asked:  # a Kaggle agent asked for Pop Out: classic, and said so
                 self.say(match.kind.game_note(match.options))
+            caution = match.kind.caution(match.options)
+            if caution:  # (on standard error: the game's lines stay as they are)
+                print(f"Warning: {caution}", file=sys.stderr, flush=True)
             self.say(announce(match))
             while True:
                 driver = match.driver()

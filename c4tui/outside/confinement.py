@@ -1,22 +1,23 @@
-"""What one outside program is confined to: its own folder, a bound on its processes, its memory.
+"""What bounds one outside program as a whole: memory, processes and CPU for all of it together.
 
-- **Its own folder**: each program starts in a fresh temporary folder, removed
-  after it ends, so it neither reads nor writes the tournament's files by
-  accident (what its command names is made absolute first: ``EngineChooser``).
-- **Processes**: a fork bomb must end as that program's loss and leave nothing
-  behind. Where a pids cgroup can be made (cgroup v1's ``pids`` hierarchy, or v2
-  with the ``pids`` controller; root can, on most machines), each program gets one
-  with ``pids.max`` = ``MAX_PROCESSES``, joins it before it runs, and everything
-  left in it is killed and the cgroup removed after the program is. Elsewhere, for
-  a user who is not root, ``RLIMIT_NPROC`` bounds it (the user's processes at the
-  start plus ``MAX_PROCESSES``: the limit counts all of the user's processes).
-  Root without a writable cgroup has neither (RLIMIT_NPROC does not hold for
-  root): then the time limit and killing the process group are the only bound,
-  and that is logged once (``c4tui.outside``, at INFO).
-- **Memory**: ``RLIMIT_AS`` for each of its processes.
+- **Cgroups**: where they can be made (root can, on most machines; cgroup v1's
+  hierarchies or v2's, probed once), each program gets its own for
+  - memory: all its processes together (``memory.limit_in_bytes``, with swap, or
+    ``memory.max``): over it the kernel kills it, and it loses "used more than N MB";
+  - processes and threads (``pids.max``): a fork bomb ends as that program's loss;
+  - CPU: one core at most (``cpu.cfs_quota_us`` or ``cpu.max``), so a program busy
+    between its moves cannot starve its opponent;
+  everything left in them is killed, and they are removed, after the program ends.
+- **Fallbacks**: without a memory cgroup, ``RLIMIT_AS`` for each process, set at
+  ``ADDRESS_SPACE_FACTOR`` times the bound (a JVM reserves far more than it uses);
+  without a pids cgroup, ``RLIMIT_NPROC`` for a user who is not root (the user's
+  processes at the start plus the bound). Root without cgroups has only the time
+  limit and the sandbox's PID namespace: that is logged once.
+- **The sandbox** (``sandbox.py``): namespaces, what it may see; or, unconfined, a
+  fresh temporary folder as its working folder.
 
-The limits are set by ``limits_runner.py`` in the child before the program runs;
-``Confinement.wrap`` puts it before the program's command.
+``limits_runner.py`` joins the cgroups and sets the limits in the child, then becomes
+bubblewrap (or the program); ``Confinement.command`` builds that whole command.
 """
 
 from __future__ import annotations
@@ -31,24 +32,32 @@ import signal
 import sys
 import tempfile
 import time
-from collections.abc import Sequence
 from functools import cache
 from pathlib import Path
 
 from c4tui.outside import limits_runner
+from c4tui.outside.bounds import CPU_CORES, Bounds
+from c4tui.outside.sandbox import Launch, bwrap_command, bwrap_program
 
 log = logging.getLogger("c4tui.outside")
 
-#: Processes and threads a program may have at once, its own and all it starts
-#: (NumPy's threads included).
-MAX_PROCESSES = 128
+#: RLIMIT_AS, where no memory cgroup can be had, is this many times the memory bound.
+ADDRESS_SPACE_FACTOR = 4
+_PERIOD_US = 100_000
 _MOUNTS = Path("/proc/self/mountinfo")
 _OWN_CGROUPS = Path("/proc/self/cgroup")
 _names = itertools.count()
 
+#: Each controller's limit file in cgroup v1 and v2, and the value it is given.
+_LIMIT_FILES = {
+    "pids": ("pids.max", "pids.max"),
+    "memory": ("memory.limit_in_bytes", "memory.max"),
+    "cpu": ("cpu.cfs_quota_us", "cpu.max"),
+}
 
-def _pids_hierarchies() -> list[tuple[Path, int]]:
-    """This process's cgroup folders that may hold a pids controller, v1's first, and versions."""
+
+def _hierarchies(controller: str) -> list[tuple[Path, int]]:
+    """This process's cgroup folders that may hold ``controller``, v1's first, with versions."""
     try:
         mounts = _MOUNTS.read_text().splitlines()
         own = _OWN_CGROUPS.read_text().splitlines()
@@ -57,14 +66,14 @@ def _pids_hierarchies() -> list[tuple[Path, int]]:
     own_path = {}
     for line in own:  # "8:pids:/path" (v1) or "0::/path" (v2)
         _, controllers, path = line.split(":", 2)
-        own_path["pids" if "pids" in controllers.split(",") else controllers] = path
+        own_path[controller if controller in controllers.split(",") else controllers] = path
     found = []
     for mount in mounts:  # "… root mountpoint options - fstype source superoptions"
         fields, _, tail = mount.partition(" - ")
         root, point = fields.split()[3:5]
         fstype, _, options = tail.split()[:3]
-        if fstype == "cgroup" and "pids" in options.split(","):
-            version, key = 1, "pids"
+        if fstype == "cgroup" and controller in options.split(","):
+            version, key = 1, controller
         elif fstype == "cgroup2":
             version, key = 2, ""
         else:
@@ -76,15 +85,24 @@ def _pids_hierarchies() -> list[tuple[Path, int]]:
 
 
 @cache
-def _usable_hierarchy() -> tuple[Path, int] | None:
-    """The first pids hierarchy where a cgroup can be made (probed once: made and removed)."""
-    for hierarchy in _pids_hierarchies():
-        probe = _new_cgroup(hierarchy[0])
+def usable_hierarchy(controller: str) -> tuple[Path, int] | None:
+    """The first hierarchy where a cgroup with ``controller`` can be made (probed once)."""
+    for parent, version in _hierarchies(controller):
+        probe = _new_cgroup(parent, version, {controller: _probe_value(controller, version)})
         if probe is not None:
             _remove_cgroup(probe)
-            _clear_abandoned(hierarchy[0])
-            return hierarchy
+            _clear_abandoned(parent)
+            return parent, version
     return None
+
+
+def _probe_value(controller: str, version: int) -> str:
+    return {"pids": "64", "memory": str(1 << 30), "cpu": _cpu_value(version)}[controller]
+
+
+def _cpu_value(version: int) -> str:
+    quota = CPU_CORES * _PERIOD_US
+    return f"{quota} {_PERIOD_US}" if version == 2 else str(quota)
 
 
 def _clear_abandoned(parent: Path) -> None:
@@ -104,33 +122,40 @@ def process_bound() -> str | None:
 
     Logged once when nothing holds.
     """
-    hierarchy = _usable_hierarchy()
+    hierarchy = usable_hierarchy("pids")
     if hierarchy is not None:
-        return f"a pids cgroup (v{hierarchy[1]}, at most {MAX_PROCESSES})"
+        return f"a pids cgroup (v{hierarchy[1]})"
     if os.geteuid() != 0 and limits_runner.user_tasks() is not None:
-        return f"RLIMIT_NPROC (the user's processes and {MAX_PROCESSES} more)"
+        return "RLIMIT_NPROC (the user's processes and the bound more)"
     log.info(
         "outside programs run without a writable pids cgroup, as root or where the user's "
-        "processes cannot be counted: only the time limit and killing the process group "
-        "bound what they start (a fork bomb included)"
+        "processes cannot be counted: only the time limit and the sandbox bound what they "
+        "start (a fork bomb included)"
     )
     return None
 
 
-#: Seconds a killed program's cgroup is waited for to empty (its processes reaped).
+#: Seconds a killed program's cgroups are waited for to empty (its processes reaped).
 CGROUP_PATIENCE = 5.0
 
 
-def _new_cgroup(parent: Path) -> Path | None:
-    """A new pids cgroup under ``parent`` with ``pids.max`` set; None if one cannot be made."""
+def _new_cgroup(parent: Path, version: int, limits: dict[str, str]) -> Path | None:
+    """A new cgroup under ``parent`` with ``limits`` (controller → value); None if not made."""
     folder = parent / f"c4tui-{os.getpid()}-{next(_names)}"
     try:
         folder.mkdir()
     except OSError:
         return None
     try:
-        (folder / "pids.max").write_text(f"{MAX_PROCESSES}\n", encoding="ascii")
-    except OSError:  # no pids controller there (cgroup v2 without it enabled)
+        for controller, value in limits.items():
+            (folder / _LIMIT_FILES[controller][version - 1]).write_text(f"{value}\n", "ascii")
+            if controller == "memory" and version == 1:  # swap may not stretch the bound
+                with contextlib.suppress(OSError):
+                    (folder / "memory.memsw.limit_in_bytes").write_text(f"{value}\n", "ascii")
+            if controller == "memory" and version == 2:
+                with contextlib.suppress(OSError):
+                    (folder / "memory.swap.max").write_text("0\n", "ascii")
+    except OSError:  # no such controller there (cgroup v2 without it enabled)
         _remove_cgroup(folder)
         return None
     return folder
@@ -154,59 +179,111 @@ def _members(cgroup: Path) -> list[int]:
         return []
 
 
+def _counter(path: Path, key: str) -> int:
+    """The number after ``key`` in a cgroup's flat-keyed file (``oom_kill 1``); 0 if none."""
+    try:
+        lines = path.read_text().splitlines()
+    except OSError:
+        return 0
+    for line in lines:
+        words = line.split()
+        if len(words) == 2 and words[0] == key and words[1].isdigit():
+            return int(words[1])
+    return 0
+
+
 class Confinement:
-    """One program's private folder and process bound, from before it starts until after it ends.
+    """One program's cgroups, sandbox or private folder, from before it starts until after it ends.
 
     Made by ``prepare``; ``release`` once the program's process group is killed.
     """
 
-    def __init__(self, folder: Path, cgroup: Path | None, memory_mb: int | None) -> None:
-        self.folder = folder
-        self.cgroup = cgroup
-        self.memory_mb = memory_mb
+    def __init__(self, bounds: Bounds, sandboxed: bool) -> None:
+        self.bounds = bounds
+        self.sandboxed = sandboxed
+        #: The host folder an unconfined program works in; also the sandbox's staging.
+        self.folder = Path(tempfile.mkdtemp(prefix="c4tui-program-"))
+        self.cgroups: dict[str, Path] = {}
+        self._make_cgroups()
 
     @classmethod
-    def prepare(cls, memory_mb: int | None) -> Confinement:
-        """A fresh folder, and a cgroup where one can be made."""
-        folder = Path(tempfile.mkdtemp(prefix="c4tui-program-"))
+    def prepare(cls, bounds: Bounds, *, sandboxed: bool) -> Confinement:
+        """A fresh folder, and cgroups where they can be made."""
         process_bound()  # said once where nothing holds
-        hierarchy = _usable_hierarchy()
-        cgroup = _new_cgroup(hierarchy[0]) if hierarchy is not None else None
-        return cls(folder, cgroup, memory_mb)
+        return cls(bounds, sandboxed)
 
-    def wrap(self, argv: Sequence[str]) -> list[str]:
-        """``argv`` started by ``limits_runner``, which sets the limits first."""
-        options = []
-        if self.cgroup is not None:
-            options += ["--cgroup", str(self.cgroup)]
-        elif os.geteuid() != 0:
-            options += ["--max-processes", str(MAX_PROCESSES)]
-        if self.memory_mb is not None:
-            options += ["--memory-mb", str(self.memory_mb)]
-        return [sys.executable, "-I", "-S", limits_runner.__file__, *options, "--", *argv]
+    def _make_cgroups(self) -> None:
+        wanted = {"pids": str(self.bounds.processes), "cpu": ""}
+        if self.bounds.memory_mb is not None:
+            wanted["memory"] = str(self.bounds.memory_mb * 1024 * 1024)
+        by_place: dict[tuple[Path, int], dict[str, str]] = {}
+        for controller, value in wanted.items():
+            hierarchy = usable_hierarchy(controller)
+            if hierarchy is not None:
+                shown = value or _cpu_value(hierarchy[1])
+                by_place.setdefault(hierarchy, {})[controller] = shown
+        for (parent, version), limits in by_place.items():
+            cgroup = _new_cgroup(parent, version, limits)
+            if cgroup is not None:
+                self.cgroups.update(dict.fromkeys(limits, cgroup))
+
+    def command(self, launch: Launch) -> list[str]:
+        """``launch`` started by ``limits_runner`` (cgroups joined, limits set), sandboxed."""
+        options: list[str] = []
+        for cgroup in dict.fromkeys(self.cgroups.values()):
+            options += ["--cgroup", str(cgroup)]
+        if "pids" not in self.cgroups and os.geteuid() != 0:
+            options += ["--max-processes", str(self.bounds.processes)]
+        memory = self.bounds.memory_mb
+        if memory is not None and "memory" not in self.cgroups:
+            options += ["--memory-mb", str(memory * ADDRESS_SPACE_FACTOR)]
+        if self.sandboxed:
+            bwrap = bwrap_program() or "bwrap"
+            tmp = None if memory is None else memory * 1024 * 1024
+            program = bwrap_command(bwrap, launch, tmp_bytes=tmp)
+        else:
+            program = list(launch.argv)
+        return [sys.executable, "-I", "-S", limits_runner.__file__, *options, "--", *program]
+
+    def working_folder(self, launch: Launch) -> Path:
+        """Where the process starts: bubblewrap anywhere (it changes folder), else ``cwd``."""
+        return Path(launch.cwd) if launch.cwd and not self.sandboxed else self.folder
+
+    def exceeded(self) -> str | None:
+        """The bound the program ran into, in words (``used more than 1024 MB``); None if none."""
+        memory = self.cgroups.get("memory")
+        if memory is not None and self.bounds.memory_mb is not None:
+            kills = _counter(memory / "memory.events", "oom_kill")
+            kills += _counter(memory / "memory.oom_control", "oom_kill")
+            if kills:
+                return f"used more than {self.bounds.memory_mb} MB (all its processes together)"
+        pids = self.cgroups.get("pids")
+        if pids is not None and _counter(pids / "pids.events", "max"):
+            return f"tried to run more than {self.bounds.processes} processes and threads"
+        return None
 
     async def release(self) -> None:
-        """End whatever is left in the cgroup (what left the process group too), then clean up.
+        """End whatever is left in the cgroups (what left the process group too), then clean up.
 
         A killed process stays in its cgroup until it is reaped — by its parent, or by
         init for one that left its group — and the cgroup cannot be removed till then:
         its removal is tried again for up to ``CGROUP_PATIENCE`` seconds (a later c4tui
         removes one left even so).
         """
-        if self.cgroup is not None:
+        for cgroup in dict.fromkeys(self.cgroups.values()):
             deadline = time.monotonic() + CGROUP_PATIENCE
             while time.monotonic() < deadline:
-                members = _members(self.cgroup)
+                members = _members(cgroup)
                 for pid in members:
                     with contextlib.suppress(ProcessLookupError, PermissionError):
                         os.kill(pid, signal.SIGKILL)
-                if not members and _remove_cgroup(self.cgroup):
+                if not members and _remove_cgroup(cgroup):
                     break
                 await asyncio.sleep(0.005)
         self.remove()
 
     def remove(self) -> None:
-        """Remove the cgroup and the folder (with what the program left in it)."""
-        if self.cgroup is not None:
-            _remove_cgroup(self.cgroup)
+        """Remove the cgroups and the folder (with what the program left in it)."""
+        for cgroup in dict.fromkeys(self.cgroups.values()):
+            _remove_cgroup(cgroup)
         shutil.rmtree(self.folder, ignore_errors=True)

@@ -27,6 +27,7 @@ from c4tui.outside.chooser import (
 )
 from c4tui.outside.process import OutsideProcess
 from c4tui.outside.program import DEFAULT_LIMITS, Limits, ProgramChooser
+from c4tui.outside.sandbox import PROGRAM_FOLDER, Grant, Launch, grants_for_words, printable
 from c4tui.protocols.engine import (
     BestMove,
     EngineAnswer,
@@ -62,10 +63,13 @@ class EngineChooser(ProgramChooser):
         name: what tables call it (default: the command's program, ``my_engine.py``).
         limits: its memory, start time, margin and log.
 
-    The program runs in a fresh folder of its own (``Confinement``): the files and
-    folders its command names relative to the current folder are given to it as
-    absolute paths, when the command is a plain one (no shell operators, variables
-    or patterns; such a command should name its files absolutely).
+    The program runs in its sandbox (``sandbox.py``), where it sees of the host's files
+    only the runtime and the files and folders its command names (relative to the
+    current folder or absolute), read-only at ``/program/<name>``, its command
+    rewritten to name them there; ``/program`` is its working folder. That holds for a
+    plain command (words, quotes, options): a command with the shell's own syntax (a
+    pipe, ``&&``, a variable, a pattern) runs as given and is granted no file.
+    Unconfined, it runs in a fresh folder of its own with those paths made absolute.
 
     Raises ChooserError for an empty command.
     """
@@ -77,12 +81,15 @@ class EngineChooser(ProgramChooser):
             raise ChooserError("an engine needs a command to start it")
         super().__init__(name or _program_of(command), limits)
         self.command = command
-        #: The command as it runs, in a folder of its own: its paths made absolute.
-        self._script = with_absolute_paths(command, Path.cwd())
+        here = Path.cwd()
+        #: The command as it runs unconfined, in a folder of its own: its paths made absolute.
+        self._script = with_absolute_paths(command, here)
+        #: The files and folders it names, and the command as it runs in its sandbox.
+        self._grants, self._sandboxed_script = _in_sandbox(command, here)
         self._identity: dict[str, str] = {}
-        #: The game the engine was last told of, and the moves it has seen of it.
+        #: The game the engine was last told of, and the position it last answered in it.
         self._game: Game | None = None
-        self._seen: tuple[Move, ...] = ()
+        self._seen: tuple[Move, ...] | None = None
         self._answered: Answered | None = None
 
     def describe(self) -> str:
@@ -102,6 +109,8 @@ class EngineChooser(ProgramChooser):
         """``position`` and ``go movetime``, then the ``bestmove``."""
         played = game_so_far(state, moves, self._answered)
         process = await self._ready_for((state.columns, state.rows, state.rules), played)
+        for line in process.waiting():  # said since the last answer, unasked
+            self._check_unasked(line)
         await self._send(process, Position(played))
         await self._send(process, Go(max(1, round(time_limit * 1000))))
         move = (await self._await(process, BestMove, time_limit)).move
@@ -111,24 +120,39 @@ class EngineChooser(ProgramChooser):
         return move
 
     async def _ready_for(self, game: Game, played: tuple[Move, ...]) -> OutsideProcess:
-        """The running engine, told of a new game when this position is not the last one's."""
+        """The running engine, told of a new game unless this position goes on the last one.
+
+        It goes on only when it has more moves than the position last answered and
+        begins with them: the same position again (a bot's first game after the move it
+        was tried with, an undo) is a new game, said with ``newgame`` and ``isready``.
+        """
         process = self._process or await self._started()
-        if game != self._game or played[: len(self._seen)] != self._seen:
+        seen = self._seen
+        goes_on = (
+            game == self._game
+            and seen is not None
+            and len(played) > len(seen)
+            and played[: len(seen)] == seen
+        )
+        if not goes_on:
             await self._send(process, NewGame(*game))
             await self._send(process, IsReady())
             await self._await(process, ReadyOk, self.limits.start_seconds)
-            self._game, self._seen = game, ()
+            self._game, self._seen = game, None
         return process
+
+    def _launch(self, sandboxed: bool) -> Launch:
+        """The shell running the command: sandboxed with its files, or in a folder of its own."""
+        if sandboxed:
+            script = shell_script(self._sandboxed_script)
+            return Launch(("/bin/sh", "-c", script), self._grants, PROGRAM_FOLDER)
+        return Launch(("/bin/sh", "-c", shell_script(self._script)), cwd=None)
 
     async def _started(self) -> OutsideProcess:
         """Start the program and shake hands: ``c4e`` → ``c4eok``."""
-        process = await OutsideProcess.start(
-            ["/bin/sh", "-c", shell_script(self._script)],
-            stderr_log=self.limits.stderr_log,
-            memory_mb=self.limits.memory_mb,
-        )
+        process = await self._start()
         self._process = process
-        self._game, self._seen = None, ()  # a new process has heard of no game
+        self._game, self._seen = None, None  # a new process has heard of no game
         await self._send(process, Hello())
         self._identity = {}
         await self._await(process, HelloDone, self.limits.start_seconds)
@@ -148,10 +172,19 @@ class EngineChooser(ProgramChooser):
                 raise OutsideFailure(FailureKind.MALFORMED, str(error)) from None
             if isinstance(answer, kind):
                 return answer
+            self._check_unasked(line)
             if isinstance(answer, Identity):
                 self._identity[answer.field] = answer.text
-            elif isinstance(answer, BestMove):
-                raise OutsideFailure(FailureKind.MALFORMED, f"a move when not asked: {line!r}")
+
+    def _check_unasked(self, line: str) -> None:
+        """A ``bestmove`` nobody asked for is malformed (it would answer the next question)."""
+        try:
+            answer = parse_answer(line)
+        except ProtocolError:
+            return  # remarks between answers are ignored
+        if isinstance(answer, BestMove):
+            shown = printable(line, 80)
+            raise OutsideFailure(FailureKind.MALFORMED, f"a move when not asked: {shown!r}")
 
 
 def shell_script(command: str) -> str:
@@ -171,36 +204,46 @@ def shell_script(command: str) -> str:
 def with_absolute_paths(command: str, base: Path) -> str:
     """``command`` with the words that are paths under ``base`` made absolute.
 
-    A word is taken for a path when it has a ``/`` or a ``.`` in it (``bots/deep``,
-    ``my_engine.py``; not ``c4tui`` in ``python -m c4tui``) and names a file or
-    folder under ``base``, or when it ends as a script does (``nope.py``): a missing
+    A word is taken for a path when it names a file or folder there (``bots/deep``,
+    ``my_engine.py``, a bare folder ``deep``; not the module after ``-m``, nor the
+    command's own name), or when it ends as a script does (``nope.py``): a missing
     script is then said missing where it was typed, not in the program's own folder.
     Only in a plain command (words, quotes, options): anything else the shell would
     read is left as it is.
     """
-    if any(character in _SHELL_SYNTAX for character in command):
-        return command
-    try:
-        words = shlex.split(command)
-    except ValueError:
-        return command
-    absolute = [
-        os.path.abspath(base / word)
-        if not word.startswith(("-", "/"))
-        and (
-            (("/" in word or "." in word) and (base / word).exists()) or _looks_like_a_script(word)
-        )
+    return _rewritten(command, base, inside=False)[1]
+
+
+def _in_sandbox(command: str, base: Path) -> tuple[tuple[Grant, ...], str]:
+    """What a command is granted in its sandbox, and the command naming them where it sees them."""
+    return _rewritten(command, base, inside=True)
+
+
+def _rewritten(command: str, base: Path, *, inside: bool) -> tuple[tuple[Grant, ...], str]:
+    """The grants of a plain command's paths, and it with each path where the program sees it."""
+    words = _plain_words(command)
+    if words is None:
+        return (), command
+    grants = grants_for_words(words, base)
+    rewritten = [
+        (grants[word].inside if inside else str(grants[word].host))
+        if word in grants
+        else os.path.abspath(base / word)
+        if _looks_like_a_script(word) and not word.startswith("/")
         else word
         for word in words
     ]
-    return command if absolute == words else shlex.join(absolute)
+    return tuple(grants.values()), command if rewritten == words else shlex.join(rewritten)
 
 
-def _a_path_here(word: str, base: Path) -> bool:
-    """True for a relative path under ``base``: a file there, or a script's name."""
-    if word.startswith(("-", "/")):
-        return False
-    return (("/" in word or "." in word) and (base / word).exists()) or _looks_like_a_script(word)
+def _plain_words(command: str) -> list[str] | None:
+    """The words of a plain command; None for one with the shell's own syntax."""
+    if any(character in _SHELL_SYNTAX for character in command):
+        return None
+    try:
+        return shlex.split(command)
+    except ValueError:
+        return None
 
 
 def _looks_like_a_script(word: str) -> bool:

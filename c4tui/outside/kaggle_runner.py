@@ -1,6 +1,6 @@
 """Runs a Kaggle ConnectX agent file in this process: one request per line in, one answer out.
 
-Started by ``KaggleChooser`` as ``python …/kaggle_runner.py FILE`` (through
+Started by ``KaggleChooser`` as ``python …/kaggle_runner.py FILE [--seed N]`` (through
 ``limits_runner``, which set its memory and process limits; it runs in a folder of
 its own); the standard library only, so it starts fast and the agent meets nothing
 of c4tui. It loads the file as Kaggle does (its folder on ``sys.path``; the agent
@@ -21,6 +21,7 @@ import inspect
 import io
 import json
 import os
+import random
 import sys
 import traceback
 from collections.abc import Callable
@@ -120,10 +121,33 @@ def reply(replies: TextIO, message: dict[str, Any]) -> None:
     replies.flush()
 
 
+def seed_randomness(seed: int | None) -> None:
+    """Seed ``random`` and, once the agent has imported it, NumPy's generator (``--seed``).
+
+    Called before the agent loads and before each of its moves: NumPy is seeded the
+    first time it is found imported, so an agent importing it late is seeded too.
+    """
+    global _SEEDED  # noqa: PLW0603 (what was seeded, once per process)
+    if seed is None:
+        return
+    if "random" not in _SEEDED:
+        random.seed(seed)
+        _SEEDED |= {"random"}
+    numpy = sys.modules.get("numpy")
+    if numpy is not None and "numpy" not in _SEEDED:
+        numpy.random.seed(seed % 2**32)
+        _SEEDED |= {"numpy"}
+
+
+_SEEDED: frozenset[str] = frozenset()
+
+
 def main(argv: list[str]) -> int:
-    """Load the agent named in ``argv``, then answer requests until standard input ends."""
+    """Load the agent named in ``argv`` (``FILE [--seed N]``), then answer until input ends."""
     requests, replies = protocol_streams()
     path = argv[0]
+    seed = int(argv[argv.index("--seed") + 1]) if "--seed" in argv else None
+    seed_randomness(seed)
     global AGENT  # noqa: PLW0603 (the one file this process runs, for last_line)
     AGENT = path
     try:
@@ -134,6 +158,7 @@ def main(argv: list[str]) -> int:
         return 1
     reply(replies, {"ready": True})
     for line in requests:
+        seed_randomness(seed)
         reply(replies, answer(agent, json.loads(line)))
     return 0
 

@@ -5,8 +5,8 @@ Started by ``OutsideProcess`` as ``python -I -S …/limits_runner.py [--memory-m
 so it costs a few milliseconds. Done here, in the child before the program runs,
 rather than after it started, so nothing the program does comes first:
 
-- ``--cgroup DIR``: join that cgroup (its ``pids.max`` bounds the processes and
-  threads of everything the program starts, root included);
+- ``--cgroup DIR`` (once for each hierarchy): join that cgroup (its ``pids.max``,
+  ``memory`` and ``cpu`` limits bound everything the program starts, root included);
 - ``--max-processes N``: ``RLIMIT_NPROC`` at the user's processes now plus N (it
   counts all of the user's processes, and does not hold for root);
 - ``--memory-mb M``: ``RLIMIT_AS``, the address space of each of its processes;
@@ -87,15 +87,16 @@ def main(argv: list[str]) -> int:
     """Set the limits ``argv`` asks for, then become the program after ``--``."""
     split = argv.index("--") if "--" in argv else len(argv)
     options, program = argv[:split], argv[split + 1 :]
-    settings = dict(zip(options[::2], options[1::2], strict=False))
+    pairs = list(zip(options[::2], options[1::2], strict=False))
+    settings = dict(pairs)
     if not program:
         print("limits_runner: no program after --", file=sys.stderr)
         return 127
     die_with_parent()
-    if "--cgroup" in settings:
+    for cgroup in (value for option, value in pairs if option == "--cgroup"):
         try:
-            join_cgroup(settings["--cgroup"])
-        except OSError as error:  # the time limit and the process group still hold
+            join_cgroup(cgroup)
+        except OSError as error:  # the time limit and the sandbox still hold
             print(f"limits_runner: not in the cgroup: {error}", file=sys.stderr)
     tasks = user_tasks() if "--max-processes" in settings else None
     if tasks is not None:

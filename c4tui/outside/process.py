@@ -1,11 +1,11 @@
-"""One outside program's process: its own process group, lines with limits, standard error drained.
+"""One outside program's process: sandboxed, its output always drained, its end always bounded.
 
-Whatever the program does, the caller keeps control: every read has a deadline,
-a line has a length limit, standard error is read all the time (a chatty program
-cannot fill the pipe and block), and ``kill`` ends the whole process group (a
-shell and what it started) and reaps the child, then whatever is left in its
-cgroup, so nothing is left behind. It runs in a folder of its own, with its
-``Confinement``'s limits, and inherits no file descriptor but its three streams.
+Whatever the program does, the caller keeps control: standard output and error are
+read all the time into bounded buffers (a program that writes without end, or without
+a newline, can neither fill a pipe nor make c4tui wait), every read has a deadline, a
+line has a length limit, and ``kill`` ends the whole program — its process group, then
+everything left in its cgroups, the sandbox's PID namespace with it — waiting a
+bounded time at each step. Its bounds and sandbox are its ``Confinement``'s.
 """
 
 from __future__ import annotations
@@ -16,18 +16,23 @@ import os
 import signal
 import time
 from collections import deque
-from collections.abc import Sequence
 from pathlib import Path
 
+from c4tui.outside.bounds import Bounds
 from c4tui.outside.chooser import EXIT_SECONDS, FailureKind, OutsideFailure
 from c4tui.outside.confinement import Confinement
+from c4tui.outside.sandbox import Launch, printable
 from c4tui.protocols.engine import MAX_ENGINE_LINE
 
 #: The last lines of standard error kept to say why a program crashed.
 STDERR_TAIL_LINES = 5
 #: At most this much of a program's standard error goes to its log file.
 LOG_LIMIT_BYTES = 1 << 20
-_CHUNK = 4096
+#: Lines of standard output kept unread at most; past them lines are dropped and counted.
+MAX_WAITING_LINES = 1000
+_CHUNK = 65536
+#: What stands in the queue of lines for a line past the limit, and for the end.
+_TOO_LONG, _ENDED = object(), object()
 
 
 class OutsideProcess:
@@ -38,35 +43,52 @@ class OutsideProcess:
     """
 
     def __init__(
-        self, process: asyncio.subprocess.Process, confinement: Confinement, log: Path | None
+        self,
+        process: asyncio.subprocess.Process,
+        confinement: Confinement,
+        log: Path | None,
+        exchange: Path | None,
     ) -> None:
         self._process = process
         self._confinement = confinement
         self._tail: deque[str] = deque(maxlen=STDERR_TAIL_LINES)
         self._log = log
         self._logged = 0
-        self._drain = asyncio.create_task(self._drain_stderr())
+        self._exchange = exchange
+        self._exchanged = 0
+        self._lines: deque[object] = deque()
+        self._arrived = asyncio.Event()
+        #: Lines of standard output dropped (past ``MAX_WAITING_LINES`` unread).
+        self.dropped = 0
+        self._drains = {
+            asyncio.create_task(self._drain_stdout()),
+            asyncio.create_task(self._drain_stderr()),
+        }
 
     @classmethod
     async def start(
-        cls, argv: Sequence[str], *, stderr_log: Path | None = None, memory_mb: int | None = None
+        cls,
+        launch: Launch,
+        *,
+        bounds: Bounds,
+        sandboxed: bool,
+        stderr_log: Path | None = None,
+        exchange_log: Path | None = None,
     ) -> OutsideProcess:
-        """Start ``argv`` confined, in a process group of its own.
+        """Start ``launch`` within ``bounds`` (in its sandbox), in a process group of its own.
 
-        ``memory_mb``: its address space (None: no limit). Raises OutsideFailure
-        (crash) if it cannot start.
+        Raises OutsideFailure (crash) if it cannot start.
         """
-        confinement = Confinement.prepare(memory_mb)
+        confinement = Confinement.prepare(bounds, sandboxed=sandboxed)
         try:
             process = await asyncio.create_subprocess_exec(
-                *confinement.wrap(argv),
+                *confinement.command(launch),
                 stdin=asyncio.subprocess.PIPE,
                 stdout=asyncio.subprocess.PIPE,
                 stderr=asyncio.subprocess.PIPE,
                 start_new_session=True,  # its own group: kill takes what it started too
-                limit=MAX_ENGINE_LINE + 2,
-                cwd=confinement.folder,
-                close_fds=True,  # (the default, and the point: the tournament's files stay ours)
+                cwd=confinement.working_folder(launch),
+                close_fds=True,  # (the default, and the point: c4tui's files stay its own)
             )
         except OSError as error:
             confinement.remove()
@@ -74,7 +96,7 @@ class OutsideProcess:
         except asyncio.CancelledError:
             confinement.remove()
             raise
-        return cls(process, confinement, stderr_log)
+        return cls(process, confinement, stderr_log, exchange_log)
 
     @property
     def pid(self) -> int:
@@ -85,11 +107,22 @@ class OutsideProcess:
         """Write ``line`` and its end. Raises OutsideFailure (crash) if the program is gone."""
         stdin = self._process.stdin
         assert stdin is not None
+        self._record(">", line)
         try:
             stdin.write(line.encode("ascii", "replace") + b"\n")
-            await stdin.drain()
+            async with asyncio.timeout(EXIT_SECONDS * 5):  # a program that reads nothing
+                await stdin.drain()
         except (BrokenPipeError, ConnectionResetError):
             raise await self._crashed() from None
+        except TimeoutError:
+            raise OutsideFailure(FailureKind.TIME, "does not read what it is sent") from None
+
+    def waiting(self) -> list[str]:
+        """The lines that came unasked and are not read yet (taken from the queue)."""
+        taken = []
+        while self._lines and isinstance(self._lines[0], str):
+            taken.append(str(self._lines.popleft()))
+        return taken
 
     async def read_line(self, deadline: float, patience: str = "in time") -> str:
         """The next line (without its end), read by ``deadline`` (``time.monotonic()``).
@@ -98,20 +131,22 @@ class OutsideProcess:
         ``patience``), crash (the program exited; its status and last words),
         malformed (a line past the limit).
         """
-        stdout = self._process.stdout
-        assert stdout is not None
-        try:
-            async with asyncio.timeout(max(0.0, deadline - time.monotonic())):
-                raw = await stdout.readline()
-        except TimeoutError:
-            raise OutsideFailure(FailureKind.TIME, f"no answer {patience}") from None
-        except ValueError:  # the stream's limit: a line longer than any answer
+        while not self._lines:
+            self._arrived.clear()
+            try:
+                async with asyncio.timeout(max(0.0, deadline - time.monotonic())):
+                    await self._arrived.wait()
+            except TimeoutError:
+                raise OutsideFailure(FailureKind.TIME, f"no answer {patience}") from None
+        line = self._lines.popleft()
+        if line is _TOO_LONG:
             raise OutsideFailure(
                 FailureKind.MALFORMED, f"a line longer than {MAX_ENGINE_LINE} bytes"
-            ) from None
-        if not raw.endswith(b"\n"):
+            )
+        if line is _ENDED:
+            self._lines.appendleft(_ENDED)
             raise await self._crashed()
-        return raw.decode("utf-8", "replace").rstrip("\r\n")
+        return str(line)
 
     async def stop(self, last_words: str | None = None, grace: float = EXIT_SECONDS) -> None:
         """Send ``last_words`` (``quit``), give the program ``grace`` seconds to exit, then kill."""
@@ -124,36 +159,73 @@ class OutsideProcess:
         await self.kill()
 
     async def kill(self) -> None:
-        """End the program's whole process group at once and reap the child (no zombie)."""
+        """End the whole program at once and reap the child (no zombie), each wait bounded."""
         # The child leads its session, so it cannot leave its group: one killpg reaches
         # it. (Process.kill would poll, and could reap it before asyncio's child watcher,
         # which then logs "Unknown child process" and reports status 255.)
         with contextlib.suppress(ProcessLookupError, PermissionError):
             os.killpg(self._process.pid, signal.SIGKILL)
-        await self._process.wait()
-        await self._confinement.release()  # what left the group, where a cgroup holds it
-        # A process that left the group may hold standard error open: stop reading then.
-        await asyncio.wait({self._drain}, timeout=EXIT_SECONDS)
-        self._drain.cancel()
-        stdin = self._process.stdin
-        if stdin is not None:
-            stdin.close()
+        await self._confinement.release()  # all that is left in its cgroups
+        with contextlib.suppress(TimeoutError):
+            async with asyncio.timeout(EXIT_SECONDS):
+                await self._process.wait()  # (it also waits for the pipes to close)
+        await asyncio.wait(self._drains, timeout=EXIT_SECONDS)
+        for drain in self._drains:
+            drain.cancel()
+        if self._process.stdin is not None:
+            self._process.stdin.close()
 
     async def _crashed(self) -> OutsideFailure:
-        """The failure of a program that stopped talking: its exit status and last words."""
+        """Why a program stopped talking: the bound it hit, or its exit status, and last words."""
         with contextlib.suppress(TimeoutError):
             async with asyncio.timeout(EXIT_SECONDS):
                 await self._process.wait()
-                await asyncio.shield(self._drain)
+        with contextlib.suppress(TimeoutError):
+            async with asyncio.timeout(EXIT_SECONDS):
+                await asyncio.wait(self._drains)
+        bound = self._confinement.exceeded()
+        last = f": {self._tail[-1]}" if self._tail else ""
+        if bound is not None:
+            return OutsideFailure(FailureKind.CRASH, bound + last)
+        return OutsideFailure(FailureKind.CRASH, self._how_it_ended() + last)
+
+    def _how_it_ended(self) -> str:
         status = self._process.returncode
         if status is None:
-            how = "closed its output"
-        elif status < 0:
-            how = f"was killed by signal {-status}"
-        else:
-            how = f"exited with status {status}"
-        last = f": {self._tail[-1]}" if self._tail else ""
-        return OutsideFailure(FailureKind.CRASH, how + last)
+            return "closed its output"
+        if status < 0:
+            return f"was killed by signal {-status}"
+        if self._confinement.sandboxed and status > 128:  # bubblewrap reports 128 + signal
+            return f"was killed by signal {status - 128}"
+        return f"exited with status {status}"
+
+    async def _drain_stdout(self) -> None:
+        """Read standard output until it ends, into lines; never stop reading while it runs."""
+        stdout = self._process.stdout
+        assert stdout is not None
+        partial, too_long = b"", False
+        while chunk := await stdout.read(_CHUNK):
+            *lines, partial = (partial + chunk).split(b"\n")
+            for raw in lines:
+                if too_long or len(raw) > MAX_ENGINE_LINE:
+                    self._queue(_TOO_LONG)
+                else:
+                    self._queue(raw.decode("utf-8", "replace").rstrip("\r"))
+                too_long = False
+            if len(partial) > MAX_ENGINE_LINE:
+                if not too_long:
+                    self._queue(_TOO_LONG)
+                partial, too_long = b"", True
+        self._queue(_ENDED)
+
+    def _queue(self, line: object) -> None:
+        if isinstance(line, str):
+            self._record("<", line)
+        if len(self._lines) >= MAX_WAITING_LINES and line is not _ENDED:
+            self.dropped += 1
+            return
+        self._lines.append(line)
+        self._arrived.set()
 
     async def _drain_stderr(self) -> None:
         """Read standard error until it ends: its last lines kept, the rest to the log if any."""
@@ -178,8 +250,18 @@ class OutsideProcess:
             if self._logged >= LOG_LIMIT_BYTES:
                 log.write(b"\n[the rest of standard error was left out]\n")
 
+    def _record(self, direction: str, line: str) -> None:
+        """One line of the protocol's exchange to its log (``> sent``, ``< received``), bounded."""
+        if self._exchange is None or self._exchanged >= LOG_LIMIT_BYTES:
+            return
+        text = f"{direction} {printable(line, MAX_ENGINE_LINE)}\n"
+        self._exchanged += len(text)
+        with self._exchange.open("a", encoding="utf-8") as log:
+            log.write(text)
+            if self._exchanged >= LOG_LIMIT_BYTES:
+                log.write("[the rest of the exchange was left out]\n")
+
 
 def _shown(line: bytes) -> str:
-    """A line of standard error as a person reads it in a failure's detail."""
-    text = line.decode("utf-8", "replace").strip()
-    return text if len(text) <= 200 else text[:200] + "…"
+    """A line of standard error as a failure's detail shows it: its controls made visible."""
+    return printable(line.decode("utf-8", "replace").strip())

@@ -3,25 +3,46 @@
 from __future__ import annotations
 
 import asyncio
+import logging
 import time
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from dataclasses import dataclass
+from enum import Enum
+from functools import cache
 from pathlib import Path
 
 from c4tui.engine import GameState, Move, Rules
+from c4tui.outside.bounds import (
+    DEFAULT_MEMORY_MB,
+    DEFAULT_PROCESSES,
+    KAGGLE_OVERAGE_SECONDS,
+    Bounds,
+)
 from c4tui.outside.chooser import (
     START_SECONDS,
     TIME_MARGIN,
     ChooserError,
+    FailureKind,
     OutsideFailure,
     checked_move,
     ready_to_choose,
 )
 from c4tui.outside.process import OutsideProcess
+from c4tui.outside.sandbox import Launch, sandbox_problem
 
-#: The address space a program may use (NumPy and a search's tables fit easily).
-DEFAULT_MEMORY_MB = 2048
+log = logging.getLogger("c4tui.outside")
+
+
+class Sandboxing(Enum):
+    """Whether a program must, may or need not run in the sandbox (``sandbox.py``)."""
+
+    #: Other people's programs (a tournament, a bot, the server's AI): no sandbox, no start.
+    REQUIRED = "required"
+    #: Your own program (the app, the console): unconfined, with a warning, where none can be had.
+    PREFERRED = "preferred"
+    #: ``--unconfined``: the person running c4tui took the risk.
+    OFF = "off"
 
 
 @dataclass(frozen=True)
@@ -29,17 +50,53 @@ class Limits:
     """What an outside program may use, and where its standard error goes.
 
     Attributes:
-        memory_mb: its address space (``RLIMIT_AS``); None: no limit.
+        memory_mb: megabytes for all its processes together; None: no limit.
+        processes: processes and threads it may have at once.
+        sandboxing: whether it runs in the sandbox.
         start_seconds: how long its start (and an engine's new game) may take.
         margin: seconds its answers may come after a move's time limit.
         stderr_log: a file its standard error (and an agent's prints) is appended to;
             None: only its last lines are kept, to say why it crashed.
+        exchange_log: a file the protocol's lines are appended to (``> sent``,
+            ``< received``), for its author to debug; None: not kept.
+        python: the interpreter that runs a Kaggle agent, as its sandbox sees it
+            (None: c4tui's own).
+        overage: seconds a Kaggle agent may go past its moves' times in a game
+            (Kaggle's ``remainingOverageTime``; 0 where a person waits on a clock).
     """
 
     memory_mb: int | None = DEFAULT_MEMORY_MB
+    processes: int = DEFAULT_PROCESSES
+    sandboxing: Sandboxing = Sandboxing.PREFERRED
     start_seconds: float = START_SECONDS
     margin: float = TIME_MARGIN
     stderr_log: Path | None = None
+    exchange_log: Path | None = None
+    python: str | None = None
+    overage: float = KAGGLE_OVERAGE_SECONDS
+
+    @property
+    def bounds(self) -> Bounds:
+        """What its cgroups (or rlimits) bound."""
+        return Bounds(self.memory_mb, self.processes)
+
+    def sandboxed(self) -> bool:
+        """True when the program runs sandboxed; OutsideFailure where it must and cannot."""
+        if self.sandboxing is Sandboxing.OFF:
+            return False
+        problem = sandbox_problem()
+        if problem is None:
+            return True
+        if self.sandboxing is Sandboxing.REQUIRED:
+            raise OutsideFailure(FailureKind.CRASH, f"no sandbox: {problem}")
+        _warn_unconfined(problem)
+        return False
+
+
+@cache
+def _warn_unconfined(problem: str) -> None:
+    """Logged once: your own program runs without the sandbox (the app and console say so)."""
+    log.info("a program runs unconfined (it can read and change your files): %s", problem)
 
 
 #: The limits a program gets unless told otherwise.
@@ -101,6 +158,22 @@ class ProgramChooser(ABC):
         process, self._process = self._process, None
         if process is not None:
             await process.kill()
+
+    @abstractmethod
+    def _launch(self, sandboxed: bool) -> Launch:
+        """How to start the program: in its sandbox (paths as it sees them there) or not."""
+
+    async def _start(self) -> OutsideProcess:
+        """Start the program within this chooser's limits (in its sandbox unless unconfined)."""
+        limits = self.limits
+        sandboxed = limits.sandboxed()
+        return await OutsideProcess.start(
+            self._launch(sandboxed),
+            bounds=limits.bounds,
+            sandboxed=sandboxed,
+            stderr_log=limits.stderr_log,
+            exchange_log=limits.exchange_log,
+        )
 
     def _patience(self, seconds: float) -> tuple[float, str]:
         """The deadline of an answer due in ``seconds`` (and the margin), and it in words."""

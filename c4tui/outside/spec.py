@@ -45,9 +45,9 @@ def chooser_for(
     if kind == "engine" and colon:
         return EngineChooser(rest, name=name, limits=limits)
     if kind == "kaggle" and colon:
-        return KaggleChooser(Path(rest), name=name, limits=limits)
+        return KaggleChooser(Path(rest), name=name, limits=limits, seed=seed)
     if body.lower() in LEVEL_NAMES:
         return LevelChooser(body.lower(), pool=pool, seed=seed, name=name)
-    if body.endswith(".py"):  # class/*.py: the agents of a folder, as the shell lists them
-        return KaggleChooser(Path(body), name=name, limits=limits)
+    if body.endswith((".py", ".tar.gz")):  # class/*.py: a folder's agents, as the shell lists them
+        return KaggleChooser(Path(body), name=name, limits=limits, seed=seed)
     raise ChooserError(f"{spec!r} is not a player: give {EXPECTED}")

@@ -27,11 +27,18 @@ from c4tui.match.events import (
 )
 from c4tui.match.pool import SearchPool
 from c4tui.net.framing import MessageStream
+from c4tui.outside.program import Limits
 from c4tui.outside.spec import chooser_for
 from c4tui.protocols.common import AIGameSession, Reply
 from c4tui.server.context import Client, Handler
 from c4tui.server.limits import DEFAULT_MAX_PROGRAMS
-from c4tui.server.program_ai import BUSY, ProgramSlots, announce_program, is_program
+from c4tui.server.program_ai import (
+    BUSY,
+    SERVER_AI_LIMITS,
+    ProgramSlots,
+    announce_program,
+    is_program,
+)
 
 
 @dataclass
@@ -44,12 +51,14 @@ class ServerAI:
         pool: the worker processes every client's searches share fairly (a level's).
         seconds: a program's time for each move.
         max_programs: how many of a program's processes may run at once.
+        limits: a program's bounds and sandbox.
     """
 
     level: str
     pool: SearchPool
     seconds: float = DEFAULT_MOVE_SECONDS
     max_programs: int = DEFAULT_MAX_PROGRAMS
+    limits: Limits = SERVER_AI_LIMITS
     slots: ProgramSlots = field(init=False)
 
     def __post_init__(self) -> None:
@@ -63,14 +72,14 @@ class ServerAI:
     async def check(self) -> None:
         """A program is tried once and logged (ProgramCheckFailed); a level needs nothing."""
         if is_program(self.level):
-            await announce_program(self.level, self.seconds, self.slots)
+            await announce_program(self.level, self.seconds, self.slots, self.limits)
 
     def refusal(self, columns: int, rows: int, rules: Rules) -> str | None:
         """Why a game of this kind cannot be served now (a Kaggle agent: classic only)."""
         if not is_program(self.level):
             return None
         try:
-            return chooser_for(self.level).refusal(columns, rows, rules)
+            return chooser_for(self.level, limits=self.limits).refusal(columns, rows, rules)
         except ValueError as error:  # its Kaggle file gone since the start
             return str(error)
 
@@ -84,7 +93,8 @@ class ServerAI:
             return ComputerBackend(ai_level(self.level), pool=self.pool, owner=client.number)
         if not self.slots.take():
             return None
-        return ProgramBackend(chooser_for(self.level), move_seconds=self.seconds)
+        chooser = chooser_for(self.level, limits=self.limits)
+        return ProgramBackend(chooser, move_seconds=self.seconds)
 
     def release(self, opponent: Backend) -> None:
         """``opponent``'s game is over and its process ended: a program's slot is free."""

@@ -35,6 +35,7 @@ from c4tui.net.framing import MessageStream
 from c4tui.net.keepalive import enable_keepalive
 from c4tui.net.tls import HANDSHAKE_SECONDS, TlsSetupError, server_context
 from c4tui.net.wire import quote
+from c4tui.outside.program import Limits
 from c4tui.protocols import lobby
 from c4tui.protocols.limits import DEFAULT_IDLE_TIMEOUT, MAX_ROOMS
 from c4tui.protocols.registry import ProtocolSpec, Recognition, identify
@@ -48,6 +49,7 @@ from c4tui.server.limits import (
     DEFAULT_ROUNDS,
 )
 from c4tui.server.lobby import LobbyService
+from c4tui.server.program_ai import SERVER_AI_LIMITS
 from c4tui.server.protocols import ServerProtocol, server_protocols, tictactoe_protocols
 from c4tui.server.stores import open_store
 from c4tui.server.tls_door import Arrival, PlainArrival, TlsDoor, Unopened
@@ -76,7 +78,8 @@ class ServerConfig:
     ``tictactoe_port``, if set, is where tic-tac-toe rooms for INFO1112 clients are
     served (0: any free port), with the lobby's accounts; ``reconnect_grace`` is how
     long a lobby player who dropped out of a game has to come back (0: it forfeits).
-    ``ai``: a level or a program (``engine:CMD``, ``kaggle:FILE.py``; ``ai_seconds`` a move).
+    ``ai``: a level or a program (``engine:CMD``, ``kaggle:FILE.py``; ``ai_seconds`` a move,
+    ``ai_limits`` its bounds and sandbox).
     With ``tls_cert`` and ``tls_key`` the lobby (only the lobby) is also served over
     TLS on ``tls_port`` (None: the lobby's port + 1, any free port when that is 0).
     ``bus`` (Redis) joins the node ``node`` to the others serving one lobby.
@@ -87,6 +90,7 @@ class ServerConfig:
     ai: str = "random"
     ai_seconds: float = DEFAULT_MOVE_SECONDS
     max_programs: int = DEFAULT_MAX_PROGRAMS
+    ai_limits: Limits = SERVER_AI_LIMITS
     max_connections: int = DEFAULT_MAX_CONNECTIONS
     max_per_address: int = DEFAULT_MAX_PER_ADDRESS
     idle_timeout: float = DEFAULT_IDLE_TIMEOUT
@@ -130,7 +134,8 @@ class C4Server:
         )
         # One account, one count of failures: the two ports share the throttle.
         self.tictactoe = LobbyService(store, TIC_TAC_TOE, config.max_rooms, self.lobby.throttle)
-        self.ai = ServerAI(config.ai, self.pool, config.ai_seconds, config.max_programs)
+        ai = config.ai, self.pool, config.ai_seconds, config.max_programs, config.ai_limits
+        self.ai = ServerAI(*ai)
         self.protocols = (*server_protocols(self.ai, self.lobby, config.ai_first), *extra_protocols)
         self._server: asyncio.Server | None = None
         self._tictactoe_server: asyncio.Server | None = None

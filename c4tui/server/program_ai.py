@@ -14,9 +14,13 @@ from dataclasses import dataclass
 from c4tui.engine import C4Error, GameState
 from c4tui.match.backends.program import parse_program
 from c4tui.outside.chooser import OutsideFailure
+from c4tui.outside.program import Limits, Sandboxing
 from c4tui.outside.spec import chooser_for
 
 log = logging.getLogger("c4tui.server")
+
+#: A program as the server's AI: in the sandbox or not at all; no Kaggle overage (a person waits).
+SERVER_AI_LIMITS = Limits(sandboxing=Sandboxing.REQUIRED, overage=0.0)
 
 #: Why a client is refused when every program process is in use (the log says it).
 BUSY = "the server's AI is busy, try again later"
@@ -50,13 +54,13 @@ class ProgramSlots:
         self.taken -= 1
 
 
-async def check_program(ai: str, seconds: float) -> str:
+async def check_program(ai: str, seconds: float, limits: Limits = SERVER_AI_LIMITS) -> str:
     """Start the program, ask it for a first move on an empty board, end it: what it is.
 
     Raises ProgramCheckFailed saying why it will not do.
     """
     try:
-        chooser = chooser_for(parse_program(ai))
+        chooser = chooser_for(parse_program(ai), limits=limits)
     except ValueError as error:  # ChooserError too
         raise ProgramCheckFailed(f"the AI {ai!r} will not do: {error}") from None
     try:
@@ -68,9 +72,11 @@ async def check_program(ai: str, seconds: float) -> str:
         await chooser.close()
 
 
-async def announce_program(ai: str, seconds: float, slots: ProgramSlots) -> None:
+async def announce_program(
+    ai: str, seconds: float, slots: ProgramSlots, limits: Limits = SERVER_AI_LIMITS
+) -> None:
     """Check the program (ProgramCheckFailed if it fails) and log which it is."""
-    described = await check_program(ai, seconds)
+    described = await check_program(ai, seconds, limits)
     log.info(
         "the AI is %s: %g s a move, at most %d of its processes at once",
         described,

@@ -13,6 +13,7 @@ import asyncio
 import zlib
 from collections import deque
 from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import replace
 from pathlib import Path
 
 from c4tui.engine import DrawReason, GameState, Move, Player
@@ -44,6 +45,11 @@ def log_path(logs: Path, name: str) -> Path:
     return logs / f"{name}.log"
 
 
+def exchange_path(logs: Path, name: str, game: int) -> Path:
+    """Where game ``game``'s protocol exchange with the player ``name`` goes (beside its log)."""
+    return logs / f"{name}.game-{game}.exchange"
+
+
 class Runner:
     """Plays a plan's games.
 
@@ -53,16 +59,25 @@ class Runner:
         logs: the folder of the programs' standard error, one file per player.
         concurrency: games played at once.
         finished: told of each game as it ends (in the event loop, before the next starts).
+        limits: the programs' bounds and sandbox (each game's logs are added).
     """
 
     def __init__(
-        self, plan: Plan, *, pool: SearchPool, logs: Path, concurrency: int, finished: Finished
+        self,
+        plan: Plan,
+        *,
+        pool: SearchPool,
+        logs: Path,
+        concurrency: int,
+        finished: Finished,
+        limits: Limits,
     ) -> None:
         self.plan = plan
         self._pool = pool
         self._logs = logs
         self._concurrency = max(1, concurrency)
         self._finished = finished
+        self._limits = limits
         self._entrants = {
             name: Entrant(name, body) for name, body in zip(plan.names, plan.specs, strict=True)
         }
@@ -70,7 +85,11 @@ class Runner:
     def chooser(self, name: str, game: ScheduledGame) -> Chooser:
         """A fresh chooser for ``name``, its randomness from the seed and the game's number."""
         seed = zlib.crc32(f"{self.plan.options.seed}:{game.number}:{name}".encode())
-        limits = Limits(stderr_log=log_path(self._logs, name))
+        limits = replace(
+            self._limits,
+            stderr_log=log_path(self._logs, name),
+            exchange_log=exchange_path(self._logs, name, game.number),
+        )
         return chooser_for(self._entrants[name].spec, pool=self._pool, seed=seed, limits=limits)
 
     async def play(self, games: Sequence[ScheduledGame]) -> None:

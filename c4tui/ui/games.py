@@ -272,6 +272,9 @@ class Games:
 
     def _open_game(self, settings: MatchSettings) -> None:
         self.current = settings  # with what the connect dialog decided
+        caution = settings.kind.caution(settings.options)
+        if caution:
+            self._app.notify(caution, severity="warning", markup=False, timeout=10)
         self._app.push_screen(self._game_screen(self.make_driver(settings), settings))
 
     def _game_screen(

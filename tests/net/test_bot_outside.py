@@ -83,22 +83,20 @@ async def test_a_kaggle_bot_plays_classic_and_declines_pop_out(tmp_path: Path) -
 async def test_a_crashing_engine_forfeits_its_game_and_the_bot_plays_the_next(
     tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
-    marker = tmp_path / "crashed-once"
-    crashing, healthy = engine_command("--crash-at", "2"), engine_command()
-    seen = shlex.quote(str(marker))
-    once = f"if [ -e {seen} ]; then {healthy}; else touch {seen}; {crashing}; fi"
+    # It crashes at its second move of a 7 × 6 game, in any process (a sandboxed program
+    # keeps nothing between its processes), and plays an 8 × 7 game through.
+    crashing = EngineChooser(engine_command("--crash-at", "2", "--crash-size", "7x6"))
     caplog.set_level(logging.INFO, logger="c4tui.bot")
     server = C4Server(config(tmp_path))
-    async with running(server), a_bot(server.port, games=2, chooser=EngineChooser(once)) as bot:
+    async with running(server), a_bot(server.port, games=2, chooser=crashing) as bot:
         ann = await challenged(server.port, "ann", "7:6:classic:casual")
         _, end = await play_to_the_end(ann, "ann")
         assert end.endswith(":2:ann")  # the engine crashed on its second move: forfeited
-        assert await ann.ask("CHALLENGE:robo:7:6:classic:casual") == "CHALLENGE:ACKSTATUS:0"
+        assert await ann.ask("CHALLENGE:robo:8:7:classic:casual") == "CHALLENGE:ACKSTATUS:0"
         _, end = await play_to_the_end(ann, "ann")
-        assert re.fullmatch(r"GAMEEND:[012]{42}:(0:(ann|robo)|1)", end), end
+        assert re.fullmatch(r"GAMEEND:[012]{56}:(0:(ann|robo)|1)", end), end
         while bot.played < 2:
             await asyncio.sleep(0.05)
-    assert marker.exists()
     forfeits = [r.getMessage() for r in caplog.records if r.levelno == logging.WARNING]
     assert len(forfeits) == 1 and "forfeited the game against ann: engine" in forfeits[0]
     assert "crash" in forfeits[0] and "something broke at move 2" in forfeits[0]

@@ -19,10 +19,10 @@ import pytest
 from c4tui.engine import GameState, Move, Player
 from c4tui.outside import confinement, limits_runner
 from c4tui.outside.chooser import FailureKind, OutsideFailure
-from c4tui.outside.confinement import MAX_PROCESSES, process_bound
+from c4tui.outside.confinement import process_bound
 from c4tui.outside.engine_chooser import EngineChooser, shell_script, with_absolute_paths
 from c4tui.outside.kaggle import KaggleChooser
-from c4tui.outside.program import Limits
+from c4tui.outside.program import Limits, Sandboxing
 from tests.outside.helpers import (
     TINY_ENGINE,
     engine_command,
@@ -31,6 +31,7 @@ from tests.outside.helpers import (
     is_alive,
     play_game,
 )
+from tests.outside.sandboxes import descendants, need_sandbox
 
 START = GameState.new()
 #: A fork bomb is let loose only where something bounds it (never on an unbounded machine).
@@ -81,25 +82,28 @@ async def test_a_kaggle_fork_bomb_ends_as_its_loss_on_time_and_leaves_nothing(
             """
         )
     )
-    failure = await failure_of(KaggleChooser(path, limits=Limits(margin=0.3)), START, 0.5)
+    failure = await failure_of(
+        KaggleChooser(path, limits=Limits(margin=0.3), overage=0), START, 0.5
+    )
     assert failure.kind is FailureKind.TIME
 
 
 @in_a_cgroup
 async def test_a_process_that_left_the_group_is_ended_through_the_cgroup(tmp_path: Path) -> None:
-    hierarchy = confinement._usable_hierarchy()
+    hierarchy = confinement.usable_hierarchy("pids")
     assert hierarchy is not None
     others = set(hierarchy[0].glob(f"c4tui-{os.getpid()}-*"))  # earlier tests' (still going)
     log = tmp_path / "engine.log"
     engine = EngineChooser(engine_command("--escape"), limits=Limits(stderr_log=log))
     await engine.choose(START, 5.0)
-    escaped = int(logged(log, "escaped"))
-    assert is_alive(escaped)
+    assert engine.pid is not None
+    started = descendants(engine.pid)  # the sandbox, the program, the one in its own session
+    assert len(started) >= 2
     await engine.close()
     deadline = time.monotonic() + 10
-    while is_alive(escaped) and time.monotonic() < deadline:
+    while any(map(is_alive, started)) and time.monotonic() < deadline:
         await asyncio.sleep(0.01)
-    assert not is_alive(escaped)
+    assert not any(map(is_alive, started))
     assert set(hierarchy[0].glob(f"c4tui-{os.getpid()}-*")) <= others  # its own removed after
 
 
@@ -107,7 +111,7 @@ def test_the_process_bound_is_said() -> None:
     bound = process_bound()
     if os.geteuid() != 0:  # a user who is not root always has RLIMIT_NPROC
         assert bound is not None
-    assert bound is None or str(MAX_PROCESSES) in bound
+    assert bound is None or "cgroup" in bound or "RLIMIT_NPROC" in bound
 
 
 async def test_an_engine_computing_forever_loses_on_time_and_is_gone() -> None:
@@ -122,33 +126,45 @@ async def test_an_engine_computing_forever_loses_on_time_and_is_gone() -> None:
 async def test_a_kaggle_agent_computing_forever_loses_on_time(tmp_path: Path) -> None:
     path = tmp_path / "loop.py"
     path.write_text("def agent(observation, configuration):\n    while True:\n        pass\n")
-    failure = await failure_of(KaggleChooser(path, limits=Limits(margin=0.3)), START, 0.5)
+    failure = await failure_of(
+        KaggleChooser(path, limits=Limits(margin=0.3), overage=0), START, 0.5
+    )
     assert failure.kind is FailureKind.TIME
 
 
+@pytest.mark.parametrize("sandboxing", [Sandboxing.REQUIRED, Sandboxing.OFF])
 async def test_an_engine_runs_in_a_folder_of_its_own_with_no_file_but_its_streams(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, sandboxing: Sandboxing
 ) -> None:
+    if sandboxing is Sandboxing.REQUIRED:
+        need_sandbox()
     monkeypatch.chdir(tmp_path)  # the tournament's folder
     ours = os.open(tmp_path / "results.json", os.O_CREAT | os.O_WRONLY)
     os.set_inheritable(ours, True)  # even a descriptor left inheritable stays ours
     log = tmp_path / "engine.log"
-    engine = EngineChooser(engine_command("--report"), limits=Limits(stderr_log=log))
+    limits = Limits(stderr_log=log, sandboxing=sandboxing)
+    engine = EngineChooser(engine_command("--report"), limits=limits)
     try:
         assert await engine.choose(START, 5.0) == Move.drop(0)
     finally:
         await engine.close()
         os.close(ours)
     folder = Path(logged(log, "cwd"))
-    assert folder.name.startswith("c4tui-program-")
-    assert not folder.exists()  # removed after, with what it wrote there
+    if sandboxing is Sandboxing.REQUIRED:
+        assert str(folder) == "/program"  # its sandbox's, thrown away with what it wrote
+    else:
+        assert folder.name.startswith("c4tui-program-")
+        assert not folder.exists()  # removed after, with what it wrote there
     assert logged(log, "fds") == "0 1 2"
     assert sorted(path.name for path in tmp_path.iterdir()) == ["engine.log", "results.json"]
 
 
-async def test_a_kaggle_agent_runs_elsewhere_yet_imports_beside_its_file(tmp_path: Path) -> None:
+@pytest.mark.usefixtures("sandbox")
+async def test_a_kaggle_agent_runs_where_kaggle_runs_it_and_imports_beside_its_file(
+    tmp_path: Path,
+) -> None:
     (tmp_path / "helper.py").write_text("import os\nWHERE = os.getcwd()\n")
-    path = tmp_path / "agent.py"
+    path = tmp_path / "main.py"
     path.write_text(
         dedent(
             """
@@ -159,19 +175,18 @@ async def test_a_kaggle_agent_runs_elsewhere_yet_imports_beside_its_file(tmp_pat
                 open("scratch.txt", "w").write("mine")
                 fds = [fd for fd in os.listdir("/proc/self/fd") if int(fd) > 2]
                 print("where:", helper.WHERE, "fds:", len(fds))
-                return 0 if helper.WHERE != os.path.dirname(__file__) else 1
+                return 0 if helper.WHERE == os.path.dirname(__file__) else 1
             """
         )
     )
-    log = tmp_path / "agent.log"
-    agent = KaggleChooser(path, limits=Limits(stderr_log=log))
+    log = tmp_path.parent / f"{tmp_path.name}-agent.log"
+    agent = KaggleChooser(tmp_path, limits=Limits(stderr_log=log))
     try:
         assert await agent.choose(START, 10.0) == Move.drop(0)
     finally:
         await agent.close()
-    where = log.read_text().split()[1]
-    assert Path(where).name.startswith("c4tui-program-") and not Path(where).exists()
-    assert not (tmp_path / "scratch.txt").exists()
+    assert log.read_text().split()[1] == "/kaggle_simulations/agent"
+    assert not (tmp_path / "scratch.txt").exists()  # written in its sandbox, thrown away
 
 
 def test_a_plain_commands_paths_are_made_absolute_for_its_own_folder(tmp_path: Path) -> None:
@@ -241,12 +256,15 @@ async def test_memory_past_the_limit_is_a_crash_for_an_engine_and_an_agent(tmp_p
     path.write_text("def agent(o, c):\n    return len(bytearray(1 << 32))\n")
     failure = await failure_of(KaggleChooser(path, limits=Limits(memory_mb=512)), START, 5.0)
     assert failure.kind is FailureKind.CRASH
-    assert "MemoryError" in failure.detail
+    if confinement.usable_hierarchy("memory") is None:  # RLIMIT_AS: Python says so itself
+        assert "MemoryError" in failure.detail
+    else:
+        assert "used more than 512 MB (all its processes together)" in failure.detail
 
 
 @in_a_cgroup
 def test_a_cgroup_an_earlier_c4tui_left_is_ended_and_removed() -> None:
-    hierarchy = confinement._usable_hierarchy()
+    hierarchy = confinement.usable_hierarchy("pids")
     assert hierarchy is not None
     left = hierarchy[0] / "c4tui-4194304-0"  # above any pid Linux gives (PID_MAX_LIMIT)
     left.mkdir()

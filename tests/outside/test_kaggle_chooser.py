@@ -9,6 +9,7 @@ import pytest
 
 from c4tui.engine import GameState, Move, Rules
 from c4tui.outside.chooser import ChooserError, FailureKind, OutsideFailure
+from c4tui.outside.confinement import usable_hierarchy
 from c4tui.outside.kaggle import KaggleChooser, kaggle_request
 from c4tui.outside.program import Limits
 from tests.engine_helpers import play
@@ -38,14 +39,17 @@ def test_the_agent_sees_the_board_as_kaggle_shows_it() -> None:
         "board": [0] * 10 + [1, 0, 0, 0, 0] + [1, 2, 0, 0, 0],
         "mark": 2,
         "step": 3,
-        "remainingOverageTime": 0,
+        "remainingOverageTime": 60.0,
     }
     assert request["configuration"] == {
+        "episodeSteps": 1000,
+        "actTimeout": 2,
+        "agentTimeout": 60,
+        "runTimeout": 1200,
+        "inarow": 4,
         "columns": 5,
         "rows": 4,
-        "inarow": 4,
         "timeout": 2,
-        "actTimeout": 2,
     }
 
 
@@ -108,10 +112,12 @@ async def test_each_failure_is_named_and_its_process_is_gone(
     tmp_path: Path, body: str, kind: FailureKind, detail: str
 ) -> None:
     path = agent_file(tmp_path, f"def agent(observation, configuration):\n    {body}\n")
-    agent = KaggleChooser(path, limits=Limits(memory_mb=512, margin=0.3))
+    agent = KaggleChooser(path, limits=Limits(memory_mb=512, margin=0.3), overage=0)
     full_first_column = play("d1 d2 d1 d2 d1 d2 d2 d1 d2 d1 d2 d1", rules=Rules.CLASSIC)
     failure = await failure_of(agent, full_first_column, 0.5)
     assert failure.kind is kind
+    if detail == "MemoryError" and usable_hierarchy("memory") is not None:
+        detail = "used more than 512 MB (all its processes together)"  # the cgroup's bound
     assert detail in failure.detail
 
 
@@ -146,12 +152,8 @@ async def test_an_exception_costs_that_move_only_and_closing_reaps(tmp_path: Pat
     path = agent_file(
         tmp_path,
         """
-        from pathlib import Path
-
         def agent(observation, configuration):
-            marker = Path(__file__).with_suffix(".raised")
-            if not marker.exists():
-                marker.write_text("once")
+            if observation.step == 1:
                 raise ValueError("not this time")
             return 3
         """,
@@ -159,7 +161,7 @@ async def test_an_exception_costs_that_move_only_and_closing_reaps(tmp_path: Pat
     agent = KaggleChooser(path)
     with pytest.raises(OutsideFailure, match="ValueError: not this time"):
         await agent.choose(START.drop(0), 10.0)
-    assert await agent.choose(START.drop(0), 10.0) == Move.drop(3)
+    assert await agent.choose(START.drop(0).drop(1), 10.0) == Move.drop(3)  # a fresh process
     pid = agent.pid
     assert pid is not None
     await agent.close()
@@ -191,26 +193,43 @@ async def test_pop_out_is_refused_in_words() -> None:
 def test_only_a_python_file_can_be_an_agent(tmp_path: Path) -> None:
     with pytest.raises(ChooserError, match="there is no file"):
         KaggleChooser(tmp_path / "missing.py")
-    with pytest.raises(ChooserError, match="not a Python file"):
+    with pytest.raises(ChooserError, match="not a Kaggle submission"):
         KaggleChooser(agent_file(tmp_path, "", "agent.txt"))
+    with pytest.raises(ChooserError, match=r"has no main\.py"):
+        KaggleChooser(tmp_path)
 
 
-async def test_an_agent_imports_modules_beside_it_but_nothing_of_c4tui(tmp_path: Path) -> None:
-    agent_file(tmp_path, "FAVOURITE = 5\n", "helpers.py")
-    path = agent_file(
-        tmp_path,
-        """
+async def test_a_folder_agent_imports_modules_beside_it_but_nothing_of_c4tui(
+    tmp_path: Path,
+) -> None:
+    folder = tmp_path / "ann"
+    folder.mkdir()
+    agent_file(folder, "FAVOURITE = 5\n", "helpers.py")
+    main = """
         import helpers
 
         def agent(observation, configuration):
             return helpers.FAVOURITE
-        """,
-    )
-    agent = KaggleChooser(path)
+        """
+    agent_file(folder, main, "main.py")
+    agent = KaggleChooser(folder)
+    assert agent.name == "ann"
     try:
         assert await agent.choose(START, 10.0) == Move.drop(5)
     finally:
         await agent.close()
+
+
+@pytest.mark.usefixtures("sandbox")
+async def test_a_single_file_agent_sees_only_itself_not_the_files_beside_it(
+    tmp_path: Path,
+) -> None:
+    agent_file(tmp_path, "FAVOURITE = 5\n", "classmate.py")
+    alone = KaggleChooser(
+        agent_file(tmp_path, "import classmate\ndef agent(o, c):\n    return 0\n", "alone.py")
+    )
+    with pytest.raises(OutsideFailure, match="No module named 'classmate'"):
+        await alone.choose(START, 10.0)
     nosy = KaggleChooser(
         agent_file(tmp_path, "import kaggle_runner\ndef agent(o, c):\n    return 0\n", "nosy.py")
     )

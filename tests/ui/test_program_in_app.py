@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import time
+from collections.abc import Sequence
 from pathlib import Path
 
 from textual.pilot import Pilot
@@ -24,7 +25,8 @@ from c4tui.ui.screens.help import HelpScreen
 from c4tui.ui.screens.menu import MenuScreen
 from c4tui.ui.servers import Visit
 from c4tui.ui.widgets.choice import ChoiceSet
-from tests.outside.helpers import CENTRE_AGENT, alive_in_group, engine_command
+from tests.outside.helpers import CENTRE_AGENT, alive_in_group, engine_command, is_alive
+from tests.outside.sandboxes import descendants
 from tests.ui.helpers import make_app, play, settle
 from tests.ui.on_screen import screen_lines
 
@@ -80,12 +82,16 @@ def process_of(app: C4App) -> int:
     return chooser.pid
 
 
-async def gone(group: int, seconds: float = 10.0) -> bool:
-    """True once no process of ``group`` runs (waiting up to ``seconds``)."""
+async def gone(group: int, seconds: float = 10.0, started: Sequence[int] = ()) -> bool:
+    """True once no process of ``group`` nor of ``started`` runs (waiting up to ``seconds``)."""
+
+    def running() -> bool:
+        return bool(alive_in_group(group)) or any(map(is_alive, started))
+
     deadline = time.monotonic() + seconds
-    while alive_in_group(group) and time.monotonic() < deadline:
+    while running() and time.monotonic() < deadline:
         await asyncio.sleep(0.05)
-    return not alive_in_group(group)
+    return not running()
 
 
 async def test_the_tiny_engine_picked_in_the_menu_answers_a_move() -> None:
@@ -166,9 +172,10 @@ async def test_closing_the_app_ends_the_program_s_process() -> None:
         await start_against(pilot, f"engine:{engine_command('--spawn')}")
         await play(pilot, "d4")
         group = process_of(app)
-        assert len(alive_in_group(group)) >= 2  # the engine and the child it left behind
+        started = descendants(group)
+        assert len(started) >= 2  # the engine and the child it left behind (and its sandbox)
         await app.action_quit()
-    assert await gone(group)
+    assert await gone(group, started=started)
 
 
 async def test_the_app_answers_while_the_program_thinks() -> None:

@@ -183,6 +183,11 @@ class Backend(Watcher, ABC):
         return ""
 
     @classmethod
+    def caution(cls, values: Mapping[str, str]) -> str:
+        """A warning to give as the game starts ("" if none): a program without a sandbox."""
+        return ""
+
+    @classmethod
     def asked_in_dialog(cls) -> tuple[Option, ...]:
         """The options a connect or login dialog asks for: all but those picked in the menu."""
         return tuple(option for option in cls.options if not option.in_menu)

@@ -157,6 +157,16 @@ class ProgramBackend(Backend):
             return "A Kaggle agent plays classic rules only (ConnectX has no Pop Out)."
         return ""
 
+    @classmethod
+    def caution(cls, values: Mapping[str, str]) -> str:
+        """Where no sandbox can be had, your own program runs unconfined: said in one line."""
+        from c4tui.outside.sandbox import sandbox_problem  # noqa: PLC0415
+
+        problem = sandbox_problem()
+        if problem is None:
+            return ""
+        return f"No sandbox here ({problem}): your program runs unconfined, with your files."
+
     async def start(self, state: GameState) -> None:
         """Remember the game's first position and the moves that reached it."""
         self._reaching = {state.position_key(): self._opening} if self._fits(state) else {}

@@ -1,7 +1,9 @@
 """A tiny engine speaking c4tui's engine protocol (spec §6): it drops in the lowest column.
 
 Options make it misbehave for the tests: --crash-at N (exit when asked for its
-Nth move), --exit-at-start, --no-hello, --garbage, --illegal, --sleep, --late S,
+Nth move; with --crash-size 7x6 only in games of that size), --exit-at-start,
+--no-hello, --garbage, --illegal, --sleep, --late S, --flood (writes without end and
+without a newline when asked for a move), --twice (answers each go twice),
 --chatty (floods standard error), --long-line, --spawn (leaves a child behind),
 --hog (asks for 4 GB), --fork-bomb (forks without end when asked for a move),
 --escape (leaves a child in a session of its own, its pid on standard error),
@@ -33,6 +35,8 @@ if "--report" in options:
     with open("scratch.txt", "w") as scratch:
         scratch.write("a program's own file\n")
 crash_at = int(options[options.index("--crash-at") + 1]) if "--crash-at" in options else 0
+# --crash-size 7x6: crash (at --crash-at) only in games of that size.
+crash_size = options[options.index("--crash-size") + 1] if "--crash-size" in options else None
 late = float(options[options.index("--late") + 1]) if "--late" in options else 0.0
 columns, rows, heights, asked = 7, 6, [0] * 7, 0
 
@@ -59,7 +63,7 @@ for line in sys.stdin:
         say("readyok")
     elif words[:1] == ["go"]:
         asked += 1
-        if asked == crash_at:
+        if asked == crash_at and crash_size in (None, f"{columns}x{rows}"):
             print("Traceback: something broke at move", asked, file=sys.stderr, flush=True)
             sys.exit(3)
         if "--chatty" in options:
@@ -78,11 +82,15 @@ for line in sys.stdin:
         say("info depth 1 score 0")
         if "--long-line" in options:
             say("info " + "x" * 20000)
+        while "--flood" in options:  # without a newline, and never stops
+            sys.stdout.write("x" * 65536)
         if "--garbage" in options:
             say("bestmove banana")
         elif "--illegal" in options:
             say(f"bestmove d{columns + 1}")
         else:
             say(f"bestmove d{next(c for c in range(columns) if heights[c] < rows) + 1}")
+        if "--twice" in options:  # a second answer nobody asked for
+            say("bestmove d1")
     elif words == ["quit"]:
         break

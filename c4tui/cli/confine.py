@@ -1,0 +1,89 @@
+"""The options of the commands that run other people's programs: their bounds and their sandbox.
+
+``c4tui tournament``, ``c4tui bot`` and ``c4tui serve --ai`` run programs a class
+wrote: each in the sandbox (``outside/sandbox.py``), or not at all where none can be
+had, unless the person running c4tui passes ``--unconfined`` and takes the risk.
+Only the options are declared here; ``outside`` loads when a program is run.
+"""
+
+from __future__ import annotations
+
+import argparse
+from typing import TYPE_CHECKING
+
+from c4tui.cli.types import number_from, usage_error
+from c4tui.outside.bounds import CPU_CORES, DEFAULT_MEMORY_MB, DEFAULT_PROCESSES
+
+if TYPE_CHECKING:
+    from c4tui.outside.program import Limits
+
+#: ``--memory``'s range in megabytes (a JVM or NumPy needs a few hundred to start).
+MEMORY_RANGE = (64, 1 << 20)
+#: ``--processes``' range (processes and threads together).
+PROCESSES_RANGE = (8, 1 << 16)
+_DEFAULTS = (
+    f"{DEFAULT_MEMORY_MB} MB for all its processes together, {DEFAULT_PROCESSES} processes "
+    f"and threads, {CPU_CORES} CPU core"
+)
+
+
+def add_confinement_options(parser: argparse.ArgumentParser) -> None:
+    """``--memory``, ``--processes``, ``--python`` and ``--unconfined``."""
+    group = parser.add_argument_group(
+        "outside programs' bounds",
+        "Every outside program runs in a sandbox (bubblewrap: no network, none of your "
+        "files but its own, read-only) within bounds for the program as a whole "
+        f"(default {_DEFAULTS}). A program over a bound loses its game, "
+        "the bound named.",
+    )
+    group.add_argument(
+        "--memory",
+        type=number_from(*MEMORY_RANGE),
+        metavar="MB",
+        help=f"megabytes a program may hold, all its processes together "
+        f"(default {DEFAULT_MEMORY_MB})",
+    )
+    group.add_argument(
+        "--processes",
+        type=number_from(*PROCESSES_RANGE),
+        metavar="N",
+        help=f"processes and threads a program may have at once (default {DEFAULT_PROCESSES})",
+    )
+    group.add_argument(
+        "--python",
+        metavar="PATH",
+        help="the Python that runs Kaggle agents, as the sandbox sees it (default: c4tui's "
+        "own, with the packages installed beside c4tui)",
+    )
+    group.add_argument(
+        "--unconfined",
+        action="store_true",
+        help="run the programs without the sandbox, where none can be had: they can then "
+        "read and change your files and reach the network (at your own risk)",
+    )
+
+
+def limits_from(args: argparse.Namespace, command: str, *, runs_programs: bool) -> Limits:
+    """The ``Limits`` the options ask for: sandboxed where a program runs, or a usage error.
+
+    Where a program will run (``runs_programs``), no sandbox can be had and
+    ``--unconfined`` was not given, the command stops with one line saying what to
+    install and how to accept the risk.
+    """
+    from c4tui.outside.program import Limits, Sandboxing  # noqa: PLC0415
+    from c4tui.outside.sandbox import sandbox_problem  # noqa: PLC0415
+
+    if runs_programs and not args.unconfined:
+        problem = sandbox_problem()
+        if problem is not None:
+            usage_error(
+                command,
+                f"other people's programs run only in a sandbox, and none can be made here "
+                f"({problem}); or pass --unconfined to run them without one, at your own risk",
+            )
+    return Limits(
+        memory_mb=args.memory or DEFAULT_MEMORY_MB,
+        processes=args.processes or DEFAULT_PROCESSES,
+        sandboxing=Sandboxing.OFF if args.unconfined else Sandboxing.REQUIRED,
+        python=args.python,
+    )

@@ -12,6 +12,8 @@ import asyncio
 import re
 from pathlib import Path
 
+import pytest
+
 from c4tui.server.core import C4Server
 from tests.net.lobby_client import LobbyClient, logged_in
 from tests.net.test_bot import TIMEOUT, bot_process, config, play_to_the_end, running
@@ -19,7 +21,10 @@ from tests.net.test_bot_outside import seated
 from tests.net.test_program_ai import until_none_run
 from tests.net.test_serve_command import start, stopped
 from tests.outside.helpers import engine_command
-from tests.outside.hostile_seats import hostile_command, hostile_engine, marked, needs_bubblewrap
+from tests.outside.hostile_seats import hostile_command, hostile_engine, marked
+
+#: Every program here runs in the real sandbox (a test skips without one, fails on CI).
+pytestmark = pytest.mark.usefixtures("sandbox")
 
 #: A whole game played out: GAMEEND with a winner or a draw, never a forfeit (status 2).
 PLAYED_OUT = r"GAMEEND:[012]{42}:(0:\w+|1)"
@@ -33,7 +38,6 @@ async def challenge(client: LobbyClient, settings: str) -> None:
 async def test_a_flooding_engine_forfeits_its_game_and_the_bot_plays_the_next(
     tmp_path: Path,
 ) -> None:
-    needs_bubblewrap()
     program, mark = hostile_engine(tmp_path, "flood")
     command = hostile_command(program, "--calm-on", "7x6")  # the start-up check passes
     async with running(C4Server(config(tmp_path))) as server:
@@ -59,7 +63,6 @@ async def test_a_flooding_engine_forfeits_its_game_and_the_bot_plays_the_next(
 async def test_an_assassin_engine_kills_nothing_and_every_game_is_played_out(
     tmp_path: Path,
 ) -> None:
-    needs_bubblewrap()
     program, mark = hostile_engine(tmp_path, "kill")
     targets = marked(mark)  # the server, both bots and the honest engine
     lobby = ("--db", str(tmp_path / "lobby.sqlite3"), "--bcrypt-rounds", "4")

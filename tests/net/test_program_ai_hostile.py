@@ -25,7 +25,10 @@ from tests.net.lobby_client import lobby_server
 from tests.net.raw_client import RawClient, play_whole_c4n_game, play_whole_game
 from tests.net.test_program_ai import running, until_none_run
 from tests.net.test_serve_command import start, stopped
-from tests.outside.hostile_seats import hostile_command, hostile_engine, marked, needs_bubblewrap
+from tests.outside.hostile_seats import hostile_command, hostile_engine, marked
+
+#: Every program here runs in the real sandbox (a test skips without one, fails on CI).
+pytestmark = pytest.mark.usefixtures("sandbox")
 
 #: A server for the program AI, in a process of its own or here: its pid and port.
 Serving = Callable[[Path, str], AbstractAsyncContextManager[tuple[int, int]]]
@@ -82,7 +85,6 @@ async def flooded(port: int) -> None:
 async def test_a_flood_ends_its_client_s_game_and_the_server_serves_on(
     tmp_path: Path, where: Serving
 ) -> None:
-    needs_bubblewrap()
     program, mark = hostile_engine(tmp_path, "flood")
     ai = f"engine:{hostile_command(program, '--calm-on', '7x6')}"  # the start-up check passes
     async with asyncio.timeout(TEST_SECONDS), where(tmp_path, ai) as (server, port):
@@ -97,7 +99,6 @@ async def test_a_flood_ends_its_client_s_game_and_the_server_serves_on(
 async def test_an_assassin_kills_neither_the_server_nor_another_client_s_game(
     tmp_path: Path,
 ) -> None:
-    needs_bubblewrap()
     program, mark = hostile_engine(tmp_path, "kill")
     ai = f"engine:{hostile_command(program)}"
     async with asyncio.timeout(TEST_SECONDS), serving(tmp_path, ai, marked(mark)) as (_, port):

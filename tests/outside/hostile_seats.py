@@ -11,11 +11,9 @@ from __future__ import annotations
 
 import os
 import shlex
-import shutil
 import uuid
 from pathlib import Path
 
-from tests.dbservers import missing
 from tests.outside.helpers import DATA
 
 TEMPLATE = DATA / "hostile_seats" / "engine.py"
@@ -40,9 +38,3 @@ def hostile_command(program: Path, *options: str) -> str:
 def marked(mark: str) -> dict[str, str]:
     """This environment, marking a process started with it as one of the assassin's targets."""
     return {**os.environ, TARGET_VARIABLE: mark}
-
-
-def needs_bubblewrap() -> None:
-    """Skip where bubblewrap is missing (fail on CI): the sandbox is what these tests try."""
-    if shutil.which(os.environ.get("C4TUI_BWRAP", "bwrap")) is None:
-        missing("bubblewrap (bwrap)", "bubblewrap")

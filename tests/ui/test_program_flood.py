@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
+import pytest
 from textual.pilot import Pilot
 
 from c4tui.engine import Player
@@ -17,9 +18,12 @@ from c4tui.ui.app import C4App
 from c4tui.ui.screens.game import GameScreen
 from c4tui.ui.screens.help import HelpScreen
 from tests.net.test_program_ai import until_none_run
-from tests.outside.hostile_seats import hostile_command, hostile_engine, needs_bubblewrap
+from tests.outside.hostile_seats import hostile_command, hostile_engine
 from tests.ui.helpers import make_app, settle
 from tests.ui.test_program_in_app import WIDE, start_against
+
+#: Every program here runs in the real sandbox (a test skips without one, fails on CI).
+pytestmark = pytest.mark.usefixtures("sandbox")
 
 #: Seconds the whole test may take: a frozen game fails it instead of hanging the run.
 TEST_SECONDS = 120
@@ -45,7 +49,6 @@ async def answers_keys(pilot: Pilot) -> None:
 async def test_a_flooding_program_loses_its_games_and_the_app_answers_keys(
     tmp_path: Path,
 ) -> None:
-    needs_bubblewrap()
     program, mark = hostile_engine(tmp_path, "flood")
     app = make_app(opponent="computer")
     async with asyncio.timeout(TEST_SECONDS), app.run_test(size=WIDE) as pilot:

@@ -1,5 +1,6 @@
-"""Hostile engines behind ``c4tui bot`` (issue 37): the flood costs the bot one game, and the
-assassin kills nothing, however the real bot, server and sandbox are put together.
+"""Hostile engines behind ``c4tui bot`` (issue 37): the flood costs the bot one game, the
+assassin kills nothing and the snoop finds no password, however the real bot, server and
+sandbox are put together.
 
 Everything is real: ``c4tui bot`` processes, a lobby (in this process for the flood; a
 ``c4tui serve`` process for the assassin, which must find no target in this process),
@@ -60,10 +61,13 @@ async def test_a_flooding_engine_forfeits_its_game_and_the_bot_plays_the_next(
     assert await until_none_run(mark), "a process of the flood outlived its games"
 
 
-async def test_an_assassin_engine_kills_nothing_and_every_game_is_played_out(
-    tmp_path: Path,
+@pytest.mark.parametrize("attack", ["kill", "environ"])
+async def test_an_assassin_or_a_snoop_harms_nothing_and_every_game_is_played_out(
+    tmp_path: Path, attack: str
 ) -> None:
-    program, mark = hostile_engine(tmp_path, "kill")
+    """The assassin kills what it can see of the server, both bots and the honest engine;
+    the snoop reads every environment it can see for the bots' password."""
+    program, mark = hostile_engine(tmp_path, attack)
     targets = marked(mark)  # the server, both bots and the honest engine
     lobby = ("--db", str(tmp_path / "lobby.sqlite3"), "--bcrypt-rounds", "4")
     server, port = start(tmp_path / "serve.log", *lobby, "--idle-timeout", "60", env=targets)
@@ -82,11 +86,11 @@ async def test_an_assassin_engine_kills_nothing_and_every_game_is_played_out(
                 await challenge(ann, "robo:7:6:classic")
                 games = play_to_the_end(ann, "ann"), play_to_the_end(bob, "bob")
                 for _, end in await asyncio.gather(*games):
-                    assert re.fullmatch(PLAYED_OUT, end), end  # (a breach: it forfeits)
+                    assert re.fullmatch(PLAYED_OUT, end), end  # (a breach: it crashes)
                 for bot in (robo, rival):
                     assert await asyncio.wait_for(bot.wait(), TIMEOUT) == 0  # not killed
         assert server.poll() is None, "the server was killed"
     finally:
         status = await asyncio.to_thread(stopped, server)
     assert status == 0
-    assert await until_none_run(mark), "a process of the assassin outlived its game"
+    assert await until_none_run(mark), f"a process of the {attack} outlived its game"

@@ -1,5 +1,5 @@
-"""Hostile engines as ``c4tui serve --ai`` (issue 37): a flood ends only its client's game, and
-an assassin kills nothing outside its own game.
+"""Hostile engines as ``c4tui serve --ai`` (issue 37): a flood ends only its client's game, an
+assassin kills nothing outside its own game and a snoop reads none of the server's secrets.
 
 A real ``c4tui serve`` process on a free port of 127.0.0.1 (the flood also against the
 server on asyncio's own loop, where a program's pipes behave otherwise than on uvloop's),
@@ -96,19 +96,22 @@ async def test_a_flood_ends_its_client_s_game_and_the_server_serves_on(
     assert await until_none_run(mark)
 
 
-async def test_an_assassin_kills_neither_the_server_nor_another_client_s_game(
-    tmp_path: Path,
+@pytest.mark.parametrize("attack", ["kill", "environ"])
+async def test_an_assassin_or_a_snoop_harms_neither_the_server_nor_another_client_s_game(
+    tmp_path: Path, attack: str
 ) -> None:
-    program, mark = hostile_engine(tmp_path, "kill")
+    """The assassin kills what it can see of the server and the other game's program; the
+    snoop reads every environment it can see for the server's."""
+    program, mark = hostile_engine(tmp_path, attack)
     ai = f"engine:{hostile_command(program)}"
     async with asyncio.timeout(TEST_SECONDS), serving(tmp_path, ai, marked(mark)) as (_, port):
-        # Two games at once, each against its own process of the assassin: each attacks the
-        # server and the other one's process at every move (a breach: an illegal move).
+        # Two games at once, each against its own process of the program: each attacks the
+        # server and the other one's process at every move (a breach: it crashes).
         games = (
             play_whole_game(port, rules=Rules.CLASSIC, pause=0.1),
             play_whole_c4n_game(port, pause=0.1),
         )
         i32cfsp_end, (_, c4n_client) = await asyncio.gather(*games)
         await c4n_client.close()
-        assert i32cfsp_end == "WINNER_RED"  # played out (an illegal move: ERROR)
-    assert await until_none_run(mark), "a process of the assassin outlived its game"
+        assert i32cfsp_end == "WINNER_RED"  # played out (a crash: ERROR)
+    assert await until_none_run(mark), f"a process of the {attack} outlived its game"

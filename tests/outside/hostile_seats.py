@@ -3,8 +3,9 @@
 Each is written from one template (``tests/data/outside/hostile_seats/engine.py``) into
 the test's folder, under a name holding a unique mark: its processes are found by it
 (``running``), and the processes the test starts carry it in their environment, marked
-as the assassin's targets (``marked``). A target's path is never an argument of the
-program (the sandbox would let it see what its command names); the mark is baked in.
+as the assassin's targets and as what the snoop must not find (``marked``). A target's
+path is never an argument of the program (the sandbox would let it see what its
+command names); the mark is baked in.
 """
 
 from __future__ import annotations
@@ -22,7 +23,8 @@ TARGET_VARIABLE = "HOSTILE_TARGET"
 
 
 def hostile_engine(folder: Path, attack: str) -> tuple[Path, str]:
-    """The template with ``attack`` (``flood`` or ``kill``) as a file in ``folder``; its mark."""
+    """The template with ``attack`` (``flood``, ``kill``, ``environ``) as a file in ``folder``;
+    its mark."""
     mark = f"hostile{uuid.uuid4().hex[:12]}"
     program = folder / f"{attack}-{mark}.py"
     text = TEMPLATE.read_text(encoding="utf-8")

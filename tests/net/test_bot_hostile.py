@@ -3,8 +3,8 @@ assassin kills nothing and the snoop finds no password, however the real bot, se
 sandbox are put together.
 
 Everything is real: ``c4tui bot`` processes, a lobby (in this process for the flood; a
-``c4tui serve`` process for the assassin, which must find no target in this process),
-people playing over sockets of 127.0.0.1.
+``c4tui serve`` process for the assassin and the snoop, which must find no target in
+this process), people playing over sockets of 127.0.0.1.
 """
 
 from __future__ import annotations
@@ -32,7 +32,7 @@ PLAYED_OUT = r"GAMEEND:[012]{42}:(0:\w+|1)"
 
 
 async def challenge(client: LobbyClient, settings: str) -> None:
-    """Challenge the bot robo (or ``settings``' own) to a casual game of ``settings``."""
+    """Challenge to a casual game: ``settings`` is the bot and the game (``robo:7:6:classic``)."""
     assert await client.ask(f"CHALLENGE:{settings}:casual") == "CHALLENGE:ACKSTATUS:0"
 
 

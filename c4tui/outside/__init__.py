@@ -22,17 +22,17 @@ A crash, a hang, garbage, an illegal move or an answer after the time limit (and
 is killed (as when a ``choose`` is cancelled), the next ``choose`` starts the program
 afresh, and the caller counts the game lost.
 
-Each program is confined (``confinement.py``; ``limits_runner.py`` sets the limits
-in the child before the program runs; ``program.Limits`` says which): 2 GB of
-address space (``RLIMIT_AS``) for each of its processes; at most 128 processes and
-threads, through a pids cgroup of its own where one can be made (cgroup v1 or v2;
-what is left in it is killed after the program, even what left its process group)
-or ``RLIMIT_NPROC`` for a user who is not root (the user's processes plus 128), and
-nothing but the time limit and killing its process group for root without a cgroup
-(logged once); a fresh temporary folder as its working folder, removed after it;
-no file descriptor but its three streams; 15 s to start; its standard error
-drained to ``Limits.stderr_log`` (1 MB at most) or, without one, only its last
-lines kept to say why it crashed: never the screen.
+Each program runs in a sandbox (``sandbox.py``: bubblewrap, new user, PID, IPC, UTS,
+cgroup and network namespaces; it sees the system's runtime and c4tui's Python
+read-only, its own files read-only at ``/program`` or ``/kaggle_simulations/agent``,
+a private ``/tmp``, a fresh environment; it ends with c4tui even on ``kill -9``) and
+within bounds for the whole program (``confinement.py``; ``limits_runner.py`` joins
+its cgroups before bubblewrap starts; ``program.Limits`` says which): 2 GB for all
+its processes together, 256 processes and threads, one CPU core, where cgroups can
+be made (else RLIMIT_AS and RLIMIT_NPROC); 15 s to start; its standard output read
+all the time into bounded lines and its standard error drained to
+``Limits.stderr_log`` (1 MB at most) or, without one, only its last lines kept (their
+control characters made visible) to say why it crashed: never the screen.
 
 ``speaker.py`` is the other side: ``c4tui engine``, c4tui's levels answering the
 protocol. Not pure (it runs processes), so the package sits beside ``match`` above

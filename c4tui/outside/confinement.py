@@ -44,6 +44,8 @@ log = logging.getLogger("c4tui.outside")
 #: RLIMIT_AS, where no memory cgroup can be had, is this many times the memory bound.
 ADDRESS_SPACE_FACTOR = 4
 _PERIOD_US = 100_000
+#: Variables of c4tui's environment an unconfined program never gets (besides ``C4TUI_*``).
+SECRET_VARIABLES = frozenset({"PGPASSWORD", "REDISCLI_AUTH"})
 _MOUNTS = Path("/proc/self/mountinfo")
 _OWN_CGROUPS = Path("/proc/self/cgroup")
 _names = itertools.count()
@@ -201,8 +203,8 @@ class Confinement:
     def __init__(self, bounds: Bounds, sandboxed: bool) -> None:
         self.bounds = bounds
         self.sandboxed = sandboxed
-        #: The host folder an unconfined program works in; also the sandbox's staging.
-        self.folder = Path(tempfile.mkdtemp(prefix="c4tui-program-"))
+        #: The host folder an unconfined program works in (a sandboxed one has its own).
+        self.folder = None if sandboxed else Path(tempfile.mkdtemp(prefix="c4tui-program-"))
         self.cgroups: dict[str, Path] = {}
         self._make_cgroups()
 
@@ -245,9 +247,27 @@ class Confinement:
             program = list(launch.argv)
         return [sys.executable, "-I", "-S", limits_runner.__file__, *options, "--", *program]
 
+    def environment(self) -> dict[str, str]:
+        """The environment c4tui starts the program's process with.
+
+        Sandboxed, almost nothing: bubblewrap's own init (the sandbox's process 1, whose
+        ``/proc/1/environ`` the program can read) keeps what it is started with, and the
+        program itself gets its fresh one from ``--setenv``. Unconfined, c4tui's, less
+        its secrets (a bot's password, a database's).
+        """
+        if self.sandboxed:
+            return {"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"}
+        return {
+            name: value
+            for name, value in os.environ.items()
+            if not name.startswith("C4TUI_") and name not in SECRET_VARIABLES
+        }
+
     def working_folder(self, launch: Launch) -> Path:
-        """Where the process starts: bubblewrap anywhere (it changes folder), else ``cwd``."""
-        return Path(launch.cwd) if launch.cwd and not self.sandboxed else self.folder
+        """Where the process starts: bubblewrap at the root (it changes folder), else ``cwd``."""
+        if self.folder is None:
+            return Path("/")
+        return Path(launch.cwd) if launch.cwd else self.folder
 
     def exceeded(self) -> str | None:
         """The bound the program ran into, in words (``used more than 1024 MB``); None if none."""
@@ -286,4 +306,5 @@ class Confinement:
         """Remove the cgroups and the folder (with what the program left in it)."""
         for cgroup in dict.fromkeys(self.cgroups.values()):
             _remove_cgroup(cgroup)
-        shutil.rmtree(self.folder, ignore_errors=True)
+        if self.folder is not None:
+            shutil.rmtree(self.folder, ignore_errors=True)

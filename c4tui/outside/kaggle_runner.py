@@ -122,24 +122,19 @@ def reply(replies: TextIO, message: dict[str, Any]) -> None:
 
 
 def seed_randomness(seed: int | None) -> None:
-    """Seed ``random`` and, once the agent has imported it, NumPy's generator (``--seed``).
+    """Seed ``random`` and NumPy's generator (``--seed``), before the agent loads.
 
-    Called before the agent loads and before each of its moves: NumPy is seeded the
-    first time it is found imported, so an agent importing it late is seeded too.
+    NumPy is imported for it (where it is installed), so an agent that imports it
+    late, inside its function, draws from the seeded generator all the same.
     """
-    global _SEEDED  # noqa: PLW0603 (what was seeded, once per process)
     if seed is None:
         return
-    if "random" not in _SEEDED:
-        random.seed(seed)
-        _SEEDED |= {"random"}
-    numpy = sys.modules.get("numpy")
-    if numpy is not None and "numpy" not in _SEEDED:
-        numpy.random.seed(seed % 2**32)
-        _SEEDED |= {"numpy"}
-
-
-_SEEDED: frozenset[str] = frozenset()
+    random.seed(seed)
+    try:
+        import numpy  # noqa: PLC0415 (only with --seed, and only if installed)
+    except ImportError:
+        return
+    numpy.random.seed(seed % 2**32)
 
 
 def main(argv: list[str]) -> int:
@@ -158,7 +153,6 @@ def main(argv: list[str]) -> int:
         return 1
     reply(replies, {"ready": True})
     for line in requests:
-        seed_randomness(seed)
         reply(replies, answer(agent, json.loads(line)))
     return 0
 

@@ -88,6 +88,7 @@ class OutsideProcess:
                 stderr=asyncio.subprocess.PIPE,
                 start_new_session=True,  # its own group: kill takes what it started too
                 cwd=confinement.working_folder(launch),
+                env=confinement.environment(),  # bubblewrap's own init keeps what it is given
                 close_fds=True,  # (the default, and the point: c4tui's files stay its own)
             )
         except OSError as error:
@@ -97,6 +98,10 @@ class OutsideProcess:
             confinement.remove()
             raise
         return cls(process, confinement, stderr_log, exchange_log)
+
+    def exceeded(self) -> str | None:
+        """The bound the program ran into, in words, even if it plays on (a child killed)."""
+        return self._confinement.exceeded()
 
     @property
     def pid(self) -> int:

@@ -380,3 +380,42 @@ async def test_a_missing_script_is_said_missing_where_it_was_typed() -> None:
     assert failure.kind is FailureKind.CRASH
     assert str(Path.cwd() / "no_such_engine.py") in failure.detail
     assert "c4tui-program-" not in failure.detail  # not the program's own temporary folder
+
+
+@pytest.mark.skipif(
+    confinement.usable_hierarchy("cpu") is None, reason="no cpu cgroup can be made here"
+)
+async def test_a_program_uses_one_core_at_most_however_many_processes_it_runs(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "spinner.py"
+    path.write_text(
+        dedent(
+            """
+            import os, sys, time
+
+            def spin(seconds):
+                end = time.monotonic() + seconds
+                while time.monotonic() < end:
+                    pass
+
+            def agent(observation, configuration):
+                started, child = time.monotonic(), os.fork()
+                spin(1.5)
+                if child == 0:
+                    os._exit(0)
+                os.waitpid(child, 0)
+                used = sum(os.times()[:4])  # its own and its child's CPU
+                print("cores", used / (time.monotonic() - started), file=sys.stderr)
+                return 0
+            """
+        )
+    )
+    log = tmp_path / "spinner.log"
+    agent = KaggleChooser(path, limits=Limits(stderr_log=log))
+    try:
+        assert await agent.choose(START, 20.0) == Move.drop(0)
+    finally:
+        await agent.close()
+    cores = float(log.read_text().split()[-1])
+    assert 0 < cores < 1.3  # two busy processes, one core between them

@@ -9,7 +9,6 @@ import pytest
 
 from c4tui.engine import GameState, Move, Rules
 from c4tui.outside.chooser import ChooserError, FailureKind, OutsideFailure
-from c4tui.outside.confinement import usable_hierarchy
 from c4tui.outside.kaggle import KaggleChooser, kaggle_request
 from c4tui.outside.program import Limits
 from tests.engine_helpers import play
@@ -105,7 +104,6 @@ async def test_the_last_function_defined_is_the_agent_not_an_import(tmp_path: Pa
         ("return -1", FailureKind.ILLEGAL, "column 0 does not exist"),
         ("import time; time.sleep(600)", FailureKind.TIME, "no answer within 0.5 s"),
         ("import sys; sys.exit(4)", FailureKind.CRASH, "exited with status 4"),
-        ("return len(bytearray(1 << 32))", FailureKind.CRASH, "MemoryError"),
     ],
 )
 async def test_each_failure_is_named_and_its_process_is_gone(
@@ -116,8 +114,6 @@ async def test_each_failure_is_named_and_its_process_is_gone(
     full_first_column = play("d1 d2 d1 d2 d1 d2 d2 d1 d2 d1 d2 d1", rules=Rules.CLASSIC)
     failure = await failure_of(agent, full_first_column, 0.5)
     assert failure.kind is kind
-    if detail == "MemoryError" and usable_hierarchy("memory") is not None:
-        detail = "used more than 512 MB (all its processes together)"  # the cgroup's bound
     assert detail in failure.detail
 
 

@@ -22,23 +22,15 @@ import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import NoReturn
 
 import psycopg
-import pytest
+
+from tests.needs import missing
 
 #: Seconds a server has to start answering.
 START_SECONDS = 30.0
 #: The PostgreSQL user the tests connect as (trust authentication on loopback).
 SUPERUSER = "postgres"
-
-
-def missing(what: str, package: str) -> NoReturn:
-    """Skip the test for want of ``what`` (on CI, where it is installed, fail instead)."""
-    reason = f"{what} is not installed: apt-get install {package}"
-    if os.environ.get("CI"):
-        pytest.fail(reason)
-    pytest.skip(reason)
 
 
 def free_port() -> int:

@@ -32,6 +32,7 @@ import signal
 import sys
 import tempfile
 import time
+from dataclasses import replace
 from functools import cache
 from pathlib import Path
 
@@ -44,6 +45,10 @@ log = logging.getLogger("c4tui.outside")
 #: RLIMIT_AS, where no memory cgroup can be had, is this many times the memory bound.
 ADDRESS_SPACE_FACTOR = 4
 _PERIOD_US = 100_000
+#: The variable every JVM reads its options from (the memory bound goes there).
+JAVA_VARIABLE = "JAVA_TOOL_OPTIONS"
+#: Variables of c4tui's environment an unconfined program never gets (besides ``C4TUI_*``).
+SECRET_VARIABLES = frozenset({"PGPASSWORD", "REDISCLI_AUTH"})
 _MOUNTS = Path("/proc/self/mountinfo")
 _OWN_CGROUPS = Path("/proc/self/cgroup")
 _names = itertools.count()
@@ -227,8 +232,13 @@ class Confinement:
             if cgroup is not None:
                 self.cgroups.update(dict.fromkeys(limits, cgroup))
 
-    def command(self, launch: Launch) -> list[str]:
-        """``launch`` started by ``limits_runner`` (cgroups joined, limits set), sandboxed."""
+    def command(self, launch: Launch, args_fd: int | None = None) -> list[str]:
+        """``launch`` started by ``limits_runner`` (cgroups joined, limits set), sandboxed.
+
+        Sandboxed, bubblewrap reads its own arguments from ``args_fd`` (``arguments``
+        wrote them there), so what its command line names of the host never shows in
+        the sandbox's ``/proc/1/cmdline``.
+        """
         options: list[str] = []
         for cgroup in dict.fromkeys(self.cgroups.values()):
             options += ["--cgroup", str(cgroup)]
@@ -237,13 +247,46 @@ class Confinement:
         memory = self.bounds.memory_mb
         if memory is not None and "memory" not in self.cgroups:
             options += ["--memory-mb", str(memory * ADDRESS_SPACE_FACTOR)]
-        if self.sandboxed:
-            bwrap = bwrap_program() or "bwrap"
-            tmp = None if memory is None else memory * 1024 * 1024
-            program = bwrap_command(bwrap, launch, tmp_bytes=tmp)
-        else:
+        if not self.sandboxed:
             program = list(launch.argv)
+        elif args_fd is None:
+            program = self._bwrap(launch)
+        else:  # (bubblewrap takes the command itself only on its command line)
+            program = [self._bwrap(launch)[0], "--args", str(args_fd), "--", *launch.argv]
         return [sys.executable, "-I", "-S", limits_runner.__file__, *options, "--", *program]
+
+    def arguments(self, launch: Launch) -> bytes:
+        """bubblewrap's options for ``launch``, as ``--args`` reads them (each ends in NUL)."""
+        words = self._bwrap(launch)
+        options = words[1 : words.index("--")]
+        return b"".join(word.encode() + b"\0" for word in options)
+
+    def _bwrap(self, launch: Launch) -> list[str]:
+        memory = self.bounds.memory_mb
+        if memory is None:
+            return bwrap_command(bwrap_program() or "bwrap", launch, tmp_bytes=None)
+        # A JVM cannot see its cgroup from the sandbox: told its bound, it sizes its heap
+        # to it and collects its garbage before the kernel would kill it.
+        told = replace(
+            launch, environment={**launch.environment, JAVA_VARIABLE: f"-XX:MaxRAM={memory}m"}
+        )
+        return bwrap_command(bwrap_program() or "bwrap", told, tmp_bytes=memory * 1024 * 1024)
+
+    def environment(self) -> dict[str, str]:
+        """The environment c4tui starts the program's process with.
+
+        Sandboxed, almost nothing: bubblewrap's own init (the sandbox's process 1, whose
+        ``/proc/1/environ`` the program can read) keeps what it is started with, and the
+        program itself gets its fresh one from ``--setenv``. Unconfined, c4tui's, less
+        its secrets (a bot's password, a database's).
+        """
+        if self.sandboxed:
+            return {"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"}
+        return {
+            name: value
+            for name, value in os.environ.items()
+            if not name.startswith("C4TUI_") and name not in SECRET_VARIABLES
+        }
 
     def working_folder(self, launch: Launch) -> Path:
         """Where the process starts: bubblewrap at the root (it changes folder), else ``cwd``."""

@@ -80,15 +80,21 @@ class OutsideProcess:
         Raises OutsideFailure (crash) if it cannot start.
         """
         confinement = Confinement.prepare(bounds, sandboxed=sandboxed)
+        reading, writing = os.pipe() if sandboxed else (-1, -1)
         try:
+            if sandboxed:  # (a pipe holds 64 kB: the arguments are a few)
+                os.write(writing, confinement.arguments(launch))
+                os.close(writing)
             process = await asyncio.create_subprocess_exec(
-                *confinement.command(launch),
+                *confinement.command(launch, reading if sandboxed else None),
                 stdin=asyncio.subprocess.PIPE,
                 stdout=asyncio.subprocess.PIPE,
                 stderr=asyncio.subprocess.PIPE,
                 start_new_session=True,  # its own group: kill takes what it started too
                 cwd=confinement.working_folder(launch),
+                env=confinement.environment(),  # bubblewrap's own init keeps what it is given
                 close_fds=True,  # (the default, and the point: c4tui's files stay its own)
+                pass_fds=(reading,) if sandboxed else (),
             )
         except OSError as error:
             confinement.remove()
@@ -96,7 +102,14 @@ class OutsideProcess:
         except asyncio.CancelledError:
             confinement.remove()
             raise
+        finally:
+            if sandboxed:
+                os.close(reading)
         return cls(process, confinement, stderr_log, exchange_log)
+
+    def exceeded(self) -> str | None:
+        """The bound the program ran into, in words, even if it plays on (a child killed)."""
+        return self._confinement.exceeded()
 
     @property
     def pid(self) -> int:

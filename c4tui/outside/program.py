@@ -143,7 +143,9 @@ class ProgramChooser(ABC):
         if refusal is not None:
             raise ChooserError(refusal)
         try:
-            return checked_move(state, await self._ask(state, time_limit, moves))
+            move = await self._ask(state, time_limit, moves)
+            self._check_bounds()
+            return checked_move(state, move)
         except (OutsideFailure, asyncio.CancelledError):
             # Failed, or no longer asked (its answer would come to the next question).
             await self._kill()
@@ -163,6 +165,12 @@ class ProgramChooser(ABC):
         except (OutsideFailure, asyncio.CancelledError):
             await self._kill()
             raise
+
+    def _check_bounds(self) -> None:
+        """A program that ran into a bound loses, even when it plays on (only a child killed)."""
+        bound = None if self._process is None else self._process.exceeded()
+        if bound is not None:
+            raise OutsideFailure(FailureKind.CRASH, bound)
 
     async def close(self) -> None:
         """End its process group, if one runs."""

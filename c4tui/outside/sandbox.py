@@ -126,11 +126,15 @@ def _isolation() -> list[str]:
     return options + (["--disable-userns"] if _supports("--disable-userns") else [])
 
 
+def sandbox_path() -> list[str]:
+    """The folders a sandboxed program's PATH lists: c4tui's Python's first, then the system's."""
+    return [str(Path(sys.executable).parent), "/usr/local/bin", "/usr/bin", "/bin"]
+
+
 def _environment(extra: Mapping[str, str]) -> list[str]:
     """A fresh environment: c4tui's Python first on PATH, HOME in the private /tmp."""
-    python_bin = str(Path(sys.executable).parent)
     variables = {
-        "PATH": f"{python_bin}:/usr/local/bin:/usr/bin:/bin",
+        "PATH": ":".join(sandbox_path()),
         "HOME": "/tmp",
         "LANG": "C.UTF-8",
         "PYTHONPATH": C4TUI_FOLDER,
@@ -164,9 +168,10 @@ def runtime_grants() -> tuple[Grant, ...]:
     for pattern in _ETC_GRANTS:
         paths += sorted(Path("/").glob(pattern.lstrip("/")))
     grants = [Grant(path, str(path)) for path in paths]
-    for prefix in _python_prefixes():
+    for prefix in [*_python_prefixes(), *_site_packages()]:
         if not any(prefix.is_relative_to(path) for path in paths):
             grants.append(Grant(prefix, str(prefix)))
+            paths.append(prefix)
     package = Path(c4tui.__file__).resolve().parent
     return (*grants, Grant(package, f"{C4TUI_FOLDER}/c4tui"))
 
@@ -179,6 +184,16 @@ def _python_prefixes() -> list[Path]:
         if not any(path.is_relative_to(known) for known in prefixes):
             prefixes = [known for known in prefixes if not known.is_relative_to(path)] + [path]
     return prefixes
+
+
+def _site_packages() -> list[Path]:
+    """The folders c4tui's Python finds packages in (a ``--user`` install's too)."""
+    folders = [Path(entry).resolve() for entry in sys.path if entry]
+    return [
+        folder
+        for folder in folders
+        if folder.name in ("site-packages", "dist-packages") and folder.is_dir()
+    ]
 
 
 @cache
@@ -219,13 +234,24 @@ def grants_for_words(words: Sequence[str], base: Path) -> dict[str, Grant]:
         if word.startswith("-") or (index and words[index - 1] == "-m") or word in grants:
             continue
         path = Path(word) if word.startswith("/") else base / word
-        if index == 0 and "/" not in word:
-            continue  # a command's name is looked up on PATH, not here
+        if index == 0 and "/" not in word:  # a command's name, looked up on PATH
+            found = _found_only_outside(word)
+            if found is None:
+                continue
+            path = found
         if not os.path.lexists(path) or _in_runtime(path):
             continue
         name = _free_name(path.resolve().name or "root", taken)
         grants[word] = Grant(path.resolve(), f"{PROGRAM_FOLDER}/{name}")
     return grants
+
+
+def _found_only_outside(command: str) -> Path | None:
+    """Where c4tui's PATH finds ``command`` when the sandbox's PATH would not (``~/.local/bin``)."""
+    if shutil.which(command, path=os.pathsep.join(sandbox_path())) is not None:
+        return None
+    found = shutil.which(command)
+    return None if found is None else Path(found)
 
 
 def _free_name(name: str, taken: set[str]) -> str:

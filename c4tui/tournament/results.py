@@ -80,7 +80,8 @@ class GameResult:
     moves: tuple[Move, ...]
     outcome: Outcome
     reason: Reason
-    #: How it ended in words (``crashy lost by crash: exited with status 3``); not kept.
+    #: How it ended in words (``crash: exited with status 3: Traceback …``): a failure's whole
+    #: text, for the program's author (results.json's ``detail``).
     detail: str = ""
     #: How long it took to play, in seconds (for the live view's ETA); not kept.
     seconds: float = field(default=0.0, compare=False)
@@ -134,6 +135,7 @@ def game_json(game: GameResult) -> dict[str, str]:
         "moves": moves_text(game.moves),
         "result": game.outcome.value,
         "reason": game.reason.value,
+        "detail": game.detail,
     }
 
 
@@ -184,6 +186,7 @@ def _game_from_json(game: Mapping[str, Any]) -> GameResult:
         read_moves(str(game["moves"])),
         Outcome(game["result"]),
         Reason(game["reason"]),
+        str(game.get("detail", "")),  # (older results.json had none)
     )
 
 

@@ -9,7 +9,7 @@ import re
 import signal
 import subprocess
 import sys
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Mapping
 from pathlib import Path
 
 import pytest
@@ -71,13 +71,16 @@ async def a_bot(
 
 
 @contextlib.asynccontextmanager
-async def bot_process(port: int, *options: str) -> AsyncIterator[asyncio.subprocess.Process]:
-    """``c4tui bot`` as robo (password pw) on ``port``, killed at the end if still running."""
+async def bot_process(
+    port: int, *options: str, user: str = "robo", env: Mapping[str, str] = os.environ
+) -> AsyncIterator[asyncio.subprocess.Process]:
+    """``c4tui bot`` as ``user`` (password pw) on ``port`` with ``env``, killed at the end if
+    still running."""
     bot = await asyncio.create_subprocess_exec(
-        sys.executable, "-m", "c4tui", "bot", "--lobby", f"127.0.0.1:{port}", "--user", "robo",
+        sys.executable, "-m", "c4tui", "bot", "--lobby", f"127.0.0.1:{port}", "--user", user,
         *options,
         stderr=asyncio.subprocess.PIPE,
-        env={**os.environ, "C4TUI_PASSWORD": "pw"},
+        env={**env, "C4TUI_PASSWORD": "pw"},
     )  # fmt: skip
     try:
         yield bot

@@ -38,6 +38,22 @@ async def challenged(port: int, user: str, settings: str) -> LobbyClient:
     return client
 
 
+async def seated(
+    client: LobbyClient, bot: str, process: asyncio.subprocess.Process | None = None
+) -> None:
+    """Wait until ``bot`` (a ``c4tui bot`` process) is in the lobby: its program is tried
+    before it logs in, which takes a while on a loaded machine. If ``process`` ends
+    meanwhile, fail at once with what it said."""
+    for _ in range(300):
+        if re.search(rf"[:,]{bot}=", await client.ask("PLAYERS")):
+            return
+        if process is not None and process.returncode is not None:
+            said = b"" if process.stderr is None else await process.stderr.read()
+            raise AssertionError(f"{bot} exited with {process.returncode}: {said.decode()}")
+        await asyncio.sleep(0.2)
+    raise AssertionError(f"{bot} never came to the lobby")
+
+
 async def test_an_engine_bot_accepts_a_challenge_and_plays_it_to_its_end(tmp_path: Path) -> None:
     engine = EngineChooser(engine_command())
     server = C4Server(config(tmp_path))
@@ -107,10 +123,7 @@ async def test_the_kaggle_command_plays_a_rated_game_and_logs_the_new_ratings(
         options = ("--kaggle", str(CENTRE_AGENT), "--games", "1")
         async with bot_process(server.port, *options) as bot:
             ann = await logged_in(server.port, "ann")
-            for _ in range(100):  # the agent is tried before the bot logs in
-                if "robo" in await ann.ask("PLAYERS"):
-                    break
-                await asyncio.sleep(0.2)
+            await seated(ann, "robo", bot)
             assert await ann.ask("CHALLENGE:robo:7:6:classic:rated") == "CHALLENGE:ACKSTATUS:0"
             _, end = await play_to_the_end(ann, "ann")
             assert end.endswith(":0:ann"), end  # four in column 1 (the agent's in the centre)

@@ -22,7 +22,8 @@ from c4tui.server.sql_standing import LEADERBOARD_QUERY
 from c4tui.server.sqlite_store import SqliteStore
 from c4tui.server.store import LoginResult, StoreLost, default_database
 from c4tui.server.stores import EngineMissing, is_postgres, open_store
-from tests.dbservers import PostgresServer, free_port, missing
+from tests.dbservers import PostgresServer, free_port
+from tests.needs import missing
 from tests.net.lobby_client import TEST_ROUNDS
 from tests.net.stores import run_sql, store_at
 

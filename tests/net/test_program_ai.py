@@ -18,6 +18,7 @@ from tests.net.conftest import server_in_a_thread
 from tests.net.raw_client import RawC4NClient, RawClient, play_whole_game
 from tests.net.test_serve_command import start
 from tests.outside.helpers import CENTRE_AGENT, engine_command
+from tests.outside.sandboxes import processes_naming
 from tests.process_helpers import run_c4tui
 
 AGENT = f"kaggle:{CENTRE_AGENT}"
@@ -31,16 +32,7 @@ def engine(*options: str) -> tuple[str, str]:
 
 def running(mark: str) -> list[int]:
     """The processes whose command line holds ``mark`` (zombies not counted)."""
-    found = []
-    for cmdline in Path("/proc").glob("[0-9]*/cmdline"):
-        try:
-            if mark.encode() in cmdline.read_bytes():
-                state = (cmdline.parent / "stat").read_text().rsplit(")", 1)[1].split()[0]
-                if state != "Z":
-                    found.append(int(cmdline.parent.name))
-        except (OSError, IndexError):
-            continue  # gone while we looked
-    return found
+    return processes_naming(mark)
 
 
 async def until_none_run(mark: str, seconds: float = 10.0) -> bool:

@@ -8,6 +8,7 @@ import signal
 import subprocess
 import sys
 import time
+from collections.abc import Mapping
 from pathlib import Path
 
 import pytest
@@ -16,20 +17,38 @@ from tests.net.lobby_client import LobbyClient
 from tests.net.raw_client import play_whole_game
 
 
-def start(log: Path, *options: str) -> tuple[subprocess.Popen[bytes], int]:
+def start(
+    log: Path, *options: str, env: Mapping[str, str] | None = None
+) -> tuple[subprocess.Popen[bytes], int]:
+    """``c4tui serve`` on a free port with ``options`` (and ``env``), its log in ``log``: the
+    process and its port, once it listens."""
     handle = log.open("w")
     process = subprocess.Popen(
         [sys.executable, "-m", "c4tui", "serve", "--port", "0", "--idle-timeout", "5", *options],
         stderr=handle,
         stdin=subprocess.DEVNULL,
+        env=env,
     )
-    for _ in range(200):
+    for _ in range(600):  # an outside program as --ai is tried first: slow on a loaded machine
         match = re.search(r"listening on 127\.0\.0\.1:(\d+)", log.read_text())
         if match:
             return process, int(match.group(1))
+        if process.poll() is not None:
+            break
         time.sleep(0.05)
     process.kill()
-    raise AssertionError("the server did not start: " + log.read_text())
+    raise AssertionError(f"the server did not start ({process.wait()}): " + log.read_text())
+
+
+def stopped(process: subprocess.Popen[bytes]) -> int:
+    """End the server ``process`` with SIGTERM, if it still runs: its exit status."""
+    if process.poll() is None:
+        process.send_signal(signal.SIGTERM)
+    try:
+        return process.wait(timeout=30)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        raise AssertionError("the server did not stop on SIGTERM") from None
 
 
 @pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGINT])

@@ -9,17 +9,15 @@ from pathlib import Path
 import pytest
 
 from c4tui.outside.sandbox import sandbox_problem
+from tests.needs import unavailable
+from tests.outside.helpers import commands_alive
 
 
 def need_sandbox() -> None:
     """Skip the test where no sandbox can be made (on CI, which installs bubblewrap, fail)."""
     problem = sandbox_problem()
-    if problem is None:
-        return
-    reason = f"no sandbox for outside programs here: {problem}"
-    if os.environ.get("CI"):
-        pytest.fail(reason)
-    pytest.skip(reason)
+    if problem is not None:
+        unavailable(f"no sandbox for outside programs here: {problem}")
 
 
 @pytest.fixture
@@ -53,13 +51,6 @@ def descendants(root: int) -> list[int]:
 
 def processes_naming(marker: str) -> list[int]:
     """Live processes whose command line holds ``marker`` (a test's program, wherever it is)."""
-    found = []
-    for cmdline in Path("/proc").glob("[0-9]*/cmdline"):
-        try:
-            words = cmdline.read_bytes()
-            state = (cmdline.parent / "stat").read_text().rsplit(")", 1)[1].split()[0]
-        except (OSError, IndexError):
-            continue
-        if marker.encode() in words and state != "Z" and int(cmdline.parent.name) != os.getpid():
-            found.append(int(cmdline.parent.name))
-    return found
+    return [
+        pid for pid, command in commands_alive().items() if marker in command and pid != os.getpid()
+    ]

@@ -119,6 +119,9 @@ def test_a_crashing_and_a_cheating_engine_lose_only_their_own_games(tmp_path: Pa
         loser = game["yellow"] if game["result"] == "red" else game["red"]
         expected = {"crashy": "crash", "cheat": "illegal"}.get(loser, "four")
         assert game["reason"] == expected
+        if loser == "crashy":  # the failure's whole text, its last words included
+            assert game["detail"].startswith("crashy lost by crash: exited with status 3")
+            assert "something broke at move 3" in game["detail"]
     assert "something broke at move 3" in (out / "logs" / "crashy.log").read_text()
 
 

@@ -1,0 +1,78 @@
+"""The sandbox's whole command line, printed and read: what a program may see, and nothing else.
+
+(``pytest -s`` shows it.) The hostile programs of ``test_hostile.py`` attack the real one;
+this reads it as a reviewer would.
+"""
+
+from __future__ import annotations
+
+import shlex
+from pathlib import Path
+
+from c4tui.outside.bounds import Bounds
+from c4tui.outside.confinement import Confinement
+from c4tui.outside.sandbox import Grant, Launch, bwrap_command, runtime_grants
+
+LAUNCH = Launch(
+    ("/bin/sh", "-c", "exec python3 /program/deep.py"),
+    (Grant(Path("/home/ann/class/deep.py"), "/program/deep.py"),),
+)
+
+
+def options(command: list[str], name: str) -> list[tuple[str, ...]]:
+    """Each use of option ``name`` in ``command``, with the arguments it takes."""
+    takes = {"--setenv": 2, "--ro-bind": 2, "--symlink": 2, "--tmpfs": 1, "--size": 1}
+    return [
+        tuple(command[index + 1 : index + 1 + takes.get(name, 0)])
+        for index, word in enumerate(command[: command.index("--")])
+        if word == name
+    ]
+
+
+def test_every_namespace_is_new_and_the_program_dies_with_c4tui() -> None:
+    command = bwrap_command("bwrap", LAUNCH, tmp_bytes=1 << 30)
+    print(shlex.join(command))
+    for isolation in (
+        "--unshare-user",
+        "--unshare-pid",
+        "--unshare-ipc",
+        "--unshare-uts",
+        "--unshare-net",
+        "--die-with-parent",
+        "--new-session",
+        "--clearenv",
+    ):
+        assert isolation in command
+    assert command[command.index("--cap-drop") + 1] == "ALL"
+    assert command[command.index("--") + 1 :] == list(LAUNCH.argv)
+
+
+def test_it_sees_only_the_runtime_and_its_own_files_read_only() -> None:
+    command = bwrap_command("bwrap", LAUNCH, tmp_bytes=1 << 30)
+    assert "--bind" not in command and "--dev-bind" not in command  # nothing writable of the host
+    seen = {inside for _, inside in options(command, "--ro-bind")}
+    granted = {grant.inside for grant in (*runtime_grants(), *LAUNCH.grants)}
+    links = {inside for _, inside in options(command, "--symlink")}
+    assert seen | links == granted
+    assert ("/home/ann/class/deep.py", "/program/deep.py") in options(command, "--ro-bind")
+    assert not any(inside in ("/", "/home", "/root", "/etc", "/tmp") for inside in seen)
+    assert {("/tmp",), ("/program",)} <= set(options(command, "--tmpfs"))  # its own, thrown away
+    assert command.index("--remount-ro") > max(i for i, w in enumerate(command) if w == "--ro-bind")
+
+
+def test_its_environment_is_fresh_and_holds_no_secret_of_c4tuis() -> None:
+    confinement = Confinement(Bounds(memory_mb=1024), sandboxed=True)
+    try:
+        words = confinement.arguments(LAUNCH).decode().split("\0")
+        variables = {
+            words[index + 1]: words[index + 2]
+            for index, word in enumerate(words)
+            if word == "--setenv"
+        }
+        started_with = confinement.environment()
+    finally:
+        confinement.remove()
+    assert set(variables) == {"PATH", "HOME", "LANG", "PYTHONPATH", "JAVA_TOOL_OPTIONS"}
+    assert variables["HOME"] == "/tmp"
+    assert variables["JAVA_TOOL_OPTIONS"] == "-XX:MaxRAM=1024m"  # a JVM sizes itself to it
+    assert set(started_with) == {"PATH", "LANG"}  # bubblewrap's own init is started so

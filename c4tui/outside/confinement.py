@@ -295,17 +295,33 @@ class Confinement:
         return Path(launch.cwd) if launch.cwd else self.folder
 
     def exceeded(self) -> str | None:
-        """The bound the program ran into, in words (``used more than 1024 MB``); None if none."""
-        memory = self.cgroups.get("memory")
-        if memory is not None and self.bounds.memory_mb is not None:
-            kills = _counter(memory / "memory.events", "oom_kill")
-            kills += _counter(memory / "memory.oom_control", "oom_kill")
-            if kills:
-                return f"used more than {self.bounds.memory_mb} MB (all its processes together)"
+        """The bound a program that stopped ran into, in words; None if none.
+
+        Its memory (``used more than 1024 MB``), else its processes (``tried to run
+        more than 256``): a crash after a refused fork is said so.
+        """
+        memory = self.memory_exceeded()
+        if memory is not None:
+            return memory
         pids = self.cgroups.get("pids")
         if pids is not None and _counter(pids / "pids.events", "max"):
             return f"tried to run more than {self.bounds.processes} processes and threads"
         return None
+
+    def memory_exceeded(self) -> str | None:
+        """``used more than 1024 MB …`` once the kernel killed one of its processes for memory.
+
+        Unlike a refused fork (the bound held), that is over the bound: it loses even
+        when it plays on.
+        """
+        memory = self.cgroups.get("memory")
+        if memory is None or self.bounds.memory_mb is None:
+            return None
+        kills = _counter(memory / "memory.events", "oom_kill")
+        kills += _counter(memory / "memory.oom_control", "oom_kill")
+        if not kills:
+            return None
+        return f"used more than {self.bounds.memory_mb} MB (all its processes together)"
 
     async def release(self) -> None:
         """End whatever is left in the cgroups (what left the process group too), then clean up.

@@ -107,9 +107,9 @@ class OutsideProcess:
                 os.close(reading)
         return cls(process, confinement, stderr_log, exchange_log)
 
-    def exceeded(self) -> str | None:
-        """The bound the program ran into, in words, even if it plays on (a child killed)."""
-        return self._confinement.exceeded()
+    def memory_exceeded(self) -> str | None:
+        """Its memory bound, in words, once it went over it, even playing on (a child killed)."""
+        return self._confinement.memory_exceeded()
 
     @property
     def pid(self) -> int:

@@ -167,8 +167,8 @@ class ProgramChooser(ABC):
             raise
 
     def _check_bounds(self) -> None:
-        """A program that ran into a bound loses, even when it plays on (only a child killed)."""
-        bound = None if self._process is None else self._process.exceeded()
+        """A program over its memory loses, even when it plays on (only a child was killed)."""
+        bound = None if self._process is None else self._process.memory_exceeded()
         if bound is not None:
             raise OutsideFailure(FailureKind.CRASH, bound)
 

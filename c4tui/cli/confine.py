@@ -9,6 +9,9 @@ Only the options are declared here; ``outside`` loads when a program is run.
 from __future__ import annotations
 
 import argparse
+import os
+import sys
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from c4tui.cli.types import number_from, usage_error
@@ -58,8 +61,9 @@ def add_confinement_options(parser: argparse.ArgumentParser) -> None:
     group.add_argument(
         "--unconfined",
         action="store_true",
-        help="run the programs without the sandbox, where none can be had: they can then "
-        "read and change your files and reach the network (at your own risk)",
+        help="run the programs without the sandbox, even where one can be had, for a machine "
+        "without bubblewrap: they can then read and change your files and reach the network "
+        "(at your own risk; said again as it starts)",
     )
 
 
@@ -81,9 +85,33 @@ def limits_from(args: argparse.Namespace, command: str, *, runs_programs: bool) 
                 f"other people's programs run only in a sandbox, and none can be made here "
                 f"({problem}); or pass --unconfined to run them without one, at your own risk",
             )
+    if runs_programs and args.unconfined:
+        print(
+            f"c4tui {command}: warning: --unconfined: the programs run without the sandbox, "
+            "able to read and change your files and to reach the network",
+            file=sys.stderr,
+            flush=True,
+        )
+    if args.python is not None:
+        _check_python(args.python, command, sandboxed=not args.unconfined)
     return Limits(
         memory_mb=args.memory or DEFAULT_MEMORY_MB,
         processes=args.processes or DEFAULT_PROCESSES,
         sandboxing=Sandboxing.OFF if args.unconfined else Sandboxing.REQUIRED,
         python=args.python,
     )
+
+
+def _check_python(python: str, command: str, *, sandboxed: bool) -> None:
+    """``--python`` names an interpreter that runs, and that the sandbox shows (a usage error)."""
+    from c4tui.outside.sandbox import visible_in_sandbox  # noqa: PLC0415
+
+    path = Path(python)
+    if not path.is_absolute() or not path.is_file() or not os.access(path, os.X_OK):
+        usage_error(command, f"--python {python}: not a program (give its absolute path)")
+    if sandboxed and not visible_in_sandbox(path):
+        usage_error(
+            command,
+            f"--python {python}: the sandbox does not show it (give one under /usr or in "
+            "c4tui's own Python's folders)",
+        )

@@ -111,7 +111,7 @@ def _played(
         print(f"c4tui tournament: cannot go on: {error}", file=sys.stderr)
         return CANNOT_GO_ON
     assert state.keeper is not None  # the games were played
-    print(final_report(state.keeper.standings()), file=out)
+    print(final_report(state.keeper.standings(), terminal_width(out)), file=out)
     _say_where(setup.folder, logs, out)
     return 0
 
@@ -223,6 +223,11 @@ async def _new_plan(setup: Setup, pool: SearchPool) -> Plan:
     return plan
 
 
+def terminal_width(out: TextIO) -> int | None:
+    """The terminal's columns when ``out`` is one (the table fits them); None for a file."""
+    return shutil.get_terminal_size().columns if out.isatty() else None
+
+
 def _say_interrupted(progress: _Progress, folder: Path | None, out: TextIO) -> None:
     """After Ctrl-C: how far it got, the table so far, and how to go on."""
     keeper = progress.keeper
@@ -231,7 +236,7 @@ def _say_interrupted(progress: _Progress, folder: Path | None, out: TextIO) -> N
     else:
         print(f"\nInterrupted: {len(keeper.finished)} of {progress.total} games played.", file=out)
     if keeper is not None and keeper.finished:
-        print(final_report(keeper.standings()), file=out)
+        print(final_report(keeper.standings(), terminal_width(out)), file=out)
     if folder is not None and (folder / PLAN_FILE).exists():
         print(
             f"The finished games are kept in {folder}; the games under way were abandoned.",

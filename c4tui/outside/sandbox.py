@@ -263,6 +263,11 @@ def _free_name(name: str, taken: set[str]) -> str:
     return candidate
 
 
+def visible_in_sandbox(path: Path) -> bool:
+    """True for a host path a sandboxed program sees at the same place (the runtime's)."""
+    return _in_runtime(path)
+
+
 def _in_runtime(path: Path) -> bool:
     """True for a path the runtime grants already show at the same place (``/usr/bin/python3``)."""
     resolved = path.resolve()

@@ -53,6 +53,6 @@ class PlainReporter:
         """Nothing to tidy."""
 
 
-def final_report(table: Sequence[Standing]) -> str:
-    """The standings as printed at the end, in either mode."""
-    return plain_table(table)
+def final_report(table: Sequence[Standing], width: int | None = None) -> str:
+    """The standings as printed at the end, in either mode (``width``: a terminal's)."""
+    return plain_table(table, width)

@@ -132,7 +132,7 @@ class Runner:
         options = self.plan.options
         opening = self.plan.openings[game.opening]
         start = GameState.new(options.columns, options.rows, self.plan.rules).play_all(opening)
-        lost = self.unstarted_loss(game, start, opening)
+        lost = self.unstarted_loss(game, opening)
         if lost is not None:
             return lost
         seconds = options.movetime / 1000
@@ -151,19 +151,23 @@ class Runner:
             await driver.close()
         return result_of(game, driver, seats, opening)
 
-    def unstarted_loss(
-        self, game: ScheduledGame, start: GameState, opening: tuple[Move, ...]
-    ) -> GameResult | None:
+    def unstarted_loss(self, game: ScheduledGame, opening: tuple[Move, ...]) -> GameResult | None:
         """The game lost by a player that did not start, without playing it (None: play it).
 
-        Were both such, the one to move after the opening would fail first: it loses.
+        Were both such, neither beats the other: the game is a draw that counts the
+        failure against both (a win for either would reward a program that never ran).
         """
-        mover, other = (
-            (game.red, game.yellow) if start.turn is Player.RED else (game.yellow, game.red)
-        )
-        loser = next((name for name in (mover, other) if name in self._unstarted), None)
-        if loser is None:
+        failed = [name for name in (game.red, game.yellow) if name in self._unstarted]
+        if not failed:
             return None
+        if len(failed) == 2:
+            failure = self._unstarted[game.red]
+            detail = "neither player started before the games: " + "; ".join(
+                f"{name}: {self._unstarted[name]}" for name in failed
+            )
+            reason = FAILURE_REASONS[failure.kind]
+            return GameResult(game.red, game.yellow, opening, opening, Outcome.DRAW, reason, detail)
+        loser = failed[0]
         failure = self._unstarted[loser]
         detail = f"{loser} lost by {failure} (it did not start before the games)"
         winner = Player.YELLOW if loser == game.red else Player.RED

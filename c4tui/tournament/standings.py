@@ -87,6 +87,13 @@ class Played:
             return None
         return self.yellow if self.outcome is Outcome.RED else self.red
 
+    def failed_by(self, name: str) -> bool:
+        """True when ``name`` failed in this game: it lost by a failure, or both failed (a draw)."""
+        if self.reason not in FAILURES:
+            return False
+        both = self.outcome is Outcome.DRAW and name in (self.red, self.yellow)
+        return self.loser() == name or both
+
 
 class ReviewedMistake(Protocol):
     """One of a player's costliest mistakes, as the solver's review (``review.py``) gives it."""
@@ -210,7 +217,7 @@ def _standing(name: str, games: Sequence[Played], elo: float, review: Review | N
     own = _of(name, games)
     points = [game.score_of(name) for game in own]
     failures = {
-        reason: sum(1 for game in own if game.reason is reason and game.loser() == name)
+        reason: sum(1 for game in own if game.reason is reason and game.failed_by(name))
         for reason in FAILURES
     }
     return Standing(

@@ -93,7 +93,7 @@ def compact(
 ) -> tuple[tuple[str, ...], list[tuple[str, ...]]]:
     """The table in fewer, narrower columns: short heads, the failures added up in one.
 
-    For a narrow terminal's live view (60 columns); the final table keeps them all.
+    For a narrow terminal (60 columns): the live view, and the final table there.
     """
     first = heads.index(HEADERS[-len(FAILURES)])  # the failures' first column
 
@@ -117,10 +117,20 @@ def mistakes_lines(table: Sequence[Standing]) -> list[str]:
     return lines
 
 
-def plain_table(table: Sequence[Standing]) -> str:
-    """The standings as aligned plain text (names left, numbers right), mistakes below."""
-    heads = headers(table)
-    body = rows(table)
+def plain_table(table: Sequence[Standing], width: int | None = None) -> str:
+    """The standings as aligned plain text (names left, numbers right), mistakes below.
+
+    Past ``width`` columns (a narrow terminal's) in the compact columns of the live view.
+    """
+    heads, body = headers(table), rows(table)
+    text = _aligned(heads, body)
+    if width is not None and max(map(len, text)) > width:
+        text = _aligned(*compact(heads, body))
+    return "\n".join([*text, *mistakes_lines(table)])
+
+
+def _aligned(heads: Sequence[str], body: Sequence[Sequence[str]]) -> list[str]:
+    """The heads and rows as lines, each column as wide as its widest cell."""
     widths = [max(len(row[column]) for row in (heads, *body)) for column in range(len(heads))]
 
     def line(cells: Sequence[str]) -> str:
@@ -131,7 +141,7 @@ def plain_table(table: Sequence[Standing]) -> str:
             for column, (cell, width) in enumerate(zip(cells, widths, strict=True))
         ).rstrip()
 
-    return "\n".join([line(heads), *(line(row) for row in body), *mistakes_lines(table)])
+    return [line(heads), *(line(row) for row in body)]
 
 
 def game_line(result: GameResult, done: int, total: int) -> str:

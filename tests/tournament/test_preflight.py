@@ -96,3 +96,24 @@ def test_a_program_that_never_shakes_hands_loses_its_games_unstarted(tmp_path: P
     (record, *_) = sorted((out / "games").glob("*.c4g"))
     assert "silent lost by time: " in record.read_text(encoding="utf-8")
     assert "(it did not start before the games)" in record.read_text(encoding="utf-8")
+
+
+@pytest.mark.usefixtures("sandbox")
+def test_two_programs_that_never_start_draw_and_each_has_the_failure(tmp_path: Path) -> None:
+    """Neither is rewarded with a win it never played for; the table counts both failures."""
+    out = tmp_path / "out"
+    run = run_c4tui(
+        "tournament", f"mute=engine:{engine_command('--no-hello')}",
+        f"gone=engine:{engine_command('--exit-at-start')}", "--games", "2",
+        "--seed", "3", "--out", str(out),
+        timeout=TOURNAMENT_SECONDS,
+    )  # fmt: skip
+    assert run.returncode == 0, run.stderr
+    results = json.loads((out / "results.json").read_text(encoding="utf-8"))
+    for game in results["games"]:
+        assert game["result"] == "draw" and game["reason"] in ("time", "crash")
+        assert game["detail"].startswith("neither player started before the games: ")
+    players = {player["name"]: player for player in results["players"]}
+    for name in ("mute", "gone"):  # (under the red player's failure, the game's reason)
+        assert sum(players[name]["failures"].values()) == 2
+        assert players[name]["wins"] == 0 and players[name]["score"] == 1

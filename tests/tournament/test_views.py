@@ -99,3 +99,13 @@ def test_the_live_view_fits_60_columns_and_says_when_the_games_should_be_done() 
     assert cells["crashy"] == ["2", "0", "0", "2", "0", "-inf", "2", "-"]
     assert any(name.startswith("xxxxxxxx") and name.endswith("…") for name in cells)
     assert any(line.startswith("[1/12] medium - crashy 1-0") for line in lines)
+
+
+def test_the_final_table_takes_the_compact_columns_where_the_full_ones_do_not_fit() -> None:
+    games = [Played("a-rather-long-name", "bob", Outcome.RED, Reason.CRASH)] * 3
+    table = standings(["a-rather-long-name", "bob"], games)
+    full, narrow = plain_table(table).splitlines(), plain_table(table, 60).splitlines()
+    assert max(map(len, full)) > 60 and "Illegal" in full[0]
+    assert max(map(len, narrow)) <= 60 and narrow[0].endswith("Fail")
+    assert narrow[2].split()[-1] == "3"  # bob's three crashes, added up
+    assert plain_table(table, 200) == plain_table(table)  # room enough: every column

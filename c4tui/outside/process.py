@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import os
+import re
 import signal
 import time
 from collections import deque
@@ -31,6 +32,8 @@ LOG_LIMIT_BYTES = 1 << 20
 #: Lines of standard output kept unread at most; past them lines are dropped and counted.
 MAX_WAITING_LINES = 1000
 _CHUNK = 65536
+#: What a log shows escaped: the control characters but tab and newline (ESC above all).
+_CONTROLS = re.compile(rb"[\x00-\x08\x0b-\x1f\x7f]|\xc2[\x80-\x9f]")
 #: What stands in the queue of lines for a line past the limit, and for the end.
 _TOO_LONG, _ENDED = object(), object()
 
@@ -74,8 +77,11 @@ class OutsideProcess:
         sandboxed: bool,
         stderr_log: Path | None = None,
         exchange_log: Path | None = None,
+        label: str = "",
     ) -> OutsideProcess:
         """Start ``launch`` within ``bounds`` (in its sandbox), in a process group of its own.
+
+        ``label`` (``game 3``) heads what this start writes in ``stderr_log``.
 
         Raises OutsideFailure (crash) if it cannot start.
         """
@@ -105,7 +111,10 @@ class OutsideProcess:
         finally:
             if sandboxed:
                 os.close(reading)
-        return cls(process, confinement, stderr_log, exchange_log)
+        started = cls(process, confinement, stderr_log, exchange_log)
+        if stderr_log is not None and label:
+            started.note(f"[c4tui: started for {label}, pid {process.pid}]")
+        return started
 
     def memory_exceeded(self) -> str | None:
         """Its memory bound, in words, once it went over it, even playing on (a child killed)."""
@@ -253,9 +262,16 @@ class OutsideProcess:
         if partial.strip():
             self._tail.append(_shown(partial))
 
-    def _write_log(self, chunk: bytes) -> None:
+    def note(self, line: str) -> None:
+        """A line of c4tui's own in the standard error log (where a start begins)."""
+        self._write_log(f"{line}\n".encode(), raw=True)
+
+    def _write_log(self, chunk: bytes, *, raw: bool = False) -> None:
+        """Append ``chunk`` to the log, its control characters made visible (``cat`` is safe)."""
         if self._log is None or self._logged >= LOG_LIMIT_BYTES:
             return
+        if not raw:
+            chunk = _CONTROLS.sub(lambda found: b"\\x%02x" % found[0][-1], chunk)
         kept = chunk[: LOG_LIMIT_BYTES - self._logged]
         self._logged += len(kept)
         with self._log.open("ab") as log:

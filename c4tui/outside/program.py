@@ -59,6 +59,7 @@ class Limits:
             None: only its last lines are kept, to say why it crashed.
         exchange_log: a file the protocol's lines are appended to (``> sent``,
             ``< received``), for its author to debug; None: not kept.
+        label: what each start of it is for (``game 3``), a header in ``stderr_log``.
         python: the interpreter that runs a Kaggle agent, as its sandbox sees it
             (None: c4tui's own).
         overage: seconds a Kaggle agent may go past its moves' times in a game
@@ -72,6 +73,7 @@ class Limits:
     margin: float = TIME_MARGIN
     stderr_log: Path | None = None
     exchange_log: Path | None = None
+    label: str = ""
     python: str | None = None
     overage: float = KAGGLE_OVERAGE_SECONDS
 
@@ -196,6 +198,7 @@ class ProgramChooser(ABC):
             sandboxed=sandboxed,
             stderr_log=limits.stderr_log,
             exchange_log=limits.exchange_log,
+            label=limits.label,
         )
 
     def _patience(self, seconds: float) -> tuple[float, str]:

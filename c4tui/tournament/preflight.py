@@ -50,8 +50,13 @@ async def try_each_program(
 
     async def first_move(player: Entrant) -> tuple[OutsideFailure | None, str | None]:
         """Its failure to start (None: it started), and the warning to give (None: none)."""
-        log = log_path(logs, player.name)
-        chooser = chooser_for(player.spec, limits=replace(limits, stderr_log=log))
+        tried = replace(
+            limits,
+            stderr_log=log_path(logs, player.name),
+            exchange_log=logs / f"{player.name}.preflight.exchange",
+            label="the try before the games",
+        )
+        chooser = chooser_for(player.spec, limits=tried)
         async with room:
             try:
                 if isinstance(chooser, ProgramChooser):

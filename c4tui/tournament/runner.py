@@ -101,6 +101,7 @@ class Runner:
             self._limits,
             stderr_log=log_path(self._logs, name),
             exchange_log=exchange_path(self._logs, name, game.number),
+            label=f"game {game.number}",
         )
         return chooser_for(self._entrants[name].spec, pool=self._pool, seed=seed, limits=limits)
 

@@ -125,7 +125,8 @@ def test_what_a_program_writes_neither_freezes_nor_fools_c4tui(arena: Arena) -> 
         assert "flood: sending 200000 bytes without a newline" in said
         assert "into []" not in said  # the agent found the runner's answer pipe
         assert_lost_all_by(arena.out, flood, ("illegal", "malformed"))
-    assert "\x1b]0;pwned" in (arena.out / "logs" / "escape.log").read_text()  # its own log
+    log = (arena.out / "logs" / "escape.log").read_text()  # its own log: kept, made safe to cat
+    assert "\\x1b]0;pwned" in log and not CONTROL.search(log)
     assert_lost_all_by(arena.out, "escape", ("crash",))
     assert_unharmed(arena.out, "honest")
     shown = {"stdout": run.stdout, "stderr": run.stderr}

@@ -92,7 +92,6 @@ def test_a_program_that_never_shakes_hands_loses_its_games_unstarted(tmp_path: P
     assert logged.startswith("[c4tui: started for the try before the games, pid ")
     exchange = (out / "logs" / "silent.preflight.exchange").read_text()
     assert exchange.startswith("> c4e\n")  # what it was sent, for its author (it said nothing)
-    )
     games = json.loads((out / "results.json").read_text(encoding="utf-8"))["games"]
     assert len(games) == 4
     for game in games:  # each lost by that failure, from its opening, as the table counts it

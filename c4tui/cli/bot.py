@@ -13,6 +13,7 @@ from c4tui.cli.confine import add_confinement_options, limits_from
 from c4tui.cli.tls import add_tls_options, client_tls
 from c4tui.cli.types import positive_count, server_address, usage_error, username
 from c4tui.engine import Rules
+from c4tui.match.backends.program import KAGGLE_SUBMISSIONS
 from c4tui.protocols.names import PASSWORD_RULE, valid_password
 from c4tui.protocols.terms import Game, Terms, parse_game, parse_terms
 
@@ -79,9 +80,9 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     )
     choosers.add_argument(
         "--kaggle",
-        metavar="FILE",
-        help="a Kaggle ConnectX agent file (its last function is the agent); it plays "
-        "classic rules only, so the bot declines Pop Out challenges",
+        metavar="AGENT",
+        help=f"a Kaggle ConnectX agent ({KAGGLE_SUBMISSIONS}; the last function of its file "
+        "is the agent); it plays classic rules only, so the bot declines Pop Out challenges",
     )
     _add_game_options(bot)
     add_confinement_options(bot)

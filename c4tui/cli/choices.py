@@ -13,6 +13,7 @@ from c4tui.match.backends import ComputerBackend, PersonBackend, ProgramBackend
 from c4tui.match.backends.computer import LEVEL_OPTION
 from c4tui.match.backends.program import (
     DEFAULT_MOVE_SECONDS,
+    KAGGLE_SUBMISSIONS,
     MOVE_SECONDS_OPTION,
     PROGRAM_OPTION,
     parse_move_seconds,
@@ -45,7 +46,7 @@ def program_or_level(text: str, others: str) -> str:
     if text.endswith(".py") and ":" not in text:  # a bare agent file, as the tournament takes
         text = f"kaggle:{text}"
     if text.partition(":")[0] not in ("engine", "kaggle"):
-        forms = f"{others} ({', '.join(LEVELS)}), engine:COMMAND or kaggle:FILE.py"
+        forms = f"{others} ({', '.join(LEVELS)}), engine:COMMAND or kaggle:AGENT"
         raise argparse.ArgumentTypeError(f"{text!r} will not do: give {forms}")
     try:
         return parse_program(text)
@@ -72,8 +73,8 @@ def add_opponent_options(
         metavar="OPPONENT",
         help=f"{PersonBackend.key}: two players take turns at this keyboard (the default); "
         f"{', '.join(LEVELS)}: the computer at that level; engine:COMMAND: a program "
-        "speaking the engine protocol; kaggle:FILE.py: a Kaggle ConnectX agent "
-        "(classic rules only)",
+        f"speaking the engine protocol; kaggle:AGENT: a Kaggle ConnectX agent "
+        f"({KAGGLE_SUBMISSIONS}; classic rules only)",
     )
     parser.add_argument(
         "--seconds",

@@ -14,7 +14,7 @@ from c4tui.cli.choices import LEVELS, move_seconds, program_or_level
 from c4tui.cli.confine import add_confinement_options, limits_from
 from c4tui.cli.types import listening_port, number_from, positive_count, seconds, usage_error
 from c4tui.match.backends.computer import LEVEL_OPTION
-from c4tui.match.backends.program import DEFAULT_MOVE_SECONDS
+from c4tui.match.backends.program import DEFAULT_MOVE_SECONDS, KAGGLE_SUBMISSIONS
 from c4tui.net.address import DEFAULT_PORT
 from c4tui.protocols.limits import DEFAULT_IDLE_TIMEOUT, MAX_ROOMS
 from c4tui.server.limits import (
@@ -83,9 +83,9 @@ def _add_listening_options(serve: argparse.ArgumentParser) -> None:
         default=LEVEL_OPTION.default_value(),
         metavar="AI",
         help=f"the AI the server plays with: a level ({', '.join(LEVELS)}), engine:COMMAND "
-        "(a program speaking the engine protocol) or kaggle:FILE.py (a Kaggle ConnectX "
-        "agent: classic games only); each game gets its own process of a program, "
-        "tried once at start-up; default %(default)s",
+        f"(a program speaking the engine protocol) or kaggle:AGENT (a Kaggle ConnectX "
+        f"agent, {KAGGLE_SUBMISSIONS}: classic games only); each game gets its own process "
+        "of a program, tried once at start-up; default %(default)s",
     )
     serve.add_argument(
         "--seconds",

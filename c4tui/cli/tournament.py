@@ -12,6 +12,7 @@ from pathlib import Path
 from c4tui.cli.confine import add_confinement_options
 from c4tui.cli.types import board_size, number_from, positive_count, signed_number
 from c4tui.engine import Rules
+from c4tui.match.backends.program import KAGGLE_SUBMISSIONS
 
 #: ``--movetime``'s range in milliseconds (a program gets its fixed margin on top).
 MOVETIME_RANGE = (50, 600_000)
@@ -30,7 +31,8 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "plays an illegal move loses that game only. With --out DIR every game is saved, with "
         "DIR/results.json after every game; Ctrl-C stops, and --resume DIR plays the rest.",
         epilog="PLAYER is a level (random, easy, medium, hard, perfect), engine:COMMAND (a "
-        "program speaking the engine protocol) or kaggle:FILE.py (a ConnectX agent), with "
+        f"program speaking the engine protocol) or kaggle:AGENT (a ConnectX agent: "
+        f"{KAGGLE_SUBMISSIONS}; a bare FILE.py or FILE.tar.gz is one too), with "
         "NAME= in front to name it: ann=kaggle:ann.py. NAME is 1 to 32 of A-Z, a-z, 0-9, _, "
         ". and - (no space, no slash: it names the player's log and game files); the first = "
         "ends it, unless a : comes before it (engine:./deep --depth=8 has no NAME). Players "
@@ -41,7 +43,7 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "players",
         nargs="*",
         metavar="PLAYER",
-        help="two or more: a level, engine:COMMAND or kaggle:FILE.py, with NAME= to name it",
+        help="two or more: a level, engine:COMMAND or kaggle:AGENT, with NAME= to name it",
     )
     tournament.add_argument(
         "--gauntlet",

@@ -29,9 +29,13 @@ NAME_RULES = (
 )
 #: How a Kaggle agent given bare (no ``kaggle:``) ends: ``class/*.py`` as the shell lists it.
 BARE_AGENT_SUFFIXES = (".py", ".tar.gz")
-_WANTS = {"engine": "the command that starts the program", "kaggle": "the agent's .py file"}
+_WANTS = {
+    "engine": "the command that starts the program",
+    "kaggle": "the agent (a .py file, a folder with main.py, or a .tar.gz)",
+}
 EXPECTED = (
-    f"engine:COMMAND, kaggle:FILE.py or a level ({', '.join(LEVEL_NAMES)}), optionally NAME= first"
+    f"engine:COMMAND, kaggle:AGENT (a .py file, a folder with main.py or a .tar.gz) or a "
+    f"level ({', '.join(LEVEL_NAMES)}), optionally NAME= first"
 )
 
 

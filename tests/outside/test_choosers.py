@@ -81,10 +81,13 @@ def test_player_specs_name_each_kind(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("spec", "says"),
     [
-        ("grandmaster", "is not a player: give engine:COMMAND, kaggle:FILE.py or a level"),
+        ("grandmaster", "is not a player: give engine:COMMAND, kaggle:AGENT"),
         ("engine:", "engine: needs the command that starts the program after the colon"),
         ("engine:   ", "engine: needs the command"),
-        ("kaggle:", "kaggle: needs the agent's .py file after the colon"),
+        (
+            "kaggle:",
+            r"kaggle: needs the agent \(a \.py file, a folder with main\.py, or a \.tar\.gz\)",
+        ),
         ("kaggle:no_such_agent.py", "there is no file 'no_such_agent.py'"),
         ("name=", "is not a player"),
         ("", "is not a player"),

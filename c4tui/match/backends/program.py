@@ -25,7 +25,12 @@ if TYPE_CHECKING:
 #: Seconds a program has for each move unless told otherwise (the tournament's default too).
 DEFAULT_MOVE_SECONDS = 1.0
 #: What the player option holds: the forms of an outside program.
-PROGRAM_FORMS = "engine:COMMAND (a program speaking the engine protocol) or kaggle:FILE.py"
+#: What a Kaggle agent is given as: what Kaggle takes as a submission.
+KAGGLE_SUBMISSIONS = "a .py file, a folder with main.py, or a .tar.gz with main.py"
+PROGRAM_FORMS = (
+    "engine:COMMAND (a program speaking the engine protocol) or kaggle:AGENT "
+    f"(a Kaggle ConnectX agent: {KAGGLE_SUBMISSIONS})"
+)
 
 
 def parse_program(text: str) -> str:

@@ -119,7 +119,9 @@ class KaggleChooser(ProgramChooser):
             files = sorted(self._folder.iterdir())
         else:  # one file: only it, not the folder of classmates' files it lies in
             files = [self._folder / self._main]
-        grants = tuple(Grant(file, f"{AGENT_FOLDER}/{file.name}") for file in files)
+        grants = tuple(
+            Grant(file, f"{AGENT_FOLDER}/{file.name}", link=file.is_symlink()) for file in files
+        )
         argv = (self._python, _RUNNER, f"{AGENT_FOLDER}/{self._main}", *seed)
         return Launch(argv, grants, AGENT_FOLDER)  # its files read-only in a folder it may write
 

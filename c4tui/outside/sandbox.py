@@ -58,10 +58,16 @@ _ETC_GRANTS = (
 
 @dataclass(frozen=True)
 class Grant:
-    """A file or folder of the host a program may read, and where it sees it."""
+    """A file or folder of the host a program may read, and where it sees it.
+
+    ``link``: a symbolic link, made again inside as a link (its target read there, in
+    the sandbox's own view), never followed on the host: a link in a submission must
+    not bring in the file it points at (``key -> /root/.ssh/id_rsa``).
+    """
 
     host: Path
     inside: str
+    link: bool = False
 
 
 @dataclass(frozen=True)
@@ -151,12 +157,8 @@ def _size(tmp_bytes: int | None) -> list[str]:
 
 
 def _bind(grant: Grant) -> list[str]:
-    """Read-only; a link of the root (``/bin`` → ``usr/bin``) stays a link."""
-    if (
-        grant.host.is_symlink()
-        and str(grant.host) == grant.inside
-        and grant.inside in _RUNTIME_ROOTS
-    ):
+    """Read-only; a link stays a link (``/bin`` → ``usr/bin``, a submission's own)."""
+    if grant.link:
         return ["--symlink", os.readlink(grant.host), grant.inside]
     return ["--ro-bind", str(grant.host), grant.inside]
 
@@ -167,7 +169,10 @@ def runtime_grants() -> tuple[Grant, ...]:
     paths = [Path(root) for root in _RUNTIME_ROOTS if os.path.lexists(root)]
     for pattern in _ETC_GRANTS:
         paths += sorted(Path("/").glob(pattern.lstrip("/")))
-    grants = [Grant(path, str(path)) for path in paths]
+    grants = [
+        Grant(path, str(path), link=str(path) in _RUNTIME_ROOTS and path.is_symlink())
+        for path in paths
+    ]
     for prefix in [*_python_prefixes(), *_site_packages()]:
         if not any(prefix.is_relative_to(path) for path in paths):
             grants.append(Grant(prefix, str(prefix)))

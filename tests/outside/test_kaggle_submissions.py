@@ -145,3 +145,25 @@ async def test_the_seed_makes_an_agents_random_and_numpy_choices_repeatable(
     first, again, other = await drawn(7, "a"), await drawn(7, "b"), await drawn(8, "c")
     assert first.startswith("drawn ") and first == again
     assert other != first
+
+
+@pytest.mark.usefixtures("sandbox")
+async def test_a_link_in_a_submission_does_not_bring_in_what_it_points_at(tmp_path: Path) -> None:
+    canary = tmp_path / "canary.txt"  # outside the submission: the teacher's
+    canary.write_text("the teacher's secret")
+    folder = tmp_path / "eve"
+    folder.mkdir()
+    (folder / "secret.txt").symlink_to(canary)
+    (folder / "main.py").write_text(
+        dedent(
+            """
+            def agent(observation, configuration):
+                try:
+                    with open("secret.txt") as secret:
+                        return 6 if "secret" in secret.read() else 1
+                except OSError:
+                    return 0
+            """
+        )
+    )
+    assert await first_move(KaggleChooser(folder)) == Move.drop(0)  # a dangling link inside

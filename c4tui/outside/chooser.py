@@ -16,12 +16,15 @@ from typing import Protocol
 
 from c4tui.engine import C4Error, GameState, Move, PositionError, Rules, format_move
 from c4tui.engine.sequence import drops_reaching
+from c4tui.outside.sandbox import printable
 
 #: Seconds an answer may come after the move's time limit before it counts as too late
 #: (a process's start-up and a loaded machine's scheduling are not the player's fault).
 TIME_MARGIN = 0.5
 #: Seconds a program has to start and say it is ready (load its tables, import NumPy).
 START_SECONDS = 15.0
+#: Characters of a failure's detail kept (an agent's exception may be any length).
+MAX_DETAIL = 1000
 #: Seconds a program has to exit after ``quit`` before it is killed.
 EXIT_SECONDS = 1.0
 
@@ -43,6 +46,7 @@ class OutsideFailure(C4Error):
     """An outside player failed: ``kind`` says how, ``detail`` what it did, in words."""
 
     def __init__(self, kind: FailureKind, detail: str) -> None:
+        detail = printable(detail, MAX_DETAIL)  # a program's words: shown, never obeyed
         super().__init__(f"{kind.value}: {detail}")
         self.kind = kind
         self.detail = detail

@@ -236,8 +236,9 @@ class Confinement:
         """``launch`` started by ``limits_runner`` (cgroups joined, limits set), sandboxed.
 
         Sandboxed, bubblewrap reads its own arguments from ``args_fd`` (``arguments``
-        wrote them there), so what its command line names of the host never shows in
-        the sandbox's ``/proc/1/cmdline``.
+        wrote them there), so its command line does not show them in the sandbox's
+        ``/proc/1/cmdline`` (the mounts' sources still show in ``/proc/self/mountinfo``:
+        the paths, never what is not granted).
         """
         options: list[str] = []
         for cgroup in dict.fromkeys(self.cgroups.values()):

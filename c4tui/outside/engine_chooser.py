@@ -49,9 +49,9 @@ Game = tuple[int, int, Rules]
 A = TypeVar("A", bound=EngineAnswer)
 #: Programs that run a script: a command's name is then its script's.
 _INTERPRETERS = ("python", "pypy", "node", "ruby", "perl", "java", "env")
-#: What makes a command more than words to ``with_absolute_paths``.
 #: Endings of a script's file: such a word is a path even when no file is there.
 _SCRIPT_SUFFIXES = frozenset({".py", ".js", ".rb", ".pl", ".sh", ".jar", ".exe", ".lua"})
+#: What makes a command more than words to ``with_absolute_paths``.
 _SHELL_SYNTAX = frozenset(";&|<>()$`\\*?[]{}~#!\n")
 
 

@@ -13,14 +13,16 @@ time and its overage, something that is not a column, or a full column raise
 
 from __future__ import annotations
 
+import atexit
 import json
 import shutil
 import sys
 import tarfile
 import tempfile
 import time
-import weakref
 from collections.abc import Sequence
+from functools import cache
+from itertools import islice
 from pathlib import Path
 from typing import Any
 
@@ -47,6 +49,8 @@ KAGGLE_CONFIGURATION = {
 }
 #: An archive's unpacked size at most (it is unpacked on c4tui's machine).
 MAX_UNPACKED_BYTES = 512 * 1024 * 1024
+#: Files a submission may hold at most (an archive's members, a folder's entries).
+MAX_SUBMISSION_FILES = 1000
 _RUNNER = f"{C4TUI_FOLDER}/c4tui/outside/{Path(kaggle_runner.__file__).name}"
 
 
@@ -79,8 +83,6 @@ class KaggleChooser(ProgramChooser):
         super().__init__(name or _name_of(path), limits)
         self.path = path.resolve()
         self._folder, self._main = folder, main
-        if path.name.endswith(".tar.gz"):  # unpacked for this chooser: removed with it
-            weakref.finalize(self, shutil.rmtree, folder, True)
         self._seed = seed
         self._python = python or limits.python or sys.executable
         self._overage = self._game_overage = limits.overage if overage is None else overage
@@ -116,7 +118,11 @@ class KaggleChooser(ProgramChooser):
             argv = (self._python, kaggle_runner.__file__, str(self._folder / self._main), *seed)
             return Launch(argv, cwd=str(self._folder))
         if self._main == MAIN_FILE and self.path.suffix != ".py":  # a folder: all it holds
-            files = sorted(self._folder.iterdir())
+            files = sorted(islice(self._folder.iterdir(), MAX_SUBMISSION_FILES + 1))
+            if len(files) > MAX_SUBMISSION_FILES:
+                raise OutsideFailure(
+                    FailureKind.CRASH, f"its folder holds more than {MAX_SUBMISSION_FILES} files"
+                )
         else:  # one file: only it, not the folder of classmates' files it lies in
             files = [self._folder / self._main]
         grants = tuple(
@@ -177,14 +183,23 @@ def _submission(path: Path) -> tuple[Path, str]:
 
 
 def _unpacked(archive: Path) -> Path:
-    """``archive`` unpacked safely into a folder of its own (its chooser removes it)."""
+    """``archive`` unpacked safely, once for as long as it is unchanged (removed at exit).
+
+    Every game's chooser is made anew: the archive is unpacked for the first only.
+    """
+    found = archive.resolve().stat()
+    return _unpacked_once(archive.resolve(), found.st_mtime_ns, found.st_size)
+
+
+@cache
+def _unpacked_once(archive: Path, mtime_ns: int, size: int) -> Path:
+    """``archive`` (as it is at ``mtime_ns``, ``size``) unpacked into a folder of its own."""
     folder = Path(tempfile.mkdtemp(prefix="c4tui-agent-"))
+    atexit.register(shutil.rmtree, folder, True)
     try:
         with tarfile.open(archive, "r:gz") as tar:
-            members = tar.getmembers()
-            if sum(member.size for member in members) > MAX_UNPACKED_BYTES:
-                raise ChooserError(f"{archive.name} unpacks to more than 512 MB")
-            tar.extractall(folder, filter="data")  # no path outside it, no devices, no links out
+            members = _members(tar, archive.name)
+            tar.extractall(folder, members, filter="data")  # nothing outside it, no devices
     except (tarfile.TarError, OSError, EOFError) as error:
         shutil.rmtree(folder, ignore_errors=True)
         raise ChooserError(f"{archive.name} cannot be unpacked: {error}") from None
@@ -192,6 +207,19 @@ def _unpacked(archive: Path) -> Path:
         shutil.rmtree(folder, ignore_errors=True)
         raise ChooserError(f"{archive.name} has no {MAIN_FILE} at its top (Kaggle runs that)")
     return folder
+
+
+def _members(tar: tarfile.TarFile, name: str) -> list[tarfile.TarInfo]:
+    """The archive's members, read one by one: ChooserError past the bounds (a tar bomb)."""
+    members, size = [], 0
+    for member in tar:
+        members.append(member)
+        size += member.size
+        if len(members) > MAX_SUBMISSION_FILES:
+            raise ChooserError(f"{name} holds more than {MAX_SUBMISSION_FILES} files")
+        if size > MAX_UNPACKED_BYTES:
+            raise ChooserError(f"{name} unpacks to more than 512 MB")
+    return members
 
 
 def kaggle_request(

@@ -86,13 +86,10 @@ class OutsideProcess:
         Raises OutsideFailure (crash) if it cannot start.
         """
         confinement = Confinement.prepare(bounds, sandboxed=sandboxed)
-        reading, writing = os.pipe() if sandboxed else (-1, -1)
+        options = _options_file(confinement.arguments(launch)) if sandboxed else -1
         try:
-            if sandboxed:  # (a pipe holds 64 kB: the arguments are a few)
-                os.write(writing, confinement.arguments(launch))
-                os.close(writing)
             process = await asyncio.create_subprocess_exec(
-                *confinement.command(launch, reading if sandboxed else None),
+                *confinement.command(launch, options if sandboxed else None),
                 stdin=asyncio.subprocess.PIPE,
                 stdout=asyncio.subprocess.PIPE,
                 stderr=asyncio.subprocess.PIPE,
@@ -100,7 +97,7 @@ class OutsideProcess:
                 cwd=confinement.working_folder(launch),
                 env=confinement.environment(),  # bubblewrap's own init keeps what it is given
                 close_fds=True,  # (the default, and the point: c4tui's files stay its own)
-                pass_fds=(reading,) if sandboxed else (),
+                pass_fds=(options,) if sandboxed else (),
             )
         except OSError as error:
             confinement.remove()
@@ -110,7 +107,7 @@ class OutsideProcess:
             raise
         finally:
             if sandboxed:
-                os.close(reading)
+                os.close(options)
         started = cls(process, confinement, stderr_log, exchange_log)
         if stderr_log is not None and label:
             started.note(f"[c4tui: started for {label}, pid {process.pid}]")
@@ -289,6 +286,18 @@ class OutsideProcess:
             log.write(text)
             if self._exchanged >= LOG_LIMIT_BYTES:
                 log.write("[the rest of the exchange was left out]\n")
+
+
+def _options_file(options: bytes) -> int:
+    """A file in memory holding bubblewrap's options, read from its start (``--args``).
+
+    Not a pipe: written before bubblewrap runs, a pipe would block past 64 kB (a
+    submission of many files), and in the event loop at that.
+    """
+    descriptor = os.memfd_create("c4tui-bwrap-options")
+    os.write(descriptor, options)
+    os.lseek(descriptor, 0, os.SEEK_SET)
+    return descriptor
 
 
 def _shown(line: bytes) -> str:

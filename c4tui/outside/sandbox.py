@@ -112,6 +112,8 @@ def bwrap_command(bwrap: str, launch: Launch, *, tmp_bytes: int | None) -> list[
     """The whole command line that runs ``launch`` in its sandbox (``tmp_bytes``: /tmp's size)."""
     command = [bwrap, *_isolation(), *_environment(launch.environment)]
     command += [*_size(tmp_bytes), "--tmpfs", "/tmp", "--proc", "/proc", "--dev", "/dev"]
+    # /dev's own tmpfs would hold half the machine's memory: shared memory gets a bound.
+    command += [*_size(tmp_bytes), "--tmpfs", "/dev/shm", "--remount-ro", "/dev"]
     for grant in runtime_grants():
         command += _bind(grant)
     if launch.cwd not in (None, "/", "/tmp") and all(g.inside != launch.cwd for g in launch.grants):
@@ -246,8 +248,7 @@ def grants_for_words(words: Sequence[str], base: Path) -> dict[str, Grant]:
             path = found
         if not os.path.lexists(path) or _in_runtime(path):
             continue
-        name = _free_name(path.resolve().name or "root", taken)
-        grants[word] = Grant(path.resolve(), f"{PROGRAM_FOLDER}/{name}")
+        grants[word] = _granted(path, taken)
     return grants
 
 
@@ -257,6 +258,19 @@ def _found_only_outside(command: str) -> Path | None:
         return None
     found = shutil.which(command)
     return None if found is None else Path(found)
+
+
+def _granted(path: Path, taken: set[str]) -> Grant:
+    """``path`` at ``/program/<its name>``; a link out of its own folder stays a link.
+
+    A link the teacher typed may be one a student made (``ann/engine.py ->
+    /etc/shadow``): followed only where it stays beside itself (``engine ->
+    build/engine-2``), else made again inside as the link it is, which finds nothing.
+    """
+    real = path.resolve()
+    if path.is_symlink() and not real.is_relative_to(path.absolute().parent.resolve()):
+        return Grant(path.absolute(), f"{PROGRAM_FOLDER}/{_free_name(path.name, taken)}", True)
+    return Grant(real, f"{PROGRAM_FOLDER}/{_free_name(real.name or 'root', taken)}")
 
 
 def _free_name(name: str, taken: set[str]) -> str:

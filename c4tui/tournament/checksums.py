@@ -14,6 +14,7 @@ from __future__ import annotations
 import hashlib
 import os
 import shlex
+import stat
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
@@ -80,6 +81,9 @@ def changed(saved: Mapping[str, Mapping[str, str]], now: Checksums) -> str | Non
 
 
 def _file_checksum(path: Path) -> str:
+    """A regular file's sha256; ``""`` for anything else (a FIFO or a device is never read)."""
+    if not stat.S_ISREG(path.stat().st_mode):
+        return ""
     digest = hashlib.sha256()
     with path.open("rb") as file:
         while chunk := file.read(_CHUNK):

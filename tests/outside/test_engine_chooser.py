@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import sys
 import time
 from pathlib import Path
 
@@ -15,6 +16,7 @@ from c4tui.outside.engine_chooser import EngineChooser
 from c4tui.outside.program import Limits
 from tests.engine_helpers import play
 from tests.outside.helpers import (
+    TINY_ENGINE,
     engine_command,
     failure_of,
     is_alive,
@@ -238,3 +240,27 @@ async def test_the_same_position_again_is_a_new_game_and_the_exchange_is_kept(
     assert sent.count("> isready") == 2
     assert "< bestmove d1" in exchange.read_text()
     assert sent[-3:] == ["> position d1 d2", "> go movetime 5000", "> quit"]
+
+
+@pytest.mark.usefixtures("sandbox")
+async def test_a_link_out_of_its_folder_in_a_command_brings_in_nothing(tmp_path: Path) -> None:
+    """A student's ``engine.py`` that links to the teacher's file: it finds nothing there."""
+    canary = tmp_path / "canary.py"
+    canary.write_text("the teacher's secret\n")
+    student = tmp_path / "ann"
+    student.mkdir()
+    (student / "engine.py").symlink_to(canary)
+    (student / "real.py").write_text(TINY_ENGINE.read_text())
+    (student / "mine.py").symlink_to("real.py")  # a link beside itself is followed
+    log = tmp_path / "ann.log"
+    linked = EngineChooser(
+        f"{sys.executable} {student / 'engine.py'}", limits=Limits(stderr_log=log)
+    )
+    with pytest.raises(OutsideFailure, match="crash"):
+        await linked.choose(START, 5.0)
+    assert "secret" not in log.read_text()
+    beside = EngineChooser(f"{sys.executable} {student / 'mine.py'}")
+    try:
+        assert await beside.choose(START, 5.0) == Move.drop(0)
+    finally:
+        await beside.close()

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-import gc
+import asyncio
 import io
 import json
 import tarfile
@@ -13,8 +13,8 @@ from textwrap import dedent
 import pytest
 
 from c4tui.engine import GameState, Move
-from c4tui.outside.chooser import ChooserError
-from c4tui.outside.kaggle import KaggleChooser
+from c4tui.outside.chooser import ChooserError, OutsideFailure
+from c4tui.outside.kaggle import MAX_SUBMISSION_FILES, KaggleChooser
 from c4tui.outside.program import Limits
 
 START = GameState.new()
@@ -58,15 +58,30 @@ async def test_a_folder_with_main_py_reads_the_book_beside_it(tmp_path: Path) ->
 
 
 @pytest.mark.usefixtures("sandbox")
-async def test_a_tar_gz_submission_is_unpacked_run_and_removed(tmp_path: Path) -> None:
+async def test_a_tar_gz_submission_is_unpacked_once_and_run(tmp_path: Path) -> None:
     archive = archive_of(submission_folder(tmp_path / "bob"), tmp_path / "submission.tar.gz")
     agent = KaggleChooser(archive)
     unpacked = agent._folder
     assert unpacked != tmp_path / "bob" and (unpacked / "book.json").exists()
     assert await first_move(agent) == Move.drop(5)
-    del agent
-    gc.collect()
-    assert not unpacked.exists()  # the chooser's copy goes with it
+    assert KaggleChooser(archive)._folder == unpacked  # the next game's: not unpacked again
+
+
+def test_a_submission_of_too_many_files_is_refused_not_unpacked(tmp_path: Path) -> None:
+    bomb = tmp_path / "bomb.tar.gz"
+    with tarfile.open(bomb, "w:gz") as tar:
+        for number in range(MAX_SUBMISSION_FILES + 1):
+            tar.addfile(tarfile.TarInfo(f"f{number}"), io.BytesIO(b""))
+    with pytest.raises(ChooserError, match=f"more than {MAX_SUBMISSION_FILES} files"):
+        KaggleChooser(bomb)
+
+
+@pytest.mark.usefixtures("sandbox")
+async def test_a_folder_of_many_files_starts_without_freezing_c4tui(tmp_path: Path) -> None:
+    folder = submission_folder(tmp_path / "many")
+    for number in range(900):  # bubblewrap's options for them pass 64 kB
+        (folder / f"{'padding-' * 8}{number}.txt").write_text("")
+    assert await asyncio.wait_for(first_move(KaggleChooser(folder)), 60) == Move.drop(5)
 
 
 def test_an_archive_that_reaches_outside_its_folder_is_refused(tmp_path: Path) -> None:
@@ -167,3 +182,13 @@ async def test_a_link_in_a_submission_does_not_bring_in_what_it_points_at(tmp_pa
         )
     )
     assert await first_move(KaggleChooser(folder)) == Move.drop(0)  # a dangling link inside
+
+
+async def test_an_agents_exception_is_shown_never_obeyed(tmp_path: Path) -> None:
+    path = tmp_path / "rude.py"
+    path.write_text('def agent(o, c):\n    raise ValueError("\\x1b]0;PWNED\\x07\\x1b[2J")\n')
+    agent = KaggleChooser(path)
+    with pytest.raises(OutsideFailure) as failure:
+        await first_move(agent)
+    assert "\x1b" not in str(failure.value) and "\x07" not in failure.value.detail
+    assert "ValueError: \\x1b]0;PWNED\\x07\\x1b[2J" in failure.value.detail

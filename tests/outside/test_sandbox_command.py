@@ -57,7 +57,10 @@ def test_it_sees_only_the_runtime_and_its_own_files_read_only() -> None:
     assert ("/home/ann/class/deep.py", "/program/deep.py") in options(command, "--ro-bind")
     assert not any(inside in ("/", "/home", "/root", "/etc", "/tmp") for inside in seen)
     assert {("/tmp",), ("/program",)} <= set(options(command, "--tmpfs"))  # its own, thrown away
-    assert command.index("--remount-ro") > max(i for i, w in enumerate(command) if w == "--ro-bind")
+    remounts = [i for i, word in enumerate(command) if word == "--remount-ro"]
+    assert [command[i + 1] for i in remounts] == ["/dev", "/"]  # /dev but its shared memory
+    assert remounts[-1] > max(i for i, w in enumerate(command) if w == "--ro-bind")  # the root
+    assert ("/dev/shm",) in options(command, "--tmpfs")
 
 
 def test_its_environment_is_fresh_and_holds_no_secret_of_c4tuis() -> None:

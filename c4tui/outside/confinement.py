@@ -38,7 +38,7 @@ from pathlib import Path
 
 from c4tui.outside import limits_runner
 from c4tui.outside.bounds import CPU_CORES, Bounds
-from c4tui.outside.sandbox import Launch, bwrap_command, bwrap_program
+from c4tui.outside.sandbox import Launch, bwrap_command, bwrap_program, sandbox_path
 
 log = logging.getLogger("c4tui.outside")
 
@@ -243,7 +243,7 @@ class Confinement:
         options: list[str] = []
         for cgroup in dict.fromkeys(self.cgroups.values()):
             options += ["--cgroup", str(cgroup)]
-        if "pids" not in self.cgroups and os.geteuid() != 0:
+        if "pids" not in self.cgroups and os.geteuid() != 0 and not self._nproc_inside():
             options += ["--max-processes", str(self.bounds.processes)]
         memory = self.bounds.memory_mb
         if memory is not None and "memory" not in self.cgroups:
@@ -253,7 +253,8 @@ class Confinement:
         elif args_fd is None:
             program = self._bwrap(launch)
         else:  # (bubblewrap takes the command itself only on its command line)
-            program = [self._bwrap(launch)[0], "--args", str(args_fd), "--", *launch.argv]
+            argv = self._bounded(launch).argv
+            program = [self._bwrap(launch)[0], "--args", str(args_fd), "--", *argv]
         return [sys.executable, "-I", "-S", limits_runner.__file__, *options, "--", *program]
 
     def arguments(self, launch: Launch) -> bytes:
@@ -262,7 +263,27 @@ class Confinement:
         options = words[1 : words.index("--")]
         return b"".join(word.encode() + b"\0" for word in options)
 
+    def _nproc_inside(self) -> str | None:
+        """``prlimit`` as the sandbox sees it, where RLIMIT_NPROC is set inside it; else None.
+
+        A user who is not root and has no pids cgroup: the limit set inside the sandbox's
+        own user namespace counts only this program's processes (set outside, it counts
+        all of the user's, and one program's fork bomb would starve its opponent).
+        """
+        if not self.sandboxed or "pids" in self.cgroups or os.geteuid() == 0:
+            return None
+        return shutil.which("prlimit", path=os.pathsep.join(sandbox_path()))
+
+    def _bounded(self, launch: Launch) -> Launch:
+        """``launch`` started by ``prlimit`` inside the sandbox where that bounds its processes."""
+        prlimit = self._nproc_inside()
+        if prlimit is None:
+            return launch
+        nproc = f"--nproc={self.bounds.processes}"
+        return replace(launch, argv=(prlimit, nproc, "--", *launch.argv))
+
     def _bwrap(self, launch: Launch) -> list[str]:
+        launch = self._bounded(launch)
         memory = self.bounds.memory_mb
         if memory is None:
             return bwrap_command(bwrap_program() or "bwrap", launch, tmp_bytes=None)

@@ -182,8 +182,14 @@ class OutsideProcess:
         # The child leads its session, so it cannot leave its group: one killpg reaches
         # it. (Process.kill would poll, and could reap it before asyncio's child watcher,
         # which then logs "Unknown child process" and reports status 255.)
-        with contextlib.suppress(ProcessLookupError, PermissionError):
-            os.killpg(self._process.pid, signal.SIGKILL)
+        if self.dropped:  # said where its author looks
+            self._record(
+                "!",
+                f"{self.dropped} lines of its output dropped, unread (past {MAX_WAITING_LINES})",
+            )
+        if self._process.returncode is None:  # (reaped already: its pid may be another's)
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.killpg(self._process.pid, signal.SIGKILL)
         await self._confinement.release()  # all that is left in its cgroups
         with contextlib.suppress(TimeoutError):
             async with asyncio.timeout(EXIT_SECONDS):

@@ -9,6 +9,9 @@ from __future__ import annotations
 import shlex
 from pathlib import Path
 
+import pytest
+
+from c4tui.outside import confinement
 from c4tui.outside.bounds import Bounds
 from c4tui.outside.confinement import Confinement
 from c4tui.outside.sandbox import Grant, Launch, bwrap_command, runtime_grants
@@ -79,3 +82,23 @@ def test_its_environment_is_fresh_and_holds_no_secret_of_c4tuis() -> None:
     assert variables["HOME"] == "/tmp"
     assert variables["JAVA_TOOL_OPTIONS"] == "-XX:MaxRAM=1024m"  # a JVM sizes itself to it
     assert set(started_with) == {"PATH", "LANG"}  # bubblewrap's own init is started so
+
+
+def test_a_user_without_a_pids_cgroup_bounds_each_program_inside_its_own_sandbox(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """RLIMIT_NPROC set outside counts all of the user's processes: one program's would
+    starve its opponent. Inside its user namespace it counts only its own."""
+    monkeypatch.setattr(confinement.os, "geteuid", lambda: 1000)
+    monkeypatch.setattr(confinement, "usable_hierarchy", lambda controller: None)
+    kept = Confinement(Bounds(processes=64), sandboxed=True)
+    command = kept.command(LAUNCH, args_fd=9)
+    after = command[command.index("--args") + 3 :]  # bubblewrap --args 9 -- …
+    assert Path(after[0]).name == "prlimit" and after[1:3] == ["--nproc=64", "--"]
+    assert after[3:] == list(LAUNCH.argv)
+    assert "--max-processes" not in command
+    unconfined = Confinement(Bounds(processes=64), sandboxed=False)
+    try:
+        assert "--max-processes" in unconfined.command(LAUNCH)  # (no sandbox: the old way)
+    finally:
+        unconfined.remove()

@@ -187,9 +187,9 @@ class OutsideProcess:
                 "!",
                 f"{self.dropped} lines of its output dropped, unread (past {MAX_WAITING_LINES})",
             )
-        if self._process.returncode is None:  # (reaped already: its pid may be another's)
-            with contextlib.suppress(ProcessLookupError, PermissionError):
-                os.killpg(self._process.pid, signal.SIGKILL)
+        # (Even once the child is reaped: what it left in its group keeps the group's id.)
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(self._process.pid, signal.SIGKILL)
         await self._confinement.release()  # all that is left in its cgroups
         with contextlib.suppress(TimeoutError):
             async with asyncio.timeout(EXIT_SECONDS):

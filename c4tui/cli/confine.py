@@ -35,7 +35,7 @@ def add_confinement_options(parser: argparse.ArgumentParser) -> None:
     group = parser.add_argument_group(
         "outside programs' bounds",
         "Every outside program runs in a sandbox (bubblewrap: no network, none of your "
-        "files but its own, read-only) within bounds for the program as a whole "
+        "files but its own and c4tui's Python, read-only) within bounds for the program as a whole "
         f"(default {_DEFAULTS}). A program over a bound loses its game, "
         "the bound named.",
     )

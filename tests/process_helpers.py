@@ -20,3 +20,17 @@ def run_c4tui(
         check=False,
         env=env,
     )
+
+
+def started_c4tui(*args: str, env: dict[str, str] | None = None) -> subprocess.Popen[str]:
+    """c4tui with ``args`` started in a process group of its own (as a shell starts it),
+    no input, its output piped: for a test that watches it run or interrupts it."""
+    return subprocess.Popen(
+        [sys.executable, "-m", "c4tui", *args],
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env,
+        start_new_session=True,
+    )

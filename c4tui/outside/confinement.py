@@ -250,11 +250,9 @@ class Confinement:
             options += ["--memory-mb", str(memory * ADDRESS_SPACE_FACTOR)]
         if not self.sandboxed:
             program = list(launch.argv)
-        elif args_fd is None:
-            program = self._bwrap(launch)
         else:  # (bubblewrap takes the command itself only on its command line)
-            argv = self._bounded(launch).argv
-            program = [self._bwrap(launch)[0], "--args", str(args_fd), "--", *argv]
+            bwrap, argv = bwrap_program() or "bwrap", self._bounded(launch).argv
+            program = [bwrap, "--args", str(args_fd), "--", *argv]
         return [sys.executable, "-I", "-S", limits_runner.__file__, *options, "--", *program]
 
     def arguments(self, launch: Launch) -> bytes:
@@ -283,16 +281,14 @@ class Confinement:
         return replace(launch, argv=(prlimit, nproc, "--", *launch.argv))
 
     def _bwrap(self, launch: Launch) -> list[str]:
-        launch = self._bounded(launch)
-        memory = self.bounds.memory_mb
-        if memory is None:
-            return bwrap_command(bwrap_program() or "bwrap", launch, tmp_bytes=None)
-        # A JVM cannot see its cgroup from the sandbox: told its bound, it sizes its heap
-        # to it and collects its garbage before the kernel would kill it.
-        told = replace(
-            launch, environment={**launch.environment, JAVA_VARIABLE: f"-XX:MaxRAM={memory}m"}
-        )
-        return bwrap_command(bwrap_program() or "bwrap", told, tmp_bytes=memory * 1024 * 1024)
+        launch, memory = self._bounded(launch), self.bounds.memory_mb
+        if memory is not None:
+            # A JVM cannot see its cgroup from the sandbox: told its bound, it sizes its
+            # heap to it and collects its garbage before the kernel would kill it.
+            told = {**launch.environment, JAVA_VARIABLE: f"-XX:MaxRAM={memory}m"}
+            launch = replace(launch, environment=told)
+        tmp = None if memory is None else memory * 1024 * 1024
+        return bwrap_command(bwrap_program() or "bwrap", launch, tmp_bytes=tmp)
 
     def environment(self) -> dict[str, str]:
         """The environment c4tui starts the program's process with.

@@ -203,17 +203,22 @@ def _site_packages() -> list[Path]:
     ]
 
 
-@cache
 def _supports(option: str) -> bool:
     """True when this bubblewrap knows ``option`` (newer ones: ``--size``, ``--disable-userns``)."""
+    return option in _bwrap_help()
+
+
+@cache
+def _bwrap_help() -> str:
+    """What ``bwrap --help`` says (asked once); "" where it cannot be asked."""
     bwrap = bwrap_program()
     if bwrap is None:
-        return False
+        return ""
     try:
         said = subprocess.run([bwrap, "--help"], capture_output=True, timeout=10, check=False)
     except (OSError, subprocess.TimeoutExpired):
-        return False
-    return option.encode() in said.stdout + said.stderr
+        return ""
+    return (said.stdout + said.stderr).decode("utf-8", "replace")
 
 
 def printable(text: str, limit: int = 200) -> str:

@@ -6,7 +6,6 @@ import json
 import os
 import signal
 import subprocess
-import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -19,7 +18,7 @@ from c4tui.engine import GameState, Player
 from c4tui.records.format import Result, parse_record
 from c4tui.tournament.results import moves_text, read_moves
 from tests.outside.helpers import CENTRE_AGENT, engine_command, engines_alive
-from tests.process_helpers import run_c4tui
+from tests.process_helpers import run_c4tui, started_c4tui
 
 
 def results(folder: Path) -> dict[str, Any]:
@@ -129,15 +128,7 @@ def interrupted(
     args: list[str], until: Callable[[], bool], env: dict[str, str] | None = None
 ) -> subprocess.CompletedProcess[str]:
     """``c4tui tournament ARGS``, stopped by Ctrl-C once ``until()``: how it ended."""
-    process = subprocess.Popen(
-        [sys.executable, "-m", "c4tui", "tournament", *args],
-        stdin=subprocess.DEVNULL,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        env=env,
-        start_new_session=True,  # its own process group, as a shell gives it
-    )
+    process = started_c4tui("tournament", *args, env=env)
     try:
         deadline = time.monotonic() + 240
         while not until() and time.monotonic() < deadline:

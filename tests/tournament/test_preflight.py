@@ -6,14 +6,13 @@ from __future__ import annotations
 import json
 import re
 import subprocess
-import sys
 import time
 from pathlib import Path
 
 import pytest
 
 from tests.outside.helpers import commands_alive, engine_command
-from tests.process_helpers import run_c4tui
+from tests.process_helpers import run_c4tui, started_c4tui
 
 #: The longest a tournament of these tests may take on a loaded machine.
 TOURNAMENT_SECONDS = 300
@@ -37,13 +36,7 @@ def engines_running(marker: str) -> set[str]:
 
 def watched_tournament(marker: str, *args: str) -> tuple[subprocess.CompletedProcess[str], int]:
     """Run ``c4tui tournament ARGS`` to its end: how it ended, the most engines alive at once."""
-    process = subprocess.Popen(
-        [sys.executable, "-m", "c4tui", "tournament", *args],
-        stdin=subprocess.DEVNULL,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
+    process = started_c4tui("tournament", *args)
     most = 0
     try:
         deadline = time.monotonic() + TOURNAMENT_SECONDS

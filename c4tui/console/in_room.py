@@ -1,0 +1,180 @@
+"""``console --lobby`` in a room: waiting for its game, then playing or watching it.
+
+The game runs through the match driver like every other game: the other player (or,
+when watching, both) sits in a ``RoomPlayer`` seat fed by the server. Lines typed
+meanwhile are read by a task that races the game's news (``lines.unless_left``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Awaitable
+
+from c4tui.client import words
+from c4tui.client.clocks import both_clocks
+from c4tui.client.link import LobbyLink, ServerMessage
+from c4tui.client.room_game import RoomGame, room_game_from
+from c4tui.console.comeback import AT_PROMPT, Playing, Waiting, Watching, Where
+from c4tui.console.game import move_hint, submit_typed_move
+from c4tui.console.lines import EndOfInput, PlainText, printable, unless_left
+from c4tui.engine import Player, describe_move, render_board, status_line
+from c4tui.engine.text import WIN_MARK
+from c4tui.match.backends.room_seat import room_seats
+from c4tui.match.driver import MatchDriver
+from c4tui.match.events import GameOver, MatchEvent, MatchFailed, MovePlayed, SeatLeft, TurnStarted
+from c4tui.net.errors import NetworkError
+from c4tui.protocols import lobby as wire
+
+
+class LeftRoom(Exception):
+    """``quit`` typed while waiting in a room: back to the lobby, not out of the program."""
+
+
+class InRoom(PlainText):
+    """A room's part of the console lobby: waiting, then the game to its end."""
+
+    #: Where we are: where to go back to after logging in again by ourselves.
+    where: Where = AT_PROMPT
+
+    async def _in_room(
+        self, link: LobbyLink, room: str, watching: bool = False, begun: wire.Begin | None = None
+    ) -> None:
+        """Wait for the game (chat shows meanwhile), then play or watch it to its end.
+
+        ``begun``: the game's BEGIN, already come (a challenge of ours accepted).
+        """
+        self.where = Watching(room) if watching else Waiting(room)
+        typing = asyncio.create_task(self._typed_while_waiting(link))
+        message: ServerMessage | None = begun
+        try:
+            while not isinstance(message, wire.Begin | wire.InProgress):
+                message = await unless_left(link.pushed(), typing)
+                if isinstance(message, wire.ChatLine):
+                    self.say(f"{message.user} says: {printable(message.text)}")
+        finally:
+            typing.cancel()
+        game = await room_game_from(link, message, room)
+        names = game.names
+        match_up = f"{names[Player.RED]} (RED) against {names[Player.YELLOW]} (YELLOW)"
+        playing = game.colour_of(link.user) is not None
+        if playing:
+            self.where = Playing.of(room, game)
+        if isinstance(message, wire.Begin):
+            self.say(f"Game on: {match_up}.")
+        elif playing:  # a player back in its game (REJOIN)
+            self.say(f"{words.BACK_IN_THE_GAME}: {match_up}; {message.to_move} is to move.")
+        else:
+            self.say(f"Watching {match_up}; {message.to_move} is to move.")
+        try:
+            await self._play(link, game)
+        finally:
+            await game.close()
+        self.where = AT_PROMPT
+
+    async def _typed_while_waiting(self, link: LobbyLink) -> None:
+        """While waiting for a game: say TEXT chats; quit leaves the room (Ctrl-D, the program)."""
+        while True:
+            line = (await self.ask("")).strip()
+            if line in ("quit", "leave"):
+                raise LeftRoom
+            if line.startswith("say "):
+                await self._unless_gone(link.send(f"CHAT:{line[4:].strip()}"))
+            elif line:
+                self.say("Waiting for the game: say TEXT to chat, quit to leave the room.")
+
+    async def _unless_gone(self, sending: Awaitable[None]) -> None:
+        """Send what was typed, or say that it cannot go (nobody would see it vanish)."""
+        try:
+            await sending
+        except NetworkError as error:
+            self.say(f"{error} Not sent: the connection is gone.")
+
+    async def _play(self, link: LobbyLink, game: RoomGame) -> None:
+        mine = game.colour_of(link.user)
+        driver = MatchDriver(game.state, room_seats(game, mine))
+        game.on_chat = lambda user, text: self.say(f"{user} says: {printable(text)}")
+        game.on_presence = self.say
+        game.on_forfeit = driver.resign
+        game.on_clock = lambda reading: self._clock_came(game)
+        self._clock_owed = False
+        events = driver.listen()
+        driver.start()
+        typing = asyncio.create_task(self._typed_in_game(driver, game, mine))
+        try:
+            await unless_left(self._follow(driver, events, game, mine), typing)
+        except EndOfInput:  # Ctrl-D: c4tui ends, and a game we play in counts as forfeited
+            if mine is not None and not driver.is_over:
+                await self._unless_gone(game.forfeit())
+            raise
+        finally:
+            typing.cancel()
+            await driver.close()
+        # Only now: a line typed after it is for the lobby, not the game's reader.
+        self.say("Back in the lobby.")
+
+    async def _follow(
+        self,
+        driver: MatchDriver,
+        events: asyncio.Queue[MatchEvent],
+        game: RoomGame,
+        mine: Player | None,
+    ) -> None:
+        names = game.names
+        sent = 0  # moves up to our last one: shown once the server's board shows them
+        while True:
+            event = await events.get()
+            if isinstance(event, TurnStarted):
+                if not event.submits and not await game.confirmed(sent):
+                    continue  # our move never reached the board: the stop comes next
+                self.say(render_board(event.state))
+                self.say(status_line(event.state))
+                self._show_clocks(game)
+                if event.submits:
+                    self.say(f"Your move ({move_hint(event.state.rules)}), say TEXT, or forfeit:")
+            elif isinstance(event, MovePlayed) and event.player is mine:
+                sent = len(event.moves)
+            elif isinstance(event, MovePlayed):
+                self.say(f"{driver.seats[event.player].label}: {describe_move(event.move)}")
+            elif isinstance(event, SeatLeft):
+                self.say(event.reason)
+            elif isinstance(event, GameOver):
+                self.say(render_board(event.state, mark_win=True))
+                self._show_clocks(game)
+                self.say(words.room_result(names, event.winner, mine))
+                if event.state.winner is not None:  # a four on the board, not a forfeit
+                    self.say(f"(The winning four are marked {WIN_MARK}.)")
+                return
+            elif isinstance(event, MatchFailed):
+                raise NetworkError(event.problem)
+
+    def _show_clocks(self, game: RoomGame) -> None:
+        """A timed game's clocks under its board; owed until the game's first CLOCK comes."""
+        self._clock_owed = game.clock is None
+        if game.clock is not None:
+            self.say(both_clocks(game.clock, game.names, time.monotonic()))
+
+    def _clock_came(self, game: RoomGame) -> None:
+        """The first CLOCK came after the first board was shown: the clocks follow it."""
+        if self._clock_owed:
+            self._show_clocks(game)
+
+    async def _typed_in_game(
+        self, driver: MatchDriver, game: RoomGame, mine: Player | None
+    ) -> None:
+        """Lines typed during a game: moves (on our turn), chat, forfeit."""
+        while True:
+            line = (await self.ask("")).strip()
+            if line.startswith("say "):
+                await self._unless_gone(game.chat(line[4:].strip()))
+            elif line == "forfeit" and mine is not None:
+                await self._unless_gone(game.forfeit())
+                driver.resign(mine, "You forfeited.")
+            elif line in ("quit", "leave") and mine is not None:
+                self.say("In a game: forfeit gives it up (Ctrl-D also ends c4tui).")
+            elif line and mine is not None:
+                refusal = submit_typed_move(driver, line)
+                if refusal is not None:
+                    self.say(refusal)
+            elif line:
+                self.say("Watching: say TEXT to chat; moves are the players'.")

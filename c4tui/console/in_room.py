@@ -26,9 +26,16 @@ from c4tui.match.events import GameOver, MatchEvent, MatchFailed, MovePlayed, Se
 from c4tui.net.errors import NetworkError
 from c4tui.protocols import lobby as wire
 
+#: What leaves a room we wait in or watch (back to ``lobby>``, not out of the program).
+LEAVE_WORDS = ("quit", "leave", "back")
+
 
 class LeftRoom(Exception):
-    """``quit`` typed while waiting in a room: back to the lobby, not out of the program."""
+    """``quit`` typed while waiting in a room or watching: back to the lobby.
+
+    The lobby protocol has no way out of a room but hanging up: the lobby logs in
+    afresh, as the app does for a viewer leaving a game under way.
+    """
 
 
 class InRoom(PlainText):
@@ -76,7 +83,7 @@ class InRoom(PlainText):
         """While waiting for a game: say TEXT chats; quit leaves the room (Ctrl-D, the program)."""
         while True:
             line = (await self.ask("")).strip()
-            if line in ("quit", "leave"):
+            if line in LEAVE_WORDS:
                 raise LeftRoom
             if line.startswith("say "):
                 await self._unless_gone(link.send(f"CHAT:{line[4:].strip()}"))
@@ -162,7 +169,7 @@ class InRoom(PlainText):
     async def _typed_in_game(
         self, driver: MatchDriver, game: RoomGame, mine: Player | None
     ) -> None:
-        """Lines typed during a game: moves (on our turn), chat, forfeit."""
+        """Lines typed during a game: moves (on our turn), chat, forfeit; a viewer's quit leaves."""
         while True:
             line = (await self.ask("")).strip()
             if line.startswith("say "):
@@ -170,11 +177,13 @@ class InRoom(PlainText):
             elif line == "forfeit" and mine is not None:
                 await self._unless_gone(game.forfeit())
                 driver.resign(mine, "You forfeited.")
-            elif line in ("quit", "leave") and mine is not None:
+            elif line in LEAVE_WORDS and mine is not None:
                 self.say("In a game: forfeit gives it up (Ctrl-D also ends c4tui).")
+            elif line in LEAVE_WORDS:
+                raise LeftRoom
             elif line and mine is not None:
                 refusal = submit_typed_move(driver, line)
                 if refusal is not None:
                     self.say(refusal)
             elif line:
-                self.say("Watching: say TEXT to chat; moves are the players'.")
+                self.say("Watching: say TEXT to chat, quit to stop watching.")

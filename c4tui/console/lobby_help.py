@@ -36,7 +36,7 @@ HELP = f"""Commands:
 {past.HELP}
 {standing.HELP}
   help, quit
-Waiting in a room: say TEXT to chat, quit to leave the room.
+Waiting in a room or watching one: say TEXT to chat, quit (or leave, back) to leave it.
 In a game: a column (3, or p 3 to pop), say TEXT to chat, forfeit to give up.
 Ctrl-D ends c4tui (a game you play in counts as forfeited).
 When the connection drops or the server restarts, c4tui logs in again by itself and

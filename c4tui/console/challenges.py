@@ -15,6 +15,7 @@ from c4tui.client.outcomes import ChallengeOutcome
 from c4tui.client.words import Voice
 from c4tui.console.lines import printable
 from c4tui.console.room_requests import parse_quick
+from c4tui.console.typed import user_refused
 from c4tui.match.settings import describe_game
 from c4tui.protocols import lobby as wire
 from c4tui.protocols.competition import Challenged, Declined, PlayerEntry
@@ -54,6 +55,9 @@ async def challenge(link: LobbyLink, rest: str, say: Say) -> None:
     if not user or chosen is None:
         say(CHALLENGE_USAGE)
         return
+    if (refusal := user_refused(user)) is not None:
+        say(refusal)
+        return
     game, terms = chosen.game, chosen.terms
     outcome = await link.challenge(user, game, terms)
     if outcome is ChallengeOutcome.SENT:
@@ -67,6 +71,8 @@ async def accept(link: LobbyLink, user: str, say: Say) -> None:
     """``accept USER``. Raises ChallengeAccepted once the game begins (its BEGIN came)."""
     if not user:
         say("Usage: accept USER")
+    elif (refusal := user_refused(user)) is not None:
+        say(refusal)
     elif await link.accept(user):
         while not isinstance(begin := await link.pushed(), wire.Begin):
             pass  # nothing else is for us before BEGIN: we are entering a room
@@ -79,6 +85,9 @@ async def decline(link: LobbyLink, user: str, say: Say) -> None:
     """``decline USER``."""
     if not user:
         say("Usage: decline USER")
+        return
+    if (refusal := user_refused(user)) is not None:
+        say(refusal)
         return
     await link.decline(user)
     say(f"Declined {user}'s challenge.")

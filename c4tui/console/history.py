@@ -12,6 +12,7 @@ from pathlib import Path
 
 from c4tui.client import kept as words_of
 from c4tui.client.link import LobbyLink
+from c4tui.console.typed import user_refused
 from c4tui.engine import Player, format_move, render_board
 from c4tui.engine.text import WIN_MARK
 from c4tui.protocols.past import KeptGame
@@ -28,6 +29,9 @@ Say = Callable[[str], None]
 
 async def history(link: LobbyLink, rest: str, say: Say) -> None:
     """One line per finished game of ours (or of the user named), newest first."""
+    if rest and (refusal := user_refused(rest)) is not None:
+        say(refusal)
+        return
     user = rest or link.user
     games = await words_of.finished_games(link, rest or None)
     if games is None:

@@ -18,6 +18,7 @@ from c4tui.client.room_game import RoomGame, room_game_from
 from c4tui.console.comeback import AT_PROMPT, Playing, Waiting, Watching, Where
 from c4tui.console.game import move_hint, submit_typed_move
 from c4tui.console.lines import EndOfInput, PlainText, printable, unless_left
+from c4tui.console.typed import chat_refused
 from c4tui.engine import Player, describe_move, render_board, status_line
 from c4tui.engine.text import WIN_MARK
 from c4tui.match.backends.room_seat import room_seats
@@ -86,9 +87,17 @@ class InRoom(PlainText):
             if line in LEAVE_WORDS:
                 raise LeftRoom
             if line.startswith("say "):
-                await self._unless_gone(link.send(f"CHAT:{line[4:].strip()}"))
+                await self._chat(link, line[4:].strip())
             elif line:
                 self.say("Waiting for the game: say TEXT to chat, quit to leave the room.")
+
+    async def _chat(self, link: LobbyLink, text: str) -> None:
+        """Send ``text`` to the room as a chat line, unless the wire cannot carry it."""
+        refusal = chat_refused(text)
+        if refusal is not None:
+            self.say(refusal)
+        else:
+            await self._unless_gone(link.send(f"CHAT:{text}"))
 
     async def _unless_gone(self, sending: Awaitable[None]) -> None:
         """Send what was typed, or say that it cannot go (nobody would see it vanish)."""
@@ -173,7 +182,7 @@ class InRoom(PlainText):
         while True:
             line = (await self.ask("")).strip()
             if line.startswith("say "):
-                await self._unless_gone(game.chat(line[4:].strip()))
+                await self._chat(game.link, line[4:].strip())
             elif line == "forfeit" and mine is not None:
                 await self._unless_gone(game.forfeit())
                 driver.resign(mine, "You forfeited.")

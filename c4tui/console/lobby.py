@@ -43,6 +43,7 @@ from c4tui.console.in_room import InRoom, LeftRoom
 from c4tui.console.lines import EndOfInput, read_secret
 from c4tui.console.lobby_help import HELP, LOBBY_PROMPT
 from c4tui.console.room_requests import CREATE_USAGE, QUICK_USAGE, parse_create, parse_quick
+from c4tui.console.typed import room_refused
 from c4tui.net.errors import NetworkError, ProtocolError
 from c4tui.net.tls import ClientTls
 from c4tui.protocols import lobby as wire
@@ -251,6 +252,9 @@ class ConsoleLobby(InRoom):
             self.say(CREATE_USAGE)
             return
         name = request.name
+        if (refusal := room_refused(name)) is not None:
+            self.say(refusal)
+            return
         created = await link.create(name, request.game, request.terms)
         if created is not CreateOutcome.CREATED:
             self.say(words.CREATE.said(created, Voice.CONSOLE))
@@ -260,6 +264,9 @@ class ConsoleLobby(InRoom):
         await self._in_room(link, name)
 
     async def _enter(self, link: LobbyLink, name: str, mode: wire.Mode) -> None:
+        if (refusal := room_refused(name)) is not None:
+            self.say(refusal)
+            return
         joined = await link.join(name, mode)
         if joined is not JoinOutcome.JOINED:
             self.say(words.JOIN.said(joined, Voice.CONSOLE))

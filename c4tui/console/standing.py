@@ -13,6 +13,7 @@ from collections.abc import Awaitable, Callable
 from c4tui.client import standing as words
 from c4tui.client.link import LobbyLink, ServerMessage
 from c4tui.client.outcomes import PasswordChange
+from c4tui.console.typed import user_refused
 from c4tui.protocols.competition import RatingChange
 from c4tui.protocols.names import valid_password
 
@@ -27,6 +28,9 @@ Secret = Callable[[str], Awaitable[str]]
 
 async def profile(link: LobbyLink, rest: str, say: Say) -> None:
     """Our profile, or the one of the user named."""
+    if rest and (refusal := user_refused(rest)) is not None:
+        say(refusal)
+        return
     info = await link.profile(rest or link.user)
     say(f"No such user: {rest}." if info is None else words.profile_line(info))
 

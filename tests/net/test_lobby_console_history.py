@@ -6,6 +6,7 @@ import asyncio
 from pathlib import Path
 
 from c4tui.engine import render_board
+from c4tui.protocols.names import USER_RULE
 from c4tui.records.store import read_record, saved_games
 from tests.net.lobby_client import LobbyClient, lobby_server
 from tests.net.test_lobby_console import (
@@ -64,7 +65,9 @@ async def test_history_lists_your_games_and_another_users(tmp_path: Path) -> Non
             f"1  {when} UTC  against bob  RED  lost (four in a row)  8 moves"
         ]
         assert await answer(bob, "history nobody", "No such user") == ["No such user: nobody."]
-        assert await answer(bob, "history 1x!", "No such user") == ["No such user: 1x!."]
+        assert await answer(bob, "history 1x!", "No such user") == [
+            f"No such user: 1x! (a user name is {USER_RULE})."  # nobody can be: the rule says why
+        ]
         assert (await answer(bob, "help", "save ID"))[-3:] == [
             "  history [USER]                 your finished games (or USER's), newest first",
             "  show ID                        one finished game: its moves and final board",

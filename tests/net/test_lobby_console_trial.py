@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
+from c4tui.protocols.names import ROOM_RULE, USER_RULE
 from tests.net.lobby_client import LobbyClient, lobby_server, logged_in
 from tests.net.test_lobby_console import TIMEOUT, console_user
 
@@ -33,3 +34,39 @@ async def test_a_viewer_stops_watching_with_quit_leave_or_back(tmp_path: Path) -
         assert not any(line.startswith("Watching:") for line in vic.seen)
         await vic.type("quit")
         assert await asyncio.wait_for(vic.process.wait(), TIMEOUT) == 0
+
+
+async def test_non_ascii_words_are_refused_by_the_rules_never_a_crash(tmp_path: Path) -> None:
+    """Each typed word that goes to the wire: a name is answered with its rule's words."""
+    async with lobby_server(tmp_path) as server:
+        zoe = await console_user(server.port, "zoe")
+        room_rule = f"A room name is {ROOM_RULE}."
+        user_rule = f"a user name is {USER_RULE}"
+        for command, answer in [
+            ("create café", room_rule),
+            ("join café", room_rule),
+            ("watch r:1", room_rule),
+            ("profile zoë", user_rule),
+            ("history zoë", user_rule),
+            ("challenge zoë", user_rule),
+            ("accept zoë", user_rule),
+            ("decline a:b", user_rule),
+        ]:
+            await zoe.type(command)
+            assert answer in await zoe.until(answer), command
+        await zoe.type("create r1")
+        await zoe.until("waiting for a second player")
+        ann = await logged_in(server.port, "ann")
+        assert await ann.ask("JOIN:r1:VIEWER") == "JOIN:ACKSTATUS:0"
+        for text in ("héllo", "x" * 300, "plain"):  # waiting in the room, ann watching
+            await zoe.type(f"say {text}")
+        await zoe.until("Not sent")  # the long line at least; héllo too while chat is ASCII
+        heard = await ann.line()
+        while heard != "CHAT:zoe:plain":
+            assert heard.startswith("CHAT:zoe:h"), heard  # héllo, once the wire carries it
+            heard = await ann.line()
+        await zoe.type("quit")
+        await zoe.until("You left the room")
+        await zoe.type("quit")
+        assert await asyncio.wait_for(zoe.process.wait(), TIMEOUT) == 0
+        assert not any("Traceback" in line or "Error" in line for line in zoe.seen), zoe.seen

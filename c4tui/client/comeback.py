@@ -5,13 +5,16 @@ A player whose connection drops keeps its game for the server's grace period
 grace again. ``come_back`` is what the app and ``console --lobby`` do then: log in
 again on a new connection, a bounded number of tries spaced out (quick at first, for
 a blip; then a few seconds apart, for a restart), and learn whether the server put
-us back in a game (REJOIN). What a front end shows meanwhile is its own: it is told
-each try, and may cancel the whole thing (Esc, quit).
+us back in a game (REJOIN). With a game in progress it does not give up: a server
+restarted late still gives the game its grace, so the tries go on, ``GAME_ON_EVERY``
+seconds apart, for as long as the person lets them. What a front end shows meanwhile
+is its own: it is told each try, and may cancel the whole thing (Esc, quit).
 """
 
 from __future__ import annotations
 
 import asyncio
+import itertools
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
@@ -29,6 +32,9 @@ from c4tui.protocols.presence import ByeReason
 #: take about a minute — the server's default grace — so a player who can come back
 #: in time does, and one who cannot is told so rather than kept waiting for ever.
 BACKOFF = (0.5, 1.0, 2.0, 4.0, 8.0, 8.0, 8.0, 8.0, 8.0, 8.0)
+#: Seconds between the tries that follow, while a game is in progress (never over 10 s:
+#: the game waits its grace once the server is back, and we should be in it by then).
+GAME_ON_EVERY = 8.0
 
 #: BYE reasons after which coming back would be wrong: another connection of ours
 #: took over (coming back would take the game away from it), or we were idle.
@@ -78,13 +84,18 @@ async def come_back(
     on_try: Callable[[int], None] = lambda attempt: None,
     delays: Sequence[float] = BACKOFF,
     voice: Voice = Voice.APP,
+    game_on: bool = False,
+    every: float = GAME_ON_EVERY,
 ) -> Comeback | str:
     """Log in again as ``account``; a Comeback, or why not in words.
 
-    ``on_try`` hears each try's number before its wait. A refused login (the account
-    is gone, the password changed) ends the tries at once: trying again cannot help.
+    ``on_try`` hears each try's number before its wait. After ``delays`` it gives up,
+    unless ``game_on`` (we have a game in progress): then it tries on, ``every``
+    seconds apart, until cancelled. A refused login (the account is gone, the password
+    changed) ends the tries at once: trying again cannot help.
     """
-    for attempt, delay in enumerate(delays, start=1):
+    waits = itertools.chain(delays, itertools.repeat(every) if game_on else ())
+    for attempt, delay in enumerate(waits, start=1):
         on_try(attempt)
         await asyncio.sleep(delay)
         answer = await _log_in(account)

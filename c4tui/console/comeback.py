@@ -85,11 +85,12 @@ def delays_for(tries: int | None) -> tuple[float, ...]:
 
 
 async def reconnect(
-    text: PlainText, lost: LobbyLink, account: Account, delays: tuple[float, ...]
+    text: PlainText, lost: LobbyLink, account: Account, delays: tuple[float, ...], where: Where
 ) -> Comeback | str | None:
     """Log in again, saying each try; the comeback, why not (in words), or None: given up.
 
-    ``quit`` typed meanwhile, or the end of input, gives up.
+    Playing, the tries go on past ``delays`` (the game is still on: ``come_back``'s
+    ``game_on``). ``quit`` typed meanwhile, or the end of input, gives up.
     """
     why = why_lost(lost)
     returning = come_back(
@@ -97,6 +98,7 @@ async def reconnect(
         on_try=lambda attempt: text.say(words.reconnecting(why, attempt)),
         delays=delays,
         voice=Voice.CONSOLE,
+        game_on=isinstance(where, Playing),
     )
     typing = asyncio.create_task(_until_quit(text))
     try:

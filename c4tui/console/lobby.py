@@ -119,7 +119,7 @@ class ConsoleLobby(InRoom):
         returned: Comeback | None = None
         while await self._until_lost(account.password, returned):
             answer = await reconnect(
-                self, self.link, account, delays_for(self.settings.reconnect_tries)
+                self, self.link, account, delays_for(self.settings.reconnect_tries), self.where
             )
             if not isinstance(answer, Comeback):
                 self.say(f"Network problem: {answer}" if answer else GAVE_UP)

@@ -86,8 +86,12 @@ class OnlineSession:
         """``Connection lost``, ``The server is restarting``: the first words while trying."""
         return comeback.why_lost(self.link)
 
-    async def come_back(self, on_try: Callable[[int], None]) -> Comeback | str:
+    async def come_back(
+        self, on_try: Callable[[int], None], game_on: bool = False
+    ) -> Comeback | str:
         """Log in again on a new connection (tries with backoff); why not, in words.
+
+        ``game_on``: we have a game in progress, so the tries never give up by themselves.
 
         On success the session uses the new connection and the old one is closed.
         """
@@ -99,7 +103,9 @@ class OnlineSession:
             self.password,
             tls=client_tls(values),
         )
-        answer = await comeback.come_back(account, on_try=on_try, delays=self.delays)
+        answer = await comeback.come_back(
+            account, on_try=on_try, delays=self.delays, game_on=game_on
+        )
         if isinstance(answer, Comeback):
             lost = self.link
             self._logged_in = LoggedIn(answer.link, values, self.password)

@@ -157,3 +157,38 @@ async def test_a_game_come_back_into_has_its_earlier_moves_from_the_archive(
             await client.close()
     finally:
         await server.stop()
+
+
+async def test_with_a_game_on_the_tries_go_on_past_the_give_up_time(tmp_path: Path) -> None:
+    """A restart longer than the tries take (here shortened to 0.15 s) still finds us back.
+
+    The tries without a game would have given up; with one they go on, ``every`` apart.
+    """
+    server = C4Server(config(tmp_path))
+    await server.start()
+    port = server.port
+    ann, bob = await a_game(port)
+    await server.stop()
+    await ann.gone()
+    past_the_give_up = asyncio.Event()
+
+    def tried(attempt: int) -> None:
+        if attempt > 5:  # the three delays and more: what used to give up
+            past_the_give_up.set()
+
+    account = Account("127.0.0.1", port, "ann", "pw")
+    returning = asyncio.create_task(
+        come_back(account, on_try=tried, delays=(0.05,) * 3, game_on=True, every=0.05)
+    )
+    await asyncio.wait_for(past_the_give_up.wait(), 30)
+    assert not returning.done()
+    server = C4Server(config(tmp_path, port))
+    await server.start()
+    try:
+        comeback = await asyncio.wait_for(returning, 30)
+        assert isinstance(comeback, Comeback), comeback
+        assert comeback.rejoined == "r1"
+        await comeback.link.close()
+    finally:
+        await bob.close()
+        await server.stop()

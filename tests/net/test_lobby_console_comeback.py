@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from c4tui.client import words
 from c4tui.console.game import SERVER_LOST
 from c4tui.server.core import C4Server, ServerConfig
 from tests.net.lobby_client import TEST_ROUNDS, LobbyClient, logged_in
@@ -276,14 +277,37 @@ async def test_quit_or_ctrl_d_during_the_tries_gives_up(tmp_path: Path, giving_u
 
 
 async def test_after_the_last_try_the_console_says_so_and_exits_3(tmp_path: Path) -> None:
+    """At ``lobby>``, with no game to come back to, the tries end."""
     async with restartable(tmp_path) as server:
-        _ann, bob = await a_raw_ann_against_a_console_bob(server.port, "--reconnect-tries", "2")
+        bob = await console_user(server.port, "bob", "--reconnect-tries", "2")
         await server.stop()  # for good
         await bob.until(RESTARTING)
         await bob.until("reconnecting (2)…")
         address = f"127.0.0.1:{server.port}"
         await bob.until(f"Network problem: No answer from the server at {address} after 2 tries")
         await exits(bob, SERVER_LOST)
+
+
+async def test_with_a_game_on_the_console_tries_on_past_its_tries(tmp_path: Path) -> None:
+    """A server down for longer than the tries take is found again: the game is still on.
+
+    (``--reconnect-tries 1`` is the give-up time shortened: one try, half a second.)
+    """
+    async with restartable(tmp_path) as server:
+        ann, bob = await a_raw_ann_against_a_console_bob(server.port, "--reconnect-tries", "1")
+        await ann.send("DROP:1")
+        await bob.until("Your move")
+        await server.stop()
+        await bob.until(RESTARTING)
+        await bob.until("reconnecting (2)…")  # past its one try: the game is on
+        await server.start()
+        await bob.until(f"{words.BACK_IN_THE_GAME}: ann (RED) against bob (YELLOW)")
+        await bob.until("Your move")
+        assert not any("giving up" in line for line in bob.seen)
+        await bob.type("forfeit")
+        await bob.until("Back in the lobby")
+        await bob.type("quit")
+        await exits(bob, 0)
 
 
 async def test_logged_in_elsewhere_the_console_does_not_come_back(tmp_path: Path) -> None:

@@ -255,7 +255,8 @@ class OnlineGameScreen(GameScreen):
         session = self._session
         names = (self.room_game.names[Player.RED], self.room_game.names[Player.YELLOW])
         while True:
-            answer = await session.come_back(partial(self._say_trying, why))
+            game_on = not self.driver.is_over  # then Esc is the only way to stop trying
+            answer = await session.come_back(partial(self._say_trying, why), game_on=game_on)
             if isinstance(answer, str):
                 session.gave_up = True
                 self._stop_coming_back(answer, "error")

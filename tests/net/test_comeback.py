@@ -48,15 +48,21 @@ async def a_game(port: int) -> tuple[LobbyLink, LobbyClient]:
     return ann, bob
 
 
-async def test_after_a_restart_the_client_is_back_in_its_game_with_the_board(
-    tmp_path: Path,
-) -> None:
+async def a_game_and_a_stop(tmp_path: Path) -> tuple[int, LobbyLink, LobbyClient]:
+    """``a_game``, then its server stopped (its port, to start one again on)."""
     server = C4Server(config(tmp_path))
     await server.start()
     port = server.port
     ann, bob = await a_game(port)
     await server.stop()
     await ann.gone()
+    return port, ann, bob
+
+
+async def test_after_a_restart_the_client_is_back_in_its_game_with_the_board(
+    tmp_path: Path,
+) -> None:
+    port, ann, bob = await a_game_and_a_stop(tmp_path)
     assert worth_coming_back(ann)  # BYE:shutdown: the server is restarting
     server = C4Server(config(tmp_path, port))
     tries: list[int] = []
@@ -164,12 +170,7 @@ async def test_with_a_game_on_the_tries_go_on_past_the_give_up_time(tmp_path: Pa
 
     The tries without a game would have given up; with one they go on, ``every`` apart.
     """
-    server = C4Server(config(tmp_path))
-    await server.start()
-    port = server.port
-    ann, bob = await a_game(port)
-    await server.stop()
-    await ann.gone()
+    port, _, bob = await a_game_and_a_stop(tmp_path)
     past_the_give_up = asyncio.Event()
 
     def tried(attempt: int) -> None:

@@ -11,21 +11,35 @@ is gone.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from collections.abc import Callable
 from dataclasses import dataclass
 
 from c4tui.client import kept, words
-from c4tui.client.comeback import BACKOFF, Account, Comeback, come_back, last_game, why_lost
+from c4tui.client.comeback import (
+    BACKOFF,
+    Account,
+    Comeback,
+    come_back,
+    last_game,
+    why_lost,
+    worth_coming_back,
+)
 from c4tui.client.link import LobbyLink, ServerMessage
 from c4tui.client.room_game import RoomGame
 from c4tui.client.words import Voice
 from c4tui.console.lines import EndOfInput, PlainText, unless_left
 from c4tui.engine import Player, Rules
+from c4tui.net.errors import NetworkError
 from c4tui.protocols import lobby as wire
+from c4tui.protocols.presence import ByeReason
 
 Say = Callable[[str], None]
 #: Said when the person gives up logging in again (quit or Ctrl-D during the tries).
 GAVE_UP = "Gave up logging in again: goodbye."
+#: Seconds between the harmless requests that keep a console at ``lobby>`` from being cut
+#: off as idle: well under the server's idle limit (``serve --idle-timeout``, 600 s).
+KEEP_ALIVE = 240.0
 
 
 @dataclass(frozen=True)
@@ -157,6 +171,26 @@ class Rejoined(Exception):
     def __init__(self, room: str) -> None:
         super().__init__(room)
         self.room = room
+
+
+def worth_coming_back_to(link: LobbyLink) -> bool:
+    """``client.comeback.worth_coming_back``, and after BYE:idle too.
+
+    The console keeps its link alive at ``lobby>``; a server that cut it anyway (an idle
+    limit shorter than ``KEEP_ALIVE``) is one to log in to again, not to exit from.
+    """
+    return worth_coming_back(link) or (link.lost and link.bye_reason == ByeReason.IDLE.value)
+
+
+async def keep_alive(link: LobbyLink, every: float) -> None:
+    """Ask the server something harmless (its room list) every ``every`` seconds, for ever.
+
+    Ends quietly once the link is gone: ``gone_or_rejoined`` tells the person.
+    """
+    with contextlib.suppress(NetworkError, TimeoutError):
+        while True:
+            await asyncio.sleep(every)
+            await link.room_names(wire.Mode.VIEWER)
 
 
 async def gone_or_rejoined(

@@ -17,7 +17,7 @@ from typing import TextIO
 
 from c4tui.client import words
 from c4tui.client.challenges import room_of
-from c4tui.client.comeback import Account, Comeback, worth_coming_back
+from c4tui.client.comeback import Account, Comeback
 from c4tui.client.link import LobbyLink, ServerMessage
 from c4tui.client.outcomes import CreateOutcome, JoinOutcome, LoginOutcome, RegisterOutcome
 from c4tui.client.words import Voice
@@ -26,13 +26,16 @@ from c4tui.console import history as past
 from c4tui.console.comeback import (
     AT_PROMPT,
     GAVE_UP,
+    KEEP_ALIVE,
     BackInto,
     Rejoined,
     delays_for,
     gone_or_rejoined,
+    keep_alive,
     reconnect,
     still_on,
     what_became_of,
+    worth_coming_back_to,
 )
 from c4tui.console.game import (
     SERVER_LOST,
@@ -62,6 +65,8 @@ class LobbySettings:
     reconnect_tries: int | None = None
     #: Connect over TLS (None: plain TCP).
     tls: ClientTls | None = None
+    #: Seconds between the requests that keep the connection alive at ``lobby>``.
+    keep_alive: float = KEEP_ALIVE
 
 
 class ConsoleLobby(InRoom):
@@ -141,7 +146,7 @@ class ConsoleLobby(InRoom):
                 self.link = await self._log_in_again(self.link, password)
             return False
         except NetworkError:
-            if self.settings.reconnect_tries != 0 and worth_coming_back(self.link):
+            if self.settings.reconnect_tries != 0 and worth_coming_back_to(self.link):
                 return True
             raise
 
@@ -164,10 +169,7 @@ class ConsoleLobby(InRoom):
             while True:
                 self.where = AT_PROMPT
                 try:
-                    heard = gone_or_rejoined(link, self._heard_at_prompt)
-                    if not await self._command(
-                        link, await self.ask_unless_gone(LOBBY_PROMPT, heard)
-                    ):
+                    if not await self._command(link, await self._at_prompt(link)):
                         return False
                 except Rejoined as rejoined:
                     self.say(still_on(rejoined.room))
@@ -177,6 +179,19 @@ class ConsoleLobby(InRoom):
                     await self._in_room(link, room, begun=accepted.begin)
         except LeftRoom:
             return True
+
+    async def _at_prompt(self, link: LobbyLink) -> str:
+        """The next command typed at ``lobby>``, the connection kept alive meanwhile.
+
+        Raises NetworkError once the server is gone, Rejoined or ChallengeAccepted for
+        what it pushes meanwhile.
+        """
+        alive = asyncio.create_task(keep_alive(link, self.settings.keep_alive))
+        try:
+            heard = gone_or_rejoined(link, self._heard_at_prompt)
+            return await self.ask_unless_gone(LOBBY_PROMPT, heard)
+        finally:
+            alive.cancel()
 
     async def _back_into(self, link: LobbyLink, back: BackInto) -> None:
         """Into our game again (the server's REJOIN), or into the room we watched."""

@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import asyncio
+import io
+import os
 from pathlib import Path
 
+from c4tui.console.lobby import ConsoleLobby, LobbySettings
 from c4tui.protocols.names import ROOM_RULE, USER_RULE
 from tests.net.lobby_client import LobbyClient, lobby_server, logged_in
 from tests.net.test_lobby_console import TIMEOUT, console_user
@@ -70,3 +73,43 @@ async def test_non_ascii_words_are_refused_by_the_rules_never_a_crash(tmp_path: 
         await zoe.type("quit")
         assert await asyncio.wait_for(zoe.process.wait(), TIMEOUT) == 0
         assert not any("Traceback" in line or "Error" in line for line in zoe.seen), zoe.seen
+
+
+async def test_cut_for_being_idle_at_the_prompt_the_console_comes_back(tmp_path: Path) -> None:
+    async with lobby_server(tmp_path, idle_timeout=1.0) as server:  # under its keep-alive
+        vic = await console_user(server.port, "vic")
+        await vic.until("Disconnected after being idle — reconnecting (1)…")
+        await vic.until("Back in the lobby.")
+        await vic.type("rooms")
+        await vic.until("No rooms yet")
+        await vic.type("quit")
+        assert await asyncio.wait_for(vic.process.wait(), TIMEOUT) == 0
+
+
+async def test_a_console_at_the_prompt_keeps_its_connection_alive(tmp_path: Path) -> None:
+    """Its keep-alive (shortened here) well under the server's idle limit: never cut off."""
+    async with lobby_server(tmp_path, idle_timeout=2.0) as server:
+        reader, writer = os.pipe()
+        typed = os.fdopen(writer, "w", buffering=1)
+        shown = Transcript()
+        settings = LobbySettings("127.0.0.1", server.port, "vic", register=True, keep_alive=0.2)
+        with os.fdopen(reader) as stdin:
+            lobby = asyncio.create_task(ConsoleLobby(settings, stdin, shown).run())
+            typed.write("pw\n")
+            await shown.until("Logged in as vic")
+            await asyncio.sleep(6)  # three idle limits at the prompt
+            typed.write("rooms\n")
+            await shown.until("No rooms yet")
+            typed.write("quit\n")
+            assert await asyncio.wait_for(lobby, TIMEOUT) == 0
+            typed.close()
+        assert "idle" not in shown.getvalue() and "reconnecting" not in shown.getvalue()
+
+
+class Transcript(io.StringIO):
+    """What the console wrote, waited on a line at a time."""
+
+    async def until(self, text: str) -> None:
+        async with asyncio.timeout(TIMEOUT):
+            while text not in self.getvalue():
+                await asyncio.sleep(0.05)

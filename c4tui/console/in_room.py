@@ -31,6 +31,10 @@ from c4tui.protocols import lobby as wire
 LEAVE_WORDS = ("quit", "leave", "back")
 
 
+#: Asked before a game is given up (``forfeit``, Ctrl-D), as the app asks.
+FORFEIT_QUESTION = "Forfeit the game? [y/N] "
+
+
 class LeftRoom(Exception):
     """``quit`` typed while waiting in a room or watching: back to the lobby.
 
@@ -175,17 +179,42 @@ class InRoom(PlainText):
         if self._clock_owed:
             self._show_clocks(game)
 
+    async def _typed_unless_kept(self, mine: Player | None) -> str:
+        """The next line typed in a game. Raises EndOfInput at its end, unless it is ours:
+
+        Ctrl-D at a terminal asks first, as ``forfeit`` does (the game goes on unless
+        yes). Piped input that ended cannot answer: the game is forfeited, as before.
+        """
+        while True:
+            try:
+                return await self.ask("")
+            except EndOfInput:
+                if mine is None or not self.at_terminal or await self._forfeit_confirmed():
+                    raise
+
+    async def _forfeit_confirmed(self) -> bool:
+        """Ask before giving the game up (the end of input is a yes: nothing more can come)."""
+        try:
+            answer = (await self.ask(FORFEIT_QUESTION)).strip().lower()
+        except EndOfInput:
+            return True
+        if answer in ("y", "yes"):
+            return True
+        self.say("Not forfeited: the game goes on.")
+        return False
+
     async def _typed_in_game(
         self, driver: MatchDriver, game: RoomGame, mine: Player | None
     ) -> None:
         """Lines typed during a game: moves (on our turn), chat, forfeit; a viewer's quit leaves."""
         while True:
-            line = (await self.ask("")).strip()
+            line = (await self._typed_unless_kept(mine)).strip()
             if line.startswith("say "):
                 await self._chat(game.link, line[4:].strip())
             elif line == "forfeit" and mine is not None:
-                await self._unless_gone(game.forfeit())
-                driver.resign(mine, "You forfeited.")
+                if await self._forfeit_confirmed():
+                    await self._unless_gone(game.forfeit())
+                    driver.resign(mine, "You forfeited.")
             elif line in LEAVE_WORDS and mine is not None:
                 self.say("In a game: forfeit gives it up (Ctrl-D also ends c4tui).")
             elif line in LEAVE_WORDS:

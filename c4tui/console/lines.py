@@ -58,8 +58,8 @@ class LineReader:
                 self._loop.call_soon_threadsafe(self._lines.put_nowait, line)
             except RuntimeError:  # the loop is gone: nobody is listening any more
                 return
-            if not line:
-                return
+            if not line and not self._stream.isatty():
+                return  # a pipe's end is for good; a terminal's Ctrl-D, for that line only
 
 
 class PlainText:
@@ -74,6 +74,8 @@ class PlainText:
 
     def __init__(self, stdin: TextIO, stdout: TextIO, echo: bool = False) -> None:
         self._lines = LineReader(stdin)
+        #: Typed by a person (a terminal), not piped: the end of input may be a Ctrl-D.
+        self.at_terminal = stdin.isatty()
         self._stdout = stdout
         self._echo = echo
 

@@ -37,7 +37,8 @@ HELP = f"""Commands:
 {standing.HELP}
   help, quit
 Waiting in a room or watching one: say TEXT to chat, quit (or leave, back) to leave it.
-In a game: a column (3, or p 3 to pop), say TEXT to chat, forfeit to give up.
-Ctrl-D ends c4tui (a game you play in counts as forfeited).
+In a game: a column (3, or p 3 to pop), say TEXT to chat, forfeit to give up (asked first).
+Ctrl-D ends c4tui; in a game you play, it asks first at a terminal (piped input that
+ends forfeits the game).
 When the connection drops or the server restarts, c4tui logs in again by itself and
 goes on where you were (quit gives up)."""

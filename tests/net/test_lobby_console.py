@@ -225,6 +225,7 @@ async def test_quick_play_on_the_defaults_meets_the_apps_default_game(tmp_path: 
         assert await ann.ask("QUICKPLAY:7:6:classic") == "QUICKPLAY:ACKSTATUS:0:quick-1"
         await bob.until("Game on: bob (RED) against ann (YELLOW).")
         await bob.type("forfeit")
+        await bob.type("y")  # Forfeit the game? [y/N]
         await bob.until("Back in the lobby")
         await bob.type("help")
         await bob.until("without them 7 6 classic")

@@ -30,6 +30,7 @@ async def test_a_console_challenges_is_declined_then_accepted_and_asks_a_rematch
         await bob.until("Game on: bob (RED) against ann (YELLOW)")
         await bob.until("Your move")
         await bob.type("forfeit")
+        await bob.type("y")  # Forfeit the game? [y/N]
         assert (await ann.line()).endswith(":2:ann")
         await bob.until("Back in the lobby")
         await bob.type("rematch")

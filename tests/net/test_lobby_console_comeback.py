@@ -181,6 +181,7 @@ async def test_both_consoles_come_back_after_a_kill_9(tmp_path: Path) -> None:
             await ann.until("bob: drop in column 2")
             await ann.until("Your move")
             await ann.type("forfeit")
+            await ann.type("y")  # Forfeit the game? [y/N]
             await bob.until("bob (you, YELLOW) wins!")
             for console in (ann, bob):
                 await quits_from_the_lobby(console)
@@ -305,6 +306,7 @@ async def test_with_a_game_on_the_console_tries_on_past_its_tries(tmp_path: Path
         await bob.until("Your move")
         assert not any("giving up" in line for line in bob.seen)
         await bob.type("forfeit")
+        await bob.type("y")  # Forfeit the game? [y/N]
         await bob.until("Back in the lobby")
         await bob.type("quit")
         await exits(bob, 0)

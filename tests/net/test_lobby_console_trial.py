@@ -10,7 +10,7 @@ from pathlib import Path
 from c4tui.console.lobby import ConsoleLobby, LobbySettings
 from c4tui.protocols.names import ROOM_RULE, USER_RULE
 from tests.net.lobby_client import LobbyClient, lobby_server, logged_in
-from tests.net.test_lobby_console import TIMEOUT, console_user
+from tests.net.test_lobby_console import TIMEOUT, a_raw_ann_against_a_console_bob, console_user
 
 
 async def a_game_under_way(port: int) -> tuple[LobbyClient, LobbyClient]:
@@ -113,3 +113,25 @@ class Transcript(io.StringIO):
         async with asyncio.timeout(TIMEOUT):
             while text not in self.getvalue():
                 await asyncio.sleep(0.05)
+
+
+async def test_forfeit_asks_first(tmp_path: Path) -> None:
+    async with lobby_server(tmp_path) as server:
+        ann, bob = await a_raw_ann_against_a_console_bob(server.port)
+        await ann.send("DROP:1")
+        await bob.until("Your move")
+        await bob.type("forfeit")
+        await bob.type("n")  # the question's line ends with the answer's
+        said = await bob.until("Not forfeited: the game goes on.")
+        assert said == "Forfeit the game? [y/N] Not forfeited: the game goes on."
+        await bob.type("2")  # a move again, not an answer
+        assert (await ann.line()).startswith("BOARDSTATUS")
+        await bob.type("forfeit")
+        await bob.type("y")
+        await bob.until("Back in the lobby")
+        ended = await ann.line()
+        while ended.startswith("BOARDSTATUS"):
+            ended = await ann.line()
+        assert ended.startswith("GAMEEND:") and ended.endswith(":2:ann"), ended
+        await bob.type("quit")
+        assert await asyncio.wait_for(bob.process.wait(), TIMEOUT) == 0

@@ -180,6 +180,7 @@ async def test_the_console_logs_in_and_plays_over_tls(
     await ann.send("DROP:1")
     await bob.until("Your move")
     await bob.type("forfeit")
+    await bob.type("y")  # Forfeit the game? [y/N]
     await bob.until("Back in the lobby")
     await bob.type("quit")
     assert await asyncio.wait_for(bob.process.wait(), TIMEOUT) == 0

@@ -72,7 +72,11 @@ async def show(link: LobbyLink, rest: str, say: Say) -> None:
 
 
 async def save(link: LobbyLink, rest: str, say: Say) -> None:
-    """Save the game ``rest`` names: to FILE (a path, or a name in the saved-games folder)."""
+    """Save the game ``rest`` names: to FILE (a path, or a name in the saved-games folder).
+
+    A path into a folder that does not exist is refused, naming the folder: making it
+    silently would hide the record wherever a typo put it.
+    """
     number, _, file = rest.partition(" ")
     game = await _fetched(link, number, "save ID [FILE]", say)
     if game is None:
@@ -82,6 +86,9 @@ async def save(link: LobbyLink, rest: str, say: Say) -> None:
     try:
         if "/" in file:
             path = Path(file).expanduser()
+            if not (folder := path.parent).is_dir():  # a typo would hide the record in a new one
+                say(f"Not saved: there is no folder {folder} (make it first, or name another).")
+                return
             write_atomically(path, format_record(record))
         else:
             path = save_game(record, name=file or None)

@@ -116,3 +116,18 @@ async def test_save_writes_a_record_that_replays_to_the_final_position(
         assert (record.red, record.yellow, record.columns, record.rows) == ("ann", "bob", 4, 4)
         assert record.result.value == "yellow wins" and record.reason == "four in a row"
         assert render_board(record.final_state(), mark_win=True).splitlines() == FINAL_BOARD
+
+
+async def test_save_into_a_missing_folder_is_refused_naming_it(
+    tmp_path: Path, private_data_directory: Path
+) -> None:
+    """No folder is made silently (a typo in a path would hide the record elsewhere)."""
+    async with lobby_server(tmp_path) as server:
+        _, bob = await bob_wins_a_game(server.port)
+        missing = tmp_path / "no" / "such"
+        assert await answer(bob, f"save 1 {missing / 'won.c4g'}", "Not saved") == [
+            f"Not saved: there is no folder {missing} (make it first, or name another)."
+        ]
+        assert not (tmp_path / "no").exists()
+        await bob.type("quit")
+        assert await asyncio.wait_for(bob.process.wait(), TIMEOUT) == 0

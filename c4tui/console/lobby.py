@@ -53,6 +53,10 @@ from c4tui.protocols import lobby as wire
 from c4tui.protocols.names import PASSWORD_RULE, valid_password
 
 
+class PasswordsDiffer(Exception):
+    """Registering, the password typed again was not the same: nothing is registered."""
+
+
 @dataclass(frozen=True)
 class LobbySettings:
     """What ``console --lobby`` was asked for."""
@@ -92,11 +96,13 @@ class ConsoleLobby(InRoom):
         settings = self.settings
         try:
             password = await self._password()
+            if settings.register and not await self._same_again(password):
+                raise PasswordsDiffer("The two passwords differ: no account created.")
             link = await LobbyLink.open(settings.host, settings.port, tls=settings.tls)
         except EndOfInput:
             return 0
-        except NetworkError as error:
-            self.say(f"Network problem: {error}")
+        except (NetworkError, PasswordsDiffer) as error:
+            self.say(f"Network problem: {error}" if isinstance(error, NetworkError) else str(error))
             return 1
         self.link = link
         try:
@@ -150,12 +156,18 @@ class ConsoleLobby(InRoom):
                 return True
             raise
 
-    async def _password(self) -> str:
-        """Without echo at a terminal; from the first line of input otherwise (scripts)."""
+    async def _password(self, prompt: str = "") -> str:
+        """Without echo at a terminal; from the next line of input otherwise (scripts)."""
         if self._stdin.isatty():
-            prompt = f"Password for {self.settings.user}: "
-            return await read_secret(prompt)
+            return await read_secret(prompt or f"Password for {self.settings.user}: ")
         return await self.ask("")
+
+    async def _same_again(self, password: str) -> bool:
+        """Registering: the password typed again is the same (a typo would lock us out).
+
+        One against the rules is not asked again: logging in says the rule at once.
+        """
+        return not valid_password(password) or await self._password("Password again: ") == password
 
     async def _lobby(self, link: LobbyLink, back: BackInto | None = None) -> bool:
         """Obey commands at ``lobby>``: False once quit, True on leaving a room.

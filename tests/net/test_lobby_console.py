@@ -82,6 +82,7 @@ async def console_user(port: int, user: str, *options: str) -> ConsoleProcess:
         "--lobby", f"127.0.0.1:{port}", "--user", user, "--register", *options
     )
     await console.type("pw")
+    await console.type("pw")  # registering: the password again
     await console.until(f"Logged in as {user}")
     return console
 

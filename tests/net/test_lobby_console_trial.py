@@ -10,7 +10,12 @@ from pathlib import Path
 from c4tui.console.lobby import ConsoleLobby, LobbySettings
 from c4tui.protocols.names import ROOM_RULE, USER_RULE
 from tests.net.lobby_client import LobbyClient, lobby_server, logged_in
-from tests.net.test_lobby_console import TIMEOUT, a_raw_ann_against_a_console_bob, console_user
+from tests.net.test_lobby_console import (
+    TIMEOUT,
+    ConsoleProcess,
+    a_raw_ann_against_a_console_bob,
+    console_user,
+)
 
 
 async def a_game_under_way(port: int) -> tuple[LobbyClient, LobbyClient]:
@@ -95,7 +100,7 @@ async def test_a_console_at_the_prompt_keeps_its_connection_alive(tmp_path: Path
         settings = LobbySettings("127.0.0.1", server.port, "vic", register=True, keep_alive=0.2)
         with os.fdopen(reader) as stdin:
             lobby = asyncio.create_task(ConsoleLobby(settings, stdin, shown).run())
-            typed.write("pw\n")
+            typed.write("pw\npw\n")  # registering: twice
             await shown.until("Logged in as vic")
             await asyncio.sleep(6)  # three idle limits at the prompt
             typed.write("rooms\n")
@@ -135,3 +140,22 @@ async def test_forfeit_asks_first(tmp_path: Path) -> None:
         assert ended.startswith("GAMEEND:") and ended.endswith(":2:ann"), ended
         await bob.type("quit")
         assert await asyncio.wait_for(bob.process.wait(), TIMEOUT) == 0
+
+
+async def test_registering_asks_the_password_twice_and_says_when_they_differ(
+    tmp_path: Path,
+) -> None:
+    async with lobby_server(tmp_path) as server:
+        address = f"127.0.0.1:{server.port}"
+        zoe = await ConsoleProcess.start("--lobby", address, "--user", "zoe", "--register")
+        await zoe.type("secret")
+        await zoe.type("secrets")
+        await zoe.until("The two passwords differ: no account created.")
+        assert await asyncio.wait_for(zoe.process.wait(), TIMEOUT) == 1
+        assert not any("secret" in line for line in zoe.seen)  # never echoed
+        client = await LobbyClient.connect(server.port)
+        assert await client.ask("LOGIN:zoe:secret") == "LOGIN:ACKSTATUS:1"  # no such user
+        await client.close()
+        zoe = await console_user(server.port, "zoe")  # the same password twice: in
+        await zoe.type("quit")
+        assert await asyncio.wait_for(zoe.process.wait(), TIMEOUT) == 0

@@ -12,9 +12,10 @@ import time
 from collections.abc import Awaitable
 
 from c4tui.client import words
-from c4tui.client.clocks import both_clocks
+from c4tui.client.clocks import ClockReading, both_clocks
 from c4tui.client.link import LobbyLink, ServerMessage
 from c4tui.client.room_game import RoomGame, room_game_from
+from c4tui.console.clock_warnings import LowTimeWarnings
 from c4tui.console.comeback import AT_PROMPT, Playing, Waiting, Watching, Where
 from c4tui.console.game import move_hint, submit_typed_move
 from c4tui.console.lines import EndOfInput, PlainText, printable, unless_left
@@ -116,7 +117,8 @@ class InRoom(PlainText):
         game.on_chat = lambda user, text: self.say(f"{user} says: {printable(text)}")
         game.on_presence = self.say
         game.on_forfeit = driver.resign
-        game.on_clock = lambda reading: self._clock_came(game)
+        low_time = LowTimeWarnings(mine, self.say) if mine is not None else None
+        game.on_clock = lambda reading: self._clock_came(game, reading, low_time)
         self._clock_owed = False
         events = driver.listen()
         driver.start()
@@ -129,6 +131,8 @@ class InRoom(PlainText):
             raise
         finally:
             typing.cancel()
+            if low_time is not None:
+                low_time.close()
             await driver.close()
         # Only now: a line typed after it is for the lobby, not the game's reader.
         self.say("Back in the lobby.")
@@ -174,8 +178,12 @@ class InRoom(PlainText):
         if game.clock is not None:
             self.say(both_clocks(game.clock, game.names, time.monotonic()))
 
-    def _clock_came(self, game: RoomGame) -> None:
-        """The first CLOCK came after the first board was shown: the clocks follow it."""
+    def _clock_came(
+        self, game: RoomGame, reading: ClockReading, low_time: LowTimeWarnings | None
+    ) -> None:
+        """A CLOCK: warn if ours runs low; after the first board, the clocks follow it."""
+        if low_time is not None:
+            low_time.heard(reading)
         if self._clock_owed:
             self._show_clocks(game)
 

@@ -118,7 +118,8 @@ def _add_network_options(console: argparse.ArgumentParser) -> None:
         metavar="N",
         help="with --lobby: when the connection drops or the server restarts, log in again by "
         "itself up to N times and go on where you were (default: tries spread over about a "
-        "minute, the server's default grace; 0: never, exit with status 3 at once)",
+        "minute, the server's default grace; with a game in progress the tries go on, 8 s "
+        "apart, until quit; 0: never, exit with status 3 at once)",
     )
     console.add_argument(
         "--user",

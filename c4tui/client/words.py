@@ -258,3 +258,34 @@ def room_result(names: Mapping[Player, str], winner: Player | None, mine: Player
         return "It's a draw!"
     you = "you, " if winner is mine else ""
     return f"{names[winner]} ({you}{winner.name}) wins!"
+
+
+# ----- how a room's game ended, as its result line says it ------------------------------
+
+
+def won_by_four(winner: str, colour: Player) -> str:
+    """``ann (RED) wins with four in a row!``: a win on the board."""
+    return f"{winner} ({colour.name}) wins with four in a row!"
+
+
+def drawn(why: str) -> str:
+    """``Draw: the board is full.`` (``why``: the engine's reason)."""
+    return f"Draw: {why}."
+
+
+def lost_how(loser: str, status: int, stayed_away: bool) -> str:
+    """Why ``loser`` lost a game that did not end on the board (GAMEEND's ``status`` 2 or 3).
+
+    Status 2 is a forfeit on the wire whether it was given or taken: a player the
+    server had said was away (AWAY, no BACK) left and did not come back in time.
+    """
+    if status == 3:
+        return f"{loser} lost on time"
+    if stayed_away:
+        return f"{loser} left and did not come back"
+    return f"{loser} forfeited"
+
+
+def won_line(winner: str, colour: Player, how: str) -> str:
+    """``ann (RED) wins: bob lost on time`` — who won, and what happened."""
+    return f"{winner} ({colour.name}) wins: {how}"

@@ -102,7 +102,7 @@ async def test_register_create_and_play_a_whole_game_through_the_app(tmp_path: P
                 assert (await bob.line()).startswith("BOARDSTATUS")
             await until(pilot, lambda: screen.driver.result is not None)
             assert screen.driver.result is not None and screen.driver.result.winner is not None
-            assert "zoe (RED) wins!" in text_of(pilot, "#message")
+            assert "zoe (RED) wins with four in a row!" in text_of(pilot, "#message")
             await pilot.pause()
             offered = {key.description for key in screen.query(FooterKey) if key.display}
             assert "Forfeit" not in offered and "Chat" not in offered  # the room is gone

@@ -390,7 +390,8 @@ class OnlineGameScreen(GameScreen):
     def _forfeit_confirmed(self, confirmed: bool | None) -> None:
         if confirmed and self.mine is not None and not self.driver.is_over:
             self.run_worker(self.room_game.forfeit(), exit_on_error=False)
-            self.driver.resign(self.mine, "You forfeited.")
+            mine = self.room_game.names[self.mine]
+            self.driver.resign(self.mine, words.lost_how(mine, 2, stayed_away=False))
 
     def action_menu(self) -> None:
         """Esc: close the chat line; after the game, back to the lobby; during it, ask first."""
@@ -415,12 +416,17 @@ class OnlineGameScreen(GameScreen):
             self._forfeit_confirmed(True)
             self.dismiss(None)
 
+    def _tell_seat_left(self, player: Player, reason: str) -> None:
+        """Nothing: the result line says what happened (a time loss is not "RED left")."""
+
     def _result_text(self, result: GameOver) -> str:
         """The players by name; Esc goes back to the lobby."""
-        if result.winner is None:
-            text = "Draw."
+        winner = result.winner
+        if winner is None:
+            text = words.drawn(result.reason)
+        elif result.state.is_over:
+            text = words.won_by_four(self.room_game.names[winner], winner)
         else:
-            text = f"{self.room_game.names[result.winner]} ({result.winner.name}) wins"
-            text += "!" if result.state.is_over else f": {result.reason}"
+            text = words.won_line(self.room_game.names[winner], winner, result.reason)
         rematch = "r: rematch · " if self.mine is not None else ""
         return f"{text}\n{self._ratings}{rematch}Esc: back to the lobby"

@@ -242,6 +242,11 @@ CHALLENGE = Refusals[ChallengeOutcome](
 )
 
 
+def terms_line(terms: Terms) -> str:
+    """``rated 3+2``, ``casual, no clock``: a game's terms as its panel says them."""
+    return terms.words if terms.clock is not None else f"{terms.words}, no clock"
+
+
 def challenges_you(user: str, board: str, terms: Terms) -> str:
     """CHALLENGED in words; ``board`` as the front end describes it (``7 × 6 Classic``)."""
     return f"{user} challenges you: {board}, {terms.words}"

@@ -56,3 +56,13 @@ async def test_a_win_on_the_board_says_four_in_a_row(tmp_path: Path) -> None:
             await ann.line()
         await until(pilot, lambda: screen.driver.is_over)
         assert "ann (RED) wins with four in a row!" in text_of(pilot, "#message")
+
+
+async def test_the_panel_shows_the_games_terms(tmp_path: Path) -> None:
+    async with zoe_plays_ann(tmp_path, ":rated:3+2") as (pilot, _, _):
+        await until(pilot, lambda: "rated 3+2" in text_of(pilot, "#terms"))
+
+
+async def test_the_panel_says_a_casual_game_has_no_clock(tmp_path: Path) -> None:
+    async with zoe_plays_ann(tmp_path) as (pilot, _, _):
+        await until(pilot, lambda: "casual, no clock" in text_of(pilot, "#terms"))

@@ -25,10 +25,11 @@ from functools import partial
 from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
+from textual.widgets import Static
 
 from c4tui.client import words
 from c4tui.client.clocks import ClockReading
-from c4tui.client.link import ServerMessage
+from c4tui.client.link import RoomSummary, ServerMessage
 from c4tui.client.room_game import RoomGame
 from c4tui.client.standing import RatingNews
 from c4tui.engine import GameState, Player
@@ -107,6 +108,7 @@ class OnlineGameScreen(GameScreen):
 
     DEFAULT_CSS = """
     OnlineGameScreen #chat { dock: bottom; margin: 0 1; }
+    OnlineGameScreen #terms { color: $text-muted; }
     """
 
     BINDINGS = [
@@ -169,6 +171,18 @@ class OnlineGameScreen(GameScreen):
         """
         self.set_interval(1.0, self._count_down)
         self.panel.mount(self.clocks, after="#game-title")
+        self.panel.mount(Static(id="terms", markup=False), after="#game-title")
+        self._show_terms()
+
+    @work(group="terms", exit_on_error=False)
+    async def _show_terms(self) -> None:
+        """Under the title, what the game is played for: ``rated 3+2``, ``casual, no clock``."""
+        try:
+            room = RoomSummary.of(self._room, await self._session.link.room_info(self._room))
+        except (NetworkError, ProtocolError, TimeoutError):
+            return  # the panel goes without; the game goes on
+        if room is not None:
+            self.panel.query_one("#terms", Static).update(words.terms_line(room.terms))
 
     def _clock_came(self, reading: ClockReading) -> None:
         """The server's CLOCK (or the game's end): both clocks as it says."""

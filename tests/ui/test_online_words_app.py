@@ -10,14 +10,13 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 
 from textual.pilot import Pilot
+from textual.widgets import DataTable
 
 from c4tui.ui.screens.online_game import OnlineGameScreen
 from tests.net.lobby_client import LobbyClient, lobby_server
+from tests.ui.helpers import SIZE, make_app
 from tests.ui.test_clocks_app import zoe_joins_on
-from tests.ui.test_lobby_app import (
-    text_of,
-    until,
-)
+from tests.ui.test_lobby_app import log_in_through_the_dialog, text_of, until
 
 
 @asynccontextmanager
@@ -66,3 +65,17 @@ async def test_the_panel_shows_the_games_terms(tmp_path: Path) -> None:
 async def test_the_panel_says_a_casual_game_has_no_clock(tmp_path: Path) -> None:
     async with zoe_plays_ann(tmp_path) as (pilot, _, _):
         await until(pilot, lambda: "casual, no clock" in text_of(pilot, "#terms"))
+
+
+async def test_your_own_waiting_room_is_in_your_room_list(tmp_path: Path) -> None:
+    async with lobby_server(tmp_path) as server:
+        options = {"host": "127.0.0.1", "port": str(server.port), "user": "zoe"}
+        app = make_app(opponent="online", options=options)
+        async with app.run_test(size=SIZE) as pilot:
+            await log_in_through_the_dialog(pilot, "secret", register=True)
+            table = app.screen.query_one(DataTable)
+            app.screen.refresh_timer.pause()  # the list must come from creating, not the timer
+            await pilot.press("c")
+            await until(pilot, lambda: "Waiting for the game" in text_of(pilot, "#lobby-status"))
+            await until(pilot, lambda: table.row_count == 1)
+            assert "zoe room" in str(table.get_row_at(0)[0])

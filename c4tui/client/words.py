@@ -24,7 +24,7 @@ from c4tui.client.outcomes import (
     RegisterOutcome,
     UnknownStatus,
 )
-from c4tui.engine import Player
+from c4tui.engine import GameState, Player
 from c4tui.protocols import lobby as wire
 from c4tui.protocols.names import PASSWORD_RULE, ROOM_RULE, USER_RULE
 from c4tui.protocols.terms import Terms
@@ -268,14 +268,18 @@ def room_result(names: Mapping[Player, str], winner: Player | None, mine: Player
 # ----- how a room's game ended, as its result line says it ------------------------------
 
 
-def won_by_four(winner: str, colour: Player) -> str:
-    """``ann (RED) wins with four in a row!``: a win on the board."""
-    return f"{winner} ({colour.name}) wins with four in a row!"
+def room_game_over(
+    names: Mapping[Player, str], winner: Player | None, final: GameState, why: str
+) -> str:
+    """A room game's result line: four in a row, a draw, or a win off the board.
 
-
-def drawn(why: str) -> str:
-    """``Draw: the board is full.`` (``why``: the engine's reason)."""
-    return f"Draw: {why}."
+    ``why`` is the engine's reason for a draw, ``lost_how``'s words for a win off the board.
+    """
+    if winner is None:
+        return f"Draw: {why}."
+    if final.is_over:
+        return f"{names[winner]} ({winner.name}) wins with four in a row!"
+    return won_line(names[winner], winner, why)
 
 
 def lost_how(loser: str, status: int, stayed_away: bool) -> str:

@@ -240,12 +240,16 @@ class MatchView(BoardScreen[bool | None]):
         """Whose turn it is in ``state``, who won, or why the game is not going on."""
         self.panel.turn = Turn(state, self._who(), self._halted())
 
+    def _offers_play(self) -> bool:
+        """Whether the footer shows Play at all (dimmed while it is not our turn)."""
+        return not (self.driver.is_over or self.driver.state.is_over)
+
     def _show_controls(self) -> None:
         """What can be done now: the board's Play, the mode line, the footer and the analysis."""
         driver = self.driver
         awaiting = driver.awaiting_submission()
         self.board.accepting = awaiting
-        self.board.offers_play = not (driver.is_over or driver.state.is_over)
+        self.board.offers_play = self._offers_play()
         self.panel.mode = Mode.of(driver.state.rules, self.pop_mode, driver.is_over)
         # The footer is rebuilt on every refresh_bindings: only when what it shows changes.
         available = (awaiting, driver.can_undo(), driver.can_redo(), driver.is_over)

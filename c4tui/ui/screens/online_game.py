@@ -112,6 +112,7 @@ class OnlineGameScreen(GameScreen):
     """
 
     BINDINGS = [
+        Binding("escape,m", "menu", "Lobby", id="online.lobby"),  # where Esc goes from here
         Binding("t", "talk", "Chat", id="online.talk"),
         Binding("f,F", "forfeit", "Forfeit", id="online.forfeit"),
     ]
@@ -430,17 +431,17 @@ class OnlineGameScreen(GameScreen):
             self._forfeit_confirmed(True)
             self.dismiss(None)
 
+    def _offers_play(self) -> bool:
+        """A viewer plays no move: no Play in the footer, not even dimmed."""
+        return self.mine is not None and super()._offers_play()
+
     def _tell_seat_left(self, player: Player, reason: str) -> None:
         """Nothing: the result line says what happened (a time loss is not "RED left")."""
 
     def _result_text(self, result: GameOver) -> str:
         """The players by name; Esc goes back to the lobby."""
-        winner = result.winner
-        if winner is None:
-            text = words.drawn(result.reason)
-        elif result.state.is_over:
-            text = words.won_by_four(self.room_game.names[winner], winner)
-        else:
-            text = words.won_line(self.room_game.names[winner], winner, result.reason)
+        text = words.room_game_over(
+            self.room_game.names, result.winner, result.state, result.reason
+        )
         rematch = "r: rematch · " if self.mine is not None else ""
         return f"{text}\n{self._ratings}{rematch}Esc: back to the lobby"

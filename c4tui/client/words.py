@@ -257,6 +257,13 @@ def declined(user: str) -> str:
     return f"{user} declined your challenge (or is no longer free)."
 
 
+def declined_or_not_free(user: str, free: bool) -> str:
+    """DECLINED told apart: ``user`` declined (still ``free``), or sat down elsewhere, or left."""
+    if free:
+        return f"{user} declined your challenge."
+    return f"{user} is no longer free (in a room, or gone): your challenge is off."
+
+
 def room_result(names: Mapping[Player, str], winner: Player | None, mine: Player | None) -> str:
     """``ann (RED) wins!``, ``bob (you, YELLOW) wins!`` or a draw (``mine``: our colour)."""
     if winner is None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 
+from c4tui.client import words
 from c4tui.client.link import LobbyLink, RoomSummary
 from c4tui.client.room_game import RoomGame, room_game_from
 from c4tui.protocols import lobby as wire
@@ -32,3 +33,13 @@ async def challenge_game(link: LobbyLink, begin: wire.Begin) -> tuple[RoomGame, 
     """The game ``begin`` starts (a challenge or a rematch accepted), and its room's name."""
     room = await room_of(link, begin)
     return await room_game_from(link, begin, room), room
+
+
+async def why_declined(link: LobbyLink, user: str) -> str:
+    """DECLINED from ``user`` in words that say which: declined, or no longer free.
+
+    The server sends DECLINED for both; PLAYERS says whether ``user`` is still free.
+    Raises NetworkError, ProtocolError, TimeoutError.
+    """
+    entry = next((entry for entry in await link.players() if entry.user == user), None)
+    return words.declined_or_not_free(user, free=entry is not None and not entry.busy)

@@ -17,6 +17,7 @@ from c4tui.client.words import Voice, end_reason
 from c4tui.engine import Player
 from c4tui.net.tls import ClientTls
 from c4tui.protocols.past import KeptGame
+from c4tui.protocols.terms import Terms
 from c4tui.records import GameRecord, Result
 
 
@@ -53,6 +54,11 @@ def started_here(kept: KeptGame) -> str:
     except ValueError:
         return kept.started
     return started.astimezone().strftime("%Y-%m-%d %H:%M")
+
+
+def terms_of(kept: KeptGame) -> str:
+    """``rated`` or ``casual`` (GAME does not say the clock a game had)."""
+    return Terms(kept.rated).words
 
 
 def result_for(kept: KeptGame, player: Player) -> str:

@@ -50,6 +50,8 @@ class RoomGame:
         #: down); by default, in words to ``on_presence``.
         self.on_away_or_back: Callable[[wire.Away | wire.Back], None] = self._say_presence
         self.ended: wire.GameEnd | None = None
+        #: Who the server said is away (AWAY) and has not said is back (BACK).
+        self.away: set[str] = set()
         #: The moves that led to ``start`` from the empty board, when we came into the
         #: game under way and the server's archive had them (``moves_before``).
         self.earlier: tuple[Move, ...] | None = None
@@ -96,11 +98,18 @@ class RoomGame:
         elif isinstance(message, wire.GameEnd):
             self._end(message)
         elif isinstance(message, wire.Away | wire.Back):
+            self._note_presence(message)
             self.on_away_or_back(message)
         elif isinstance(message, wire.Invalid):
             self._fail(ProtocolError(f"the server refused our move: {message.reason}"))
         elif isinstance(message, wire.Notice):
             self._fail(ProtocolError(f"the server says {message.word}"))
+
+    def _note_presence(self, news: wire.Away | wire.Back) -> None:
+        if isinstance(news, wire.Away):
+            self.away.add(news.user)
+        else:
+            self.away.discard(news.user)
 
     def _say_presence(self, news: wire.Away | wire.Back) -> None:
         if isinstance(news, wire.Away):
@@ -144,8 +153,8 @@ class RoomGame:
             self.on_clock(self.clock)
         if end.status in (2, 3):
             loser = Player.YELLOW if self.colour_of(end.winner) is Player.RED else Player.RED
-            how = "lost on time" if end.status == 3 else "forfeited or left the game"
-            self.on_forfeit(loser, f"{self.names[loser]} {how}")
+            name = self.names[loser]
+            self.on_forfeit(loser, words.lost_how(name, end.status, name in self.away))
 
     async def next_move(self) -> Move:
         """The next move played in the room. Raises NetworkError or ProtocolError."""

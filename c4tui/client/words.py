@@ -24,7 +24,7 @@ from c4tui.client.outcomes import (
     RegisterOutcome,
     UnknownStatus,
 )
-from c4tui.engine import Player
+from c4tui.engine import GameState, Player
 from c4tui.protocols import lobby as wire
 from c4tui.protocols.names import PASSWORD_RULE, ROOM_RULE, USER_RULE
 from c4tui.protocols.terms import Terms
@@ -242,6 +242,11 @@ CHALLENGE = Refusals[ChallengeOutcome](
 )
 
 
+def terms_line(terms: Terms) -> str:
+    """``rated 3+2``, ``casual, no clock``: a game's terms as its panel says them."""
+    return terms.words if terms.clock is not None else f"{terms.words}, no clock"
+
+
 def challenges_you(user: str, board: str, terms: Terms) -> str:
     """CHALLENGED in words; ``board`` as the front end describes it (``7 × 6 Classic``)."""
     return f"{user} challenges you: {board}, {terms.words}"
@@ -252,9 +257,51 @@ def declined(user: str) -> str:
     return f"{user} declined your challenge (or is no longer free)."
 
 
+def declined_or_not_free(user: str, free: bool) -> str:
+    """DECLINED told apart: ``user`` declined (still ``free``), or sat down elsewhere, or left."""
+    if free:
+        return f"{user} declined your challenge."
+    return f"{user} is no longer free (in a room, or gone): your challenge is off."
+
+
 def room_result(names: Mapping[Player, str], winner: Player | None, mine: Player | None) -> str:
     """``ann (RED) wins!``, ``bob (you, YELLOW) wins!`` or a draw (``mine``: our colour)."""
     if winner is None:
         return "It's a draw!"
     you = "you, " if winner is mine else ""
     return f"{names[winner]} ({you}{winner.name}) wins!"
+
+
+# ----- how a room's game ended, as its result line says it ------------------------------
+
+
+def room_game_over(
+    names: Mapping[Player, str], winner: Player | None, final: GameState, why: str
+) -> str:
+    """A room game's result line: four in a row, a draw, or a win off the board.
+
+    ``why`` is the engine's reason for a draw, ``lost_how``'s words for a win off the board.
+    """
+    if winner is None:
+        return f"Draw: {why}."
+    if final.is_over:
+        return f"{names[winner]} ({winner.name}) wins with four in a row!"
+    return won_line(names[winner], winner, why)
+
+
+def lost_how(loser: str, status: int, stayed_away: bool) -> str:
+    """Why ``loser`` lost a game that did not end on the board (GAMEEND's ``status`` 2 or 3).
+
+    Status 2 is a forfeit on the wire whether it was given or taken: a player the
+    server had said was away (AWAY, no BACK) left and did not come back in time.
+    """
+    if status == 3:
+        return f"{loser} lost on time"
+    if stayed_away:
+        return f"{loser} left and did not come back"
+    return f"{loser} forfeited"
+
+
+def won_line(winner: str, colour: Player, how: str) -> str:
+    """``ann (RED) wins: bob lost on time`` — who won, and what happened."""
+    return f"{winner} ({colour.name}) wins: {how}"

@@ -11,6 +11,15 @@ from c4tui.numbers import number_in_range
 DEFAULT_HOST = "localhost"
 #: The port ``c4tui serve`` listens on and the clients try first.
 DEFAULT_PORT = 4444
+
+
+def tls_port_beside(port: int) -> int:
+    """The lobby's TLS port when ``c4tui serve`` is not told one: the one after its port."""
+    return port + 1
+
+
+#: Where a default ``c4tui serve --tls-cert`` serves the lobby over TLS.
+DEFAULT_TLS_PORT = tls_port_beside(DEFAULT_PORT)
 #: Seconds to wait for a connection and the server's greeting.
 CONNECT_TIMEOUT = 10.0
 MAX_PORT = 65535

@@ -28,7 +28,7 @@ from pathlib import Path
 from c4tui.lobby import CONNECT_FOUR, TIC_TAC_TOE
 from c4tui.match.backends.program import DEFAULT_MOVE_SECONDS
 from c4tui.match.pool import SearchPool
-from c4tui.net.address import DEFAULT_PORT, address_group
+from c4tui.net.address import DEFAULT_PORT, address_group, tls_port_beside
 from c4tui.net.connection import DEFAULT_WRITE_TIMEOUT, Connection
 from c4tui.net.errors import ConnectionClosed, ProtocolError, WriteTimeout
 from c4tui.net.framing import MessageStream
@@ -225,7 +225,7 @@ class C4Server:
         )
         port = self.config.tls_port
         if port is None:
-            port = self.config.port + 1 if self.config.port else 0
+            port = tls_port_beside(self.config.port) if self.config.port else 0
         try:
             await door.open(self.config.host, port)
         except OSError as error:

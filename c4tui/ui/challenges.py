@@ -19,7 +19,7 @@ from textual.widget import Widget
 from textual.worker import Worker
 
 from c4tui.client import words
-from c4tui.client.challenges import challenge_game
+from c4tui.client.challenges import challenge_game, why_declined
 from c4tui.client.link import LobbyLink, ServerMessage
 from c4tui.client.outcomes import ChallengeOutcome
 from c4tui.client.room_game import RoomGame
@@ -128,7 +128,7 @@ class ChallengeListener(Widget):
                     dialog = ChallengeDialog(news)
                     self.app.push_screen(dialog, partial(self._answered, news.user))
                 elif isinstance(news, Declined):
-                    self._say(words.declined(news.user))
+                    self._say(await why_declined(link, news.user))
                 else:
                     game, room = await challenge_game(link, news)
                     break

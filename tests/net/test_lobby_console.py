@@ -148,7 +148,7 @@ async def test_a_console_viewer_sees_the_game_and_a_forfeit(tmp_path: Path) -> N
         await ann.line(), await bob.line()
         await vic.until("ann: pop from column 3")
         await bob.send("FORFEIT")
-        await vic.until("bob forfeited or left the game")
+        await vic.until("bob forfeited")
         await vic.until("ann (RED) wins!")
         await vic.until("Back in the lobby")
         assert not any("winning four" in line for line in vic.seen[-3:])  # no four: a forfeit

@@ -81,6 +81,7 @@ async def test_c_on_a_player_challenges_and_a_decline_is_said(tmp_path: Path) ->
         await until(pilot, lambda: "waiting for ann" in text_of(pilot, "#lobby-status"))
         assert await ann.ask("DECLINE:zoe") == "DECLINE:ACKSTATUS:0"
         await until(pilot, lambda: "ann declined" in text_of(pilot, "#lobby-status"))
+        assert "no longer free" not in text_of(pilot, "#lobby-status")  # she did decline
         await pilot.press("c")
         await ann.line()
         assert await ann.ask("ACCEPT:zoe") == "ACCEPT:ACKSTATUS:0"
@@ -116,3 +117,18 @@ async def test_the_lobby_hears_no_challenge_behind_a_game(tmp_path: Path) -> Non
         lobby._listen()  # what a list loaded late does
         await pilot.pause()
         assert not any(worker.group == "news" and worker.is_running for worker in listener.workers)
+
+
+async def test_a_challenged_player_who_sits_down_elsewhere_is_no_longer_free(
+    tmp_path: Path,
+) -> None:
+    """The server's DECLINED says both; the app tells which by asking who is free."""
+    async with zoe_in_the_lobby(tmp_path, 4, 4) as (app, pilot, ann):
+        players = app.screen.query_one(PlayerTable)
+        players.focus()
+        players.move_cursor(row=0)  # ann
+        await pilot.press("c")
+        assert (await ann.line()).startswith("CHALLENGED:zoe")
+        assert await ann.ask("CREATE:elsewhere:7:6:classic") == "CREATE:ACKSTATUS:0"
+        await until(pilot, lambda: "ann is no longer free" in text_of(pilot, "#lobby-status"))
+        assert "declined" not in text_of(pilot, "#lobby-status")

@@ -17,6 +17,7 @@ from textual.pilot import Pilot
 
 from c4tui.client.clocks import ClockReading, clock_text
 from c4tui.engine import Player
+from c4tui.server.core import C4Server
 from c4tui.ui.screens.online_game import OnlineGameScreen
 from c4tui.ui.widgets.game_clocks import GameClocks
 from c4tui.ui.widgets.looks import player_glyph
@@ -36,16 +37,27 @@ async def zoe_joins(
     tmp_path: Path, terms: str, now: MovableTime
 ) -> AsyncIterator[tuple[Pilot, OnlineGameScreen, LobbyClient]]:
     """ann's room r1 (7 x 6 classic, then ``terms``: ``:casual:1+0``); zoe joins it in the app."""
-    async with timed_server(tmp_path / "lobby.sqlite3", now) as server:
-        ann = await logged_in(server.port, "ann")
-        assert await ann.ask(f"CREATE:r1:7:6:classic{terms}") == "CREATE:ACKSTATUS:0"
-        options = {"host": "127.0.0.1", "port": str(server.port), "user": "zoe"}
-        app = make_app(opponent="online", options=options)
-        async with app.run_test(size=SIZE) as pilot:
-            await log_in_through_the_dialog(pilot, "secret", register=True)
-            screen = await play_in_the_waiting_room(pilot)
-            assert await ann.line() == "BEGIN:ann:zoe:7:6:classic"
-            yield pilot, screen, ann
+    async with (
+        timed_server(tmp_path / "lobby.sqlite3", now) as server,
+        zoe_joins_on(server, terms) as joined,
+    ):
+        yield joined
+
+
+@asynccontextmanager
+async def zoe_joins_on(
+    server: C4Server, terms: str
+) -> AsyncIterator[tuple[Pilot, OnlineGameScreen, LobbyClient]]:
+    """ann's room r1 on ``server`` (7 x 6 classic, then ``terms``); zoe joins it in the app."""
+    ann = await logged_in(server.port, "ann")
+    assert await ann.ask(f"CREATE:r1:7:6:classic{terms}") == "CREATE:ACKSTATUS:0"
+    options = {"host": "127.0.0.1", "port": str(server.port), "user": "zoe"}
+    app = make_app(opponent="online", options=options)
+    async with app.run_test(size=SIZE) as pilot:
+        await log_in_through_the_dialog(pilot, "secret", register=True)
+        screen = await play_in_the_waiting_room(pilot)
+        assert await ann.line() == "BEGIN:ann:zoe:7:6:classic"
+        yield pilot, screen, ann
 
 
 def _times(pilot: Pilot) -> list[str]:
@@ -116,7 +128,10 @@ async def test_a_player_who_lets_the_clock_run_out_loses_on_time(tmp_path: Path)
         await until(pilot, lambda: len(screen.driver.moves) == 1)
         now.skipped += 61  # zoe does not move
         await until(pilot, lambda: screen.driver.is_over)
-        assert "zoe lost on time" in text_of(pilot, "#message")
+        await pilot.pause()
+        assert "ann (RED) wins: zoe lost on time" in text_of(pilot, "#message")
+        left = [note.title for note in pilot.app._notifications if "left" in note.title]
+        assert not left  # a time loss is no "YELLOW left"
         assert "RED wins on time" in text_of(pilot, "#turn")
         assert screen.room_game.clock is not None and screen.room_game.clock.mover is None
         assert screen.room_game.colour_of("zoe") is Player.YELLOW

@@ -102,7 +102,7 @@ async def test_register_create_and_play_a_whole_game_through_the_app(tmp_path: P
                 assert (await bob.line()).startswith("BOARDSTATUS")
             await until(pilot, lambda: screen.driver.result is not None)
             assert screen.driver.result is not None and screen.driver.result.winner is not None
-            assert "zoe (RED) wins!" in text_of(pilot, "#message")
+            assert "zoe (RED) wins with four in a row!" in text_of(pilot, "#message")
             await pilot.pause()
             offered = {key.description for key in screen.query(FooterKey) if key.display}
             assert "Forfeit" not in offered and "Chat" not in offered  # the room is gone
@@ -128,6 +128,10 @@ async def test_watching_a_game_and_chatting_and_seeing_a_forfeit(tmp_path: Path)
             screen = app.screen
             assert isinstance(screen, OnlineGameScreen) and screen.mine is None
             assert "Watching ann (RED) against bob (YELLOW)" in text_of(pilot, "#message")
+            await pilot.pause()
+            shown = {f"{key.key_display} {key.description}" for key in screen.query(FooterKey)}
+            assert not any(key.endswith(" Play") for key in shown), shown  # a viewer plays not
+            assert "esc Lobby" in shown and "esc Menu" not in shown, shown  # where Esc goes
             assert screen.driver.positions[0].disc_count == 0  # the whole game, not the rest
             assert screen.check_action("forfeit", ()) is False  # viewers cannot forfeit
             await pilot.press("t")

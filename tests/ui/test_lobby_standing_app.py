@@ -83,7 +83,7 @@ async def test_c_creates_a_room_on_the_menus_terms_and_its_rated_end_shows_the_r
         said = f"Your rating: {zoe_now} ({zoe_change}); ann's: {ann_now} ({ann_change})"
         await until(pilot, lambda: said in text_of(pilot, "#message"))
         message = text_of(pilot, "#message")
-        assert "zoe (RED) wins!" in message and "r: rematch" in message
+        assert "zoe (RED) wins with four in a row!" in message and "r: rematch" in message
         await pilot.press("enter")  # a move typed after the end: no news, the result stays
         await pilot.pause()
         assert text_of(pilot, "#message") == message

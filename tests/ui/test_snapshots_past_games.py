@@ -58,7 +58,7 @@ async def to_my_games(pilot: Pilot) -> None:
 
     def listed() -> bool:
         table = pilot.app.screen.query_one(DataTable)
-        return table.row_count == 2 and table.ordered_columns[2].content_width >= 20
+        return table.row_count == 2 and table.ordered_columns[3].content_width >= 20
 
     await until(pilot, listed)
     await pilot.pause()

@@ -63,7 +63,7 @@ async def test_a_profile_shows_the_rating_the_record_and_reviews_a_game(tmp_path
             rating, deviation = round(lost.rating), round(lost.deviation)
             assert f"Rating {rating} (provisional), deviation {deviation}" in said
             assert "1 game: 0 won, 0 drawn, 1 lost" in said
-            assert rows(pilot)[0][1:4] == ["ann", "lost (four in a row)", "7"]
+            assert rows(pilot)[0][1:5] == ["ann", "rated", "lost (four in a row)", "7"]
             await pilot.press("enter")
             await until(pilot, lambda: isinstance(app.screen, PastGameReview))
             await pilot.press("escape")

@@ -159,7 +159,8 @@ class LobbyScreen(StandingLobby):
     # ----- the room list -------------------------------------------------------------
 
     def _refresh_quietly(self) -> None:
-        if self._room is None and self.is_active and not self._offline:  # not under a game
+        """The list again, in a room we wait in too (ours is on it); not under a game."""
+        if self.is_active and not self._offline:
             self._load_rooms()
 
     def action_refresh(self) -> None:
@@ -292,6 +293,7 @@ class LobbyScreen(StandingLobby):
         chat = "" if self.tictactoe else "; t chats with the room"
         self._say(f"{note} Waiting for the game… Esc leaves{chat}.")
         self._wait_for_game()
+        self._load_rooms()  # the room we wait in is on the list
 
     @work(group="wait", exclusive=True, exit_on_error=False)
     async def _wait_for_game(self) -> None:

@@ -34,9 +34,11 @@ from c4tui.match.backends.online import (
     client_tls,
     parse_password,
 )
+from c4tui.net.address import DEFAULT_PORT, DEFAULT_TLS_PORT
 from c4tui.net.errors import NetworkError, ProtocolError
 from c4tui.ui.screens.connect import chosen_value, option_widget
 from c4tui.ui.servers import Servers, server_refusal
+from c4tui.ui.widgets.choice import ChoiceSet
 
 
 @dataclass(frozen=True)
@@ -136,6 +138,18 @@ class LoginDialog(ModalScreen[LoggedIn | None]):
         """Start where something is missing: the username, else the password."""
         user = self.query_one("#user", Input)
         (user if not user.value else self.query_one("#password", Input)).focus()
+
+    @on(ChoiceSet.Changed, "#tls")
+    def _tls_switched(self, changed: ChoiceSet.Changed) -> None:
+        """TLS On offers the lobby's default TLS port in place of its default port; Off, back.
+
+        A port typed by hand is left as it is: only the defaults are known to go together.
+        """
+        port = self.query_one("#port", Input)
+        tls_on = TLS.choices[changed.index].value == TLS_ON
+        offered = {str(DEFAULT_PORT): str(DEFAULT_TLS_PORT)} if tls_on else {}
+        offered = offered or {str(DEFAULT_TLS_PORT): str(DEFAULT_PORT)}
+        port.value = offered.get(port.value.strip(), port.value)
 
     def _say(self, text: str, error: bool = True) -> None:
         status = self.query_one("#login-status", Static)

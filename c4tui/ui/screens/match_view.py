@@ -133,11 +133,7 @@ class MatchView(BoardScreen[bool | None]):
             case MovesRedone(state=state, moves=moves, count=count):
                 self._show_rewound(state, moves, f"Redone: {count} move{'s' * (count > 1)}")
             case SeatLeft(player=player, reason=reason):
-                seat = self.driver.seats[player]
-                left = (
-                    f"{player.name}'s {seat.noun} failed" if seat.fails else f"{player.name} left"
-                )
-                self.notify(reason, title=left, markup=False)
+                self._tell_seat_left(player, reason)
             case GameOver(state=state) as result:
                 self._show_turn(state)
                 self._show_controls()
@@ -149,6 +145,12 @@ class MatchView(BoardScreen[bool | None]):
                 self._failed(problem)
         if self._reviewing is not None:
             self._reviewing.game_changed(self._game_so_far())
+
+    def _tell_seat_left(self, player: Player, reason: str) -> None:
+        """A seat left or failed: a note over the board saying which, and why."""
+        seat = self.driver.seats[player]
+        left = f"{player.name}'s {seat.noun} failed" if seat.fails else f"{player.name} left"
+        self.notify(reason, title=left, markup=False)
 
     def _show_rewound(self, state: GameState, moves: tuple[Move, ...], words: str) -> None:
         """Undo or redo moved the game to ``state`` without a move being played."""
@@ -238,12 +240,16 @@ class MatchView(BoardScreen[bool | None]):
         """Whose turn it is in ``state``, who won, or why the game is not going on."""
         self.panel.turn = Turn(state, self._who(), self._halted())
 
+    def _offers_play(self) -> bool:
+        """Whether the footer shows Play at all (dimmed while it is not our turn)."""
+        return not (self.driver.is_over or self.driver.state.is_over)
+
     def _show_controls(self) -> None:
         """What can be done now: the board's Play, the mode line, the footer and the analysis."""
         driver = self.driver
         awaiting = driver.awaiting_submission()
         self.board.accepting = awaiting
-        self.board.offers_play = not (driver.is_over or driver.state.is_over)
+        self.board.offers_play = self._offers_play()
         self.panel.mode = Mode.of(driver.state.rules, self.pop_mode, driver.is_over)
         # The footer is rebuilt on every refresh_bindings: only when what it shows changes.
         available = (awaiting, driver.can_undo(), driver.can_redo(), driver.is_over)

@@ -25,10 +25,11 @@ from functools import partial
 from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
+from textual.widgets import Static
 
 from c4tui.client import words
 from c4tui.client.clocks import ClockReading
-from c4tui.client.link import ServerMessage
+from c4tui.client.link import RoomSummary, ServerMessage
 from c4tui.client.room_game import RoomGame
 from c4tui.client.standing import RatingNews
 from c4tui.engine import GameState, Player
@@ -107,9 +108,11 @@ class OnlineGameScreen(GameScreen):
 
     DEFAULT_CSS = """
     OnlineGameScreen #chat { dock: bottom; margin: 0 1; }
+    OnlineGameScreen #terms { color: $text-muted; }
     """
 
     BINDINGS = [
+        Binding("escape,m", "menu", "Lobby", id="online.lobby"),  # where Esc goes from here
         Binding("t", "talk", "Chat", id="online.talk"),
         Binding("f,F", "forfeit", "Forfeit", id="online.forfeit"),
     ]
@@ -169,6 +172,18 @@ class OnlineGameScreen(GameScreen):
         """
         self.set_interval(1.0, self._count_down)
         self.panel.mount(self.clocks, after="#game-title")
+        self.panel.mount(Static(id="terms", markup=False), after="#game-title")
+        self._show_terms()
+
+    @work(group="terms", exit_on_error=False)
+    async def _show_terms(self) -> None:
+        """Under the title, what the game is played for: ``rated 3+2``, ``casual, no clock``."""
+        try:
+            room = RoomSummary.of(self._room, await self._session.link.room_info(self._room))
+        except (NetworkError, ProtocolError, TimeoutError):
+            return  # the panel goes without; the game goes on
+        if room is not None:
+            self.panel.query_one("#terms", Static).update(words.terms_line(room.terms))
 
     def _clock_came(self, reading: ClockReading) -> None:
         """The server's CLOCK (or the game's end): both clocks as it says."""
@@ -391,7 +406,8 @@ class OnlineGameScreen(GameScreen):
     def _forfeit_confirmed(self, confirmed: bool | None) -> None:
         if confirmed and self.mine is not None and not self.driver.is_over:
             self.run_worker(self.room_game.forfeit(), exit_on_error=False)
-            self.driver.resign(self.mine, "You forfeited.")
+            mine = self.room_game.names[self.mine]
+            self.driver.resign(self.mine, words.lost_how(mine, 2, stayed_away=False))
 
     def action_menu(self) -> None:
         """Esc: close the chat line; after the game, back to the lobby; during it, ask first."""
@@ -416,12 +432,17 @@ class OnlineGameScreen(GameScreen):
             self._forfeit_confirmed(True)
             self.dismiss(None)
 
+    def _offers_play(self) -> bool:
+        """A viewer plays no move: no Play in the footer, not even dimmed."""
+        return self.mine is not None and super()._offers_play()
+
+    def _tell_seat_left(self, player: Player, reason: str) -> None:
+        """Nothing: the result line says what happened (a time loss is not "RED left")."""
+
     def _result_text(self, result: GameOver) -> str:
         """The players by name; Esc goes back to the lobby."""
-        if result.winner is None:
-            text = "Draw."
-        else:
-            text = f"{self.room_game.names[result.winner]} ({result.winner.name}) wins"
-            text += "!" if result.state.is_over else f": {result.reason}"
+        text = words.room_game_over(
+            self.room_game.names, result.winner, result.state, result.reason
+        )
         rematch = "r: rematch · " if self.mine is not None else ""
         return f"{text}\n{self._ratings}{rematch}Esc: back to the lobby"

@@ -42,7 +42,7 @@ class PastGamesScreen(Screen[None]):
     DEFAULT_CSS = """
     PastGamesScreen #games-title { text-style: bold; margin: 1 2 0 2; height: auto; }
     PastGamesScreen #games-help { color: $text-muted; margin: 0 2 1 2; height: auto; }
-    PastGamesScreen DataTable { height: 1fr; margin: 0 2; }
+    PastGamesScreen DataTable { height: 1fr; margin: 0 1; }
     PastGamesScreen #games-status { margin: 1 2 0 2; height: auto; }
     PastGamesScreen #games-status.-error { color: $error; text-style: bold; }
     """
@@ -93,7 +93,7 @@ class PastGamesScreen(Screen[None]):
     def on_mount(self) -> None:
         """The columns, then the games."""
         table = self.query_one(DataTable)
-        table.add_columns("Started", "Opponent", "Result", "Moves", "Board")
+        table.add_columns("Started", "Opponent", "Terms", "Result", "Moves", "Board")
         table.focus()
         self.action_refresh()
 
@@ -217,6 +217,7 @@ def _row(game: KeptGame, whose: str) -> tuple[str, ...]:
     return (
         words_of.started_here(game),
         words_of.name_of(game, colour.other),
+        words_of.terms_of(game),
         words_of.result_for(game, colour),
         str(len(game.moves)),
         describe_game(*game.game),

@@ -3,7 +3,9 @@
 The console reads each line in a helper thread (``lines.LineReader``) while the
 server's news keeps coming. At a terminal that thread reads with ``input``, so the
 arrows edit the line and bring back the lines typed before (this session's, kept in
-memory only, ``HISTORY_LINES`` at most: nothing typed is written to disk). Passwords never pass
+memory only, ``HISTORY_LINES`` at most: nothing typed is written to disk). What the
+console writes meanwhile goes above the line being typed, and the prompt with the
+half-typed text comes back under it (``LineEditor.write``). Passwords never pass
 through readline (they are read plainly with the echo off), so none enters the history.
 
 A read whose question was abandoned (the game ended while its line was being typed)
@@ -34,7 +36,7 @@ _CLEAR_BELOW = "\r\x1b[J"
 
 
 class LineEditor:
-    """readline for the reader thread's ``read``; ``want`` tells it the prompt from the other."""
+    """readline for the reader thread's ``read``, and the other thread's ``write`` around it."""
 
     def __init__(self, stdout: TextIO) -> None:
         import ctypes  # noqa: PLC0415 (only a console at a terminal edits lines)
@@ -46,7 +48,7 @@ class LineEditor:
         self._lock = threading.Lock()
         self._wanted = ""  # the prompt the line under way should show
         self._shown = ""  # the prompt readline shows
-        self._reading = False  # readline holds the line (its prompt shown)
+        self._reading = False  # readline holds the line: writing must go above it
         readline.parse_and_bind("tab: tab-insert")  # no file names completed into a command
         readline.parse_and_bind("set enable-bracketed-paste off")  # nothing left on at exit
         readline.set_pre_input_hook(self._begun)
@@ -77,8 +79,18 @@ class LineEditor:
                 self._stdout.write(self._clear_the_line())
                 self._redraw()
 
+    def write(self, text: str) -> None:
+        """``text`` (whole lines) shown above the line being typed, which comes back under it."""
+        with self._lock:
+            if not self._reading:
+                self._stdout.write(text)
+                self._stdout.flush()
+                return
+            self._stdout.write(self._clear_the_line() + text)
+            self._redraw()
+
     def _begun(self) -> None:
-        """readline's hook, its prompt shown: from now on, a new prompt is redrawn at once."""
+        """readline's hook, its prompt shown: from now on, writing goes above the line."""
         with self._lock:
             self._reading = True
             if self._wanted != self._shown:  # asked again before the read began

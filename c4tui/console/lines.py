@@ -109,17 +109,26 @@ class PlainText:
         self.at_terminal = stdin.isatty()
         self._stdout = stdout
         self._echo = echo
-        #: At a terminal, readline: lines are edited, with a history.
+        #: At a terminal, readline: lines are edited, and what is said goes above them.
         self._editor = line_editor(stdin, stdout)
         self._lines = LineReader(stdin, self._write, self._editor)
 
     def say(self, text: str = "") -> None:
-        """Write one line and flush."""
-        self._write(text + "\n")
+        """Write one line and flush (at a terminal, above the line being typed)."""
+        if self._editor is not None:
+            self._editor.write(text + "\n")
+        else:
+            self._write(text + "\n")
 
     def interject(self, text: str, prompt: str) -> None:
-        """``text`` while ``prompt`` waits: on a line of its own, then ``prompt`` again."""
-        self._write(f"\n{text}\n{prompt}")
+        """``text`` while ``prompt`` waits: on a line of its own, then ``prompt`` again.
+
+        At a terminal, the half-typed line comes back too, where it was.
+        """
+        if self._editor is not None:
+            self._editor.write(text + "\n")
+        else:
+            self._write(f"\n{text}\n{prompt}")
 
     def _write(self, text: str) -> None:
         self._stdout.write(text)

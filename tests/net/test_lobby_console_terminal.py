@@ -1,7 +1,8 @@
 """``c4tui console --lobby`` typed at a real terminal (tmux's), against a real server.
 
-Line editing and a history (readline). What the terminal shows is read from tmux's
-screen, waited on until it shows what is wanted.
+Line editing and a history (readline), and the server's news drawn above the line
+being typed, with the prompt and the half-typed text back under it. What the
+terminal shows is read from tmux's screen, waited on until it shows what is wanted.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.net.lobby_client import lobby_server
+from tests.net.lobby_client import lobby_server, logged_in
 
 pytestmark = pytest.mark.skipif(shutil.which("tmux") is None, reason="needs tmux")
 
@@ -113,6 +114,41 @@ async def test_the_up_arrow_brings_back_the_command_before(tmp_path: Path) -> No
         await ann.until(lambda rows: rows[-1] == "lobby>" and "ann: rating" in rows[-2])
         await ann.keys("Up", "Up")
         await ann.until_last("lobby> rooms")
+
+
+async def test_a_chat_line_comes_above_the_half_typed_line(tmp_path: Path) -> None:
+    async with lobby_server(tmp_path) as server, logged_in_at_a_terminal(server.port, "ann") as ann:
+        await ann.keys("create r1 4 4 classic", "Enter")
+        await ann.until(lambda rows: "created" in rows[-1])
+        bob = await logged_in(server.port, "bob")
+        assert await bob.ask("JOIN:r1:PLAYER") == "JOIN:ACKSTATUS:0"
+        shown = await ann.until(lambda rows: "Your move" in rows[-1])  # ann created: RED
+        await ann.keys("say hel")
+        await ann.until_last("say hel")
+        await bob.send("CHAT:hi ann")
+        rows = await ann.until(lambda rows: rows[-2] == "bob says: hi ann")
+        assert rows[-1] == "say hel" and rows[-3] == shown[-1]
+        assert await ann.cursor_column() == len("say hel")
+        await ann.keys("lo", "Enter")  # the half-typed line was kept: it goes on and goes out
+        while not (line := await bob.line()).startswith("CHAT:ann"):
+            pass
+        assert line == "CHAT:ann:hello"
+        await bob.close()
+
+
+async def test_a_challenge_at_the_prompt_comes_above_it_and_the_prompt_comes_back(
+    tmp_path: Path,
+) -> None:
+    async with lobby_server(tmp_path) as server, logged_in_at_a_terminal(server.port, "ann") as ann:
+        await ann.keys("profile an")
+        await ann.until_last("lobby> profile an")
+        bob = await logged_in(server.port, "bob")
+        assert await bob.ask("CHALLENGE:ann:7:6:classic:casual") == "CHALLENGE:ACKSTATUS:0"
+        rows = await ann.until(lambda rows: "bob challenges you" in rows[-2])
+        assert rows[-1] == "lobby> profile an" and rows[-3].startswith("Logged in as ann")
+        await ann.keys("n", "Enter")
+        await ann.until(lambda rows: "ann: rating" in rows[-2])
+        await bob.close()
 
 
 async def test_passwords_never_enter_the_history(tmp_path: Path) -> None:

@@ -61,13 +61,16 @@ class LineReader:
             self._thread.start()
         assert self._lines is not None
         edited = self._editor is not None and not secret
+        asking = False
         if self._under_way is None and not self._ended:
-            self._asked.put(edited)
             self._under_way = edited
+            asking = True
         if self._under_way and self._editor is not None:
             self._editor.want(prompt, kept=not secret)
         else:
             self._show(prompt)
+        if asking:  # once its prompt is known
+            self._asked.put(edited)
         if self._ended and self._lines.empty():
             return ""
         line = await self._lines.get()

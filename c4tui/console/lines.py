@@ -10,11 +10,13 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import getpass
+import queue
 import sys
 import threading
-from collections.abc import Awaitable
+from collections.abc import Awaitable, Callable
 from typing import Any, TextIO, TypeVar
 
+from c4tui.console.editing import LineEditor, line_editor
 from c4tui.net.errors import NetworkError
 
 if sys.platform != "win32":  # the terminal's settings (getpass loads it there too)
@@ -26,34 +28,67 @@ class EndOfInput(Exception):
 
 
 class LineReader:
-    """Reads one line of ``stream`` each time it is asked, in a daemon thread."""
+    """Reads one line of ``stream`` each time it is asked, in a daemon thread.
 
-    def __init__(self, stream: TextIO) -> None:
+    A question abandoned mid-read (its task cancelled: the game ended meanwhile) leaves
+    its read going on; the next question takes that line, without asking for another.
+    At a terminal, ``editor`` reads the lines (editing, a history) and shows the prompts;
+    otherwise ``show`` writes each prompt before its line is read.
+    """
+
+    def __init__(
+        self, stream: TextIO, show: Callable[[str], None], editor: LineEditor | None = None
+    ) -> None:
         self._stream = stream
-        self._wanted = threading.Semaphore(0)
+        self._show = show
+        self._editor = editor
+        self._asked: queue.SimpleQueue[bool] = queue.SimpleQueue()  # edited, or read plainly
+        self._under_way: bool | None = None  # a read asked for and not taken: edited?
+        self._ended = False
         self._lines: asyncio.Queue[str] | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
         self._thread: threading.Thread | None = None
 
-    async def readline(self) -> str:
-        """The next line with its end; "" at the end of input."""
+    async def readline(self, prompt: str = "", secret: bool = False) -> str:
+        """The next line with its end, after ``prompt``; "" at the end of input.
+
+        ``secret``: a password, read plainly (never edited, never in the history).
+        """
         if self._thread is None:
             self._loop = asyncio.get_running_loop()
             self._lines = asyncio.Queue()
             self._thread = threading.Thread(target=self._read, name="stdin", daemon=True)
             self._thread.start()
         assert self._lines is not None
-        self._wanted.release()
-        return await self._lines.get()
+        edited = self._editor is not None and not secret
+        asking = False
+        if self._under_way is None and not self._ended:
+            self._under_way = edited
+            asking = True
+        if self._under_way and self._editor is not None:
+            self._editor.want(prompt, kept=not secret)
+        else:
+            self._show(prompt)
+        if asking:  # once its prompt is known
+            self._asked.put(edited)
+        if self._ended and self._lines.empty():
+            return ""
+        line = await self._lines.get()
+        self._under_way = None
+        self._ended = not line and not self._stream.isatty()
+        return line
 
     def _read(self) -> None:
         assert self._loop is not None and self._lines is not None
         while True:
-            self._wanted.acquire()
-            try:
-                line = self._stream.readline()
-            except (OSError, ValueError):
-                line = ""
+            edited = self._asked.get()
+            if edited and self._editor is not None:
+                line = self._editor.read()
+            else:
+                try:
+                    line = self._stream.readline()
+                except (OSError, ValueError):
+                    line = ""
             try:
                 self._loop.call_soon_threadsafe(self._lines.put_nowait, line)
             except RuntimeError:  # the loop is gone: nobody is listening any more
@@ -73,20 +108,33 @@ class PlainText:
     """
 
     def __init__(self, stdin: TextIO, stdout: TextIO, echo: bool = False) -> None:
-        self._lines = LineReader(stdin)
         #: Typed by a person (a terminal), not piped: the end of input may be a Ctrl-D.
         self.at_terminal = stdin.isatty()
         self._stdout = stdout
         self._echo = echo
+        #: At a terminal, readline: lines are edited, and what is said goes above them.
+        self._editor = line_editor(stdin, stdout)
+        self._lines = LineReader(stdin, self._write, self._editor)
 
     def say(self, text: str = "") -> None:
-        """Write one line and flush."""
-        self._stdout.write(text + "\n")
-        self._stdout.flush()
+        """Write one line and flush (at a terminal, above the line being typed)."""
+        if self._editor is not None:
+            self._editor.write(text + "\n")
+        else:
+            self._write(text + "\n")
 
     def interject(self, text: str, prompt: str) -> None:
-        """``text`` while ``prompt`` waits: on a line of its own, then ``prompt`` again."""
-        self._stdout.write(f"\n{text}\n{prompt}")
+        """``text`` while ``prompt`` waits: on a line of its own, then ``prompt`` again.
+
+        At a terminal, the half-typed line comes back too, where it was.
+        """
+        if self._editor is not None:
+            self._editor.write(text + "\n")
+        else:
+            self._write(f"\n{text}\n{prompt}")
+
+    def _write(self, text: str) -> None:
+        self._stdout.write(text)
         self._stdout.flush()
 
     async def ask(self, prompt: str) -> str:
@@ -109,17 +157,15 @@ class PlainText:
             quiet[3] &= ~termios.ECHO  # the local modes
             termios.tcsetattr(sys.stdin.fileno(), termios.TCSADRAIN, quiet)
         try:
-            return await self._line_after(prompt)
+            return await self._line_after(prompt, secret=True)
         finally:
             if saved is not None:
                 _restore_terminal(saved)
                 self.say()  # the Enter typed was not echoed either
 
-    async def _line_after(self, prompt: str) -> str:
+    async def _line_after(self, prompt: str, secret: bool = False) -> str:
         """Show ``prompt`` and read one line, without its end. Raises EndOfInput."""
-        self._stdout.write(prompt)
-        self._stdout.flush()
-        line = await self._lines.readline()
+        line = await self._lines.readline(prompt, secret)
         if not line:
             self.say()
             raise EndOfInput

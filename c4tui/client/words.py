@@ -197,6 +197,8 @@ END_REASONS = {
     "forfeit": "forfeit",
     "disconnect": "disconnect",
     "time": "time",
+    "agreement": "draw agreed",
+    "aborted": "aborted",
 }
 
 

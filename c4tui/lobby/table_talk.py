@@ -182,15 +182,31 @@ class TableTalk(Generic[S, M]):
         return [(member, ack("TAKEBACK", 0)), (room.seated(seat.other), offer)]
 
     def _taken_back(self, room: Room[S, M], talk: Talk[M], before: Before[M]) -> Outbox:
-        """The last move undone: the board as before it, to all; the clock as before it too."""
+        """The last move undone and journaled: the board as before it, to all, and the clock."""
         self.rooms._journal.append(MoveTakenBack(room.name, room.plies))
+        self._undo(room, talk, before)
+        return room.to_all(room.state.board_status()) + self.rooms.clocks.told(room, room.members)
+
+    def unmove(self, name: str) -> bool:
+        """The last move in room ``name`` could not be kept: the room as before it, told nobody.
+
+        False if that cannot be (the room is gone, or its last move is not the one to undo).
+        """
+        room = self.rooms.rooms.get(name)
+        talk = None if room is None else self._talks.get(room)
+        if room is None or talk is None or talk.before is None:
+            return False
+        self._undo(room, talk, talk.before)
+        return True
+
+    def _undo(self, room: Room[S, M], talk: Talk[M], before: Before[M]) -> None:
+        """``room`` as ``before`` its last move, the clock too (the mover's running from now)."""
         room.state, room.plies = before.table, room.plies - 1
         clock = None if before.clock is None else replace(before.clock, since=self.now())
         self.rooms.clocks.taken_back(room, clock)
         talk.before = None
         talk.offers.clear()
         talk.turn_began, talk.warned = self.now(), False
-        return room.to_all(room.state.board_status()) + self.rooms.clocks.told(room, room.members)
 
     def abort(self, member: Member) -> Outbox:
         """ABORT: before both players have moved, the game is called off (GAMEEND :5)."""

@@ -53,7 +53,7 @@ from c4tui.console.lobby_help import HELP, LOBBY_PROMPT
 from c4tui.console.room_requests import CREATE_USAGE, QUICK_USAGE, parse_create, parse_quick
 from c4tui.engine import Player, describe_move, render_board, status_line
 from c4tui.engine.text import WIN_MARK
-from c4tui.match.backends.room_seat import room_seats
+from c4tui.match.backends.room_seat import follow_room, room_seats
 from c4tui.match.driver import MatchDriver
 from c4tui.match.events import GameOver, MatchEvent, MatchFailed, MovePlayed, SeatLeft, TurnStarted
 from c4tui.net.errors import NetworkError, ProtocolError
@@ -356,7 +356,7 @@ class ConsoleLobby(PlainText):
         driver = MatchDriver(game.state, room_seats(game, mine))
         game.on_chat = lambda user, text: self.say(f"{user} says: {printable(text)}")
         game.on_presence = self.say
-        game.on_forfeit = driver.resign
+        follow_room(game, driver)  # forfeits, takebacks, draws agreed and aborts
         game.on_clock = lambda reading: self._clock_came(game)
         self._clock_owed = False
         events = driver.listen()

@@ -33,7 +33,7 @@ from c4tui.client.room_game import RoomGame
 from c4tui.client.standing import RatingNews
 from c4tui.engine import GameState, Player
 from c4tui.match.backends.online import RoomSeat
-from c4tui.match.backends.room_seat import room_seats
+from c4tui.match.backends.room_seat import follow_room, room_seats
 from c4tui.match.driver import MatchDriver
 from c4tui.match.events import GameOver, TurnStarted
 from c4tui.match.settings import MatchSettings
@@ -148,7 +148,7 @@ class OnlineGameScreen(GameScreen):
         # Before the first push is read (a REJOIN's AWAY comes at once), not on mounting.
         game.on_chat = self._chat_arrived
         game.on_away_or_back = self._away_or_back
-        game.on_forfeit = driver.resign
+        follow_room(game, driver)  # forfeits, takebacks, draws agreed and aborts
         self.clocks = GameClocks(game.names, ascii_only=ascii_only, id="clocks")
         self.clocks.reading = game.clock  # a CLOCK read before this screen was made
         game.on_clock = self._clock_came
@@ -418,7 +418,7 @@ class OnlineGameScreen(GameScreen):
     def _result_text(self, result: GameOver) -> str:
         """The players by name; Esc goes back to the lobby."""
         if result.winner is None:
-            text = "Draw."
+            text = "Draw." if result.state.is_over else f"{result.reason}."  # or agreed, aborted
         else:
             text = f"{self.room_game.names[result.winner]} ({result.winner.name}) wins"
             text += "!" if result.state.is_over else f": {result.reason}"

@@ -137,9 +137,15 @@ class RoomGame:
         self.state = self._before.pop()
         if self._held is not None:  # its CLOCK never came: it was never handed on
             self._held = None
+            return
+        self.shown -= 1
+        waiting = [self.moves.get_nowait() for _ in range(self.moves.qsize())]
+        if waiting and isinstance(waiting[-1], Move):
+            waiting.pop()  # nobody took it yet: as if it never came
         else:
-            self.shown -= 1
-        self.on_taken_back()
+            self.on_taken_back()  # the driver has it: it goes back too
+        for item in waiting:
+            self.moves.put_nowait(item)
         self._tell()
 
     def _hand_on(self, move: Move) -> None:

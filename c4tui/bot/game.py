@@ -23,6 +23,7 @@ from c4tui.net.wire import quote
 from c4tui.outside.chooser import Chooser, ChooserError, OutsideFailure
 from c4tui.protocols import competition
 from c4tui.protocols import lobby as wire
+from c4tui.protocols import table_talk as talk
 from c4tui.protocols.lobby_boards import move_between, state_from_cells
 from c4tui.protocols.terms import Terms
 
@@ -155,6 +156,10 @@ async def _until_board(link: LobbyLink, table: Table) -> bool:
             return False
         elif isinstance(message, wire.Invalid):
             raise ProtocolError(f"the server refused our move: {message.reason}")
+        elif isinstance(message, talk.DrawOffered):
+            await link.decline_draw()  # a bot plays on (§5.6)
+        elif isinstance(message, talk.TakebackOffered):
+            await link.decline_take_back()
 
 
 def _board(table: Table, cells: str) -> None:
@@ -166,14 +171,17 @@ def _board(table: Table, cells: str) -> None:
         table.moves.append(move)
 
 
-#: GAMEEND's status in words: 0 a win, 1 a draw, 2 a forfeit (or a player gone), 3 on time.
-_HOW = {0: "four in a row", 1: "a draw", 2: "forfeit", 3: "time"}
+#: GAMEEND's status in words: 0 a win, 1 a draw, 2 a forfeit (or a player gone), 3 on time,
+#: 4 a draw agreed, 5 aborted (§5.6: a bot never agrees, but its opponent may abort).
+_HOW = {0: "four in a row", 1: "a draw", 2: "forfeit", 3: "time", 4: "agreement", 5: "aborted"}
 
 
 def _result(table: Table) -> Result:
     end = table.end
     assert end is not None
-    if end.status == 1:
+    if end.status == talk.ABORTED:
+        outcome = "aborted"
+    elif end.status in talk.NO_WINNER:
         outcome = "drawn"
     else:
         outcome = "won" if end.winner == table.names[table.colour] else "lost"

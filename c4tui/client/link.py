@@ -25,6 +25,7 @@ from c4tui.client.outcomes import (
     UnknownStatus,
     outcome_of,
 )
+from c4tui.client.table_talk import TableTalk
 from c4tui.client.words import closed_because
 from c4tui.engine import Rules
 from c4tui.net.address import CONNECT_TIMEOUT
@@ -105,8 +106,8 @@ class RoomSummary:
         return f"{self.red} vs {self.yellow}" if self.yellow else f"{self.red} waits"
 
 
-class LobbyLink:
-    """One connection to a lobby server."""
+class LobbyLink(TableTalk):
+    """One connection to a lobby server (the table's requests, §5.6: ``TableTalk``)."""
 
     def __init__(self, connection: Connection, dialect: LinkDialect = LOBBY_LINK) -> None:
         self.connection = connection

@@ -76,8 +76,23 @@ class PasswordChange(Enum):
     AGAINST_THE_RULES = 3  # NEWPASSWORD's 2: the new one breaks the password rule
 
 
+class TableOutcome(Enum):
+    """What DRAW, DECLINEDRAW, TAKEBACK, DECLINETAKEBACK, ABORT or CLAIM came to (§5.6)."""
+
+    DONE = 0  # offered, accepted, declined, aborted or claimed
+    NOT_NOW = 1  # no game, too early or too late, nothing to take back, decline or claim yet
+    ALREADY_OFFERED = 2  # DRAW, TAKEBACK: ours stands already
+    BAD_FORMAT = 3
+
+
 Outcome = TypeVar(
-    "Outcome", RegisterOutcome, LoginOutcome, CreateOutcome, JoinOutcome, ChallengeOutcome
+    "Outcome",
+    RegisterOutcome,
+    LoginOutcome,
+    CreateOutcome,
+    JoinOutcome,
+    ChallengeOutcome,
+    TableOutcome,
 )
 
 

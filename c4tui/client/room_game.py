@@ -26,6 +26,7 @@ from c4tui.net.wire import quote
 from c4tui.protocols import lobby as wire
 from c4tui.protocols.competition import ClockTimes
 from c4tui.protocols.lobby_boards import move_between, state_from_cells
+from c4tui.protocols.table_talk import ABORTED, DRAW_AGREED, TableMessage
 
 
 class RoomGame:
@@ -60,6 +61,13 @@ class RoomGame:
         #: The server's last CLOCK (None: not a timed game, or none came yet).
         self.clock: ClockReading | None = None
         self.on_clock: Callable[[ClockReading], None] = lambda reading: None
+        #: §5.6: an offer, its refusal or IDLE as it came (a front end's controls answer it).
+        self.on_table_talk: Callable[[TableMessage], None] = lambda message: None
+        #: The players agreed to take the last move back: the board is one move back.
+        self.on_taken_back: Callable[[], object] = lambda: None
+        #: The game ended with nobody winning though the board goes on (agreed, aborted).
+        self.on_called_off: Callable[[str], None] = lambda words: None
+        self._before: list[GameState] = []  # the positions before each move shown
         self._held: Move | None = None  # a timed game's move, until its CLOCK comes
         self._failed = False  # an error waits in ``moves``: no more boards will come
         self._news = asyncio.Event()  # set (and replaced) whenever a board or an error comes
@@ -100,6 +108,8 @@ class RoomGame:
         elif isinstance(message, wire.Away | wire.Back):
             self._note_presence(message)
             self.on_away_or_back(message)
+        elif isinstance(message, TableMessage):
+            self.on_table_talk(message)
         elif isinstance(message, wire.Invalid):
             self._fail(ProtocolError(f"the server refused our move: {message.reason}"))
         elif isinstance(message, wire.Notice):
@@ -119,13 +129,33 @@ class RoomGame:
 
     def _board(self, board: str) -> None:
         move = move_between(self.state, board)
+        if move is None and self._before and board == wire.cells(self._before[-1]):
+            self._taken_back()
+            return
         if move is None:
             raise ProtocolError(f"a board no legal move leads to: {quote(board)}")
+        self._before.append(self.state)
         self.state = self.state.play(move)
         if self.clock is None:
             self._hand_on(move)
         else:  # timed: the CLOCK that follows comes with it
             self._held = move
+
+    def _taken_back(self) -> None:
+        """The board went one move back (a takeback both players agreed to, §5.6)."""
+        self.state = self._before.pop()
+        if self._held is not None:  # its CLOCK never came: it was never handed on
+            self._held = None
+            return
+        self.shown -= 1
+        waiting = [self.moves.get_nowait() for _ in range(self.moves.qsize())]
+        if waiting and isinstance(waiting[-1], Move):
+            waiting.pop()  # nobody took it yet: as if it never came
+        else:
+            self.on_taken_back()  # the driver has it: it goes back too
+        for item in waiting:
+            self.moves.put_nowait(item)
+        self._tell()
 
     def _hand_on(self, move: Move) -> None:
         self.shown += 1
@@ -155,6 +185,8 @@ class RoomGame:
             loser = Player.YELLOW if self.colour_of(end.winner) is Player.RED else Player.RED
             name = self.names[loser]
             self.on_forfeit(loser, words.lost_how(name, end.status, name in self.away))
+        elif end.status in (DRAW_AGREED, ABORTED):
+            self.on_called_off(words.CALLED_OFF[end.status])
 
     async def next_move(self) -> Move:
         """The next move played in the room. Raises NetworkError or ProtocolError."""

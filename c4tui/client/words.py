@@ -22,11 +22,22 @@ from c4tui.client.outcomes import (
     LoginOutcome,
     Outcome,
     RegisterOutcome,
+    TableOutcome,
     UnknownStatus,
 )
 from c4tui.engine import GameState, Player
 from c4tui.protocols import lobby as wire
 from c4tui.protocols.names import PASSWORD_RULE, ROOM_RULE, USER_RULE
+from c4tui.protocols.table_talk import (
+    ABORTED,
+    DRAW_AGREED,
+    DrawDeclined,
+    DrawOffered,
+    Idle,
+    TableMessage,
+    TakebackDeclined,
+    TakebackOffered,
+)
 from c4tui.protocols.terms import Terms
 
 
@@ -197,6 +208,8 @@ END_REASONS = {
     "forfeit": "forfeit",
     "disconnect": "disconnect",
     "time": "time",
+    "agreement": "draw agreed",
+    "aborted": "aborted",
 }
 
 
@@ -264,6 +277,54 @@ def declined_or_not_free(user: str, free: bool) -> str:
     return f"{user} is no longer free (in a room, or gone): your challenge is off."
 
 
+# ----- at the table (§5.6) ---------------------------------------------------------------
+
+
+def _same(text: str) -> Words:
+    """The same words for the console and the app (the handout has no table talk)."""
+    return Words(text, "", text)
+
+
+def _table(not_now: str, already: str = "") -> Refusals[TableOutcome]:
+    known = {
+        TableOutcome.NOT_NOW: _same(not_now),
+        TableOutcome.BAD_FORMAT: _same("The server did not understand that."),
+    }
+    if already:
+        known[TableOutcome.ALREADY_OFFERED] = _same(already)
+    return Refusals[TableOutcome](known, unknown=_same("Refused ({status})."))
+
+
+#: Each table request's refusals, by its command.
+TABLE = {
+    "DRAW": _table("No draw yet: each player must have moved.", "Your draw offer stands."),
+    "DECLINEDRAW": _table("There is no draw offer to decline."),
+    "TAKEBACK": _table("There is no move of yours to take back.", "You have asked already."),
+    "DECLINETAKEBACK": _table("There is no takeback to refuse."),
+    "ABORT": _table("Too late to abort: both players have moved."),
+    "CLAIM": _table("Nothing to claim yet: the opponent is here, or not away 30 s."),
+}
+
+
+def table_news(message: TableMessage) -> str:
+    """An offer, its refusal or IDLE in words, for a front end to show."""
+    match message:
+        case DrawOffered(user=user):
+            return f"{user} offers a draw."
+        case DrawDeclined(user=user):
+            return f"{user} declined your draw offer."
+        case TakebackOffered(user=user):
+            return f"{user} asks to take their last move back."
+        case TakebackDeclined(user=user):
+            return f"{user} refused your takeback."
+        case Idle(user=user):
+            return f"{user} has not moved for 5 minutes (at 10 you may claim the game)."
+
+
+#: GAMEEND's statuses with no winner though the board goes on (§5.6), in words.
+CALLED_OFF = {DRAW_AGREED: "Draw by agreement", ABORTED: "Game aborted"}
+
+
 def room_result(names: Mapping[Player, str], winner: Player | None, mine: Player | None) -> str:
     """``ann (RED) wins!``, ``bob (you, YELLOW) wins!`` or a draw (``mine``: our colour)."""
     if winner is None:
@@ -282,8 +343,8 @@ def room_game_over(
 
     ``why`` is the engine's reason for a draw, ``lost_how``'s words for a win off the board.
     """
-    if winner is None:
-        return f"Draw: {why}."
+    if winner is None:  # a draw on the board, or one agreed, or an abort (§5.6)
+        return f"Draw: {why}." if final.is_over else f"{why}."
     if final.is_over:
         return f"{names[winner]} ({winner.name}) wins with four in a row!"
     return won_line(names[winner], winner, why)

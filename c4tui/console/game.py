@@ -188,12 +188,13 @@ class ConsoleGame(PlainText):
             self._held = None
 
     def _show_result(self, result: GameOver) -> None:
-        """The final board and who won; a game left unfinished (a forfeit) says so."""
-        if result.state.is_over or result.winner is None:
+        """The final board and who won; a game left unfinished (a forfeit, an abort) says so."""
+        if result.state.is_over:
             self._show(result.state, final=True)
             return
         self.say(render_board(result.state))
-        self.say(f"{result.winner.name} wins by forfeit.")
+        winner = result.winner
+        self.say(f"{winner.name} wins by forfeit." if winner else f"{result.reason}.")
 
     def _show(self, state: GameState, final: bool = False) -> None:
         """The board and the status line; on the final board the winning four are marked."""

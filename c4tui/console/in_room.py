@@ -22,7 +22,7 @@ from c4tui.console.lines import EndOfInput, PlainText, printable, unless_left
 from c4tui.console.typed import chat_refused
 from c4tui.engine import Player, describe_move, render_board, status_line
 from c4tui.engine.text import WIN_MARK
-from c4tui.match.backends.room_seat import room_seats
+from c4tui.match.backends.room_seat import follow_room, room_seats
 from c4tui.match.driver import MatchDriver
 from c4tui.match.events import GameOver, MatchEvent, MatchFailed, MovePlayed, SeatLeft, TurnStarted
 from c4tui.net.errors import NetworkError
@@ -116,7 +116,7 @@ class InRoom(PlainText):
         driver = MatchDriver(game.state, room_seats(game, mine))
         game.on_chat = lambda user, text: self.say(f"{user} says: {printable(text)}")
         game.on_presence = self.say
-        game.on_forfeit = driver.resign
+        follow_room(game, driver)  # forfeits, takebacks, draws agreed and aborts
         low_time = LowTimeWarnings(mine, self.say) if mine is not None else None
         game.on_clock = lambda reading: self._clock_came(game, reading, low_time)
         self._clock_owed = False

@@ -1,4 +1,4 @@
-"""What happened to the rooms' games, as the rooms tell it: began, a move, finished.
+"""What happened to the rooms' games, as the rooms tell it: began, a move (or one undone), ended.
 
 The rooms append these past-tense facts as they act (``Lobby.take_journal``);
 the server keeps them (the lobby's store) before it sends what the act answered,
@@ -27,6 +27,8 @@ class EndReason(Enum):
     FORFEIT = "forfeit"  # a player sent FORFEIT
     DISCONNECT = "disconnect"  # a player left (or did not come back in time)
     TIME = "time"  # a player's clock ran out
+    AGREEMENT = "agreement"  # a draw both players agreed to (§5.6)
+    ABORTED = "aborted"  # called off before both players moved (§5.6): unrated
 
 
 @dataclass(frozen=True)
@@ -55,6 +57,14 @@ class MoveMade(Generic[M]):
 
 
 @dataclass(frozen=True)
+class MoveTakenBack:
+    """Both players agreed to take back the last move in ``room``'s game: ply ``ply`` is gone."""
+
+    room: str
+    ply: int
+
+
+@dataclass(frozen=True)
 class GameFinished:
     """The game in ``room`` ended (GAMEEND); ``winner`` is None for a draw."""
 
@@ -64,4 +74,4 @@ class GameFinished:
 
 
 #: One entry of the journal, in the order the rooms acted.
-GameEvent = Union[GameBegan[S], MoveMade[M], GameFinished]  # noqa: UP007 (a generic alias)
+GameEvent = Union[GameBegan[S], MoveMade[M], MoveTakenBack, GameFinished]  # noqa: UP007

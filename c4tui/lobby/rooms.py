@@ -33,6 +33,7 @@ from c4tui.lobby.challenges import Challenges
 from c4tui.lobby.journal import EndReason, GameBegan, GameEvent, GameFinished, MoveMade
 from c4tui.lobby.room import Member, Outbox, Room
 from c4tui.lobby.table import RoomKind, Seat
+from c4tui.lobby.table_talk import TableTalk
 from c4tui.lobby.timekeeper import Timekeeper, no_time
 from c4tui.protocols import lobby as wire
 from c4tui.protocols.limits import MAX_ROOMS
@@ -80,6 +81,7 @@ class Lobby(Generic[S, M]):
         self._challenge_names = itertools.count(1)
         self.challenges = Challenges(self, now)
         self.clocks = Timekeeper(now or no_time)
+        self.talk = TableTalk(self, now or no_time)  # draws, takebacks, aborts, claims (§5.6)
 
     def take_journal(self) -> list[GameEvent[S, M]]:
         """What happened to the games since the last call, oldest first (the server keeps it)."""
@@ -164,6 +166,7 @@ class Lobby(Generic[S, M]):
             GameBegan(room.name, room.red.name, yellow.name, room.game, room.terms)
         )
         self.clocks.start(room)
+        self.talk.began(room)
         begin = room.to_all(self.kind.begin(room.red.name, yellow.name, room.game))
         return begin + self.clocks.told(room, room.members)
 
@@ -231,7 +234,7 @@ class Lobby(Generic[S, M]):
         if problem is None and move is not None:
             problem = room.state.refusal(move)
             if problem is None:
-                return self._played(room, move)
+                return self.talk.moving(room) + self._played(room, move)  # declines first
         assert problem is not None, "a move that could not be read comes with the reason"
         return [(member, room.state.refused(problem))]
 
@@ -287,7 +290,7 @@ class Lobby(Generic[S, M]):
         return self._end(room, room.state.game_end(2, winner.name))
 
     def out_of_time(self) -> Outbox:
-        """Every game whose player to move has run out of time ends: GAMEEND status 3, to all.
+        """Every game whose player to move ran out of time ends (GAMEEND :3); IDLE where due.
 
         The server calls this often (every 50 ms); it looks only at rooms whose flag is due.
         """
@@ -295,7 +298,7 @@ class Lobby(Generic[S, M]):
             message
             for room in self.clocks.fallen(self.rooms)
             for message in self._lost_on_time(room)
-        ]
+        ] + self.talk.idle_warnings()
 
     def _lost_on_time(self, room: Room[S, M]) -> Outbox:
         """The player to move in ``room`` ran out of time: the other wins (status 3)."""
@@ -316,6 +319,7 @@ class Lobby(Generic[S, M]):
         for seat in room.away:
             self._away.pop(room.seated(seat).name, None)
         self.rooms.pop(room.name, None)
+        self.talk.forget(room)
 
     def chat(self, member: Member, text: str) -> Outbox:
         """CHAT:<user>:<text> to everyone in the sender's room."""
@@ -350,6 +354,7 @@ class Lobby(Generic[S, M]):
         """The player in ``seat`` dropped out: the game waits, the others hear for how long."""
         player = room.seated(seat)
         room.away[seat] = next(self._departures)
+        self.talk.went_away(room, seat)
         del self._where[player]
         self._away[player.name] = room
         return room.to_all(wire.away(player.name, math.ceil(self.grace or 0)))
@@ -438,6 +443,7 @@ class Lobby(Generic[S, M]):
             room.plies += 1  # numbered on from the stored moves (no GameBegan: it is stored)
         departure = next(self._departures)
         room.away = {Seat.FIRST: departure, Seat.SECOND: departure}
+        self.talk.began(room)  # both away from now
         self.rooms[name] = room
         self._away.update({red.name: room, yellow.name: room})
         self.clocks.resume(room, left)

@@ -75,6 +75,11 @@ class Timekeeper:
         self._set(room, room.clock.after_move(now))
         return room.clock.left_ms(now)
 
+    def taken_back(self, room: Room[S, M], clock: GameClock | None) -> None:
+        """A move taken back (§5.6): ``clock`` is as before it, the mover's time running again."""
+        if clock is not None:
+            self._set(room, clock)
+
     def told(
         self, room: Room[S, M], members: Iterable[Member], left: tuple[int, int] | None = None
     ) -> Outbox:

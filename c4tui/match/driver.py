@@ -200,6 +200,13 @@ class MatchDriver(EventSource):
         self._seat_left(player, reason)
         self._settled.set()
 
+    def called_off(self, reason: str) -> None:
+        """The server ended the game with nobody winning (a draw agreed, an abort, §5.6)."""
+        if not self.is_over:
+            self._stop_loop()
+            self._finish(GameOver(self.state, None, reason))
+            self._settled.set()
+
     # ----- undo and redo -------------------------------------------------------------
 
     def can_undo(self) -> bool:
@@ -208,16 +215,17 @@ class MatchDriver(EventSource):
             return False
         return any(self.seats[state.turn].submits for state in self.positions[:-1])
 
-    def undo(self) -> bool:
+    def undo(self, *, agreed: bool = False) -> bool:
         """Take back moves until a person here is to move again, one of their moves undone.
 
         Two players: one move. Against the computer: its reply and your move (``redo``
         plays them again). Returns False (changing nothing) when there is nothing to undo.
+        ``agreed``: a room's players agreed to take its last move back (§5.6): that one only.
         """
-        if not self.can_undo():
+        if not (self.can_undo() or (agreed and self.moves and self.problem is None)):
             return False
         self._stop_loop()
-        count = self._history.undo(until=lambda state: self.seats[state.turn].submits)
+        count = self._history.undo(until=lambda state: agreed or self.seats[state.turn].submits)
         self.result = None
         self._emit(MovesTakenBack(self.state, count, self.moves))
         self._launch(starting=False)

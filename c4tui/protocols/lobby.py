@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from c4tui.engine import GameState, Move, MoveKind, Player, Rules
 from c4tui.net.errors import ProtocolError
 from c4tui.net.wire import Framing, quote
-from c4tui.protocols import competition
+from c4tui.protocols import competition, table_talk
 from c4tui.protocols.competition import (
     CompetitionMessage,
     CompetitionRequest,
@@ -209,6 +209,7 @@ Request = (
     | History
     | GameLookup
     | CompetitionRequest
+    | table_talk.TableRequest
 )
 
 
@@ -258,10 +259,6 @@ def _move(kind: MoveKind) -> Parser:
     return parse
 
 
-def _forfeit(rest: str) -> Request | BadFormat:
-    return BadFormat(invalid("FORFEIT takes no arguments"))
-
-
 def _chat(rest: str) -> Request | BadFormat:
     if not _CHAT.fullmatch(rest):
         return BadFormat(invalid(f"a chat line is 1-{MAX_CHAT} printable characters"))
@@ -279,7 +276,7 @@ PARSERS: dict[str, Parser] = {
     "QUICKPLAY": _quick_play,
     "DROP": _move(MoveKind.DROP),
     "POP": _move(MoveKind.POP),
-    "FORFEIT": _forfeit,
+    "FORFEIT": lambda _: BadFormat(invalid("FORFEIT takes no arguments")),
     "CHAT": _chat,
     "HISTORY": parse_history,
     "GAME": parse_game_lookup,
@@ -293,6 +290,7 @@ PARSERS: dict[str, Parser] = {
     "ACCEPT": competition.parse_accept,
     "DECLINE": competition.parse_decline,
     "REMATCH": competition.arguments_refused("REMATCH"),
+    **table_talk.ARGUMENTS_REFUSED,
 }
 #: Commands that may come without any argument.
 _BARE: dict[str, Request | BadFormat] = {
@@ -303,6 +301,7 @@ _BARE: dict[str, Request | BadFormat] = {
     "PLAYERS": Players(),
     "REMATCH": Rematch(),
     "CREATE": BadFormat(ack("CREATE", 4)),  # no room at all: the format, not the name, is wrong
+    **table_talk.BARE,  # DRAW, TAKEBACK, ABORT, CLAIM and the declines (§5.6)
 }
 
 
@@ -340,7 +339,7 @@ def board_status(state: GameState) -> str:
 
 
 def game_end(state: GameState, status: int, winner: str | None) -> str:
-    """GAMEEND:<cells>:0:<winner> (a win), :1 (a draw), :2:<winner> (a forfeit), :3 (on time)."""
+    """GAMEEND:<cells>:0:<winner> (a win), :1 (a draw), :2:<winner> (a forfeit), :3 (on time)…"""
     fields = ["GAMEEND", cells(state), str(status)]
     return ":".join(fields if winner is None else [*fields, winner])
 
@@ -380,7 +379,7 @@ class BoardStatus:
 
 @dataclass(frozen=True)
 class GameEnd:
-    """The end: 0 a win, 1 a draw, 2 a forfeit, 3 on time; ``winner`` is "" for a draw."""
+    """The end: 0 a win, 1 a draw, 2 forfeit, 3 on time, 4 draw agreed, 5 aborted; "": no winner."""
 
     cells: str
     status: int
@@ -416,6 +415,7 @@ ServerMessage = (
     | Back
     | Rejoin
     | CompetitionMessage
+    | table_talk.TableMessage
 )
 _STATUS = re.compile(r"-?[0-9]{1,3}")
 _CELLS = re.compile(r"[012]{16,400}")
@@ -437,14 +437,14 @@ def parse_server_message(line: str) -> ServerMessage:  # noqa: PLR0911 (one retu
         return BoardStatus(fields[1])
     if word == "GAMEEND" and len(fields) in (3, 4) and _CELLS.fullmatch(fields[1]):
         status, winner = fields[2], fields[3] if len(fields) == 4 else ""
-        if (status == "1") == (winner == "") and status in ("0", "1", "2", "3"):
+        if table_talk.valid_end(status, winner):
             return GameEnd(fields[1], int(status), winner)
     if word == "CHAT" and len(fields) >= 3:
         return ChatLine(fields[1], line.split(":", 2)[2])
     if word == "INVALID" and len(fields) >= 2:
         return Invalid(line.split(":", 1)[1])
-    if (
-        news := parse_presence(fields) or competition.parse_competition_message(fields)
-    ) is not None:
+    news: ServerMessage | None = parse_presence(fields)
+    news = news or competition.parse_competition_message(fields)
+    if (news := news or table_talk.parse_table_message(fields)) is not None:
         return news
     raise ProtocolError(f"not a lobby message: {quote(line)}")

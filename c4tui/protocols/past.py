@@ -83,7 +83,9 @@ class KeptGame:
     yellow: str
     game: tuple[int, int, Rules]
     winner: str | None  # None: a draw, or a game still in progress (no reason then)
-    reason: str  # four, full, repetition, forfeit, disconnect, time; "" while in progress
+    reason: (
+        str  # four, full, repetition, forfeit, disconnect, time, agreement, aborted; "": going on
+    )
     moves: tuple[Move, ...]
     rated: bool
     started: str  # UTC, ISO 8601

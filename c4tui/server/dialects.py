@@ -14,8 +14,10 @@ from typing import Generic, TypeVar
 from c4tui.engine import Move
 from c4tui.lobby import Lobby, Member, Outbox
 from c4tui.lobby.kinds import ConnectFourSettings
+from c4tui.lobby.table_talk import Offer
 from c4tui.protocols import competition
 from c4tui.protocols import lobby as wire
+from c4tui.protocols import table_talk as talk
 
 #: A protocol's last line before the server closes a connection on purpose (BYE:<reason>).
 Farewell = Callable[[wire.ByeReason], str]
@@ -126,4 +128,13 @@ LOBBY = (
         lambda rooms, member, request: rooms.challenges.decline(member, request.user),
     )
     .on(competition.Rematch, lambda rooms, member, request: rooms.challenges.rematch(member))
+    .on(talk.OfferDraw, lambda rooms, member, request: rooms.talk.offer_draw(member))
+    .on(talk.DeclineDraw, lambda rooms, member, request: rooms.talk.decline(member, Offer.DRAW))
+    .on(talk.OfferTakeback, lambda rooms, member, request: rooms.talk.take_back(member))
+    .on(
+        talk.DeclineTakeback,
+        lambda rooms, member, request: rooms.talk.decline(member, Offer.TAKEBACK),
+    )
+    .on(talk.Abort, lambda rooms, member, request: rooms.talk.abort(member))
+    .on(talk.Claim, lambda rooms, member, request: rooms.talk.claim(member))
 )

@@ -43,7 +43,6 @@ from collections.abc import Callable, Sequence
 from typing import Generic, Protocol, TypeVar
 
 from c4tui.lobby import Lobby, Member, Outbox, RoomKind
-from c4tui.lobby.journal import GameEvent
 from c4tui.net.errors import ProtocolError
 from c4tui.net.framing import MessageStream
 from c4tui.protocols import lobby as wire
@@ -54,6 +53,7 @@ from c4tui.server.context import Client, Handler
 from c4tui.server.dialects import Dialect, Farewell
 from c4tui.server.standing import rating_news
 from c4tui.server.store import LobbyStore, NewRatings
+from c4tui.server.unkept import Act, Keeper, keep_each
 
 log = logging.getLogger("c4tui.server")
 
@@ -66,16 +66,6 @@ R = TypeVar("R")
 T = TypeVar("T")
 S = TypeVar("S")
 M = TypeVar("M")
-
-
-class Keeper(Protocol[S, M]):
-    """Something that keeps what happened to one kind of rooms' games (the lobby's store)."""
-
-    async def keep(self, journal: Sequence[GameEvent[S, M]]) -> Sequence[NewRatings]:
-        """Keep ``journal``, in order; everything is on disk when this returns.
-
-        What the ratings became, for each rated game that ended (§5.3's RATING).
-        """
 
 
 class RoomStream(Protocol):
@@ -194,18 +184,19 @@ class LobbyService(Generic[S, M]):
         self._connections: dict[Member, LobbyConnection] = {}
         self._graces: dict[str, asyncio.TimerHandle] = {}  # away users' timers
         self._stopping = False
-        self._unannounced: deque[tuple[list[GameEvent[S, M]], Outbox]] = deque()
+        self._unannounced: deque[Act[S, M]] = deque()
         self._in_order = asyncio.Lock()
         self._announcing: set[asyncio.Task[None]] = set()  # announce_soon's, until done
         self._timekeeping: asyncio.Task[None] | None = None  # keep_time, while serving
 
-    async def announce(self, outbox: Outbox) -> None:
+    async def announce(self, outbox: Outbox, by: Member | None = None) -> None:
         """Keep what the last act did to the games, then deliver ``outbox`` (what it answered).
 
         Acts are announced in the order they happened, each once its journal is on
-        disk; when this returns, ``outbox`` has been delivered.
+        disk; when this returns, ``outbox`` has been delivered. ``by``: who acted (a move
+        that cannot be kept is refused to it instead, ``unkept``).
         """
-        if self._queued(outbox):
+        if self._queued(outbox, by):
             await self._announce_queued()
 
     def announce_soon(self, outbox: Outbox) -> None:
@@ -220,7 +211,7 @@ class LobbyService(Generic[S, M]):
         while self._announcing:
             await asyncio.gather(*self._announcing, return_exceptions=True)
 
-    def _queued(self, outbox: Outbox) -> bool:
+    def _queued(self, outbox: Outbox, by: Member | None = None) -> bool:
         """Queue ``outbox`` with the rooms' journal; False if it could be delivered at once."""
         journal = self.rooms.take_journal()
         if self.keeper is None:
@@ -228,7 +219,7 @@ class LobbyService(Generic[S, M]):
         if not journal and not self._unannounced and not self._in_order.locked():
             self.deliver(outbox)  # nothing to keep, nothing announced before it still waits
             return False
-        self._unannounced.append((journal, outbox))
+        self._unannounced.append(Act(journal, outbox, by))
         return True
 
     async def _announce_queued(self) -> None:
@@ -237,11 +228,14 @@ class LobbyService(Generic[S, M]):
             while self._unannounced:
                 acts = list(self._unannounced)
                 self._unannounced.clear()
-                journal = [event for events, _ in acts for event in events]
-                rated: Sequence[NewRatings] = []
+                journal = [event for act in acts for event in act.journal]
+                outboxes, rated = [act.outbox for act in acts], list[NewRatings]()
                 if self.keeper is not None and journal:
-                    rated = await self.keeper.keep(journal)
-                for _, outbox in acts:
+                    try:
+                        rated = list(await self.keeper.keep(journal))
+                    except Exception:  # then each alone: a move that cannot be is refused
+                        outboxes, rated = await keep_each(self.keeper, self.rooms, acts)
+                for outbox in outboxes:
                     self.deliver(outbox)
                 self.tell(rating_news(rated))  # after their GAMEEND
 
@@ -284,7 +278,7 @@ class LobbyService(Generic[S, M]):
     async def act(self, member: Member, request: R, dialect: Dialect[R, S, M]) -> None:
         """Carry out a room request; one who enters a game hears who is away from it."""
         entering = self.rooms.room_of(member) is None
-        await self.announce(dialect.dispatch(self.rooms, member, request))
+        await self.announce(dialect.dispatch(self.rooms, member, request), member)
         if entering:
             self.deliver(self._still_away(member))
             if self.rooms.room_of(member) is not None:  # its challenges end (§5.5)

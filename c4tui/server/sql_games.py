@@ -14,7 +14,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from c4tui.engine import Move, Rules, format_move, parse_move
-from c4tui.lobby.journal import EndReason, GameBegan, GameEvent, MoveMade
+from c4tui.lobby.journal import EndReason, GameBegan, GameEvent, MoveMade, MoveTakenBack
 from c4tui.lobby.kinds import ConnectFourSettings
 from c4tui.protocols.terms import Clock, parse_clock
 from c4tui.server import sql_standing
@@ -100,12 +100,22 @@ def insert_move(game: int, ply: int, move: Move, left: tuple[int, int] | None = 
     )
 
 
+def delete_move(game: int, ply: int) -> Work[None]:
+    """The move of ``ply`` taken back (§5.6): the game goes on as if it was never played."""
+    yield ("DELETE FROM moves WHERE game = ? AND ply = ?", (game, ply))
+
+
 def end_game(game: int, winner: str | None, reason: EndReason) -> Work[NewRatings | None]:
-    """The end, then what it does to the players' standing (run inside one transaction)."""
+    """The end, then what it does to the players' standing (run inside one transaction).
+
+    An aborted game is kept (HISTORY lists it) but counts in nobody's record or rating.
+    """
     yield (
         "UPDATE games SET ended = ?, winner = ?, reason = ? WHERE id = ?",
         (utc_now(), winner, reason.value, game),
     )
+    if reason is EndReason.ABORTED:
+        return None
     return (yield from sql_standing.game_finished(game, winner))
 
 
@@ -136,6 +146,8 @@ def _keep_event(
         under_way[event.room] = number
     elif isinstance(event, MoveMade):
         yield from insert_move(under_way[event.room], event.ply, event.move, event.clock)
+    elif isinstance(event, MoveTakenBack):
+        yield from delete_move(under_way[event.room], event.ply)
     else:
         return (yield from end_game(under_way.pop(event.room), event.winner, event.reason))
     return None

@@ -125,7 +125,10 @@ class SqlStore(ABC):
 
         What the ratings became, for each rated game that ended (for RATING).
         """
-        return await self._run_in_transaction(sql_games.keep(journal, self._under_way))
+        under_way = dict(self._under_way)  # as it was, if the transaction fails
+        changed = await self._run_in_transaction(sql_games.keep(journal, under_way))
+        self._under_way = under_way
+        return changed
 
     async def unfinished_games(self) -> list[StoredGame]:
         """Every game that began and has not ended, oldest first, with its moves.

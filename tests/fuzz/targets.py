@@ -33,6 +33,7 @@ from c4tui.lobby import CONNECT_FOUR, TIC_TAC_TOE, Lobby, Member
 from c4tui.net.errors import ProtocolError, ServerConceded
 from c4tui.protocols import c4n, cfsp, i32cfsp
 from c4tui.protocols import lobby as wire
+from c4tui.protocols import table_talk as talk
 from c4tui.protocols import tictactoe as ttt
 from c4tui.protocols.common import Reply
 from c4tui.protocols.lobby_boards import state_from_cells
@@ -333,6 +334,8 @@ def lobby_messages(data: bytes) -> None:
             message = wire.parse_server_message(line)
         except ProtocolError:
             continue
+        if isinstance(message, talk.About):  # §5.6's offers, refusals and IDLE
+            assert wire.parse_server_message(message.line) == message
         if isinstance(message, wire.Begin):
             again = wire.begin(message.red, message.yellow, message.game)
             assert wire.parse_server_message(again) == message

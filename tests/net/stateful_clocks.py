@@ -84,6 +84,11 @@ class ModelClock:
         self.left = (red, yellow)
         self.since = sent_at
 
+    def taken_back(self, line: str, sent_at: float) -> None:
+        """CLOCK after a takeback agreed at ``sent_at`` (§5.6): the times as before that move."""
+        self.left = _times(line)
+        self.since = sent_at
+
     def caught_up(self, mover: Player, line: str) -> None:
         """CLOCK to one who joins or comes back: the mover's time running, the other's not."""
         red, yellow = _times(line)

@@ -46,6 +46,7 @@ from tests.net.lobby_client import TEST_ROUNDS
 from tests.net.stateful import machine_settings, wait_until_rooms_are
 from tests.net.stateful_clocks import TERMS, ModelClock, terms_asked, terms_words
 from tests.net.stateful_ratings import Standings
+from tests.net.stateful_table import TableRules, Talk
 
 NAMES = ("ann", "bob", "cid", "dee")
 TIMEOUT = 3.0
@@ -127,6 +128,7 @@ class Room:
     away: dict[str, int] = field(default_factory=dict)
     terms: Terms = CASUAL  # rated or casual, and the clock it was asked with (§5.4)
     clock: ModelClock | None = None  # a timed game's times, once it began
+    talk: Talk = field(default_factory=Talk)  # offers and the game before its last move (§5.6)
 
     def __post_init__(self) -> None:
         self.state = GameState.new(*self.game)
@@ -241,7 +243,7 @@ class Client:
             self.socket.close()
 
 
-class LobbyProtocol(RuleBasedStateMachine):
+class LobbyProtocol(TableRules, RuleBasedStateMachine):
     """Four logged-in clients; rooms r1, r2, "room 3" and quick ones (and names never made)."""
 
     #: Seconds a dropped player has to come back, as AWAY says them.
@@ -562,6 +564,7 @@ class LobbyProtocol(RuleBasedStateMachine):
         if not state.is_legal(move):
             self.clients[who].expect_refusal()
             return
+        self.moving(room, who)  # what it declines (§5.6), and how to take it back
         room.state = state.play(move)
         room.moves.append(move)
         self._after_a_move(name, room, who)
@@ -595,9 +598,11 @@ class LobbyProtocol(RuleBasedStateMachine):
                 room.red, room.yellow, room.game, winner, reason, room.moves, room.terms.rated
             )
         )
-        news = self.standings.game_ended(
-            room.red, room.yellow, winner, room.terms.rated, len(room.moves)
-        )
+        news = []  # an aborted game counts in nobody's record (§5.6)
+        if reason != "aborted":
+            news = self.standings.game_ended(
+                room.red, room.yellow, winner, room.terms.rated, len(room.moves)
+            )
         for player in room.players:
             if player not in room.away and player in self.clients:
                 for line in news:

@@ -36,6 +36,7 @@ from tests.net.conftest import server_in_a_thread
 from tests.net.lobby_client import TEST_ROUNDS
 from tests.net.stateful import machine_settings
 from tests.net.stateful_ratings import Standings
+from tests.net.stateful_table import Talk
 from tests.net.test_lobby_stateful import NAMES, Client, LobbyProtocol, Room, cells
 
 #: The server's grace for a dropped player, in seconds.
@@ -126,6 +127,7 @@ class LobbyThroughDropsAndRestarts(LobbyProtocol):
             else:
                 room.viewers.clear()
                 room.away = dict.fromkeys(room.players, departure)
+                room.talk = Talk()  # a restored game has no offers, nothing to take back
                 for player in room.players:
                     self._will_it_return(data, player)
         since = time.monotonic()

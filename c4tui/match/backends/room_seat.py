@@ -6,12 +6,14 @@ so the room client and the driver are loaded by then.
 
 from __future__ import annotations
 
+from functools import partial
+
 from c4tui.client.room_game import RoomGame
 from c4tui.engine import GameState, Move, Player
 from c4tui.match.backends.base import Backend
 from c4tui.match.backends.online import RoomSeat
 from c4tui.match.backends.person import PersonBackend
-from c4tui.match.driver import OpponentLeft
+from c4tui.match.driver import MatchDriver, OpponentLeft
 from c4tui.net.errors import NetworkError, ProtocolError
 
 
@@ -47,6 +49,16 @@ class RoomPlayer(RoomSeat):
         """Forward our own moves to the server (and wait for its board)."""
         if before.turn is self._sends:
             await self.game.play(move)
+
+
+def follow_room(game: RoomGame, driver: MatchDriver) -> None:
+    """``driver`` ends or goes back as the room's game does: a forfeit, a takeback (§5.6)…
+
+    …a draw agreed or an abort (the board goes on, nobody wins).
+    """
+    game.on_forfeit = driver.resign
+    game.on_taken_back = partial(driver.undo, agreed=True)
+    game.on_called_off = driver.called_off
 
 
 def room_seats(game: RoomGame, mine: Player | None) -> dict[Player, Backend]:

@@ -34,7 +34,7 @@ from c4tui.client.room_game import RoomGame
 from c4tui.client.standing import RatingNews
 from c4tui.engine import GameState, Player
 from c4tui.match.backends.online import RoomSeat
-from c4tui.match.backends.room_seat import room_seats
+from c4tui.match.backends.room_seat import follow_room, room_seats
 from c4tui.match.driver import MatchDriver
 from c4tui.match.events import GameOver, TurnStarted
 from c4tui.match.settings import MatchSettings
@@ -151,7 +151,7 @@ class OnlineGameScreen(GameScreen):
         # Before the first push is read (a REJOIN's AWAY comes at once), not on mounting.
         game.on_chat = self._chat_arrived
         game.on_away_or_back = self._away_or_back
-        game.on_forfeit = driver.resign
+        follow_room(game, driver)  # forfeits, takebacks, draws agreed and aborts
         self.clocks = GameClocks(game.names, ascii_only=ascii_only, id="clocks")
         self.clocks.reading = game.clock  # a CLOCK read before this screen was made
         game.on_clock = self._clock_came

@@ -77,8 +77,11 @@ class SqlStore(ABC):
     # ----- accounts ----------------------------------------------------------------
 
     async def register(self, user: str, password: str, bot: bool = False) -> bool:
-        """Create an account, committed before this returns; False if the name is taken."""
-        if await self._run(sql_games.stored_hash(user)) is not None:
+        """Create an account, committed before this returns; False if the name is taken.
+
+        Taken in any case (§5.6): ``Zoe`` cannot be registered beside ``zoe``.
+        """
+        if await self._run(sql_games.name_taken(user)):
             return False
         hashed = await self._in_hashing(hash_password, password, self.rounds)
         return await self._run(sql_games.insert_account(user, hashed, bot))

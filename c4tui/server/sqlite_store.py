@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import TypeVar
 
 from c4tui.server.limits import DEFAULT_ROUNDS
+from c4tui.server.sql_games import FOLDED_NAMES_MIGRATION
 from c4tui.server.sql_store import SqlStore
 from c4tui.server.sql_work import Rows, Statement, Work, drive
 
@@ -68,6 +69,7 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
         "ALTER TABLE moves ADD COLUMN red_ms INTEGER",  # time left after the move (timed games)
         "ALTER TABLE moves ADD COLUMN yellow_ms INTEGER",
     ),
+    FOLDED_NAMES_MIGRATION,  # §5.6: no two names that differ only in case
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 

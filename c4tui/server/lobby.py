@@ -52,6 +52,7 @@ from c4tui.server.accounts import LoginThrottle
 from c4tui.server.answers import answer
 from c4tui.server.context import Client, Handler
 from c4tui.server.dialects import Dialect, Farewell
+from c4tui.server.game_log import GameLog
 from c4tui.server.standing import rating_news
 from c4tui.server.store import LobbyStore, NewRatings
 
@@ -101,9 +102,12 @@ class RoomStream(Protocol):
 class LobbyConnection:
     """One lobby client: its member (once logged in) and its outgoing queue."""
 
-    def __init__(self, stream: RoomStream, number: int, farewell: Farewell | None) -> None:
+    def __init__(
+        self, stream: RoomStream, number: int, farewell: Farewell | None, name: str = ""
+    ) -> None:
         self.stream = stream
         self.number = number
+        self.name = name or f"#{number}"  # in the log: ``#5``, ``#5 (TLS)``
         self.member: Member | None = None
         self.failures = 0
         self.password_checked: float | None = None  # when PASSWORD was right (§5.3)
@@ -189,6 +193,7 @@ class LobbyService(Generic[S, M]):
         self.rooms = Lobby(kind, max_rooms, grace, now=now)
         self.throttle = throttle or LoginThrottle()  # shared by services with one account store
         self.keeper = keeper
+        self.games_log = GameLog()  # each kept game's start and end, in the log
         self.open: set[LobbyConnection] = set()  # every connection, logged in or not
         self._online: dict[str, LobbyConnection] = {}
         self._connections: dict[Member, LobbyConnection] = {}
@@ -241,6 +246,7 @@ class LobbyService(Generic[S, M]):
                 rated: Sequence[NewRatings] = []
                 if self.keeper is not None and journal:
                     rated = await self.keeper.keep(journal)
+                    self.games_log.kept(journal)
                 for _, outbox in acts:
                     self.deliver(outbox)
                 self.tell(rating_news(rated))  # after their GAMEEND
@@ -381,7 +387,7 @@ async def serve_rooms(
     dialect: Dialect[R, S, M],
 ) -> str:
     """Serve one client of a room protocol until it leaves; why it ended (for the log)."""
-    connection = LobbyConnection(stream, client.number, dialect.farewell)
+    connection = LobbyConnection(stream, client.number, dialect.farewell, client.name)
     writer = asyncio.create_task(connection.write_all())
     service.open.add(connection)
     try:

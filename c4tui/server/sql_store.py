@@ -158,6 +158,10 @@ class SqlStore(ABC):
         """The best established ratings, highest first, from the index ``accounts_by_rating``."""
         return await self._run(sql_standing.leaderboard())
 
+    async def provisional_leaders(self) -> list[tuple[str, float]]:
+        """The best provisional ratings, highest first (``PROVISIONAL_LEADERS_QUERY``)."""
+        return await self._run(sql_standing.leaderboard(sql_standing.PROVISIONAL_LEADERS_QUERY))
+
     async def ratings(self, users: Sequence[str]) -> dict[str, tuple[float, bool]]:
         """Each account's rating and whether it is a bot (names with no account left out)."""
         return await self._run(sql_games.ratings(list(users)))

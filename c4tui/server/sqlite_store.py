@@ -34,6 +34,7 @@ from typing import TypeVar
 
 from c4tui.server.limits import DEFAULT_ROUNDS
 from c4tui.server.sql_games import FOLDED_NAMES_MIGRATION
+from c4tui.server.sql_standing import PROVISIONAL_INDEX_MIGRATION
 from c4tui.server.sql_store import SqlStore
 from c4tui.server.sql_work import Rows, Statement, Work, drive
 from c4tui.server.store import StoreError
@@ -82,6 +83,7 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
         "ALTER TABLE moves ADD COLUMN yellow_ms INTEGER",
     ),
     FOLDED_NAMES_MIGRATION,  # §5.6: no two names that differ only in case
+    PROVISIONAL_INDEX_MIGRATION,  # LEADERBOARD:ALL's provisional players
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 

@@ -8,6 +8,7 @@ from pathlib import Path
 import bcrypt
 
 from c4tui.server import postgres_store, sqlite_store
+from c4tui.server.sql_games import FOLDED_NAMES_MIGRATION
 from c4tui.server.store import LoginResult, password_digest
 from c4tui.server.stores import is_postgres
 from tests.net.lobby_client import TEST_ROUNDS, LobbyClient, lobby_server
@@ -43,7 +44,7 @@ async def test_two_registers_of_one_name_in_two_cases_at_once_make_one_account(
 
 async def test_a_database_that_already_holds_such_a_pair_keeps_both(lobby_db: str) -> None:
     engine = postgres_store if is_postgres(lobby_db) else sqlite_store
-    database_at_version(lobby_db, engine.SCHEMA_VERSION - 1)  # before the rule
+    database_at_version(lobby_db, engine.MIGRATIONS.index(FOLDED_NAMES_MIGRATION))  # before it
     hashed = bcrypt.hashpw(password_digest("pw"), bcrypt.gensalt(TEST_ROUNDS))
     run_sql(
         lobby_db,

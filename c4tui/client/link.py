@@ -350,9 +350,15 @@ class LobbyLink(TableTalk):
         answer = await self.ask(f"PROFILE:{user}")
         return competition.parse_profile_answer(answer.extra) if answer.status == 0 else None
 
-    async def leaderboard(self) -> list[tuple[str, int]]:
-        """The best established ratings, highest first (``user``, ``rating``)."""
-        answer = await self.ask("LEADERBOARD")
+    async def leaderboard(self) -> list[competition.LeaderEntry]:
+        """The best established ratings, highest first, then the provisional ones (marked).
+
+        LEADERBOARD:ALL (c4tui's own); a server from before it (status 1) is asked
+        the plain LEADERBOARD, the established alone.
+        """
+        answer = await self.ask(f"LEADERBOARD:{competition.EVERYONE}")
+        if answer.status == 1:
+            answer = await self.ask("LEADERBOARD")
         return competition.parse_leaderboard_answer(answer.extra) if answer.status == 0 else []
 
     async def players(self) -> list[competition.PlayerEntry]:

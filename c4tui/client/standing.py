@@ -54,18 +54,27 @@ def profile_line(profile: ProfileInfo) -> str:
 
 @dataclass(frozen=True)
 class Leader:
-    """One line of the leaderboard: its rank, the player, its rating, whether it is a bot."""
+    """One line of the leaderboard: rank, player, rating, bot or not, provisional or not.
+
+    The provisional ratings (LEADERBOARD:ALL's) come below the established ones.
+    """
 
     rank: int
     user: str
     rating: int
     bot: bool
+    provisional: bool = False
+
+    @property
+    def rating_words(self) -> str:
+        """``1734``, or ``1500 (provisional)``."""
+        return f"{self.rating} ({PROVISIONAL})" if self.provisional else str(self.rating)
 
     @property
     def line(self) -> str:
-        """`` 1. ann (bot)    1734``."""
+        """`` 1. ann (bot)    1734``; `` 9. zoe    1500 (provisional)``."""
         name = f"{self.user} (bot)" if self.bot else self.user
-        return f"{self.rank:>2}. {name:<26} {self.rating}"
+        return f"{self.rank:>2}. {name:<26} {self.rating_words}"
 
 
 async def leaders(link: LobbyLink) -> list[Leader]:
@@ -75,10 +84,12 @@ async def leaders(link: LobbyLink) -> list[Leader]:
     leader's profile says which are. A profile gone meanwhile counts as no bot.
     """
     board = await link.leaderboard()
-    profiles = await asyncio.gather(*(link.profile(user) for user, _ in board))
+    profiles = await asyncio.gather(*(link.profile(entry.user) for entry in board))
     return [
-        Leader(rank, user, rating, profile is not None and profile.bot)
-        for rank, ((user, rating), profile) in enumerate(zip(board, profiles, strict=True), 1)
+        Leader(
+            rank, entry.user, entry.rating, profile is not None and profile.bot, entry.provisional
+        )
+        for rank, (entry, profile) in enumerate(zip(board, profiles, strict=True), 1)
     ]
 
 

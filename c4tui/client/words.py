@@ -83,7 +83,8 @@ class Refusals(Generic[Outcome]):
         return self.known[outcome].said(voice, **names)
 
 
-_HANDOUT_RULES = f"Error: a user name is {USER_RULE}; a password, {PASSWORD_RULE}"
+_RULES = f"a user name is {USER_RULE}; a password, {PASSWORD_RULE}"
+_HANDOUT_RULES = f"Error: {_RULES}"
 _APP_CREDENTIALS = "The server refused that name or password."
 _CONSOLE_BAD_LOGIN = "Cannot log in: Bad user name or password."
 _HANDOUT_ROOM_REFUSED = "Error: Room {room} was refused"
@@ -96,7 +97,9 @@ REGISTER = Refusals[RegisterOutcome](
             "Error: User {user} already exists",
             "That username is taken: log in, or choose another.",
         ),
-        RegisterOutcome.AGAINST_THE_RULES: Words(USER_RULE, _HANDOUT_RULES, _APP_CREDENTIALS),
+        RegisterOutcome.AGAINST_THE_RULES: Words(
+            f"Refused: {_RULES}.", _HANDOUT_RULES, f"The server refused: {_RULES}."
+        ),
     },
     unknown=Words("Registration refused ({status}).", _HANDOUT_RULES, _APP_CREDENTIALS),
 )

@@ -18,7 +18,7 @@ from c4tui.protocols.competition import RatingChange
 from c4tui.protocols.names import valid_password
 
 HELP = """  profile [USER]                 your rating and record (or USER's)
-  leaderboard                    the 20 best established ratings
+  leaderboard                    the 20 best established ratings, then provisional ones
   password                       change your password (asks the old one and the new)"""
 
 Say = Callable[[str], None]
@@ -39,8 +39,8 @@ async def leaderboard(link: LobbyLink, say: Say) -> None:
     """The leaderboard, one line a player, best first."""
     leaders = await words.leaders(link)
     if not leaders:
-        say("Nobody is on the leaderboard yet: it lists ratings of at least one rated game")
-        say("whose deviation has come down (below 110).")
+        say("Nobody is on the leaderboard yet: it lists players with at least one rated game")
+        say("(ratings whose deviation is 110 or more are provisional, below the others).")
     for leader in leaders:
         say(leader.line)
 

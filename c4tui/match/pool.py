@@ -39,6 +39,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from c4tui.ai.levels import MovePicker, TacticalPlayer
 from c4tui.engine import GameState, Move
+from c4tui.match.parent_watch import end_with
 
 if TYPE_CHECKING:
     from c4tui.ai.analysis import Analysis
@@ -59,10 +60,14 @@ WORKER_NICENESS = 5
 _flags: SynchronizedArray[int] | None = None
 
 
-def _init_worker(flags: SynchronizedArray[int]) -> None:
-    """Start a worker: share the cancel flags, ignore Ctrl-C (the parent handles it), be nice."""
+def _init_worker(flags: SynchronizedArray[int], parent: int) -> None:
+    """Start a worker: share the cancel flags, ignore Ctrl-C (the parent handles it), be nice.
+
+    It ends with ``parent`` (the pool's process), however that ends (``_watch_parent``).
+    """
     global _flags  # noqa: PLW0603 (one per worker process, set once)
     _flags = flags
+    end_with(parent)
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     if hasattr(signal, "pthread_sigmask"):  # born with Ctrl-C blocked: see _ctrl_c_blocked
         signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
@@ -413,7 +418,7 @@ class SearchPool:
                 self.workers,
                 mp_context=self._context,
                 initializer=_init_worker,
-                initargs=(self._flags,),
+                initargs=(self._flags, os.getpid()),
             )
         return self._executor
 

@@ -56,9 +56,20 @@ def one_message(text: str) -> tuple[list[str], str]:
     return [text], ""
 
 
+#: The bytes of a peer's undecodable line that a message or a log shows.
+BYTES_SHOWN = 32
+
+
 def quote(line: str | bytes, limit: int = 80) -> str:
-    """A peer's line made safe and short for a message to a person or a log."""
+    r"""A peer's line made safe and short for a message to a person or a log.
+
+    Bytes (what could not be read as text) are shown as their first BYTES_SHOWN,
+    escaped as Python writes bytes (``'\x1b[2J\xff'``: ASCII, so no escape sequence
+    of a hostile client reaches an operator's terminal), and how many there were.
+    """
     if isinstance(line, bytes):
-        line = line.decode("ascii", errors="replace")
+        cut = min(limit, BYTES_SHOWN)
+        shown = repr(bytes(line[:cut]))[1:]  # without the b
+        return shown + (f"... ({len(line)} bytes)" if len(line) > cut else "")
     text = repr(line[:limit])
     return text + ("…" if len(line) > limit else "")

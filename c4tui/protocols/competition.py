@@ -30,8 +30,12 @@ from c4tui.protocols.terms import (
 #: How many names LEADERBOARD lists; how many PLAYERS lists at most.
 LEADERBOARD_SIZE = 20
 MAX_PLAYERS_LISTED = 200
-#: Above this deviation a rating is provisional, and kept off the leaderboard.
+#: From this deviation up a rating is provisional: off LEADERBOARD, below the others
+#: (marked) on LEADERBOARD:ALL.
 PROVISIONAL_DEVIATION = 110
+#: What LEADERBOARD:ALL asks (c4tui's own), and the mark after a provisional rating there.
+EVERYONE = "ALL"
+PROVISIONAL_MARK = "?"
 _NUMBER = re.compile(r"[0-9]{1,9}")
 _SIGNED = re.compile(r"[+-][0-9]{1,9}")
 
@@ -52,7 +56,18 @@ class Profile:
 
 @dataclass(frozen=True)
 class Leaderboard:
-    """LEADERBOARD."""
+    """LEADERBOARD, or (``everyone``) LEADERBOARD:ALL: the provisional players too."""
+
+    everyone: bool = False
+
+
+@dataclass(frozen=True)
+class LeaderEntry:
+    """One name of a leaderboard's answer: its rating, and whether that is provisional."""
+
+    user: str
+    rating: int
+    provisional: bool = False
 
 
 @dataclass(frozen=True)
@@ -151,6 +166,11 @@ def parse_decline(rest: str) -> Decline | BadFormat:
     return Decline(rest) if valid_user(rest) else BadFormat(ack("DECLINE", 0))
 
 
+def parse_leaderboard(rest: str) -> Leaderboard | BadFormat:
+    """LEADERBOARD:ALL (the bare LEADERBOARD is the codec's); any other argument: status 1."""
+    return Leaderboard(everyone=True) if rest == EVERYONE else BadFormat(ack("LEADERBOARD", 1))
+
+
 def arguments_refused(command: str) -> Callable[[str], CompetitionRequest | BadFormat]:
     """The parser of a command that takes no argument (LEADERBOARD, PLAYERS, REMATCH).
 
@@ -175,9 +195,16 @@ def profile(
     return ack("PROFILE", 0, user, *(str(number) for number in numbers))
 
 
-def leaderboard(entries: Sequence[tuple[str, float]]) -> str:
-    """LEADERBOARD:ACKSTATUS:0:<user>=<rating>,… highest first (none: a trailing colon)."""
-    return ack("LEADERBOARD", 0, ",".join(f"{user}={round(rating)}" for user, rating in entries))
+def leaderboard(
+    entries: Sequence[tuple[str, float]], provisional: Sequence[tuple[str, float]] = ()
+) -> str:
+    """LEADERBOARD:ACKSTATUS:0:<user>=<rating>,… highest first (none: a trailing colon).
+
+    ``provisional`` (LEADERBOARD:ALL's) follow, each marked: ``zoe=1500?``.
+    """
+    pairs = [f"{user}={round(rating)}" for user, rating in entries]
+    pairs += [f"{user}={round(rating)}{PROVISIONAL_MARK}" for user, rating in provisional]
+    return ack("LEADERBOARD", 0, ",".join(pairs))
 
 
 def players(entries: Sequence[PlayerEntry]) -> str:
@@ -314,10 +341,19 @@ def parse_profile_answer(extra: Sequence[str]) -> ProfileInfo | None:
     return ProfileInfo(extra[0], rating, deviation, games, wins, draws, losses, extra[7] == "1")
 
 
-def parse_leaderboard_answer(extra: Sequence[str]) -> list[tuple[str, int]]:
-    """LEADERBOARD:ACKSTATUS:0's ``user=rating`` pairs, highest first (malformed ones left out)."""
-    pairs = [item.partition("=") for item in ":".join(extra).split(",") if item]
-    return [(user, int(number)) for user, _, number in pairs if _NUMBER.fullmatch(number)]
+def parse_leaderboard_answer(extra: Sequence[str]) -> list[LeaderEntry]:
+    """LEADERBOARD:ACKSTATUS:0's ``user=rating`` pairs, in order (malformed ones left out).
+
+    A rating marked ``?`` (LEADERBOARD:ALL's provisional players) is provisional.
+    """
+    entries = []
+    for item in ":".join(extra).split(","):
+        user, _, number = item.partition("=")
+        provisional = number.endswith(PROVISIONAL_MARK)
+        number = number.removesuffix(PROVISIONAL_MARK)
+        if user and _NUMBER.fullmatch(number):
+            entries.append(LeaderEntry(user, int(number), provisional))
+    return entries
 
 
 def parse_players_answer(extra: Sequence[str]) -> list[PlayerEntry]:

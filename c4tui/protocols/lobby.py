@@ -282,7 +282,7 @@ PARSERS: dict[str, Parser] = {
     "GAME": parse_game_lookup,
     "REGISTERBOT": credentials_parser(RegisterBot, 2),
     "PROFILE": competition.parse_profile,
-    "LEADERBOARD": competition.arguments_refused("LEADERBOARD"),
+    "LEADERBOARD": competition.parse_leaderboard,
     "PLAYERS": competition.arguments_refused("PLAYERS"),
     "PASSWORD": competition.parse_password,
     "NEWPASSWORD": competition.parse_new_password,

@@ -12,13 +12,14 @@ import re
 from c4tui.protocols.limits import MAX_USERNAME
 
 #: I32CFSP's usernames (the ICS 32 handout's server).
-USERNAME_RULE = f"1-{MAX_USERNAME} printable characters without spaces"
+USERNAME_RULE = f"1-{MAX_USERNAME} printable ASCII characters without spaces"
 _USERNAME = re.compile(rf"[!-~]{{1,{MAX_USERNAME}}}")  # printable ASCII, no whitespace
 
-#: The room protocols' (the lobby's and INFO1112's tic-tac-toe) names and passwords.
-USER_RULE = "1-20 letters, digits, - or _"
+#: The room protocols' (the lobby's and INFO1112's tic-tac-toe) names and passwords, in
+#: the words every message and document uses (ASCII, so any terminal can show them).
+USER_RULE = "1-20 ASCII letters, digits, - or _"
 PASSWORD_RULE = "1-128 printable ASCII characters without spaces"
-ROOM_RULE = "1-20 letters, digits, spaces, - or _"
+ROOM_RULE = "1-20 ASCII letters, digits, spaces, - or _"
 _USER = re.compile(r"[A-Za-z0-9_-]{1,20}")
 _PASSWORD = re.compile(r"[!-~]{1,128}")
 _ROOM = re.compile(r"[A-Za-z0-9 _-]{1,20}")

@@ -39,6 +39,7 @@ async def answer(
     if isinstance(request, wire.Register):
         bot = isinstance(request, RegisterBot)  # §5.5: the account is marked as a bot
         created = await service.store.register(request.user, request.password, bot)
+        _log_registration(connection, request.user, bot, created)
         connection.offer(wire.ack("REGISTERBOT" if bot else "REGISTER", 0 if created else 1))
     elif isinstance(request, wire.Login):
         await _log_in(service, connection, request)
@@ -56,6 +57,14 @@ async def answer(
         connection.offer(await players_answer(service))
     else:
         await service.act(connection.member, request, dialect)
+
+
+def _log_registration(connection: LobbyConnection, user: str, bot: bool, created: bool) -> None:
+    """Say who registered (never the password), or that the name was taken."""
+    if created:
+        log.info("%s registered %s%s", connection.name, user, " (a bot)" if bot else "")
+    else:
+        log.info("%s could not register %s (the name is taken)", connection.name, user)
 
 
 async def _look_up(
@@ -93,6 +102,6 @@ async def _log_in(
         return
     _, bot = (await service.store.ratings([login.user])).get(login.user, (0.0, False))
     comeback = service.logged_in(connection, login.user, bot)
-    log.info("#%d logged in as %s", connection.number, login.user)
+    log.info("%s logged in as %s", connection.name, login.user)
     connection.offer(wire.ack("LOGIN", result.value))
     service.deliver(comeback)  # REJOIN and the game, after the answer

@@ -20,10 +20,22 @@ class Client:
     Attributes:
         number: the connection's number in the log.
         idle_timeout: seconds the client may stay silent when it is its turn.
+        tls: whether it came over the TLS port (its log lines say so).
     """
 
     number: int
     idle_timeout: float
+    tls: bool = False
+
+    @property
+    def name(self) -> str:
+        """How the log names it: ``#5``, or ``#5 (TLS)``."""
+        return connection_name(self.number, self.tls)
+
+
+def connection_name(number: int, tls: bool) -> str:
+    """A connection's name in every line the log says of it: ``#5``, or ``#5 (TLS)``."""
+    return f"#{number} (TLS)" if tls else f"#{number}"
 
 
 #: Serves one client to the end of its conversation; returns why it ended (for the log).

@@ -258,8 +258,7 @@ class C4Server:
             )
             for user in (game.red, game.yellow):
                 self.lobby.start_grace(user)
-        if games:
-            log.info("restored %d game(s) in progress", len(games))
+        self.lobby.games_log.restored(games)
 
     async def serve_until(self, stop: asyncio.Event) -> None:
         """Serve until ``stop`` is set, then close every connection."""
@@ -306,20 +305,20 @@ class C4Server:
         """Count the client, serve or refuse it, log it, and close it whatever happens."""
         task = asyncio.current_task()
         assert task is not None
-        number = next(self._ids)
+        client = Client(next(self._ids), self.config.idle_timeout, arrival.tls)
         group = address_group(arrival.peer_host)
         self._tasks.add(task)
         self.peak_connections = max(self.peak_connections, len(self._tasks))
-        log.info("#%d opened from %s", number, arrival.peer)
+        log.info("%s opened from %s", client.name, arrival.peer)
         reason = "closed"
         try:
-            reason = await self._admit(arrival, number, group, protocols)
+            reason = await self._admit(arrival, client, group, protocols)
         except Unopened as error:
             reason = str(error)
         except asyncio.CancelledError:
             reason = "server stopping"
         except Exception:  # a bug must cost one connection, never the server
-            log.exception("#%d failed", number)
+            log.exception("%s failed", client.name)
             reason = "internal error"
         finally:
             # A stop may cancel us again while closing: the close is the task's last act,
@@ -328,12 +327,12 @@ class C4Server:
             with contextlib.suppress(asyncio.CancelledError):
                 await arrival.close()
             self._tasks.discard(task)
-            log.info("#%d closed (%s)", number, reason)
+            log.info("%s closed (%s)", client.name, reason)
 
     async def _admit(
         self,
         arrival: Arrival,
-        number: int,
+        client: Client,
         group: str,
         protocols: tuple[ServerProtocol, ...],
     ) -> str:
@@ -356,7 +355,7 @@ class C4Server:
         self._per_address[group] += 1
         try:
             connection = await arrival.opened(HANDSHAKE_SECONDS)
-            return await self._converse(connection, number, protocols)
+            return await self._converse(connection, client, protocols)
         finally:
             self._serving -= 1
             self._per_address[group] -= 1
@@ -386,10 +385,10 @@ class C4Server:
         return why
 
     async def _converse(
-        self, connection: Connection, number: int, protocols: tuple[ServerProtocol, ...]
+        self, connection: Connection, client: Client, protocols: tuple[ServerProtocol, ...]
     ) -> str:
         """Recognise the protocol from the first bytes and let its handler serve the client."""
-        idle = self.config.idle_timeout
+        idle = client.idle_timeout
         try:
             spec = await self._recognise(connection, idle, protocols)
         except TimeoutError:
@@ -403,7 +402,7 @@ class C4Server:
             await _quietly(connection.send_raw(GENERIC_REFUSAL))
             return f"protocol error: no protocol of ours starts with {quote(first)}"
         protocol = next(p for p in protocols if p.spec is spec)
-        return await self._serve(protocol, MessageStream(connection, spec), Client(number, idle))
+        return await self._serve(protocol, MessageStream(connection, spec), client)
 
     async def _serve(self, protocol: ServerProtocol, stream: MessageStream, client: Client) -> str:
         """Run the handler; turn what ends a conversation into a reason for the log."""

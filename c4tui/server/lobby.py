@@ -51,6 +51,7 @@ from c4tui.server.accounts import LoginThrottle
 from c4tui.server.answers import answer
 from c4tui.server.context import Client, Handler
 from c4tui.server.dialects import Dialect, Farewell
+from c4tui.server.game_log import GameLog
 from c4tui.server.standing import rating_news
 from c4tui.server.store import LobbyStore, NewRatings
 from c4tui.server.unkept import Act, Keeper, keep_each
@@ -91,9 +92,12 @@ class RoomStream(Protocol):
 class LobbyConnection:
     """One lobby client: its member (once logged in) and its outgoing queue."""
 
-    def __init__(self, stream: RoomStream, number: int, farewell: Farewell | None) -> None:
+    def __init__(
+        self, stream: RoomStream, number: int, farewell: Farewell | None, name: str = ""
+    ) -> None:
         self.stream = stream
         self.number = number
+        self.name = name or f"#{number}"  # in the log: ``#5``, ``#5 (TLS)``
         self.member: Member | None = None
         self.failures = 0
         self.password_checked: float | None = None  # when PASSWORD was right (§5.3)
@@ -179,6 +183,7 @@ class LobbyService(Generic[S, M]):
         self.rooms = Lobby(kind, max_rooms, grace, now=now)
         self.throttle = throttle or LoginThrottle()  # shared by services with one account store
         self.keeper = keeper
+        self.games_log = GameLog()  # each kept game's start and end, in the log
         self.open: set[LobbyConnection] = set()  # every connection, logged in or not
         self._online: dict[str, LobbyConnection] = {}
         self._connections: dict[Member, LobbyConnection] = {}
@@ -235,6 +240,7 @@ class LobbyService(Generic[S, M]):
                         rated = list(await self.keeper.keep(journal))
                     except Exception:  # then each alone: a move that cannot be is refused
                         outboxes, rated = await keep_each(self.keeper, self.rooms, acts)
+                    self.games_log.kept(journal)
                 for outbox in outboxes:
                     self.deliver(outbox)
                 self.tell(rating_news(rated))  # after their GAMEEND
@@ -375,7 +381,7 @@ async def serve_rooms(
     dialect: Dialect[R, S, M],
 ) -> str:
     """Serve one client of a room protocol until it leaves; why it ended (for the log)."""
-    connection = LobbyConnection(stream, client.number, dialect.farewell)
+    connection = LobbyConnection(stream, client.number, dialect.farewell, client.name)
     writer = asyncio.create_task(connection.write_all())
     service.open.add(connection)
     try:

@@ -24,6 +24,8 @@ import psycopg
 
 from c4tui.net.address import without_password
 from c4tui.server.limits import DEFAULT_ROUNDS
+from c4tui.server.sql_games import FOLDED_NAMES_MIGRATION
+from c4tui.server.sql_standing import PROVISIONAL_INDEX_MIGRATION
 from c4tui.server.sql_store import SqlStore
 from c4tui.server.sql_work import Rows, Statement, Work, drive_async
 from c4tui.server.store import StoreError, StoreLost
@@ -58,6 +60,8 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
         "CREATE INDEX accounts_by_rating ON accounts (rating DESC)"
         " WHERE deviation < 110 AND rated_games > 0",
     ),
+    FOLDED_NAMES_MIGRATION,  # §5.6: no two names that differ only in case
+    PROVISIONAL_INDEX_MIGRATION,  # LEADERBOARD:ALL's provisional players
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 #: The transaction-level advisory lock that migrations take (any constant, c4tui's own).

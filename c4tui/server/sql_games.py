@@ -35,6 +35,18 @@ def utc_now() -> str:
 
 # ----- accounts --------------------------------------------------------------------
 
+#: The migration that makes names unique whatever their case (§5.6), the same on both
+#: engines. ``folded`` is the name in lower case under a unique index, so of two
+#: REGISTERs of ``Zoe`` and ``zoe`` at once one insert fails in the database itself.
+#: A pair an older server let in keeps both accounts: one of them (the first name in
+#: the engine's order) holds the folded name, the other none (NULLs never collide).
+FOLDED_NAMES_MIGRATION = (
+    "ALTER TABLE accounts ADD COLUMN folded TEXT",
+    "UPDATE accounts SET folded = lower(name)"
+    " WHERE name IN (SELECT min(name) FROM accounts GROUP BY lower(name))",
+    "CREATE UNIQUE INDEX accounts_by_folded_name ON accounts (folded)",
+)
+
 
 def stored_hash(user: str) -> Work[bytes | None]:
     """``user``'s bcrypt hash; None: no such account."""
@@ -42,12 +54,18 @@ def stored_hash(user: str) -> Work[bytes | None]:
     return bytes(rows[0][0]) if rows else None
 
 
+def name_taken(user: str) -> Work[bool]:
+    """Whether an account is called ``user`` in any case (§5.6)."""
+    rows = yield ("SELECT 1 FROM accounts WHERE folded = lower(?) OR name = ?", (user, user))
+    return bool(rows)
+
+
 def insert_account(user: str, hashed: bytes, bot: bool) -> Work[bool]:
-    """A new account; False if the name was taken (perhaps by someone else meanwhile)."""
+    """A new account; False if the name, in any case, was taken (perhaps meanwhile)."""
     rows = yield (
-        "INSERT INTO accounts (name, hash, created, bot) VALUES (?, ?, ?, ?)"
-        " ON CONFLICT (name) DO NOTHING RETURNING name",
-        (user, hashed, time.time(), int(bot)),
+        "INSERT INTO accounts (name, folded, hash, created, bot) VALUES (?, lower(?), ?, ?, ?)"
+        " ON CONFLICT DO NOTHING RETURNING name",
+        (user, user, hashed, time.time(), int(bot)),
     )
     return bool(rows)
 

@@ -27,6 +27,18 @@ LEADERBOARD_QUERY = (
     f" WHERE deviation < {PROVISIONAL_DEVIATION} AND rated_games > 0"
     f" ORDER BY rating DESC LIMIT {LEADERBOARD_SIZE}"
 )
+#: LEADERBOARD:ALL's provisional players: at least one rated game, highest first, read
+#: from the partial index ``accounts_provisional_by_rating`` alone, as above.
+PROVISIONAL_LEADERS_QUERY = (
+    "SELECT name, rating FROM accounts"
+    f" WHERE deviation >= {PROVISIONAL_DEVIATION} AND rated_games > 0"
+    f" ORDER BY rating DESC LIMIT {LEADERBOARD_SIZE}"
+)
+#: The migration that adds that index (the same on both engines).
+PROVISIONAL_INDEX_MIGRATION = (
+    "CREATE INDEX accounts_provisional_by_rating ON accounts (rating DESC)"
+    f" WHERE deviation >= {PROVISIONAL_DEVIATION} AND rated_games > 0",
+)
 _PROFILE_QUERY = (
     "SELECT name, rating, deviation, games, wins, draws, losses, bot FROM accounts WHERE name = ?"
 )
@@ -98,7 +110,7 @@ def profile(user: str) -> Work[ProfileInfo | None]:
     return ProfileInfo(name, round(rating), round(deviation), games, wins, draws, losses, bool(bot))
 
 
-def leaderboard() -> Work[list[tuple[str, float]]]:
-    """The best established ratings, highest first (``LEADERBOARD_QUERY``)."""
-    rows = yield (LEADERBOARD_QUERY, ())
+def leaderboard(query: str = LEADERBOARD_QUERY) -> Work[list[tuple[str, float]]]:
+    """The best established ratings, highest first (or the provisional, by their query)."""
+    rows = yield (query, ())
     return [(str(name), float(rating)) for name, rating in rows]

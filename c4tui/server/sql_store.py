@@ -77,8 +77,11 @@ class SqlStore(ABC):
     # ----- accounts ----------------------------------------------------------------
 
     async def register(self, user: str, password: str, bot: bool = False) -> bool:
-        """Create an account, committed before this returns; False if the name is taken."""
-        if await self._run(sql_games.stored_hash(user)) is not None:
+        """Create an account, committed before this returns; False if the name is taken.
+
+        Taken in any case (§5.6): ``Zoe`` cannot be registered beside ``zoe``.
+        """
+        if await self._run(sql_games.name_taken(user)):
             return False
         hashed = await self._in_hashing(hash_password, password, self.rounds)
         return await self._run(sql_games.insert_account(user, hashed, bot))
@@ -157,6 +160,10 @@ class SqlStore(ABC):
     async def leaderboard(self) -> list[tuple[str, float]]:
         """The best established ratings, highest first, from the index ``accounts_by_rating``."""
         return await self._run(sql_standing.leaderboard())
+
+    async def provisional_leaders(self) -> list[tuple[str, float]]:
+        """The best provisional ratings, highest first (``PROVISIONAL_LEADERS_QUERY``)."""
+        return await self._run(sql_standing.leaderboard(sql_standing.PROVISIONAL_LEADERS_QUERY))
 
     async def ratings(self, users: Sequence[str]) -> dict[str, tuple[float, bool]]:
         """Each account's rating and whether it is a bot (names with no account left out)."""

@@ -7,6 +7,14 @@ machine) before its method returns. The rooms' journal is kept in one
 transaction for all the acts waiting to be announced (``keep``): one commit, and
 one trip to the database's thread, for a burst of moves.
 
+One server per file (§5.6): the store holds an exclusive ``flock`` on the database
+file from its opening to its closing, so a second server on the same file stops at
+once (``DatabaseHeld``) instead of restoring the same games and splitting them. The
+operating system drops the lock with the process, however it ends (kill -9 too).
+SQLite's own locks are POSIX record locks, which an ``flock`` does not disturb on
+Linux; the lock's descriptor is closed only after SQLite's connection, since closing
+any descriptor of a file drops the process's record locks on it.
+
 The schema's version is SQLite's ``user_version``: 0 is the accounts-only file
 that servers before games were kept wrote (or a new, empty file), and
 ``MIGRATIONS`` bring either up to date when the store opens.
@@ -15,6 +23,9 @@ that servers before games were kept wrote (or a new, empty file), and
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import fcntl
+import os
 import sqlite3
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -22,8 +33,11 @@ from pathlib import Path
 from typing import TypeVar
 
 from c4tui.server.limits import DEFAULT_ROUNDS
+from c4tui.server.sql_games import FOLDED_NAMES_MIGRATION
+from c4tui.server.sql_standing import PROVISIONAL_INDEX_MIGRATION
 from c4tui.server.sql_store import SqlStore
 from c4tui.server.sql_work import Rows, Statement, Work, drive
+from c4tui.server.store import StoreError
 
 T = TypeVar("T")
 
@@ -68,12 +82,32 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
         "ALTER TABLE moves ADD COLUMN red_ms INTEGER",  # time left after the move (timed games)
         "ALTER TABLE moves ADD COLUMN yellow_ms INTEGER",
     ),
+    FOLDED_NAMES_MIGRATION,  # §5.6: no two names that differ only in case
+    PROVISIONAL_INDEX_MIGRATION,  # LEADERBOARD:ALL's provisional players
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 
 
 class NewerDatabaseError(sqlite3.DatabaseError):
     """The file was written by a newer c4tui (its schema is past what this one knows)."""
+
+
+class DatabaseHeld(StoreError):
+    """Another running server holds the database file (one server per database, §5.6)."""
+
+
+def hold(path: Path) -> int:
+    """Take the exclusive lock on ``path`` (created if need be): its descriptor, to close later.
+
+    Raises DatabaseHeld if another process (or another store here) holds it.
+    """
+    descriptor = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)  # not inherited by children
+    try:
+        fcntl.flock(descriptor, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        os.close(descriptor)
+        raise DatabaseHeld("another server holds it (one server per database)") from None
+    return descriptor
 
 
 def migrate(connection: sqlite3.Connection) -> None:
@@ -100,14 +134,25 @@ class SqliteStore(SqlStore):
         rounds: bcrypt's log2 cost (tests use the minimum, 4).
         synchronous: SQLite's ``synchronous`` in WAL mode: FULL (the default) keeps a
             commit through a power loss; NORMAL only through a crash of the process.
+        exclusive: whether the store holds the file against every other (a server's
+            does; a tool beside a running server, reading or mending, need not).
     """
 
-    def __init__(self, path: Path, rounds: int = DEFAULT_ROUNDS, synchronous: str = "FULL") -> None:
+    def __init__(
+        self,
+        path: Path,
+        rounds: int = DEFAULT_ROUNDS,
+        synchronous: str = "FULL",
+        *,
+        exclusive: bool = True,
+    ) -> None:
         super().__init__(rounds)
         self.path = path
         self.synchronous = synchronous
+        self.exclusive = exclusive
         self._database = ThreadPoolExecutor(1, thread_name_prefix="c4tui-store")
         self._connection: sqlite3.Connection | None = None
+        self._held: int | None = None  # the lock's descriptor, while open
 
     @property
     def location(self) -> str:
@@ -121,19 +166,34 @@ class SqliteStore(SqlStore):
 
     def _open(self) -> None:
         self.path.parent.mkdir(parents=True, exist_ok=True)
+        if self.exclusive:
+            self._held = hold(self.path)
         connection = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
-        connection.execute("PRAGMA journal_mode=WAL")
-        connection.execute(f"PRAGMA synchronous={self.synchronous}")
-        migrate(connection)
+        try:
+            connection.execute("PRAGMA journal_mode=WAL")
+            connection.execute(f"PRAGMA synchronous={self.synchronous}")
+            migrate(connection)
+        except BaseException:
+            connection.close()
+            self._let_go()
+            raise
         self._connection = connection
 
     async def close(self) -> None:
-        """Close the database and stop the threads."""
+        """Close the database, let go of it, and stop the threads."""
         if self._connection is not None:
             await self._in_database(self._connection.close)
             self._connection = None
+        self._let_go()
         self._database.shutdown(wait=False)
         self._stop_hashing()
+
+    def _let_go(self) -> None:
+        """Release the file's lock (after SQLite's connection is closed: see the module)."""
+        if self._held is not None:
+            with contextlib.suppress(OSError):
+                os.close(self._held)
+            self._held = None
 
     async def _run(self, work: Work[T]) -> T:
         """Run ``work`` in the database's thread, in autocommit mode: each write committed."""

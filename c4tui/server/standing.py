@@ -49,7 +49,8 @@ async def answer_standing(
             competition.profile(info.user, info.rating, info.deviation, record, info.bot)
         )
     elif isinstance(request, Leaderboard):
-        connection.offer(competition.leaderboard(await store.leaderboard()))
+        provisional = await store.provisional_leaders() if request.everyone else []
+        connection.offer(competition.leaderboard(await store.leaderboard(), provisional))
     elif isinstance(request, Password):
         right = await checked_in_turn(service, connection, member.name, request.old)
         connection.password_checked = time.monotonic() if right is LoginResult.OK else None

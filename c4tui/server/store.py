@@ -167,6 +167,9 @@ class LobbyStore(Protocol):
     async def leaderboard(self) -> list[tuple[str, float]]:
         """The LEADERBOARD_SIZE best established ratings, highest first: (user, rating)."""
 
+    async def provisional_leaders(self) -> list[tuple[str, float]]:
+        """The LEADERBOARD_SIZE best provisional ratings of a rated game or more, highest first."""
+
     async def change_password(self, user: str, new: str) -> None:
         """Make ``new`` ``user``'s password (committed before this returns)."""
 

@@ -41,6 +41,9 @@ class Unopened(Exception):
 class Arrival(Protocol):
     """A client just accepted, counted by the server before its connection is open."""
 
+    #: Whether it came to the TLS port (its log lines say so).
+    tls: bool
+
     @property
     def peer(self) -> str:
         """``host:port`` of the client, for logs."""
@@ -64,6 +67,8 @@ class Arrival(Protocol):
 
 class PlainArrival:
     """A plain TCP client: its connection is open from the start."""
+
+    tls = False
 
     def __init__(self, connection: Connection) -> None:
         self.connection = connection
@@ -93,6 +98,8 @@ class PlainArrival:
 
 class TlsArrival:
     """A client of the TLS port: a bare socket until its handshake is done."""
+
+    tls = True
 
     def __init__(self, sock: socket.socket, context: ssl.SSLContext, write_timeout: float) -> None:
         self.sock = sock

@@ -31,3 +31,24 @@ def run_sql(db: str, statement: str, rows: Sequence[tuple[object, ...]] = ((),))
         connection.executemany(statement, rows)
     finally:
         connection.close()
+
+
+def database_at_version(db: str, version: int) -> None:
+    """Make ``db`` as a c4tui whose schema was ``version`` left it (its engine's migrations)."""
+    from c4tui.server import postgres_store, sqlite_store
+
+    if is_postgres(db):
+        statements = [s for step in postgres_store.MIGRATIONS[:version] for s in step]
+        statements.append("CREATE TABLE schema_version (version INTEGER NOT NULL)")
+        for statement in statements:
+            run_sql(db, statement)
+        run_sql(db, "INSERT INTO schema_version (version) VALUES (?)", [(version,)])
+        return
+    connection = sqlite3.connect(db, isolation_level=None)
+    try:
+        for step in sqlite_store.MIGRATIONS[:version]:
+            for statement in step:
+                connection.execute(statement)
+        connection.execute(f"PRAGMA user_version = {version}")
+    finally:
+        connection.close()

@@ -171,7 +171,7 @@ class HeldStore(SqliteStore):
     """The real store, where a journal with a move waits for ``release`` before it is written."""
 
     def __init__(self, path: Path) -> None:
-        super().__init__(path, TEST_ROUNDS)
+        super().__init__(path, TEST_ROUNDS, exclusive=False)  # beside the server's own
         self.release = asyncio.Event()
 
     async def keep(

@@ -280,7 +280,7 @@ class Failing(SqliteStore):
     """The real store, whose writes of journals with a move fail while ``fail`` (a full disk)."""
 
     def __init__(self, path: Path) -> None:
-        super().__init__(path, TEST_ROUNDS)
+        super().__init__(path, TEST_ROUNDS, exclusive=False)  # beside the server's own
         self.fail = False
 
     async def keep(

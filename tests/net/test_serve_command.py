@@ -73,9 +73,10 @@ def test_serves_a_game_then_stops_cleanly_on_a_signal(tmp_path: Path, signum: in
 def test_a_busy_port_is_a_clear_error(tmp_path: Path) -> None:
     log = tmp_path / "first.log"
     first, port = start(log)
+    own_database = str(tmp_path / "second.sqlite3")  # not the first's: that one is held
     try:
         second = subprocess.run(
-            [sys.executable, "-m", "c4tui", "serve", "--port", str(port)],
+            [sys.executable, "-m", "c4tui", "serve", "--port", str(port), "--db", own_database],
             capture_output=True,
             text=True,
             timeout=30,

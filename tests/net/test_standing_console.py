@@ -37,8 +37,9 @@ async def test_a_console_player_hears_the_new_ratings_and_reads_profiles(tmp_pat
         )
         await bob.type("profile nobody")
         await bob.until("No such user: nobody.")
-        await bob.type("leaderboard")
-        await bob.until("Nobody is on the leaderboard yet")
+        await bob.type("leaderboard")  # both provisional after one game: listed, marked
+        assert (await bob.until(" 1. ")).split()[-3:] == ["ann", str(won), "(provisional)"]
+        assert (await bob.until(" 2. ")).split() == ["2.", "bob", str(lost), "(provisional)"]
         await bob.type("help")
         await bob.until("leaderboard ")
         await bob.type("quit")

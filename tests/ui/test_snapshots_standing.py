@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import sqlite3
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 
 import pytest
@@ -62,13 +63,33 @@ def test_a_profile(snap_compare, standing_server: int) -> None:
     assert snap_compare(make_app(), terminal_size=SIZE, run_before=run_before)
 
 
-def test_the_leaderboard(snap_compare, standing_server: int) -> None:
+def leaderboard_of(port: int, rows: int) -> Callable[[Pilot], Awaitable[None]]:
+    """A snapshot's run_before: ann's leaderboard, once it shows ``rows`` rows."""
+
     async def run_before(pilot: Pilot) -> None:
-        await pilot.app.push_screen(LeaderboardScreen(await anns_link(standing_server)))
+        await pilot.app.push_screen(LeaderboardScreen(await anns_link(port)))
         await pilot.pause()
-        await until(pilot, lambda: pilot.app.screen.query_one(DataTable).row_count == 3)
+        await until(pilot, lambda: pilot.app.screen.query_one(DataTable).row_count == rows)
         await pilot.pause()
 
+    return run_before
+
+
+def test_the_leaderboard(snap_compare, standing_server: int) -> None:
+    run_before = leaderboard_of(standing_server, 3)
+    assert snap_compare(make_app(), terminal_size=SIZE, run_before=run_before)
+
+
+def test_the_leaderboard_with_provisional_players_below(
+    snap_compare, standing_server: int, tmp_path: Path
+) -> None:
+    with sqlite3.connect(tmp_path / "a.sqlite3") as db:  # two players of few rated games
+        db.executemany(
+            "INSERT INTO accounts (name, hash, created, rating, deviation, rated_games)"
+            " VALUES (?, x'00', 0, ?, ?, ?)",
+            [("zoe", 1812.0, 180.0, 3), ("yan", 1490.0, 290.0, 1)],
+        )
+    run_before = leaderboard_of(standing_server, 5)
     assert snap_compare(make_app(), terminal_size=SIZE, run_before=run_before)
 
 

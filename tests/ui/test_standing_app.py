@@ -85,9 +85,14 @@ async def test_the_leaderboard_ranks_marks_bots_and_opens_a_profile(tmp_path: Pa
         app = make_app()
         async with app.run_test(size=SIZE) as pilot:
             await app.push_screen(LeaderboardScreen(link))
-            await until(pilot, lambda: pilot.app.screen.query_one(DataTable).row_count == 2)
-            assert rows(pilot) == [["1", "robo", "1700", "bot"], ["2", "ann", "1600", ""]]
-            assert "2 best, highest first." in text_of(pilot, "#leaders-status")
+            await until(pilot, lambda: pilot.app.screen.query_one(DataTable).row_count == 3)
+            assert rows(pilot) == [
+                ["1", "robo", "1700", "bot"],
+                ["2", "ann", "1600", ""],
+                ["3", "cid", "1700 (provisional)", ""],  # below the others, marked
+            ]
+            status = text_of(pilot, "#leaders-status")
+            assert "2 best, highest first. 1 provisional below them." in status
             await pilot.press("enter")
             await until(pilot, lambda: isinstance(app.screen, ProfileScreen))
             await until(pilot, lambda: "robo (bot)" in text_of(pilot, "#profile"))

@@ -1,4 +1,7 @@
-"""The lobby's leaderboard (LEADERBOARD, spec/protocols.md §5.3): the 20 best established ratings.
+"""The lobby's leaderboard (LEADERBOARD:ALL): the best established ratings, then provisional.
+
+The 20 best established ratings, then the 20 best provisional ones below them,
+marked "provisional" (LEADERBOARD:ALL is c4tui's own: ``protocols/PROTOCOL.md``).
 
 One row a player, best first: rank, name, rating and a bot's mark (the leaders'
 profiles say which are bots, ``client.standing.leaders``). Enter opens the chosen
@@ -22,8 +25,8 @@ from c4tui.ui.widgets.footer import FittingFooter
 
 #: Why a board may be empty, or short: who is on it.
 WHO_IS_LISTED = (
-    "Ratings of at least one rated game whose deviation has come down below 110 "
-    "(a new rating is provisional)."
+    "Players with at least one rated game: established ratings first, then provisional "
+    "ones (deviation 110 or more), marked."
 )
 
 
@@ -99,9 +102,9 @@ class LeaderboardScreen(Screen[None]):
         table.clear()
         for leader in self.leaders:
             bot = "bot" if leader.bot else ""
-            table.add_row(str(leader.rank), leader.user, str(leader.rating), bot, key=leader.user)
-        count = len(self.leaders)
-        self._say("Nobody is on it yet." if not count else f"{count} best, highest first.")
+            row = (str(leader.rank), leader.user, leader.rating_words, bot)
+            table.add_row(*row, key=leader.user)
+        self._say(_summary(self.leaders))
         self.refresh_bindings()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
@@ -131,3 +134,13 @@ class LeaderboardScreen(Screen[None]):
     def action_leave(self) -> None:
         """Back to where it was opened."""
         self.dismiss(None)
+
+
+def _summary(leaders: list[Leader]) -> str:
+    """``2 best, highest first.``, and how many provisional ones follow them."""
+    if not leaders:
+        return "Nobody is on it yet."
+    provisional = sum(leader.provisional for leader in leaders)
+    established = len(leaders) - provisional
+    said = f"{established} best, highest first." if established else "None established yet."
+    return said + (f" {provisional} provisional below them." if provisional else "")

@@ -27,6 +27,7 @@ class EndReason(Enum):
     FORFEIT = "forfeit"  # a player sent FORFEIT
     DISCONNECT = "disconnect"  # a player left (or did not come back in time)
     TIME = "time"  # a player's clock ran out
+    ABORTED = "aborted"  # no winner, nobody's fault (neither came back after a restart)
 
 
 @dataclass(frozen=True)

@@ -399,9 +399,9 @@ class Lobby(Generic[S, M]):
     def expire(self, user: str) -> Outbox:
         """``user``'s grace has run out: it loses by forfeit (GAMEEND status 2, to all).
 
-        When both players are away, the one who left first loses (after a restart both
-        left at once: then the one to move). Nothing happens if ``user`` is back, or
-        its game is over.
+        When both players are away, the one who left first loses; after a restart both
+        left at once, and a game neither came back to is aborted (status 5, nobody's
+        fault). Nothing happens if ``user`` is back, or its game is over.
         """
         room = self._away.get(user)
         if room is None:
@@ -411,7 +411,8 @@ class Lobby(Generic[S, M]):
         if room.away.get(seat.other, math.inf) < room.away[seat]:
             seat = seat.other
         elif room.away.get(seat.other) == room.away[seat]:
-            seat = room.state.seat_to_move
+            self._journal.append(GameFinished(room.name, None, EndReason.ABORTED))
+            return self._end(room, room.state.game_end(5, None))
         return self._forfeited(room, seat, EndReason.DISCONNECT)
 
     def restore(

@@ -1,7 +1,8 @@
 """Challenges between logged-in users, and rematches (spec/protocols.md §5.5).
 
 A user challenges another by name to a board and terms; the other accepts (both
-sit down at once in a new room, ``challenge-<n>``, the challenger red) or
+sit down at once in a new room, ``challenge-<n>``, the challenger in the colour
+it asked for, red by default) or
 declines (the challenger hears DECLINED). A player of a game that ended in the
 last minute may ask for a rematch: a challenge to the other player on the same
 board and terms, the colours swapped.
@@ -29,6 +30,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Generic, TypeVar
 
 from c4tui.lobby.room import Member, Outbox, Room
+from c4tui.lobby.seating import creator_plays_red
+from c4tui.protocols.colours import Colour
 from c4tui.protocols.competition import challenged, declined
 from c4tui.protocols.rooms import ack
 from c4tui.protocols.terms import Terms
@@ -53,7 +56,7 @@ class Pending(Generic[S]):
     challenged: str
     game: S
     terms: Terms
-    red: str  # the challenger; in a rematch, the previous game's yellow
+    colour: Colour  # the challenger's (random: decided on ACCEPT); a rematch's: swapped
     rematch: bool = False
 
 
@@ -108,13 +111,18 @@ class Challenges(Generic[S, M]):
 
     # ----- challenging --------------------------------------------------------------
 
-    def challenge(self, member: Member, user: str, game: S, terms: Terms) -> Outbox:
-        """CHALLENGE: CHALLENGED to ``user`` if it can be; the answer to ``member`` first."""
+    def challenge(
+        self, member: Member, user: str, game: S, terms: Terms, colour: Colour = Colour.RED
+    ) -> Outbox:
+        """CHALLENGE: CHALLENGED to ``user`` if it can be; the answer to ``member`` first.
+
+        ``colour``: the challenger's (§5.6); random is decided when the game begins.
+        """
         if user == member.name or user not in self._online:
             return [(member, ack("CHALLENGE", 1))]
         if self.busy(member.name) or self.busy(user) or self._too_many(member.name, user):
             return [(member, ack("CHALLENGE", 2))]
-        pending = Pending(member.name, user, game, terms, red=member.name)
+        pending = Pending(member.name, user, game, terms, colour)
         return [(member, ack("CHALLENGE", 0)), *self._offer(pending)]
 
     def _too_many(self, challenger: str, user: str) -> bool:
@@ -138,7 +146,8 @@ class Challenges(Generic[S, M]):
         challenger = self._online.get(user)
         if pending is None or challenger is None or self.busy(user) or self.busy(member.name):
             return [(member, ack(word, 1))]
-        red, yellow = (challenger, member) if pending.red == user else (member, challenger)
+        challenger_red = creator_plays_red(pending.colour, Colour.RANDOM, self.rooms.coin)
+        red, yellow = (challenger, member) if challenger_red else (member, challenger)
         begun = self.rooms.pair(red, yellow, pending.game, pending.terms)
         if begun is None:  # no room left for it: it may be accepted later
             self._pending[(user, member.name)] = pending
@@ -173,7 +182,7 @@ class Challenges(Generic[S, M]):
 
     def finished(self, room: Room[S, M]) -> None:
         """``room``'s game ended now: its players may ask for a rematch for a while."""
-        if self.now is None or room.yellow is None:
+        if self.now is None or room.red is None or room.yellow is None:
             return
         ended = self.now()
         for user, game in list(self._finished.items()):
@@ -197,5 +206,6 @@ class Challenges(Generic[S, M]):
             return self._accepted(member, other, "REMATCH")
         if other not in self._online or self.busy(other) or self.busy(member.name):
             return [(member, ack("REMATCH", 1))]
-        pending = Pending(member.name, other, game.game, game.terms, red=game.yellow, rematch=True)
+        colour = Colour.RED if member.name == game.yellow else Colour.YELLOW  # swapped
+        pending = Pending(member.name, other, game.game, game.terms, colour, rematch=True)
         return [(member, ack("REMATCH", 0)), *self._offer(pending)]

@@ -16,6 +16,8 @@ from c4tui.engine import GameState, Move, MoveKind, Player, Rules
 from c4tui.net.errors import ProtocolError
 from c4tui.net.wire import Framing, quote
 from c4tui.protocols import competition
+from c4tui.protocols.chat import MAX_CHAT, valid_chat
+from c4tui.protocols.colours import Colour, split_colour
 from c4tui.protocols.competition import (
     CompetitionMessage,
     CompetitionRequest,
@@ -82,11 +84,12 @@ from c4tui.protocols.terms import (
     rules_word,
 )
 
-#: Re-exported from ``rooms`` and ``names`` (what both room protocols share), ``past`` and
+#: Re-exported from ``chat``, ``rooms`` and ``names`` (what both room protocols share), ``past`` and
 #: ``terms``; the words of §5.3-5.5 are ``competition``'s (``Request`` includes them).
 __all__ = [
     "BADAUTH",
     "CASUAL",
+    "MAX_CHAT",
     "NOROOM",
     "PASSWORD_RULE",
     "ROOM_RULE",
@@ -121,14 +124,13 @@ __all__ = [
     "rejoin",
     "room_list",
     "rules_word",
+    "valid_chat",
     "valid_password",
     "valid_room",
     "valid_user",
 ]
 
-MAX_CHAT = 200
 DEFAULT_GAME = (7, 6, Rules.POPOUT)
-_CHAT = re.compile(rf"[ -~]{{1,{MAX_CHAT}}}")
 _COLUMN = re.compile(r"[0-9]{1,9}")
 
 #: How the server's front door recognises the lobby protocol (its first line logs in or
@@ -143,21 +145,17 @@ SPEC = ProtocolSpec(
 )
 
 
-def valid_chat(text: str) -> bool:
-    """A chat line by the protocol's rules (1-200 printable characters)."""
-    return _CHAT.fullmatch(text) is not None
-
-
 # ----- what clients send --------------------------------------------------------------
 
 
 @dataclass(frozen=True)
 class Create:
-    """CREATE:<room>[:<cols>:<rows>:<rules>[:<rated|casual>[:<m>+<i>]]]."""
+    """CREATE:<room>[:<cols>:<rows>:<rules>[:<rated|casual>[:<m>+<i>]]][:<red|yellow|random>]."""
 
     room: str
     game: Game
     terms: Terms = CASUAL
+    colour: Colour = Colour.RED  # the creator's (§5.6)
 
 
 @dataclass(frozen=True)
@@ -169,10 +167,11 @@ class RoomInfo:
 
 @dataclass(frozen=True)
 class QuickPlay:
-    """QUICKPLAY[:<cols>:<rows>:<rules>[:<rated|casual>[:<m>+<i>]]]."""
+    """QUICKPLAY[:<cols>:<rows>:<rules>[:<rated|casual>[:<m>+<i>]]][:<colour>]."""
 
     game: Game
     terms: Terms = CASUAL
+    colour: Colour = Colour.RANDOM  # the seeker's wish: quick play gives random colours
 
 
 @dataclass(frozen=True)
@@ -230,11 +229,12 @@ def _create(rest: str) -> Request | BadFormat:
     room, *fields = rest.split(":")
     if not valid_room(room):
         return BadFormat(ack("CREATE", 1))
+    fields, colour = split_colour(fields, Colour.RED)
     game = parse_game(fields[:3]) if fields else DEFAULT_GAME
     terms = parse_terms(fields[3:])
     if game is None or terms is None:
         return BadFormat(ack("CREATE", 4))
-    return Create(room, game, terms)
+    return Create(room, game, terms, colour)
 
 
 def _room_info(rest: str) -> Request | BadFormat:
@@ -242,11 +242,11 @@ def _room_info(rest: str) -> Request | BadFormat:
 
 
 def _quick_play(rest: str) -> Request | BadFormat:
-    fields = rest.split(":")
-    game, terms = parse_game(fields[:3]), parse_terms(fields[3:])
+    fields, colour = split_colour(rest.split(":"), Colour.RANDOM)
+    game, terms = parse_game(fields[:3]) if fields else DEFAULT_GAME, parse_terms(fields[3:])
     if game is None or terms is None:
         return BadFormat(ack("QUICKPLAY", 1))
-    return QuickPlay(game, terms)
+    return QuickPlay(game, terms, colour)
 
 
 def _move(kind: MoveKind) -> Parser:
@@ -263,7 +263,7 @@ def _forfeit(rest: str) -> Request | BadFormat:
 
 
 def _chat(rest: str) -> Request | BadFormat:
-    if not _CHAT.fullmatch(rest):
+    if not valid_chat(rest):
         return BadFormat(invalid(f"a chat line is 1-{MAX_CHAT} printable characters"))
     return Chat(rest)
 

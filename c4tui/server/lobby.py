@@ -37,6 +37,7 @@ import asyncio
 import contextlib
 import logging
 import math
+import random
 import time
 from collections import deque
 from collections.abc import Callable, Sequence
@@ -186,7 +187,7 @@ class LobbyService(Generic[S, M]):
         ``now``: the steady clock timed games run on (tests pass one they can move).
         """
         self.store = store
-        self.rooms = Lobby(kind, max_rooms, grace, now=now)
+        self.rooms = Lobby(kind, max_rooms, grace, now=now, coin=random.SystemRandom())
         self.throttle = throttle or LoginThrottle()  # shared by services with one account store
         self.keeper = keeper
         self.open: set[LobbyConnection] = set()  # every connection, logged in or not

@@ -16,6 +16,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import io
+import random
 from collections.abc import Callable, Iterator
 
 from c4tui.cli import build_parser
@@ -385,7 +386,8 @@ def _rooms(
 
 def lobby_rooms(data: bytes) -> None:
     """The lobby's rooms as a state machine fed any requests."""
-    _rooms(Lobby(CONNECT_FOUR), wire.parse_request, LOBBY.dispatch, _lobby_answer, data)
+    rooms = Lobby(CONNECT_FOUR, now=lambda: 0.0, coin=random.Random(0))  # colours: seeded
+    _rooms(rooms, wire.parse_request, LOBBY.dispatch, _lobby_answer, data)
 
 
 def _lobby_answer(message: str) -> None:

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import contextlib
 import itertools
+import random
 import re
 import socket
 import sys
@@ -127,6 +128,7 @@ class Room:
     away: dict[str, int] = field(default_factory=dict)
     terms: Terms = CASUAL  # rated or casual, and the clock it was asked with (§5.4)
     clock: ModelClock | None = None  # a timed game's times, once it began
+    colour: str = "red"  # the creator's (§5.6): red, yellow, or random (quick play's)
 
     def __post_init__(self) -> None:
         self.state = GameState.new(*self.game)
@@ -254,6 +256,7 @@ class LobbyProtocol(RuleBasedStateMachine):
         self.began = utc_now()
         self.failed = False
         self.server, self.registered = self.a_server()
+        self.server.lobby.rooms.coin = random.Random(0)  # random colours alike on every replay
         self.standings = self.the_standings()
         self.rooms: dict[str, Room] = {}  # in creation order
         self.finished: list[FinishedGame] = []  # in the order they ended
@@ -394,9 +397,12 @@ class LobbyProtocol(RuleBasedStateMachine):
             self.clients[who].expect("ROOMINFO:ACKSTATUS:1")
             return
         stage = "waiting" if target.yellow is None else "playing"
+        seats = f"{target.red}:{target.yellow or ''}"
+        if stage == "waiting" and target.colour == "yellow":
+            seats = f":{target.red}"  # the creator waits in yellow's seat, red's is empty
         self.clients[who].expect(
-            f"ROOMINFO:ACKSTATUS:0:{game_words(target.game)}:{target.red}:"
-            f"{target.yellow or ''}:{len(target.viewers)}:{stage}:{terms_words(target.terms)}"
+            f"ROOMINFO:ACKSTATUS:0:{game_words(target.game)}:{seats}:"
+            f"{len(target.viewers)}:{stage}:{terms_words(target.terms)}"
         )
 
     @rule(
@@ -404,9 +410,10 @@ class LobbyProtocol(RuleBasedStateMachine):
         room=st.sampled_from(ROOMS),
         game=st.sampled_from([suffix for suffix, _ in SETTINGS]),
         terms=st.sampled_from([suffix for suffix, _ in TERMS]),
+        colour=st.sampled_from(["", ":yellow", ":random", ":red"]),
     )
-    def create(self, who: str, room: str, game: str, terms: str = "") -> None:
-        self.clients[who].send(f"CREATE:{room}{game}{terms}")
+    def create(self, who: str, room: str, game: str, terms: str = "", colour: str = "") -> None:
+        self.clients[who].send(f"CREATE:{room}{game}{terms}{colour}")
         settings_asked = dict(SETTINGS)[game]
         asked_terms = dict(TERMS)[terms]
         if room in ("bad'name", ""):
@@ -422,7 +429,9 @@ class LobbyProtocol(RuleBasedStateMachine):
             status = 2
         else:
             status = 0
-            self.rooms[room] = Room(who, settings_asked, terms=_well_formed(asked_terms))
+            self.rooms[room] = Room(
+                who, settings_asked, terms=_well_formed(asked_terms), colour=colour[1:] or "red"
+            )
         self.clients[who].expect(f"CREATE:ACKSTATUS:{status}")
 
     @rule(
@@ -460,8 +469,21 @@ class LobbyProtocol(RuleBasedStateMachine):
             self.clients[who].expect_away(player, self.grace)
 
     def _begin(self, room: Room, yellow: str) -> None:
+        """The second player sits down in the seat the creator did not choose (§5.6); a random
+        colour (quick play's) is the server's coin's: BEGIN says."""
         room.yellow = yellow
-        self._to(room.members, f"BEGIN:{room.red}:{yellow}:{game_words(room.game)}")
+        if room.colour == "yellow":
+            room.red, room.yellow = yellow, room.red
+        begin = f"BEGIN:{room.red}:{room.yellow}:{game_words(room.game)}"
+        if room.colour == "random":
+            first, *others = room.members
+            got = self.clients[first].line()
+            assert got in (begin, f"BEGIN:{yellow}:{room.red}:{game_words(room.game)}"), got
+            if got != begin:
+                room.red, room.yellow, begin = yellow, room.red, got
+            self._to(others, begin)
+        else:
+            self._to(room.members, begin)
         if room.timing is not None:
             line = self._clock_heard(room.members)
             room.clock = ModelClock.began(room.timing, line, self.clients[yellow].sent_at)
@@ -516,7 +538,9 @@ class LobbyProtocol(RuleBasedStateMachine):
         found = re.fullmatch(r"QUICKPLAY:ACKSTATUS:0:(quick-[0-9]+)", got)
         assert found, got
         assert found[1] not in self.rooms, f"{found[1]} was already a room"
-        self.rooms[found[1]] = Room(who, settings_asked, terms=_well_formed(asked_terms))
+        self.rooms[found[1]] = Room(
+            who, settings_asked, terms=_well_formed(asked_terms), colour="random"
+        )
 
     # ----- rules: games ----------------------------------------------------------------
 

@@ -24,6 +24,7 @@ from __future__ import annotations
 import contextlib
 import itertools
 import math
+import random
 import tempfile
 import time
 from pathlib import Path
@@ -81,7 +82,9 @@ class LobbyThroughDropsAndRestarts(LobbyProtocol):
             reconnect_grace=GRACE_SECONDS,
         )
         self.running = contextlib.ExitStack()
-        return self.running.enter_context(server_in_a_thread(config))
+        server = self.running.enter_context(server_in_a_thread(config))
+        server.lobby.rooms.coin = random.Random(0)  # random colours alike on every replay
+        return server
 
     def teardown(self) -> None:
         try:

@@ -1,0 +1,56 @@
+"""Spec §5.6's seats and talk over a real server: colours, quick play's pairing, and
+(further down) chat in any printable Unicode, chat after GAMEEND, viewers following a
+rematch. Golden exchanges: every line each client gets, in order."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from tests.net.lobby_client import LobbyClient, lobby_server, logged_in
+from tests.net.test_lobby_server import play
+
+
+async def test_a_creator_who_chose_yellow_waits_there_and_the_joiner_is_red(
+    tmp_path: Path,
+) -> None:
+    async with lobby_server(tmp_path) as server:
+        alice, bob = await logged_in(server.port, "alice"), await logged_in(server.port, "bob")
+        assert await alice.ask("CREATE:dusk:7:6:classic:yellow") == "CREATE:ACKSTATUS:0"
+        assert await bob.ask("ROOMINFO:dusk") == (
+            "ROOMINFO:ACKSTATUS:0:7:6:classic::alice:0:waiting:casual:-"
+        )
+        assert await bob.ask("ROOMLIST:PLAYER") == "ROOMLIST:ACKSTATUS:0:dusk"
+        assert await bob.ask("JOIN:dusk:PLAYER") == "JOIN:ACKSTATUS:0"
+        assert await bob.line() == await alice.line() == "BEGIN:bob:alice:7:6:classic"
+        assert await alice.ask("DROP:4") == "INVALID:not your turn"
+        await play(bob, [alice], "DROP:4", "BOARDSTATUS:" + "0" * 38 + "1000")
+
+
+async def test_colours_asked_for_in_quick_play_and_challenges(tmp_path: Path) -> None:
+    async with lobby_server(tmp_path) as server:
+        ann, bob = await logged_in(server.port, "ann"), await logged_in(server.port, "bob")
+        assert await ann.ask("QUICKPLAY:4:4:classic:yellow") == "QUICKPLAY:ACKSTATUS:0:quick-1"
+        assert await bob.ask("QUICKPLAY:4:4:classic:yellow") == "QUICKPLAY:ACKSTATUS:0:quick-2"
+        cid = await logged_in(server.port, "cid")
+        assert await cid.ask("QUICKPLAY:4:4:classic") == "QUICKPLAY:ACKSTATUS:0:quick-1"
+        assert await cid.line() == await ann.line() == "BEGIN:cid:ann:4:4:classic"
+        await play(cid, [ann], "FORFEIT", "GAMEEND")
+        dee = await logged_in(server.port, "dee")
+        assert await dee.ask("CHALLENGE:ann:4:4:classic:casual:yellow") == "CHALLENGE:ACKSTATUS:0"
+        assert await ann.line() == "CHALLENGED:dee:4:4:classic:casual:-"
+        assert await ann.ask("ACCEPT:dee") == "ACCEPT:ACKSTATUS:0"
+        assert await ann.line() == await dee.line() == "BEGIN:ann:dee:4:4:classic"
+        assert await dee.ask("CHALLENGE:bob:4:4:classic:yellow") == "CHALLENGE:ACKSTATUS:3"
+
+
+async def test_quick_play_seats_a_waiting_person_before_a_bot(tmp_path: Path) -> None:
+    async with lobby_server(tmp_path) as server:
+        robo = await LobbyClient.connect(server.port)
+        assert await robo.ask("REGISTERBOT:robo:pw") == "REGISTERBOT:ACKSTATUS:0"
+        assert await robo.ask("LOGIN:robo:pw") == "LOGIN:ACKSTATUS:0"
+        assert await robo.ask("QUICKPLAY:4:4:classic") == "QUICKPLAY:ACKSTATUS:0:quick-1"
+        ann, bob = await logged_in(server.port, "ann"), await logged_in(server.port, "bob")
+        assert await ann.ask("CREATE:anns:4:4:classic") == "CREATE:ACKSTATUS:0"
+        assert await bob.ask("QUICKPLAY:4:4:classic") == "QUICKPLAY:ACKSTATUS:0:anns"
+        assert await bob.line() == await ann.line() == "BEGIN:ann:bob:4:4:classic"
+        assert await robo.quiet()  # still waiting

@@ -1,8 +1,8 @@
 """The c4tui lobby protocol (spec/protocols.md §4): accounts, rooms, players and viewers.
 
-Colon-separated ASCII lines. This module is the codec only: it turns a client's
-line into a ``Request`` (or says which bad-format status it deserves), and
-formats every message the server sends. The rooms themselves are
+Colon-separated lines, ASCII but for chat's text (UTF-8, §5.6). This module is the
+codec only: it turns a client's line into a ``Request`` (or says which bad-format
+status it deserves), and formats every message the server sends. The rooms are
 ``c4tui.lobby``'s; the sockets and the accounts are the server's.
 """
 
@@ -16,7 +16,7 @@ from c4tui.engine import GameState, Move, MoveKind, Player, Rules
 from c4tui.net.errors import ProtocolError
 from c4tui.net.wire import Framing, quote
 from c4tui.protocols import competition
-from c4tui.protocols.chat import MAX_CHAT, valid_chat
+from c4tui.protocols.chat import MAX_CHAT, chat_parts, valid_chat
 from c4tui.protocols.colours import Colour, split_colour
 from c4tui.protocols.competition import (
     CompetitionMessage,
@@ -133,8 +133,7 @@ __all__ = [
 DEFAULT_GAME = (7, 6, Rules.POPOUT)
 _COLUMN = re.compile(r"[0-9]{1,9}")
 
-#: How the server's front door recognises the lobby protocol (its first line logs in or
-#: registers, a person or a bot).
+#: How the front door knows the lobby (a first line logs in or registers) and frames it.
 SPEC = ProtocolSpec(
     name="lobby",
     framing=Framing.LINES,
@@ -142,6 +141,7 @@ SPEC = ProtocolSpec(
     refusal_when_full="BYE:full",  # bye(ByeReason.FULL) (§5.1): over the connection limits
     on_violation=None,  # violations close without a reply
     line_end="\n",
+    encoding="utf-8",  # for chat (§5.6); every other field stays ASCII
 )
 
 
@@ -184,7 +184,7 @@ class Play:
     @property
     def unreadable(self) -> str | None:
         """Why the column could not be read, as INVALID words it (None: it could)."""
-        return None if self.move is not None else f"{self.text[:20]!r} is not a column number"
+        return None if self.move is not None else f"{self.text[:20]!a} is not a column number"
 
 
 @dataclass(frozen=True)
@@ -439,8 +439,8 @@ def parse_server_message(line: str) -> ServerMessage:  # noqa: PLR0911 (one retu
         status, winner = fields[2], fields[3] if len(fields) == 4 else ""
         if (status == "1") == (winner == "") and status in ("0", "1", "2", "3"):
             return GameEnd(fields[1], int(status), winner)
-    if word == "CHAT" and len(fields) >= 3:
-        return ChatLine(fields[1], line.split(":", 2)[2])
+    if word == "CHAT" and (said := chat_parts(line)) is not None:
+        return ChatLine(*said)
     if word == "INVALID" and len(fields) >= 2:
         return Invalid(line.split(":", 1)[1])
     if (

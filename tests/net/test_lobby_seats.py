@@ -54,3 +54,29 @@ async def test_quick_play_seats_a_waiting_person_before_a_bot(tmp_path: Path) ->
         assert await bob.ask("QUICKPLAY:4:4:classic") == "QUICKPLAY:ACKSTATUS:0:anns"
         assert await bob.line() == await ann.line() == "BEGIN:ann:bob:4:4:classic"
         assert await robo.quiet()  # still waiting
+
+
+async def test_chat_in_any_printable_unicode_and_every_other_field_in_ascii(
+    tmp_path: Path,
+) -> None:
+    async with lobby_server(tmp_path) as server:
+        zoe = await LobbyClient.connect(server.port)
+        assert await zoe.ask("REGISTER:zoë:pw") == "REGISTER:ACKSTATUS:2"
+        assert await zoe.ask("LOGIN:zoë:pw") == "LOGIN:ACKSTATUS:3"
+        ann, bob = await logged_in(server.port, "ann"), await logged_in(server.port, "bob")
+        assert await ann.ask("CREATE:café") == "CREATE:ACKSTATUS:1"
+        assert await ann.ask("PROFILE:zoë") == "PROFILE:ACKSTATUS:1"
+        assert await ann.ask("CREATE:r1:4:4:classic") == "CREATE:ACKSTATUS:0"
+        assert await bob.ask("JOIN:r1:PLAYER") == "JOIN:ACKSTATUS:0"
+        assert await ann.line() == await bob.line() == "BEGIN:ann:bob:4:4:classic"
+        for text in ["héllo", "gg 🙂", "漢字", "é" * 200]:
+            await ann.send(f"CHAT:{text}")
+            assert await ann.line() == await bob.line() == f"CHAT:ann:{text}"
+        await ann.send("CHAT:" + "é" * 200)  # 400 bytes: characters count, not bytes
+        raw = await bob.reader.readline()
+        assert raw == ("CHAT:ann:" + "é" * 200 + "\n").encode()  # UTF-8 on the wire
+        await ann.line()
+        for hostile in ["\x1b[2J", "a\u202eb", "é" * 201, "bell\x07"]:
+            assert (await ann.ask(f"CHAT:{hostile}")).startswith("INVALID:")
+        assert await ann.ask("DROP:٣") == r"INVALID:'\u0663' is not a column number"
+        assert await bob.quiet()

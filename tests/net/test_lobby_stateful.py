@@ -29,6 +29,7 @@ import socket
 import sys
 import tempfile
 import time
+import unicodedata
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -109,9 +110,18 @@ SETTINGS: tuple[tuple[str, tuple[int, int, Rules] | None], ...] = (
     (":4:4:classic:x", None),
 )
 RULE_WORDS = {Rules.CLASSIC: "classic", Rules.POPOUT: "popout"}
-CHAT_TEXT = st.text(alphabet=[chr(c) for c in range(0x20, 0x7F)], min_size=1, max_size=8) | (
-    st.sampled_from(["", "x" * 200, "x" * 201])
+#: Chat in any Unicode (§5.6), line ends aside (they end the line), and the edges of the rule.
+CHAT_TEXT = st.text(
+    alphabet=st.characters(codec="utf-8", exclude_characters="\r\n"), min_size=1, max_size=8
+) | st.sampled_from(
+    ["", "x" * 200, "x" * 201, "é" * 200, "é" * 201, "\x1b[2J", "a\u202eb", "gg 🙂"]
 )
+
+
+def chat_allowed(text: str) -> bool:
+    """1-200 characters, none of them a control, format, private, unassigned or separator one."""
+    categories = {unicodedata.category(character) for character in text}
+    return 0 < len(text) <= 200 and not any(c[0] == "C" or c in ("Zl", "Zp") for c in categories)
 
 
 @dataclass
@@ -192,7 +202,7 @@ class Client:
 
     def send(self, line: str | bytes) -> None:
         self.sent_at = time.monotonic()  # a timed turn it begins began no earlier
-        self.socket.sendall(line if isinstance(line, bytes) else (line + "\n").encode("ascii"))
+        self.socket.sendall(line if isinstance(line, bytes) else (line + "\n").encode("utf-8"))
 
     def line(self) -> str:
         deadline = time.monotonic() + TIMEOUT
@@ -203,7 +213,7 @@ class Client:
             self.buffer += chunk
         line, newline, self.buffer = self.buffer.partition(b"\n")
         assert newline, f"{self.name} expected a line, got {line!r} and then nothing"
-        return line.decode("ascii").removesuffix("\r")
+        return line.decode("utf-8").removesuffix("\r")
 
     def expect(self, message: str) -> None:
         got = self.line()
@@ -652,7 +662,7 @@ class LobbyProtocol(RuleBasedStateMachine):
     def chat(self, who: str, text: str) -> None:
         self.clients[who].send(f"CHAT:{text}")
         found = self.room_of(who)
-        if not 1 <= len(text) <= 200:
+        if not chat_allowed(text):
             self.clients[who].expect_refusal()
         elif found is None:
             self.clients[who].expect("NOROOM")
@@ -785,7 +795,7 @@ class LobbyProtocol(RuleBasedStateMachine):
                 "hang up",
                 "hang up mid-line",
                 "unknown command",
-                "not ASCII",
+                "not UTF-8",
                 "a line too long",
                 "log in elsewhere",
             ]
@@ -843,8 +853,8 @@ class LobbyProtocol(RuleBasedStateMachine):
             old.close()
         elif how == "unknown command":
             old.send("HELLO:there")
-        elif how == "not ASCII":
-            old.send("CHAT:caf\u00e9\n".encode())
+        elif how == "not UTF-8":
+            old.send(b"CHAT:caf\xe9\n")  # Latin-1's e-acute: a violation (UTF-8 is fine)
         elif how == "a line too long":
             old.send(b"CHAT:" + b"x" * 9000 + b"\n")
         else:  # the newest login wins: the old connection is closed

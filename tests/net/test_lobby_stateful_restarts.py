@@ -44,7 +44,7 @@ GRACE_SECONDS = 2.0
 #: A comeback is tried only this soon after the grace began; the rest is margin.
 IN_TIME = 1.0
 #: Ways a connection ends without a word from the server first.
-HANG_UPS = ("hang up", "hang up mid-line", "unknown command", "not ASCII", "a line too long")
+HANG_UPS = ("hang up", "hang up mid-line", "unknown command", "not UTF-8", "a line too long")
 #: What may happen while players are away (each when it can).
 MEANWHILE = ("come back", "move", "watch", "look", "chat", "drop too", "forfeit", "log in")
 

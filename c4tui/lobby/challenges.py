@@ -17,7 +17,7 @@ What this server chose where the spec is silent:
   answered busy (:2). Challenging the same user again replaces the first one.
 - a challenger in a room is busy (:2), as is a challenged user in a room; a
   challenge to oneself, or to a user not logged in, is :1.
-- a pending challenge ends when either user logs out or enters a room, or when
+- a pending challenge ends when either user logs out or enters a room (``entered``), or when
   one of the two users' challenges is accepted; a challenger whose challenge
   ends because the challenged user went away hears DECLINED:<user>.
 - REMATCH from both players: the second one accepts the first's.
@@ -29,11 +29,13 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Generic, TypeVar
 
+from c4tui.lobby.afterwards import Afterwards
 from c4tui.lobby.room import Member, Outbox, Room
 from c4tui.lobby.seating import creator_plays_red
 from c4tui.protocols.colours import Colour
 from c4tui.protocols.competition import challenged, declined
-from c4tui.protocols.rooms import ack
+from c4tui.protocols.lobby import chat
+from c4tui.protocols.rooms import NOROOM, ack
 from c4tui.protocols.terms import Terms
 
 if TYPE_CHECKING:
@@ -41,7 +43,8 @@ if TYPE_CHECKING:
 
 #: How many challenges may wait from one user at once.
 MAX_PENDING = 3
-#: Seconds after GAMEEND during which either player may ask for a rematch.
+#: Seconds after GAMEEND during which either player may ask for a rematch, and everyone
+#: still in the finished room may chat there (§5.6).
 REMATCH_WINDOW = 60.0
 #: A room's settings (the board); a move in its game.
 S = TypeVar("S")
@@ -85,6 +88,7 @@ class Challenges(Generic[S, M]):
         self._online: dict[str, Member] = {}
         self._pending: dict[tuple[str, str], Pending[S]] = {}  # by (challenger, challenged)
         self._finished: dict[str, Finished[S]] = {}  # each player's game ended lately
+        self.afterwards = Afterwards(REMATCH_WINDOW)  # who is still in a finished room (§5.6)
 
     # ----- who is online ----------------------------------------------------------
 
@@ -148,11 +152,48 @@ class Challenges(Generic[S, M]):
             return [(member, ack(word, 1))]
         challenger_red = creator_plays_red(pending.colour, Colour.RANDOM, self.rooms.coin)
         red, yellow = (challenger, member) if challenger_red else (member, challenger)
-        begun = self.rooms.pair(red, yellow, pending.game, pending.terms)
+        viewers = self._followers(member.name, user) if pending.rematch else []
+        begun = self.rooms.pair(red, yellow, pending.game, pending.terms, viewers)
         if begun is None:  # no room left for it: it may be accepted later
             self._pending[(user, member.name)] = pending
             return [(member, ack(word, 1))]
-        return [(member, ack(word, 0)), *self.withdraw(user), *self.withdraw(member.name), *begun]
+        entered = [user, member.name, *(viewer.name for viewer in viewers)]
+        return [(member, ack(word, 0)), *(m for u in entered for m in self.entered(u)), *begun]
+
+    def entered(self, user: str) -> Outbox:
+        """``user`` entered a room: its challenges end (``withdraw``), and its finished room's.
+
+        (§5.6: one who only logs out, and in again within the minute, is still there.)
+        """
+        self.afterwards.gone(user)
+        return self.withdraw(user)
+
+    def _followers(self, *players: str) -> list[Member]:
+        """The viewers still in the finished room of ``players``' last game (they follow it)."""
+        if self.now is None:
+            return []
+        now = self.now()
+        for user in players:
+            aftermath = self.afterwards.of(user, now)
+            if aftermath is not None:
+                return [m for viewer in aftermath.viewers if (m := self._free(viewer)) is not None]
+        return []
+
+    def _free(self, user: str) -> Member | None:
+        """``user``'s member if it is logged in and in no room (None: it is not)."""
+        member = self._online.get(user)
+        return member if member is not None and not self.busy(user) else None
+
+    def chat_after(self, member: Member, text: str) -> Outbox:
+        """CHAT from one in no room: to everyone still in its finished room (§5.6), or NOROOM.
+
+        That is for ``REMATCH_WINDOW`` after GAMEEND, until one enters a room or leaves.
+        """
+        aftermath = None if self.now is None else self.afterwards.of(member.name, self.now())
+        if aftermath is None:
+            return [(member, NOROOM)]
+        said = chat(member.name, text)
+        return [(m, said) for user in aftermath.present if (m := self._free(user)) is not None]
 
     def decline(self, member: Member, user: str) -> Outbox:
         """DECLINE:<user>: always answered :0; the challenger, if there was one, hears DECLINED."""
@@ -190,6 +231,8 @@ class Challenges(Generic[S, M]):
                 del self._finished[user]  # only the last minute's games are kept
         game = Finished(room.red.name, room.yellow.name, room.game, room.terms, ended)
         self._finished[game.red] = self._finished[game.yellow] = game
+        players = [player.name for player in room.members if player not in room.viewers]
+        self.afterwards.ended(room.name, players, [v.name for v in room.viewers], ended)
 
     def rematch(self, member: Member) -> Outbox:
         """REMATCH: the last game again, colours swapped, offered to the other player.

@@ -323,10 +323,10 @@ class Lobby(Generic[S, M]):
         self.rooms.pop(room.name, None)
 
     def chat(self, member: Member, text: str) -> Outbox:
-        """CHAT:<user>:<text> to everyone in the sender's room."""
+        """CHAT:<user>:<text> to everyone in the sender's room (none: its finished one's, §5.6)."""
         room = self._where.get(member)
         if room is None:
-            return [(member, wire.NOROOM)]
+            return self.challenges.chat_after(member, text)
         return room.to_all(wire.chat(member.name, text))
 
     # ----- leaving ---------------------------------------------------------------

@@ -288,8 +288,8 @@ class LobbyService(Generic[S, M]):
         await self.announce(dialect.dispatch(self.rooms, member, request))
         if entering:
             self.deliver(self._still_away(member))
-            if self.rooms.room_of(member) is not None:  # its challenges end (§5.5)
-                self.deliver(self.rooms.challenges.withdraw(member.name))
+            if self.rooms.room_of(member) is not None:  # its challenges end (§5.5), and more
+                self.deliver(self.rooms.challenges.entered(member.name))
 
     def _still_away(self, member: Member) -> Outbox:
         """AWAY, to ``member``, for each player still away from its game: seconds left."""

@@ -385,6 +385,8 @@ def _rooms(
     """Three members send the lines (the first character of each picks who); every answer
     must be a message the protocol's clients can read, and every room's game legal."""
     members = [Member(name) for name in ("ann", "bob", "cid")]
+    for member in members:
+        kind_rooms.challenges.logged_in(member)  # as the server does: challenges reach them
     for line in lines(data):
         if not line:
             continue

@@ -30,3 +30,18 @@ async def test_the_console_says_and_hears_unicode_and_is_refused_a_non_ascii_roo
         await bob.until("Your move")
         await bob.type("2")  # the game goes on: the console is still there
         assert (await ann.line()).startswith("BOARDSTATUS:")
+
+
+async def test_the_console_hears_chat_after_the_game_at_its_lobby_prompt(tmp_path: Path) -> None:
+    async with lobby_server(tmp_path) as server, ConsoleProcess.ended_afterwards():
+        ann = await waiting_in_a_room(server.port, "ann", "r1:4:4:classic")
+        bob = await console_user(server.port, "bob")
+        await bob.type("join r1")
+        await ann.line()
+        await bob.until("Game on")
+        await ann.send("FORFEIT")
+        await ann.line()
+        await bob.until("Back in the lobby")
+        await ann.send("CHAT:gg wp")
+        assert await ann.line() == "CHAT:ann:gg wp"
+        assert "ann says: gg wp" in await bob.until("ann says:")

@@ -80,3 +80,70 @@ async def test_chat_in_any_printable_unicode_and_every_other_field_in_ascii(
             assert (await ann.ask(f"CHAT:{hostile}")).startswith("INVALID:")
         assert await ann.ask("DROP:٣") == r"INVALID:'\u0663' is not a column number"
         assert await bob.quiet()
+
+
+async def test_chat_after_the_end_and_the_viewers_follow_the_rematch(tmp_path: Path) -> None:
+    async with lobby_server(tmp_path) as server:
+        ann, bob = await logged_in(server.port, "ann"), await logged_in(server.port, "bob")
+        vic, cid = await logged_in(server.port, "vic"), await logged_in(server.port, "cid")
+        assert await ann.ask("CREATE:r:4:4:classic") == "CREATE:ACKSTATUS:0"
+        assert await vic.ask("JOIN:r:VIEWER") == "JOIN:ACKSTATUS:0"
+        assert await bob.ask("JOIN:r:PLAYER") == "JOIN:ACKSTATUS:0"
+        begin = "BEGIN:ann:bob:4:4:classic"
+        assert await ann.line() == await bob.line() == await vic.line() == begin
+        await bob.send("FORFEIT")
+        end = f"GAMEEND:{'0' * 16}:2:ann"
+        assert await bob.line() == await ann.line() == await vic.line() == end
+        await bob.send("CHAT:gg")  # the room is gone, but its people are still there
+        assert await bob.line() == await ann.line() == await vic.line() == "CHAT:bob:gg"
+        assert await cid.ask("CHAT:hello?") == "NOROOM"  # never there
+        assert await bob.ask("REMATCH") == "REMATCH:ACKSTATUS:0"
+        assert await ann.line() == "CHALLENGED:bob:4:4:classic:casual:-"
+        assert await ann.ask("ACCEPT:bob") == "ACCEPT:ACKSTATUS:0"
+        again = "BEGIN:bob:ann:4:4:classic"  # the colours swapped; vic came along
+        assert await ann.line() == await bob.line() == await vic.line() == again
+        assert (await cid.ask("ROOMINFO:challenge-1")).endswith(":bob:ann:1:playing:casual:-")
+        await vic.send("CHAT:again!")
+        assert await vic.line() == await ann.line() == await bob.line() == "CHAT:vic:again!"
+        assert await cid.quiet()
+
+
+async def test_entering_another_room_ends_the_chat_after_the_end(tmp_path: Path) -> None:
+    async with lobby_server(tmp_path) as server:
+        ann, bob = await logged_in(server.port, "ann"), await logged_in(server.port, "bob")
+        vic = await logged_in(server.port, "vic")
+        assert await ann.ask("CREATE:r:4:4:classic") == "CREATE:ACKSTATUS:0"
+        assert await vic.ask("JOIN:r:VIEWER") == "JOIN:ACKSTATUS:0"
+        assert await bob.ask("JOIN:r:PLAYER") == "JOIN:ACKSTATUS:0"
+        await ann.line(), await bob.line(), await vic.line()
+        await play(ann, [bob, vic], "FORFEIT", "GAMEEND")
+        assert await vic.ask("CREATE:mine") == "CREATE:ACKSTATUS:0"
+        assert await vic.ask("CHAT:my room") == "CHAT:vic:my room"
+        assert await vic.ask("QUICKPLAY") == "QUICKPLAY:ACKSTATUS:1"  # already in a room
+        await vic.close()  # its room closes with it
+        await ann.send("CHAT:gg")
+        assert await ann.line() == await bob.line() == "CHAT:ann:gg"
+        assert await bob.ask("REMATCH") == "REMATCH:ACKSTATUS:0"
+        assert await ann.line() == "CHALLENGED:bob:4:4:classic:casual:-"
+        assert await ann.ask("ACCEPT:bob") == "ACCEPT:ACKSTATUS:0"
+        assert await ann.line() == await bob.line() == "BEGIN:bob:ann:4:4:classic"
+        assert (await ann.ask("ROOMINFO:challenge-1")).endswith(":bob:ann:0:playing:casual:-")
+
+
+async def test_the_protocol_pages_chat_after_the_end(tmp_path: Path) -> None:
+    """PROTOCOL.md's exchange under "Playing", line by line."""
+    async with lobby_server(tmp_path) as server:
+        alice, bob = await logged_in(server.port, "alice"), await logged_in(server.port, "bob")
+        carol, dave = await logged_in(server.port, "carol"), await logged_in(server.port, "dave")
+        assert await alice.ask("CREATE:r:4:4:classic") == "CREATE:ACKSTATUS:0"
+        assert await carol.ask("JOIN:r:VIEWER") == "JOIN:ACKSTATUS:0"
+        assert await bob.ask("JOIN:r:PLAYER") == "JOIN:ACKSTATUS:0"
+        await alice.line(), await bob.line(), await carol.line()
+        await play(bob, [alice, carol], "FORFEIT", "GAMEEND")
+        await bob.send("CHAT:gg")
+        assert await bob.line() == await alice.line() == await carol.line() == "CHAT:bob:gg"
+        assert await alice.ask("CREATE:again") == "CREATE:ACKSTATUS:0"
+        await bob.send("CHAT:wp")
+        assert await bob.line() == await carol.line() == "CHAT:bob:wp"
+        assert await dave.ask("CHAT:hello") == "NOROOM"
+        assert await alice.quiet()

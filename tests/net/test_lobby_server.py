@@ -114,7 +114,8 @@ async def test_a_game_with_a_viewer_who_joins_midway(tmp_path: Path) -> None:
             )
         end = await play(ann, [bob, viewer], "DROP:1", "GAMEEND")
         assert end == wire.game_end(state.play(Move.drop(0)), 0, "ann")  # four in column 1
-        assert await viewer.ask("CHAT:still here?") == "NOROOM"  # the room is gone
+        await viewer.send("CHAT:still here?")  # the room is gone, its people are there (§5.6)
+        assert await viewer.line() == await ann.line() == await bob.line() == "CHAT:vic:still here?"
         assert await ann.ask("ROOMLIST:VIEWER") == "ROOMLIST:ACKSTATUS:0:"
 
 

@@ -110,6 +110,8 @@ SETTINGS: tuple[tuple[str, tuple[int, int, Rules] | None], ...] = (
     (":4:4:classic:x", None),
 )
 RULE_WORDS = {Rules.CLASSIC: "classic", Rules.POPOUT: "popout"}
+#: Seconds after GAMEEND within which the model is sure its room's chat still works (of 60).
+AFTERMATH_SURE = 45.0
 #: Chat in any Unicode (§5.6), line ends aside (they end the line), and the edges of the rule.
 CHAT_TEXT = st.text(
     alphabet=st.characters(codec="utf-8", exclude_characters="\r\n"), min_size=1, max_size=8
@@ -161,6 +163,19 @@ class Room:
         name = self.red if player is Player.RED else self.yellow
         assert name is not None
         return name
+
+
+@dataclass(eq=False)
+class Aftermath:
+    """A finished room's last minute (§5.6): who of those there at the end is still in it."""
+
+    ended: float  # the model's monotonic time (a moment after the server's)
+    present: list[str]
+
+    @property
+    def stale(self) -> bool:
+        """Too near the window's end (60 s) to say which side of it a chat would fall."""
+        return time.monotonic() - self.ended > AFTERMATH_SURE
 
 
 @dataclass
@@ -270,6 +285,7 @@ class LobbyProtocol(RuleBasedStateMachine):
         self.standings = self.the_standings()
         self.rooms: dict[str, Room] = {}  # in creation order
         self.finished: list[FinishedGame] = []  # in the order they ended
+        self.after: dict[str, Aftermath] = {}  # who is still in a finished room (§5.6)
         self.clients: dict[str, Client] = {}
         for name in NAMES:
             client = Client(self.port, name)
@@ -332,6 +348,12 @@ class LobbyProtocol(RuleBasedStateMachine):
             self.rooms.clear()
             if not self.failed:  # else games are left, with their players away
                 self._wait_until_the_server_agrees()
+
+    def _entered(self, who: str) -> None:
+        """``who`` entered a room: it is no longer in a finished one (§5.6)."""
+        aftermath = self.after.pop(who, None)
+        if aftermath is not None:
+            aftermath.present.remove(who)
 
     def room_of(self, name: str) -> tuple[str, Room] | None:
         return next(((n, r) for n, r in self.rooms.items() if name in r.members), None)
@@ -439,6 +461,7 @@ class LobbyProtocol(RuleBasedStateMachine):
             status = 2
         else:
             status = 0
+            self._entered(who)
             self.rooms[room] = Room(
                 who, settings_asked, terms=_well_formed(asked_terms), colour=colour[1:] or "red"
             )
@@ -461,9 +484,11 @@ class LobbyProtocol(RuleBasedStateMachine):
             client.expect("JOIN:ACKSTATUS:2")
         elif mode == "PLAYER":
             client.expect("JOIN:ACKSTATUS:0")
+            self._entered(who)
             self._begin(target, who)
         else:
             client.expect("JOIN:ACKSTATUS:0")
+            self._entered(who)
             target.viewers.append(who)
             if target.yellow is not None:
                 state = target.state
@@ -542,12 +567,14 @@ class LobbyProtocol(RuleBasedStateMachine):
         ]
         if waiting:  # the oldest, which comes first in creation order
             client.expect(f"QUICKPLAY:ACKSTATUS:0:{waiting[0]}")
+            self._entered(who)
             self._begin(self.rooms[waiting[0]], who)
             return
         got = client.line()
         found = re.fullmatch(r"QUICKPLAY:ACKSTATUS:0:(quick-[0-9]+)", got)
         assert found, got
         assert found[1] not in self.rooms, f"{found[1]} was already a room"
+        self._entered(who)
         self.rooms[found[1]] = Room(
             who, settings_asked, terms=_well_formed(asked_terms), colour="random"
         )
@@ -623,6 +650,8 @@ class LobbyProtocol(RuleBasedStateMachine):
         """
         room = self.rooms.pop(name)
         self._to(room.members, message)
+        aftermath = Aftermath(time.monotonic(), list(room.members))
+        self.after.update(dict.fromkeys(aftermath.present, aftermath))
         assert room.yellow is not None, "only a game under way ends"
         self.finished.append(
             FinishedGame(
@@ -662,8 +691,16 @@ class LobbyProtocol(RuleBasedStateMachine):
     def chat(self, who: str, text: str) -> None:
         self.clients[who].send(f"CHAT:{text}")
         found = self.room_of(who)
+        aftermath = self.after.get(who)
         if not chat_allowed(text):
             self.clients[who].expect_refusal()
+        elif found is None and aftermath is not None and not aftermath.stale:
+            self._to(aftermath.present, f"CHAT:{who}:{text}")  # the finished room's (§5.6)
+        elif found is None and aftermath is not None:  # near the window's end: either answer
+            got = self.clients[who].line()
+            assert got in ("NOROOM", f"CHAT:{who}:{text}"), got
+            if got != "NOROOM":
+                self._to([u for u in aftermath.present if u != who], got)
         elif found is None:
             self.clients[who].expect("NOROOM")
         else:

@@ -122,6 +122,7 @@ class LobbyThroughDropsAndRestarts(LobbyProtocol):
             assert client.hung_up_on() and not client.buffer, client.buffer
             client.close()
         self.clients.clear()
+        self.after.clear()  # a finished room's last minute does not outlive its server
         departure = next(self.departures)
         for name, room in list(self.rooms.items()):
             if room.yellow is None:

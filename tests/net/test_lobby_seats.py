@@ -82,18 +82,26 @@ async def test_chat_in_any_printable_unicode_and_every_other_field_in_ascii(
         assert await bob.quiet()
 
 
+async def a_watched_game_forfeited(
+    port: int, red: str, yellow: str, viewer: str
+) -> tuple[LobbyClient, LobbyClient, LobbyClient]:
+    """``red`` created room r (4 x 4 classic), ``viewer`` watched, ``yellow`` joined and
+    then forfeited: each has heard BEGIN and GAMEEND."""
+    clients = [await logged_in(port, user) for user in (red, yellow, viewer)]
+    first, second, watcher = clients
+    assert await first.ask("CREATE:r:4:4:classic") == "CREATE:ACKSTATUS:0"
+    assert await watcher.ask("JOIN:r:VIEWER") == "JOIN:ACKSTATUS:0"
+    assert await second.ask("JOIN:r:PLAYER") == "JOIN:ACKSTATUS:0"
+    begin = f"BEGIN:{red}:{yellow}:4:4:classic"
+    assert await first.line() == await second.line() == await watcher.line() == begin
+    await play(second, [first, watcher], "FORFEIT", f"GAMEEND:{'0' * 16}:2:{red}")
+    return first, second, watcher
+
+
 async def test_chat_after_the_end_and_the_viewers_follow_the_rematch(tmp_path: Path) -> None:
     async with lobby_server(tmp_path) as server:
-        ann, bob = await logged_in(server.port, "ann"), await logged_in(server.port, "bob")
-        vic, cid = await logged_in(server.port, "vic"), await logged_in(server.port, "cid")
-        assert await ann.ask("CREATE:r:4:4:classic") == "CREATE:ACKSTATUS:0"
-        assert await vic.ask("JOIN:r:VIEWER") == "JOIN:ACKSTATUS:0"
-        assert await bob.ask("JOIN:r:PLAYER") == "JOIN:ACKSTATUS:0"
-        begin = "BEGIN:ann:bob:4:4:classic"
-        assert await ann.line() == await bob.line() == await vic.line() == begin
-        await bob.send("FORFEIT")
-        end = f"GAMEEND:{'0' * 16}:2:ann"
-        assert await bob.line() == await ann.line() == await vic.line() == end
+        ann, bob, vic = await a_watched_game_forfeited(server.port, "ann", "bob", "vic")
+        cid = await logged_in(server.port, "cid")
         await bob.send("CHAT:gg")  # the room is gone, but its people are still there
         assert await bob.line() == await ann.line() == await vic.line() == "CHAT:bob:gg"
         assert await cid.ask("CHAT:hello?") == "NOROOM"  # never there
@@ -110,13 +118,7 @@ async def test_chat_after_the_end_and_the_viewers_follow_the_rematch(tmp_path: P
 
 async def test_entering_another_room_ends_the_chat_after_the_end(tmp_path: Path) -> None:
     async with lobby_server(tmp_path) as server:
-        ann, bob = await logged_in(server.port, "ann"), await logged_in(server.port, "bob")
-        vic = await logged_in(server.port, "vic")
-        assert await ann.ask("CREATE:r:4:4:classic") == "CREATE:ACKSTATUS:0"
-        assert await vic.ask("JOIN:r:VIEWER") == "JOIN:ACKSTATUS:0"
-        assert await bob.ask("JOIN:r:PLAYER") == "JOIN:ACKSTATUS:0"
-        await ann.line(), await bob.line(), await vic.line()
-        await play(ann, [bob, vic], "FORFEIT", "GAMEEND")
+        ann, bob, vic = await a_watched_game_forfeited(server.port, "ann", "bob", "vic")
         assert await vic.ask("CREATE:mine") == "CREATE:ACKSTATUS:0"
         assert await vic.ask("CHAT:my room") == "CHAT:vic:my room"
         assert await vic.ask("QUICKPLAY") == "QUICKPLAY:ACKSTATUS:1"  # already in a room
@@ -133,13 +135,8 @@ async def test_entering_another_room_ends_the_chat_after_the_end(tmp_path: Path)
 async def test_the_protocol_pages_chat_after_the_end(tmp_path: Path) -> None:
     """PROTOCOL.md's exchange under "Playing", line by line."""
     async with lobby_server(tmp_path) as server:
-        alice, bob = await logged_in(server.port, "alice"), await logged_in(server.port, "bob")
-        carol, dave = await logged_in(server.port, "carol"), await logged_in(server.port, "dave")
-        assert await alice.ask("CREATE:r:4:4:classic") == "CREATE:ACKSTATUS:0"
-        assert await carol.ask("JOIN:r:VIEWER") == "JOIN:ACKSTATUS:0"
-        assert await bob.ask("JOIN:r:PLAYER") == "JOIN:ACKSTATUS:0"
-        await alice.line(), await bob.line(), await carol.line()
-        await play(bob, [alice, carol], "FORFEIT", "GAMEEND")
+        alice, bob, carol = await a_watched_game_forfeited(server.port, "alice", "bob", "carol")
+        dave = await logged_in(server.port, "dave")
         await bob.send("CHAT:gg")
         assert await bob.line() == await alice.line() == await carol.line() == "CHAT:bob:gg"
         assert await alice.ask("CREATE:again") == "CREATE:ACKSTATUS:0"

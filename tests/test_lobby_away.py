@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from c4tui.engine import Move, Rules
 from c4tui.lobby import CONNECT_FOUR, TIC_TAC_TOE, Lobby, Member
+from c4tui.lobby.journal import EndReason, GameFinished
 from c4tui.protocols import lobby as wire
 
 GAME = (4, 4, Rules.CLASSIC)
@@ -112,11 +113,26 @@ def test_a_game_restored_after_a_restart_waits_for_both_players() -> None:
     ]
     lobby.leave(ann)
     assert lobby.expire("bob") == []  # ann left after the restart: ann loses first
-    restored = lobby.restore("b", ("cid", "dee"), GAME, [Move.drop(0)])
+
+
+def test_a_restored_game_neither_player_came_back_to_is_aborted_not_forfeited() -> None:
+    lobby: Lobby[tuple[int, int, Rules], Move] = Lobby(CONNECT_FOUR, grace=30)
+    lobby.restore("a", ("ann", "bob"), GAME, [Move.drop(0)])
     vic = Member("vic")
-    lobby.join(vic, "b", wire.Mode.VIEWER)
-    assert lobby.expire("cid") == [(vic, "GAMEEND:" + "0" * 12 + "1000:2:cid")]  # dee to move
-    assert restored.name not in lobby.rooms
+    lobby.join(vic, "a", wire.Mode.VIEWER)
+    assert lobby.expire("ann") == [(vic, "GAMEEND:" + "0" * 12 + "1000:5")]  # nobody's fault
+    assert lobby.rooms == {} and not lobby.is_away("bob") and lobby.expire("bob") == []
+    finished = lobby.take_journal()[-1]
+    assert isinstance(finished, GameFinished)
+    assert (finished.winner, finished.reason) == (None, EndReason.ABORTED)
+
+
+def test_a_restored_game_one_player_came_back_to_is_won_by_that_player() -> None:
+    lobby: Lobby[tuple[int, int, Rules], Move] = Lobby(CONNECT_FOUR, grace=30)
+    lobby.restore("a", ("ann", "bob"), GAME, [Move.drop(0)])
+    bob = Member("bob")
+    lobby.rejoin(bob)
+    assert lobby.expire("ann") == [(bob, "GAMEEND:" + "0" * 12 + "1000:2:bob")]
 
 
 def test_a_client_over_the_limits_hears_the_same_bye_as_any_other() -> None:

@@ -204,7 +204,7 @@ class Bot:
             room = RoomSummary.of(name, await link.room_info(name))
             if room is None or not self._fits(room):
                 continue
-            if await self._refusal(link, room.red, room.game, room.terms) is not None:
+            if await self._refusal(link, room.waiter, room.game, room.terms) is not None:
                 continue
             if await link.join(name, wire.Mode.PLAYER) is JoinOutcome.JOINED:
                 self._terms = room.terms
@@ -214,8 +214,7 @@ class Bot:
         """A room waiting for a second player with the bot's quick-play settings."""
         settings = self.settings
         return (
-            not room.yellow
-            and room.red != settings.user
+            room.waiter not in ("", settings.user)
             and room.game == settings.quick
             and room.terms == settings.quick_terms
         )

@@ -37,6 +37,7 @@ from c4tui.net.wire import quote
 from c4tui.protocols import competition, past
 from c4tui.protocols import lobby as wire
 from c4tui.protocols import tictactoe as ttt_wire
+from c4tui.protocols.colours import Colour, colour_fields
 from c4tui.protocols.registry import ProtocolSpec
 from c4tui.protocols.terms import parse_terms_answer, terms_fields
 
@@ -101,9 +102,14 @@ class RoomSummary:
         return cls(name, game, red, yellow, viewers, state, terms)
 
     @property
+    def waiter(self) -> str:
+        """The player waiting for an opponent, in whichever seat (§5.6); "" once playing."""
+        return "" if self.red and self.yellow else self.red or self.yellow
+
+    @property
     def players(self) -> str:
         """``ann vs bob``, or ``ann waits``."""
-        return f"{self.red} vs {self.yellow}" if self.yellow else f"{self.red} waits"
+        return f"{self.waiter} waits" if self.waiter else f"{self.red} vs {self.yellow}"
 
 
 class LobbyLink(TableTalk):
@@ -310,15 +316,21 @@ class LobbyLink(TableTalk):
         return [summary for summary in found if summary is not None]
 
     async def create(
-        self, name: str, game: Game | None = None, terms: wire.Terms = wire.CASUAL
+        self,
+        name: str,
+        game: Game | None = None,
+        terms: wire.Terms = wire.CASUAL,
+        colour: Colour = Colour.RED,
     ) -> CreateOutcome | UnknownStatus:
-        """Open a room (we wait in it, and move first); tic-tac-toe has no ``game``.
+        """Open a room and wait in it as ``colour`` (red moves first); tic-tac-toe has no ``game``.
 
-        Casual games without a clock are asked for in §4's words, which every server reads.
+        Casual games without a clock, red, are asked for in §4's words, which every server reads.
         """
         fields = wire.game_fields(game) if game is not None else []
         if game is not None and terms != wire.CASUAL:
             fields += terms_fields(terms)
+        if game is not None:
+            fields += colour_fields(colour, Colour.RED)  # no colours in tic-tac-toe
         answer = await self.ask(":".join(["CREATE", name, *fields]))
         return outcome_of(CreateOutcome, answer.status)
 
@@ -327,9 +339,15 @@ class LobbyLink(TableTalk):
         mode = mode.value if isinstance(mode, wire.Mode) else mode
         return outcome_of(JoinOutcome, (await self.ask(f"JOIN:{name}:{mode}")).status)
 
-    async def quick_play(self, game: Game, terms: wire.Terms = wire.CASUAL) -> str | None:
-        """The room we are in now (waiting, or paired at once); None if refused."""
+    async def quick_play(
+        self, game: Game, terms: wire.Terms = wire.CASUAL, colour: Colour = Colour.RANDOM
+    ) -> str | None:
+        """The room we are in now (waiting, or paired at once); None if refused.
+
+        ``colour``: the one we ask for (random, the default, lets the server give one).
+        """
         extra = terms_fields(terms) if terms != wire.CASUAL else []
+        extra += colour_fields(colour, Colour.RANDOM)
         answer = await self.ask(":".join(["QUICKPLAY", *wire.game_fields(game), *extra]))
         return answer.extra[0] if answer.status == 0 and answer.extra else None
 
@@ -376,10 +394,10 @@ class LobbyLink(TableTalk):
         return PasswordChange.TOO_LATE if status == 1 else PasswordChange.AGAINST_THE_RULES
 
     async def challenge(
-        self, user: str, game: Game, terms: wire.Terms = wire.CASUAL
+        self, user: str, game: Game, terms: wire.Terms = wire.CASUAL, colour: Colour = Colour.RED
     ) -> ChallengeOutcome | UnknownStatus:
-        """Challenge ``user`` to ``game`` on ``terms``; CHALLENGED reaches them if they are free."""
-        fields = [*wire.game_fields(game), *terms_fields(terms)]
+        """Challenge ``user`` to ``game`` on ``terms``, as ``colour``; CHALLENGED tells them."""
+        fields = [*wire.game_fields(game), *terms_fields(terms), *colour_fields(colour, Colour.RED)]
         answer = await self.ask(":".join(["CHALLENGE", user, *fields]))
         return outcome_of(ChallengeOutcome, answer.status)
 

@@ -33,7 +33,7 @@ class ChallengeAccepted(Exception):
 
 
 def heard(message: ServerMessage, say: Say) -> None:
-    """What the server pushed at ``lobby>``: a challenge, a decline, our challenge's game.
+    """What the server pushed at ``lobby>``: a challenge, a decline, our challenge's game, chat.
 
     Raises ChallengeAccepted for a BEGIN (the game our challenge started); anything
     else is for nobody here.
@@ -46,6 +46,8 @@ def heard(message: ServerMessage, say: Say) -> None:
         say(words.declined(printable(message.user)))
     elif isinstance(message, wire.Begin):
         raise ChallengeAccepted(message)
+    elif isinstance(message, wire.ChatLine):  # in the room whose game just ended (§5.6)
+        say(f"{message.user} says: {printable(message.text)}")
 
 
 async def challenge(link: LobbyLink, rest: str, say: Say) -> None:

@@ -1,7 +1,8 @@
 """Challenges between logged-in users, and rematches (spec/protocols.md §5.5).
 
 A user challenges another by name to a board and terms; the other accepts (both
-sit down at once in a new room, ``challenge-<n>``, the challenger red) or
+sit down at once in a new room, ``challenge-<n>``, the challenger in the colour
+it asked for, red by default) or
 declines (the challenger hears DECLINED). A player of a game that ended in the
 last minute may ask for a rematch: a challenge to the other player on the same
 board and terms, the colours swapped.
@@ -16,7 +17,7 @@ What this server chose where the spec is silent:
   answered busy (:2). Challenging the same user again replaces the first one.
 - a challenger in a room is busy (:2), as is a challenged user in a room; a
   challenge to oneself, or to a user not logged in, is :1.
-- a pending challenge ends when either user logs out or enters a room, or when
+- a pending challenge ends when either user logs out or enters a room (``entered``), or when
   one of the two users' challenges is accepted; a challenger whose challenge
   ends because the challenged user went away hears DECLINED:<user>.
 - REMATCH from both players: the second one accepts the first's.
@@ -28,9 +29,13 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Generic, TypeVar
 
+from c4tui.lobby.afterwards import Afterwards
 from c4tui.lobby.room import Member, Outbox, Room
+from c4tui.lobby.seating import creator_plays_red
+from c4tui.protocols.colours import Colour
 from c4tui.protocols.competition import challenged, declined
-from c4tui.protocols.rooms import ack
+from c4tui.protocols.lobby import chat
+from c4tui.protocols.rooms import NOROOM, ack
 from c4tui.protocols.terms import Terms
 
 if TYPE_CHECKING:
@@ -38,7 +43,8 @@ if TYPE_CHECKING:
 
 #: How many challenges may wait from one user at once.
 MAX_PENDING = 3
-#: Seconds after GAMEEND during which either player may ask for a rematch.
+#: Seconds after GAMEEND during which either player may ask for a rematch, and everyone
+#: still in the finished room may chat there (§5.6).
 REMATCH_WINDOW = 60.0
 #: A room's settings (the board); a move in its game.
 S = TypeVar("S")
@@ -53,7 +59,7 @@ class Pending(Generic[S]):
     challenged: str
     game: S
     terms: Terms
-    red: str  # the challenger; in a rematch, the previous game's yellow
+    colour: Colour  # the challenger's (random: decided on ACCEPT); a rematch's: swapped
     rematch: bool = False
 
 
@@ -82,6 +88,7 @@ class Challenges(Generic[S, M]):
         self._online: dict[str, Member] = {}
         self._pending: dict[tuple[str, str], Pending[S]] = {}  # by (challenger, challenged)
         self._finished: dict[str, Finished[S]] = {}  # each player's game ended lately
+        self.afterwards = Afterwards(REMATCH_WINDOW)  # who is still in a finished room (§5.6)
 
     # ----- who is online ----------------------------------------------------------
 
@@ -108,13 +115,18 @@ class Challenges(Generic[S, M]):
 
     # ----- challenging --------------------------------------------------------------
 
-    def challenge(self, member: Member, user: str, game: S, terms: Terms) -> Outbox:
-        """CHALLENGE: CHALLENGED to ``user`` if it can be; the answer to ``member`` first."""
+    def challenge(
+        self, member: Member, user: str, game: S, terms: Terms, colour: Colour = Colour.RED
+    ) -> Outbox:
+        """CHALLENGE: CHALLENGED to ``user`` if it can be; the answer to ``member`` first.
+
+        ``colour``: the challenger's (§5.6); random is decided when the game begins.
+        """
         if user == member.name or user not in self._online:
             return [(member, ack("CHALLENGE", 1))]
         if self.busy(member.name) or self.busy(user) or self._too_many(member.name, user):
             return [(member, ack("CHALLENGE", 2))]
-        pending = Pending(member.name, user, game, terms, red=member.name)
+        pending = Pending(member.name, user, game, terms, colour)
         return [(member, ack("CHALLENGE", 0)), *self._offer(pending)]
 
     def _too_many(self, challenger: str, user: str) -> bool:
@@ -138,12 +150,50 @@ class Challenges(Generic[S, M]):
         challenger = self._online.get(user)
         if pending is None or challenger is None or self.busy(user) or self.busy(member.name):
             return [(member, ack(word, 1))]
-        red, yellow = (challenger, member) if pending.red == user else (member, challenger)
-        begun = self.rooms.pair(red, yellow, pending.game, pending.terms)
+        challenger_red = creator_plays_red(pending.colour, Colour.RANDOM, self.rooms.coin)
+        red, yellow = (challenger, member) if challenger_red else (member, challenger)
+        viewers = self._followers(member.name, user) if pending.rematch else []
+        begun = self.rooms.pair(red, yellow, pending.game, pending.terms, viewers)
         if begun is None:  # no room left for it: it may be accepted later
             self._pending[(user, member.name)] = pending
             return [(member, ack(word, 1))]
-        return [(member, ack(word, 0)), *self.withdraw(user), *self.withdraw(member.name), *begun]
+        entered = [user, member.name, *(viewer.name for viewer in viewers)]
+        return [(member, ack(word, 0)), *(m for u in entered for m in self.entered(u)), *begun]
+
+    def entered(self, user: str) -> Outbox:
+        """``user`` entered a room: its challenges end (``withdraw``), and its finished room's.
+
+        (§5.6: one who only logs out, and in again within the minute, is still there.)
+        """
+        self.afterwards.gone(user)
+        return self.withdraw(user)
+
+    def _followers(self, *players: str) -> list[Member]:
+        """The viewers still in the finished room of ``players``' last game (they follow it)."""
+        if self.now is None:
+            return []
+        now = self.now()
+        for user in players:
+            aftermath = self.afterwards.of(user, now)
+            if aftermath is not None:
+                return [m for viewer in aftermath.viewers if (m := self._free(viewer)) is not None]
+        return []
+
+    def _free(self, user: str) -> Member | None:
+        """``user``'s member if it is logged in and in no room (None: it is not)."""
+        member = self._online.get(user)
+        return member if member is not None and not self.busy(user) else None
+
+    def chat_after(self, member: Member, text: str) -> Outbox:
+        """CHAT from one in no room: to everyone still in its finished room (§5.6), or NOROOM.
+
+        That is for ``REMATCH_WINDOW`` after GAMEEND, until one enters a room or leaves.
+        """
+        aftermath = None if self.now is None else self.afterwards.of(member.name, self.now())
+        if aftermath is None:
+            return [(member, NOROOM)]
+        said = chat(member.name, text)
+        return [(m, said) for user in aftermath.present if (m := self._free(user)) is not None]
 
     def decline(self, member: Member, user: str) -> Outbox:
         """DECLINE:<user>: always answered :0; the challenger, if there was one, hears DECLINED."""
@@ -173,7 +223,7 @@ class Challenges(Generic[S, M]):
 
     def finished(self, room: Room[S, M]) -> None:
         """``room``'s game ended now: its players may ask for a rematch for a while."""
-        if self.now is None or room.yellow is None:
+        if self.now is None or room.red is None or room.yellow is None:
             return
         ended = self.now()
         for user, game in list(self._finished.items()):
@@ -181,6 +231,8 @@ class Challenges(Generic[S, M]):
                 del self._finished[user]  # only the last minute's games are kept
         game = Finished(room.red.name, room.yellow.name, room.game, room.terms, ended)
         self._finished[game.red] = self._finished[game.yellow] = game
+        players = [player.name for player in room.members if player not in room.viewers]
+        self.afterwards.ended(room.name, players, [v.name for v in room.viewers], ended)
 
     def rematch(self, member: Member) -> Outbox:
         """REMATCH: the last game again, colours swapped, offered to the other player.
@@ -197,5 +249,6 @@ class Challenges(Generic[S, M]):
             return self._accepted(member, other, "REMATCH")
         if other not in self._online or self.busy(other) or self.busy(member.name):
             return [(member, ack("REMATCH", 1))]
-        pending = Pending(member.name, other, game.game, game.terms, red=game.yellow, rematch=True)
+        colour = Colour.RED if member.name == game.yellow else Colour.YELLOW  # swapped
+        pending = Pending(member.name, other, game.game, game.terms, colour, rematch=True)
         return [(member, ack("REMATCH", 0)), *self._offer(pending)]

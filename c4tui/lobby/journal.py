@@ -28,7 +28,7 @@ class EndReason(Enum):
     DISCONNECT = "disconnect"  # a player left (or did not come back in time)
     TIME = "time"  # a player's clock ran out
     AGREEMENT = "agreement"  # a draw both players agreed to (§5.6)
-    ABORTED = "aborted"  # called off before both players moved (§5.6): unrated
+    ABORTED = "aborted"  # before both moved, or neither came back after a restart: unrated
 
 
 @dataclass(frozen=True)

@@ -6,11 +6,13 @@ them; a room itself only knows who is in it and where each one sits.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Generic, TypeVar
 
 from c4tui.lobby.clock import GameClock
 from c4tui.lobby.table import Seat, Table
+from c4tui.protocols.colours import Colour
 from c4tui.protocols.terms import CASUAL, Terms
 
 #: (recipient, message) in the order they must be sent.
@@ -34,11 +36,15 @@ class Member:
 
 @dataclass(eq=False)
 class Room(Generic[S, M]):
-    """A room: its settings, its players (RED is the creator) and viewers, and its game."""
+    """A room: its settings, its players and viewers, and its game.
+
+    Its creator waits in the seat of the colour it asked for (red for random, until
+    the game begins and the coin decides); the second player takes the other seat.
+    """
 
     name: str
     game: S  # the settings it was created with
-    red: Member  # the first seat's
+    red: Member | None  # the first seat's (None while a creator waits in yellow's)
     number: int
     state: Table[M]
     yellow: Member | None = None  # the second seat's
@@ -47,23 +53,80 @@ class Room(Generic[S, M]):
     away: dict[Seat, int] = field(default_factory=dict)  # seats whose player left, in what order
     plies: int = 0  # moves played in its game
     clock: GameClock | None = None  # a timed game's clock, once it has begun
+    colour: Colour = Colour.RED  # the creator's choice (§5.6)
+
+    @classmethod
+    def opened(  # noqa: PLR0917 (a room's every field but those of its game)
+        cls,
+        name: str,
+        settings: S,
+        creator: Member,
+        number: int,
+        table: Table[M],
+        terms: Terms,
+        colour: Colour,
+    ) -> Room[S, M]:
+        """A new room, its creator waiting in the seat of its ``colour``."""
+        room = cls(name, settings, creator, number, table, terms=terms, colour=colour)
+        if room.colour is Colour.YELLOW:
+            room.red, room.yellow = None, creator
+        return room
+
+    @classmethod
+    def restored(  # noqa: PLR0917 (as ``opened``, and the game's moves)
+        cls,
+        name: str,
+        settings: S,
+        players: tuple[str, str],
+        number: int,
+        table: Table[M],
+        terms: Terms,
+        moves: Iterable[M],
+    ) -> Room[S, M]:
+        """A game under way before a restart, ``moves`` played (they were legal then)."""
+        red, yellow = Member(players[0]), Member(players[1])
+        room = cls(name, settings, red, number, table, yellow, terms=terms)
+        for move in moves:
+            room.state = room.state.play(move)
+            room.plies += 1  # numbered on from the stored moves (no GameBegan: it is stored)
+        return room
 
     @property
     def playing(self) -> bool:
         """True once the second player has joined (BEGIN was sent)."""
-        return self.yellow is not None
+        return self.red is not None and self.yellow is not None
+
+    @property
+    def waiter(self) -> Member:
+        """The creator of a room still waiting, in whichever seat it took."""
+        waiter = self.red or self.yellow
+        assert waiter is not None, "a room has its creator"
+        return waiter
+
+    def who_is_there(self) -> list[str]:
+        """ROOMINFO's red, yellow (empty while free: a creator waits in either), viewers, state."""
+        names = [player.name if player else "" for player in (self.red, self.yellow)]
+        return [*names, str(len(self.viewers)), "playing" if self.playing else "waiting"]
+
+    def sit(self, joiner: Member, creator_red: bool) -> None:
+        """The second player sits down: the creator takes red (or yellow), ``joiner`` the other."""
+        creator = self.waiter
+        self.red, self.yellow = (creator, joiner) if creator_red else (joiner, creator)
 
     @property
     def members(self) -> list[Member]:
         """Everyone in the room now: players first (not those away), then viewers."""
-        seats = [Seat.FIRST] if self.yellow is None else [Seat.FIRST, Seat.SECOND]
-        players = [self.seated(seat) for seat in seats if seat not in self.away]
+        players = [
+            member
+            for seat in Seat
+            if seat not in self.away and (member := self.player(seat)) is not None
+        ]
         return players + self.viewers
 
     def seated(self, seat: Seat) -> Member:
-        """The player in ``seat``, which is taken (the second one once the game has begun)."""
+        """The player in ``seat``, which is taken (both are once the game has begun)."""
         player = self.player(seat)
-        assert player is not None, "the second seat is taken once the game has begun"
+        assert player is not None, "both seats are taken once the game has begun"
         return player
 
     def away_seat(self, user: str) -> Seat | None:

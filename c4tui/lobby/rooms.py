@@ -1,41 +1,34 @@
 """Rooms of the lobby protocol (spec/protocols.md §4): who is where, and each room's game.
 
-Every method takes a member and what it asked for and returns the ``Outbox``:
-the messages to send, to whom, in order. A member is in at most one room; the
-creator takes the first seat and waits; the second player starts the game
-(BEGIN); viewers may join before or during it; the game's end (a win, a draw, a
-forfeit, a player leaving) deletes the room.
-
-A player whose connection drops after BEGIN may be *away* rather than beaten
-(spec/protocols.md §5.1), when the lobby is given a grace period: the game waits
-for it, it comes back by logging in again (``rejoin``) or a second login takes its
-seat over (``take_over``), and when the server's timer says the grace has run out
-(``expire``) it loses by forfeit. The grace's timers are the server's.
-
-A timed room (§5.4) has a game clock, kept by the ``Timekeeper`` from the time the
-server passes in: CLOCK after BEGIN, after each BOARDSTATUS and to whoever catches
-up; a move that comes after its player's time ran out loses on time, and so does a
-silent player when the server's frequent check (``out_of_time``) finds its flag down.
-
-What is played in the rooms, and the words for it, is the ``RoomKind``'s
-(``c4tui.lobby.kinds``): Connect Four in the lobby, tic-tac-toe on the port for
-INFO1112 clients. The rooms themselves are the same for both.
+Every method takes a member and what it asked for and returns the ``Outbox``: the
+messages to send, to whom, in order. A member is in at most one room; the creator
+waits in the seat of its colour (``seating``, §5.6); the second player starts the
+game (BEGIN); viewers may join before or during it; the game's end deletes the room.
+A player who drops after BEGIN may be *away*, not beaten (§5.1): with a grace period
+the game waits, the player comes back (``rejoin``, ``take_over``) or, when the
+server's timer says so (``expire``), loses by forfeit. A timed room's clock (§5.4) is
+the ``Timekeeper``'s, from the time the server passes in (``out_of_time``: its
+frequent check). What is played, and its words, is the ``RoomKind``'s (``kinds``):
+Connect Four in the lobby, tic-tac-toe on INFO1112's port, in the same rooms.
 """
 
 from __future__ import annotations
 
 import itertools
 import math
-from collections.abc import Callable, Iterable
+import random
+from collections.abc import Callable, Iterable, Iterator
 from typing import Generic, TypeVar
 
 from c4tui.lobby.challenges import Challenges
 from c4tui.lobby.journal import EndReason, GameBegan, GameEvent, GameFinished, MoveMade
 from c4tui.lobby.room import Member, Outbox, Room
+from c4tui.lobby.seating import creator_plays_red, quick_pick
 from c4tui.lobby.table import RoomKind, Seat
 from c4tui.lobby.table_talk import TableTalk
 from c4tui.lobby.timekeeper import Timekeeper, no_time
 from c4tui.protocols import lobby as wire
+from c4tui.protocols.colours import Colour
 from c4tui.protocols.limits import MAX_ROOMS
 from c4tui.protocols.terms import CASUAL, Terms, terms_fields
 
@@ -59,6 +52,7 @@ class Lobby(Generic[S, M]):
         grace: float | None = None,
         *,
         now: Callable[[], float] | None = None,
+        coin: random.Random | None = None,
     ) -> None:
         """``grace``: seconds a player who drops out of a game has to come back (§5.1).
 
@@ -67,10 +61,12 @@ class Lobby(Generic[S, M]):
         0 forfeits a dropped player at once too, but a second login takes the game over.
         ``now``: seconds on a steady clock (the server's), for timed rooms' clocks and the
         challenges' rematch window (§5.5); None: time does not pass, and there are no rematches.
+        ``coin``: decides random colours when a game begins (§5.6; tests pass a seeded one).
         """
         self.kind = kind
         self.max_rooms = max_rooms
         self.grace = grace
+        self.coin = coin or random.Random()
         self.rooms: dict[str, Room[S, M]] = {}
         self._where: dict[Member, Room[S, M]] = {}  # members in a room (absent: the lobby)
         self._away: dict[str, Room[S, M]] = {}  # users away from a game, by name
@@ -96,36 +92,31 @@ class Lobby(Generic[S, M]):
 
     def room_names(self, mode: wire.Mode) -> list[str]:
         """PLAYER: rooms whose creator waits; VIEWER: every room."""
-        return [
-            name
-            for name, room in self.rooms.items()
-            if mode is wire.Mode.VIEWER or not room.playing
-        ]
+        return [n for n, room in self.rooms.items() if mode is wire.Mode.VIEWER or not room.playing]
 
     def room_info(self, name: str) -> str:
         """ROOMINFO's answer for the room called ``name``."""
         room = self.rooms.get(name)
         if room is None:
             return wire.ack("ROOMINFO", 1)
-        return wire.ack(
-            "ROOMINFO",
-            0,
-            *self.kind.settings_fields(room.game),
-            room.red.name,
-            room.yellow.name if room.yellow else "",
-            str(len(room.viewers)),
-            "playing" if room.playing else "waiting",
-            *terms_fields(room.terms, always=True),
-        )
+        fields = [*self.kind.settings_fields(room.game), *room.who_is_there()]
+        return wire.ack("ROOMINFO", 0, *fields, *terms_fields(room.terms, always=True))
 
     # ----- entering --------------------------------------------------------------
 
-    def create(self, member: Member, name: str, settings: S, terms: Terms = CASUAL) -> Outbox:
-        """Create a room and wait in it in the first seat."""
+    def create(
+        self,
+        member: Member,
+        name: str,
+        settings: S,
+        terms: Terms = CASUAL,
+        colour: Colour = Colour.RED,
+    ) -> Outbox:
+        """Create a room and wait in it, in the seat of ``colour`` (random: red's, until BEGIN)."""
         status = self._create_problem(member, name)
         if status:
             return [(member, wire.ack("CREATE", status))]
-        self._open(member, name, settings, terms)
+        self._open(member, name, settings, terms, colour)
         return [(member, wire.ack("CREATE", 0))]
 
     def _create_problem(self, member: Member, name: str) -> int:
@@ -137,9 +128,11 @@ class Lobby(Generic[S, M]):
             return 3
         return 0
 
-    def _open(self, member: Member, name: str, settings: S, terms: Terms) -> Room[S, M]:
+    def _open(
+        self, member: Member, name: str, settings: S, terms: Terms, colour: Colour
+    ) -> Room[S, M]:
         table = self.kind.new_table(settings)
-        room = Room(name, settings, member, next(self._numbers), table, terms=terms)
+        room = Room.opened(name, settings, member, next(self._numbers), table, terms, colour)
         self.rooms[name] = room
         self._where[member] = room
         return room
@@ -155,67 +148,74 @@ class Lobby(Generic[S, M]):
             if room.playing:
                 return [(member, wire.ack("JOIN", 2))]
             return [(member, wire.ack("JOIN", 0)), *self._begin(room, member)]
-        room.viewers.append(member)
-        self._where[member] = room
+        self._watch(room, member)
         return [(member, wire.ack("JOIN", 0)), *self._catch_up(room, member)]
 
-    def _begin(self, room: Room[S, M], yellow: Member) -> Outbox:
-        room.yellow = yellow
-        self._where[yellow] = room
-        self._journal.append(
-            GameBegan(room.name, room.red.name, yellow.name, room.game, room.terms)
-        )
+    def _watch(self, room: Room[S, M], viewer: Member) -> None:
+        room.viewers.append(viewer)
+        self._where[viewer] = room
+
+    def _begin(self, room: Room[S, M], joiner: Member, wish: Colour = Colour.RANDOM) -> Outbox:
+        """``joiner`` sits down (its colour ``wish`` counts if the creator's is random): BEGIN."""
+        room.sit(joiner, creator_plays_red(room.colour, wish, self.coin))
+        self._where[joiner] = room
+        red, yellow = room.seated(Seat.FIRST).name, room.seated(Seat.SECOND).name
+        self._journal.append(GameBegan(room.name, red, yellow, room.game, room.terms))
         self.clocks.start(room)
         self.talk.began(room)
-        begin = room.to_all(self.kind.begin(room.red.name, yellow.name, room.game))
+        begin = room.to_all(self.kind.begin(red, yellow, room.game))
         return begin + self.clocks.told(room, room.members)
 
     def _catch_up(self, room: Room[S, M], viewer: Member) -> Outbox:
         """What a viewer joining a game in progress must see: who plays, and the board."""
         if not room.playing:
             return []  # BEGIN will come when the second player joins
-        to_move = room.player(room.state.seat_to_move)
-        other = room.player(room.state.seat_to_move.other)
-        assert to_move is not None and other is not None
+        to_move, other = (
+            room.seated(room.state.seat_to_move),
+            room.seated(room.state.seat_to_move.other),
+        )
         return [
             (viewer, self.kind.in_progress(to_move.name, other.name, room.game)),
             (viewer, room.state.board_status()),
             *self.clocks.told(room, [viewer]),
         ]
 
-    def quick_play(self, member: Member, game: S, terms: Terms = CASUAL) -> Outbox:
-        """Join the oldest waiting room with exactly ``game`` and ``terms``, or open one."""
+    def quick_play(
+        self, member: Member, game: S, terms: Terms = CASUAL, colour: Colour = Colour.RANDOM
+    ) -> Outbox:
+        """Join the waiting room ``quick_pick`` chooses (``game``, ``terms``), or open one."""
         if member in self._where:
             return [(member, wire.ack("QUICKPLAY", 1))]
-        waiting = [
-            r for r in self.rooms.values() if not r.playing and (r.game, r.terms) == (game, terms)
-        ]
-        if terms.rated and member.bot:  # no rated bot-vs-bot unless a bot is challenged (§5.5)
-            waiting = [r for r in waiting if not r.red.bot]
-        if waiting:
-            room = min(waiting, key=lambda r: r.number)
-            return [(member, wire.ack("QUICKPLAY", 0, room.name)), *self._begin(room, member)]
+        room = quick_pick(self.rooms.values(), member, colour, game, terms)
+        if room is not None:
+            begun = self._begin(room, member, colour)
+            return [(member, wire.ack("QUICKPLAY", 0, room.name)), *begun]
         if len(self.rooms) >= self.max_rooms:
             return [(member, wire.ack("QUICKPLAY", 1))]
-        name = self._quick_name()
-        self._open(member, name, game, terms)
+        name = self._fresh_name("quick", self._quick_names)
+        self._open(member, name, game, terms, colour)
         return [(member, wire.ack("QUICKPLAY", 0, name))]
 
-    def _quick_name(self) -> str:
-        while (name := f"quick-{next(self._quick_names)}") in self.rooms:
-            pass
-        return name
+    def _fresh_name(self, prefix: str, numbers: Iterator[int]) -> str:
+        """``<prefix>-<n>``: the next number whose room does not exist."""
+        return next(name for n in numbers if (name := f"{prefix}-{n}") not in self.rooms)
 
-    def pair(self, red: Member, yellow: Member, game: S, terms: Terms) -> Outbox | None:
-        """A challenge accepted: both sit down in a new room ``challenge-<n>`` (BEGIN to both).
+    def pair(
+        self, red: Member, yellow: Member, game: S, terms: Terms, viewers: Iterable[Member] = ()
+    ) -> Outbox | None:
+        """A challenge accepted: both sit down in a new room ``challenge-<n>`` (BEGIN to all).
 
-        Both must be in no room; None when there is no room left.
+        Both must be in no room, as must ``viewers`` (a rematch's, who follow the game,
+        §5.6); None when there is no room left.
         """
         if len(self.rooms) >= self.max_rooms:
             return None
-        while (name := f"challenge-{next(self._challenge_names)}") in self.rooms:
-            pass
-        return self._begin(self._open(red, name, game, terms), yellow)
+        room = self._open(
+            red, self._fresh_name("challenge", self._challenge_names), game, terms, Colour.RED
+        )
+        for viewer in viewers:
+            self._watch(room, viewer)
+        return self._begin(room, yellow)
 
     # ----- playing ---------------------------------------------------------------
 
@@ -322,10 +322,10 @@ class Lobby(Generic[S, M]):
         self.talk.forget(room)
 
     def chat(self, member: Member, text: str) -> Outbox:
-        """CHAT:<user>:<text> to everyone in the sender's room."""
+        """CHAT:<user>:<text> to everyone in the sender's room (none: its finished one's, §5.6)."""
         room = self._where.get(member)
         if room is None:
-            return [(member, wire.NOROOM)]
+            return self.challenges.chat_after(member, text)
         return room.to_all(wire.chat(member.name, text))
 
     # ----- leaving ---------------------------------------------------------------
@@ -404,9 +404,9 @@ class Lobby(Generic[S, M]):
     def expire(self, user: str) -> Outbox:
         """``user``'s grace has run out: it loses by forfeit (GAMEEND status 2, to all).
 
-        When both players are away, the one who left first loses (after a restart both
-        left at once: then the one to move). Nothing happens if ``user`` is back, or
-        its game is over.
+        When both players are away, the one who left first loses; after a restart both
+        left at once, and a game neither came back to is aborted (status 5, nobody's
+        fault). Nothing happens if ``user`` is back, or its game is over.
         """
         room = self._away.get(user)
         if room is None:
@@ -416,7 +416,8 @@ class Lobby(Generic[S, M]):
         if room.away.get(seat.other, math.inf) < room.away[seat]:
             seat = seat.other
         elif room.away.get(seat.other) == room.away[seat]:
-            seat = room.state.seat_to_move
+            self._journal.append(GameFinished(room.name, None, EndReason.ABORTED))
+            return self._end(room, room.state.game_end(5, None))
         return self._forfeited(room, seat, EndReason.DISCONNECT)
 
     def restore(
@@ -435,16 +436,12 @@ class Lobby(Generic[S, M]):
         timed game's clocks are as they stood after its last move (``left``: RED's and
         YELLOW's milliseconds; None: no move yet), the mover's running from now.
         """
-        red, yellow = Member(players[0]), Member(players[1])
         table = self.kind.new_table(settings)
-        room = Room(name, settings, red, next(self._numbers), table, yellow, terms=terms)
-        for move in moves:
-            room.state = room.state.play(move)
-            room.plies += 1  # numbered on from the stored moves (no GameBegan: it is stored)
+        room = Room.restored(name, settings, players, next(self._numbers), table, terms, moves)
         departure = next(self._departures)
         room.away = {Seat.FIRST: departure, Seat.SECOND: departure}
         self.talk.began(room)  # both away from now
         self.rooms[name] = room
-        self._away.update({red.name: room, yellow.name: room})
+        self._away.update(dict.fromkeys(players, room))
         self.clocks.resume(room, left)
         return room

@@ -93,7 +93,7 @@ class ReadDeadline:
 
 
 class Connection:
-    """A peer's bytes in, our messages out; ASCII text, one write per message.
+    """A peer's bytes in, our messages out; text (ASCII unless told), one write per message.
 
     Args:
         reader: the stream's reading half.
@@ -177,11 +177,12 @@ class Connection:
         """True once the peer has closed its side and nothing is left in the buffer."""
         return self._eof and not self._buffer
 
-    async def read_line(self, timeout: float | None = None) -> str:
-        """The next line without its end (CRLF or LF).
+    async def read_line(self, timeout: float | None = None, encoding: str = "ascii") -> str:
+        """The next line without its end (CRLF or LF), decoded as ``encoding``.
 
         Raises ConnectionClosed at end of stream, TimeoutError after ``timeout``
-        seconds of silence, and ProtocolError for an over-long or non-ASCII line.
+        seconds of silence, and ProtocolError for a line over ``MAX_LINE_BYTES`` bytes
+        or one that is not ``encoding`` (ASCII; UTF-8 for the lobby's lines).
         """
         if (end := self._buffer.find(b"\n")) < 0:
             deadline = _deadline(timeout)
@@ -195,9 +196,11 @@ class Connection:
         body = raw[:-1] if raw.endswith(b"\r") else raw
         if len(body) > MAX_LINE_BYTES:
             raise ProtocolError(f"a line longer than {MAX_LINE_BYTES} bytes")
-        return decode_ascii(body)
+        return decode_text(body, encoding)
 
-    async def read_chunk(self, limit: int = MAX_LINE_BYTES, timeout: float | None = None) -> str:
+    async def read_chunk(
+        self, limit: int = MAX_LINE_BYTES, timeout: float | None = None, encoding: str = "ascii"
+    ) -> str:
         """Whatever the peer sent next, as text (for protocols whose messages have no end).
 
         Raises ConnectionClosed, TimeoutError or ProtocolError like ``read_line``.
@@ -206,7 +209,7 @@ class Connection:
             raise ConnectionClosed("the peer hung up")
         raw = bytes(self._buffer[:limit])
         del self._buffer[:limit]
-        return decode_ascii(raw)
+        return decode_text(raw, encoding)
 
     async def wait_for_hangup(self, limit: int = MAX_LINE_BYTES) -> None:
         """Return when the peer hangs up; keep what it sends meanwhile for later reads.
@@ -291,12 +294,12 @@ def _deadline(timeout: float | None) -> float | None:
     return None if timeout is None else asyncio.get_running_loop().time() + timeout
 
 
-def decode_ascii(raw: bytes) -> str:
-    """``raw`` as text; ProtocolError (quoting it) unless it is all ASCII."""
+def decode_text(raw: bytes, encoding: str = "ascii") -> str:
+    """``raw`` as text; ProtocolError (quoting it) unless it is all ``encoding``."""
     try:
-        return raw.decode("ascii")
+        return raw.decode(encoding)
     except UnicodeDecodeError:
-        raise ProtocolError(f"text that is not ASCII: {quote(raw)}") from None
+        raise ProtocolError(f"text that is not {encoding.upper()}: {quote(raw)}") from None
 
 
 async def open_connection(

@@ -33,12 +33,12 @@ class MessageStream:
         stays unfinished for ``UNFINISHED_WAIT`` seconds is returned as it is.
         """
         if self.spec.framing is Framing.LINES:
-            return await self.connection.read_line(timeout)
+            return await self.connection.read_line(timeout, self.spec.encoding)
         while not self._messages:
             try:
                 # One byte over the limit: a message longer than the limit shows itself.
                 chunk = await self.connection.read_chunk(
-                    MAX_LINE_BYTES + 1, timeout=self._wait(timeout)
+                    MAX_LINE_BYTES + 1, timeout=self._wait(timeout), encoding=self.spec.encoding
                 )
             except TimeoutError:
                 if not self._unfinished:

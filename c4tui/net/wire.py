@@ -47,6 +47,10 @@ class Framed(Protocol):
     def split(self) -> Splitter:
         """How to cut received text into messages (UNTERMINATED framing)."""
 
+    @property
+    def encoding(self) -> str:
+        """How its text is bytes: ``ascii`` for most, ``utf-8`` for the lobby's (§5.6)."""
+
     def frame(self, message: str) -> bytes:
         """``message`` as it goes on the wire."""
 

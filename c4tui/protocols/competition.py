@@ -16,6 +16,7 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from c4tui.protocols.colours import Colour, split_colour
 from c4tui.protocols.names import valid_password, valid_user
 from c4tui.protocols.rooms import BadFormat, Register, ack
 from c4tui.protocols.terms import (
@@ -91,11 +92,12 @@ class NewPassword:
 
 @dataclass(frozen=True)
 class Challenge:
-    """CHALLENGE:<user>:<cols>:<rows>:<rules>:<rated|casual>[:<m>+<i>]."""
+    """CHALLENGE:<user>:<cols>:<rows>:<rules>:<rated|casual>[:<m>+<i>][:<red|yellow|random>]."""
 
     user: str
     game: Game
     terms: Terms
+    colour: Colour = Colour.RED  # the challenger's (§5.6)
 
 
 @dataclass(frozen=True)
@@ -147,13 +149,14 @@ def parse_new_password(rest: str) -> NewPassword | BadFormat:
 
 def parse_challenge(rest: str) -> Challenge | BadFormat:
     """CHALLENGE:<user>:<cols>:<rows>:<rules>:<rated|casual>[:<m>+<i>]."""
-    fields = rest.split(":")
-    if not valid_user(fields[0]):
+    user, *fields = rest.split(":")
+    if not valid_user(user):
         return BadFormat(ack("CHALLENGE", 1))
-    game, terms = parse_game(fields[1:4]), parse_terms(fields[4:])
-    if game is None or terms is None or len(fields) < 5:
+    fields, colour = split_colour(fields, Colour.RED)
+    game, terms = parse_game(fields[:3]), parse_terms(fields[3:])
+    if game is None or terms is None or len(fields) < 4:
         return BadFormat(ack("CHALLENGE", 3))
-    return Challenge(fields[0], game, terms)
+    return Challenge(user, game, terms, colour)
 
 
 def parse_accept(rest: str) -> Accept | BadFormat:

@@ -1,8 +1,8 @@
 """The c4tui lobby protocol (spec/protocols.md §4): accounts, rooms, players and viewers.
 
-Colon-separated ASCII lines. This module is the codec only: it turns a client's
-line into a ``Request`` (or says which bad-format status it deserves), and
-formats every message the server sends. The rooms themselves are
+Colon-separated lines, ASCII but for chat's text (UTF-8, §5.6). This module is the
+codec only: it turns a client's line into a ``Request`` (or says which bad-format
+status it deserves), and formats every message the server sends. The rooms are
 ``c4tui.lobby``'s; the sockets and the accounts are the server's.
 """
 
@@ -16,6 +16,8 @@ from c4tui.engine import GameState, Move, MoveKind, Player, Rules
 from c4tui.net.errors import ProtocolError
 from c4tui.net.wire import Framing, quote
 from c4tui.protocols import competition, table_talk
+from c4tui.protocols.chat import MAX_CHAT, chat_parts, valid_chat
+from c4tui.protocols.colours import Colour, split_colour
 from c4tui.protocols.competition import (
     CompetitionMessage,
     CompetitionRequest,
@@ -82,11 +84,12 @@ from c4tui.protocols.terms import (
     rules_word,
 )
 
-#: Re-exported from ``rooms`` and ``names`` (what both room protocols share), ``past`` and
+#: Re-exported from ``chat``, ``rooms`` and ``names`` (what both room protocols share), ``past`` and
 #: ``terms``; the words of §5.3-5.5 are ``competition``'s (``Request`` includes them).
 __all__ = [
     "BADAUTH",
     "CASUAL",
+    "MAX_CHAT",
     "NOROOM",
     "PASSWORD_RULE",
     "ROOM_RULE",
@@ -121,18 +124,16 @@ __all__ = [
     "rejoin",
     "room_list",
     "rules_word",
+    "valid_chat",
     "valid_password",
     "valid_room",
     "valid_user",
 ]
 
-MAX_CHAT = 200
 DEFAULT_GAME = (7, 6, Rules.POPOUT)
-_CHAT = re.compile(rf"[ -~]{{1,{MAX_CHAT}}}")
 _COLUMN = re.compile(r"[0-9]{1,9}")
 
-#: How the server's front door recognises the lobby protocol (its first line logs in or
-#: registers, a person or a bot).
+#: How the front door knows the lobby (a first line logs in or registers) and frames it.
 SPEC = ProtocolSpec(
     name="lobby",
     framing=Framing.LINES,
@@ -140,12 +141,8 @@ SPEC = ProtocolSpec(
     refusal_when_full="BYE:full",  # bye(ByeReason.FULL) (§5.1): over the connection limits
     on_violation=None,  # violations close without a reply
     line_end="\n",
+    encoding="utf-8",  # for chat (§5.6); every other field stays ASCII
 )
-
-
-def valid_chat(text: str) -> bool:
-    """A chat line by the protocol's rules (1-200 printable characters)."""
-    return _CHAT.fullmatch(text) is not None
 
 
 # ----- what clients send --------------------------------------------------------------
@@ -153,11 +150,12 @@ def valid_chat(text: str) -> bool:
 
 @dataclass(frozen=True)
 class Create:
-    """CREATE:<room>[:<cols>:<rows>:<rules>[:<rated|casual>[:<m>+<i>]]]."""
+    """CREATE:<room>[:<cols>:<rows>:<rules>[:<rated|casual>[:<m>+<i>]]][:<red|yellow|random>]."""
 
     room: str
     game: Game
     terms: Terms = CASUAL
+    colour: Colour = Colour.RED  # the creator's (§5.6)
 
 
 @dataclass(frozen=True)
@@ -169,10 +167,11 @@ class RoomInfo:
 
 @dataclass(frozen=True)
 class QuickPlay:
-    """QUICKPLAY[:<cols>:<rows>:<rules>[:<rated|casual>[:<m>+<i>]]]."""
+    """QUICKPLAY[:<cols>:<rows>:<rules>[:<rated|casual>[:<m>+<i>]]][:<colour>]."""
 
     game: Game
     terms: Terms = CASUAL
+    colour: Colour = Colour.RANDOM  # the seeker's wish: quick play gives random colours
 
 
 @dataclass(frozen=True)
@@ -185,7 +184,7 @@ class Play:
     @property
     def unreadable(self) -> str | None:
         """Why the column could not be read, as INVALID words it (None: it could)."""
-        return None if self.move is not None else f"{self.text[:20]!r} is not a column number"
+        return None if self.move is not None else f"{self.text[:20]!a} is not a column number"
 
 
 @dataclass(frozen=True)
@@ -231,11 +230,12 @@ def _create(rest: str) -> Request | BadFormat:
     room, *fields = rest.split(":")
     if not valid_room(room):
         return BadFormat(ack("CREATE", 1))
+    fields, colour = split_colour(fields, Colour.RED)
     game = parse_game(fields[:3]) if fields else DEFAULT_GAME
     terms = parse_terms(fields[3:])
     if game is None or terms is None:
         return BadFormat(ack("CREATE", 4))
-    return Create(room, game, terms)
+    return Create(room, game, terms, colour)
 
 
 def _room_info(rest: str) -> Request | BadFormat:
@@ -243,11 +243,11 @@ def _room_info(rest: str) -> Request | BadFormat:
 
 
 def _quick_play(rest: str) -> Request | BadFormat:
-    fields = rest.split(":")
-    game, terms = parse_game(fields[:3]), parse_terms(fields[3:])
+    fields, colour = split_colour(rest.split(":"), Colour.RANDOM)
+    game, terms = parse_game(fields[:3]) if fields else DEFAULT_GAME, parse_terms(fields[3:])
     if game is None or terms is None:
         return BadFormat(ack("QUICKPLAY", 1))
-    return QuickPlay(game, terms)
+    return QuickPlay(game, terms, colour)
 
 
 def _move(kind: MoveKind) -> Parser:
@@ -260,7 +260,7 @@ def _move(kind: MoveKind) -> Parser:
 
 
 def _chat(rest: str) -> Request | BadFormat:
-    if not _CHAT.fullmatch(rest):
+    if not valid_chat(rest):
         return BadFormat(invalid(f"a chat line is 1-{MAX_CHAT} printable characters"))
     return Chat(rest)
 
@@ -439,8 +439,8 @@ def parse_server_message(line: str) -> ServerMessage:  # noqa: PLR0911 (one retu
         status, winner = fields[2], fields[3] if len(fields) == 4 else ""
         if table_talk.valid_end(status, winner):
             return GameEnd(fields[1], int(status), winner)
-    if word == "CHAT" and len(fields) >= 3:
-        return ChatLine(fields[1], line.split(":", 2)[2])
+    if word == "CHAT" and (said := chat_parts(line)) is not None:
+        return ChatLine(*said)
     if word == "INVALID" and len(fields) >= 2:
         return Invalid(line.split(":", 1)[1])
     news: ServerMessage | None = parse_presence(fields)

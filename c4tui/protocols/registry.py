@@ -40,6 +40,8 @@ class ProtocolSpec:
             protocol (an over-long line, bytes that are not ASCII); None: no word.
         line_end: what ends each line we send (LINES framing).
         split: how to cut received text into messages (UNTERMINATED framing).
+        encoding: how its text is bytes, both ways: ASCII, but UTF-8 for the lobby's
+            lines (§5.6: chat in any printable Unicode; the line limit counts bytes).
     """
 
     name: str
@@ -49,11 +51,12 @@ class ProtocolSpec:
     on_violation: str | None
     line_end: str = "\r\n"
     split: Splitter = one_message
+    encoding: str = "ascii"
 
     def frame(self, message: str) -> bytes:
         """``message`` as it goes on the wire."""
         end = self.line_end if self.framing is Framing.LINES else ""
-        return (message + end).encode("ascii")
+        return (message + end).encode(self.encoding)
 
 
 def starts_with(*openings: bytes, ignore_case: bool = False) -> Recogniser:

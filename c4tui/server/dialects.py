@@ -104,19 +104,21 @@ LOBBY = (
     .on(
         wire.Create,
         lambda rooms, member, request: rooms.create(
-            member, request.room, request.game, request.terms
+            member, request.room, request.game, request.terms, request.colour
         ),
     )
     .on(
         wire.QuickPlay,
-        lambda rooms, member, request: rooms.quick_play(member, request.game, request.terms),
+        lambda rooms, member, request: rooms.quick_play(
+            member, request.game, request.terms, request.colour
+        ),
     )
     .on(wire.Play, _play)
     .on(wire.Chat, lambda rooms, member, request: rooms.chat(member, request.text))
     .on(
         competition.Challenge,
         lambda rooms, member, request: rooms.challenges.challenge(
-            member, request.user, request.game, request.terms
+            member, request.user, request.game, request.terms, request.colour
         ),
     )
     .on(

@@ -37,6 +37,7 @@ import asyncio
 import contextlib
 import logging
 import math
+import random
 import time
 from collections import deque
 from collections.abc import Callable, Sequence
@@ -180,7 +181,7 @@ class LobbyService(Generic[S, M]):
         ``now``: the steady clock timed games run on (tests pass one they can move).
         """
         self.store = store
-        self.rooms = Lobby(kind, max_rooms, grace, now=now)
+        self.rooms = Lobby(kind, max_rooms, grace, now=now, coin=random.SystemRandom())
         self.throttle = throttle or LoginThrottle()  # shared by services with one account store
         self.keeper = keeper
         self.games_log = GameLog()  # each kept game's start and end, in the log
@@ -287,8 +288,8 @@ class LobbyService(Generic[S, M]):
         await self.announce(dialect.dispatch(self.rooms, member, request), member)
         if entering:
             self.deliver(self._still_away(member))
-            if self.rooms.room_of(member) is not None:  # its challenges end (§5.5)
-                self.deliver(self.rooms.challenges.withdraw(member.name))
+            if self.rooms.room_of(member) is not None:  # its challenges end (§5.5), and more
+                self.deliver(self.rooms.challenges.entered(member.name))
 
     def _still_away(self, member: Member) -> Outbox:
         """AWAY, to ``member``, for each player still away from its game: seconds left."""

@@ -27,8 +27,8 @@ async def lobby_rows(link: LobbyLink, tictactoe: bool) -> tuple[list[Row], list[
 
 def _row(room: RoomSummary, online: Mapping[str, PlayerEntry]) -> Row:
     """Name, board, players with their ratings, viewers, state, and the terms (rated 3+2)."""
-    red = _rated(room.red, online)
-    players = f"{red} vs {_rated(room.yellow, online)}" if room.yellow else f"{red} waits"
+    red, yellow = _rated(room.red, online), _rated(room.yellow, online)
+    players = f"{_rated(room.waiter, online)} waits" if room.waiter else f"{red} vs {yellow}"
     board = describe_game(*room.game)
     return room.name, board, players, room.viewers, room.state, room.terms.words
 

@@ -16,6 +16,8 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import io
+import random
+import unicodedata
 from collections.abc import Callable, Iterator
 
 from c4tui.cli import build_parser
@@ -50,6 +52,16 @@ def text_of(data: bytes) -> str:
 
 def lines_of(data: bytes) -> list[str]:
     return text_of(data).split("\n")
+
+
+def utf8_lines_of(data: bytes) -> list[str]:
+    """The lines that are UTF-8, as the lobby's framing reads them (§5.6); any other line
+    is a violation, which closes the connection before its words reach anything."""
+    lines = []
+    for raw in data.split(b"\n"):
+        with contextlib.suppress(UnicodeDecodeError):
+            lines.append(raw.decode("utf-8"))
+    return lines
 
 
 # ----- notation, records and the console's input ----------------------------------------
@@ -326,8 +338,9 @@ class _Silent(_Named):
 
 
 def lobby_messages(data: bytes) -> None:
-    """Lobby lines parse (or raise Violation / ProtocolError); server messages round-trip."""
-    for line in lines_of(data):
+    """Lobby lines parse (or raise Violation / ProtocolError); server messages round-trip; a
+    chat line a client reads holds no control character, whatever the server sent."""
+    for line in lines_of(data) + utf8_lines_of(data):
         with contextlib.suppress(wire.Violation):
             wire.parse_request(line)
         try:
@@ -336,6 +349,9 @@ def lobby_messages(data: bytes) -> None:
             continue
         if isinstance(message, talk.About):  # §5.6's offers, refusals and IDLE
             assert wire.parse_server_message(message.line) == message
+        if isinstance(message, wire.ChatLine):
+            shown = message.user + message.text  # what a client may put on a terminal
+            assert not {unicodedata.category(c) for c in shown} & {"Cc", "Cf", "Zl", "Zp"}
         if isinstance(message, wire.Begin):
             again = wire.begin(message.red, message.yellow, message.game)
             assert wire.parse_server_message(again) == message
@@ -366,11 +382,15 @@ def _rooms(
     dispatch: Callable[[Lobby, Member, object], list[tuple[Member, str]]],
     check: Callable[[str], object],
     data: bytes,
+    *,
+    lines: Callable[[bytes], list[str]] = lines_of,
 ) -> None:
     """Three members send the lines (the first character of each picks who); every answer
     must be a message the protocol's clients can read, and every room's game legal."""
     members = [Member(name) for name in ("ann", "bob", "cid")]
-    for line in lines_of(data):
+    for member in members:
+        kind_rooms.challenges.logged_in(member)  # as the server does: challenges reach them
+    for line in lines(data):
         if not line:
             continue
         member = members[ord(line[0]) % len(members)]
@@ -388,7 +408,8 @@ def _rooms(
 
 def lobby_rooms(data: bytes) -> None:
     """The lobby's rooms as a state machine fed any requests."""
-    _rooms(Lobby(CONNECT_FOUR), wire.parse_request, LOBBY.dispatch, _lobby_answer, data)
+    rooms = Lobby(CONNECT_FOUR, now=lambda: 0.0, coin=random.Random(0))  # colours: seeded
+    _rooms(rooms, wire.parse_request, LOBBY.dispatch, _lobby_answer, data, lines=utf8_lines_of)
 
 
 def _lobby_answer(message: str) -> None:

@@ -67,8 +67,8 @@ async def test_a_rematch_swaps_the_colours(tmp_path: Path) -> None:
         ann = await logged_in(server.port, "ann")
         bob = await logged_in(server.port, "bob")
         assert await ann.ask("REMATCH") == "REMATCH:ACKSTATUS:1"  # no game yet
-        assert await ann.ask("QUICKPLAY:4:4:classic:casual") == "QUICKPLAY:ACKSTATUS:0:quick-1"
-        assert await bob.ask("QUICKPLAY:4:4:classic:casual") == "QUICKPLAY:ACKSTATUS:0:quick-1"
+        assert await ann.ask("CREATE:r:4:4:classic:casual") == "CREATE:ACKSTATUS:0"  # ann red
+        assert await bob.ask("JOIN:r:PLAYER") == "JOIN:ACKSTATUS:0"
         await ann.line(), await bob.line()
         await play(ann, [bob], "FORFEIT", "GAMEEND")
         assert await ann.ask("REMATCH") == "REMATCH:ACKSTATUS:0"

@@ -63,7 +63,7 @@ async def test_a_console_asks_quick_play_with_terms(tmp_path: Path) -> None:
             server.port,
             "quick 5 4 popout rated 3+2",
             "In room quick-1 (rated 3+2)",
-            ("QUICKPLAY:5:4:popout:rated:3+2", "QUICKPLAY:ACKSTATUS:0:quick-1"),
+            ("QUICKPLAY:5:4:popout:rated:3+2:yellow", "QUICKPLAY:ACKSTATUS:0:quick-1"),
         )
         assert await ann.line() == "CLOCK:180000:180000"
         shown = await bob.until("RED bob")

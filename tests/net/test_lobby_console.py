@@ -223,7 +223,8 @@ async def test_quick_play_on_the_defaults_meets_the_apps_default_game(tmp_path: 
         await bob.until("In room quick-1")
         ann = await logged_in(server.port, "ann")
         # What the app's g asks for on its menu's defaults: 7 × 6 classic.
-        assert await ann.ask("QUICKPLAY:7:6:classic") == "QUICKPLAY:ACKSTATUS:0:quick-1"
+        # (ann asks for yellow: quick play's colours are random otherwise, §5.6)
+        assert await ann.ask("QUICKPLAY:7:6:classic:yellow") == "QUICKPLAY:ACKSTATUS:0:quick-1"
         await bob.until("Game on: bob (RED) against ann (YELLOW).")
         await bob.type("forfeit")
         await bob.type("y")  # Forfeit the game? [y/N]

@@ -18,9 +18,11 @@ from c4tui.client.outcomes import (
 )
 from c4tui.client.room_game import room_game_from
 from c4tui.client.words import Voice
-from c4tui.engine import Move, Player
+from c4tui.engine import Move, Player, Rules
 from c4tui.net.errors import NetworkError
+from c4tui.protocols import competition
 from c4tui.protocols import lobby as wire
+from c4tui.protocols.colours import Colour
 from tests.net.lobby_client import lobby_server, logged_in
 from tests.net.tictactoe_client import tictactoe_server
 
@@ -119,3 +121,43 @@ async def test_a_noroom_for_a_move_sent_outside_a_room_is_no_answer_to_a_request
         assert await link.pushed() == wire.Notice(wire.NOROOM)
         assert await link.history() == []  # the link reads on
         await link.close()
+
+
+async def linked(port: int, user: str) -> LobbyLink:
+    """A LobbyLink registered and logged in as ``user``."""
+    link = await LobbyLink.open("127.0.0.1", port)
+    assert await link.register(user, "pw") is RegisterOutcome.CREATED
+    assert await link.login(user, "pw") is LoginOutcome.LOGGED_IN
+    return link
+
+
+async def test_the_link_asks_for_a_colour_in_create_quick_play_and_challenge(
+    tmp_path: Path,
+) -> None:
+    game = (7, 6, Rules.CLASSIC)
+    async with lobby_server(tmp_path) as server:
+        ann, bob = await linked(server.port, "ann"), await linked(server.port, "bob")
+        await ann.create("r", game, colour=Colour.YELLOW)
+        [room] = await bob.rooms()
+        assert (room.red, room.yellow, room.waiter, room.players) == ("", "ann", "ann", "ann waits")
+        assert await bob.join("r", wire.Mode.PLAYER) is JoinOutcome.JOINED
+        begin = await bob.pushed()
+        assert isinstance(begin, wire.Begin) and (begin.red, begin.yellow) == ("bob", "ann")
+        await ann.pushed()
+        await bob.send("FORFEIT")
+        await ann.pushed(), await bob.pushed()
+        assert await ann.quick_play(game, colour=Colour.YELLOW) == "quick-1"
+        assert await bob.quick_play(game, colour=Colour.RED) == "quick-1"
+        begin = await bob.pushed()
+        assert isinstance(begin, wire.Begin) and (begin.red, begin.yellow) == ("bob", "ann")
+        await ann.pushed()
+        await bob.send("FORFEIT")
+        await ann.pushed(), await bob.pushed()
+        cid = await linked(server.port, "cid")
+        await ann.challenge("cid", game, colour=Colour.YELLOW)
+        assert isinstance(await cid.pushed(), competition.Challenged)
+        assert await cid.accept("ann")
+        begin = await cid.pushed()
+        assert isinstance(begin, wire.Begin) and (begin.red, begin.yellow) == ("cid", "ann")
+        for link in (ann, bob, cid):
+            await link.close()

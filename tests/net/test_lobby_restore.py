@@ -82,10 +82,12 @@ def stop_and_start_again(
     signum: int,
     before: Callable[[int], Awaitable[object]],
     after: Callable[[int], Awaitable[object]],
+    *,
+    grace: str = "5",
 ) -> None:
     """``c4tui serve`` on ``database``: ``before`` plays, ``signum`` stops the server, and
     ``after`` plays on the server started again, which says it restored one game."""
-    options = ("--db", database, "--bcrypt-rounds", "4", "--reconnect-grace", "5")
+    options = ("--db", database, "--bcrypt-rounds", "4", "--reconnect-grace", grace)
     process, port = start(tmp_path / "first.log", *options)
     try:
         asyncio.run(before(port))
@@ -99,3 +101,18 @@ def stop_and_start_again(
     finally:
         again.send_signal(signal.SIGTERM)
         again.wait(10)
+
+
+def test_a_game_nobody_came_back_to_after_a_restart_is_aborted(tmp_path: Path) -> None:
+    async def nobody_back(port: int) -> None:
+        cid = await logged_in(port, "cid")  # not a player: watches the past fill in
+        while (games := await cid.ask("HISTORY:ann")) == "HISTORY:ACKSTATUS:0:":
+            await asyncio.sleep(0.1)  # the grace (1 s from the restart) runs out
+        number = games.split(":")[3]
+        kept = (await cid.ask(f"GAME:{number}")).split(":")
+        assert kept[4:6] == ["ann", "bob"] and kept[9:11] == ["", "aborted"]  # no winner
+
+    database = str(tmp_path / "lobby.sqlite3")
+    stop_and_start_again(
+        tmp_path, database, signal.SIGKILL, six_moves_announced, nobody_back, grace="1"
+    )

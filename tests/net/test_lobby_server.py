@@ -114,7 +114,8 @@ async def test_a_game_with_a_viewer_who_joins_midway(tmp_path: Path) -> None:
             )
         end = await play(ann, [bob, viewer], "DROP:1", "GAMEEND")
         assert end == wire.game_end(state.play(Move.drop(0)), 0, "ann")  # four in column 1
-        assert await viewer.ask("CHAT:still here?") == "NOROOM"  # the room is gone
+        await viewer.send("CHAT:still here?")  # the room is gone, its people are there (§5.6)
+        assert await viewer.line() == await ann.line() == await bob.line() == "CHAT:vic:still here?"
         assert await ann.ask("ROOMLIST:VIEWER") == "ROOMLIST:ACKSTATUS:0:"
 
 
@@ -150,7 +151,7 @@ async def test_forfeit_disconnect_and_draw(tmp_path: Path) -> None:
 async def test_quickplay_pairs_the_same_settings_only(tmp_path: Path) -> None:
     async with lobby_server(tmp_path) as server:
         ann, bob, cid = [await logged_in(server.port, name) for name in ("ann", "bob", "cid")]
-        assert await ann.ask("QUICKPLAY") == "QUICKPLAY:ACKSTATUS:0:quick-1"  # 7 x 6 Pop Out
+        assert await ann.ask("QUICKPLAY:red") == "QUICKPLAY:ACKSTATUS:0:quick-1"  # 7 x 6 Pop Out
         assert await bob.ask("QUICKPLAY:7:6:classic") == "QUICKPLAY:ACKSTATUS:0:quick-2"
         assert await ann.quiet(0.2) and await bob.quiet(0.2)
         assert await cid.ask("QUICKPLAY:7:6:popout") == "QUICKPLAY:ACKSTATUS:0:quick-1"
@@ -200,7 +201,16 @@ async def test_the_same_user_logging_in_again_replaces_the_older_connection(
 
 @pytest.mark.parametrize(
     "line",
-    [b"HELLO\n", b"x" * 9000 + b"\n", b"CHAT:\xff\xfe\n", b"drop:1\n", b"BEGIN:a:b:7:6:popout\n"],
+    [
+        b"HELLO\n",
+        b"x" * 9000 + b"\n",
+        b"CHAT:\xff\xfe\n",  # not UTF-8
+        b"CHAT:caf\xe9\n",  # Latin-1, not UTF-8
+        b"CHAT:\xed\xa0\x80\n",  # a surrogate: not UTF-8 either
+        b"CHAT:" + "é".encode() * 4100 + b"\n",  # 200 characters or not, 8,200 bytes
+        b"drop:1\n",
+        b"BEGIN:a:b:7:6:popout\n",
+    ],
 )
 async def test_violations_close_without_a_reply_while_other_rooms_play(
     tmp_path: Path, line: bytes

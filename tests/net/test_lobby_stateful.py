@@ -23,11 +23,13 @@ from __future__ import annotations
 
 import contextlib
 import itertools
+import random
 import re
 import socket
 import sys
 import tempfile
 import time
+import unicodedata
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -109,9 +111,20 @@ SETTINGS: tuple[tuple[str, tuple[int, int, Rules] | None], ...] = (
     (":4:4:classic:x", None),
 )
 RULE_WORDS = {Rules.CLASSIC: "classic", Rules.POPOUT: "popout"}
-CHAT_TEXT = st.text(alphabet=[chr(c) for c in range(0x20, 0x7F)], min_size=1, max_size=8) | (
-    st.sampled_from(["", "x" * 200, "x" * 201])
+#: Seconds after GAMEEND within which the model is sure its room's chat still works (of 60).
+AFTERMATH_SURE = 45.0
+#: Chat in any Unicode (§5.6), line ends aside (they end the line), and the edges of the rule.
+CHAT_TEXT = st.text(
+    alphabet=st.characters(codec="utf-8", exclude_characters="\r\n"), min_size=1, max_size=8
+) | st.sampled_from(
+    ["", "x" * 200, "x" * 201, "é" * 200, "é" * 201, "\x1b[2J", "a\u202eb", "gg 🙂"]
 )
+
+
+def chat_allowed(text: str) -> bool:
+    """1-200 characters, none of them a control, format, private, unassigned or separator one."""
+    categories = {unicodedata.category(character) for character in text}
+    return 0 < len(text) <= 200 and not any(c[0] == "C" or c in ("Zl", "Zp") for c in categories)
 
 
 @dataclass
@@ -129,6 +142,7 @@ class Room:
     terms: Terms = CASUAL  # rated or casual, and the clock it was asked with (§5.4)
     clock: ModelClock | None = None  # a timed game's times, once it began
     talk: Talk = field(default_factory=Talk)  # offers and the game before its last move (§5.6)
+    colour: str = "red"  # the creator's (§5.6): red, yellow, or random (quick play's)
 
     def __post_init__(self) -> None:
         self.state = GameState.new(*self.game)
@@ -151,6 +165,19 @@ class Room:
         name = self.red if player is Player.RED else self.yellow
         assert name is not None
         return name
+
+
+@dataclass(eq=False)
+class Aftermath:
+    """A finished room's last minute (§5.6): who of those there at the end is still in it."""
+
+    ended: float  # the model's monotonic time (a moment after the server's)
+    present: list[str]
+
+    @property
+    def stale(self) -> bool:
+        """Too near the window's end (60 s) to say which side of it a chat would fall."""
+        return time.monotonic() - self.ended > AFTERMATH_SURE
 
 
 @dataclass
@@ -192,7 +219,7 @@ class Client:
 
     def send(self, line: str | bytes) -> None:
         self.sent_at = time.monotonic()  # a timed turn it begins began no earlier
-        self.socket.sendall(line if isinstance(line, bytes) else (line + "\n").encode("ascii"))
+        self.socket.sendall(line if isinstance(line, bytes) else (line + "\n").encode("utf-8"))
 
     def line(self) -> str:
         deadline = time.monotonic() + TIMEOUT
@@ -203,7 +230,7 @@ class Client:
             self.buffer += chunk
         line, newline, self.buffer = self.buffer.partition(b"\n")
         assert newline, f"{self.name} expected a line, got {line!r} and then nothing"
-        return line.decode("ascii").removesuffix("\r")
+        return line.decode("utf-8").removesuffix("\r")
 
     def expect(self, message: str) -> None:
         got = self.line()
@@ -256,9 +283,11 @@ class LobbyProtocol(TableRules, RuleBasedStateMachine):
         self.began = utc_now()
         self.failed = False
         self.server, self.registered = self.a_server()
+        self.server.lobby.rooms.coin = random.Random(0)  # random colours alike on every replay
         self.standings = self.the_standings()
         self.rooms: dict[str, Room] = {}  # in creation order
         self.finished: list[FinishedGame] = []  # in the order they ended
+        self.after: dict[str, Aftermath] = {}  # who is still in a finished room (§5.6)
         self.clients: dict[str, Client] = {}
         for name in NAMES:
             client = Client(self.port, name)
@@ -321,6 +350,12 @@ class LobbyProtocol(TableRules, RuleBasedStateMachine):
             self.rooms.clear()
             if not self.failed:  # else games are left, with their players away
                 self._wait_until_the_server_agrees()
+
+    def _entered(self, who: str) -> None:
+        """``who`` entered a room: it is no longer in a finished one (§5.6)."""
+        aftermath = self.after.pop(who, None)
+        if aftermath is not None:
+            aftermath.present.remove(who)
 
     def room_of(self, name: str) -> tuple[str, Room] | None:
         return next(((n, r) for n, r in self.rooms.items() if name in r.members), None)
@@ -396,9 +431,12 @@ class LobbyProtocol(TableRules, RuleBasedStateMachine):
             self.clients[who].expect("ROOMINFO:ACKSTATUS:1")
             return
         stage = "waiting" if target.yellow is None else "playing"
+        seats = f"{target.red}:{target.yellow or ''}"
+        if stage == "waiting" and target.colour == "yellow":
+            seats = f":{target.red}"  # the creator waits in yellow's seat, red's is empty
         self.clients[who].expect(
-            f"ROOMINFO:ACKSTATUS:0:{game_words(target.game)}:{target.red}:"
-            f"{target.yellow or ''}:{len(target.viewers)}:{stage}:{terms_words(target.terms)}"
+            f"ROOMINFO:ACKSTATUS:0:{game_words(target.game)}:{seats}:"
+            f"{len(target.viewers)}:{stage}:{terms_words(target.terms)}"
         )
 
     @rule(
@@ -406,9 +444,10 @@ class LobbyProtocol(TableRules, RuleBasedStateMachine):
         room=st.sampled_from(ROOMS),
         game=st.sampled_from([suffix for suffix, _ in SETTINGS]),
         terms=st.sampled_from([suffix for suffix, _ in TERMS]),
+        colour=st.sampled_from(["", ":yellow", ":random", ":red"]),
     )
-    def create(self, who: str, room: str, game: str, terms: str = "") -> None:
-        self.clients[who].send(f"CREATE:{room}{game}{terms}")
+    def create(self, who: str, room: str, game: str, terms: str = "", colour: str = "") -> None:
+        self.clients[who].send(f"CREATE:{room}{game}{terms}{colour}")
         settings_asked = dict(SETTINGS)[game]
         asked_terms = dict(TERMS)[terms]
         if room in ("bad'name", ""):
@@ -424,7 +463,10 @@ class LobbyProtocol(TableRules, RuleBasedStateMachine):
             status = 2
         else:
             status = 0
-            self.rooms[room] = Room(who, settings_asked, terms=_well_formed(asked_terms))
+            self._entered(who)
+            self.rooms[room] = Room(
+                who, settings_asked, terms=_well_formed(asked_terms), colour=colour[1:] or "red"
+            )
         self.clients[who].expect(f"CREATE:ACKSTATUS:{status}")
 
     @rule(
@@ -444,9 +486,11 @@ class LobbyProtocol(TableRules, RuleBasedStateMachine):
             client.expect("JOIN:ACKSTATUS:2")
         elif mode == "PLAYER":
             client.expect("JOIN:ACKSTATUS:0")
+            self._entered(who)
             self._begin(target, who)
         else:
             client.expect("JOIN:ACKSTATUS:0")
+            self._entered(who)
             target.viewers.append(who)
             if target.yellow is not None:
                 state = target.state
@@ -462,8 +506,21 @@ class LobbyProtocol(TableRules, RuleBasedStateMachine):
             self.clients[who].expect_away(player, self.grace)
 
     def _begin(self, room: Room, yellow: str) -> None:
+        """The second player sits down in the seat the creator did not choose (§5.6); a random
+        colour (quick play's) is the server's coin's: BEGIN says."""
         room.yellow = yellow
-        self._to(room.members, f"BEGIN:{room.red}:{yellow}:{game_words(room.game)}")
+        if room.colour == "yellow":
+            room.red, room.yellow = yellow, room.red
+        begin = f"BEGIN:{room.red}:{room.yellow}:{game_words(room.game)}"
+        if room.colour == "random":
+            first, *others = room.members
+            got = self.clients[first].line()
+            assert got in (begin, f"BEGIN:{yellow}:{room.red}:{game_words(room.game)}"), got
+            if got != begin:
+                room.red, room.yellow, begin = yellow, room.red, got
+            self._to(others, begin)
+        else:
+            self._to(room.members, begin)
         if room.timing is not None:
             line = self._clock_heard(room.members)
             room.clock = ModelClock.began(room.timing, line, self.clients[yellow].sent_at)
@@ -512,13 +569,17 @@ class LobbyProtocol(TableRules, RuleBasedStateMachine):
         ]
         if waiting:  # the oldest, which comes first in creation order
             client.expect(f"QUICKPLAY:ACKSTATUS:0:{waiting[0]}")
+            self._entered(who)
             self._begin(self.rooms[waiting[0]], who)
             return
         got = client.line()
         found = re.fullmatch(r"QUICKPLAY:ACKSTATUS:0:(quick-[0-9]+)", got)
         assert found, got
         assert found[1] not in self.rooms, f"{found[1]} was already a room"
-        self.rooms[found[1]] = Room(who, settings_asked, terms=_well_formed(asked_terms))
+        self._entered(who)
+        self.rooms[found[1]] = Room(
+            who, settings_asked, terms=_well_formed(asked_terms), colour="random"
+        )
 
     # ----- rules: games ----------------------------------------------------------------
 
@@ -592,6 +653,8 @@ class LobbyProtocol(TableRules, RuleBasedStateMachine):
         """
         room = self.rooms.pop(name)
         self._to(room.members, message)
+        aftermath = Aftermath(time.monotonic(), list(room.members))
+        self.after.update(dict.fromkeys(aftermath.present, aftermath))
         assert room.yellow is not None, "only a game under way ends"
         self.finished.append(
             FinishedGame(
@@ -633,8 +696,16 @@ class LobbyProtocol(TableRules, RuleBasedStateMachine):
     def chat(self, who: str, text: str) -> None:
         self.clients[who].send(f"CHAT:{text}")
         found = self.room_of(who)
-        if not 1 <= len(text) <= 200:
+        aftermath = self.after.get(who)
+        if not chat_allowed(text):
             self.clients[who].expect_refusal()
+        elif found is None and aftermath is not None and not aftermath.stale:
+            self._to(aftermath.present, f"CHAT:{who}:{text}")  # the finished room's (§5.6)
+        elif found is None and aftermath is not None:  # near the window's end: either answer
+            got = self.clients[who].line()
+            assert got in ("NOROOM", f"CHAT:{who}:{text}"), got
+            if got != "NOROOM":
+                self._to([u for u in aftermath.present if u != who], got)
         elif found is None:
             self.clients[who].expect("NOROOM")
         else:
@@ -766,7 +837,7 @@ class LobbyProtocol(TableRules, RuleBasedStateMachine):
                 "hang up",
                 "hang up mid-line",
                 "unknown command",
-                "not ASCII",
+                "not UTF-8",
                 "a line too long",
                 "log in elsewhere",
             ]
@@ -824,8 +895,8 @@ class LobbyProtocol(TableRules, RuleBasedStateMachine):
             old.close()
         elif how == "unknown command":
             old.send("HELLO:there")
-        elif how == "not ASCII":
-            old.send("CHAT:caf\u00e9\n".encode())
+        elif how == "not UTF-8":
+            old.send(b"CHAT:caf\xe9\n")  # Latin-1's e-acute: a violation (UTF-8 is fine)
         elif how == "a line too long":
             old.send(b"CHAT:" + b"x" * 9000 + b"\n")
         else:  # the newest login wins: the old connection is closed

@@ -6,7 +6,7 @@ seconds: a dropped player is AWAY to the others; while it is away the others pla
 (the one to move may move), watch, chat, forfeit or drop too; then each away player
 comes back in time (REJOIN, INPROGRESS, BOARDSTATUS; BACK to the others) or does
 not, and the game ends as a disconnect forfeit (the one who left first loses; after
-a restart, when both left at once, the one to move). A graceful restart tells
+a restart, when neither came back, it is aborted: status 5). A graceful restart tells
 everyone BYE:shutdown; the new server, on the same database, restores every game
 under way (not the rooms still waiting, nor the viewers) with both players away.
 Every game that ended must come back from HISTORY and GAME:<id> as the model kept it,
@@ -24,6 +24,7 @@ from __future__ import annotations
 import contextlib
 import itertools
 import math
+import random
 import tempfile
 import time
 from pathlib import Path
@@ -44,7 +45,7 @@ GRACE_SECONDS = 2.0
 #: A comeback is tried only this soon after the grace began; the rest is margin.
 IN_TIME = 1.0
 #: Ways a connection ends without a word from the server first.
-HANG_UPS = ("hang up", "hang up mid-line", "unknown command", "not ASCII", "a line too long")
+HANG_UPS = ("hang up", "hang up mid-line", "unknown command", "not UTF-8", "a line too long")
 #: What may happen while players are away (each when it can).
 MEANWHILE = ("come back", "move", "watch", "look", "chat", "drop too", "forfeit", "log in")
 
@@ -82,7 +83,9 @@ class LobbyThroughDropsAndRestarts(LobbyProtocol):
             reconnect_grace=GRACE_SECONDS,
         )
         self.running = contextlib.ExitStack()
-        return self.running.enter_context(server_in_a_thread(config))
+        server = self.running.enter_context(server_in_a_thread(config))
+        server.lobby.rooms.coin = random.Random(0)  # random colours alike on every replay
+        return server
 
     def teardown(self) -> None:
         try:
@@ -120,6 +123,7 @@ class LobbyThroughDropsAndRestarts(LobbyProtocol):
             assert client.hung_up_on() and not client.buffer, client.buffer
             client.close()
         self.clients.clear()
+        self.after.clear()  # a finished room's last minute does not outlive its server
         departure = next(self.departures)
         for name, room in list(self.rooms.items()):
             if room.yellow is None:
@@ -247,12 +251,14 @@ class LobbyThroughDropsAndRestarts(LobbyProtocol):
         self._log_in(who)
 
     def _grace_runs_out(self, name: str, room: Room) -> None:
-        """Nobody away came back: the one who left first loses by disconnect (both at once:
-        the one to move), and those there hear GAMEEND with status 2."""
+        """Nobody away came back: the one who left first loses by disconnect, and those there
+        hear GAMEEND with status 2; both at once (a restart, neither back): aborted, status 5."""
         first = min(room.away.values())
         leavers = [player for player, left in room.away.items() if left == first]
-        loser = leavers[0] if len(leavers) == 1 else room.name_of(room.state.turn)
-        winner = self._opponent(room, loser)
+        if len(leavers) == 2:  # nobody's fault (its standing: as the server counts an abort)
+            self._end(name, f"GAMEEND:{cells(room.state)}:5", None, "aborted")
+            return
+        winner = self._opponent(room, leavers[0])
         self._end(name, f"GAMEEND:{cells(room.state)}:2:{winner}", winner, "disconnect")
 
 

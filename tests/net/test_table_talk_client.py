@@ -70,7 +70,8 @@ async def test_the_links_requests_answer_in_outcomes_and_the_game_follows(
 async def test_the_bot_declines_a_draw_offer_and_plays_on(tmp_path: Path) -> None:
     async with running(C4Server(config(tmp_path))) as server, a_bot(server.port, games=1):
         ann = await logged_in(server.port, "ann")
-        assert (await ann.ask("QUICKPLAY:7:6:classic")).startswith("QUICKPLAY:ACKSTATUS:0:")
+        quick = await ann.ask("QUICKPLAY:7:6:classic:casual:red")  # colours are random unasked
+        assert quick.startswith("QUICKPLAY:ACKSTATUS:0:")
         assert (await until(ann, "BEGIN:")) == "BEGIN:ann:robo:7:6:classic"
         await ann.send("DROP:1")
         await until(ann, "BOARDSTATUS:")  # ours

@@ -1,0 +1,73 @@
+"""Chat in any printable Unicode (spec §5.6), and every other field of the lobby still ASCII."""
+
+from __future__ import annotations
+
+import pytest
+
+from c4tui.net.errors import ProtocolError
+from c4tui.protocols import lobby as wire
+from c4tui.protocols import tictactoe as ttt
+from c4tui.protocols.chat import valid_chat
+
+
+@pytest.mark.parametrize(
+    "text", ["héllo", "gg 🙂", "漢字 かな", "Ζωή", "a\u00a0b", " ", "é" * 200, "x:y:z"]
+)
+def test_any_printable_unicode_is_chat(text: str) -> None:
+    assert valid_chat(text) and wire.parse_request(f"CHAT:{text}") == wire.Chat(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "",
+        "é" * 201,
+        "\x1b[2J",  # a terminal's escape sequence: control characters are refused
+        "tab\there",
+        "\x7f",
+        "a\u202eb",  # a bidirectional override (a format character)
+        "a\u200bb",  # a zero-width space (format)
+        "line\u2028break",
+        "para\u2029graph",
+        "\ue000",  # private use
+        "\U000e0080",  # unassigned
+        "\x85",  # NEL
+    ],
+)
+def test_control_format_private_and_unassigned_characters_are_refused(text: str) -> None:
+    assert not valid_chat(text)
+    refused = wire.parse_request(f"CHAT:{text}")
+    assert isinstance(refused, wire.BadFormat) and refused.reply.startswith("INVALID:")
+
+
+@pytest.mark.parametrize(
+    ("line", "answer"),
+    [
+        ("CREATE:café", "CREATE:ACKSTATUS:1"),
+        ("LOGIN:zoë:pw", "LOGIN:ACKSTATUS:3"),
+        ("REGISTER:zoë:pw", "REGISTER:ACKSTATUS:2"),
+        ("REGISTER:zoe:pässword", "REGISTER:ACKSTATUS:2"),
+        ("PROFILE:zoë", "PROFILE:ACKSTATUS:1"),
+        ("CHALLENGE:zoë:7:6:classic:casual", "CHALLENGE:ACKSTATUS:1"),  # nobody is called so
+    ],
+)
+def test_every_other_field_stays_ascii(line: str, answer: str) -> None:
+    refused = wire.parse_request(line)
+    assert isinstance(refused, wire.BadFormat) and refused.reply == answer
+
+
+def test_an_unreadable_column_is_quoted_in_ascii() -> None:
+    play = wire.parse_request("DROP:٣")
+    assert isinstance(play, wire.Play) and play.unreadable == r"'\u0663' is not a column number"
+
+
+def test_a_client_reads_unicode_chat_and_refuses_a_servers_control_characters() -> None:
+    assert wire.parse_server_message("CHAT:bob:héllo 🙂") == wire.ChatLine("bob", "héllo 🙂")
+    for hostile in ["CHAT:bob:\x1b]0;owned\x07", "CHAT:bob:a\u202eb", "CHAT:b\x1bob:hi"]:
+        with pytest.raises(ProtocolError):
+            wire.parse_server_message(hostile)
+
+
+def test_only_the_lobby_speaks_utf8() -> None:
+    assert wire.SPEC.encoding == "utf-8" and wire.SPEC.frame("CHAT:a:é") == b"CHAT:a:\xc3\xa9\n"
+    assert ttt.SPEC.encoding == "ascii"

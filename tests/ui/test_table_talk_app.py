@@ -15,6 +15,7 @@ from textual.pilot import Pilot
 
 from c4tui.engine import parse_move
 from c4tui.protocols.table_talk import AWAY_BEFORE_CLAIM, IDLE_BEFORE_CLAIM, IDLE_WARNING
+from c4tui.ui.screens.help import HELP_TEXT
 from c4tui.ui.screens.online_game import OnlineGameScreen
 from c4tui.ui.screens.table_talk import ClaimWaits
 from c4tui.ui.widgets.move_list import MoveList
@@ -191,3 +192,14 @@ async def test_a_claim_against_an_idle_opponent_in_a_game_without_a_clock(
         time.ahead = IDLE_BEFORE_CLAIM
         await pilot.press("c")
         await until(pilot, lambda: "zoe (YELLOW) wins: ann forfeited" in text_of(pilot, "#message"))
+
+
+def test_the_help_lists_the_tables_keys() -> None:
+    for row in (
+        "| d | online: offer a draw, or accept the one offered",
+        "| u | online: ask to take your last move back, or agree",
+        "| n | online: decline the draw or the takeback",
+        "| a | online: abort the game before both players have moved",
+        "| c | online: claim the win against an opponent away 30 s, or idle 10 minutes",
+    ):
+        assert row in HELP_TEXT

@@ -194,6 +194,19 @@ async def test_a_claim_against_an_idle_opponent_in_a_game_without_a_clock(
         await until(pilot, lambda: "zoe (YELLOW) wins: ann forfeited" in text_of(pilot, "#message"))
 
 
+async def test_our_own_idle_turn_is_said_to_us_until_we_move(tmp_path: Path) -> None:
+    async with zoe_plays_ann(tmp_path) as (pilot, screen, ann, time):
+        await ann.send("DROP:1")
+        await ann.line()
+        await until(pilot, screen.driver.awaiting_submission)
+        time.ahead = IDLE_WARNING  # zoe has thought 5 minutes
+        assert await ann.line() == "IDLE:zoe"
+        said = "You have not moved for 5 minutes: at 10 ann may claim the game."
+        await until(pilot, lambda: bar(pilot) == said)
+        await pilot.press("2", "enter")
+        await until(pilot, lambda: bar(pilot) == "")
+
+
 def test_the_help_lists_the_tables_keys() -> None:
     for row in (
         "| d | online: offer a draw, or accept the one offered",

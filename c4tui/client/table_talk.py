@@ -12,6 +12,7 @@ from abc import ABC, abstractmethod
 
 from c4tui.client.outcomes import TableOutcome, UnknownStatus, outcome_of
 from c4tui.protocols import lobby as wire
+from c4tui.protocols.table_talk import BARE
 
 
 class TableTalk(ABC):
@@ -23,6 +24,12 @@ class TableTalk(ABC):
 
     async def _table(self, command: str) -> TableOutcome | UnknownStatus:
         return outcome_of(TableOutcome, (await self.ask(command)).status)
+
+    async def table_request(self, command: str) -> TableOutcome | UnknownStatus:
+        """One of the six by its command (``BARE``'s), for a front end whose keys name them."""
+        if command not in BARE:
+            raise ValueError(f"not a table request: {command!r}")
+        return await self._table(command)
 
     async def offer_draw(self) -> TableOutcome | UnknownStatus:
         """Offer a draw, or accept the other player's (GAMEEND :4 follows)."""

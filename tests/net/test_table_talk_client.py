@@ -5,6 +5,8 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
+import pytest
+
 from c4tui.client import words
 from c4tui.client.link import LobbyLink
 from c4tui.client.outcomes import LoginOutcome, RegisterOutcome, TableOutcome
@@ -80,3 +82,13 @@ async def test_the_bot_declines_a_draw_offer_and_plays_on(tmp_path: Path) -> Non
         assert await until(ann, "DRAWDECLINED:") == "DRAWDECLINED:robo"
         await ann.send("DROP:1")
         assert (await until(ann, "BOARDSTATUS:")).startswith("BOARDSTATUS:")
+
+
+async def test_a_table_request_by_its_command_and_a_command_that_is_none(tmp_path: Path) -> None:
+    async with lobby_server(tmp_path) as server:
+        ann = await _link(server.port, "ann")
+        for command in talk.BARE:  # in no game: nothing to act on
+            assert await ann.table_request(command) is TableOutcome.NOT_NOW
+        with pytest.raises(ValueError, match="not a table request"):
+            await ann.table_request("FORFEIT")
+        await ann.close()

@@ -58,6 +58,21 @@ async def ann_moves_late(ann: LobbyClient, pinned: PinnedTime) -> None:
     await next_line(ann, "CLOCK")
 
 
+async def zoe_joins_the_room(pilot: Pilot) -> OnlineGameScreen:
+    """From the menu: zoe logs in and joins the one room waiting; its game's screen."""
+    await pilot.press("enter")  # the menu's Start: the login dialog
+    await until(pilot, lambda: bool(pilot.app.screen.query("#password")))
+    pilot.app.screen.query_one("#password", Input).value = "secret"
+    await pilot.press("enter")
+    await until(pilot, lambda: bool(pilot.app.screen.query(DataTable)))
+    await until(pilot, lambda: pilot.app.screen.query_one(DataTable).row_count == 1)
+    await pilot.press("enter")  # join ann's room
+    await until(pilot, lambda: isinstance(pilot.app.screen, OnlineGameScreen))
+    screen = pilot.app.screen
+    assert isinstance(screen, OnlineGameScreen)
+    return screen
+
+
 def test_a_timed_lobby_game(snap_compare, timed_lobby: LobbyThread, pinned: PinnedTime) -> None:
     port = timed_lobby.port
     options = {"host": "127.0.0.1", "port": str(port), "user": "zoe"}
@@ -67,16 +82,7 @@ def test_a_timed_lobby_game(snap_compare, timed_lobby: LobbyThread, pinned: Pinn
     async def run_before(pilot: Pilot) -> None:
         ann = await timed_lobby.run(ann_waits(port))
         players.append(ann)
-        await pilot.press("enter")  # the menu's Start: the login dialog
-        await until(pilot, lambda: bool(pilot.app.screen.query("#password")))
-        pilot.app.screen.query_one("#password", Input).value = "secret"
-        await pilot.press("enter")
-        await until(pilot, lambda: bool(pilot.app.screen.query(DataTable)))
-        await until(pilot, lambda: pilot.app.screen.query_one(DataTable).row_count == 1)
-        await pilot.press("enter")  # join ann's room
-        await until(pilot, lambda: isinstance(pilot.app.screen, OnlineGameScreen))
-        screen = pilot.app.screen
-        assert isinstance(screen, OnlineGameScreen)
+        screen = await zoe_joins_the_room(pilot)
         # The app's clock pinned to the last reading's arrival: the server's times exactly.
         screen.clocks.now = lambda: screen.clocks.reading.at if screen.clocks.reading else 0.0
         await timed_lobby.run(ann_moves_late(ann, pinned))

@@ -45,6 +45,11 @@ up a third time is a draw. Under **classic** rules a full board is a draw.
 | x | the game as a digit string (like 4453) for solver websites, copied to the clipboard |
 | Esc or m | back to the menu (the game waits there: Resume, Ctrl+R) |
 | t, f | online: chat with the room, forfeit (after a confirmation) |
+| d | online: offer a draw, or accept the one offered (once both players have moved) |
+| u | online: ask to take your last move back, or agree when the other player asks |
+| n | online: decline the draw or the takeback the other player offers |
+| a | online: abort the game before both players have moved (it counts for nobody) |
+| c | online: claim the win against an opponent away 30 s, or idle 10 minutes (no clock) |
 | Ctrl+P | the command palette: these actions by name (new game, save, undo…), and themes |
 | ? | this help |
 | q or Ctrl+Q | quit |
@@ -79,6 +84,8 @@ play (both with the menu's board, rules, Rated and Clock), t chats, r refreshes,
 finished games, i shows your profile, l the leaderboard, P changes your password, Esc
 leaves. Tab goes to the players online, where c challenges one and i shows their profile; a
 challenge to you pops up (a accepts, d declines). After a game, r asks a rematch.
+In an online game the line above the footer says what stands at the table — an offer of a
+draw or a takeback, a claim you may make — and the key that answers it.
 """
 
 

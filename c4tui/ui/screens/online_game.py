@@ -44,7 +44,7 @@ from c4tui.protocols.competition import RatingChange
 from c4tui.ui.challenges import ChallengeListener
 from c4tui.ui.online_session import OnlineSession, back_in_room, moves_to
 from c4tui.ui.screens.confirm import confirm_forfeit, confirm_leaving
-from c4tui.ui.screens.game import GameScreen
+from c4tui.ui.screens.table_talk import TableTalkScreen
 from c4tui.ui.widgets.chat import ChatInput
 from c4tui.ui.widgets.game_clocks import GameClocks
 
@@ -99,7 +99,7 @@ def online_game_screen(
     )
 
 
-class OnlineGameScreen(GameScreen):
+class OnlineGameScreen(TableTalkScreen):
     """One room's game, as a player (``mine``) or a viewer (``mine`` is None).
 
     A viewer leaving a game under way is still in the room: the session says so
@@ -155,6 +155,7 @@ class OnlineGameScreen(GameScreen):
         self.clocks = GameClocks(game.names, ascii_only=ascii_only, id="clocks")
         self.clocks.reading = game.clock  # a CLOCK read before this screen was made
         game.on_clock = self._clock_came
+        self._follow_the_table(game)  # offers, takebacks, claims (§5.6): the table's keys
         self._rating_news = RatingNews(session.link.user)
         self._ratings = ""  # both new ratings in a line, once a rated game's have come
 

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from c4tui.engine import Move
-from c4tui.lobby.journal import GameEvent, MoveMade
+from c4tui.lobby.journal import GameEvent, GameFinished, MoveMade
 from c4tui.lobby.kinds import ConnectFourSettings
 from c4tui.lobby.table_talk import AWAY_BEFORE_CLAIM, IDLE_BEFORE_CLAIM, IDLE_WARNING
 from c4tui.server.core import C4Server
@@ -277,16 +277,17 @@ async def test_an_idle_player_is_warned_then_claimed_against(tmp_path: Path) -> 
 
 
 class Failing(SqliteStore):
-    """The real store, whose writes of journals with a move fail while ``fail`` (a full disk)."""
+    """The real store, whose writes of journals with a ``failing`` event fail while ``fail``."""
 
-    def __init__(self, path: Path) -> None:
+    def __init__(self, path: Path, failing: type[GameEvent[object, object]] = MoveMade) -> None:
         super().__init__(path, TEST_ROUNDS, exclusive=False)  # beside the server's own
+        self.failing = failing
         self.fail = False
 
     async def keep(
         self, journal: Sequence[GameEvent[ConnectFourSettings, Move]]
     ) -> list[NewRatings]:
-        if self.fail and any(isinstance(event, MoveMade) for event in journal):
+        if self.fail and any(isinstance(event, self.failing) for event in journal):
             raise sqlite3.OperationalError("database or disk is full")
         return await super().keep(journal)
 
@@ -327,3 +328,49 @@ async def test_outside_a_game_each_request_has_nothing_to_act_on(
         loner = await logged_in(server.port, "zed")
         assert await loner.ask(command) == f"{command}:ACKSTATUS:1"
         assert await asyncio.wait_for(loner.ask(f"{command}:x"), 10) == f"{command}:ACKSTATUS:3"
+
+
+def a_minute_each(room: str) -> str:
+    """The script of ann and bob sitting down in ``room``, a minute each on the clock."""
+    return f"""
+        ann> CREATE:{room}:4:4:classic:casual:1+0
+        ann< CREATE:ACKSTATUS:0
+        bob> JOIN:{room}:PLAYER
+        bob< JOIN:ACKSTATUS:0
+        ann< BEGIN:ann:bob:4:4:classic
+        bob< BEGIN:ann:bob:4:4:classic
+        ann< CLOCK:60000:60000
+        bob< CLOCK:60000:60000
+        """
+
+
+async def test_an_end_the_store_cannot_keep_is_still_told_to_everyone(tmp_path: Path) -> None:
+    """A game's end cannot be undone: it is told all the same, and the server serves on.
+
+    Before, the failure left the game's end untold (bob and vic waited for ever in a
+    room that was gone) and cost ann her connection; a flag's fall whose end could not
+    be kept ended the server's look for fallen flags, in every game, for good.
+    """
+    async with lobby_server(tmp_path) as server:
+        failing = Failing(tmp_path / "accounts.sqlite3", GameFinished)
+        await failing.open()
+        server.lobby.keeper = failing
+        try:
+            clients = await table(server.port)
+            failing.fail = True
+            end = f"GAMEEND:{EMPTY}:2:bob"
+            await exchange(clients, f"ann> FORFEIT\nann< {end}\nbob< {end}\nvic< {end}")
+            assert await clients["ann"].ask("ROOMLIST:PLAYER") == "ROOMLIST:ACKSTATUS:0:"
+            clock = server.lobby.rooms.clocks
+            real = clock.now
+            await exchange(clients, a_minute_each("r2"))
+            clock.now = lambda: real() + 61  # ann's flag falls: the look ends the game
+            lost = f"GAMEEND:{EMPTY}:3:bob"
+            await exchange(clients, f"ann< {lost}\nbob< {lost}")
+            failing.fail = False
+            clock.now = real
+            await exchange(clients, a_minute_each("r3"))
+            clock.now = lambda: real() + 61  # the look still looks
+            await exchange(clients, f"ann< {lost}\nbob< {lost}")
+        finally:
+            await failing.close()

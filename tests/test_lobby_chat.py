@@ -71,3 +71,21 @@ def test_a_client_reads_unicode_chat_and_refuses_a_servers_control_characters() 
 def test_only_the_lobby_speaks_utf8() -> None:
     assert wire.SPEC.encoding == "utf-8" and wire.SPEC.frame("CHAT:a:é") == b"CHAT:a:\xc3\xa9\n"
     assert ttt.SPEC.encoding == "ascii"
+
+
+@pytest.mark.parametrize(
+    "command",
+    ["CRÉATE", "LOGIN\u202e", "שלום", "ＬＯＧＩＮ", "DRAW\u200f" + "x" * 60],
+)
+def test_an_unknown_command_is_told_to_the_log_in_ascii(command: str) -> None:
+    """The violation's words reach the server's log: nothing a client sent shows as it is.
+
+    A right-to-left letter or override would reorder the operator's line, a look-alike
+    letter pass for another; all are escaped.
+    """
+    with pytest.raises(wire.Violation) as raised:
+        wire.parse_request(f"{command}:x")
+    assert str(raised.value).isascii()
+    with pytest.raises(ProtocolError) as unread:
+        wire.parse_server_message(f"{command}:x")
+    assert str(unread.value).isascii()

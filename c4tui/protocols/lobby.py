@@ -219,7 +219,7 @@ def parse_request(line: str) -> Request | BadFormat:
     command, _, rest = line.partition(":")
     parse = PARSERS.get(command)
     if parse is None:
-        raise Violation(f"unknown command {command[:40]!r}")
+        raise Violation(f"unknown command {quote(command, 40)}")
     return parse(rest)
 
 

@@ -68,6 +68,49 @@ def test_a_client_reads_unicode_chat_and_refuses_a_servers_control_characters() 
             wire.parse_server_message(hostile)
 
 
+@pytest.mark.parametrize(
+    "hostile",
+    [
+        "INVALID:\x1b[2J\x1b]0;owned\x07",  # clears the screen, retitles the terminal
+        "INVALID:not your turn\u202e",
+        "DRAWOFFER:\u202eann",
+        "TAKEBACKOFFER:ann\x1b[8m",
+        "IDLE:bo\u200fb",
+        "BEGIN:\x1b[31mann:bob:7:6:popout",
+        "AWAY:ann\x1b[1A:30",
+        "CHALLENGED:zoë:7:6:classic:casual:-",
+        "INVALID:héllo",
+    ],
+)
+def test_a_client_refuses_any_servers_line_a_terminal_would_act_on(hostile: str) -> None:
+    """Not only CHAT: every line but a chat's text is printable ASCII (§5.6), or is refused.
+
+    The console writes what the server says (INVALID's reason, the names in DRAWOFFER,
+    BEGIN, AWAY...) to the terminal: an escape sequence there would act on it.
+    """
+    with pytest.raises(ProtocolError):
+        wire.parse_server_message(hostile)
+    assert wire.parse_server_message("INVALID:not your turn") == wire.Invalid("not your turn")
+
+
 def test_only_the_lobby_speaks_utf8() -> None:
     assert wire.SPEC.encoding == "utf-8" and wire.SPEC.frame("CHAT:a:é") == b"CHAT:a:\xc3\xa9\n"
     assert ttt.SPEC.encoding == "ascii"
+
+
+@pytest.mark.parametrize(
+    "command",
+    ["CRÉATE", "LOGIN\u202e", "שלום", "ＬＯＧＩＮ", "DRAW\u200f" + "x" * 60],
+)
+def test_an_unknown_command_is_told_to_the_log_in_ascii(command: str) -> None:
+    """The violation's words reach the server's log: nothing a client sent shows as it is.
+
+    A right-to-left letter or override would reorder the operator's line, a look-alike
+    letter pass for another; all are escaped.
+    """
+    with pytest.raises(wire.Violation) as raised:
+        wire.parse_request(f"{command}:x")
+    assert str(raised.value).isascii()
+    with pytest.raises(ProtocolError) as unread:
+        wire.parse_server_message(f"{command}:x")
+    assert str(unread.value).isascii()

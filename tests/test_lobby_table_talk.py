@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
+import pytest
+
 from c4tui.engine import Move, MoveKind, Rules
 from c4tui.lobby import CONNECT_FOUR, Lobby, Member, Outbox
 from c4tui.lobby.journal import EndReason, GameFinished, MoveMade, MoveTakenBack
@@ -13,6 +17,7 @@ from c4tui.protocols.terms import Clock, Terms
 
 GAME = (4, 4, Rules.CLASSIC)
 EMPTY = "0" * 16
+ONE_MINUTE = Terms(rated=True, clock=Clock(1, 0))
 Rooms = Lobby[ConnectFourSettings, Move]
 
 
@@ -261,3 +266,111 @@ def test_a_move_starts_the_idle_count_again() -> None:
     assert lobby.out_of_time() == []
     time.now += 1
     assert _to(lobby.out_of_time(), vic) == ["IDLE:bob"]
+
+
+# ----- a request after the flag fell ----------------------------------------------------
+#
+# The server looks for fallen flags every 50 ms; a request may come between the fall and
+# the look. A move then comes too late (the game is lost on time); so does any request at
+# the table: a player out of time cannot escape the loss by accepting a draw or a
+# takeback, aborting or claiming, nor win by the opponent's standing offer.
+
+
+def _draw_offered_by_ann(lobby: Rooms, time: FakeTime, ann: Member, bob: Member) -> None:
+    lobby.play(ann, drop(0))
+    lobby.play(bob, drop(1))
+    lobby.play(ann, drop(0))
+    lobby.talk.offer_draw(ann)
+
+
+def _takeback_asked_by_ann(lobby: Rooms, time: FakeTime, ann: Member, bob: Member) -> None:
+    lobby.play(ann, drop(0))
+    lobby.talk.take_back(ann)
+
+
+def _nothing(lobby: Rooms, time: FakeTime, ann: Member, bob: Member) -> None:
+    lobby.play(ann, drop(0))
+
+
+Setup = Callable[[Rooms, FakeTime, Member, Member], None]
+
+
+@pytest.mark.parametrize(
+    ("setup", "command", "ask"),
+    [
+        (_draw_offered_by_ann, "DRAW", lambda lobby, bob: lobby.talk.offer_draw(bob)),
+        (_takeback_asked_by_ann, "TAKEBACK", lambda lobby, bob: lobby.talk.take_back(bob)),
+        (_nothing, "ABORT", lambda lobby, bob: lobby.talk.abort(bob)),
+        (
+            _draw_offered_by_ann,
+            "DECLINEDRAW",
+            lambda lobby, bob: lobby.talk.decline(bob, Offer.DRAW),
+        ),
+        (_nothing, "CLAIM", lambda lobby, bob: lobby.talk.claim(bob)),
+    ],
+)
+def test_a_table_request_after_the_flag_fell_finds_the_game_lost_on_time(
+    setup: Setup, command: str, ask: Callable[[Rooms, Member], Outbox]
+) -> None:
+    lobby, time, ann, bob, vic = _game(ONE_MINUTE)
+    setup(lobby, time, ann, bob)
+    lobby.take_journal()
+    time.now += 61  # bob, to move, is out of time; the server has not looked yet
+    outbox = ask(lobby, bob)
+    end = _to(outbox, vic)
+    assert len(end) == 1 and end[0].startswith("GAMEEND:") and end[0].endswith(":3:ann")
+    assert _to(outbox, bob) == [f"{command}:ACKSTATUS:1", end[0]]
+    assert lobby.take_journal() == [GameFinished("a", "ann", EndReason.TIME)]
+    assert lobby.rooms == {}
+
+
+def test_the_flag_of_the_player_not_to_move_cannot_fall() -> None:
+    lobby, time, ann, bob, _ = _game(ONE_MINUTE)
+    _draw_offered_by_ann(lobby, time, ann, bob)
+    time.now += 30  # within bob's minute: the draw is agreed
+    assert _to(lobby.talk.offer_draw(bob), bob)[0] == "DRAW:ACKSTATUS:0"
+    assert lobby.take_journal()[-1] == GameFinished("a", None, EndReason.AGREEMENT)
+
+
+# ----- a move the store could not keep ----------------------------------------------------
+#
+# ``unmove`` puts the room back as it was before the move (server/unkept.py): nobody was
+# told of the move, so nothing it did at the table may stay done either.
+
+
+def _both_offered_then_outplayed(lobby: Rooms, ann: Member, bob: Member) -> None:
+    """ann offers a draw and asks to take her move back; bob's move (declining both) is unkept."""
+    lobby.play(ann, drop(0))
+    lobby.play(bob, drop(1))
+    lobby.talk.offer_draw(ann)
+    lobby.play(ann, drop(0))
+    lobby.talk.take_back(ann)
+    lobby.play(bob, drop(2))  # DRAWDECLINED, TAKEBACKDECLINED: never sent, as the move
+    assert lobby.talk.unmove("a")
+    lobby.take_journal()
+
+
+def test_a_move_not_kept_leaves_the_draw_offer_it_declined_standing() -> None:
+    lobby, _, ann, bob, _ = _game(wire.CASUAL)
+    _both_offered_then_outplayed(lobby, ann, bob)
+    assert _to(lobby.talk.offer_draw(bob), bob)[0] == "DRAW:ACKSTATUS:0"
+    assert lobby.take_journal() == [GameFinished("a", None, EndReason.AGREEMENT)]
+
+
+def test_a_move_not_kept_leaves_the_takeback_it_declined_standing() -> None:
+    lobby, _, ann, bob, _ = _game(wire.CASUAL)
+    _both_offered_then_outplayed(lobby, ann, bob)
+    agreed = lobby.talk.take_back(bob)
+    assert _to(agreed, bob) == ["TAKEBACK:ACKSTATUS:0", f"BOARDSTATUS:{'0' * 12 + '1200'}"]
+
+
+def test_a_move_not_kept_leaves_the_move_before_it_to_take_back() -> None:
+    lobby, _, ann, bob, _ = _game(wire.CASUAL)
+    lobby.play(ann, drop(0))
+    lobby.play(bob, drop(1))  # bob may take this back while ann has not moved
+    lobby.play(ann, drop(0))
+    assert lobby.talk.unmove("a")
+    assert lobby.talk.take_back(bob) == [
+        (bob, "TAKEBACK:ACKSTATUS:0"),
+        (ann, "TAKEBACKOFFER:bob"),
+    ]

@@ -18,7 +18,9 @@ What this server chose where the spec is silent:
 - a takeback is of the last move only, once: the move before it cannot be taken
   back in turn until another move is played (TAKEBACK then answers :1);
 - a claim against an away opponent ends as a disconnect (GAME's reason
-  ``disconnect``), one against an idle opponent as a forfeit (``forfeit``).
+  ``disconnect``), one against an idle opponent as a forfeit (``forfeit``);
+- a request that comes after the mover's flag fell (before the server's look saw
+  it) finds the game lost on time, as a move would (``_too_late``).
 """
 
 from __future__ import annotations
@@ -61,11 +63,18 @@ class Offer(Enum):
 
 @dataclass(frozen=True)
 class Before(Generic[M]):
-    """A room as it stood before its last move: what a takeback brings back."""
+    """A room as it stood before its last move: what a takeback brings back.
+
+    And the table's talk as it stood then, which a move the store could not keep
+    brings back too (``unmove``): the offers that move declined, the move before it.
+    """
 
     table: Table[M]
     clock: GameClock | None
     mover: Seat  # who played that move (and asked to take it back)
+    offers: dict[Offer, Seat] = field(default_factory=dict)
+    previous: Before[M] | None = None  # the move before's (without its own previous)
+    turn_began: float = 0.0
 
 
 @dataclass
@@ -98,13 +107,15 @@ class TableTalk(Generic[S, M]):
         """A legal move is about to be played: what it declines (to the offerers), kept to undo."""
         talk = self._talk(room)
         mover = room.state.seat_to_move
+        previous = None if talk.before is None else replace(talk.before, previous=None)
+        standing = Before(room.state, self._standing(room.clock), mover, dict(talk.offers))
         declined: Outbox = []
         for offer, offerer in list(talk.offers.items()):
             if offerer is mover.other:  # the offered player moves: that declines it
                 del talk.offers[offer]
                 told = offer.declined(room.seated(mover).name).line
                 declined.append((room.seated(offerer), told))
-        talk.before = Before(room.state, self._standing(room.clock), mover)
+        talk.before = replace(standing, previous=previous, turn_began=talk.turn_began)
         talk.turn_began, talk.warned = self.now(), False
         return declined
 
@@ -137,8 +148,22 @@ class TableTalk(Generic[S, M]):
         seat = None if room is None or not room.playing else room.seat_of(member)
         return None if room is None or seat is None else (room, seat)
 
+    def _too_late(self, member: Member, command: str) -> Outbox | None:
+        """``command``'s game already lost on time: :1, then its end (None: it was not).
+
+        The flag fell before the request came and the server's frequent look has not seen
+        it yet: as for a move then (``Lobby.play``), the game is lost on time, so a player
+        out of time escapes the loss by no draw, takeback, abort or claim.
+        """
+        room = self.rooms.room_of(member)
+        if room is None or not room.playing or not self.rooms.clocks.has_fallen(room):
+            return None
+        return [(member, ack(command, 1)), *self.rooms._lost_on_time(room)]
+
     def offer_draw(self, member: Member) -> Outbox:
         """DRAW: an offer to everyone else, or the other's offer accepted (GAMEEND :4)."""
+        if (late := self._too_late(member, "DRAW")) is not None:
+            return late
         seated = self._seat(member)
         if seated is None or seated[0].plies < BOTH_MOVED:
             return [(member, ack("DRAW", 1))]
@@ -155,6 +180,8 @@ class TableTalk(Generic[S, M]):
 
     def decline(self, member: Member, offer: Offer) -> Outbox:
         """DECLINEDRAW or DECLINETAKEBACK: the other's offer refused (told to it); :1 none."""
+        if (late := self._too_late(member, offer.decline)) is not None:
+            return late
         seated = self._seat(member)
         if seated is None or self._talk(seated[0]).offers.get(offer) is not seated[1].other:
             return [(member, ack(offer.decline, 1))]
@@ -165,6 +192,8 @@ class TableTalk(Generic[S, M]):
 
     def take_back(self, member: Member) -> Outbox:
         """TAKEBACK: asked of the other by the last mover, or the other's asking agreed to."""
+        if (late := self._too_late(member, "TAKEBACK")) is not None:
+            return late
         seated = self._seat(member)
         talk = None if seated is None else self._talk(seated[0])
         if seated is None or talk is None or talk.before is None:
@@ -189,13 +218,21 @@ class TableTalk(Generic[S, M]):
     def unmove(self, name: str) -> bool:
         """The last move in room ``name`` could not be kept: the room as before it, told nobody.
 
-        False if that cannot be (the room is gone, or its last move is not the one to undo).
+        Its table talk too: the offers it declined stand, the move before it may be taken
+        back, the mover's turn (and IDLE's count) began when it did. False if that cannot
+        be (the room is gone, or its last move is not the one to undo).
         """
         room = self.rooms.rooms.get(name)
         talk = None if room is None else self._talks.get(room)
         if room is None or talk is None or talk.before is None:
             return False
-        self._undo(room, talk, talk.before)
+        before = talk.before
+        self._undo(room, talk, before)
+        talk.offers, talk.before, talk.turn_began = (
+            dict(before.offers),
+            before.previous,
+            before.turn_began,
+        )
         return True
 
     def _undo(self, room: Room[S, M], talk: Talk[M], before: Before[M]) -> None:
@@ -209,6 +246,8 @@ class TableTalk(Generic[S, M]):
 
     def abort(self, member: Member) -> Outbox:
         """ABORT: before both players have moved, the game is called off (GAMEEND :5)."""
+        if (late := self._too_late(member, "ABORT")) is not None:
+            return late
         seated = self._seat(member)
         if seated is None or seated[0].plies >= BOTH_MOVED:
             return [(member, ack("ABORT", 1))]
@@ -217,6 +256,8 @@ class TableTalk(Generic[S, M]):
 
     def claim(self, member: Member) -> Outbox:
         """CLAIM: the game won against an opponent away 30 s, or idle 10 minutes untimed."""
+        if (late := self._too_late(member, "CLAIM")) is not None:
+            return late
         seated = self._seat(member)
         reason = None if seated is None else self._claimable(*seated)
         if seated is None or reason is None:

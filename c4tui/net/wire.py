@@ -70,10 +70,11 @@ def quote(line: str | bytes, limit: int = 80) -> str:
     Bytes (what could not be read as text) are shown as their first BYTES_SHOWN,
     escaped as Python writes bytes (``'\x1b[2J\xff'``: ASCII, so no escape sequence
     of a hostile client reaches an operator's terminal), and how many there were.
+    Text is escaped to ASCII the same way (``'caf\xe9'``), its first ``limit`` characters.
     """
     if isinstance(line, bytes):
         cut = min(limit, BYTES_SHOWN)
         shown = repr(bytes(line[:cut]))[1:]  # without the b
         return shown + (f"... ({len(line)} bytes)" if len(line) > cut else "")
-    text = repr(line[:limit])
-    return text + ("…" if len(line) > limit else "")
+    text = ascii(line[:limit])  # text too: no look-alike or right-to-left letter shows as it is
+    return text + ("..." if len(line) > limit else "")

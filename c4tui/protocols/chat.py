@@ -4,7 +4,8 @@ Any printable Unicode, spaces too, up to ``MAX_CHAT`` characters: no control or
 format characters, no line or paragraph separators, nothing private or unassigned.
 So a chat line can never carry a terminal's escape sequence (ESC is a control
 character) nor hide text (a bidirectional override is a format character); a
-client refuses to show a line a server sent that breaks the rule.
+client refuses to show a line a server sent that breaks the rule, and any other line
+with anything but printable ASCII (``fit_to_show``).
 """
 
 from __future__ import annotations
@@ -25,6 +26,14 @@ def valid_chat(text: str) -> bool:
     return 0 < len(text) <= MAX_CHAT and all(
         unicodedata.category(character) not in REFUSED_CATEGORIES for character in text
     )
+
+
+def fit_to_show(line: str) -> bool:
+    """True if a server's ``line`` holds nothing a terminal would act on, so a client reads it.
+
+    Every field is printable ASCII (§5.6) but a chat's text, which ``chat_parts`` checks.
+    """
+    return line.startswith("CHAT:") or (line.isascii() and line.isprintable())
 
 
 def chat_parts(line: str) -> tuple[str, str] | None:

@@ -16,7 +16,7 @@ from c4tui.engine import GameState, Move, MoveKind, Player, Rules
 from c4tui.net.errors import ProtocolError
 from c4tui.net.wire import Framing, quote
 from c4tui.protocols import competition, table_talk
-from c4tui.protocols.chat import MAX_CHAT, chat_parts, valid_chat
+from c4tui.protocols.chat import MAX_CHAT, chat_parts, fit_to_show, valid_chat
 from c4tui.protocols.colours import Colour, split_colour
 from c4tui.protocols.competition import (
     CompetitionMessage,
@@ -219,7 +219,7 @@ def parse_request(line: str) -> Request | BadFormat:
     command, _, rest = line.partition(":")
     parse = PARSERS.get(command)
     if parse is None:
-        raise Violation(f"unknown command {command[:40]!r}")
+        raise Violation(f"unknown command {quote(command, 40)}")
     return parse(rest)
 
 
@@ -423,7 +423,7 @@ _CELLS = re.compile(r"[012]{16,400}")
 
 def parse_server_message(line: str) -> ServerMessage:  # noqa: PLR0911 (one return per message)
     """What the server said. Raises ProtocolError (quoting it) for anything else."""
-    fields = line.split(":")
+    fields = line.split(":") if fit_to_show(line) else [""]  # [""]: refused, quoted below
     word = fields[0]
     if word in (BADAUTH, NOROOM) and len(fields) == 1:
         return Notice(word)

@@ -5,8 +5,14 @@ must not be announced either: everyone would be told of a move that is not on di
 and a client left out of step when the server comes back without it. When the
 write of several acts at once fails, each is tried alone; a move that still cannot
 be kept is taken back in the rooms (``TableTalk.unmove``, the takeback's own undo)
-and its sender alone hears ``INVALID``, so it may simply try again. An act that
-cannot be undone so (a game's beginning or end) fails as before.
+and its sender alone hears ``INVALID``, so it may simply try again.
+
+An act that cannot be undone so (a game's beginning or end, a takeback, a move
+with the end it brought) has happened in the rooms already: it is told all the
+same, with an error in the log, since clients told nothing would wait for ever
+on a room that is gone (and the look for fallen flags, which announces such ends,
+must go on). The store then lacks it: a game whose end was not kept is restored
+after a restart as under way, and aborted if nobody comes back to it (§5.6).
 """
 
 from __future__ import annotations
@@ -54,7 +60,7 @@ async def keep_each(
     """Keep ``acts`` one by one after their write together failed: what to deliver, and ratings.
 
     A lone move that cannot be kept is undone and refused to its sender; anything else
-    that cannot be kept raises, as the write together did.
+    that cannot be kept is told all the same (see the module), its failure logged.
     """
     outboxes: list[Outbox] = []
     rated: list[NewRatings] = []
@@ -63,11 +69,11 @@ async def keep_each(
             rated += await keeper.keep(act.journal) if act.journal else []
         except Exception as error:
             refusal = _refused(rooms, act)
-            if refusal is None:
-                raise
-            log.warning("a move in %s could not be kept (%s): refused", act.journal[0], error)
-            outboxes.append(refusal)
-            continue
+            if refusal is not None:
+                log.warning("a move in %s could not be kept (%s): refused", act.journal[0], error)
+                outboxes.append(refusal)
+                continue
+            log.error("%s could not be kept (%s): told all the same", act.journal, error)
         outboxes.append(act.outbox)
     return outboxes, rated
 

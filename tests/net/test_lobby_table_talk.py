@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from c4tui.engine import Move
-from c4tui.lobby.journal import GameEvent, MoveMade
+from c4tui.lobby.journal import GameEvent, GameFinished, MoveMade
 from c4tui.lobby.kinds import ConnectFourSettings
 from c4tui.protocols.table_talk import AWAY_BEFORE_CLAIM, IDLE_BEFORE_CLAIM, IDLE_WARNING
 from c4tui.server.core import C4Server
@@ -45,20 +45,22 @@ async def exchange(clients: dict[str, LobbyClient], script: str) -> None:
             assert await client.line() == line.strip(), step
 
 
-async def table(port: int, viewer: bool = True) -> dict[str, LobbyClient]:
-    """ann (red) and bob (yellow) playing on a 4 x 4 board in room r1, vic watching."""
-    clients = {name: await logged_in(port, name) for name in ("ann", "bob", "vic")}
-    await exchange(
-        clients,
-        """
-        ann> CREATE:r1:4:4:classic
+def sitting_down(room: str = "r1", terms: str = "") -> str:
+    """The script of ann creating ``room`` (4 x 4; ``terms``: its CREATE's end), bob joining."""
+    return f"""
+        ann> CREATE:{room}:4:4:classic{terms}
         ann< CREATE:ACKSTATUS:0
-        bob> JOIN:r1:PLAYER
+        bob> JOIN:{room}:PLAYER
         bob< JOIN:ACKSTATUS:0
         ann< BEGIN:ann:bob:4:4:classic
         bob< BEGIN:ann:bob:4:4:classic
-        """,
-    )
+        """
+
+
+async def table(port: int, viewer: bool = True) -> dict[str, LobbyClient]:
+    """ann (red) and bob (yellow) playing on a 4 x 4 board in room r1, vic watching."""
+    clients = {name: await logged_in(port, name) for name in ("ann", "bob", "vic")}
+    await exchange(clients, sitting_down())
     if viewer:
         await exchange(clients, "vic> JOIN:r1:VIEWER\nvic< JOIN:ACKSTATUS:0")
         await exchange(clients, f"vic< INPROGRESS:ann:bob:4:4:classic\nvic< BOARDSTATUS:{EMPTY}")
@@ -277,16 +279,17 @@ async def test_an_idle_player_is_warned_then_claimed_against(tmp_path: Path) -> 
 
 
 class Failing(SqliteStore):
-    """The real store, whose writes of journals with a move fail while ``fail`` (a full disk)."""
+    """The real store, whose writes of journals with a ``failing`` event fail while ``fail``."""
 
-    def __init__(self, path: Path) -> None:
+    def __init__(self, path: Path, failing: type[GameEvent[object, object]] = MoveMade) -> None:
         super().__init__(path, TEST_ROUNDS, exclusive=False)  # beside the server's own
+        self.failing = failing
         self.fail = False
 
     async def keep(
         self, journal: Sequence[GameEvent[ConnectFourSettings, Move]]
     ) -> list[NewRatings]:
-        if self.fail and any(isinstance(event, MoveMade) for event in journal):
+        if self.fail and any(isinstance(event, self.failing) for event in journal):
             raise sqlite3.OperationalError("database or disk is full")
         return await super().keep(journal)
 
@@ -327,3 +330,86 @@ async def test_outside_a_game_each_request_has_nothing_to_act_on(
         loner = await logged_in(server.port, "zed")
         assert await loner.ask(command) == f"{command}:ACKSTATUS:1"
         assert await asyncio.wait_for(loner.ask(f"{command}:x"), 10) == f"{command}:ACKSTATUS:3"
+
+
+def a_minute_each(room: str) -> str:
+    """The script of ann and bob sitting down in ``room``, a minute each on the clock."""
+    clocks = "ann< CLOCK:60000:60000\nbob< CLOCK:60000:60000"
+    return f"{sitting_down(room, ':casual:1+0')}\n{clocks}"
+
+
+async def test_an_end_the_store_cannot_keep_is_still_told_to_everyone(tmp_path: Path) -> None:
+    """A game's end cannot be undone: it is told all the same, and the server serves on.
+
+    Before, the failure left the game's end untold (bob and vic waited for ever in a
+    room that was gone) and cost ann her connection; a flag's fall whose end could not
+    be kept ended the server's look for fallen flags, in every game, for good.
+    """
+    async with lobby_server(tmp_path) as server:
+        failing = Failing(tmp_path / "accounts.sqlite3", GameFinished)
+        await failing.open()
+        server.lobby.keeper = failing
+        try:
+            clients = await table(server.port)
+            failing.fail = True
+            end = f"GAMEEND:{EMPTY}:2:bob"
+            await exchange(clients, f"ann> FORFEIT\nann< {end}\nbob< {end}\nvic< {end}")
+            assert await clients["ann"].ask("ROOMLIST:PLAYER") == "ROOMLIST:ACKSTATUS:0:"
+            clock = server.lobby.rooms.clocks
+            real = clock.now
+            await exchange(clients, a_minute_each("r2"))
+            clock.now = lambda: real() + 61  # ann's flag falls: the look ends the game
+            lost = f"GAMEEND:{EMPTY}:3:bob"
+            await exchange(clients, f"ann< {lost}\nbob< {lost}")
+            failing.fail = False
+            clock.now = real
+            await exchange(clients, a_minute_each("r3"))
+            clock.now = lambda: real() + 61  # the look still looks
+            await exchange(clients, f"ann< {lost}\nbob< {lost}")
+        finally:
+            await failing.close()
+
+
+async def test_a_rated_abort_rates_nobody_and_a_rated_agreement_rates_a_draw(
+    tmp_path: Path, lobby_db: str
+) -> None:
+    async with lobby_server(tmp_path, lobby_db) as server:
+        clients = {name: await logged_in(server.port, name) for name in ("ann", "bob")}
+        await exchange(clients, sitting_down(terms=":rated"))
+        aborted = f"GAMEEND:{bottom('1000')}:5"
+        await exchange(
+            clients,
+            f"""
+            {played("ann", "DROP:1", bottom("1000"), "ann bob")}
+            ann> ABORT
+            ann< ABORT:ACKSTATUS:0
+            ann< {aborted}
+            bob< {aborted}
+            """,
+        )
+        assert await clients["ann"].quiet(0.3)  # no RATING
+        assert (await clients["ann"].ask("PROFILE:ann")).split(":")[4:7] == ["1500", "350", "0"]
+        await exchange(
+            clients,
+            f"""
+            {sitting_down(terms=":rated")}
+            {played("ann", "DROP:1", bottom("1000"), "ann bob")}
+            {played("bob", "DROP:2", bottom("1200"), "ann bob")}
+            ann> DRAW
+            ann< DRAW:ACKSTATUS:0
+            bob< DRAWOFFER:ann
+            bob> DRAW
+            bob< DRAW:ACKSTATUS:0
+            ann< GAMEEND:{bottom("1200")}:4
+            bob< GAMEEND:{bottom("1200")}:4
+            """,
+        )
+        for player in ("ann", "bob"):  # RATING, red's then yellow's, to each player
+            ratings = [await clients[player].line(), await clients[player].line()]
+            assert [line.split(":")[:2] for line in ratings] == [
+                ["RATING", "ann"],
+                ["RATING", "bob"],
+            ]
+            assert all(line.endswith(":+0") for line in ratings)  # equals drawing: no change
+        profile = (await clients["bob"].ask("PROFILE:bob")).split(":")
+        assert profile[6:10] == ["1", "0", "1", "0"] and int(profile[5]) < 350

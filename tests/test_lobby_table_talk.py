@@ -6,8 +6,9 @@ from c4tui.engine import Move, MoveKind, Rules
 from c4tui.lobby import CONNECT_FOUR, Lobby, Member, Outbox
 from c4tui.lobby.journal import EndReason, GameFinished, MoveMade, MoveTakenBack
 from c4tui.lobby.kinds import ConnectFourSettings
-from c4tui.lobby.table_talk import AWAY_BEFORE_CLAIM, IDLE_BEFORE_CLAIM, IDLE_WARNING, Offer
+from c4tui.lobby.table_talk import Offer
 from c4tui.protocols import lobby as wire
+from c4tui.protocols.table_talk import AWAY_BEFORE_CLAIM, IDLE_BEFORE_CLAIM, IDLE_WARNING
 from c4tui.protocols.terms import Clock, Terms
 
 GAME = (4, 4, Rules.CLASSIC)

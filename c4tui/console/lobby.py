@@ -46,6 +46,7 @@ from c4tui.console.in_room import InRoom, LeftRoom
 from c4tui.console.lines import EndOfInput, read_secret
 from c4tui.console.lobby_help import HELP, LOBBY_PROMPT
 from c4tui.console.room_requests import CREATE_USAGE, QUICK_USAGE, parse_create, parse_quick
+from c4tui.console.table_talk import RULE_WAITS, ClaimWaits
 from c4tui.console.typed import room_refused
 from c4tui.net.errors import NetworkError, ProtocolError
 from c4tui.net.tls import ClientTls
@@ -71,6 +72,8 @@ class LobbySettings:
     tls: ClientTls | None = None
     #: Seconds between the requests that keep the connection alive at ``lobby>``.
     keep_alive: float = KEEP_ALIVE
+    #: How long after AWAY (or IDLE) a claim is said to be possible: the server's rule.
+    claim_waits: ClaimWaits = RULE_WAITS
 
 
 class ConsoleLobby(InRoom):
@@ -79,6 +82,7 @@ class ConsoleLobby(InRoom):
     def __init__(self, settings: LobbySettings, stdin: TextIO, stdout: TextIO) -> None:
         super().__init__(stdin, stdout)  # no echo: the first line of a script is a password
         self.settings = settings
+        self.claim_waits = settings.claim_waits
         self._stdin = stdin
         #: Where we are: where to go back to after logging in again by ourselves.
         self.where = AT_PROMPT

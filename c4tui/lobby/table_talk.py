@@ -34,17 +34,16 @@ from c4tui.lobby.room import Member, Outbox, Room
 from c4tui.lobby.table import Seat, Table
 from c4tui.protocols import table_talk as words
 from c4tui.protocols.rooms import ack
+from c4tui.protocols.table_talk import (  # the table's times: the clients' too
+    AWAY_BEFORE_CLAIM,
+    BOTH_MOVED,
+    IDLE_BEFORE_CLAIM,
+    IDLE_WARNING,
+)
 
 if TYPE_CHECKING:
     from c4tui.lobby.rooms import Lobby
 
-#: Seconds an opponent must have been away before the other player may CLAIM the game.
-AWAY_BEFORE_CLAIM = 30.0
-#: In a game without a clock: seconds without a move before IDLE, and before a CLAIM.
-IDLE_WARNING = 300.0
-IDLE_BEFORE_CLAIM = 600.0
-#: Plies both players have made once each has moved (a draw may be offered; no abort).
-BOTH_MOVED = 2
 S = TypeVar("S")
 M = TypeVar("M")
 

@@ -28,6 +28,15 @@ NO_WINNER = frozenset({1, DRAW_AGREED, ABORTED})
 #: Every GAMEEND status: 0 a win, 1 a draw, 2 a forfeit, 3 on time (§4-5.4), then 4 and 5.
 END_STATUSES = frozenset("012345")
 
+#: The table's times (the rooms keep them; clients say them, and when a claim is possible).
+#: Seconds an opponent must have been away before the other player may CLAIM the game.
+AWAY_BEFORE_CLAIM = 30.0
+#: In a game without a clock: seconds without a move before IDLE, and before a CLAIM.
+IDLE_WARNING = 300.0
+IDLE_BEFORE_CLAIM = 600.0
+#: Plies both players have made once each has moved (a draw may be offered; no abort).
+BOTH_MOVED = 2
+
 
 def valid_end(status: str, winner: str) -> bool:
     """True for a GAMEEND status of ``END_STATUSES``, with a winner exactly when it has one."""

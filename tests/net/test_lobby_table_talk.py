@@ -17,7 +17,7 @@ import pytest
 from c4tui.engine import Move
 from c4tui.lobby.journal import GameEvent, MoveMade
 from c4tui.lobby.kinds import ConnectFourSettings
-from c4tui.lobby.table_talk import AWAY_BEFORE_CLAIM, IDLE_BEFORE_CLAIM, IDLE_WARNING
+from c4tui.protocols.table_talk import AWAY_BEFORE_CLAIM, IDLE_BEFORE_CLAIM, IDLE_WARNING
 from c4tui.server.core import C4Server
 from c4tui.server.sqlite_store import SqliteStore
 from c4tui.server.store import NewRatings

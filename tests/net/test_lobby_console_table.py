@@ -177,6 +177,18 @@ async def test_a_viewer_is_told_it_cannot_and_sees_the_offers(tmp_path: Path) ->
         assert (await vic.until("ann offers a draw")) == "ann offers a draw."
 
 
+async def test_help_names_the_table_words(tmp_path: Path) -> None:
+    async with lobby_server(tmp_path) as server:
+        vic = await console_user(server.port, "vic")
+        await vic.type("help")
+        start = len(vic.seen)
+        await vic.until("Ctrl-D ends c4tui")
+        shown = " ".join(line.strip() for line in vic.seen[start:])
+        for words_said in ("draw offers a draw", "takeback asks", "no declines", "abort", "claim"):
+            assert words_said in shown, words_said
+        assert f"away {AWAY_BEFORE_CLAIM:g} s" in shown
+
+
 class Shown(io.StringIO):
     """What the console wrote; ``until`` waits for text after what was waited for before.
 

@@ -84,6 +84,12 @@ def claim_after_idle(user: str) -> str:
     return f"{user} has not moved for {IDLE_BEFORE_CLAIM / 60:g} minutes: type claim to win."
 
 
+def idle_yourself() -> str:
+    """IDLE about us: the opponent may claim the game soon."""
+    minutes, claimed = IDLE_WARNING / 60, IDLE_BEFORE_CLAIM / 60
+    return f"You have not moved for {minutes:g} minutes: at {claimed:g} the opponent may claim."
+
+
 class TableControls:
     """One game's table talk as ``console --lobby`` shows it and answers it."""
 
@@ -122,8 +128,7 @@ class TableControls:
     def heard(self, message: TableMessage) -> None:
         """An offer, its refusal or IDLE: said; an offer to us kept until answered."""
         if isinstance(message, Idle) and message.user == self.game.link.user:
-            self.say(f"You have not moved for {IDLE_WARNING / 60:g} minutes: at "
-                     f"{IDLE_BEFORE_CLAIM / 60:g} the opponent may claim the game.")  # fmt: skip
+            self.say(idle_yourself())
             return
         news = words.table_news(message)
         answer = _ANSWERS.get(type(message)) if self.mine is not None else None
@@ -211,9 +216,8 @@ class TableControls:
             if outcome is not TableOutcome.NOT_NOW:
                 self.say(words.TABLE[f"DECLINE{kind}"].said(outcome, Voice.CONSOLE))
                 return
-        refusals = (words.TABLE[f"DECLINE{kind}"].said(TableOutcome.NOT_NOW, Voice.CONSOLE)
-                    for kind in _OFFERS)  # fmt: skip
-        self.say(" ".join(refusals))
+        nothing = TableOutcome.NOT_NOW
+        self.say(" ".join(words.TABLE[f"DECLINE{k}"].said(nothing, Voice.CONSOLE) for k in _OFFERS))
 
     async def _asked(self, command: str) -> TableOutcome | UnknownStatus | None:
         """``command``'s outcome; None (said why) when the server did not answer."""

@@ -9,10 +9,27 @@ is pushed, and the room's game follows it (``room_game``). Refusals in words are
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
+from dataclasses import dataclass
 
 from c4tui.client.outcomes import TableOutcome, UnknownStatus, outcome_of
 from c4tui.protocols import lobby as wire
-from c4tui.protocols.table_talk import BARE
+from c4tui.protocols.table_talk import AWAY_BEFORE_CLAIM, BARE, IDLE_BEFORE_CLAIM, IDLE_WARNING
+
+
+@dataclass(frozen=True)
+class ClaimWaits:
+    """Seconds from AWAY, and from IDLE, until a front end says the opponent may be claimed.
+
+    The server's rules (``protocols.table_talk``'s times); a test shortens them (and moves
+    the server's time), never the words, which always say the rule's times.
+    """
+
+    away: float = AWAY_BEFORE_CLAIM
+    idle: float = IDLE_BEFORE_CLAIM - IDLE_WARNING
+
+
+#: The waits by the server's rules (every front end's default).
+RULE_WAITS = ClaimWaits()
 
 
 class TableTalk(ABC):

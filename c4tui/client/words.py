@@ -30,7 +30,10 @@ from c4tui.protocols import lobby as wire
 from c4tui.protocols.names import PASSWORD_RULE, ROOM_RULE, USER_RULE
 from c4tui.protocols.table_talk import (
     ABORTED,
+    AWAY_BEFORE_CLAIM,
     DRAW_AGREED,
+    IDLE_BEFORE_CLAIM,
+    IDLE_WARNING,
     DrawDeclined,
     DrawOffered,
     Idle,
@@ -305,7 +308,9 @@ TABLE = {
     "TAKEBACK": _table("There is no move of yours to take back.", "You have asked already."),
     "DECLINETAKEBACK": _table("There is no takeback to refuse."),
     "ABORT": _table("Too late to abort: both players have moved."),
-    "CLAIM": _table("Nothing to claim yet: the opponent is here, or not away 30 s."),
+    "CLAIM": _table(
+        f"Nothing to claim yet: the opponent is here, or not away {AWAY_BEFORE_CLAIM:g} s."
+    ),
 }
 
 
@@ -321,7 +326,10 @@ def table_news(message: TableMessage) -> str:
         case TakebackDeclined(user=user):
             return f"{user} refused your takeback."
         case Idle(user=user):
-            return f"{user} has not moved for 5 minutes (at 10 you may claim the game)."
+            return (
+                f"{user} has not moved for {IDLE_WARNING / 60:g} minutes (at"
+                f" {IDLE_BEFORE_CLAIM / 60:g} the other player may claim the game)."
+            )
 
 
 #: GAMEEND's statuses with no winner though the board goes on (§5.6), in words.

@@ -15,18 +15,29 @@ from c4tui.client import words
 from c4tui.client.clocks import ClockReading, both_clocks
 from c4tui.client.link import LobbyLink, ServerMessage
 from c4tui.client.room_game import RoomGame, room_game_from
+from c4tui.client.table_talk import RULE_WAITS, ClaimWaits
 from c4tui.console.clock_warnings import LowTimeWarnings
 from c4tui.console.comeback import AT_PROMPT, Playing, Waiting, Watching, Where
 from c4tui.console.game import move_hint, submit_typed_move
 from c4tui.console.lines import EndOfInput, PlainText, printable, unless_left
+from c4tui.console.table_talk import TableControls
 from c4tui.console.typed import chat_refused
-from c4tui.engine import Player, describe_move, render_board, status_line
+from c4tui.engine import GameState, Player, describe_move, render_board, status_line
 from c4tui.engine.text import WIN_MARK
 from c4tui.match.backends.room_seat import follow_room, room_seats
 from c4tui.match.driver import MatchDriver
-from c4tui.match.events import GameOver, MatchEvent, MatchFailed, MovePlayed, SeatLeft, TurnStarted
+from c4tui.match.events import (
+    GameOver,
+    MatchEvent,
+    MatchFailed,
+    MovePlayed,
+    MovesTakenBack,
+    SeatLeft,
+    TurnStarted,
+)
 from c4tui.net.errors import NetworkError
 from c4tui.protocols import lobby as wire
+from c4tui.protocols.table_talk import BOTH_MOVED
 
 #: What leaves a room we wait in or watch (back to ``lobby>``, not out of the program).
 LEAVE_WORDS = ("quit", "leave", "back")
@@ -49,6 +60,8 @@ class InRoom(PlainText):
 
     #: Where we are: where to go back to after logging in again by ourselves.
     where: Where = AT_PROMPT
+    #: How long after AWAY (or IDLE) a claim is said to be possible (the server's rule).
+    claim_waits: ClaimWaits = RULE_WAITS
 
     async def _in_room(
         self, link: LobbyLink, room: str, watching: bool = False, begun: wire.Begin | None = None
@@ -117,20 +130,30 @@ class InRoom(PlainText):
         game.on_chat = lambda user, text: self.say(f"{user} says: {printable(text)}")
         game.on_presence = self.say
         follow_room(game, driver)  # forfeits, takebacks, draws agreed and aborts
+        table = TableControls(game, mine, self.say, self.claim_waits)
+        game.on_table_talk = table.heard
+        said_presence = game.on_away_or_back
+
+        def away_or_back(news: wire.Away | wire.Back) -> None:
+            said_presence(news)  # in words, as before
+            table.presence(news)  # and a claim possible after a while
+
+        game.on_away_or_back = away_or_back
         low_time = LowTimeWarnings(mine, self.say) if mine is not None else None
         game.on_clock = lambda reading: self._clock_came(game, reading, low_time)
         self._clock_owed = False
         events = driver.listen()
         driver.start()
-        typing = asyncio.create_task(self._typed_in_game(driver, game, mine))
+        typing = asyncio.create_task(self._typed_in_game(driver, game, table))
         try:
-            await unless_left(self._follow(driver, events, game, mine), typing)
+            await unless_left(self._follow(driver, events, game, table), typing)
         except EndOfInput:  # Ctrl-D: c4tui ends, and a game we play in counts as forfeited
             if mine is not None and not driver.is_over:
                 await self._unless_gone(game.forfeit())
             raise
         finally:
             typing.cancel()
+            table.close()
             if low_time is not None:
                 low_time.close()
             await driver.close()
@@ -142,9 +165,9 @@ class InRoom(PlainText):
         driver: MatchDriver,
         events: asyncio.Queue[MatchEvent],
         game: RoomGame,
-        mine: Player | None,
+        table: TableControls,
     ) -> None:
-        names = game.names
+        names, mine = game.names, table.mine
         sent = 0  # moves up to our last one: shown once the server's board shows them
         while True:
             event = await events.get()
@@ -155,17 +178,23 @@ class InRoom(PlainText):
                 self.say(status_line(event.state))
                 self._show_clocks(game)
                 if event.submits:
-                    self.say(f"Your move ({move_hint(event.state.rules)}), say TEXT, or forfeit:")
-            elif isinstance(event, MovePlayed) and event.player is mine:
-                sent = len(event.moves)
+                    self.say(your_move(event.state, len(driver.moves)))
             elif isinstance(event, MovePlayed):
-                self.say(f"{driver.seats[event.player].label}: {describe_move(event.move)}")
+                table.moved(by_us=event.player is mine)
+                if event.player is mine:
+                    sent = len(event.moves)
+                else:
+                    self.say(f"{driver.seats[event.player].label}: {describe_move(event.move)}")
+            elif isinstance(event, MovesTakenBack):  # agreed (§5.6): the board comes next
+                sent = min(sent, len(event.moves))
+                table.taken_back()
+                self.say("The last move is taken back.")
             elif isinstance(event, SeatLeft):
                 self.say(event.reason)
             elif isinstance(event, GameOver):
                 self.say(render_board(event.state, mark_win=True))
                 self._show_clocks(game)
-                self.say(words.room_result(names, event.winner, mine))
+                self.say(result_line(names, event, mine))
                 if event.state.winner is not None:  # a four on the board, not a forfeit
                     self.say(f"(The winning four are marked {WIN_MARK}.)")
                 return
@@ -212,9 +241,13 @@ class InRoom(PlainText):
         return False
 
     async def _typed_in_game(
-        self, driver: MatchDriver, game: RoomGame, mine: Player | None
+        self, driver: MatchDriver, game: RoomGame, table: TableControls
     ) -> None:
-        """Lines typed during a game: moves (on our turn), chat, forfeit; a viewer's quit leaves."""
+        """Lines typed in a game: moves (on our turn), chat, the table's words (draw…), forfeit.
+
+        A viewer's quit leaves.
+        """
+        mine = table.mine
         while True:
             line = (await self._typed_unless_kept(mine)).strip()
             if line.startswith("say "):
@@ -227,9 +260,28 @@ class InRoom(PlainText):
                 self.say("In a game: forfeit gives it up (Ctrl-D also ends c4tui).")
             elif line in LEAVE_WORDS:
                 raise LeftRoom
+            elif await table.typed(line):
+                pass
             elif line and mine is not None:
                 refusal = submit_typed_move(driver, line)
                 if refusal is not None:
                     self.say(refusal)
             elif line:
                 self.say("Watching: say TEXT to chat, quit to stop watching.")
+
+
+def your_move(state: GameState, played: int) -> str:
+    """The prompt on our turn: how to move, and the table's word that fits now (§5.6).
+
+    ``played``: the moves seen in this game (one come back into may have had more: its discs).
+    """
+    both_moved = max(played, state.disc_count) >= BOTH_MOVED
+    table_word = "draw" if both_moved else "abort"
+    return f"Your move ({move_hint(state.rules)}), say TEXT, {table_word}, or forfeit:"
+
+
+def result_line(names: dict[Player, str], over: GameOver, mine: Player | None) -> str:
+    """Who won; or a draw; or, when the board goes on, the players' agreement or the abort."""
+    if over.winner is None and not over.state.is_over:  # a draw agreed, an abort (§5.6)
+        return words.room_game_over(names, None, over.state, over.reason)
+    return words.room_result(names, over.winner, mine)

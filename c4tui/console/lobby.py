@@ -20,6 +20,7 @@ from c4tui.client.challenges import room_of
 from c4tui.client.comeback import Account, Comeback
 from c4tui.client.link import LobbyLink, ServerMessage
 from c4tui.client.outcomes import CreateOutcome, JoinOutcome, LoginOutcome, RegisterOutcome
+from c4tui.client.table_talk import RULE_WAITS, ClaimWaits
 from c4tui.client.words import Voice
 from c4tui.console import challenges, room_requests, standing
 from c4tui.console import history as past
@@ -71,6 +72,8 @@ class LobbySettings:
     tls: ClientTls | None = None
     #: Seconds between the requests that keep the connection alive at ``lobby>``.
     keep_alive: float = KEEP_ALIVE
+    #: How long after AWAY (or IDLE) a claim is said to be possible: the server's rule.
+    claim_waits: ClaimWaits = RULE_WAITS
 
 
 class ConsoleLobby(InRoom):
@@ -79,6 +82,7 @@ class ConsoleLobby(InRoom):
     def __init__(self, settings: LobbySettings, stdin: TextIO, stdout: TextIO) -> None:
         super().__init__(stdin, stdout)  # no echo: the first line of a script is a password
         self.settings = settings
+        self.claim_waits = settings.claim_waits
         self._stdin = stdin
         #: Where we are: where to go back to after logging in again by ourselves.
         self.where = AT_PROMPT

@@ -5,6 +5,7 @@ from __future__ import annotations
 from c4tui.console import history as past
 from c4tui.console import standing
 from c4tui.match.settings import MatchSettings
+from c4tui.protocols.table_talk import AWAY_BEFORE_CLAIM, IDLE_BEFORE_CLAIM
 
 _MENU_DEFAULTS = MatchSettings()
 #: The game ``quick`` and ``create`` ask for when none is named: the app menu's default
@@ -15,6 +16,7 @@ DEFAULT_GAME = (_MENU_DEFAULTS.columns, _MENU_DEFAULTS.rows, _MENU_DEFAULTS.rule
 #: What the console shows while it waits for a command.
 LOBBY_PROMPT = "lobby> "
 
+_AWAY, _IDLE = AWAY_BEFORE_CLAIM, IDLE_BEFORE_CLAIM / 60
 _DEFAULT_WORDS = f"{DEFAULT_GAME[0]} {DEFAULT_GAME[1]} {DEFAULT_GAME[2].value}"
 
 HELP = f"""Commands:
@@ -37,7 +39,11 @@ HELP = f"""Commands:
 {standing.HELP}
   help, quit
 Waiting in a room or watching one: say TEXT to chat, quit (or leave, back) to leave it.
-In a game: a column (3, or p 3 to pop), say TEXT to chat, forfeit to give up (asked first).
+In a game: a column (3, or p 3 to pop), say TEXT to chat, forfeit to give up (asked first);
+  draw offers a draw or accepts the other's, takeback asks to take your last move back
+  or agrees to the other's asking, no declines their offer, abort calls the game off
+  before both have moved, claim wins when the opponent has been away {_AWAY:g} s (or, without
+  a clock, has not moved for {_IDLE:g} minutes: c4tui says when).
 Ctrl-D ends c4tui; in a game you play, it asks first at a terminal (piped input that
 ends forfeits the game).
 When the connection drops or the server restarts, c4tui logs in again by itself and

@@ -36,7 +36,7 @@ from c4tui.lobby.room import Member, Outbox, Room
 from c4tui.lobby.table import Seat, Table
 from c4tui.protocols import table_talk as words
 from c4tui.protocols.rooms import ack
-from c4tui.protocols.table_talk import (
+from c4tui.protocols.table_talk import (  # the table's times: the clients' too
     AWAY_BEFORE_CLAIM,
     BOTH_MOVED,
     IDLE_BEFORE_CLAIM,

@@ -198,14 +198,13 @@ async def test_quit_while_waiting_in_a_room_leaves_the_room_not_the_program(
 async def test_a_classic_game_won_by_the_console_player(tmp_path: Path) -> None:
     async with lobby_server(tmp_path) as server:
         ann, bob = await a_raw_ann_against_a_console_bob(server.port)
-        for column in (1, 1, 3, 4):  # bob answers each in column 2: four up it
+        for turn, column in enumerate((1, 1, 3, 4)):  # bob answers each in column 2: four up it
             await ann.send(f"DROP:{column}")
             await ann.line()
             prompt = await bob.until("Your move")
-            assert (
-                prompt
-                == "Your move (type a column number like 3 (or d 3) to drop), say TEXT, or forfeit:"
-            )
+            table_word = "abort" if turn == 0 else "draw"  # until both have moved (§5.6)
+            hint = "type a column number like 3 (or d 3) to drop"
+            assert prompt == f"Your move ({hint}), say TEXT, {table_word}, or forfeit:"
             await bob.type("2")
             await ann.line()
         await bob.until("bob (you, YELLOW) wins!")

@@ -323,7 +323,8 @@ class LobbyProtocol(TableRules, RuleBasedStateMachine):
         client.expect("LOGIN:ACKSTATUS:0")
 
     def teardown(self) -> None:
-        """Check nothing more came; end the games; everyone's history and profile; hang up;
+        """Check nothing more came; end the games; everyone's history and profile; out of
+        every finished room (§5.6: a login within the minute would be back in it); hang up;
         wait until no room is left.
 
         A game under way is forfeited first: its players hanging up would only be away.
@@ -341,6 +342,10 @@ class LobbyProtocol(TableRules, RuleBasedStateMachine):
                 self.profile(NAMES[0], name)
             for game in self.finished:
                 self.look_at_a_finished_game(game, NAMES[0])
+            for name in NAMES:  # out of any finished room: the next example's model knows none
+                if self.room_of(name) is None:
+                    self.clients[name].send(f"CREATE:leaving {name}")
+                    self.clients[name].expect("CREATE:ACKSTATUS:0")
         except BaseException:
             self.spoiled()
             raise

@@ -13,11 +13,11 @@ from pathlib import Path
 
 from textual.pilot import Pilot
 
+from c4tui.client.table_talk import ClaimWaits
 from c4tui.engine import parse_move
 from c4tui.protocols.table_talk import AWAY_BEFORE_CLAIM, IDLE_BEFORE_CLAIM, IDLE_WARNING
 from c4tui.ui.screens.help import HELP_TEXT
 from c4tui.ui.screens.online_game import OnlineGameScreen
-from c4tui.ui.screens.table_talk import ClaimWaits
 from c4tui.ui.widgets.move_list import MoveList
 from c4tui.ui.widgets.offer_bar import OfferBar
 from tests.net.lobby_client import LobbyClient, lobby_server

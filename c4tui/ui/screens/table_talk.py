@@ -27,6 +27,7 @@ from textual.timer import Timer
 from c4tui.client import words
 from c4tui.client.outcomes import TableOutcome
 from c4tui.client.room_game import RoomGame
+from c4tui.client.table_talk import RULE_WAITS
 from c4tui.engine import Player
 from c4tui.match.events import GameOver, MovePlayed, MovesTakenBack
 from c4tui.net.errors import NetworkError, ProtocolError
@@ -62,17 +63,6 @@ TABLE_BINDINGS: list[BindingType] = [
 ]
 #: The table's actions (check_action decides them here).
 TABLE_ACTIONS = frozenset({"abort", "take_back", "offer_draw", "decline", "claim", "ask"})
-
-
-@dataclass(frozen=True)
-class ClaimWaits:
-    """Seconds from AWAY, and from IDLE, until the opponent may be claimed against.
-
-    The server's rules; a test shortens them (and moves the server's time), never the words.
-    """
-
-    away: float = AWAY_BEFORE_CLAIM
-    idle: float = IDLE_BEFORE_CLAIM - IDLE_WARNING
 
 
 @dataclass(frozen=True)
@@ -116,7 +106,7 @@ class TableTalkScreen(GameScreen):
     mine: Player | None
     coming_back = False
     #: How long after AWAY (or IDLE) the claim key lights up.
-    claim_waits = ClaimWaits()
+    claim_waits = RULE_WAITS
     _standing: dict[str, Standing]
     _offered: set[str]  # our own DRAW or TAKEBACK, standing
     _claims: dict[str, Timer]  # "away", "idle": until a claim is possible

@@ -178,6 +178,9 @@ BYE_REASONS = {
 SERVER_CLOSED = "The server closed the connection"
 #: The lobby connection dropped, as a client coming back by itself says it.
 CONNECTION_LOST = "Connection lost"
+#: Registering: the password and its repetition differ (the app and the console).
+PASSWORDS_DIFFER = "The two passwords differ: no account created."
+
 #: Said when a client that came back by itself is in its game again.
 BACK_IN_THE_GAME = "Back in the game"
 

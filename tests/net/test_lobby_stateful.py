@@ -162,6 +162,7 @@ class FinishedGame:
     reason: str
     moves: list[Move]
     rated: bool
+    clock: Clock | None
     number: int | None = None
 
 
@@ -592,7 +593,14 @@ class LobbyProtocol(RuleBasedStateMachine):
         assert room.yellow is not None, "only a game under way ends"
         self.finished.append(
             FinishedGame(
-                room.red, room.yellow, room.game, winner, reason, room.moves, room.terms.rated
+                room.red,
+                room.yellow,
+                room.game,
+                winner,
+                reason,
+                room.moves,
+                room.terms.rated,
+                room.terms.clock,
             )
         )
         news = self.standings.game_ended(
@@ -691,7 +699,8 @@ class LobbyProtocol(RuleBasedStateMachine):
         )
         got = self.clients[who].line()
         assert got.startswith(expected), f"{who} expected {expected!r}…, got {got!r}"
-        started = got.removeprefix(expected)
+        started, clock = got.removeprefix(expected).rsplit(":", 1)
+        assert clock == ("-" if game.clock is None else game.clock.text), got  # its last field
         assert re.fullmatch(r"[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}Z", started)
         assert self.began <= started <= utc_now(), f"started {started}, not in this example"
 

@@ -49,7 +49,7 @@ async def test_my_games_lists_them_and_reviews_one_with_its_losing_move(tmp_path
             assert "Your finished games (ann)" in text_of(pilot, "#games-title")
             assert "2 games, newest first." in text_of(pilot, "#games-status")
             (short, long) = rows(pilot)
-            assert short[1:] == ["bob", "casual", "won (forfeit)", "2", "5 × 4 Classic"]
+            assert short[1:] == ["bob", "casual 3+2", "won (forfeit)", "2", "5 × 4 Classic"]
             assert long[1:] == ["bob", "casual", "lost (four in a row)", "24", "7 × 6 Classic"]
             assert short[0][:4] == "2026" and len(short[0]) == len("2026-11-26 23:05")
             await pilot.press("down", "enter")
@@ -130,14 +130,14 @@ async def test_a_rooms_players_games_each_from_their_side(tmp_path: Path) -> Non
             assert "ann's finished games" in text_of(pilot, "#games-title")
             assert "2 games, newest first · o: bob's games." in text_of(pilot, "#games-status")
             assert [row[1:4] for row in rows(pilot)] == [
-                ["bob", "casual", "won (forfeit)"],
+                ["bob", "casual 3+2", "won (forfeit)"],
                 ["bob", "casual", "lost (four in a row)"],
             ]
             await pilot.press("o")
             await until(pilot, lambda: "bob's finished games" in text_of(pilot, "#games-title"))
             await until(pilot, lambda: rows(pilot)[0][1] == "ann")
             assert [row[1:4] for row in rows(pilot)] == [
-                ["ann", "casual", "lost (forfeit)"],
+                ["ann", "casual 3+2", "lost (forfeit)"],
                 ["ann", "casual", "won (four in a row)"],
             ]
             await pilot.press("escape")

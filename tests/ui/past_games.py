@@ -1,7 +1,7 @@
 """Finished games played through real clients on a real lobby server, for the app's My games.
 
 ann (RED) and bob (YELLOW) play two games, both kept by the server:
-1. 7 × 6 classic: ann holds a draw until her move 19 (column 1, where column 5 held),
+1. 7 × 6 classic: ann holds a draw until her move 10 (column 1, where column 5 held),
    then bob wins (``tests/test_turning_point.py`` proves that endgame).
 2. 5 × 4 classic: bob forfeits after two moves, ann wins; kept as if played on a 3+2
    clock (set in the store, as the start times are: its moves are not timed).

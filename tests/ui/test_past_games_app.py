@@ -61,14 +61,15 @@ async def test_my_games_lists_them_and_reviews_one_with_its_losing_move(tmp_path
             assert (review.turning.number, review.turning.mover) == (19, Player.RED)
             assert review.turning.move == Move.drop(0) and review.turning.instead == 4
             said = text_of(pilot, "#message").replace("\n", " ")
-            assert "Move 19 (ann, column 1) lost the game:" in said
+            assert "Move 10 (ann, column 1) lost the game:" in said  # the list's 10. d1
             assert "column 5 would have held a draw" in said
             assert review.board.analysis is not None  # the empty board's verdicts
             assert review.board.analysis[3] == "W21"  # RED wins in the centre
             await pilot.press("t")  # to the position of the losing move
             assert review.at == 18
             assert review.board.analysis[0][0] == "L" and review.board.analysis[4] == "D"
-            assert "Next: Move 19" in text_of(pilot, "#message").replace("\n", " ")
+            assert "Next: Move 10" in text_of(pilot, "#message").replace("\n", " ")
+            assert "Review: move 9 of 12" in text_of(pilot, "#message")  # YELLOW's 9… d3
             await pilot.press("right")
             assert "d1??" in review.query_one(MoveList).text  # marked in the move list
             await pilot.press("end")

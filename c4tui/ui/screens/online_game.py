@@ -13,14 +13,14 @@ says. An opponent who dropped out is counted down in the panel until back.
 
 A timed game (§5.4) shows both clocks at the top of the panel (``GameClocks``),
 and a game lost on time says so. After a rated game, both new ratings (§5.3's
-RATING lines) are said under the result.
+RATING lines) are said under the result. The running score against the opponent is
+the session's (``OnlineSession.score_against``): it goes on through rematches.
 """
 
 from __future__ import annotations
 
 import math
 import time
-from functools import partial
 
 from textual import work
 from textual.app import ComposeResult
@@ -37,14 +37,16 @@ from c4tui.match.backends.online import RoomSeat
 from c4tui.match.backends.room_seat import room_seats
 from c4tui.match.driver import MatchDriver
 from c4tui.match.events import GameOver, TurnStarted
+from c4tui.match.score import Score
 from c4tui.match.settings import MatchSettings
 from c4tui.net.errors import NetworkError, ProtocolError
 from c4tui.protocols import lobby as wire
 from c4tui.protocols.competition import RatingChange
 from c4tui.ui.challenges import ChallengeListener
-from c4tui.ui.online_session import OnlineSession, back_in_room, moves_to
+from c4tui.ui.online_session import OnlineSession, moves_to
 from c4tui.ui.screens.confirm import confirm_forfeit, confirm_leaving
 from c4tui.ui.screens.game import GameScreen
+from c4tui.ui.screens.online_comeback import ComingBackGame
 from c4tui.ui.widgets.chat import ChatInput
 from c4tui.ui.widgets.game_clocks import GameClocks
 
@@ -86,11 +88,13 @@ def online_game_screen(
         rows=state.rows,
         rules=state.rules,
     )
+    opponent = None if mine is None else game.names[mine.other]
     return OnlineGameScreen(
         MatchDriver(start, room_seats(game, mine), history=history or ()),
         settings,
         game,
         mine,
+        score=None if opponent is None else session.score_against(opponent),
         session=session,
         room=room,
         back=back,
@@ -99,7 +103,7 @@ def online_game_screen(
     )
 
 
-class OnlineGameScreen(GameScreen):
+class OnlineGameScreen(ComingBackGame):
     """One room's game, as a player (``mine``) or a viewer (``mine`` is None).
 
     A viewer leaving a game under way is still in the room: the session says so
@@ -124,6 +128,7 @@ class OnlineGameScreen(GameScreen):
         game: RoomGame,
         mine: Player | None,
         *,
+        score: Score | None = None,
         session: OnlineSession,
         room: str,
         back: bool = False,
@@ -131,7 +136,11 @@ class OnlineGameScreen(GameScreen):
         saves_last_until_quit: bool = False,
     ) -> None:
         super().__init__(
-            driver, settings, ascii_only=ascii_only, saves_last_until_quit=saves_last_until_quit
+            driver,
+            settings,
+            ascii_only=ascii_only,
+            score=score,
+            saves_last_until_quit=saves_last_until_quit,
         )
         self.room_game = game
         self.mine = mine
@@ -147,7 +156,7 @@ class OnlineGameScreen(GameScreen):
         self.coming_back = False  # logging in again after the connection was lost
         self._trying = f"{words.CONNECTION_LOST} — reconnecting…"  # what the panel says meanwhile
         self._over_while_away = False
-        self._successor: OnlineGameScreen | None = None  # the game we came back into
+        self._successor: GameScreen | None = None  # the game we came back into
         # Before the first push is read (a REJOIN's AWAY comes at once), not on mounting.
         game.on_chat = self._chat_arrived
         game.on_away_or_back = self._away_or_back
@@ -243,16 +252,6 @@ class OnlineGameScreen(GameScreen):
 
     # ----- coming back after the connection was lost ----------------------------------
 
-    def _failed(self, problem: str) -> None:
-        """A lost connection: log in again by ourselves (the board stays); else say why."""
-        self._away.clear()
-        if not self._session.worth_coming_back():
-            super()._failed(problem)
-            return
-        self.coming_back = True
-        self._show_turn(self.driver.state)
-        self._come_back(self._session.why_lost())
-
     def _halted(self) -> str:
         """The turn line while we come back, once the game ended while we were away, or on time."""
         if self.coming_back:
@@ -264,62 +263,17 @@ class OnlineGameScreen(GameScreen):
             return f"{result.winner.name} wins on time"  # not "by forfeit": nobody gave up
         return super()._halted()
 
-    @work(group="comeback", exclusive=True, exit_on_error=False)
-    async def _come_back(self, why: str) -> None:
-        """Try to log in again; then on with the game as the server has it, or say why not."""
-        session = self._session
-        names = (self.room_game.names[Player.RED], self.room_game.names[Player.YELLOW])
-        while True:
-            game_on = not self.driver.is_over  # then Esc is the only way to stop trying
-            answer = await session.come_back(partial(self._say_trying, why), game_on=game_on)
-            if isinstance(answer, str):
-                session.gave_up = True
-                self._stop_coming_back(answer, "error")
-                return
-            try:
-                back = await back_in_room(session, self._room, names, watching=self.mine is None)
-                break
-            except (NetworkError, ProtocolError, TimeoutError) as error:
-                if not session.worth_coming_back():
-                    self._stop_coming_back(str(error), "error")
-                    return
-        if isinstance(back, str):
-            self._over_while_away = True
-            self._stop_coming_back(back, "result")
-            return
-        self._successor = online_game_screen(
+    def _came_back_into(self, back: RoomGame) -> GameScreen:
+        """The screen of the game the server put us back in (it takes this one's place)."""
+        return online_game_screen(
             back,
-            session,
+            self._session,
             self._room,
             back=True,
             before=self.driver,
             ascii_only=self._ascii_only,
             saves_last_until_quit=self._saves_last_until_quit,
         )
-        if self.is_active:  # else once what is on top (help, a question) is closed
-            self._go_on()
-
-    def on_screen_resume(self) -> None:
-        """Back from what was on top: a game we came back into goes on."""
-        if self._successor is not None:
-            self._go_on()
-
-    def _go_on(self) -> None:
-        """The game we came back into takes this screen's place."""
-        if self._successor is not None:
-            self.app.switch_screen(self._successor)
-            self._successor = None
-
-    def _say_trying(self, why: str, attempt: int) -> None:
-        self._trying = f"{words.reconnecting(why, attempt)}\nesc: give up"
-        if self._widgets_ready:
-            self.panel.say(self._trying, "thinking")
-
-    def _stop_coming_back(self, text: str, kind: str) -> None:
-        self.coming_back = False
-        if self._widgets_ready:
-            self._show_turn(self.driver.state)
-            self.panel.say(f"{text}\nesc: back to the lobby", kind)
 
     async def _release(self) -> None:
         """Once the game is closed, stop reading the room's news: the lobby reads again."""

@@ -180,6 +180,8 @@ SERVER_CLOSED = "The server closed the connection"
 CONNECTION_LOST = "Connection lost"
 #: Registering: the password and its repetition differ (the app and the console).
 PASSWORDS_DIFFER = "The two passwords differ: no account created."
+#: Chat asked for outside a room (the lobby's rooms list): the lobby protocol's chat is a room's.
+NO_CHAT_IN_THE_LOBBY = "Chat is for a room: join or create one."
 
 #: Said when a client that came back by itself is in its game again.
 BACK_IN_THE_GAME = "Back in the game"

@@ -144,11 +144,8 @@ async def test_watching_a_game_and_chatting_and_seeing_a_forfeit(tmp_path: Path)
             await ann.send("CHAT:[/] nice [b]move")  # chat is text, not markup
             assert await ann.line() == "CHAT:ann:[/] nice [b]move"
             await bob.line()
-            await until(
-                pilot, lambda: any("[/] nice" in note.message for note in app._notifications)
-            )
-            chat = next(note for note in app._notifications if "[/] nice" in note.message)
-            assert not chat.markup  # shown as typed: "[/]" read as markup would crash the toast
+            await until(pilot, lambda: ("ann", "[/] nice [b]move") in screen.chat_log.said)
+            assert not app._notifications  # in the chat's history, not a toast over the board
             await bob.send("DROP:3")
             await ann.line(), await bob.line()
             # ann's, from the server's archive (it began before we watched); bob's, live

@@ -372,7 +372,7 @@ class LobbyScreen(StandingLobby):
     def action_talk(self) -> None:
         """Type a message for everyone in the room you wait in."""
         if self._room is None:
-            self._say("Chat is for rooms: create or join one first.")
+            self._say(words.NO_CHAT_IN_THE_LOBBY)
             return
         self.query_one(ChatInput).open()
 

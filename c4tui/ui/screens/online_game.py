@@ -2,7 +2,8 @@
 
 The board, the panel and the keys are the game screen's; what a lobby game has
 no use for (hint, analysis, undo, new game) is hidden. ``t`` opens the chat
-line, ``f`` forfeits after a confirmation, and once the game is over (the room
+line, and the room's chat so far shows under the moves (``ChatLog``, from its first
+line), ``f`` forfeits after a confirmation, and once the game is over (the room
 is gone, and its chat with it) both leave the footer and Esc goes back to the
 lobby. A viewer's board takes no moves; the panel says who is to move.
 
@@ -21,6 +22,7 @@ from __future__ import annotations
 
 import math
 import time
+from collections.abc import Sequence
 
 from textual import work
 from textual.app import ComposeResult
@@ -47,7 +49,7 @@ from c4tui.ui.online_session import OnlineSession, moves_to
 from c4tui.ui.screens.confirm import confirm_forfeit, confirm_leaving
 from c4tui.ui.screens.game import GameScreen
 from c4tui.ui.screens.online_comeback import ComingBackGame
-from c4tui.ui.widgets.chat import ChatInput
+from c4tui.ui.widgets.chat import ChatInput, ChatLog
 from c4tui.ui.widgets.game_clocks import GameClocks
 
 #: What a lobby game has no use for.
@@ -61,6 +63,7 @@ def online_game_screen(
     *,
     back: bool = False,
     before: MatchDriver | None = None,
+    chat: Sequence[tuple[str, str]] = (),
     ascii_only: bool = False,
     saves_last_until_quit: bool = False,
 ) -> OnlineGameScreen:
@@ -95,6 +98,7 @@ def online_game_screen(
         game,
         mine,
         score=None if opponent is None else session.score_against(opponent),
+        chat=chat,
         session=session,
         room=room,
         back=back,
@@ -129,6 +133,7 @@ class OnlineGameScreen(ComingBackGame):
         mine: Player | None,
         *,
         score: Score | None = None,
+        chat: Sequence[tuple[str, str]] = (),
         session: OnlineSession,
         room: str,
         back: bool = False,
@@ -161,6 +166,8 @@ class OnlineGameScreen(ComingBackGame):
         game.on_chat = self._chat_arrived
         game.on_away_or_back = self._away_or_back
         game.on_forfeit = driver.resign
+        #: The room's chat so far (what was said before we came back into it, too).
+        self.chat_log = ChatLog(chat, id="chat-log")
         self.clocks = GameClocks(game.names, ascii_only=ascii_only, id="clocks")
         self.clocks.reading = game.clock  # a CLOCK read before this screen was made
         game.on_clock = self._clock_came
@@ -182,6 +189,7 @@ class OnlineGameScreen(ComingBackGame):
         self.set_interval(1.0, self._count_down)
         self.panel.mount(self.clocks, after="#game-title")
         self.panel.mount(Static(id="terms", markup=False), after="#game-title")
+        self.panel.mount(self.chat_log, after="#moves")
         self._show_terms()
 
     @work(group="terms", exit_on_error=False)
@@ -271,6 +279,7 @@ class OnlineGameScreen(ComingBackGame):
             self._room,
             back=True,
             before=self.driver,
+            chat=self.chat_log.said,
             ascii_only=self._ascii_only,
             saves_last_until_quit=self._saves_last_until_quit,
         )
@@ -280,7 +289,8 @@ class OnlineGameScreen(ComingBackGame):
         await self.room_game.close()
 
     def _chat_arrived(self, user: str, text: str) -> None:
-        self.notify(text, title=f"{user} says", timeout=8, markup=False)  # chat is plain text
+        """A line of the room's chat: into the history under the moves (plain text)."""
+        self.chat_log.add(user, text)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """Hide what a lobby game has no use for; Forfeit only for a player in a live game.

@@ -187,6 +187,11 @@ NO_CHAT_IN_THE_LOBBY = "Chat is for a room: join or create one."
 BACK_IN_THE_GAME = "Back in the game"
 
 
+def back_online(why: str) -> str:
+    """Said once logged in again after ``why`` (``why_lost``'s words): the server is back."""
+    return "The server is back" if why == BYE_REASONS["shutdown"] else "Connected again"
+
+
 def closed_because(reason: str | None) -> str:
     """Why the connection closed, in words: ``BYE``'s ``reason``, or None when none came."""
     if reason is None:

@@ -33,9 +33,12 @@ def still_on(room: str) -> str:
     return f"Your game in {room} is still on: back in it."
 
 
-def room_lost(room: str, why: str) -> str:
-    """A creator came back, and the room it waited in is gone (rooms are kept once begun)."""
-    return f"{why}: the room {room!r} you waited in is gone (c opens another)."
+def room_lost(room: str, back: str) -> str:
+    """A creator came back (``back``: how), and the room it waited in is gone.
+
+    Rooms are kept once their game began, not before.
+    """
+    return f"{back}: the room {room!r} you waited in is gone (c opens another)."
 
 
 class OnlineSession:

@@ -23,6 +23,7 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Sequence
+from functools import partial
 
 from textual import work
 from textual.app import ComposeResult
@@ -51,6 +52,9 @@ from c4tui.ui.screens.game import GameScreen
 from c4tui.ui.screens.online_comeback import ComingBackGame
 from c4tui.ui.widgets.chat import ChatInput, ChatLog
 from c4tui.ui.widgets.game_clocks import GameClocks
+
+#: How long "ann is back." stays before the panel says whose turn it is again (seconds).
+BACK_NEWS_SECONDS = 5.0
 
 #: What a lobby game has no use for.
 HIDDEN_ACTIONS = {"hint", "toggle_analysis", "undo", "new_game"}
@@ -173,6 +177,7 @@ class OnlineGameScreen(ComingBackGame):
         game.on_clock = self._clock_came
         self._rating_news = RatingNews(session.link.user)
         self._ratings = ""  # both new ratings in a line, once a rated game's have come
+        self._last_turn: TurnStarted | None = None  # what the panel says again after news
 
     def compose(self) -> ComposeResult:
         """The game screen and a chat line (shown when t is pressed)."""
@@ -208,6 +213,7 @@ class OnlineGameScreen(ComingBackGame):
 
     def _turn_started(self, event: TurnStarted) -> None:
         """A viewer is told whom they watch and who is to move; anyone back, that they are."""
+        self._last_turn = event
         back = self._back_note()
         if self.mine is not None:
             super()._turn_started(event)
@@ -235,7 +241,17 @@ class OnlineGameScreen(ComingBackGame):
             return
         self._away.pop(news.user, None)
         if self._widgets_ready:
-            self.panel.say(words.back(news.user))
+            said = words.back(news.user)
+            self.panel.say(said)
+            self.set_timer(BACK_NEWS_SECONDS, partial(self._news_over, said))
+
+    def _news_over(self, said: str) -> None:
+        """``said`` is old news: unless something else was said since, the turn's line again."""
+        shown = self.panel.news
+        if shown is None or shown.text != said or self.driver.is_over or self.coming_back:
+            return
+        if self._last_turn is not None:
+            self._turn_started(self._last_turn)
 
     def _count_down(self) -> None:
         """Every second: the seconds left to those away, until they are back or the game ends."""

@@ -187,6 +187,11 @@ NO_CHAT_IN_THE_LOBBY = "Chat is for a room: join or create one."
 BACK_IN_THE_GAME = "Back in the game"
 
 
+def connection_went(why: str) -> str:
+    """A screen that asks the server nothing more (a finished game, a review) lost it."""
+    return f"{why.rstrip('.')}: the lobby logs in again once you go back to it (Esc)."
+
+
 def back_online(why: str) -> str:
     """Said once logged in again after ``why`` (``why_lost``'s words): the server is back."""
     return "The server is back" if why == BYE_REASONS["shutdown"] else "Connected again"

@@ -317,7 +317,8 @@ class OnlineGameScreen(ComingBackGame):
         if action in HIDDEN_ACTIONS:
             return False
         if action == "rematch":  # §5.5: asked of the other player once the game is over
-            return self.driver.is_over and self.mine is not None and not self.coming_back
+            over = self.driver.is_over and not self._session.link.lost
+            return over and self.mine is not None and not self.coming_back
         if action in ("forfeit", "talk") and (self.driver.is_over or self.coming_back):
             return False  # a forfeit sent now would be lost: after coming back
         if action == "forfeit":
@@ -343,6 +344,16 @@ class OnlineGameScreen(ComingBackGame):
         """The result; the room is gone, so a challenge (a rematch) may come here now."""
         super()._show_result(result)
         self.query_one(ChallengeListener).listen()
+        self._watch_after_the_end()
+
+    @work(group="after-the-end", exclusive=True, exit_on_error=False)
+    async def _watch_after_the_end(self) -> None:
+        """Once the game is over nothing asks the server: a lost connection is said at once."""
+        link = self._session.link
+        why = await link.gone()
+        if link is self._session.link and not self.coming_back:
+            self.panel.say(words.connection_went(why), "error")
+            self.refresh_bindings()  # no rematch on a lost connection
 
     def _say_after_game(self, text: str) -> None:
         self.panel.say(f"{text}\n{self._ratings}Esc: back to the lobby", "result")

@@ -4,9 +4,17 @@ from __future__ import annotations
 
 import pytest
 
-from c4tui.client.kept import colour_of, record_of, result_for, result_line, started_at
+from c4tui.client.kept import (
+    colour_of,
+    record_of,
+    result_for,
+    result_line,
+    started_at,
+    terms_of,
+)
 from c4tui.engine import Player
 from c4tui.protocols.past import KeptGame, game_record, parse_history_answer, parse_kept_game
+from c4tui.protocols.terms import Clock
 from c4tui.records import Result, format_record, parse_record
 
 
@@ -30,9 +38,23 @@ def test_the_answer_reads_back_what_the_server_wrote() -> None:
         moves=game.moves,
         rated=False,
         started=game.started,
+        clock=None,
     )
+    assert written.endswith(":0:2026-11-26T23:05:16Z:-")  # the clock's field, last
     assert parse_kept_game(written.split(":")[3:]) == game
     assert started_at(game) == "2026-11-26 23:05"
+
+
+def test_the_clock_is_read_from_the_last_field_and_an_answer_without_it_still_reads() -> None:
+    before = "1:alice:bob:7:6:classic:alice:four:d4:1:2026-11-26T23:05:16Z"
+    old = parse_kept_game(before.split(":"))  # a server before the clock's field
+    timed = parse_kept_game(f"{before}:3+2".split(":"))
+    untimed = parse_kept_game(f"{before}:-".split(":"))
+    assert old is not None and timed is not None and untimed is not None
+    assert {old.started, timed.started, untimed.started} == {"2026-11-26T23:05:16Z"}
+    assert (old.clock, untimed.clock) == (None, None)
+    assert timed.clock == Clock(3, 2)
+    assert (terms_of(timed), terms_of(untimed)) == ("rated 3+2", "rated")
 
 
 @pytest.mark.parametrize(

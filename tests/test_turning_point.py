@@ -44,8 +44,8 @@ def test_the_blunder_is_the_first_move_into_a_lost_position(
     found = turning_point(positions, moves, analyses, Player.RED, first=17)
     assert found == TurningPoint(19, Move.drop(0), Player.RED, instead=4, won=False)
     assert found.words("ann") == (
-        "Move 19 (ann, column 1) lost the game: column 5 would have held a draw"
-    )
+        "Move 10 (ann, column 1) lost the game: column 5 would have held a draw"
+    )  # the 19th move is the move list's "10. d1"
     # The move before it (17) held: column 3 keeps the draw, as the opening's note says.
     assert standing(analyses[0].columns[2]) == 0
 

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from c4tui.ai.perfect import exact_scores, has_exact_play, solver_for
 from c4tui.ai.search import CancelFlag, SearchAborted
 from c4tui.ai.solver import Position
-from c4tui.engine import GameState, Move, Player
+from c4tui.engine import GameState, Move, Player, move_number
 
 
 @dataclass(frozen=True)
@@ -42,7 +42,7 @@ class BestLine:
     @property
     def last_move_number(self) -> int:
         """The last move's number as the move list shows it (a pair of moves a number)."""
-        return (self.last_ply + 1) // 2
+        return move_number(self.last_ply)
 
     @property
     def result_words(self) -> str:

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from c4tui.engine import GameState, Move, Player
+from c4tui.engine import GameState, Move, Player, move_number
 
 # Only for typing: ``ai.analysis`` loads the solver, which stays in the pool's processes.
 if TYPE_CHECKING:
@@ -35,10 +35,15 @@ class TurningPoint:
     won: bool
 
     def words(self, name: str) -> str:
-        """``Move 9 (bob, column 3) lost the game: column 4 would have held a draw``."""
+        """``Move 9 (bob, column 3) lost the game: column 4 would have held a draw``.
+
+        Numbered as the move list numbers it (``move_number``: Red's and Yellow's moves a
+        pair), not by ``number``, which counts every player's moves.
+        """
         held = "won" if self.won else "held a draw"
         return (
-            f"Move {self.number} ({name}, column {self.move.column + 1}) lost the game: "
+            f"Move {move_number(self.number)} ({name}, column {self.move.column + 1}) "
+            "lost the game: "
             f"column {self.instead + 1} would have {held}"
         )
 

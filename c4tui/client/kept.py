@@ -17,7 +17,6 @@ from c4tui.client.words import Voice, end_reason
 from c4tui.engine import Player
 from c4tui.net.tls import ClientTls
 from c4tui.protocols.past import KeptGame
-from c4tui.protocols.terms import Terms
 from c4tui.records import GameRecord, Result
 
 
@@ -57,8 +56,8 @@ def started_here(kept: KeptGame) -> str:
 
 
 def terms_of(kept: KeptGame) -> str:
-    """``rated`` or ``casual`` (GAME does not say the clock a game had)."""
-    return Terms(kept.rated).words
+    """``rated 3+2``, ``casual`` (a server before GAME's clock field says no clock)."""
+    return kept.terms.words
 
 
 def result_for(kept: KeptGame, player: Player) -> str:

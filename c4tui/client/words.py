@@ -195,8 +195,23 @@ BYE_REASONS = {
 SERVER_CLOSED = "The server closed the connection"
 #: The lobby connection dropped, as a client coming back by itself says it.
 CONNECTION_LOST = "Connection lost"
+#: Registering: the password and its repetition differ (the app and the console).
+PASSWORDS_DIFFER = "The two passwords differ: no account created."
+#: Chat asked for outside a room (the lobby's rooms list): the lobby protocol's chat is a room's.
+NO_CHAT_IN_THE_LOBBY = "Chat is for a room: join or create one."
+
 #: Said when a client that came back by itself is in its game again.
 BACK_IN_THE_GAME = "Back in the game"
+
+
+def connection_went(why: str) -> str:
+    """A screen that asks the server nothing more (a finished game, a review) lost it."""
+    return f"{why.rstrip('.')}: the lobby logs in again once you go back to it (Esc)."
+
+
+def back_online(why: str) -> str:
+    """Said once logged in again after ``why`` (``why_lost``'s words): the server is back."""
+    return "The server is back" if why == BYE_REASONS["shutdown"] else "Connected again"
 
 
 def closed_because(reason: str | None) -> str:

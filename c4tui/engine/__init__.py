@@ -15,7 +15,14 @@ from c4tui.engine.game import (
     Player,
     Rules,
 )
-from c4tui.engine.moves import Move, MoveKind, describe_move, format_move, parse_move
+from c4tui.engine.moves import (
+    Move,
+    MoveKind,
+    describe_move,
+    format_move,
+    move_number,
+    parse_move,
+)
 from c4tui.engine.size import MAX_SIZE, MIN_SIZE, parse_size
 from c4tui.engine.text import render_board, status_line
 
@@ -37,6 +44,7 @@ __all__ = [
     "Rules",
     "describe_move",
     "format_move",
+    "move_number",
     "parse_move",
     "parse_size",
     "render_board",

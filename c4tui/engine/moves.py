@@ -67,6 +67,15 @@ def format_move(move: Move) -> str:
     return f"{move.kind.value}{move.column + 1}"
 
 
+def move_number(ply: int) -> int:
+    """The number the move list gives the ``ply``-th move (1-based): a pair a number.
+
+    Red's move and Yellow's answer share it (``10. d1 d3``), as in chess; every front end
+    counts moves this way, so "move 10" means the same line of the list everywhere.
+    """
+    return (ply + 1) // 2
+
+
 def describe_move(move: Move) -> str:
     """The move in words, for people: ``drop in column 4``."""
     if move.kind is MoveKind.DROP:

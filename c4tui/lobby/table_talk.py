@@ -110,7 +110,8 @@ class TableTalk(Generic[S, M]):
         previous = None if talk.before is None else replace(talk.before, previous=None)
         standing = Before(room.state, self._standing(room.clock), mover, dict(talk.offers))
         declined: Outbox = []
-        for offer, offerer in list(talk.offers.items()):
+        for offer in Offer:  # a draw's decline first, then a takeback's, whatever came first
+            offerer = talk.offers.get(offer)
             if offerer is mover.other:  # the offered player moves: that declines it
                 del talk.offers[offer]
                 told = offer.declined(room.seated(mover).name).line

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from c4tui.engine import C4Error, Move, Rules, format_move, parse_move
 from c4tui.protocols.names import valid_user
 from c4tui.protocols.rooms import BadFormat, ack
+from c4tui.protocols.terms import Clock, Terms, parse_clock
 
 _NUMBER = re.compile(r"[0-9]{1,18}")
 
@@ -59,16 +60,26 @@ def game_record(
     moves: Sequence[Move],
     rated: bool,
     started: str,
+    clock: Clock | None,
 ) -> str:
     """GAME:ACKSTATUS:0:<id>:<red>:<yellow>:<cols>:<rows>:<rules>:<winner>:<reason>:<moves>:…
 
-    …``<rated 0|1>:<started>``: moves in the app's notation (``d4 p3``), the winner
-    empty for a draw, the start in UTC, ISO 8601 (its own colons come last).
+    …``<rated 0|1>:<started>:<clock>``: moves in the app's notation (``d4 p3``), the
+    winner empty for a draw, the start in UTC, ISO 8601 (``HH:MM:SS``, its own colons),
+    the clock ``<minutes>+<increment>`` or ``-`` for none (added last, after the start,
+    so that a client that reads the start as "the rest" still finds it first).
     """
     columns, rows, rules = game
     played = " ".join(format_move(move) for move in moves)
     fields = [str(number), red, yellow, str(columns), str(rows), rules.value, winner or ""]
-    return ack("GAME", 0, *fields, reason, played, str(int(rated)), started)
+    timed = NO_CLOCK if clock is None else clock.text
+    return ack("GAME", 0, *fields, reason, played, str(int(rated)), started, timed)
+
+
+#: GAME's clock field for a game without one.
+NO_CLOCK = "-"
+#: How many fields an ISO 8601 start (``2026-11-26T23:05:16Z``) takes when split on colons.
+_START_FIELDS = 3
 
 
 # ----- what a client reads -------------------------------------------------------------
@@ -89,6 +100,12 @@ class KeptGame:
     moves: tuple[Move, ...]
     rated: bool
     started: str  # UTC, ISO 8601
+    clock: Clock | None = None  # None: no clock, or a server too old to say
+
+    @property
+    def terms(self) -> Terms:
+        """Rated or casual, and the clock (``rated 3+2`` in words)."""
+        return Terms(self.rated, self.clock)
 
 
 def parse_history_answer(extra: Sequence[str]) -> list[int]:
@@ -115,5 +132,11 @@ def parse_kept_game(extra: Sequence[str]) -> KeptGame | None:
         reason=reason,
         moves=moves,
         rated=rated == "1",
-        started=":".join(extra[10:]),  # the time's own colons
+        started=":".join(extra[10 : 10 + _START_FIELDS]),  # the time's own colons
+        clock=_kept_clock(extra[10 + _START_FIELDS :]),
     )
+
+
+def _kept_clock(rest: Sequence[str]) -> Clock | None:
+    """The clock after GAME's start: ``m+i``, ``-``, or nothing (a server before it)."""
+    return parse_clock(rest[0]) if rest else None

@@ -86,6 +86,7 @@ async def _look_up(
         moves=stored.moves,
         rated=stored.rated,
         started=stored.started,
+        clock=stored.clock,
     )
 
 

@@ -17,7 +17,7 @@ from c4tui.engine import C4Error, Move
 from c4tui.match.backends import picked_in_menu
 from c4tui.match.settings import MatchSettings
 from c4tui.ui import screen_factory as screens
-from c4tui.ui.preferences import remember_game
+from c4tui.ui.preferences import load_preferences, remember_game, remember_login
 from c4tui.ui.servers import Visit
 
 if TYPE_CHECKING:
@@ -83,14 +83,15 @@ class Games:
     def _playing(self, settings: MatchSettings) -> None:
         """A game with ``settings`` starts: the menu follows it, and the next start offers it."""
         self.current = settings
-        if not self._remembers:
-            return
+        if self._remembers:
+            self._keep(lambda: remember_game(settings), "The game's choices")
+
+    def _keep(self, write: Callable[[], None], what: str) -> None:
+        """Write a preference; if it cannot be written, say so (and play on)."""
         try:
-            remember_game(settings)
+            write()
         except OSError as error:
-            self._app.notify(
-                f"The game's choices could not be kept: {error}", severity="warning", markup=False
-            )
+            self._app.notify(f"{what} could not be kept: {error}", severity="warning", markup=False)
 
     def _follow_up_driver(
         self, settings: MatchSettings, history: Sequence[Move] = ()
@@ -250,12 +251,19 @@ class Games:
         self._open_game(replace(settings, options={**settings.options, **typed}).fitted())
 
     def _open_lobby(self, settings: MatchSettings) -> None:
-        """Online: log in first, then the lobby's rooms."""
-        values = {**settings.options, **self._typed.get(settings.opponent, {})}
+        """Online: log in first, then the lobby's rooms.
+
+        The dialog offers what was typed last (this run's, else the last run's that logged
+        in, kept without its password), under what the command line gave.
+        """
+        remembered = load_preferences().login if self._remembers else {}
+        values = {**remembered, **settings.options, **self._typed.get(settings.opponent, {})}
 
         def logged_in(outcome: LoggedIn | None) -> None:
             if outcome is not None:
                 self._typed[settings.opponent] = outcome.values
+                if self._remembers:
+                    self._keep(lambda: remember_login(outcome.values), "Where you logged in")
                 self._app.push_screen(
                     screens.lobby_screen(
                         outcome,

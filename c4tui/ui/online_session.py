@@ -20,6 +20,7 @@ from c4tui.client.outcomes import JoinOutcome
 from c4tui.client.room_game import RoomGame, room_game_from
 from c4tui.engine import GameState, Move
 from c4tui.match.backends.online import TICTACTOE_ROOMS, client_tls
+from c4tui.match.score import Score
 from c4tui.protocols import lobby as wire
 from c4tui.ui.screens.login import LoggedIn, log_in
 
@@ -32,9 +33,12 @@ def still_on(room: str) -> str:
     return f"Your game in {room} is still on: back in it."
 
 
-def room_lost(room: str, why: str) -> str:
-    """A creator came back, and the room it waited in is gone (rooms are kept once begun)."""
-    return f"{why}: the room {room!r} you waited in is gone (c opens another)."
+def room_lost(room: str, back: str) -> str:
+    """A creator came back (``back``: how), and the room it waited in is gone.
+
+    Rooms are kept once their game began, not before.
+    """
+    return f"{back}: the room {room!r} you waited in is gone (c opens another)."
 
 
 class OnlineSession:
@@ -53,6 +57,13 @@ class OnlineSession:
         #: A viewer left a game under way: the link is still in its room until a fresh login.
         self.still_in_room = False
         self._rejoin_taken: LobbyLink | None = None  # the link whose REJOIN was acted on
+        #: The running score against each opponent, for as long as the session lasts: a
+        #: rematch is a new room (and a new screen), the series between two players is not.
+        self._scores: dict[str, Score] = {}
+
+    def score_against(self, opponent: str) -> Score:
+        """The series against ``opponent`` so far (new, and kept, the first time)."""
+        return self._scores.setdefault(opponent, Score())
 
     @property
     def link(self) -> LobbyLink:

@@ -1,4 +1,6 @@
-"""What the player chose in the app and gets again next time: the theme and the last game.
+"""What the player chose in the app and gets again next time: theme, last game, login.
+
+The login is where and as whom the player last logged in online, never the password.
 
 Kept as a small JSON file in the user's config directory (earlier versions kept it
 in the data directory: it is moved on the first start). It is written whole to a
@@ -12,8 +14,8 @@ from __future__ import annotations
 import contextlib
 import json
 import shutil
-from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from c4tui.engine import MAX_SIZE, MIN_SIZE, Player, Rules
@@ -25,6 +27,12 @@ from c4tui.ui.themes import DEFAULT_THEME
 
 FILE_NAME = "preferences.json"
 
+#: What the login dialog remembers of what was typed: where the lobby is and who you are.
+#: Never the password (the file is plain text, readable by anyone with the account).
+LOGIN_KEYS = ("game", "host", "port", "tls", "tls_ca", "user")
+#: The longest text kept for a field (the longest field, a host or a file, is 255).
+MAX_KEPT_TEXT = 255
+
 
 @dataclass(frozen=True)
 class Preferences:
@@ -33,6 +41,8 @@ class Preferences:
     theme: str = DEFAULT_THEME
     #: The choices of the last game started (mode, level, size, rules, colour); None: none yet.
     last_game: MatchSettings | None = None
+    #: The login dialog's fields last logged in with (``LOGIN_KEYS``); empty: none yet.
+    login: Mapping[str, str] = field(default_factory=dict)
 
 
 def preferences_path() -> Path:
@@ -79,6 +89,7 @@ def load_preferences(path: Path | None = None) -> Preferences:
     return Preferences(
         theme=theme if isinstance(theme, str) and theme else DEFAULT_THEME,
         last_game=game_from_json(saved.get("last_game")),
+        login=login_from_json(saved.get("login")),
     )
 
 
@@ -87,6 +98,8 @@ def save_preferences(preferences: Preferences, path: Path | None = None) -> None
     saved: dict[str, object] = {"theme": preferences.theme}
     if preferences.last_game is not None:
         saved["last_game"] = game_to_json(preferences.last_game)
+    if preferences.login:
+        saved["login"] = dict(preferences.login)
     write_atomically(path or preferences_path(), json.dumps(saved, indent=2) + "\n")
 
 
@@ -97,6 +110,26 @@ def remember_game(settings: MatchSettings) -> None:
     Raises OSError when it cannot be written.
     """
     save_preferences(replace(load_preferences(), last_game=settings))
+
+
+def remember_login(values: Mapping[str, str]) -> None:
+    """Keep where and as whom the player logged in (``LOGIN_KEYS`` only: no password).
+
+    Read again first, as ``remember_game``. Raises OSError when it cannot be written.
+    """
+    login = {key: values[key] for key in LOGIN_KEYS if key in values}
+    save_preferences(replace(load_preferences(), login=login))
+
+
+def login_from_json(saved: object) -> dict[str, str]:
+    """The kept login fields that are text of a sane length; the dialog checks the rest."""
+    if not isinstance(saved, dict):
+        return {}
+    return {
+        key: value
+        for key in LOGIN_KEYS
+        if isinstance(value := saved.get(key), str) and len(value) <= MAX_KEPT_TEXT
+    }
 
 
 def game_to_json(settings: MatchSettings) -> dict[str, object]:

@@ -101,6 +101,7 @@ async def test_a_silent_player_loses_on_time_without_sending_anything(tmp_path: 
         number = history.rsplit(":", 1)[1]
         record = await ann.ask(f"GAME:{number}")
         assert ":ann:time:d1:0:" in record
+        assert record.endswith(":1+0"), record  # the clock it was played on, last
 
 
 async def test_a_restarted_server_gives_back_the_clocks_as_they_stood(tmp_path: Path) -> None:

@@ -115,7 +115,8 @@ async def test_history_and_game_answer_from_the_store(tmp_path: Path, lobby_db: 
             *["GAME", "ACKSTATUS", "0", number, "ann", "bob", "4", "4", "classic"],
             *["ann", "four", moves, "0", fields[13]],
         ]
-        assert ISO_UTC.fullmatch(answer.split(":", 13)[13]), answer
+        started, clock = answer.split(":", 13)[13].rsplit(":", 1)
+        assert ISO_UTC.fullmatch(started) and clock == "-", answer  # no clock: "-", last
         assert await ann.ask("GAME:999") == "GAME:ACKSTATUS:1"
         assert await ann.ask("GAME:x") == "GAME:ACKSTATUS:1"
         assert await ann.ask("GAME") == "GAME:ACKSTATUS:1"

@@ -191,6 +191,7 @@ class FinishedGame:
     reason: str
     moves: list[Move]
     rated: bool
+    clock: Clock | None
     number: int | None = None
 
 
@@ -663,7 +664,14 @@ class LobbyProtocol(TableRules, RuleBasedStateMachine):
         assert room.yellow is not None, "only a game under way ends"
         self.finished.append(
             FinishedGame(
-                room.red, room.yellow, room.game, winner, reason, room.moves, room.terms.rated
+                room.red,
+                room.yellow,
+                room.game,
+                winner,
+                reason,
+                room.moves,
+                room.terms.rated,
+                room.terms.clock,
             )
         )
         news = []  # an aborted game counts in nobody's record (§5.6)
@@ -772,7 +780,8 @@ class LobbyProtocol(TableRules, RuleBasedStateMachine):
         )
         got = self.clients[who].line()
         assert got.startswith(expected), f"{who} expected {expected!r}…, got {got!r}"
-        started = got.removeprefix(expected)
+        started, clock = got.removeprefix(expected).rsplit(":", 1)
+        assert clock == ("-" if game.clock is None else game.clock.text), got  # its last field
         assert re.fullmatch(r"[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}Z", started)
         assert self.began <= started <= utc_now(), f"started {started}, not in this example"
 

@@ -1,9 +1,10 @@
 """Finished games played through real clients on a real lobby server, for the app's My games.
 
 ann (RED) and bob (YELLOW) play two games, both kept by the server:
-1. 7 × 6 classic: ann holds a draw until her move 19 (column 1, where column 5 held),
+1. 7 × 6 classic: ann holds a draw until her move 10 (column 1, where column 5 held),
    then bob wins (``tests/test_turning_point.py`` proves that endgame).
-2. 5 × 4 classic: bob forfeits after two moves, ann wins.
+2. 5 × 4 classic: bob forfeits after two moves, ann wins; kept as if played on a 3+2
+   clock (set in the store, as the start times are: its moves are not timed).
 """
 
 from __future__ import annotations
@@ -17,6 +18,8 @@ from tests.net.lobby_client import LobbyClient, logged_in
 BLUNDER_GAME = "3651433667521135" + "33155444"
 #: The server's start time of every game, pinned so that lists and snapshots stay the same.
 STARTED = "2026-11-26T23:05:16Z"
+#: The clock the short game is kept with.
+SHORT_GAME_CLOCK = "3+2"
 
 
 async def play(ann: LobbyClient, bob: LobbyClient, room: str, game: str, digits: str) -> None:
@@ -44,3 +47,4 @@ async def two_finished_games(port: int, database: Path) -> None:
     await bob.close()
     with sqlite3.connect(database) as db:
         db.execute("UPDATE games SET started = ?", (STARTED,))
+        db.execute("UPDATE games SET clock = ? WHERE room = 'short game'", (SHORT_GAME_CLOCK,))

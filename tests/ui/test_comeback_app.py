@@ -245,7 +245,7 @@ async def test_a_waiting_creator_comes_back_and_is_told_its_room_is_gone(tmp_pat
         await until(pilot, lambda: "Waiting for the game" in status())
         await lobby.restart()
         await until(pilot, lambda: "you waited in is gone" in status(), SLOW)
-        assert "The server is restarting: the room 'zoe room'" in status()
+        assert "The server is back: the room 'zoe room'" in status()  # not "restarting"
         table = app.screen.query_one(DataTable)
         assert table.row_count == 0
         await pilot.press("c")  # the lobby works on the new connection

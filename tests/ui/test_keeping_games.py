@@ -161,7 +161,7 @@ async def test_review_steps_through_the_moves_and_play_goes_on_from_any_of_them(
         review = app.screen
         assert isinstance(review, ReviewScreen) and review.at == 1
         assert review.board.state.disc_count == 1
-        assert "move 1 of 3" in message(review)
+        assert "move 1 of 2" in message(review)  # numbered as the move list: RED's 1.
         await pilot.press("enter")  # reviewing: Enter plays nothing
         await pilot.press("home")
         await pilot.pause()

@@ -37,19 +37,24 @@ def online_app(port: int, user: str = "ann"):
     )
 
 
+async def anns_games(pilot: Pilot) -> None:
+    """ann logs in and opens My games: her two games listed."""
+    await log_in_through_the_dialog(pilot, "pw", register=False)
+    await pilot.press("m")
+    await until(pilot, lambda: isinstance(pilot.app.screen, PastGamesScreen))
+    await until(pilot, lambda: pilot.app.screen.query_one(DataTable).row_count == 2)
+
+
 async def test_my_games_lists_them_and_reviews_one_with_its_losing_move(tmp_path: Path) -> None:
     async with lobby_server(tmp_path) as server:
         await two_finished_games(server.port, tmp_path / "accounts.sqlite3")
         app = online_app(server.port)
         async with app.run_test(size=SIZE) as pilot:
-            await log_in_through_the_dialog(pilot, "pw", register=False)
-            await pilot.press("m")
-            await until(pilot, lambda: isinstance(app.screen, PastGamesScreen))
-            await until(pilot, lambda: app.screen.query_one(DataTable).row_count == 2)
+            await anns_games(pilot)
             assert "Your finished games (ann)" in text_of(pilot, "#games-title")
             assert "2 games, newest first." in text_of(pilot, "#games-status")
             (short, long) = rows(pilot)
-            assert short[1:] == ["bob", "casual", "won (forfeit)", "2", "5 × 4 Classic"]
+            assert short[1:] == ["bob", "casual 3+2", "won (forfeit)", "2", "5 × 4 Classic"]
             assert long[1:] == ["bob", "casual", "lost (four in a row)", "24", "7 × 6 Classic"]
             assert short[0][:4] == "2026" and len(short[0]) == len("2026-11-26 23:05")
             await pilot.press("down", "enter")
@@ -61,14 +66,15 @@ async def test_my_games_lists_them_and_reviews_one_with_its_losing_move(tmp_path
             assert (review.turning.number, review.turning.mover) == (19, Player.RED)
             assert review.turning.move == Move.drop(0) and review.turning.instead == 4
             said = text_of(pilot, "#message").replace("\n", " ")
-            assert "Move 19 (ann, column 1) lost the game:" in said
+            assert "Move 10 (ann, column 1) lost the game:" in said  # the list's 10. d1
             assert "column 5 would have held a draw" in said
             assert review.board.analysis is not None  # the empty board's verdicts
             assert review.board.analysis[3] == "W21"  # RED wins in the centre
             await pilot.press("t")  # to the position of the losing move
             assert review.at == 18
             assert review.board.analysis[0][0] == "L" and review.board.analysis[4] == "D"
-            assert "Next: Move 19" in text_of(pilot, "#message").replace("\n", " ")
+            assert "Next: Move 10" in text_of(pilot, "#message").replace("\n", " ")
+            assert "Review: move 9 of 12" in text_of(pilot, "#message")  # YELLOW's 9… d3
             await pilot.press("right")
             assert "d1??" in review.query_one(MoveList).text  # marked in the move list
             await pilot.press("end")
@@ -130,14 +136,14 @@ async def test_a_rooms_players_games_each_from_their_side(tmp_path: Path) -> Non
             assert "ann's finished games" in text_of(pilot, "#games-title")
             assert "2 games, newest first · o: bob's games." in text_of(pilot, "#games-status")
             assert [row[1:4] for row in rows(pilot)] == [
-                ["bob", "casual", "won (forfeit)"],
+                ["bob", "casual 3+2", "won (forfeit)"],
                 ["bob", "casual", "lost (four in a row)"],
             ]
             await pilot.press("o")
             await until(pilot, lambda: "bob's finished games" in text_of(pilot, "#games-title"))
             await until(pilot, lambda: rows(pilot)[0][1] == "ann")
             assert [row[1:4] for row in rows(pilot)] == [
-                ["ann", "casual", "lost (forfeit)"],
+                ["ann", "casual 3+2", "lost (forfeit)"],
                 ["ann", "casual", "won (four in a row)"],
             ]
             await pilot.press("escape")
@@ -170,6 +176,7 @@ async def test_a_player_without_games_and_a_server_gone_are_said_in_a_line(
             await server.stop()  # the server goes: a line says so, nothing breaks
             await pilot.press("m")
             await until(pilot, lambda: isinstance(app.screen, PastGamesScreen))
-            await until(pilot, lambda: "The server is gone" in text_of(pilot, "#games-status"))
+            said = "the lobby logs in again once you go back to it (Esc)"  # what to do
+            await until(pilot, lambda: said in text_of(pilot, "#games-status"))
             await pilot.press("escape")
             await until(pilot, lambda: isinstance(app.screen, LobbyScreen))

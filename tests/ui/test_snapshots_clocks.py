@@ -73,6 +73,18 @@ async def zoe_joins_the_room(pilot: Pilot) -> OnlineGameScreen:
     return screen
 
 
+async def zoe_joins_ann(
+    pilot: Pilot, lobby: LobbyThread, pinned: PinnedTime
+) -> tuple[LobbyClient, OnlineGameScreen]:
+    """zoe logs in, joins ann's timed room; ann's late first move played; the game's screen."""
+    ann = await lobby.run(ann_waits(lobby.port))
+    screen = await zoe_joins_the_room(pilot)
+    # The app's clock pinned to the last reading's arrival: the server's times exactly.
+    screen.clocks.now = lambda: screen.clocks.reading.at if screen.clocks.reading else 0.0
+    await lobby.run(ann_moves_late(ann, pinned))
+    return ann, screen
+
+
 def test_a_timed_lobby_game(snap_compare, timed_lobby: LobbyThread, pinned: PinnedTime) -> None:
     port = timed_lobby.port
     options = {"host": "127.0.0.1", "port": str(port), "user": "zoe"}
@@ -80,13 +92,37 @@ def test_a_timed_lobby_game(snap_compare, timed_lobby: LobbyThread, pinned: Pinn
     players: list[LobbyClient] = []  # ann stays connected until the picture is taken
 
     async def run_before(pilot: Pilot) -> None:
-        ann = await timed_lobby.run(ann_waits(port))
+        ann, screen = await zoe_joins_ann(pilot, timed_lobby, pinned)
         players.append(ann)
-        screen = await zoe_joins_the_room(pilot)
-        # The app's clock pinned to the last reading's arrival: the server's times exactly.
-        screen.clocks.now = lambda: screen.clocks.reading.at if screen.clocks.reading else 0.0
-        await timed_lobby.run(ann_moves_late(ann, pinned))
         await until(pilot, lambda: len(screen.driver.moves) == 1, 30)
+        await until(pilot, screen.driver.awaiting_submission, 30)
+        await pilot.pause()
+
+    assert snap_compare(app, terminal_size=SIZE, run_before=run_before)
+
+
+async def ann_says(ann: LobbyClient, lines: list[str]) -> None:
+    """ann's lines to the room, each read back (the sender hears her own)."""
+    for text in lines:
+        await ann.send(f"CHAT:{text}")
+        await next_line(ann, "CHAT")
+
+
+def test_a_lobby_games_chat_beside_the_board(
+    snap_compare, timed_lobby: LobbyThread, pinned: PinnedTime
+) -> None:
+    """The chat history under the moves, the 7 × 6 board whole beside it at 80 × 24."""
+    port = timed_lobby.port
+    options = {"host": "127.0.0.1", "port": str(port), "user": "zoe"}
+    app = C4App(MatchSettings(opponent="online", options=options, ai_delay=0.0, seed=1))
+    players: list[LobbyClient] = []
+    said = ["hi zoe, good luck", "[bold]not bold[/]", "a longer line that wraps in the panel"]
+
+    async def run_before(pilot: Pilot) -> None:
+        ann, screen = await zoe_joins_ann(pilot, timed_lobby, pinned)
+        players.append(ann)
+        await timed_lobby.run(ann_says(ann, said))
+        await until(pilot, lambda: len(screen.chat_log.said) == len(said), 30)
         await until(pilot, screen.driver.awaiting_submission, 30)
         await pilot.pause()
 

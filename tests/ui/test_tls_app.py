@@ -44,6 +44,7 @@ async def test_the_dialog_says_why_a_certificate_is_refused(tmp_path: Path) -> N
             switch = pilot.app.screen.query_one("#tls", ChoiceSet)
             switch.chosen = 1  # On, trusting the system's CAs only
             pilot.app.screen.query_one("#password", Input).value = "secret"
+            pilot.app.screen.query_one("#password_again", Input).value = "secret"
             await press_button(pilot, "#register")
             await until(
                 pilot, lambda: "not signed by anyone you trust" in text_of(pilot, "#login-status")

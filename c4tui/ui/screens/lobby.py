@@ -173,8 +173,11 @@ class LobbyScreen(StandingLobby):
             self._load_rooms()
 
     @work(group="rooms", exclusive=True, exit_on_error=False)
-    async def _load_rooms(self, note: str = "") -> None:
-        """The rooms; a game the server put us back in opens (REJOIN); ``note`` is said."""
+    async def _load_rooms(self, note: str = "", news: str = "") -> None:
+        """The rooms; a game the server put us back in opens (REJOIN); ``note`` is said.
+
+        ``note`` is a problem; else ``news`` is said, good news (the server is back).
+        """
         try:
             rooms, players = await lobby_rows(self.link, self.tictactoe)
         except (NetworkError, ProtocolError, TimeoutError) as error:
@@ -193,7 +196,8 @@ class LobbyScreen(StandingLobby):
             empty = "No rooms yet: c creates one" + (
                 "." if self.tictactoe else ", g waits for an opponent."
             )
-            self._say(note or self.challenge_note or ("" if rooms else empty), error=bool(note))
+            said = note or news or self.challenge_note or ("" if rooms else empty)
+            self._say(said, error=bool(note))
             self._listen()
 
     @work(group="watch", exclusive=True, exit_on_error=False)
@@ -372,7 +376,7 @@ class LobbyScreen(StandingLobby):
     def action_talk(self) -> None:
         """Type a message for everyone in the room you wait in."""
         if self._room is None:
-            self._say("Chat is for rooms: create or join one first.")
+            self._say(words.NO_CHAT_IN_THE_LOBBY)
             return
         self.query_one(ChatInput).open()
 

@@ -2,7 +2,8 @@
 
 A request or the wait for a game that fails on a lost connection logs in again
 by itself: the status line counts the tries, Esc gives up (the lobby's
-``action_leave``), and r tries again. Back in, the rooms are loaded again, with
+``action_leave``), and r tries again. Back in, the status line says so ("The server
+is back.", never "restarting" once it is not) and the rooms are loaded again, with
 a game the server put us back in (REJOIN). ``LobbyScreen`` is this screen with
 its rooms; the status line and the session are shared.
 """
@@ -44,8 +45,8 @@ class ComingBackLobby(Screen[None]):
         """Coming back, or given up on it: nothing to ask meanwhile."""
         return self.coming_back or self._session.gave_up
 
-    def _load_rooms(self, note: str = "") -> object:
-        """The rooms again, ``note`` said (the lobby's worker)."""
+    def _load_rooms(self, note: str = "", news: str = "") -> object:
+        """The rooms again, ``note`` said as a problem, ``news`` as news (the lobby's worker)."""
         raise NotImplementedError
 
     def _lost(self, error: Exception, room: str | None = None) -> None:
@@ -78,7 +79,11 @@ class ComingBackLobby(Screen[None]):
             self._say_gave_up(answer)
             return
         # The room we waited in is gone, unless its game began (rooms are kept once begun).
-        self._load_rooms(room_lost(room, why) if room and answer.rejoined != room else "")
+        back = words.back_online(why)  # no longer "restarting": it is back
+        if room and answer.rejoined != room:
+            self._load_rooms(room_lost(room, back))
+        else:
+            self._load_rooms(news=f"{back}.")
 
     def _say_trying(self, why: str, attempt: int) -> None:
         self._say(f"{words.reconnecting(why, attempt)} Esc gives up.", error=True)

@@ -4,7 +4,8 @@ The server hosts Connect Four (the lobby of ``c4tui serve``) or tic-tac-toe (the
 INFO1112 assignment's rooms): the two protocols cannot be told apart before
 logging in, so the dialog asks which.
 
-Log in or Register (which logs in too) connect in the background; what goes
+Registering asks for the password twice (a typo would lock the newcomer out of the
+account just made). Log in or Register (which logs in too) connect in the background; what goes
 wrong (cannot connect, the name is taken, no such user, a wrong password) is
 said under the fields, and the field to fix gets the focus.
 """
@@ -81,7 +82,9 @@ class LoginDialog(ModalScreen[LoggedIn | None]):
     DEFAULT_CSS = """
     LoginDialog { align: center middle; }
     LoginDialog ChoiceSet { width: auto; background: transparent; }
-    LoginDialog #tls-row { layout: horizontal; height: 1; }
+    LoginDialog #tls-row, LoginDialog #password-row { layout: horizontal; height: 1; }
+    LoginDialog #password-row Input { width: 1fr; }
+    LoginDialog #password_again { margin-left: 1; }
     LoginDialog #tls_ca { width: 1fr; margin-left: 1; }
     """
 
@@ -117,7 +120,16 @@ class LoginDialog(ModalScreen[LoggedIn | None]):
                         yield widget
                         yield self._ca_field()
                 yield Label("Password")
-                yield Input("", id="password", password=True, max_length=128, compact=True)
+                with Container(id="password-row"):  # the repetition beside it: one row
+                    yield Input("", id="password", password=True, max_length=128, compact=True)
+                    yield Input(
+                        "",
+                        id="password_again",
+                        password=True,
+                        max_length=128,
+                        placeholder="again, to register",
+                        compact=True,
+                    )
             yield Static("", id="login-status", classes="form-status")
             with Horizontal():
                 yield Button("Log in", id="log-in", variant="primary")
@@ -206,6 +218,10 @@ class LoginDialog(ModalScreen[LoggedIn | None]):
         if checked is None:
             return
         values, password = checked
+        if register and self.query_one("#password_again", Input).value != password:
+            self._say(words.PASSWORDS_DIFFER)
+            self.query_one("#password_again", Input).focus()
+            return
         self._say("Registering…" if register else "Logging in…", error=False)
         self._connect(values, password, register)
 

@@ -2,7 +2,8 @@
 
 The board, the panel and the keys are the game screen's; what a lobby game has
 no use for (hint, analysis, undo, new game) is hidden. ``t`` opens the chat
-line, ``f`` forfeits after a confirmation, and once the game is over (the room
+line, and the room's chat so far shows under the moves (``ChatLog``, from its first
+line), ``f`` forfeits after a confirmation, and once the game is over (the room
 is gone, and its chat with it) both leave the footer and Esc goes back to the
 lobby. A viewer's board takes no moves; the panel says who is to move.
 
@@ -13,13 +14,15 @@ says. An opponent who dropped out is counted down in the panel until back.
 
 A timed game (§5.4) shows both clocks at the top of the panel (``GameClocks``),
 and a game lost on time says so. After a rated game, both new ratings (§5.3's
-RATING lines) are said under the result.
+RATING lines) are said under the result. The running score against the opponent is
+the session's (``OnlineSession.score_against``): it goes on through rematches.
 """
 
 from __future__ import annotations
 
 import math
 import time
+from collections.abc import Sequence
 from functools import partial
 
 from textual import work
@@ -37,16 +40,21 @@ from c4tui.match.backends.online import RoomSeat
 from c4tui.match.backends.room_seat import follow_room, room_seats
 from c4tui.match.driver import MatchDriver
 from c4tui.match.events import GameOver, TurnStarted
+from c4tui.match.score import Score
 from c4tui.match.settings import MatchSettings
 from c4tui.net.errors import NetworkError, ProtocolError
 from c4tui.protocols import lobby as wire
 from c4tui.protocols.competition import RatingChange
 from c4tui.ui.challenges import ChallengeListener
-from c4tui.ui.online_session import OnlineSession, back_in_room, moves_to
+from c4tui.ui.online_session import OnlineSession, moves_to
 from c4tui.ui.screens.confirm import confirm_forfeit, confirm_leaving
-from c4tui.ui.screens.table_talk import TableTalkScreen
-from c4tui.ui.widgets.chat import ChatInput
+from c4tui.ui.screens.game import GameScreen
+from c4tui.ui.screens.online_comeback import ComingBackGame
+from c4tui.ui.widgets.chat import ChatInput, ChatLog
 from c4tui.ui.widgets.game_clocks import GameClocks
+
+#: How long "ann is back." stays before the panel says whose turn it is again (seconds).
+BACK_NEWS_SECONDS = 5.0
 
 #: What a lobby game has no use for.
 HIDDEN_ACTIONS = {"hint", "toggle_analysis", "undo", "new_game"}
@@ -59,6 +67,7 @@ def online_game_screen(
     *,
     back: bool = False,
     before: MatchDriver | None = None,
+    chat: Sequence[tuple[str, str]] = (),
     ascii_only: bool = False,
     saves_last_until_quit: bool = False,
 ) -> OnlineGameScreen:
@@ -86,11 +95,14 @@ def online_game_screen(
         rows=state.rows,
         rules=state.rules,
     )
+    opponent = None if mine is None else game.names[mine.other]
     return OnlineGameScreen(
         MatchDriver(start, room_seats(game, mine), history=history or ()),
         settings,
         game,
         mine,
+        score=None if opponent is None else session.score_against(opponent),
+        chat=chat,
         session=session,
         room=room,
         back=back,
@@ -99,7 +111,7 @@ def online_game_screen(
     )
 
 
-class OnlineGameScreen(TableTalkScreen):
+class OnlineGameScreen(ComingBackGame):
     """One room's game, as a player (``mine``) or a viewer (``mine`` is None).
 
     A viewer leaving a game under way is still in the room: the session says so
@@ -124,6 +136,8 @@ class OnlineGameScreen(TableTalkScreen):
         game: RoomGame,
         mine: Player | None,
         *,
+        score: Score | None = None,
+        chat: Sequence[tuple[str, str]] = (),
         session: OnlineSession,
         room: str,
         back: bool = False,
@@ -131,7 +145,11 @@ class OnlineGameScreen(TableTalkScreen):
         saves_last_until_quit: bool = False,
     ) -> None:
         super().__init__(
-            driver, settings, ascii_only=ascii_only, saves_last_until_quit=saves_last_until_quit
+            driver,
+            settings,
+            ascii_only=ascii_only,
+            score=score,
+            saves_last_until_quit=saves_last_until_quit,
         )
         self.room_game = game
         self.mine = mine
@@ -147,17 +165,20 @@ class OnlineGameScreen(TableTalkScreen):
         self.coming_back = False  # logging in again after the connection was lost
         self._trying = f"{words.CONNECTION_LOST} — reconnecting…"  # what the panel says meanwhile
         self._over_while_away = False
-        self._successor: OnlineGameScreen | None = None  # the game we came back into
+        self._successor: GameScreen | None = None  # the game we came back into
         # Before the first push is read (a REJOIN's AWAY comes at once), not on mounting.
         game.on_chat = self._chat_arrived
         game.on_away_or_back = self._away_or_back
         follow_room(game, driver)  # forfeits, takebacks, draws agreed and aborts
+        #: The room's chat so far (what was said before we came back into it, too).
+        self.chat_log = ChatLog(chat, id="chat-log")
         self.clocks = GameClocks(game.names, ascii_only=ascii_only, id="clocks")
         self.clocks.reading = game.clock  # a CLOCK read before this screen was made
         game.on_clock = self._clock_came
         self._follow_the_table(game)  # offers, takebacks, claims (§5.6): the table's keys
         self._rating_news = RatingNews(session.link.user)
         self._ratings = ""  # both new ratings in a line, once a rated game's have come
+        self._last_turn: TurnStarted | None = None  # what the panel says again after news
 
     def compose(self) -> ComposeResult:
         """The game screen and a chat line (shown when t is pressed)."""
@@ -174,6 +195,7 @@ class OnlineGameScreen(TableTalkScreen):
         self.set_interval(1.0, self._count_down)
         self.panel.mount(self.clocks, after="#game-title")
         self.panel.mount(Static(id="terms", markup=False), after="#game-title")
+        self.panel.mount(self.chat_log, after="#moves")
         self._show_terms()
 
     @work(group="terms", exit_on_error=False)
@@ -192,6 +214,7 @@ class OnlineGameScreen(TableTalkScreen):
 
     def _turn_started(self, event: TurnStarted) -> None:
         """A viewer is told whom they watch and who is to move; anyone back, that they are."""
+        self._last_turn = event
         back = self._back_note()
         if self.mine is not None:
             super()._turn_started(event)
@@ -219,7 +242,17 @@ class OnlineGameScreen(TableTalkScreen):
             return
         self._away.pop(news.user, None)
         if self._widgets_ready:
-            self.panel.say(words.back(news.user))
+            said = words.back(news.user)
+            self.panel.say(said)
+            self.set_timer(BACK_NEWS_SECONDS, partial(self._news_over, said))
+
+    def _news_over(self, said: str) -> None:
+        """``said`` is old news: unless something else was said since, the turn's line again."""
+        shown = self.panel.news
+        if shown is None or shown.text != said or self.driver.is_over or self.coming_back:
+            return
+        if self._last_turn is not None:
+            self._turn_started(self._last_turn)
 
     def _count_down(self) -> None:
         """Every second: the seconds left to those away, until they are back or the game ends."""
@@ -244,16 +277,6 @@ class OnlineGameScreen(TableTalkScreen):
 
     # ----- coming back after the connection was lost ----------------------------------
 
-    def _failed(self, problem: str) -> None:
-        """A lost connection: log in again by ourselves (the board stays); else say why."""
-        self._away.clear()
-        if not self._session.worth_coming_back():
-            super()._failed(problem)
-            return
-        self.coming_back = True
-        self._show_turn(self.driver.state)
-        self._come_back(self._session.why_lost())
-
     def _halted(self) -> str:
         """The turn line while we come back, once the game ended while we were away, or on time."""
         if self.coming_back:
@@ -265,69 +288,26 @@ class OnlineGameScreen(TableTalkScreen):
             return f"{result.winner.name} wins on time"  # not "by forfeit": nobody gave up
         return super()._halted()
 
-    @work(group="comeback", exclusive=True, exit_on_error=False)
-    async def _come_back(self, why: str) -> None:
-        """Try to log in again; then on with the game as the server has it, or say why not."""
-        session = self._session
-        names = (self.room_game.names[Player.RED], self.room_game.names[Player.YELLOW])
-        while True:
-            game_on = not self.driver.is_over  # then Esc is the only way to stop trying
-            answer = await session.come_back(partial(self._say_trying, why), game_on=game_on)
-            if isinstance(answer, str):
-                session.gave_up = True
-                self._stop_coming_back(answer, "error")
-                return
-            try:
-                back = await back_in_room(session, self._room, names, watching=self.mine is None)
-                break
-            except (NetworkError, ProtocolError, TimeoutError) as error:
-                if not session.worth_coming_back():
-                    self._stop_coming_back(str(error), "error")
-                    return
-        if isinstance(back, str):
-            self._over_while_away = True
-            self._stop_coming_back(back, "result")
-            return
-        self._successor = online_game_screen(
+    def _came_back_into(self, back: RoomGame) -> GameScreen:
+        """The screen of the game the server put us back in (it takes this one's place)."""
+        return online_game_screen(
             back,
-            session,
+            self._session,
             self._room,
             back=True,
             before=self.driver,
+            chat=self.chat_log.said,
             ascii_only=self._ascii_only,
             saves_last_until_quit=self._saves_last_until_quit,
         )
-        if self.is_active:  # else once what is on top (help, a question) is closed
-            self._go_on()
-
-    def on_screen_resume(self) -> None:
-        """Back from what was on top: a game we came back into goes on."""
-        if self._successor is not None:
-            self._go_on()
-
-    def _go_on(self) -> None:
-        """The game we came back into takes this screen's place."""
-        if self._successor is not None:
-            self.app.switch_screen(self._successor)
-            self._successor = None
-
-    def _say_trying(self, why: str, attempt: int) -> None:
-        self._trying = f"{words.reconnecting(why, attempt)}\nesc: give up"
-        if self._widgets_ready:
-            self.panel.say(self._trying, "thinking")
-
-    def _stop_coming_back(self, text: str, kind: str) -> None:
-        self.coming_back = False
-        if self._widgets_ready:
-            self._show_turn(self.driver.state)
-            self.panel.say(f"{text}\nesc: back to the lobby", kind)
 
     async def _release(self) -> None:
         """Once the game is closed, stop reading the room's news: the lobby reads again."""
         await self.room_game.close()
 
     def _chat_arrived(self, user: str, text: str) -> None:
-        self.notify(text, title=f"{user} says", timeout=8, markup=False)  # chat is plain text
+        """A line of the room's chat: into the history under the moves (plain text)."""
+        self.chat_log.add(user, text)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """Hide what a lobby game has no use for; Forfeit only for a player in a live game.
@@ -338,7 +318,8 @@ class OnlineGameScreen(TableTalkScreen):
         if action in HIDDEN_ACTIONS:
             return False
         if action == "rematch":  # §5.5: asked of the other player once the game is over
-            return self.driver.is_over and self.mine is not None and not self.coming_back
+            over = self.driver.is_over and not self._session.link.lost
+            return over and self.mine is not None and not self.coming_back
         if action in ("forfeit", "talk") and (self.driver.is_over or self.coming_back):
             return False  # a forfeit sent now would be lost: after coming back
         if action == "forfeit":
@@ -364,6 +345,16 @@ class OnlineGameScreen(TableTalkScreen):
         """The result; the room is gone, so a challenge (a rematch) may come here now."""
         super()._show_result(result)
         self.query_one(ChallengeListener).listen()
+        self._watch_after_the_end()
+
+    @work(group="after-the-end", exclusive=True, exit_on_error=False)
+    async def _watch_after_the_end(self) -> None:
+        """Once the game is over nothing asks the server: a lost connection is said at once."""
+        link = self._session.link
+        why = await link.gone()
+        if link is self._session.link and not self.coming_back:
+            self.panel.say(words.connection_went(why), "error")
+            self.refresh_bindings()  # no rematch on a lost connection
 
     def _say_after_game(self, text: str) -> None:
         self.panel.say(f"{text}\n{self._ratings}Esc: back to the lobby", "result")

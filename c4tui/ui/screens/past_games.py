@@ -18,6 +18,7 @@ from textual.screen import Screen
 from textual.widgets import DataTable, Static
 
 from c4tui.client import kept as words_of
+from c4tui.client import words
 from c4tui.client.link import LobbyLink, RoomSummary
 from c4tui.engine import Player
 from c4tui.match.settings import describe_game
@@ -96,6 +97,15 @@ class PastGamesScreen(Screen[None]):
         table.add_columns("Started", "Opponent", "Terms", "Result", "Moves", "Board")
         table.focus()
         self.action_refresh()
+        self._watch_link()
+
+    @work(group="watch", exclusive=True, exit_on_error=False)
+    async def _watch_link(self) -> None:
+        """A lost connection is said at once (a toast over a review), not at the next ``r``."""
+        said = words.connection_went(await self.link.gone())
+        self._say(said, error=True)
+        if self.app.screen is not self:  # a review on top: it needs no connection, but says so
+            self.notify(said, severity="warning", markup=False)
 
     def _say(self, text: str, error: bool = False) -> None:
         status = self.query_one("#games-status", Static)
@@ -131,7 +141,7 @@ class PastGamesScreen(Screen[None]):
                 self.link, None if whose == self.link.user else whose
             )
         except (NetworkError, ProtocolError, TimeoutError) as error:
-            self._say(f"The server is gone: {error}", error=True)
+            self._say(words.connection_went(str(error)), error=True)  # as the watch says it
             return
         self._show_title()
         self._show_games(whose, games or [])

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 from textual.binding import Binding
 
-from c4tui.engine import GameState, Move, Player, describe_move
+from c4tui.engine import GameState, Move, Player, describe_move, move_number
 from c4tui.records import GameRecord
 from c4tui.ui.keeping import GameKeeper
 from c4tui.ui.screens.board_screen import BoardScreen
@@ -142,15 +142,17 @@ class ReviewScreen(BoardScreen[int]):
     def _where(self, shown: str) -> str:
         """Which move is shown: the game's, or a step of the best line.
 
-        The line's steps are counted on their own: its result names the move as the
-        move list numbers it ("RED wins on move 21"), and the review counts discs.
+        Moves are numbered as the move list numbers them (``move_number``: a pair of
+        moves a number, "move 9 of 12" is the list's line 9, RED's or YELLOW's move);
+        the best line's steps are counted on their own.
         """
         at, played = self.at, len(self._game.moves)
+        where = f"Review: move {move_number(at)} of {move_number(played)} — {shown}"
         if not self._line:
-            return f"Review: move {at} of {played} — {shown}"
+            return where
         if at > played:
             return f"Best line (solver): step {at - played} of {len(self._line)} — {shown}"
-        return f"Review: move {at} of {played} — {shown}; → the best line (solver)"
+        return f"{where}; → the best line (solver)"
 
     def _notes(self, at: int) -> str:
         """More to say of move ``at`` (a kind of review adds its own): nothing here."""

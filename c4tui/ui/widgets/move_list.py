@@ -15,7 +15,7 @@ from textual.geometry import Size
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
-from c4tui.engine import Move, format_move
+from c4tui.engine import Move, format_move, move_number
 from c4tui.ui.widgets.scrolling import set_virtual_size
 
 #: What the list says before the first move.
@@ -38,7 +38,7 @@ def move_list_lines(moves: tuple[Move, ...], marked: int | None = None) -> list[
     lines = []
     for index in range(0, len(moves), 2):
         pair = " ".join(written[index : index + 2])
-        lines.append(f"{index // 2 + 1:>3}. {pair}")
+        lines.append(f"{move_number(index + 1):>3}. {pair}")
     return lines or [NO_MOVES]
 
 

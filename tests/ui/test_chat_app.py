@@ -1,0 +1,73 @@
+"""Chat in the app: the game screen's history of the room's lines, and t in the lobby."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from textual.widgets import Input, RichLog
+
+from c4tui.client import words
+from c4tui.ui.screens.online_game import OnlineGameScreen
+from tests.net.lobby_client import lobby_server
+from tests.ui.helpers import SIZE, make_app
+from tests.ui.test_lobby_app import (
+    ann_plays_bob,
+    log_in_through_the_dialog,
+    text_of,
+    until,
+)
+
+
+def lobby_status(pilot) -> str:
+    return text_of(pilot, "#lobby-status")
+
+
+async def test_t_in_the_lobby_says_why_there_is_no_chat_there(tmp_path: Path) -> None:
+    async with lobby_server(tmp_path) as server:
+        options = {"host": "127.0.0.1", "port": str(server.port), "user": "zoe"}
+        app = make_app(opponent="online", options=options)
+        async with app.run_test(size=SIZE) as pilot:
+            await log_in_through_the_dialog(pilot, "secret", register=True)
+            await until(pilot, lambda: "No rooms yet" in lobby_status(pilot))
+            await pilot.press("t")
+            await until(pilot, lambda: words.NO_CHAT_IN_THE_LOBBY in lobby_status(pilot))
+
+
+def shown_lines(screen: OnlineGameScreen) -> list[str]:
+    """The chat history's lines as drawn (wrapped lines joined back)."""
+    log = screen.chat_log.query_one(RichLog)
+    return ["".join(segment.text for segment in line).rstrip() for line in log.lines]
+
+
+async def test_the_game_screen_keeps_the_rooms_chat_with_each_sender_as_plain_text(
+    tmp_path: Path,
+) -> None:
+    async with lobby_server(tmp_path) as server:
+        ann, bob = await ann_plays_bob(server.port, "7:6:classic")
+        options = {"host": "127.0.0.1", "port": str(server.port), "user": "zoe"}
+        app = make_app(opponent="online", options=options)
+        async with app.run_test(size=SIZE) as pilot:
+            await log_in_through_the_dialog(pilot, "secret", register=False)
+            await pilot.press("w")  # watch ann and bob
+            await until(pilot, lambda: isinstance(app.screen, OnlineGameScreen))
+            screen = app.screen
+            assert isinstance(screen, OnlineGameScreen)
+            await pilot.pause()
+            assert not screen.chat_log.display  # nobody has talked: the panel as it was
+            await ann.send("CHAT:[bold]x[/]")  # text, never markup
+            for line in range(1, 10):
+                await bob.send(f"CHAT:line {line}")
+            await until(pilot, lambda: len(screen.chat_log.said) == 10)
+            await pilot.press("t")
+            screen.query_one("#chat", Input).value = "hi both"
+            await pilot.press("enter")
+            await until(pilot, lambda: len(screen.chat_log.said) == 11)  # ours, from the server
+            assert screen.chat_log.said[0] == ("ann", "[bold]x[/]")
+            assert screen.chat_log.said[-1] == ("zoe", "hi both")
+            assert screen.chat_log.display
+            await pilot.pause()
+            lines = shown_lines(screen)
+            assert lines[0] == "ann: [bold]x[/]" and lines[-1] == "zoe: hi both"
+            assert not app._notifications  # no toasts over the board
+            assert screen.board.region.bottom <= SIZE[1] - 1  # the board whole, above the footer
+            await ann.close(), await bob.close()

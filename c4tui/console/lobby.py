@@ -101,7 +101,7 @@ class ConsoleLobby(InRoom):
         try:
             password = await self._password()
             if settings.register and not await self._same_again(password):
-                raise PasswordsDiffer("The two passwords differ: no account created.")
+                raise PasswordsDiffer(words.PASSWORDS_DIFFER)
             link = await LobbyLink.open(settings.host, settings.port, tls=settings.tls)
         except EndOfInput:
             return 0

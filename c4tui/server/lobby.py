@@ -298,7 +298,8 @@ class LobbyService(Generic[S, M]):
         for user in self.rooms.away_from_room_of(member):
             timer = self._graces.get(user)
             left = (self.rooms.grace or 0) if timer is None else timer.when() - loop.time()
-            outbox.append((member, wire.away(user, max(0, math.ceil(left)))))
+            # To the millisecond first: (t + grace) - t may be a hair over grace in floats.
+            outbox.append((member, wire.away(user, max(0, math.ceil(round(left, 3))))))
         return outbox
 
     def leave(self, connection: LobbyConnection) -> None:

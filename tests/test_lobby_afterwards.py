@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from c4tui.engine import Move, Rules
 from c4tui.lobby import CONNECT_FOUR, Lobby, Member
-from c4tui.lobby.challenges import REMATCH_WINDOW
 from c4tui.lobby.kinds import ConnectFourSettings
 from c4tui.protocols import lobby as wire
+from c4tui.protocols.competition import REMATCH_WINDOW
 from tests.test_lobby_challenges import FakeClock
 
 GAME = (4, 4, Rules.CLASSIC)

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from c4tui.engine import Move, Rules
 from c4tui.lobby import CONNECT_FOUR, Lobby, Member
-from c4tui.lobby.challenges import MAX_PENDING, REMATCH_WINDOW
+from c4tui.lobby.challenges import MAX_PENDING
 from c4tui.lobby.kinds import ConnectFourSettings
 from c4tui.protocols import lobby as wire
+from c4tui.protocols.competition import REMATCH_WINDOW
 from c4tui.protocols.terms import CASUAL, Clock, Terms
 
 GAME = (7, 6, Rules.CLASSIC)

@@ -199,6 +199,10 @@ CONNECTION_LOST = "Connection lost"
 PASSWORDS_DIFFER = "The two passwords differ: no account created."
 #: Chat asked for outside a room (the lobby's rooms list): the lobby protocol's chat is a room's.
 NO_CHAT_IN_THE_LOBBY = "Chat is for a room: join or create one."
+#: Said when ``say`` at the lobby's prompt finds no room whose game ended in the last minute.
+NO_CHAT_AFTER = (
+    "Not sent: chat is for a room, and for a minute after a game for its players and viewers."
+)
 
 #: Said when a client that came back by itself is in its game again.
 BACK_IN_THE_GAME = "Back in the game"

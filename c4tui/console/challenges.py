@@ -48,6 +48,8 @@ def heard(message: ServerMessage, say: Say) -> None:
         raise ChallengeAccepted(message)
     elif isinstance(message, wire.ChatLine):  # in the room whose game just ended (§5.6)
         say(f"{message.user} says: {printable(message.text)}")
+    elif message == wire.Notice(wire.NOROOM):  # our say at lobby>: no finished room to say it in
+        say(words.NO_CHAT_AFTER)
 
 
 async def challenge(link: LobbyLink, rest: str, say: Say) -> None:

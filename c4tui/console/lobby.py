@@ -47,7 +47,7 @@ from c4tui.console.in_room import InRoom, LeftRoom
 from c4tui.console.lines import EndOfInput, read_secret
 from c4tui.console.lobby_help import HELP, LOBBY_PROMPT
 from c4tui.console.room_requests import CREATE_USAGE, QUICK_USAGE, parse_create, parse_quick
-from c4tui.console.typed import room_refused
+from c4tui.console.typed import chat_refused, room_refused
 from c4tui.net.errors import NetworkError, ProtocolError
 from c4tui.net.tls import ClientTls
 from c4tui.protocols import lobby as wire
@@ -268,6 +268,7 @@ class ConsoleLobby(InRoom):
             "decline": lambda link, rest: challenges.decline(link, rest, self.say),
             "rematch": lambda link, rest: challenges.rematch(link, rest, self.say),
             "players": lambda link, rest: challenges.players(link, rest, self.say),
+            "say": self._say_after,
         }
         if word in ("quit", "exit"):
             return False
@@ -276,6 +277,14 @@ class ConsoleLobby(InRoom):
         elif word:
             self.say(HELP)
         return True
+
+    async def _say_after(self, link: LobbyLink, text: str) -> None:
+        """``say TEXT`` at lobby>: to the room whose game just ended (§5.6: "gg")."""
+        refusal = chat_refused(text)
+        if refusal is not None:
+            self.say(refusal)
+        else:
+            await link.send(f"CHAT:{text}")  # NOROOM, if there is none, is heard at the prompt
 
     async def _create(self, link: LobbyLink, rest: str) -> None:
         request = parse_create(rest)

@@ -35,6 +35,7 @@ HELP = f"""Commands:
                                  casual, no clock; 3+2 is 3 minutes, 2 s added a move)
   accept USER, decline USER      answer USER's challenge (challenges show at the prompt)
   rematch                        within a minute of a game's end: again, colours swapped
+  say TEXT                       within a minute of a game's end: chat with its room ("gg")
 {past.HELP}
 {standing.HELP}
   help, quit

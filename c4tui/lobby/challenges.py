@@ -33,7 +33,7 @@ from c4tui.lobby.afterwards import Afterwards
 from c4tui.lobby.room import Member, Outbox, Room
 from c4tui.lobby.seating import creator_plays_red
 from c4tui.protocols.colours import Colour
-from c4tui.protocols.competition import challenged, declined
+from c4tui.protocols.competition import REMATCH_WINDOW, challenged, declined
 from c4tui.protocols.lobby import chat
 from c4tui.protocols.rooms import NOROOM, ack
 from c4tui.protocols.terms import Terms
@@ -43,9 +43,6 @@ if TYPE_CHECKING:
 
 #: How many challenges may wait from one user at once.
 MAX_PENDING = 3
-#: Seconds after GAMEEND during which either player may ask for a rematch, and everyone
-#: still in the finished room may chat there (§5.6).
-REMATCH_WINDOW = 60.0
 #: A room's settings (the board); a move in its game.
 S = TypeVar("S")
 M = TypeVar("M")

@@ -34,6 +34,9 @@ MAX_PLAYERS_LISTED = 200
 #: From this deviation up a rating is provisional: off LEADERBOARD, below the others
 #: (marked) on LEADERBOARD:ALL.
 PROVISIONAL_DEVIATION = 110
+#: Seconds after GAMEEND during which either player may ask for a REMATCH (§5.5), and the
+#: finished room's players and viewers may still chat there (§5.6).
+REMATCH_WINDOW = 60.0
 #: What LEADERBOARD:ALL asks (c4tui's own), and the mark after a provisional rating there.
 EVERYONE = "ALL"
 PROVISIONAL_MARK = "?"

@@ -44,7 +44,7 @@ from c4tui.match.score import Score
 from c4tui.match.settings import MatchSettings
 from c4tui.net.errors import NetworkError, ProtocolError
 from c4tui.protocols import lobby as wire
-from c4tui.protocols.competition import RatingChange
+from c4tui.protocols.competition import REMATCH_WINDOW, RatingChange
 from c4tui.ui.challenges import ChallengeListener
 from c4tui.ui.online_session import OnlineSession, moves_to
 from c4tui.ui.screens.confirm import confirm_forfeit, confirm_leaving
@@ -179,6 +179,7 @@ class OnlineGameScreen(ComingBackGame):
         self._rating_news = RatingNews(session.link.user)
         self._ratings = ""  # both new ratings in a line, once a rated game's have come
         self._last_turn: TurnStarted | None = None  # what the panel says again after news
+        self._chat_after = False  # True in the minute after the end: the room's chat goes on
 
     def compose(self) -> ComposeResult:
         """The game screen and a chat line (shown when t is pressed)."""
@@ -312,14 +313,15 @@ class OnlineGameScreen(ComingBackGame):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """Hide what a lobby game has no use for; Forfeit only for a player in a live game.
 
-        Once the game is over the server deletes the room, so there is nobody left to
-        forfeit to or to chat with: both leave the footer rather than stay as dead keys.
+        Once the game is over nobody is left to forfeit to, and its chat lasts a minute.
         """
         if action in HIDDEN_ACTIONS:
             return False
         if action == "rematch":  # §5.5: asked of the other player once the game is over
             over = self.driver.is_over and not self._session.link.lost
             return over and self.mine is not None and not self.coming_back
+        if action == "talk" and self.driver.is_over:  # §5.6: a minute's chat after the end
+            return not self.coming_back and not self._session.link.lost and self._chat_after
         if action in ("forfeit", "talk") and (self.driver.is_over or self.coming_back):
             return False  # a forfeit sent now would be lost: after coming back
         if action == "forfeit":
@@ -344,6 +346,8 @@ class OnlineGameScreen(ComingBackGame):
     def _show_result(self, result: GameOver) -> None:
         """The result; the room is gone, so a challenge (a rematch) may come here now."""
         super()._show_result(result)
+        self._chat_after = True  # the finished room's chat lasts a minute (§5.6)
+        self.set_timer(REMATCH_WINDOW, self._chat_after_ended)
         self.query_one(ChallengeListener).listen()
         self._watch_after_the_end()
 
@@ -359,8 +363,14 @@ class OnlineGameScreen(ComingBackGame):
     def _say_after_game(self, text: str) -> None:
         self.panel.say(f"{text}\n{self._ratings}Esc: back to the lobby", "result")
 
+    def _chat_after_ended(self) -> None:
+        self._chat_after = False
+        self.refresh_bindings()
+
     def _heard(self, message: ServerMessage) -> None:
-        """After the game: a RATING line; once both have come, the result says them."""
+        """After the game: chat in the finished room; a RATING line (both: the result says them)."""
+        if isinstance(message, wire.ChatLine):
+            self.chat_log.add(message.user, message.text)
         if isinstance(message, RatingChange):
             said = self._rating_news.heard(message)
             if said is not None and (result := self.driver.result) is not None:
@@ -380,8 +390,8 @@ class OnlineGameScreen(ComingBackGame):
             self._go_on()
 
     def action_talk(self) -> None:
-        """Open the chat line (while the room, and so its chat, still exists)."""
-        if not self.driver.is_over:
+        """Open the chat line (while the room, or its minute after the end, lasts)."""
+        if self.check_action("talk", ()):
             self.query_one(ChatInput).open()
 
     def on_chat_input_said(self, message: ChatInput.Said) -> None:

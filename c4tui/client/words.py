@@ -27,6 +27,7 @@ from c4tui.client.outcomes import (
 )
 from c4tui.engine import GameState, Player
 from c4tui.protocols import lobby as wire
+from c4tui.protocols.colours import Colour
 from c4tui.protocols.names import PASSWORD_RULE, ROOM_RULE, USER_RULE
 from c4tui.protocols.table_talk import (
     ABORTED,
@@ -283,6 +284,13 @@ CHALLENGE = Refusals[ChallengeOutcome](
 def terms_line(terms: Terms) -> str:
     """``rated 3+2``, ``casual, no clock``: a game's terms as its panel says them."""
     return terms.words if terms.clock is not None else f"{terms.words}, no clock"
+
+
+def your_colour(colour: Colour) -> str:
+    """The colour asked for in CREATE, QUICKPLAY or CHALLENGE, as the one asking reads it."""
+    if colour is Colour.RANDOM:
+        return "colours decided when the game begins"
+    return f"you play {colour.value}"
 
 
 def challenges_you(user: str, board: str, terms: Terms) -> str:

@@ -14,14 +14,15 @@ from c4tui.client.link import LobbyLink, ServerMessage
 from c4tui.client.outcomes import ChallengeOutcome
 from c4tui.client.words import Voice
 from c4tui.console.lines import printable
-from c4tui.console.room_requests import parse_quick
+from c4tui.console.room_requests import SETTINGS_USAGE, parse_quick
 from c4tui.console.typed import user_refused
 from c4tui.match.settings import describe_game
 from c4tui.protocols import lobby as wire
+from c4tui.protocols.colours import Colour
 from c4tui.protocols.competition import Challenged, Declined, PlayerEntry
 
 Say = Callable[[str], None]
-CHALLENGE_USAGE = "Usage: challenge USER [COLS ROWS classic|popout] [rated|casual] [M+I]"
+CHALLENGE_USAGE = f"Usage: challenge USER {SETTINGS_USAGE}"
 
 
 class ChallengeAccepted(Exception):
@@ -53,20 +54,20 @@ def heard(message: ServerMessage, say: Say) -> None:
 
 
 async def challenge(link: LobbyLink, rest: str, say: Say) -> None:
-    """``challenge USER [COLS ROWS RULES] [rated|casual] [M+I]``."""
+    """``challenge USER [COLS ROWS RULES] [rated|casual] [M+I] [red|yellow|random]`` (red)."""
     user, _, settings = rest.partition(" ")
-    chosen = parse_quick(settings)  # what quick play takes: [COLS ROWS RULES] [rated|casual] [M+I]
+    chosen = parse_quick(settings, Colour.RED)  # what quick play takes, red unless told
     if not user or chosen is None:
         say(CHALLENGE_USAGE)
         return
     if (refusal := user_refused(user)) is not None:
         say(refusal)
         return
-    game, terms = chosen.game, chosen.terms
-    outcome = await link.challenge(user, game, terms)
+    game, terms, colour = chosen.game, chosen.terms, chosen.colour
+    outcome = await link.challenge(user, game, terms, colour)
     if outcome is ChallengeOutcome.SENT:
-        board = describe_game(*game)
-        say(f"Challenge sent to {user} ({board}, {terms.words}): waiting for the answer.")
+        offer = f"{describe_game(*game)}, {terms.words}, {words.your_colour(colour)}"
+        say(f"Challenge sent to {user} ({offer}): waiting for the answer.")
     else:
         say(words.CHALLENGE.said(outcome, Voice.CONSOLE, user=user))
 

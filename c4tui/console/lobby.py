@@ -295,12 +295,12 @@ class ConsoleLobby(InRoom):
         if (refusal := room_refused(name)) is not None:
             self.say(refusal)
             return
-        created = await link.create(name, request.game, request.terms)
+        created = await link.create(name, request.game, request.terms, request.colour)
         if created is not CreateOutcome.CREATED:
             self.say(words.CREATE.said(created, Voice.CONSOLE))
             return
-        terms = request.described_terms
-        self.say(f"Room {name!r} created{terms}: waiting for a second player (quit leaves).")
+        described = request.described
+        self.say(f"Room {name!r} created{described}: waiting for a second player (quit leaves).")
         await self._in_room(link, name)
 
     async def _enter(self, link: LobbyLink, name: str, mode: wire.Mode) -> None:
@@ -318,12 +318,12 @@ class ConsoleLobby(InRoom):
         if request is None:
             self.say(QUICK_USAGE)
             return
-        room = await link.quick_play(request.game, request.terms)
+        room = await link.quick_play(request.game, request.terms, request.colour)
         if room is None:
             self.say(words.QUICK_PLAY_REFUSED.said(Voice.CONSOLE))
             return
         waiting = "waiting for an opponent if nobody is there yet (quit leaves)"
-        self.say(f"In room {room}{request.described_terms}: {waiting}.")
+        self.say(f"In room {room}{request.described}: {waiting}.")
         await self._in_room(link, room)
 
 

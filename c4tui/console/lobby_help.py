@@ -21,18 +21,21 @@ _DEFAULT_WORDS = f"{DEFAULT_GAME[0]} {DEFAULT_GAME[1]} {DEFAULT_GAME[2].value}"
 
 HELP = f"""Commands:
   rooms                          every room: its board, players and state
-  create NAME [COLS ROWS RULES] [rated|casual] [M+I]
+  create NAME [COLS ROWS RULES] [rated|casual] [M+I] [red|yellow|random]
                                  open a room and wait in it (RULES: classic or popout;
                                  without them {_DEFAULT_WORDS}, as the app's menu; casual,
-                                 no clock unless asked: 3+2 is 3 minutes each, +2 s a move)
+                                 no clock unless asked: 3+2 is 3 minutes each, +2 s a move;
+                                 you play red unless you ask for yellow or random)
   join NAME                      play in a room whose creator waits
   watch NAME                     watch a room
-  quick [COLS ROWS RULES] [rated|casual] [M+I]
+  quick [COLS ROWS RULES] [rated|casual] [M+I] [red|yellow|random]
                                  play the next person waiting for the same game, or wait
+                                 (colours at random unless you wish for one)
   players                        who is online: rating, free or busy, [bot]
-  challenge USER [COLS ROWS RULES] [rated|casual] [M+I]
+  challenge USER [COLS ROWS RULES] [rated|casual] [M+I] [red|yellow|random]
                                  challenge USER by name (without settings: {_DEFAULT_WORDS},
-                                 casual, no clock; 3+2 is 3 minutes, 2 s added a move)
+                                 casual, no clock, you play red; 3+2 is 3 minutes, 2 s
+                                 added a move)
   accept USER, decline USER      answer USER's challenge (challenges show at the prompt)
   rematch                        within a minute of a game's end: again, colours swapped
   say TEXT                       within a minute of a game's end: chat with its room ("gg")

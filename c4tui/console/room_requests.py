@@ -1,8 +1,9 @@
 """``rooms``, and what ``create`` and ``quick`` typed at ``lobby>`` ask for: a name, board, terms.
 
-``create NAME [COLS ROWS RULES] [rated|casual] [M+I]`` and
-``quick [COLS ROWS RULES] [rated|casual] [M+I]``: every part after the name may be
-left out (the app menu's default board; casual; no clock). Read from the end, so a
+``create NAME [COLS ROWS RULES] [rated|casual] [M+I] [red|yellow|random]`` and
+``quick [COLS ROWS RULES] [rated|casual] [M+I] [red|yellow|random]``: every part after
+the name may be left out (the app menu's default board; casual; no clock; red for a
+room, random for quick play, as the wire's defaults, §5.6). Read from the end, so a
 room's name may hold spaces; a name cannot hold ``+``, so a clock is never a name.
 """
 
@@ -12,36 +13,42 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from c4tui.client.link import LobbyLink
+from c4tui.client.words import your_colour
 from c4tui.console.lobby_help import DEFAULT_GAME
+from c4tui.protocols.colours import Colour, split_colour
 from c4tui.protocols.terms import CASUAL, Game, Terms, parse_clock, parse_game
 
-CREATE_USAGE = "Usage: create NAME [COLS ROWS classic|popout] [rated|casual] [M+I, e.g. 3+2]"
-QUICK_USAGE = "Usage: quick [COLS ROWS classic|popout] [rated|casual] [M+I, e.g. 3+2]"
+#: What follows a name in ``create``, ``quick`` and ``challenge``, as their usage lines say it.
+SETTINGS_USAGE = "[COLS ROWS classic|popout] [rated|casual] [M+I, e.g. 3+2] [red|yellow|random]"
+CREATE_USAGE = f"Usage: create NAME {SETTINGS_USAGE}"
+QUICK_USAGE = f"Usage: quick {SETTINGS_USAGE}"
 _KINDS = ("rated", "casual")
 
 
 @dataclass(frozen=True)
 class RoomRequest:
-    """A room to create or to be paired in: its name ("" for quick play), board and terms."""
+    """A room to create or to be paired in: its name ("" for quick play), board, terms, colour."""
 
     name: str
     game: Game
     terms: Terms = CASUAL
+    colour: Colour = Colour.RED
 
     @property
-    def described_terms(self) -> str:
-        """`` (rated 3+2)`` to follow the room's name; nothing for a casual game without a clock."""
-        return "" if self.terms == CASUAL else f" ({self.terms.words})"
+    def described(self) -> str:
+        """`` (rated 3+2, you play yellow)``: the terms (unless casual, no clock), the colour."""
+        terms = [] if self.terms == CASUAL else [self.terms.words]
+        return f" ({', '.join([*terms, your_colour(self.colour)])})"
 
 
-def parse_room_request(text: str, *, named: bool) -> RoomRequest | None:
-    """``[NAME] [COLS ROWS RULES] [rated|casual] [M+I]``; None if a part is wrong.
+def parse_room_request(text: str, *, named: bool, colour: Colour) -> RoomRequest | None:
+    """``[NAME] [COLS ROWS RULES] [rated|casual] [M+I] [red|yellow|random]``; None if wrong.
 
     ``named``: a name comes first (``create``), so a board is read only after one
     (``create 7 6 classic`` is a room called that). A clock out of bounds (``0+5``,
-    ``90+0``) is wrong, not part of a name.
+    ``90+0``) is wrong, not part of a name. ``colour``: the one asked for when none is typed.
     """
-    fields = text.split()
+    fields, colour = split_colour(text.split(), colour)
     clock = None
     if fields and "+" in fields[-1]:
         clock = parse_clock(fields.pop())
@@ -54,18 +61,21 @@ def parse_room_request(text: str, *, named: bool) -> RoomRequest | None:
     if len(fields) >= 3 + named and (board := parse_game(fields[-3:])) is not None:
         game = board
         del fields[-3:]
-    return RoomRequest(" ".join(fields), game, Terms(rated, clock))
+    return RoomRequest(" ".join(fields), game, Terms(rated, clock), colour)
 
 
 def parse_create(text: str) -> RoomRequest | None:
-    """``create``'s words: a name is needed (None without one, or with a wrong part)."""
-    request = parse_room_request(text, named=True)
+    """``create``'s words: a name is needed (None without one, or with a wrong part); red."""
+    request = parse_room_request(text, named=True, colour=Colour.RED)
     return request if request is not None and request.name else None
 
 
-def parse_quick(text: str) -> RoomRequest | None:
-    """``quick``'s words: no name (None with one, or with a wrong part)."""
-    request = parse_room_request(text, named=False)
+def parse_quick(text: str, colour: Colour = Colour.RANDOM) -> RoomRequest | None:
+    """``quick``'s words: no name (None with one, or with a wrong part); random colours.
+
+    ``challenge`` reads its settings so too, red unless another ``colour`` is typed.
+    """
+    request = parse_room_request(text, named=False, colour=colour)
     return request if request is not None and not request.name else None
 
 

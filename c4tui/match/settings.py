@@ -8,7 +8,8 @@ from typing import TYPE_CHECKING, TypeAlias
 
 from c4tui.engine import DEFAULT_COLUMNS, DEFAULT_ROWS, GameState, Move, Player, Rules
 from c4tui.match.backends import Backend, PersonBackend, SeatContext, opponent_kind
-from c4tui.match.backends.online import lobby_terms
+from c4tui.match.backends.online import lobby_colour, lobby_terms
+from c4tui.protocols.colours import Colour
 from c4tui.protocols.terms import Terms
 
 if TYPE_CHECKING:
@@ -52,6 +53,11 @@ class MatchSettings:
     def terms(self) -> Terms:
         """Rated or casual, and the clock, as picked for the lobby's games (casual, none: unset)."""
         return lobby_terms(self.options)
+
+    @property
+    def lobby_colour(self) -> Colour:
+        """The colour picked for the rooms you create and the challenges you send (red: unset)."""
+        return lobby_colour(self.options)
 
     def fitted(self) -> MatchSettings:
         """These settings within what the opponent plays (a Kaggle agent: classic rules)."""

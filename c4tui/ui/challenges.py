@@ -27,6 +27,7 @@ from c4tui.client.words import Voice
 from c4tui.match.settings import MatchSettings, describe_game
 from c4tui.net.errors import NetworkError, ProtocolError
 from c4tui.protocols import lobby as wire
+from c4tui.protocols.colours import Colour
 from c4tui.protocols.competition import Challenged, Declined
 from c4tui.ui.screens.challenge import ChallengeDialog
 
@@ -48,14 +49,38 @@ async def next_news(
         other(message)  # a RATING after a game, say: for whoever listens
 
 
+def game_offered(settings: MatchSettings) -> str:
+    """The menu's game and terms in words: ``7 × 6 Classic, rated 3+2`` (all quick play asks)."""
+    return (
+        f"{describe_game(settings.columns, settings.rows, settings.rules)}, {settings.terms.words}"
+    )
+
+
+def asked_for(settings: MatchSettings) -> str:
+    """``7 × 6 Classic, rated 3+2`` (and ``, you play yellow`` unless red): a room or challenge."""
+    colour = settings.lobby_colour
+    said = "" if colour is Colour.RED else f", {words.your_colour(colour)}"
+    return f"{game_offered(settings)}{said}"
+
+
+def colour_chosen(settings: MatchSettings) -> str:
+    """``; you play yellow in the rooms you create…``: the menu's colour, for the lobby's help.
+
+    Nothing for red (the wire's default, as before).
+    """
+    colour = settings.lobby_colour
+    if colour is Colour.RED:
+        return ""
+    yours = "random colours" if colour is Colour.RANDOM else words.your_colour(colour)
+    return f"; {yours} in the rooms you create and the challenges you send"
+
+
 async def challenge(link: LobbyLink, user: str, settings: MatchSettings) -> tuple[str, bool]:
-    """Challenge ``user`` with the menu's game and terms; what to say, and if an error."""
+    """Challenge ``user`` with the menu's game, terms and colour; what to say, and if an error."""
     game = (settings.columns, settings.rows, settings.rules)
-    terms = settings.terms
-    outcome = await link.challenge(user, game, terms)
+    outcome = await link.challenge(user, game, settings.terms, settings.lobby_colour)
     if outcome is ChallengeOutcome.SENT:
-        offer = f"{describe_game(*game)}, {terms.words}"
-        return f"You challenged {user} ({offer}): waiting for {user}…", False
+        return f"You challenged {user} ({asked_for(settings)}): waiting for {user}…", False
     return words.CHALLENGE.said(outcome, Voice.APP, user=user), True
 
 

@@ -35,7 +35,7 @@ async def test_the_console_shows_the_clocks_and_a_silent_opponent_losing_on_time
         bob, ann = await a_console_bob_meets_a_raw_ann(
             server.port,
             "create r1 4 4 classic casual 1+0",
-            "Room 'r1' created (casual 1+0)",
+            "Room 'r1' created (casual 1+0, you play red)",
             ("JOIN:r1:PLAYER", "JOIN:ACKSTATUS:0"),
         )
         assert re.fullmatch(
@@ -62,7 +62,7 @@ async def test_a_console_asks_quick_play_with_terms(tmp_path: Path) -> None:
         bob, ann = await a_console_bob_meets_a_raw_ann(
             server.port,
             "quick 5 4 popout rated 3+2",
-            "In room quick-1 (rated 3+2)",
+            "In room quick-1 (rated 3+2, colours decided when the game begins)",
             ("QUICKPLAY:5:4:popout:rated:3+2:yellow", "QUICKPLAY:ACKSTATUS:0:quick-1"),
         )
         assert await ann.line() == "CLOCK:180000:180000"

@@ -186,7 +186,7 @@ async def test_quit_while_waiting_in_a_room_leaves_the_room_not_the_program(
     async with lobby_server(tmp_path) as server:
         bob = await console_user(server.port, "bob")
         await bob.type("create r1")
-        await bob.until("Room 'r1' created: waiting for a second player (quit leaves).")
+        await bob.until("Room 'r1' created (you play red): waiting for a second player")
         await bob.type("quit")
         await bob.until("You left the room. Back in the lobby.")
         await bob.type("rooms")

@@ -20,7 +20,7 @@ async def test_a_console_challenges_is_declined_then_accepted_and_asks_a_rematch
         assert "[bot]" not in await bob.until("ann")
         await bob.type("challenge ann 4 4 classic rated 3+2")
         assert await ann.line() == "CHALLENGED:bob:4:4:classic:rated:3+2"
-        await bob.until("Challenge sent to ann (4 × 4 Classic, rated 3+2)")
+        await bob.until("Challenge sent to ann (4 × 4 Classic, rated 3+2, you play red)")
         assert await ann.ask("DECLINE:bob") == "DECLINE:ACKSTATUS:0"
         await bob.until("ann declined your challenge")
         await bob.type("challenge ann")
@@ -51,7 +51,7 @@ async def test_a_challenge_to_the_console_shows_at_the_prompt_and_accept_plays_i
         await bob.type("challenge ann 4 4 chess")
         await bob.until("Usage: challenge USER")
         await bob.type("challenge ann 1+0")  # a clock alone: casual, the default board
-        await bob.until("Challenge sent to ann (7 × 6 Classic, casual 1+0)")
+        await bob.until("Challenge sent to ann (7 × 6 Classic, casual 1+0, you play red)")
         assert await ann.line() == "CHALLENGED:bob:7:6:classic:casual:1+0"
         assert await ann.ask("CHALLENGE:bob:5:4:popout:casual:1+0") == "CHALLENGE:ACKSTATUS:0"
         await bob.until("ann challenges you: 5 × 4 Pop Out, casual 1+0. Type accept ann")

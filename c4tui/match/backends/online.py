@@ -2,7 +2,8 @@
 
 Its options say where the server is and who you are (asked when logging in), and
 the terms of the games you create or ask for (rated or casual, and the clock:
-picked in the menu, ``lobby_terms``); the seats themselves
+picked in the menu, ``lobby_terms``), and the colour you ask for in the rooms you
+create and the challenges you send (``lobby_colour``); the seats themselves
 (``room_seat``) are made once a room's game begins, one for the opponent when
 we play, one for each player when we watch.
 """
@@ -18,6 +19,7 @@ from c4tui.match.backends.base import Backend, Choice, Option
 from c4tui.match.backends.network.base import login_name
 from c4tui.net.address import DEFAULT_HOST, DEFAULT_PORT, parse_host, parse_port
 from c4tui.net.tls import ClientTls
+from c4tui.protocols.colours import Colour
 from c4tui.protocols.names import PASSWORD_RULE, USER_RULE, valid_password, valid_user
 from c4tui.protocols.terms import Terms, parse_clock
 
@@ -48,6 +50,14 @@ def _default_user() -> str:
 CLOCKS = ("1+0", "3+2", "5+3", "10+5", "15+10")
 #: The clock option's value for a game without a clock.
 NO_CLOCK = "none"
+#: The colour asked for in the rooms you create and the challenges you send (§5.6).
+COLOUR = Option(
+    "colour",
+    "Colour",
+    Colour.RED.value,
+    choices=tuple(Choice(colour.value, colour.value.capitalize()) for colour in Colour),
+    in_menu=True,
+)
 
 
 def lobby_terms(values: Mapping[str, str]) -> Terms:
@@ -57,6 +67,15 @@ def lobby_terms(values: Mapping[str, str]) -> Terms:
         rated=values.get("rated") == "yes",
         clock=None if clock == NO_CLOCK else parse_clock(clock),
     )
+
+
+def lobby_colour(values: Mapping[str, str]) -> Colour:
+    """The colour the menu's choice asks for in CREATE and CHALLENGE (red, the wire's, if unset).
+
+    Quick play asks for none (random colours): the menu's colour is not for it.
+    """
+    chosen = values.get(COLOUR.key, Colour.RED.value)
+    return next((colour for colour in Colour if colour.value == chosen), Colour.RED)
 
 
 def parse_ca_file(text: str) -> str:
@@ -149,6 +168,7 @@ class RoomSeat(Backend):
             ),
             in_menu=True,
         ),
+        COLOUR,
         TLS,
         TLS_CA,
     )

@@ -33,9 +33,10 @@ from c4tui.client.room_game import RoomGame, room_game_from
 from c4tui.client.tictactoe import TicTacToeRoom, wait_for_start
 from c4tui.client.words import Voice
 from c4tui.engine import Rules
-from c4tui.match.settings import MatchSettings, describe_game
+from c4tui.match.settings import MatchSettings
 from c4tui.net.errors import NetworkError, ProtocolError
 from c4tui.protocols import lobby as wire
+from c4tui.ui.challenges import asked_for, colour_chosen, game_offered
 from c4tui.ui.lobby_rows import lobby_rows
 from c4tui.ui.online_session import OnlineSession, game_start, still_on
 from c4tui.ui.screens.lobby_standing import STANDING_ACTIONS, STANDING_BINDINGS, StandingLobby
@@ -105,8 +106,8 @@ class LobbyScreen(StandingLobby):
 
     @property
     def offer(self) -> str:
-        """The menu's game and terms in words: ``7 × 6 Classic, rated 3+2``."""
-        return f"{describe_game(*self.game)}, {self._settings.terms.words}"
+        """The menu's game and terms in words: ``7 × 6 Classic, rated 3+2`` (quick play's)."""
+        return game_offered(self._settings)
 
     def compose(self) -> ComposeResult:
         """Title, rooms, status, chat line, footer."""
@@ -117,7 +118,8 @@ class LobbyScreen(StandingLobby):
         else:
             help_text = (
                 f"Enter plays in a waiting room, w watches, c creates one, g meets the next "
-                f"person waiting: {self.offer} (your menu choice). m: your finished games; "
+                f"person waiting: {self.offer} (your menu choice"
+                f"{colour_chosen(self._settings)}). m: your finished games; "
                 f"p: the chosen room's players'; i: your profile; l: the leaderboard; P: a new "
                 f"password. Tab: the players online; c there challenges one, i: their profile."
             )
@@ -259,11 +261,12 @@ class LobbyScreen(StandingLobby):
     async def _create(self) -> None:
         user = self._session.values["user"]
         game = None if self.tictactoe else self.game
-        described = "tic-tac-toe" if game is None else self.offer
+        described = "tic-tac-toe" if game is None else asked_for(self._settings)
+        colour = self._settings.lobby_colour
         for suffix in ["", *(f" {n}" for n in range(2, 20))]:
             name = f"{user[:12]} room{suffix}"
             try:
-                created = await self.link.create(name, game, self._settings.terms)
+                created = await self.link.create(name, game, self._settings.terms, colour)
             except (NetworkError, ProtocolError, TimeoutError) as error:
                 self._lost(error)
                 return

@@ -412,3 +412,18 @@ async def test_keys_while_reconnecting_keep_saying_so_and_forfeit_waits(tmp_path
         assert "reconnecting (2)" in message and "back to the lobby" not in message, message
         assert screen.check_action("forfeit", ()) is False
         await ann.close()
+
+
+async def test_a_player_keeps_trying_past_its_tries_while_its_game_is_on(tmp_path: Path) -> None:
+    """A lost link is no end of the game: the tries go on (every 8 s) past the backoff's."""
+    async with zoe_and_a_lobby(tmp_path) as (lobby, pilot):
+        first, ann = await one_move_each(pilot, lobby.port)
+        await ann.close()
+        await lobby.stop()
+        beyond = f"reconnecting ({len(QUICK) + 1})"  # a try the backoff alone never makes
+        await until(pilot, lambda: beyond in text_of(pilot, "#message"), SLOW)
+        assert "giving up" not in text_of(pilot, "#message")
+        await lobby.start()
+        screen = await the_game(pilot, other_than=first)
+        await until(pilot, screen.driver.awaiting_submission, SLOW)
+        assert discs(screen) == 2 and "Back in the game." in text_of(pilot, "#message")

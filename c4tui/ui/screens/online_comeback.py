@@ -54,7 +54,7 @@ class ComingBackGame(TableTalkScreen):
         session = self._session
         names = (self.room_game.names[Player.RED], self.room_game.names[Player.YELLOW])
         while True:
-            game_on = not self.driver.is_over  # then Esc is the only way to stop trying
+            game_on = self.driver.result is None  # a lost link is no end: Esc stops the tries
             answer = await session.come_back(partial(self._say_trying, why), game_on=game_on)
             if isinstance(answer, str):
                 session.gave_up = True

@@ -78,6 +78,14 @@ def test_the_clock_is_read_from_the_last_field_and_an_answer_without_it_still_re
         ("", "full", "draw (board full)", "draw (board full)", "A draw (board full)."),
         ("", "repetition", "draw (repetition)", "draw (repetition)", "A draw (repetition)."),
         ("", "", "not over yet", "not over yet", "Not over yet."),
+        ("", "agreement", "draw (agreed)", "draw (agreed)", "A draw (agreed)."),
+        (  # §5.6: called off, it is nobody's draw
+            "",
+            "aborted",
+            "aborted",
+            "aborted",
+            "Aborted: called off before both players had moved, or after a restart.",
+        ),
     ],
 )
 def test_results_are_said_from_each_players_side(

@@ -16,7 +16,7 @@ from c4tui.client.outcomes import LoginOutcome
 from c4tui.client.words import Voice, end_reason
 from c4tui.engine import Player
 from c4tui.net.tls import ClientTls
-from c4tui.protocols.past import KeptGame
+from c4tui.protocols.past import ABORTED_REASON, KeptGame
 from c4tui.records import GameRecord, Result
 
 
@@ -64,6 +64,8 @@ def result_for(kept: KeptGame, player: Player) -> str:
     """``won (four in a row)``, ``lost (forfeit)``, ``draw (board full)`` from ``player``'s side."""
     if not kept.reason:
         return "not over yet"
+    if kept.reason == ABORTED_REASON:  # nobody won or drew: it was called off (§5.6)
+        return "aborted"
     winner = winner_of(kept)
     said = "draw" if winner is None else "won" if winner is player else "lost"
     return f"{said} ({end_reason(kept.reason)})"
@@ -73,6 +75,8 @@ def result_line(kept: KeptGame) -> str:
     """``alice (RED) wins (four in a row)``, ``A draw (board full)``."""
     if not kept.reason:
         return "Not over yet."
+    if kept.reason == ABORTED_REASON:
+        return "Aborted: called off before both players had moved, or after a restart."
     winner = winner_of(kept)
     if winner is None:
         return f"A draw ({end_reason(kept.reason)})."

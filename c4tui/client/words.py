@@ -234,7 +234,7 @@ END_REASONS = {
     "forfeit": "forfeit",
     "disconnect": "disconnect",
     "time": "time",
-    "agreement": "draw agreed",
+    "agreement": "agreed",
     "aborted": "aborted",
 }
 
@@ -360,7 +360,8 @@ def table_news(message: TableMessage) -> str:
 
 
 #: GAMEEND's statuses with no winner though the board goes on (§5.6), in words.
-CALLED_OFF = {DRAW_AGREED: "Draw by agreement", ABORTED: "Game aborted"}
+GAME_ABORTED = "Game aborted"
+CALLED_OFF = {DRAW_AGREED: "Draw by agreement", ABORTED: GAME_ABORTED}
 
 
 def room_result(names: Mapping[Player, str], winner: Player | None, mine: Player | None) -> str:

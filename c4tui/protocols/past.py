@@ -85,6 +85,10 @@ _START_FIELDS = 3
 # ----- what a client reads -------------------------------------------------------------
 
 
+#: GAME's reason for a game called off (§5.6): nobody won or drew, nothing was rated.
+ABORTED_REASON = "aborted"
+
+
 @dataclass(frozen=True)
 class KeptGame:
     """One game as GAME's answer gives it: who played, on what board, how it went."""

@@ -12,7 +12,7 @@ import logging
 from collections.abc import Iterable, Sequence
 
 from c4tui.engine import Rules
-from c4tui.lobby.journal import GameBegan, GameFinished
+from c4tui.lobby.journal import EndReason, GameBegan, GameFinished
 from c4tui.protocols.terms import rules_word
 from c4tui.server.store import StoredGame
 
@@ -49,13 +49,17 @@ class GameLog:
                 log.info(
                     "game in room %s ended: %s (%s)",
                     event.room,
-                    self._result(event.room, event.winner),
+                    self._result(event.room, event.winner, event.reason is EndReason.ABORTED),
                     event.reason.value,
                 )
 
-    def _result(self, room: str, winner: str | None) -> str:
+    def _result(self, room: str, winner: str | None, aborted: bool) -> str:
         """``ann beat bob``, ``a draw between ann and bob`` (``ann won``: players unknown)."""
         players = self._players.pop(room, None)
+        if aborted:
+            return (
+                "aborted" if players is None else f"aborted between {players[0]} and {players[1]}"
+            )
         if players is None:
             return "a draw" if winner is None else f"{winner} won"
         if winner is None:

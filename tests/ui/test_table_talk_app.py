@@ -151,6 +151,7 @@ async def test_an_abort_before_both_have_moved(tmp_path: Path) -> None:
         await pilot.press("a")
         assert (await ann.line()).endswith(":5")  # GAMEEND, aborted
         await until(pilot, lambda: "Game aborted." in text_of(pilot, "#message"))
+        assert screen.score.games == 0  # called off: neither a win nor a draw in the score
 
 
 async def test_a_refusal_is_said_in_the_tables_words(tmp_path: Path) -> None:

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from textual.message import Message
 from textual.reactive import reactive
 
+from c4tui.client import words
 from c4tui.engine import GameState, Move, Player
 from c4tui.match.backends.computer import ComputerBackend
 from c4tui.match.driver import MatchDriver
@@ -180,7 +181,8 @@ class MatchView(BoardScreen[bool | None]):
         self.panel.say(f"{problem}\n{again} · esc: menu", "error")
 
     def _show_result(self, result: GameOver) -> None:
-        if result is not self._counted and not self._over_when_opened:
+        aborted = result.reason == words.GAME_ABORTED  # called off: it counts for nobody
+        if result is not self._counted and not self._over_when_opened and not aborted:
             self._counted = result
             self.score.add(self._winner_name(result.winner))
         self.panel.score = self._score_text()

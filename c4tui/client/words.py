@@ -364,12 +364,17 @@ GAME_ABORTED = "Game aborted"
 CALLED_OFF = {DRAW_AGREED: "Draw by agreement", ABORTED: GAME_ABORTED}
 
 
-def room_result(names: Mapping[Player, str], winner: Player | None, mine: Player | None) -> str:
-    """``ann (RED) wins!``, ``bob (you, YELLOW) wins!`` or a draw (``mine``: our colour)."""
+def room_result(
+    names: Mapping[Player, str], winner: Player | None, mine: Player | None, how: str = ""
+) -> str:
+    """``ann (RED) wins!``, ``bob (you, YELLOW) wins: ann forfeited.`` or a draw.
+
+    ``mine``: our colour; ``how``: what happened, for a win off the board (``lost_how``).
+    """
     if winner is None:
         return "It's a draw!"
     you = "you, " if winner is mine else ""
-    return f"{names[winner]} ({you}{winner.name}) wins!"
+    return f"{names[winner]} ({you}{winner.name}) wins" + (f": {how}." if how else "!")
 
 
 # ----- how a room's game ended, as its result line says it ------------------------------

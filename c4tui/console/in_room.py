@@ -20,6 +20,7 @@ from c4tui.console.clock_warnings import LowTimeWarnings
 from c4tui.console.comeback import AT_PROMPT, Playing, Waiting, Watching, Where
 from c4tui.console.game import move_hint, submit_typed_move
 from c4tui.console.lines import EndOfInput, PlainText, printable, unless_left
+from c4tui.console.lobby_help import IN_GAME_HELP, WATCHING_HELP
 from c4tui.console.table_talk import TableControls
 from c4tui.console.typed import chat_refused
 from c4tui.engine import GameState, Player, describe_move, render_board, status_line
@@ -260,6 +261,8 @@ class InRoom(PlainText):
                 self.say("In a game: forfeit gives it up (Ctrl-D also ends c4tui).")
             elif line in LEAVE_WORDS:
                 raise LeftRoom
+            elif line == "help":
+                self.say(IN_GAME_HELP if mine is not None else WATCHING_HELP)
             elif await table.typed(line):
                 pass
             elif line and mine is not None:
@@ -284,4 +287,5 @@ def result_line(names: dict[Player, str], over: GameOver, mine: Player | None) -
     """Who won; or a draw; or, when the board goes on, the players' agreement or the abort."""
     if over.winner is None and not over.state.is_over:  # a draw agreed, an abort (§5.6)
         return words.room_game_over(names, None, over.state, over.reason)
-    return words.room_result(names, over.winner, mine)
+    off_the_board = "" if over.state.is_over else over.reason  # a forfeit, a time loss…
+    return words.room_result(names, over.winner, mine, off_the_board)

@@ -19,6 +19,18 @@ LOBBY_PROMPT = "lobby> "
 _AWAY, _IDLE = AWAY_BEFORE_CLAIM, IDLE_BEFORE_CLAIM / 60
 _DEFAULT_WORDS = f"{DEFAULT_GAME[0]} {DEFAULT_GAME[1]} {DEFAULT_GAME[2].value}"
 
+#: What may be typed while waiting in a room or watching one (``help`` there says it).
+WATCHING_HELP = (
+    "Waiting in a room or watching one: say TEXT to chat, quit (or leave, back) to leave it."
+)
+#: What may be typed in a game one plays (``help`` in it says it).
+IN_GAME_HELP = f"""\
+In a game: a column (3, or p 3 to pop), say TEXT to chat, forfeit to give up (asked first);
+  draw offers a draw or accepts the other's, takeback asks to take your last move back
+  or agrees to the other's asking, no declines their offer, abort calls the game off
+  before both have moved, claim wins when the opponent has been away {_AWAY:g} s (or, without
+  a clock, has not moved for {_IDLE:g} minutes: c4tui says when)."""
+
 HELP = f"""Commands:
   rooms                          every room: its board, players and state
   create NAME [COLS ROWS RULES] [rated|casual] [M+I] [red|yellow|random]
@@ -42,12 +54,8 @@ HELP = f"""Commands:
 {past.HELP}
 {standing.HELP}
   help, quit
-Waiting in a room or watching one: say TEXT to chat, quit (or leave, back) to leave it.
-In a game: a column (3, or p 3 to pop), say TEXT to chat, forfeit to give up (asked first);
-  draw offers a draw or accepts the other's, takeback asks to take your last move back
-  or agrees to the other's asking, no declines their offer, abort calls the game off
-  before both have moved, claim wins when the opponent has been away {_AWAY:g} s (or, without
-  a clock, has not moved for {_IDLE:g} minutes: c4tui says when).
+{WATCHING_HELP}
+{IN_GAME_HELP}
 Ctrl-D ends c4tui; in a game you play, it asks first at a terminal (piped input that
 ends forfeits the game).
 When the connection drops or the server restarts, c4tui logs in again by itself and

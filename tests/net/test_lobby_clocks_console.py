@@ -51,7 +51,7 @@ async def test_the_console_shows_the_clocks_and_a_silent_opponent_losing_on_time
         now.skipped += 61  # ann says nothing for a minute
         await bob.until("ann lost on time")
         await bob.until("RED bob")
-        await bob.until("bob (you, RED) wins!")
+        await bob.until("bob (you, RED) wins: ann lost on time.")
 
 
 async def test_a_console_asks_quick_play_with_terms(tmp_path: Path) -> None:

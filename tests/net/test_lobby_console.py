@@ -149,7 +149,7 @@ async def test_a_console_viewer_sees_the_game_and_a_forfeit(tmp_path: Path) -> N
         await vic.until("ann: pop from column 3")
         await bob.send("FORFEIT")
         await vic.until("bob forfeited")
-        await vic.until("ann (RED) wins!")
+        await vic.until("ann (RED) wins: bob forfeited.")
         await vic.until("Back in the lobby")
         assert not any("winning four" in line for line in vic.seen[-3:])  # no four: a forfeit
         await vic.type("quit")
@@ -255,3 +255,14 @@ async def test_ctrl_d_in_a_game_forfeits_it_and_ends_the_console(tmp_path: Path)
             ended = await ann.line()
         assert ended.startswith("GAMEEND:") and ended.endswith(":2:ann"), ended
         await ann.close()
+
+
+async def test_help_in_a_game_says_what_may_be_typed_there(tmp_path: Path) -> None:
+    async with lobby_server(tmp_path) as server:
+        ann, bob = await a_raw_ann_against_a_console_bob(server.port)
+        await bob.type("help")  # it was answered "Invalid move: 'help' is not a move"
+        assert "In a game: a column" in await bob.until("In a game:")
+        await bob.until("claim wins when")
+        assert not any("Invalid move" in line for line in bob.seen)
+        await ann.send("FORFEIT")
+        await bob.until("bob (you, YELLOW) wins: ann forfeited.")  # and what happened

@@ -63,7 +63,7 @@ async def test_a_challenge_to_the_console_shows_at_the_prompt_and_accept_plays_i
         await bob.until("Game on: ann (RED) against bob (YELLOW)")
         await ann.send("FORFEIT")
         assert (await ann.line()).endswith(":2:bob")
-        await bob.until("bob (you, YELLOW) wins!")
+        await bob.until("bob (you, YELLOW) wins: ann forfeited.")
         await bob.until("Back in the lobby")
         assert await ann.ask("REMATCH") == "REMATCH:ACKSTATUS:0"
         await bob.until("ann challenges you: 5 × 4 Pop Out, casual 1+0")

@@ -182,7 +182,7 @@ async def test_both_consoles_come_back_after_a_kill_9(tmp_path: Path) -> None:
             await ann.until("Your move")
             await ann.type("forfeit")
             await ann.type("y")  # Forfeit the game? [y/N]
-            await bob.until("bob (you, YELLOW) wins!")
+            await bob.until("bob (you, YELLOW) wins: ann forfeited.")
             for console in (ann, bob):
                 await quits_from_the_lobby(console)
     finally:

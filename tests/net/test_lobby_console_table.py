@@ -253,7 +253,7 @@ async def test_a_claim_against_an_opponent_away_is_told_when_possible(tmp_path: 
             await ann.until(f"bob has been away {AWAY_BEFORE_CLAIM:g} s: type claim to win.")
             time.ahead = AWAY_BEFORE_CLAIM
             ann.type("claim")
-            await ann.until("ann (you, RED) wins!")
+            await ann.until("ann (you, RED) wins: bob left and did not come back.")
 
 
 async def test_an_idle_opponent_in_an_untimed_game_is_told_claimable(tmp_path: Path) -> None:
@@ -266,4 +266,4 @@ async def test_an_idle_opponent_in_an_untimed_game_is_told_claimable(tmp_path: P
             await ann.until(f"bob has not moved for {IDLE_BEFORE_CLAIM / 60:g} minutes: type claim")
             time.ahead = IDLE_BEFORE_CLAIM
             ann.type("claim")
-            await ann.until("ann (you, RED) wins!")
+            await ann.until("ann (you, RED) wins: bob forfeited.")

@@ -180,6 +180,7 @@ async def test_a_claim_once_the_opponent_has_been_away(tmp_path: Path) -> None:
         await pilot.press("c")
         left = "zoe (YELLOW) wins: ann left and did not come back"
         await until(pilot, lambda: left in text_of(pilot, "#message"))
+        await until(pilot, lambda: bar(pilot) == "")  # the claim does not outlive the game
 
 
 async def test_a_claim_against_an_idle_opponent_in_a_game_without_a_clock(

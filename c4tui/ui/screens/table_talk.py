@@ -156,8 +156,9 @@ class TableTalkScreen(GameScreen):
             void_by = frozenset({mover.other})
             if self.mine is not None and place in _ANSWERS:
                 text = f"{text}  {_ANSWERS[place]}"
-            if isinstance(message, DrawDeclined | TakebackDeclined):
+            if isinstance(message, DrawDeclined | TakebackDeclined):  # news till the next move
                 self._offered.discard("DRAW" if place == "our-draw" else "TAKEBACK")
+                void_by = frozenset(Player)
         self._standing[place] = Standing(text, void_by)
         self._show_table()
 
@@ -203,10 +204,11 @@ class TableTalkScreen(GameScreen):
             case MovesTakenBack(moves=moves):
                 self._taken_back_at = len(moves)
                 self._clear_the_table()
-            case GameOver():
+            case GameOver():  # nothing stands any more, a claim least of all
+                for why in [*self._claims, self._claimable]:
+                    if why is not None:
+                        self._no_claim(why)
                 self._clear_the_table()
-                for why in list(self._claims):
-                    self._no_claim(why)
             case _:
                 return
         self._show_table()

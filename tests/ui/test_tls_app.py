@@ -93,8 +93,15 @@ async def test_turning_tls_on_offers_the_default_tls_port_and_off_the_plain_one(
         await until(pilot, lambda: port.value == str(DEFAULT_TLS_PORT))
         switch.chosen = 0
         await until(pilot, lambda: port.value == str(DEFAULT_PORT))
-        port.value = "5000"  # typed by hand: kept
+        port.value = str(plain)  # any port: the server's TLS port is the one beside it
         switch.chosen = 1
+        await until(pilot, lambda: port.value == str(tls_port_beside(plain)))
+        switch.chosen = 0
+        await until(pilot, lambda: port.value == str(plain))
+        switch.chosen = 1
+        await until(pilot, lambda: port.value == str(tls_port_beside(plain)))
+        port.value = "5000"  # typed by hand after TLS On: kept when it goes Off
+        switch.chosen = 0
         await pilot.pause()
         assert port.value == "5000"
 

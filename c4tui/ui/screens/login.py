@@ -35,7 +35,7 @@ from c4tui.match.backends.online import (
     client_tls,
     parse_password,
 )
-from c4tui.net.address import DEFAULT_PORT, DEFAULT_TLS_PORT
+from c4tui.net.address import DEFAULT_PORT, DEFAULT_TLS_PORT, MAX_PORT, tls_port_beside
 from c4tui.net.errors import NetworkError, ProtocolError
 from c4tui.ui.screens.connect import chosen_value, option_widget
 from c4tui.ui.servers import Servers, server_refusal
@@ -100,6 +100,8 @@ class LoginDialog(ModalScreen[LoggedIn | None]):
         self._values = RoomSeat.option_values(values)
         self._allowed = allowed
         self._ascii_only = ascii_only
+        self._plain_port: tuple[str, str] | None = None  # the port TLS On replaced, and by what
+        self._told_port = values.get("port")  # a port we were given (the command line's)
 
     def compose(self) -> ComposeResult:
         """The fields, a status line and the buttons."""
@@ -153,15 +155,23 @@ class LoginDialog(ModalScreen[LoggedIn | None]):
 
     @on(ChoiceSet.Changed, "#tls")
     def _tls_switched(self, changed: ChoiceSet.Changed) -> None:
-        """TLS On offers the lobby's default TLS port in place of its default port; Off, back.
+        """TLS On offers the TLS port beside the port (``c4tui serve``'s unless told); Off, back.
 
-        A port typed by hand is left as it is: only the defaults are known to go together.
+        Off puts back the port On replaced, or the default one in place of the default TLS
+        port; a port typed after On, or one given (``--option port=``), is left as it is.
         """
         port = self.query_one("#port", Input)
-        tls_on = TLS.choices[changed.index].value == TLS_ON
-        offered = {str(DEFAULT_PORT): str(DEFAULT_TLS_PORT)} if tls_on else {}
-        offered = offered or {str(DEFAULT_TLS_PORT): str(DEFAULT_PORT)}
-        port.value = offered.get(port.value.strip(), port.value)
+        typed = port.value.strip()
+        if TLS.choices[changed.index].value == TLS_ON:
+            told = typed == self._told_port and typed != str(DEFAULT_PORT)  # given: kept
+            if not told and typed.isascii() and typed.isdigit() and 0 < int(typed) < MAX_PORT:
+                self._plain_port = (typed, str(tls_port_beside(int(typed))))
+                port.value = self._plain_port[1]
+            return
+        plain, offered = self._plain_port or (str(DEFAULT_PORT), str(DEFAULT_TLS_PORT))
+        if typed == offered:
+            port.value = plain
+        self._plain_port = None
 
     def _say(self, text: str, error: bool = True) -> None:
         status = self.query_one("#login-status", Static)

@@ -131,6 +131,17 @@ class Connection:
 
     # ----- reading -------------------------------------------------------------------
 
+    async def _read_or_reset(self) -> bytes:
+        """The next bytes; none once the peer hung up, even abruptly.
+
+        A reset is a hang-up: a peer that closes with our bytes unread resets the
+        connection, and it broke no protocol.
+        """
+        try:
+            return await self.reader.read(READ_CHUNK)
+        except ConnectionResetError:
+            return b""
+
     async def _fill(self, deadline: float | None = None) -> bool:
         """Read what the peer sent next into the buffer; False at end of stream.
 
@@ -139,11 +150,11 @@ class Connection:
         if self._eof:
             return False
         if deadline is None:
-            data = await self.reader.read(READ_CHUNK)
+            data = await self._read_or_reset()
         else:
             self._deadline.begin(deadline)
             try:
-                data = await self.reader.read(READ_CHUNK)
+                data = await self._read_or_reset()
             except BaseException as error:
                 self._deadline.end(error)
                 raise

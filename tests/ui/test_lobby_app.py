@@ -25,8 +25,9 @@ async def until(pilot: Pilot, condition: Callable[[], bool], seconds: float = 10
         if condition():
             return
         await pilot.pause(0.05)
-    shown = pilot.app.screen.query("#login-status, #lobby-status, #message").first().render()
-    raise AssertionError(f"timed out; the screen says: {shown!s}")
+    where = "#login-status, #lobby-status, #message, #tictactoe-status"
+    said = [str(widget.render()) for widget in pilot.app.screen.query(where)]
+    raise AssertionError(f"timed out; {type(pilot.app.screen).__name__} says: {said}")
 
 
 async def press_button(pilot: Pilot, selector: str) -> None:

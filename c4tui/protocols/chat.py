@@ -29,11 +29,12 @@ def valid_chat(text: str) -> bool:
 
 
 def fit_to_show(line: str) -> bool:
-    """True if a server's ``line`` holds nothing a terminal would act on, so a client reads it.
+    """True if a server's ``line`` is printable ASCII, so a client may read it field by field.
 
-    Every field is printable ASCII (§5.6) but a chat's text, which ``chat_parts`` checks.
+    Every field is printable ASCII (§5.6) but a chat's text (and a report's, §7): a line with
+    more is read only as one of those, whose parsers check the text (``chat_parts``).
     """
-    return line.startswith("CHAT:") or (line.isascii() and line.isprintable())
+    return line.isascii() and line.isprintable()
 
 
 def chat_parts(line: str) -> tuple[str, str] | None:

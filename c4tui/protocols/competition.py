@@ -40,6 +40,10 @@ REMATCH_WINDOW = 60.0
 #: What LEADERBOARD:ALL asks (c4tui's own), and the mark after a provisional rating there.
 EVERYONE = "ALL"
 PROVISIONAL_MARK = "?"
+#: The role PROFILE gives an account that is no moderator (§7), and what a role may be
+#: (a word: a newer server's roles are kept as they come).
+PLAYER = "player"
+_ROLE = re.compile(r"[a-z]{1,20}")
 _NUMBER = re.compile(r"[0-9]{1,9}")
 _SIGNED = re.compile(r"[+-][0-9]{1,9}")
 
@@ -193,12 +197,21 @@ def arguments_refused(command: str) -> Callable[[str], CompetitionRequest | BadF
 
 
 def profile(
-    user: str, rating: float, deviation: float, record: tuple[int, int, int, int], bot: bool
+    user: str,
+    rating: float,
+    deviation: float,
+    record: tuple[int, int, int, int],
+    bot: bool,
+    *,
+    role: str = PLAYER,
 ) -> str:
-    """PROFILE:ACKSTATUS:0:<user>:<rating>:<deviation>:<games>:<wins>:<draws>:<losses>:<bot>."""
+    """PROFILE:ACKSTATUS:0:<user>:<rating>:<deviation>:<games>:<wins>:<draws>:<losses>:<bot>:<role>.
+
+    ``role``: ``player`` or ``moderator`` (§7; ``protocols.public.Role``'s words).
+    """
     games, wins, draws, losses = record
     numbers = [round(rating), round(deviation), games, wins, draws, losses, int(bot)]
-    return ack("PROFILE", 0, user, *(str(number) for number in numbers))
+    return ack("PROFILE", 0, user, *(str(number) for number in numbers), role)
 
 
 def leaderboard(
@@ -273,6 +286,7 @@ class ProfileInfo:
     draws: int
     losses: int
     bot: bool
+    role: str = PLAYER  # §7: "player" or "moderator" (an older server's 8 fields: a player)
 
     @property
     def provisional(self) -> bool:
@@ -338,13 +352,16 @@ def parse_competition_message(fields: list[str]) -> CompetitionMessage | None:
 
 
 def parse_profile_answer(extra: Sequence[str]) -> ProfileInfo | None:
-    """PROFILE:ACKSTATUS:0's fields; None if they do not make a profile."""
-    if len(extra) != 8 or not all(_NUMBER.fullmatch(f) for f in extra[1:7]):
+    """PROFILE:ACKSTATUS:0's fields (8, or 9 with §7's role); None if they make no profile."""
+    if len(extra) not in (8, 9) or not all(_NUMBER.fullmatch(f) for f in extra[1:7]):
         return None
-    if extra[7] not in ("0", "1"):
+    role = extra[8] if len(extra) == 9 else PLAYER
+    if extra[7] not in ("0", "1") or not _ROLE.fullmatch(role):
         return None
     rating, deviation, games, wins, draws, losses = (int(field) for field in extra[1:7])
-    return ProfileInfo(extra[0], rating, deviation, games, wins, draws, losses, extra[7] == "1")
+    return ProfileInfo(
+        extra[0], rating, deviation, games, wins, draws, losses, extra[7] == "1", role
+    )
 
 
 def parse_leaderboard_answer(extra: Sequence[str]) -> list[LeaderEntry]:

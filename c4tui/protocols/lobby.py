@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from c4tui.engine import GameState, Move, MoveKind, Player, Rules
 from c4tui.net.errors import ProtocolError
 from c4tui.net.wire import Framing, quote
-from c4tui.protocols import competition, table_talk
+from c4tui.protocols import competition, public, table_talk
 from c4tui.protocols.chat import MAX_CHAT, chat_parts, fit_to_show, valid_chat
 from c4tui.protocols.colours import Colour, split_colour
 from c4tui.protocols.competition import (
@@ -86,49 +86,12 @@ from c4tui.protocols.terms import (
 
 #: Re-exported from ``chat``, ``rooms`` and ``names`` (what both room protocols share), ``past`` and
 #: ``terms``; the words of §5.3-5.5 are ``competition``'s (``Request`` includes them).
-__all__ = [
-    "BADAUTH",
-    "CASUAL",
-    "MAX_CHAT",
-    "NOROOM",
-    "PASSWORD_RULE",
-    "ROOM_RULE",
-    "USER_RULE",
-    "Ack",
-    "Away",
-    "Back",
-    "BadFormat",
-    "Bye",
-    "ByeReason",
-    "Forfeit",
-    "Game",
-    "GameLookup",
-    "History",
-    "Join",
-    "Login",
-    "Mode",
-    "Notice",
-    "Register",
-    "Rejoin",
-    "RoomList",
-    "Terms",
-    "Violation",
-    "ack",
-    "away",
-    "back",
-    "bye",
-    "game_fields",
-    "game_record",
-    "history",
-    "parse_game",
-    "rejoin",
-    "room_list",
-    "rules_word",
-    "valid_chat",
-    "valid_password",
-    "valid_room",
-    "valid_user",
-]
+__all__ = ["BADAUTH", "CASUAL", "MAX_CHAT", "NOROOM", "PASSWORD_RULE", "ROOM_RULE", "USER_RULE"]
+__all__ += ["Ack", "Away", "Back", "BadFormat", "Bye", "ByeReason", "Forfeit", "Game", "GameLookup"]
+__all__ += ["History", "Join", "Login", "Mode", "Notice", "Register", "Rejoin", "RoomList", "Terms"]
+__all__ += ["Violation", "ack", "away", "back", "bye", "game_fields", "game_record", "history"]
+__all__ += ["parse_game", "rejoin", "room_list", "rules_word", "valid_chat", "valid_password"]
+__all__ += ["valid_room", "valid_user"]
 
 DEFAULT_GAME = (7, 6, Rules.POPOUT)
 _COLUMN = re.compile(r"[0-9]{1,9}")
@@ -209,6 +172,7 @@ Request = (
     | GameLookup
     | CompetitionRequest
     | table_talk.TableRequest
+    | public.PublicRequest
 )
 
 
@@ -291,6 +255,7 @@ PARSERS: dict[str, Parser] = {
     "DECLINE": competition.parse_decline,
     "REMATCH": competition.arguments_refused("REMATCH"),
     **table_talk.ARGUMENTS_REFUSED,
+    **public.PARSERS,  # BLOCK, REPORT, BAN, DELETEACCOUNT… (§7)
 }
 #: Commands that may come without any argument.
 _BARE: dict[str, Request | BadFormat] = {
@@ -302,6 +267,7 @@ _BARE: dict[str, Request | BadFormat] = {
     "REMATCH": Rematch(),
     "CREATE": BadFormat(ack("CREATE", 4)),  # no room at all: the format, not the name, is wrong
     **table_talk.BARE,  # DRAW, TAKEBACK, ABORT, CLAIM and the declines (§5.6)
+    **public.BARE,  # BLOCKS, REPORTS (§7)
 }
 
 
@@ -416,6 +382,7 @@ ServerMessage = (
     | Rejoin
     | CompetitionMessage
     | table_talk.TableMessage
+    | public.PublicMessage
 )
 _STATUS = re.compile(r"-?[0-9]{1,3}")
 _CELLS = re.compile(r"[012]{16,400}")
@@ -423,7 +390,9 @@ _CELLS = re.compile(r"[012]{16,400}")
 
 def parse_server_message(line: str) -> ServerMessage:  # noqa: PLR0911 (one return per message)
     """What the server said. Raises ProtocolError (quoting it) for anything else."""
-    fields = line.split(":") if fit_to_show(line) else [""]  # [""]: refused, quoted below
+    if not fit_to_show(line):  # only a chat's or a report's text may hold more (§5.6, §7)
+        return _with_text(line)
+    fields = line.split(":")
     word = fields[0]
     if word in (BADAUTH, NOROOM) and len(fields) == 1:
         return Notice(word)
@@ -445,6 +414,16 @@ def parse_server_message(line: str) -> ServerMessage:  # noqa: PLR0911 (one retu
         return Invalid(line.split(":", 1)[1])
     news: ServerMessage | None = parse_presence(fields)
     news = news or competition.parse_competition_message(fields)
-    if (news := news or table_talk.parse_table_message(fields)) is not None:
+    news = news or table_talk.parse_table_message(fields)
+    if (news := news or public.parse_public_message(fields)) is not None:
         return news
     raise ProtocolError(f"not a lobby message: {quote(line)}")
+
+
+def _with_text(line: str) -> ServerMessage:
+    """A line with more than printable ASCII: a CHAT or a REPORTED whose text is by chat's rule."""
+    said = chat_parts(line) if line.startswith("CHAT:") else None
+    news = ChatLine(*said) if said else public.parse_public_message(line.split(":"))
+    if news is None:
+        raise ProtocolError(f"not a lobby message: {quote(line)}")
+    return news

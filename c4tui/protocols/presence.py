@@ -21,6 +21,8 @@ class ByeReason(Enum):
     SHUTDOWN = "shutdown"  # the server is stopping: reconnect
     FULL = "full"  # refused: too many connections
     TLS = "tls"  # plain text on the lobby's TLS port: connect with TLS
+    BANNED = "banned"  # a moderator banned the account (§7)
+    DELETED = "deleted"  # the account was deleted, by its owner or by `c4tui admin` (§7)
 
 
 def bye(reason: ByeReason) -> str:
@@ -50,8 +52,8 @@ def rejoin(room: str) -> str:
 class Bye:
     """The server's last line before it closes our connection on purpose, and why.
 
-    ``reason`` is ``elsewhere``, ``idle``, ``shutdown``, ``full`` or ``tls``; another word is
-    kept as it came, for a newer server's reasons.
+    ``reason`` is a ``ByeReason``'s word (``elsewhere``, ``idle``, ``banned``…); another word
+    is kept as it came, for a newer server's reasons.
     """
 
     reason: str

@@ -35,6 +35,7 @@ from c4tui.lobby import CONNECT_FOUR, TIC_TAC_TOE, Lobby, Member
 from c4tui.net.errors import ProtocolError, ServerConceded
 from c4tui.protocols import c4n, cfsp, i32cfsp
 from c4tui.protocols import lobby as wire
+from c4tui.protocols import public as pub
 from c4tui.protocols import table_talk as talk
 from c4tui.protocols import tictactoe as ttt
 from c4tui.protocols.common import Reply
@@ -339,14 +340,23 @@ class _Silent(_Named):
 
 def lobby_messages(data: bytes) -> None:
     """Lobby lines parse (or raise Violation / ProtocolError); server messages round-trip; a
-    chat line a client reads holds no control character, whatever the server sent."""
+    chat line (or a report's text, §7) a client reads holds no control character, whatever
+    the server sent; a report's text a server accepts keeps chat's rule."""
     for line in lines_of(data) + utf8_lines_of(data):
         with contextlib.suppress(wire.Violation):
-            wire.parse_request(line)
+            request = wire.parse_request(line)
+            if isinstance(request, pub.Report | pub.Ban):
+                assert pub.valid_text(
+                    request.text if isinstance(request, pub.Report) else request.reason
+                )
         try:
             message = wire.parse_server_message(line)
         except ProtocolError:
             continue
+        if isinstance(message, pub.ReportInfo):
+            assert wire.parse_server_message(pub.reported(message)) == message
+            shown = message.reporter + message.reported + message.text
+            assert not {unicodedata.category(c) for c in shown} & {"Cc", "Cf", "Zl", "Zp"}
         if isinstance(message, talk.About):  # §5.6's offers, refusals and IDLE
             assert wire.parse_server_message(message.line) == message
         if isinstance(message, wire.ChatLine):

@@ -206,7 +206,10 @@ def test_profile_carries_the_role_and_reads_old_servers_as_players() -> None:
     assert info is not None and info.role == "moderator" and not info.bot
     old = competition.parse_profile_answer(("ann", "1500", "350", "3", "1", "1", "1", "1"))
     assert old is not None and old.role == "player" and old.bot
-    assert competition.profile("ann", 1500, 350, (0, 0, 0, 0), False).endswith(":0:player")
+    assert competition.profile("ann", 1500, 350, (0, 0, 0, 0), False, role="player").endswith(
+        ":0:player"
+    )
+    assert competition.profile("ann", 1500, 350, (0, 0, 0, 0), False).endswith(":0:0:0:0:0")
 
 
 @pytest.mark.parametrize("role", ["", "Moder ator", "MODERATOR", "x" * 21, "1"])

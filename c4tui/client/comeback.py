@@ -37,8 +37,10 @@ BACKOFF = (0.5, 1.0, 2.0, 4.0, 8.0, 8.0, 8.0, 8.0, 8.0, 8.0)
 GAME_ON_EVERY = 8.0
 
 #: BYE reasons after which coming back would be wrong: another connection of ours
-#: took over (coming back would take the game away from it), or we were idle.
+#: took over (coming back would take the game away from it), we were idle, or the
+#: account can no longer log in (banned, deleted: §7).
 _STAY_AWAY = {ByeReason.ELSEWHERE.value, ByeReason.IDLE.value}
+_STAY_AWAY |= {ByeReason.BANNED.value, ByeReason.DELETED.value}
 
 
 @dataclass(frozen=True)

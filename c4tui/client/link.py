@@ -3,8 +3,9 @@
 ``LobbyLink`` speaks the lobby protocol, or with ``TICTACTOE_LINK`` the
 INFO1112 tic-tac-toe protocol, whose accounts and rooms work the same way.
 Requests wait for their ACKSTATUS and return what it means (``outcomes``);
-everything else the server pushes (BEGIN, boards, chat, the end) waits in a
-queue for the room's game (``room_game``, ``tictactoe``).
+everything else the server pushes (BEGIN, boards, chat, the end, a CHAT refused)
+waits in a queue for the room's game (``room_game``, ``tictactoe``), but for the
+lines that follow an answer (REPORTS's REPORTED: ``public``), which go to its asker.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from c4tui.client.outcomes import (
     UnknownStatus,
     outcome_of,
 )
+from c4tui.client.public import Public
 from c4tui.client.table_talk import TableTalk
 from c4tui.client.words import closed_because
 from c4tui.engine import Rules
@@ -46,7 +48,7 @@ REPLY_TIMEOUT = 30.0
 
 Game = tuple[int, int, Rules]
 #: LOGIN refusals that say what is wrong with the account asked for.
-_ABOUT_THE_ACCOUNT = (LoginOutcome.NO_SUCH_USER, LoginOutcome.WRONG_PASSWORD)
+_ABOUT_THE_ACCOUNT = (LoginOutcome.NO_SUCH_USER, LoginOutcome.WRONG_PASSWORD, LoginOutcome.BANNED)
 #: Anything a room server may push, in either protocol.
 ServerMessage = wire.ServerMessage | ttt_wire.ServerMessage
 
@@ -112,8 +114,8 @@ class RoomSummary:
         return f"{self.waiter} waits" if self.waiter else f"{self.red} vs {self.yellow}"
 
 
-class LobbyLink(TableTalk):
-    """One connection to a lobby server (the table's requests, §5.6: ``TableTalk``)."""
+class LobbyLink(TableTalk, Public):
+    """One connection to a lobby server (its table requests: ``TableTalk``; §7's: ``Public``)."""
 
     def __init__(self, connection: Connection, dialect: LinkDialect = LOBBY_LINK) -> None:
         self.connection = connection
@@ -130,6 +132,7 @@ class LobbyLink(TableTalk):
         self._stream = MessageStream(connection, dialect.spec)
         self._pending: deque[tuple[str, asyncio.Future[wire.Ack | wire.Notice]]] = deque()
         self._pushed: asyncio.Queue[ServerMessage | None] = asyncio.Queue()
+        self._start_public()
         self._reader = asyncio.create_task(self._read())
 
     @classmethod
@@ -159,8 +162,10 @@ class LobbyLink(TableTalk):
                     full = message.reason == "full"  # which limit: the longer words say both
                     self.problem = self._full if full else f"{closed_because(message.reason)}."
                 elif isinstance(message, wire.Ack | wire.Notice):
+                    if isinstance(message, wire.Ack):
+                        self._announced(message)  # REPORTS: its lines follow (§7)
                     self._answer(message)
-                else:
+                elif not self._followed(message):  # a REPORTED line is its asker's
                     if isinstance(message, wire.Rejoin):
                         self.rejoined = message.room  # and pushed: a reader may wait for it
                     self._pushed.put_nowait(message)
@@ -176,6 +181,7 @@ class LobbyLink(TableTalk):
                 if not future.done():
                     future.set_exception(NetworkError(self.problem or self._hung_up))
             self._pushed.put_nowait(None)
+            self._public_ended(self.problem or self._hung_up)
 
     def _answer(self, message: wire.Ack | wire.Notice) -> None:
         """Hand ``message`` to the request it answers (ACKs, and BADAUTH), else push it."""
@@ -194,6 +200,8 @@ class LobbyLink(TableTalk):
                 if command == message.command:
                     del self._pending[index]
                     return future
+            if message.command == "CHAT":  # muted or too fast (§7): for the room to say
+                return None
             raise ProtocolError(f"an answer nobody asked for: {message.command}")
         if self._pending and message.word == wire.BADAUTH:  # a request before logging in
             return self._pending.popleft()[1]

@@ -26,6 +26,7 @@ class RegisterOutcome(Enum):
     CREATED = 0
     NAME_TAKEN = 1
     AGAINST_THE_RULES = 2  # a name or password the rules do not allow
+    TOO_MANY_FROM_HERE = 3  # §7: too many accounts registered from this address this hour
 
 
 class LoginOutcome(Enum):
@@ -35,6 +36,7 @@ class LoginOutcome(Enum):
     NO_SUCH_USER = 1
     WRONG_PASSWORD = 2
     BAD_FORMAT = 3
+    BANNED = 4  # §7: the password was right, but a moderator banned the account
     #: Status 3 on a connection logged in already (no number of its own: the link tells).
     ALREADY_LOGGED_IN = "3, logged in already"
 
@@ -85,6 +87,88 @@ class TableOutcome(Enum):
     BAD_FORMAT = 3
 
 
+# ----- the lobby in public (§7) ----------------------------------------------------------
+
+
+class BlockOutcome(Enum):
+    """BLOCK's answer."""
+
+    BLOCKED = 0
+    NO_SUCH_USER = 1  # or ourselves
+    TOO_MANY = 2  # MAX_BLOCKS already
+
+
+class UnblockOutcome(Enum):
+    """UNBLOCK's answer."""
+
+    UNBLOCKED = 0
+    NOT_BLOCKED = 1
+
+
+class ReportOutcome(Enum):
+    """REPORT's answer."""
+
+    REPORTED = 0
+    NO_SUCH_USER = 1
+    BAD_FORMAT = 2
+    TOO_MANY = 3  # REPORTS_PER_HOUR in the last hour already
+
+
+class BanOutcome(Enum):
+    """BAN's answer (MUTE's is ``MuteOutcome``, numbered alike)."""
+
+    BANNED = 0
+    NO_SUCH_USER = 1
+    NOT_A_MODERATOR = 2
+    BAD_FORMAT = 3
+
+
+class MuteOutcome(Enum):
+    """MUTE's answer."""
+
+    MUTED = 0
+    NO_SUCH_USER = 1
+    NOT_A_MODERATOR = 2
+    BAD_FORMAT = 3
+
+
+class UnbanOutcome(Enum):
+    """UNBAN's answer."""
+
+    UNBANNED = 0
+    NOT_BANNED = 1
+    NOT_A_MODERATOR = 2
+
+
+class ReportsRefused(Enum):
+    """REPORTS refused (its 0 is the list itself)."""
+
+    BAD_FORMAT = 1
+    NOT_A_MODERATOR = 2
+
+
+class CloseReportOutcome(Enum):
+    """CLOSEREPORT's answer."""
+
+    CLOSED = 0
+    NO_SUCH_REPORT = 1  # none open by that number
+    NOT_A_MODERATOR = 2
+
+
+class DeleteOutcome(Enum):
+    """DELETEACCOUNT's answer (BYE:deleted follows a 0, and the server closes)."""
+
+    DELETED = 0
+    WRONG_PASSWORD = 1
+
+
+class ChatRefused(Enum):
+    """CHAT:ACKSTATUS, pushed: a chat line that reached nobody (a delivered one has no ACK)."""
+
+    MUTED = 1
+    TOO_FAST = 2
+
+
 Outcome = TypeVar(
     "Outcome",
     RegisterOutcome,
@@ -93,6 +177,16 @@ Outcome = TypeVar(
     JoinOutcome,
     ChallengeOutcome,
     TableOutcome,
+    BlockOutcome,
+    UnblockOutcome,
+    ReportOutcome,
+    BanOutcome,
+    MuteOutcome,
+    UnbanOutcome,
+    ReportsRefused,
+    CloseReportOutcome,
+    DeleteOutcome,
+    ChatRefused,
 )
 
 

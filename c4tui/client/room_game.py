@@ -17,9 +17,10 @@ import contextlib
 import time
 from collections.abc import Callable
 
-from c4tui.client import words
+from c4tui.client import public_words, words
 from c4tui.client.clocks import ClockReading
 from c4tui.client.link import LobbyLink, RoomSummary, ServerMessage
+from c4tui.client.public import chat_refusal
 from c4tui.engine import C4Error, GameState, Move, Player
 from c4tui.net.errors import NetworkError, ProtocolError
 from c4tui.net.wire import quote
@@ -47,6 +48,9 @@ class RoomGame:
         self.on_forfeit: Callable[[Player, str], None] = lambda loser, words: None
         #: Told, in words, when a player's connection drops and when it is back (§5.1).
         self.on_presence: Callable[[str], None] = lambda words: None
+        #: Told, in words, when our chat line reached nobody (§7: muted, too fast); by
+        #: default to ``on_presence``, which every front end shows.
+        self.on_chat_refused: Callable[[str], None] = self._say_refused
         #: Told of each AWAY and BACK as it came (a front end that counts the seconds
         #: down); by default, in words to ``on_presence``.
         self.on_away_or_back: Callable[[wire.Away | wire.Back], None] = self._say_presence
@@ -114,12 +118,17 @@ class RoomGame:
             self._fail(ProtocolError(f"the server refused our move: {message.reason}"))
         elif isinstance(message, wire.Notice):
             self._fail(ProtocolError(f"the server says {message.word}"))
+        elif (refused := chat_refusal(message)) is not None:
+            self.on_chat_refused(public_words.CHAT.said(refused, words.Voice.APP))
 
     def _note_presence(self, news: wire.Away | wire.Back) -> None:
         if isinstance(news, wire.Away):
             self.away.add(news.user)
         else:
             self.away.discard(news.user)
+
+    def _say_refused(self, said: str) -> None:
+        self.on_presence(said)  # whichever ``on_presence`` a front end set, when it is said
 
     def _say_presence(self, news: wire.Away | wire.Back) -> None:
         if isinstance(news, wire.Away):

@@ -93,6 +93,7 @@ _APP_CREDENTIALS = "The server refused that name or password."
 _CONSOLE_BAD_LOGIN = "Cannot log in: Bad user name or password."
 _HANDOUT_ROOM_REFUSED = "Error: Room {room} was refused"
 _APP_NO_ROOM = "The server would not open a room (it may be full)."
+_TOO_MANY = "Too many accounts were registered from your address in the last hour; try again later."
 
 REGISTER = Refusals[RegisterOutcome](
     {
@@ -104,6 +105,7 @@ REGISTER = Refusals[RegisterOutcome](
         RegisterOutcome.AGAINST_THE_RULES: Words(
             f"Refused: {_RULES}.", _HANDOUT_RULES, f"The server refused: {_RULES}."
         ),
+        RegisterOutcome.TOO_MANY_FROM_HERE: Words(_TOO_MANY, f"Error: {_TOO_MANY}", _TOO_MANY),
     },
     unknown=Words("Registration refused ({status}).", _HANDOUT_RULES, _APP_CREDENTIALS),
 )
@@ -121,6 +123,11 @@ LOGIN = Refusals[LoginOutcome](
             "Wrong password.",
         ),
         LoginOutcome.BAD_FORMAT: Words(_CONSOLE_BAD_LOGIN, _HANDOUT_RULES, _APP_CREDENTIALS),
+        LoginOutcome.BANNED: Words(
+            "Cannot log in: That account is banned.",
+            "Error: User {user} is banned",
+            "That account is banned.",
+        ),
         # Only the tic-tac-toe client logs in twice on one connection.
         LoginOutcome.ALREADY_LOGGED_IN: Words(
             _CONSOLE_BAD_LOGIN, "Error: You are logged in already, as {current}", _APP_CREDENTIALS
@@ -191,6 +198,8 @@ BYE_REASONS = {
     "shutdown": "The server is restarting",
     "full": "The server is full",
     "tls": "This port of the server speaks TLS only: connect with TLS (--tls; in the app, TLS On)",
+    "banned": "A moderator banned this account",  # §7
+    "deleted": "This account was deleted",
 }
 #: The connection closed without a ``BYE`` (or the protocol has none).
 SERVER_CLOSED = "The server closed the connection"
@@ -210,8 +219,14 @@ BACK_IN_THE_GAME = "Back in the game"
 
 
 def connection_went(why: str) -> str:
-    """A screen that asks the server nothing more (a finished game, a review) lost it."""
-    return f"{why.rstrip('.')}: the lobby logs in again once you go back to it (Esc)."
+    """A screen that asks the server nothing more (a finished game, a review) lost it.
+
+    Banned or deleted (§7), the account cannot log in again: only why, then.
+    """
+    why = why.rstrip(".")
+    if why in (BYE_REASONS["banned"], BYE_REASONS["deleted"]):
+        return f"{why}."
+    return f"{why}: the lobby logs in again once you go back to it (Esc)."
 
 
 def back_online(why: str) -> str:

@@ -203,15 +203,17 @@ def profile(
     record: tuple[int, int, int, int],
     bot: bool,
     *,
-    role: str = PLAYER,
+    role: str | None = None,
 ) -> str:
     """PROFILE:ACKSTATUS:0:<user>:<rating>:<deviation>:<games>:<wins>:<draws>:<losses>:<bot>:<role>.
 
-    ``role``: ``player`` or ``moderator`` (§7; ``protocols.public.Role``'s words).
+    ``role``: ``player`` or ``moderator`` (§7; ``protocols.public.Role``'s words); None
+    leaves the field out, as §5.3 had it.
     """
     games, wins, draws, losses = record
     numbers = [round(rating), round(deviation), games, wins, draws, losses, int(bot)]
-    return ack("PROFILE", 0, user, *(str(number) for number in numbers), role)
+    fields = [str(number) for number in numbers] + ([] if role is None else [role])
+    return ack("PROFILE", 0, user, *fields)
 
 
 def leaderboard(

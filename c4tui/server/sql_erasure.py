@@ -7,6 +7,11 @@ the change feed. Its folded name stays reserved in ``deleted_accounts`` so that 
 registers it again (and impersonates it); the feed's deletion itself names the account,
 since the running servers must find its connections. The export is everything kept
 about an account, as JSON's values, its password's hash excepted.
+
+The running servers act on a deletion within seconds (they read the change feed);
+until then the deleted player's connection may still begin a game, win one, block or
+report. The records keep such a name as its stand-in (``as_kept``), so that it never
+comes back into them.
 """
 
 from __future__ import annotations
@@ -14,7 +19,7 @@ from __future__ import annotations
 from typing import Any
 
 from c4tui.server.moderation_store import EventKind, ModeratorAction, iso_utc
-from c4tui.server.sql_public import Act, actions, announce, record
+from c4tui.server.sql_public import Act, account_exists, actions, announce, record
 from c4tui.server.sql_work import Work
 
 #: Where a deleted account's name is replaced by its stand-in: (table, column).
@@ -85,6 +90,28 @@ def _stand_in(user: str, now: float) -> Work[str]:
                 (user, number),
             )
             return name
+
+
+def as_kept(names: tuple[str, ...]) -> Work[tuple[str, ...]]:
+    """``names`` as the records keep them: a deleted account's stand-in for its name.
+
+    One look at the (small) index of deleted names, and nothing more unless one is
+    there: a name is its stand-in only if no account holds it exactly (two names that
+    differ in case only, from before §5.6, share their folded name).
+    """
+    marks = ", ".join("lower(?)" for _ in names)
+    rows = yield (f"SELECT folded, number FROM deleted_accounts WHERE folded IN ({marks})", names)
+    if not rows:
+        return names
+    stand_ins = {str(folded): f"deleted-{int(number)}" for folded, number in rows}
+    kept = []
+    for name in names:
+        stand_in = stand_ins.get(name.lower())
+        if stand_in is None or (yield from account_exists(name)):
+            kept.append(name)
+        else:
+            kept.append(stand_in)
+    return tuple(kept)
 
 
 def export(user: str) -> Work[dict[str, object] | None]:

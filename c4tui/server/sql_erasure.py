@@ -48,8 +48,10 @@ def delete_account(user: str, by: str, now: float) -> Work[bool]:
     """Erase ``user``'s account (see the module), kept as ``by``'s act; False: no such one.
 
     Run in one transaction. An account that deletes itself is kept as its stand-in's act.
+    The account's row goes first: of two deletions at once (a server's and ``c4tui
+    admin``'s), the second waits on it, then finds none and does nothing.
     """
-    if not (yield ("SELECT 1 FROM accounts WHERE name = ?", (user,))):
+    if not (yield ("DELETE FROM accounts WHERE name = ? RETURNING name", (user,))):
         return False
     stand_in = yield from _stand_in(user, now)
     # The winner first, while red and yellow still find the games through their indexes.
@@ -62,7 +64,6 @@ def delete_account(user: str, by: str, now: float) -> Work[bool]:
     for table, column in _NAMED_IN:
         yield (f"UPDATE {table} SET {column} = ? WHERE {column} = ?", (stand_in, user))
     yield ("DELETE FROM blocks WHERE blocker = ? OR blocked = ?", (user, user))
-    yield ("DELETE FROM accounts WHERE name = ?", (user,))
     if by == user:  # its owner's deletion: the owner is gone, its stand-in remains
         yield record(Act(stand_in, "delete", stand_in, "by itself", None, now))
     else:

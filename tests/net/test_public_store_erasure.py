@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 
 import bcrypt
@@ -103,6 +104,29 @@ async def test_a_name_differing_in_case_from_before_the_rule_stays_its_own(lobby
         game = await store.game(number)
         assert await store.block("Bob", "ann") == 0
     assert game is not None and (game.red, game.winner) == ("Bob", "Bob")
+
+
+async def test_two_deletions_at_once_delete_once(lobby_db: str) -> None:
+    """A server's DELETEACCOUNT and ``c4tui admin delete`` together: one deletion, one stand-in."""
+    async with opened(lobby_db, "bob", "cid") as first:
+        second = store_at(lobby_db, exclusive=False)
+        await second.open()
+        try:
+            done = await asyncio.gather(
+                *(
+                    store.delete_account("bob", by)
+                    for store, by in ((first, "bob"), (second, "mod"))
+                )
+            )
+            assert await first.delete_account("cid", "mod")
+            events = await second.events_after(0)
+        finally:
+            await second.close()
+    assert sorted(done) == [False, True]
+    assert [(event.kind, event.user) for event in events] == [("delete", "bob"), ("delete", "cid")]
+    async with opened(lobby_db) as store:
+        actions = await store.moderator_actions(5)
+    assert sorted(action.target for action in actions) == ["deleted-1", "deleted-2"]  # bob, cid
 
 
 def free_of(kept: object, *names: str) -> bool:

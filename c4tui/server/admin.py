@@ -29,7 +29,7 @@ from c4tui.protocols.public import ReportInfo, Role
 from c4tui.server.limits import DEFAULT_ROUNDS
 from c4tui.server.moderation_store import iso_utc
 from c4tui.server.store import LobbyStore, StoreError, default_database
-from c4tui.server.stores import EngineMissing, is_postgres, open_store
+from c4tui.server.stores import EngineMissing, holds_a_lobby, is_postgres, open_store
 
 #: Exit statuses: done, nothing done, the --db is no database, the database is unusable.
 DONE, NOTHING_DONE, NO_DATABASE, UNUSABLE = 0, 1, 2, 3
@@ -102,18 +102,8 @@ def _not_a_lobby_file(path: Path) -> Said | None:
 
 
 def _not_a_lobby_database(url: str) -> Said | None:
-    """Why the PostgreSQL database at ``url`` is no lobby's (None: it is one), read only.
-
-    The store would create its tables in whatever database the URL names (``postgres``
-    itself, another program's).
-    """
-    try:
-        import psycopg  # noqa: PLC0415 (only a PostgreSQL URL loads the driver)
-    except ImportError:
-        return None  # the store says what to install
-    with psycopg.connect(url) as connection:
-        found = connection.execute("SELECT to_regclass('accounts') IS NOT NULL").fetchone()
-    if found is not None and found[0]:
+    """Why the PostgreSQL database at ``url`` is no lobby's (None: it is one), read only."""
+    if holds_a_lobby(url):
         return None
     return Said(NO_DATABASE, f"{_shown(url)} holds no lobby's accounts ({_WHERE})")
 

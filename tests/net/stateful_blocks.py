@@ -66,6 +66,13 @@ class BlockRules:
         self.clients[who].expect(f"UNBLOCK:ACKSTATUS:{status}")
         self.blocked.pairs.discard((who, whom))
 
+    def unblock_everyone(self: LobbyProtocol) -> None:
+        """Lift every block the model holds (each answered :0), and check none is left."""
+        for blocker, blocked in sorted(self.blocked.pairs):
+            self.unblock(blocker, blocked)
+        for name in NAMES:
+            self.list_blocks(name)
+
     @rule(who=st.sampled_from(NAMES))
     def list_blocks(self: LobbyProtocol, who: str) -> None:
         """BLOCKS: exactly the model's (in any order)."""

@@ -19,9 +19,10 @@ holds PROFILE and LEADERBOARD to them; the module's server keeps its accounts fr
 one example to the next, and so does the model's table. Players block each other (§7):
 the model's table of blocks (``stateful_blocks``) must come back from BLOCKS and
 decide CHALLENGE's answers, and chat, quick play, the room list and JOIN:<room>:PLAYER
-follow it; the server keeps the blocks from one example to the next, and so does the
-model. (§7's limits are off here, as ``ServerConfig``'s default: the golden tests
-attack them.)
+follow it. Each example starts with no block and lifts its own at the end (the
+module's server would keep them, and a block changes which rooms and games an example
+goes through: hypothesis must see the same steps do the same). (§7's limits are off
+here, as ``ServerConfig``'s default: the golden tests attack them.)
 """
 
 from __future__ import annotations
@@ -68,7 +69,6 @@ GRACE = 60
 SERVER: C4Server | None = None
 REGISTERED: set[str] = set()
 STANDINGS = Standings()
-BLOCKED = Blocked()
 SPOILED = False
 _RUNNING = contextlib.ExitStack()
 #: Names no account has: each failed login uses a new one (failures are throttled per user).
@@ -102,7 +102,6 @@ def _stop_the_shared_server() -> None:
     SERVER = None
     REGISTERED.clear()
     STANDINGS.table.clear()
-    BLOCKED.pairs.clear()
 
 
 ROOMS = ("r1", "r2", "room 3", "nowhere", "bad'name", "")
@@ -324,8 +323,9 @@ class LobbyProtocol(TableRules, BlockRules, RuleBasedStateMachine):
         return STANDINGS
 
     def the_blocks(self) -> Blocked:
-        """Who blocks whom on the server, as the model has it: the module's."""
-        return BLOCKED
+        """Who blocks whom on the server, as the model has it: none yet (``teardown`` lifts
+        this example's blocks)."""
+        return Blocked()
 
     @property
     def port(self) -> int:
@@ -360,6 +360,7 @@ class LobbyProtocol(TableRules, BlockRules, RuleBasedStateMachine):
                 if self.room_of(name) is None:
                     self.clients[name].send(f"CREATE:leaving {name}")
                     self.clients[name].expect("CREATE:ACKSTATUS:0")
+            self.unblock_everyone()  # the next example starts with no block
         except BaseException:
             self.spoiled()
             raise

@@ -37,7 +37,6 @@ from c4tui.server.core import C4Server, ServerConfig
 from tests.net.conftest import server_in_a_thread
 from tests.net.lobby_client import TEST_ROUNDS
 from tests.net.stateful import machine_settings
-from tests.net.stateful_blocks import Blocked
 from tests.net.stateful_ratings import Standings
 from tests.net.stateful_table import Talk
 from tests.net.test_lobby_stateful import NAMES, Client, LobbyProtocol, Room, cells
@@ -76,10 +75,6 @@ class LobbyThroughDropsAndRestarts(LobbyProtocol):
     def the_standings(self) -> Standings:
         """A new database's accounts: everyone starts at 1500."""
         return Standings()
-
-    def the_blocks(self) -> Blocked:
-        """A new database's blocks: none (a restart keeps them, and the model with it)."""
-        return Blocked()
 
     def _start(self) -> C4Server:
         config = ServerConfig(

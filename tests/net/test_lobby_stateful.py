@@ -19,10 +19,11 @@ holds PROFILE and LEADERBOARD to them; the module's server keeps its accounts fr
 one example to the next, and so does the model's table. Players block each other (§7):
 the model's table of blocks (``stateful_blocks``) must come back from BLOCKS and
 decide CHALLENGE's answers, and chat, quick play, the room list and JOIN:<room>:PLAYER
-follow it. Each example starts with no block and lifts its own at the end (the
-module's server would keep them, and a block changes which rooms and games an example
-goes through: hypothesis must see the same steps do the same). (§7's limits are off
-here, as ``ServerConfig``'s default: the golden tests attack them.)
+follow it; REPORT is answered by the model's count of each one's reports. Each example
+starts with no block and lifts its own at the end (the module's server would keep them,
+and a block changes which rooms and games an example goes through: hypothesis must see
+the same steps do the same). §7's limits are off here, as ``ServerConfig``'s default
+(the golden tests attack them).
 """
 
 from __future__ import annotations
@@ -36,6 +37,7 @@ import sys
 import tempfile
 import time
 import unicodedata
+from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -69,6 +71,7 @@ GRACE = 60
 SERVER: C4Server | None = None
 REGISTERED: set[str] = set()
 STANDINGS = Standings()
+REPORTS_SENT: Counter[str] = Counter()  # each user's reports kept (§7: 10 an hour)
 SPOILED = False
 _RUNNING = contextlib.ExitStack()
 #: Names no account has: each failed login uses a new one (failures are throttled per user).
@@ -102,6 +105,7 @@ def _stop_the_shared_server() -> None:
     SERVER = None
     REGISTERED.clear()
     STANDINGS.table.clear()
+    REPORTS_SENT.clear()
 
 
 ROOMS = ("r1", "r2", "room 3", "nowhere", "bad'name", "")
@@ -294,6 +298,7 @@ class LobbyProtocol(TableRules, BlockRules, RuleBasedStateMachine):
         self.server.lobby.rooms.coin = random.Random(0)  # random colours alike on every replay
         self.standings = self.the_standings()
         self.blocked = self.the_blocks()
+        self.reports_sent = self.the_reports()
         self.rooms: dict[str, Room] = {}  # in creation order
         self.finished: list[FinishedGame] = []  # in the order they ended
         self.after: dict[str, Aftermath] = {}  # who is still in a finished room (§5.6)
@@ -326,6 +331,10 @@ class LobbyProtocol(TableRules, BlockRules, RuleBasedStateMachine):
         """Who blocks whom on the server, as the model has it: none yet (``teardown`` lifts
         this example's blocks)."""
         return Blocked()
+
+    def the_reports(self) -> Counter[str]:
+        """How many reports each user sent to the server (all within the hour): the module's."""
+        return REPORTS_SENT
 
     @property
     def port(self) -> int:

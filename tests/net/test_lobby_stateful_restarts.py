@@ -28,6 +28,7 @@ import math
 import random
 import tempfile
 import time
+from collections import Counter
 from pathlib import Path
 
 from hypothesis import strategies as st
@@ -75,6 +76,10 @@ class LobbyThroughDropsAndRestarts(LobbyProtocol):
     def the_standings(self) -> Standings:
         """A new database's accounts: everyone starts at 1500."""
         return Standings()
+
+    def the_reports(self) -> Counter[str]:
+        """A new database's reports: none (a restart keeps them, and the model its count)."""
+        return Counter()
 
     def _start(self) -> C4Server:
         config = ServerConfig(

@@ -28,12 +28,12 @@ from pathlib import Path
 from c4tui.lobby import CONNECT_FOUR, TIC_TAC_TOE
 from c4tui.match.backends.program import DEFAULT_MOVE_SECONDS
 from c4tui.match.pool import SearchPool
-from c4tui.net.address import DEFAULT_PORT, address_group, tls_port_beside
+from c4tui.net.address import DEFAULT_PORT, address_group
 from c4tui.net.connection import DEFAULT_WRITE_TIMEOUT, Connection
 from c4tui.net.errors import ConnectionClosed, ProtocolError, WriteTimeout
 from c4tui.net.framing import MessageStream
 from c4tui.net.keepalive import enable_keepalive
-from c4tui.net.tls import HANDSHAKE_SECONDS, TlsSetupError, server_context
+from c4tui.net.tls import HANDSHAKE_SECONDS, server_context
 from c4tui.net.wire import quote
 from c4tui.outside.program import Limits
 from c4tui.protocols import lobby
@@ -215,30 +215,14 @@ class C4Server:
         self.lobby.start_clocks()
 
     async def _open_tls_door(self, context: ssl.SSLContext) -> None:
-        """Serve the lobby, and only the lobby, over TLS on a port of its own.
-
-        Raises TlsSetupError when that port cannot be listened on.
-        """
+        """Serve the lobby, and only the lobby, over TLS on a port of its own (TlsSetupError)."""
         lobby_only = tuple(p for p in self.protocols if p.spec is lobby.SPEC)
-        door = TlsDoor(
-            context, functools.partial(self._welcome, protocols=lobby_only), self._write_limit
-        )
-        port = self.config.tls_port
-        if port is None:
-            port = tls_port_beside(self.config.port) if self.config.port else 0
-        try:
-            await door.open(self.config.host, port)
-        except OSError as error:
-            raise TlsSetupError(
-                f"cannot listen on {self.config.host}:{port} for TLS: {error.strerror}"
-            ) from None
+        welcome = functools.partial(self._welcome, protocols=lobby_only)
+        door = TlsDoor(context, welcome, self._write_limit)
+        host, certificate = self.config.host, self.config.tls_cert
+        await door.open_beside(host, self.config.tls_port, self.config.port)
         self._tls_door = door
-        log.info(
-            "lobby over TLS on %s:%d (certificate: %s)",
-            self.config.host,
-            door.port,
-            self.config.tls_cert,
-        )
+        log.info("lobby over TLS on %s:%d (certificate: %s)", host, door.port, certificate)
 
     async def _restore_games(self) -> None:
         """Every game that had begun and not ended before the last stop or crash, restored.

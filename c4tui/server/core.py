@@ -49,6 +49,8 @@ from c4tui.server.limits import (
     DEFAULT_ROUNDS,
 )
 from c4tui.server.lobby import LobbyService
+from c4tui.server.metrics import MeteredKeeper, Metrics
+from c4tui.server.metrics_door import MetricsDoor
 from c4tui.server.program_ai import SERVER_AI_LIMITS
 from c4tui.server.protocols import ServerProtocol, server_protocols, tictactoe_protocols
 from c4tui.server.stores import open_store
@@ -83,6 +85,7 @@ class ServerConfig:
     With ``tls_cert`` and ``tls_key`` the lobby (only the lobby) is also served over
     TLS on ``tls_port`` (None: the lobby's port + 1, any free port when that is 0).
     ``bus`` (Redis) joins the node ``node`` to the others serving one lobby.
+    ``metrics_port`` (None: not served) serves Prometheus's series on ``metrics_host``.
     """
 
     host: str = "127.0.0.1"
@@ -107,6 +110,8 @@ class ServerConfig:
     tls_port: int | None = None
     bus: str | None = None
     node: str | None = None
+    metrics_port: int | None = None
+    metrics_host: str = "127.0.0.1"
 
 
 class C4Server:
@@ -123,17 +128,22 @@ class C4Server:
         self.config = config
         self.pool = SearchPool(config.ai_workers, queue_limit=max(1, config.max_connections))
         store = open_store(config.db, config.bcrypt_rounds)
+        self.metrics = Metrics()  # this server's own series (§7), shown by the door
+        self.metrics_door = MetricsDoor(self.metrics)
         # The lobby's games are kept (the store is their keeper); tic-tac-toe's are not.
         self.lobby = LobbyService(
             store,
             CONNECT_FOUR,
             config.max_rooms,
-            keeper=store,
+            keeper=MeteredKeeper(store, self.metrics),
             grace=config.reconnect_grace,
             now=now,
+            metrics=self.metrics,
         )
         # One account, one count of failures: the two ports share the throttle.
-        self.tictactoe = LobbyService(store, TIC_TAC_TOE, config.max_rooms, self.lobby.throttle)
+        self.tictactoe = LobbyService(
+            store, TIC_TAC_TOE, config.max_rooms, self.lobby.throttle, metrics=self.metrics
+        )
         ai = config.ai, self.pool, config.ai_seconds, config.max_programs, config.ai_limits
         self.ai = ServerAI(*ai)
         self.protocols = (*server_protocols(self.ai, self.lobby, config.ai_first), *extra_protocols)
@@ -176,7 +186,8 @@ class C4Server:
     async def start(self) -> None:
         """Open the accounts and start listening (the AI's worker processes start too).
 
-        Raises OSError (the port), sqlite3.Error or StoreError (the database), TlsSetupError.
+        Raises OSError (the port), sqlite3.Error or StoreError (the database), TlsSetupError,
+        MetricsSetupError (the metrics' port).
         """
         await self._open_lobby()
         self._server = await asyncio.start_server(
@@ -195,6 +206,7 @@ class C4Server:
             log.info("tic-tac-toe rooms on %s:%d", self.config.host, self.tictactoe_port)
         if self.config.tls_cert is not None and self.config.tls_key is not None:
             await self._open_tls_door(server_context(self.config.tls_cert, self.config.tls_key))
+        await self.metrics_door.open(self.config.metrics_host, self.config.metrics_port)
         if self.ai.searches:
             self.pool.warm_up()
         log.info(
@@ -243,6 +255,7 @@ class C4Server:
             for user in (game.red, game.yellow):
                 self.lobby.start_grace(user)
         self.lobby.games_log.restored(games)
+        self.metrics.restored(len(games))
 
     async def serve_until(self, stop: asyncio.Event) -> None:
         """Serve until ``stop`` is set, then close every connection."""
@@ -256,6 +269,7 @@ class C4Server:
             server.close()
         if self._tls_door is not None:
             await self._tls_door.close()
+        await self.metrics_door.close()
         await self.lobby.shut_down(within=SHUTDOWN_BYE_SECONDS)  # BYE:shutdown, then closed
         for task in list(self._tasks):
             task.cancel()
@@ -386,7 +400,8 @@ class C4Server:
             await _quietly(connection.send_raw(GENERIC_REFUSAL))
             return f"protocol error: no protocol of ours starts with {quote(first)}"
         protocol = next(p for p in protocols if p.spec is spec)
-        return await self._serve(protocol, MessageStream(connection, spec), client)
+        with self.metrics.serving(spec.name):
+            return await self._serve(protocol, MessageStream(connection, spec), client)
 
     async def _serve(self, protocol: ServerProtocol, stream: MessageStream, client: Client) -> str:
         """Run the handler; turn what ends a conversation into a reason for the log."""

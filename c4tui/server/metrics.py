@@ -46,7 +46,7 @@ class Metrics:
         self.registry = registry = CollectorRegistry()
         self._connections = Gauge(
             "c4tui_connections",
-            "Clients connected now, by protocol.",
+            "Clients served now, by the protocol they speak (once their first bytes tell it).",
             ["protocol"],
             registry=registry,
         )

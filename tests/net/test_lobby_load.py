@@ -13,11 +13,12 @@ from types import ModuleType
 import pytest
 
 from c4tui.server.core import ServerConfig
+from c4tui.server.sql_store import SqlStore
 from tests.bench_modules import BENCH, bench_module
 from tests.net.lobby_client import lobby_server
 
-#: Whether this server has §7's limits and blocks (another branch brings them).
-PUBLIC = "chat_rate" in ServerConfig.__dataclass_fields__
+#: Whether this server has §7's limits and its store the blocks (other branches bring them).
+PUBLIC = "chat_rate" in ServerConfig.__dataclass_fields__ and hasattr(SqlStore, "blocks_of")
 
 
 @pytest.fixture(scope="module")

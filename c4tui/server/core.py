@@ -53,6 +53,7 @@ from c4tui.server.metrics import MeteredKeeper, Metrics
 from c4tui.server.metrics_door import MetricsDoor
 from c4tui.server.program_ai import SERVER_AI_LIMITS
 from c4tui.server.protocols import ServerProtocol, server_protocols, tictactoe_protocols
+from c4tui.server.reopening import reopen_lobby
 from c4tui.server.stores import open_store
 from c4tui.server.tls_door import Arrival, PlainArrival, TlsDoor, Unopened
 
@@ -86,6 +87,9 @@ class ServerConfig:
     TLS on ``tls_port`` (None: the lobby's port + 1, any free port when that is 0).
     ``bus`` (Redis) joins the node ``node`` to the others serving one lobby.
     ``metrics_port`` (None: not served) serves Prometheus's series on ``metrics_host``.
+    §7's limits on the lobby's port: ``max_registrations`` REGISTERs per address (IPv6:
+    per /64) an hour, ``chat_rate`` CHAT lines per user in 10 s; 0, their default here,
+    turns one off (``c4tui serve`` asks for §7's 5 and 5 unless told otherwise).
     """
 
     host: str = "127.0.0.1"
@@ -110,6 +114,8 @@ class ServerConfig:
     tls_port: int | None = None
     bus: str | None = None
     node: str | None = None
+    max_registrations: int = 0
+    chat_rate: int = 0
     metrics_port: int | None = None
     metrics_host: str = "127.0.0.1"
 
@@ -139,6 +145,8 @@ class C4Server:
             grace=config.reconnect_grace,
             now=now,
             metrics=self.metrics,
+            registrations=config.max_registrations,
+            chat_rate=config.chat_rate,
         )
         # One account, one count of failures: the two ports share the throttle.
         self.tictactoe = LobbyService(
@@ -237,25 +245,8 @@ class C4Server:
         log.info("lobby over TLS on %s:%d (certificate: %s)", host, door.port, certificate)
 
     async def _restore_games(self) -> None:
-        """Every game that had begun and not ended before the last stop or crash, restored.
-
-        Each is back in its room with both players away, and each player has the grace
-        period from now to log in again (§5.1).
-        """
-        games = await self.lobby.store.unfinished_games()
-        for game in games:
-            self.lobby.rooms.restore(
-                game.room,
-                (game.red, game.yellow),
-                game.settings,
-                game.moves,
-                terms=game.terms,
-                left=game.clock_left,
-            )
-            for user in (game.red, game.yellow):
-                self.lobby.start_grace(user)
-        self.lobby.games_log.restored(games)
-        self.metrics.restored(len(games))
+        """Every game under way before the last stop or crash, restored; the blocks held."""
+        await reopen_lobby(self.lobby)
 
     async def serve_until(self, stop: asyncio.Event) -> None:
         """Serve until ``stop`` is set, then close every connection."""
@@ -303,7 +294,7 @@ class C4Server:
         """Count the client, serve or refuse it, log it, and close it whatever happens."""
         task = asyncio.current_task()
         assert task is not None
-        client = Client(next(self._ids), self.config.idle_timeout, arrival.tls)
+        client = Client(next(self._ids), self.config.idle_timeout, arrival.tls, arrival.peer_host)
         group = address_group(arrival.peer_host)
         self._tasks.add(task)
         self.peak_connections = max(self.peak_connections, len(self._tasks))

@@ -112,6 +112,24 @@ async def test_the_series_move_with_a_real_game(tmp_path: Path) -> None:
         await until_no_connection_is_left(server)
 
 
+async def test_only_what_the_limits_let_through_is_counted(tmp_path: Path) -> None:
+    async with lobby_server(
+        tmp_path, metrics_port=0, max_registrations=2, chat_rate=1, max_per_address=10
+    ) as server:
+        ann, bob = await playing(server.port)  # the address's two registrations
+        third = await LobbyClient.connect(server.port)
+        assert await third.ask("REGISTER:cid:pw") == "REGISTER:ACKSTATUS:3"  # over the limit
+        await ann.send("CHAT:hi")
+        assert await ann.line() == await bob.line() == "CHAT:ann:hi"
+        assert await ann.ask("CHAT:again") == "CHAT:ACKSTATUS:2"  # too fast: said to nobody
+        assert await ann.ask("REPORT:bob:chat:rude") == "REPORT:ACKSTATUS:0"
+        assert await ann.ask("REPORT:nobody:chat:rude") == "REPORT:ACKSTATUS:1"
+        samples = await series(server)
+        assert value(samples, "c4tui_registrations_total") == 2
+        assert value(samples, "c4tui_chat_lines_total") == 1
+        assert value(samples, "c4tui_reports_total") == 1
+
+
 async def test_a_forfeit_is_finished_by_its_reason(tmp_path: Path) -> None:
     async with lobby_server(tmp_path, metrics_port=0) as server:
         ann, bob = await playing(server.port)

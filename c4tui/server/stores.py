@@ -25,11 +25,13 @@ def is_postgres(db: str | Path | None) -> TypeGuard[str]:
     return isinstance(db, str) and db.startswith(POSTGRES_SCHEMES)
 
 
-def open_store(db: str | Path | None, rounds: int) -> LobbyStore:
+def open_store(db: str | Path | None, rounds: int, *, exclusive: bool = True) -> LobbyStore:
     """The store for ``db`` (not yet opened): a PostgreSQL URL, or a SQLite file.
 
     ``db`` None is the file in the user's data directory (``default_database``);
-    ``rounds`` is bcrypt's cost. Raises EngineMissing for a PostgreSQL URL without psycopg.
+    ``rounds`` is bcrypt's cost; ``exclusive`` False shares a SQLite file with the
+    server that holds it (``c4tui admin``). Raises EngineMissing for a PostgreSQL URL
+    without psycopg.
     """
     if is_postgres(db):
         try:
@@ -40,4 +42,5 @@ def open_store(db: str | Path | None, rounds: int) -> LobbyStore:
                 " python3 -m pip install '.[server]' in c4tui's folder"
             ) from error
         return PostgresStore(db, rounds)
-    return SqliteStore(Path(db) if db is not None else default_database(), rounds)
+    path = Path(db) if db is not None else default_database()
+    return SqliteStore(path, rounds, exclusive=exclusive)

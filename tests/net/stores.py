@@ -15,9 +15,13 @@ from tests.net.lobby_client import TEST_ROUNDS
 ENGINES = ("sqlite", "postgresql")
 
 
-def store_at(db: str) -> LobbyStore:
-    """The store (not yet opened) of ``db``: a SQLite file or a PostgreSQL URL."""
-    return open_store(db, TEST_ROUNDS)
+def store_at(db: str, *, exclusive: bool = True) -> LobbyStore:
+    """The store (not yet opened) of ``db``: a SQLite file or a PostgreSQL URL.
+
+    ``exclusive`` False: a SQLite store that shares the file with the server holding
+    it, as ``c4tui admin`` does.
+    """
+    return open_store(db, TEST_ROUNDS, exclusive=exclusive)
 
 
 def run_sql(db: str, statement: str, rows: Sequence[tuple[object, ...]] = ((),)) -> None:

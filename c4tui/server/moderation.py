@@ -40,12 +40,13 @@ from c4tui.protocols.public import (
     reports_answer,
 )
 from c4tui.protocols.rooms import ack
+from c4tui.server.moderation_store import EventKind, ModerationEvent
 from c4tui.server.standing import checked_in_turn
 from c4tui.server.store import LoginResult
 
 if TYPE_CHECKING:
     from c4tui.server.lobby import LobbyConnection, LobbyService
-    from c4tui.server.store import LobbyStore, ModerationEvent
+    from c4tui.server.store import LobbyStore
 
 log = logging.getLogger("c4tui.server")
 
@@ -184,9 +185,9 @@ class Moderation:
     async def act_on(self, event: ModerationEvent) -> None:
         """Do what one change (from the wire or from ``c4tui admin``) asks of the running server."""
         log.info("moderators' change %d: %s %s", event.number, event.kind, event.user)
-        if event.kind == "ban":
+        if event.kind is EventKind.BAN:
             await self.remove(event.user, ByeReason.BANNED)
-        elif event.kind == "delete":
+        elif event.kind is EventKind.DELETE:
             await self.remove(event.user, ByeReason.DELETED)
             self._moderators.discard(event.user)
             self._muted.pop(event.user, None)
@@ -220,37 +221,37 @@ async def answer_moderation(
 async def _moderate(
     service: LobbyService[Any, Any], by: str, request: Ban | Unban | Mute | CloseReport
 ) -> bool:
-    """Carry out and log one moderator's action; whether it applied (status 0 or 1)."""
+    """Carry out and log one moderator's action; whether it applied (status 0, else 1)."""
     store, moderation = service.store, service.moderation
     if isinstance(request, Ban):
         until = time.time() + request.hours * HOUR if request.hours else None
         done = await store.ban(request.user, until, request.reason, by)
         how_long = f"for {request.hours} h" if request.hours else "until unbanned"
-        _logged(done, by, f"banned {request.user} {how_long} ({request.reason!r})")
+        _logged(done, by, f"banned {request.user} {how_long} ({request.reason!r})", "no such user")
         if done:
             await moderation.remove(request.user, ByeReason.BANNED)
         return done
     if isinstance(request, Unban):
         done = await store.unban(request.user, by)
-        _logged(done, by, f"unbanned {request.user}")
+        _logged(done, by, f"unbanned {request.user}", "not banned")
         return done
     if isinstance(request, Mute):
         done = await store.mute(request.user, time.time() + request.minutes * MINUTE, by)
-        _logged(done, by, f"muted {request.user} for {request.minutes} min")
+        _logged(done, by, f"muted {request.user} for {request.minutes} min", "no such user")
         if done:
             await moderation.refresh(request.user)
         return done
     done = await store.close_report(request.number, by)
-    _logged(done, by, f"closed report {request.number}")
+    _logged(done, by, f"closed report {request.number}", "no such open report")
     return done
 
 
-def _logged(done: bool, by: str, what: str) -> None:
-    """Say a moderator's action in the log, or that it did not apply."""
+def _logged(done: bool, by: str, what: str, otherwise: str) -> None:
+    """Say a moderator's action in the log: what it did, or why it did nothing."""
     if done:
         log.info("moderator %s %s", by, what)
     else:
-        log.info("moderator %s: nothing to do (%s)", by, what)
+        log.info("moderator %s did nothing (%s): %s", by, otherwise, what.split(" ", 1)[0])
 
 
 async def _delete_account(

@@ -22,6 +22,9 @@ from c4tui.server.core import C4Server
 from tests.net.lobby_client import LobbyClient, lobby_server, logged_in
 from tests.net.stores import run_sql
 from tests.net.test_lobby_table_talk import EMPTY, bottom, exchange, played, table
+from tests.net.test_tictactoe_server import playing as tictactoe_playing
+from tests.net.test_tictactoe_server import port_of
+from tests.net.tictactoe_client import TicTacToeClient, tictactoe_server
 
 #: When the report in the golden exchange was made: 2026-12-02T10:00:00Z.
 REPORTED_AT = 1_796_205_600.0
@@ -307,3 +310,14 @@ async def test_deleting_an_account_in_no_game_and_a_bad_password(tmp_path: Path)
         stranger = await LobbyClient.connect(server.port)
         assert await stranger.ask("LOGIN:ann:right:pw") == "LOGIN:ACKSTATUS:1"
         assert await stranger.ask("DELETEACCOUNT:right:pw") == "BADAUTH"
+
+
+async def test_a_ban_closes_the_users_tic_tac_toe_connection_too(tmp_path: Path) -> None:
+    async with tictactoe_server(tmp_path) as server:
+        ttt_ann, ttt_bob = await tictactoe_playing(port_of(server))
+        mod = await moderator(server)
+        assert await mod.ask("BAN:bob:1:cheating") == "BAN:ACKSTATUS:0"
+        await ttt_ann.expect("GAMEEND:000000000:2:ann")  # its game there forfeited too
+        assert await ttt_bob.last_words() == b""  # cut off at once: the handout has no BYE
+        again = await TicTacToeClient.connect(port_of(server))
+        await again.ask("LOGIN:bob:pw", "LOGIN:ACKSTATUS:4")

@@ -44,7 +44,9 @@ NOT_FOR_THE_MENU = [
     "c4tui.server.protocols",
     "c4tui.server.context",
     "c4tui.server.ai_game",
+    "c4tui.server.metrics",
     "bcrypt",
+    "prometheus_client",  # serve's metrics (§7)
     # the protocols and the network
     "c4tui.protocols.common",
     "c4tui.protocols.registry",

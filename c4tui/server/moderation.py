@@ -68,6 +68,7 @@ class Moderation:
 
     def __init__(self, service: LobbyService[Any, Any]) -> None:
         self.store: LobbyStore = service.store
+        self.metrics = service.metrics  # c4tui_bans_total counts the feed's bans
         self.services: list[LobbyService[Any, Any]] = [service]
         self._moderators: set[str] = set()
         self._muted: dict[str, float] = {}  # user: until when (epoch seconds)
@@ -185,7 +186,8 @@ class Moderation:
     async def act_on(self, event: ModerationEvent) -> None:
         """Do what one change (from the wire or from ``c4tui admin``) asks of the running server."""
         log.info("moderators' change %d: %s %s", event.number, event.kind, event.user)
-        if event.kind is EventKind.BAN:
+        if event.kind is EventKind.BAN:  # from the wire or not, counted once: here
+            self.metrics.banned()
             await self.remove(event.user, ByeReason.BANNED)
         elif event.kind is EventKind.DELETE:
             await self.remove(event.user, ByeReason.DELETED)

@@ -8,12 +8,15 @@ while the server holds it, or its PostgreSQL), as an operator would run it.
 from __future__ import annotations
 
 import asyncio
+import functools
 import subprocess
 import sys
 import time
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 
 from tests.net.lobby_client import LobbyClient, lobby_server, logged_in
+from tests.net.test_metrics import series, value
 from tests.net.test_lobby_table_talk import bottom, exchange, played, table
 from tests.net.test_moderation import gone, moderator
 
@@ -29,10 +32,10 @@ async def admin(database: str | Path, *arguments: str) -> subprocess.CompletedPr
     )
 
 
-async def within(seconds: float, check: object) -> float:
-    """Seconds until the coroutine function ``check`` returns True (at most ``seconds``)."""
+async def within(seconds: float, check: Callable[[], Awaitable[bool]]) -> float:
+    """Seconds until ``check`` answers True (at most ``seconds``)."""
     began = time.monotonic()
-    while not await check():  # type: ignore[operator]
+    while not await check():
         assert time.monotonic() - began < seconds, "not acted on in time"
         await asyncio.sleep(0.1)
     return time.monotonic() - began
@@ -138,3 +141,25 @@ async def test_bans_and_mutes_hold_across_a_restart(tmp_path: Path, lobby_db: st
         assert await mod.ask("LOGIN:mod:pw") == "LOGIN:ACKSTATUS:0"
         assert await mod.ask("UNBAN:bob") == "UNBAN:ACKSTATUS:0"  # still a moderator
         assert await bob.ask("LOGIN:bob:pw") == "LOGIN:ACKSTATUS:0"
+
+
+async def test_each_ban_counts_once_in_the_metrics_from_the_wire_or_from_admin(
+    tmp_path: Path,
+) -> None:
+    database = tmp_path / "accounts.sqlite3"
+    async with lobby_server(tmp_path, metrics_port=0) as server:
+        mod = await moderator(server)
+        bob, _ = await logged_in(server.port, "bob"), await logged_in(server.port, "cid")
+        assert await mod.ask("BAN:bob:1:spam") == "BAN:ACKSTATUS:0"
+        await gone(bob, "banned")
+        assert (await admin(database, "ban", "cid")).returncode == 0
+
+        async def bans(count: int) -> bool:
+            return value(await series(server), "c4tui_bans_total") == count
+
+        await within(ACTED_WITHIN, functools.partial(bans, 2))
+        await asyncio.sleep(2.5)  # two more reads of the feed: neither counted again
+        assert await bans(2)
+        again = await LobbyClient.connect(server.port)
+        assert await again.ask("LOGIN:bob:pw") == "LOGIN:ACKSTATUS:4"
+        assert value(await series(server), "c4tui_logins_total", result="banned") == 1

@@ -16,8 +16,8 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 
 from tests.net.lobby_client import LobbyClient, lobby_server, logged_in
-from tests.net.test_metrics import series, value
 from tests.net.test_lobby_table_talk import bottom, exchange, played, table
+from tests.net.test_metrics import series, value
 from tests.net.test_moderation import gone, moderator
 
 #: Seconds a running server has to act on what ``c4tui admin`` did (§7).

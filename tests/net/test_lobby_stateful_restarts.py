@@ -10,7 +10,8 @@ a restart, when neither came back, it is aborted: status 5). A graceful restart 
 everyone BYE:shutdown; the new server, on the same database, restores every game
 under way (not the rooms still waiting, nor the viewers) with both players away.
 Every game that ended must come back from HISTORY and GAME:<id> as the model kept it,
-and every rating and record from PROFILE, before a restart and after (a rated game
+and every rating and record from PROFILE, and every block (§7) from BLOCKS and in the
+answers to CHALLENGE, JOIN, QUICKPLAY and the room list, before a restart and after (a rated game
 that ends by disconnect changes ratings too; its RATING goes only to a player there).
 
 The grace is real time, so the model keeps time: a comeback is tried only early in
@@ -36,6 +37,7 @@ from c4tui.server.core import C4Server, ServerConfig
 from tests.net.conftest import server_in_a_thread
 from tests.net.lobby_client import TEST_ROUNDS
 from tests.net.stateful import machine_settings
+from tests.net.stateful_blocks import Blocked
 from tests.net.stateful_ratings import Standings
 from tests.net.stateful_table import Talk
 from tests.net.test_lobby_stateful import NAMES, Client, LobbyProtocol, Room, cells
@@ -74,6 +76,10 @@ class LobbyThroughDropsAndRestarts(LobbyProtocol):
     def the_standings(self) -> Standings:
         """A new database's accounts: everyone starts at 1500."""
         return Standings()
+
+    def the_blocks(self) -> Blocked:
+        """A new database's blocks: none (a restart keeps them, and the model with it)."""
+        return Blocked()
 
     def _start(self) -> C4Server:
         config = ServerConfig(

@@ -184,11 +184,17 @@ class Moderation:
             self._last = event.number
 
     async def act_on(self, event: ModerationEvent) -> None:
-        """Do what one change (from the wire or from ``c4tui admin``) asks of the running server."""
+        """Do what one change (from the wire or from ``c4tui admin``) asks of the running server.
+
+        A ban is acted on only while it holds: one lifted since (the UNBAN is further on
+        in the feed) must not close the connection its user has logged in on again.
+        """
         log.info("moderators' change %d: %s %s", event.number, event.kind, event.user)
         if event.kind is EventKind.BAN:  # from the wire or not, counted once: here
             self.metrics.banned()
-            await self.remove(event.user, ByeReason.BANNED)
+            sanctions = await self.store.sanctions(event.user)
+            if sanctions is not None and sanctions.banned:
+                await self.remove(event.user, ByeReason.BANNED)
         elif event.kind is EventKind.DELETE:
             await self.remove(event.user, ByeReason.DELETED)
             self._moderators.discard(event.user)

@@ -321,3 +321,19 @@ async def test_a_ban_closes_the_users_tic_tac_toe_connection_too(tmp_path: Path)
         assert await ttt_bob.last_words() == b""  # cut off at once: the handout has no BYE
         again = await TicTacToeClient.connect(port_of(server))
         await again.ask("LOGIN:bob:pw", "LOGIN:ACKSTATUS:4")
+
+
+async def test_a_ban_lifted_before_the_feed_is_read_leaves_the_new_login_alone(
+    tmp_path: Path,
+) -> None:
+    async with lobby_server(tmp_path) as server:
+        mod, bob = await moderator(server), await logged_in(server.port, "bob")
+        assert await mod.ask("BAN:bob:1:a mistake") == "BAN:ACKSTATUS:0"
+        await gone(bob, "banned")
+        assert await mod.ask("UNBAN:bob") == "UNBAN:ACKSTATUS:0"
+        bob = await LobbyClient.connect(server.port)
+        assert await bob.ask("LOGIN:bob:pw") == "LOGIN:ACKSTATUS:0"
+        await server.lobby.moderation.act_on_news()  # the ban, then the unban, from the feed
+        await asyncio.sleep(1.5)  # and the server's own read of it
+        assert await bob.quiet()
+        assert await bob.ask("ROOMLIST:VIEWER") == "ROOMLIST:ACKSTATUS:0:"

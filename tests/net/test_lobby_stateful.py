@@ -21,7 +21,10 @@ the model's table of blocks (``stateful_blocks``) must come back from BLOCKS and
 decide CHALLENGE's answers, and chat, quick play, the room list and JOIN:<room>:PLAYER
 follow it; the server keeps the blocks from one example to the next, and so does the
 model. (§7's limits are off here, as ``ServerConfig``'s default: the golden tests
-attack them.)
+attack them.) A moderator mutes and bans (``stateful_moderation``): a muted player's
+CHAT is answered CHAT:ACKSTATUS:1 and reaches nobody while the model knows the mute
+holds; a ban forfeits the player's game, closes its waiting room or takes it from
+its seat as a viewer, says BYE:banned, refuses its LOGIN (:4) until the UNBAN.
 """
 
 from __future__ import annotations
@@ -53,6 +56,7 @@ from tests.net.lobby_client import TEST_ROUNDS
 from tests.net.stateful import machine_settings, wait_until_rooms_are
 from tests.net.stateful_blocks import Blocked, BlockRules
 from tests.net.stateful_clocks import TERMS, ModelClock, terms_asked, terms_words
+from tests.net.stateful_moderation import ModerationRules, Muted, make_moderator
 from tests.net.stateful_ratings import Standings
 from tests.net.stateful_table import TableRules, Talk
 
@@ -69,6 +73,7 @@ SERVER: C4Server | None = None
 REGISTERED: set[str] = set()
 STANDINGS = Standings()
 BLOCKED = Blocked()
+MUTED = Muted()
 SPOILED = False
 _RUNNING = contextlib.ExitStack()
 #: Names no account has: each failed login uses a new one (failures are throttled per user).
@@ -103,6 +108,7 @@ def _stop_the_shared_server() -> None:
     REGISTERED.clear()
     STANDINGS.table.clear()
     BLOCKED.pairs.clear()
+    MUTED.ends.clear()
 
 
 ROOMS = ("r1", "r2", "room 3", "nowhere", "bad'name", "")
@@ -279,7 +285,7 @@ class Client:
             self.socket.close()
 
 
-class LobbyProtocol(TableRules, BlockRules, RuleBasedStateMachine):
+class LobbyProtocol(TableRules, BlockRules, ModerationRules, RuleBasedStateMachine):
     """Four logged-in clients; rooms r1, r2, "room 3" and quick ones (and names never made)."""
 
     #: Seconds a dropped player has to come back, as AWAY says them.
@@ -295,6 +301,7 @@ class LobbyProtocol(TableRules, BlockRules, RuleBasedStateMachine):
         self.server.lobby.rooms.coin = random.Random(0)  # random colours alike on every replay
         self.standings = self.the_standings()
         self.blocked = self.the_blocks()
+        self.muted = self.the_mutes()
         self.rooms: dict[str, Room] = {}  # in creation order
         self.finished: list[FinishedGame] = []  # in the order they ended
         self.after: dict[str, Aftermath] = {}  # who is still in a finished room (§5.6)
@@ -307,6 +314,7 @@ class LobbyProtocol(TableRules, BlockRules, RuleBasedStateMachine):
             self.registered.add(name)
             self.clients[name] = client
             self._log_in(name)
+        make_moderator(self)
 
     def a_server(self) -> tuple[C4Server, set[str]]:
         """The server to talk to, and the names it has accounts for: the module's (a new
@@ -326,6 +334,10 @@ class LobbyProtocol(TableRules, BlockRules, RuleBasedStateMachine):
     def the_blocks(self) -> Blocked:
         """Who blocks whom on the server, as the model has it: the module's."""
         return BLOCKED
+
+    def the_mutes(self) -> Muted:
+        """Who is muted on the server, until when, as the model has it: the module's."""
+        return MUTED
 
     @property
     def port(self) -> int:
@@ -728,11 +740,16 @@ class LobbyProtocol(TableRules, BlockRules, RuleBasedStateMachine):
 
     @rule(who=st.sampled_from(NAMES), text=CHAT_TEXT)
     def chat(self, who: str, text: str) -> None:
+        now = time.time()
+        if self.muted.unsure(who, now):
+            return  # its mute ends about now: the model cannot say which answer comes
         self.clients[who].send(f"CHAT:{text}")
         found = self.room_of(who)
         aftermath = self.after.get(who)
         if not chat_allowed(text):
             self.clients[who].expect_refusal()
+        elif self.muted.surely(who, now):
+            self.clients[who].expect("CHAT:ACKSTATUS:1")  # and nobody hears it (§7)
         elif found is None and aftermath is not None and not aftermath.stale:
             hearing = self.blocked.hearing(aftermath.present, who)
             self._to(hearing, f"CHAT:{who}:{text}")  # the finished room's (§5.6)

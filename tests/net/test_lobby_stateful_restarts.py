@@ -38,6 +38,7 @@ from tests.net.conftest import server_in_a_thread
 from tests.net.lobby_client import TEST_ROUNDS
 from tests.net.stateful import machine_settings
 from tests.net.stateful_blocks import Blocked
+from tests.net.stateful_moderation import Muted
 from tests.net.stateful_ratings import Standings
 from tests.net.stateful_table import Talk
 from tests.net.test_lobby_stateful import NAMES, Client, LobbyProtocol, Room, cells
@@ -80,6 +81,10 @@ class LobbyThroughDropsAndRestarts(LobbyProtocol):
     def the_blocks(self) -> Blocked:
         """A new database's blocks: none (a restart keeps them, and the model with it)."""
         return Blocked()
+
+    def the_mutes(self) -> Muted:
+        """A new database's mutes: none (a restart keeps them, and the model with it)."""
+        return Muted()
 
     def _start(self) -> C4Server:
         config = ServerConfig(

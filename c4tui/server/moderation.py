@@ -235,31 +235,36 @@ async def _moderate(
         until = time.time() + request.hours * HOUR if request.hours else None
         done = await store.ban(request.user, until, request.reason, by)
         how_long = f"for {request.hours} h" if request.hours else "until unbanned"
-        _logged(done, by, f"banned {request.user} {how_long} ({request.reason!r})", "no such user")
+        did = f"banned {request.user} {how_long} ({request.reason!r})"
+        _logged(by, did if done else f"asked to ban {request.user}: no such user")
         if done:
             await moderation.remove(request.user, ByeReason.BANNED)
         return done
     if isinstance(request, Unban):
         done = await store.unban(request.user, by)
-        _logged(done, by, f"unbanned {request.user}", "not banned")
+        _logged(
+            by, f"unbanned {request.user}" if done else f"asked to unban {request.user}: not banned"
+        )
         return done
     if isinstance(request, Mute):
         done = await store.mute(request.user, time.time() + request.minutes * MINUTE, by)
-        _logged(done, by, f"muted {request.user} for {request.minutes} min", "no such user")
+        did = f"muted {request.user} for {request.minutes} min"
+        _logged(by, did if done else f"asked to mute {request.user}: no such user")
         if done:
             await moderation.refresh(request.user)
         return done
     done = await store.close_report(request.number, by)
-    _logged(done, by, f"closed report {request.number}", "no such open report")
+    number = request.number
+    _logged(
+        by,
+        f"closed report {number}" if done else f"asked to close report {number}: no such open one",
+    )
     return done
 
 
-def _logged(done: bool, by: str, what: str, otherwise: str) -> None:
-    """Say a moderator's action in the log: what it did, or why it did nothing."""
-    if done:
-        log.info("moderator %s %s", by, what)
-    else:
-        log.info("moderator %s did nothing (%s): %s", by, otherwise, what.split(" ", 1)[0])
+def _logged(by: str, what: str) -> None:
+    """Say in the log what a moderator did (or why what it asked did nothing)."""
+    log.info("moderator %s %s", by, what)
 
 
 async def _delete_account(

@@ -5,8 +5,9 @@ held: ``exclusive=False``), does one thing as the moderator ``admin:<login name>
 (so the moderators' log says who), and says what it did in one line, or why it did
 nothing. The running servers read the store's change feed and act within seconds.
 What went wrong with the database is said in words with an exit status, never a
-traceback: 1 nothing done (no such account, nothing to undo), 2 the --db is no
-database, 3 the database cannot be used (unreachable, refused, newer).
+traceback: 1 nothing done (no such account, nothing to undo), 2 the --db is no lobby's
+database (a file or a PostgreSQL database without its accounts: never created there),
+3 the database cannot be used (unreachable, refused, newer).
 """
 
 from __future__ import annotations
@@ -28,7 +29,7 @@ from c4tui.protocols.public import ReportInfo, Role
 from c4tui.server.limits import DEFAULT_ROUNDS
 from c4tui.server.moderation_store import iso_utc
 from c4tui.server.store import LobbyStore, StoreError, default_database
-from c4tui.server.stores import EngineMissing, is_postgres, open_store
+from c4tui.server.stores import EngineMissing, holds_a_lobby, is_postgres, open_store
 
 #: Exit statuses: done, nothing done, the --db is no database, the database is unusable.
 DONE, NOTHING_DONE, NO_DATABASE, UNUSABLE = 0, 1, 2, 3
@@ -67,7 +68,8 @@ def run(db: str | None, act: Act) -> int:
     os.environ.setdefault("PGCONNECT_TIMEOUT", CONNECT_SECONDS)
     unusable: tuple[type[BaseException], ...] = (StoreError, sqlite3.Error, OSError)
     try:
-        said = asyncio.run(_in_store(location, act))
+        refused = _not_a_lobby_database(location) if is_postgres(location) else None
+        said = refused or asyncio.run(_in_store(location, act))
     except KeyboardInterrupt:  # Ctrl-C at delete's question, or while the database answers
         said = Said(NOTHING_DONE, "interrupted (an act already committed stays done)")
     except EngineMissing as error:
@@ -77,12 +79,16 @@ def run(db: str | None, act: Act) -> int:
     return _said(said)
 
 
+#: What --db names, said when it names no lobby's database.
+_WHERE = "--db: the file c4tui serve keeps, or a postgresql:// URL"
+
+
 def _not_a_lobby_file(path: Path) -> Said | None:
     """Why ``path`` is no lobby's SQLite file (None: it is one), read without writing.
 
     The store would create a missing file, or its tables in another program's database.
     """
-    where = "--db: the file c4tui serve keeps, or a postgresql:// URL"
+    where = _WHERE
     if not path.is_file():
         return Said(NO_DATABASE, f"no database at {path} ({where})")
     try:
@@ -93,6 +99,13 @@ def _not_a_lobby_file(path: Path) -> Said | None:
     except sqlite3.Error as error:
         return Said(UNUSABLE, f"cannot use the database {path}: {_first_line(error)}")
     return None if found else Said(NO_DATABASE, f"{path} holds no lobby's accounts ({where})")
+
+
+def _not_a_lobby_database(url: str) -> Said | None:
+    """Why the PostgreSQL database at ``url`` is no lobby's (None: it is one), read only."""
+    if holds_a_lobby(url):
+        return None
+    return Said(NO_DATABASE, f"{_shown(url)} holds no lobby's accounts ({_WHERE})")
 
 
 async def _in_store(location: str, act: Act) -> Said:

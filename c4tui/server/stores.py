@@ -6,6 +6,8 @@ beyond c4tui's own dependencies (PostgreSQL needs the ``server`` extra).
 
 from __future__ import annotations
 
+import contextlib
+from collections.abc import Iterator
 from pathlib import Path
 from typing import TypeGuard
 
@@ -34,13 +36,31 @@ def open_store(db: str | Path | None, rounds: int, *, exclusive: bool = True) ->
     without psycopg.
     """
     if is_postgres(db):
-        try:
+        with _needs_psycopg():
             from c4tui.server.postgres_store import PostgresStore  # noqa: PLC0415
-        except ImportError as error:
-            raise EngineMissing(
-                f"PostgreSQL needs psycopg ({error}):"
-                " python3 -m pip install '.[server]' in c4tui's folder"
-            ) from error
         return PostgresStore(db, rounds)
     path = Path(db) if db is not None else default_database()
     return SqliteStore(path, rounds, exclusive=exclusive)
+
+
+def holds_a_lobby(url: str) -> bool:
+    """Whether the PostgreSQL database at ``url`` holds a lobby's accounts (read, never written).
+
+    A store's ``open`` would create its tables in any database; ``c4tui admin`` asks
+    first. Raises EngineMissing without psycopg, psycopg's errors if it cannot be used.
+    """
+    with _needs_psycopg():
+        from c4tui.server import postgres_store  # noqa: PLC0415
+    return postgres_store.holds_a_lobby(url)
+
+
+@contextlib.contextmanager
+def _needs_psycopg() -> Iterator[None]:
+    """Around PostgreSQL's engine's import: without psycopg, EngineMissing says what to install."""
+    try:
+        yield
+    except ImportError as error:
+        raise EngineMissing(
+            f"PostgreSQL needs psycopg ({error}):"
+            " python3 -m pip install '.[server]' in c4tui's folder"
+        ) from error

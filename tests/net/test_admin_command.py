@@ -193,3 +193,19 @@ async def test_an_unreachable_postgresql_is_said_with_status_3_its_password_hidd
     assert (status, said) == (3, "")
     assert "cannot use the database postgresql://c4tui:***@127.0.0.1" in refused
     assert "secret-word" not in refused
+
+
+async def test_a_postgresql_database_that_is_no_lobbys_is_refused_and_left_alone(
+    postgres_url: str,
+) -> None:
+    import psycopg
+
+    with psycopg.connect(postgres_url) as connection:
+        connection.execute("CREATE TABLE notes (text TEXT)")
+    status, said, refused = await admin(postgres_url, "role", "ann", "moderator")
+    assert (status, said) == (2, "") and "holds no lobby's accounts" in refused
+    with psycopg.connect(postgres_url) as connection:  # untouched: no tables of ours
+        tables = connection.execute(
+            "SELECT tablename FROM pg_tables WHERE schemaname = 'public'"
+        ).fetchall()
+    assert tables == [("notes",)]

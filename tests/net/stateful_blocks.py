@@ -1,4 +1,4 @@
-"""The lobby's stateful test with §7's blocks: who blocks whom, as the model keeps it.
+"""The lobby's stateful test with §7's blocks and reports, as the model keeps them.
 
 A mixin of rules for ``LobbyProtocol`` (tests/net/test_lobby_stateful.py): BLOCK and
 UNBLOCK change the model's table of (blocker, blocked), BLOCKS must list it, and a
@@ -7,6 +7,8 @@ there; else busy or sent, and the challenged user declines at once so that nothi
 is left pending between steps). The machine's other rules consult the same table:
 chat never reaches a blocker, quick play never pairs two apart, ROOMLIST:PLAYER and
 JOIN:<room>:PLAYER keep them out of each other's waiting rooms (``Blocked``).
+REPORT is answered by the model's count of each reporter's reports (10 an hour), which
+the server keeps as long as its database (the machine says for how long: ``the_reports``).
 """
 
 from __future__ import annotations
@@ -24,6 +26,35 @@ NAMES = ("ann", "bob", "cid", "dee")
 #: Whom a request may name: the four, one who may have an account, none, no name at all.
 TARGETS = st.sampled_from([*NAMES, "eve", "nobody", "no one"])
 CHALLENGE_TERMS = "4:4:classic:casual"
+#: A report's reason and text: the four reasons, one that is none, and a text too long.
+REPORT_FIELDS = st.sampled_from(
+    [
+        "chat:rude",
+        "cheating:",
+        "name:a:b:c",
+        "other:x",
+        "spam:x",
+        "Chat:x",
+        "chat",
+        "other:" + "x" * 201,
+    ]
+)
+REASONS = ("chat", "cheating", "name", "other")
+#: How many REPORTs one may send in an hour (§7).
+REPORTS_PER_HOUR = 10
+
+
+def report_status(fields: str, reporter: str, whom: str, registered: set[str], sent: int) -> int:
+    """REPORT's answer as §7 and the codec have it: the name's rule, the format, the account,
+    the hour's count."""
+    reason, colon, text = fields.partition(":")
+    if whom == "no one":
+        return 1  # a name no account can have
+    if reason not in REASONS or not colon or len(text) > 200:
+        return 2
+    if whom == reporter or whom not in registered:
+        return 1
+    return 3 if sent >= REPORTS_PER_HOUR else 0
 
 
 @dataclass
@@ -66,6 +97,13 @@ class BlockRules:
         self.clients[who].expect(f"UNBLOCK:ACKSTATUS:{status}")
         self.blocked.pairs.discard((who, whom))
 
+    def unblock_everyone(self: LobbyProtocol) -> None:
+        """Lift every block the model holds (each answered :0), and check none is left."""
+        for blocker, blocked in sorted(self.blocked.pairs):
+            self.unblock(blocker, blocked)
+        for name in NAMES:
+            self.list_blocks(name)
+
     @rule(who=st.sampled_from(NAMES))
     def list_blocks(self: LobbyProtocol, who: str) -> None:
         """BLOCKS: exactly the model's (in any order)."""
@@ -75,6 +113,15 @@ class BlockRules:
         assert got.startswith(prefix), got
         listed = got.removeprefix(prefix)
         assert set(listed.split(",") if listed else []) == self.blocked.of(who), got
+
+    @rule(who=st.sampled_from(NAMES), whom=TARGETS, fields=REPORT_FIELDS)
+    def report(self: LobbyProtocol, who: str, whom: str, fields: str) -> None:
+        """REPORT: the model's answer; one kept counts towards the reporter's hour."""
+        status = report_status(fields, who, whom, self.registered, self.reports_sent[who])
+        self.clients[who].send(f"REPORT:{whom}:{fields}")
+        self.clients[who].expect(f"REPORT:ACKSTATUS:{status}")
+        if status == 0:
+            self.reports_sent[who] += 1
 
     @rule(who=st.sampled_from(NAMES), whom=TARGETS)
     def challenge(self: LobbyProtocol, who: str, whom: str) -> None:

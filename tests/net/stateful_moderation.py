@@ -6,7 +6,8 @@ in for each of its acts on a connection of its own:
 - MUTE for a minute: :0 for an account, :1 for none; the model keeps when the mute
   ends (between the bounds it can prove, epoch seconds, as the server counts it), and
   while it surely holds, the user's CHAT is answered CHAT:ACKSTATUS:1 and reaches
-  nobody (the chat rule asks ``Muted``); near its end the user says nothing.
+  nobody (the chat rule asks ``Muted``); near its end the user says nothing. Mutes
+  hold across a restart; each example lifts its own at the end.
 - BAN then UNBAN in one step: the banned user's game ends as a forfeit (GAMEEND :2 to
   everyone there, RATING after a rated one), its waiting room closes, as a viewer it
   leaves; it hears BYE:banned and is closed; its LOGIN answers :4 until the UNBAN, and
@@ -47,10 +48,23 @@ def make_moderator(machine: LobbyProtocol) -> None:
     client.expect("REGISTER:ACKSTATUS:0")
     client.close()
     machine.registered.add(MODERATOR)
+    role = "UPDATE accounts SET role = 'moderator' WHERE name = ?"
+    run_sql(_database(machine), role, [(MODERATOR,)])
+
+
+def unmute_everyone(machine: LobbyProtocol) -> None:
+    """Lift the mutes of this example, behind the server's back (no request lifts one):
+    the next example's logins read none, so each starts as hypothesis first saw it."""
+    if machine.muted.ends:
+        lift = "UPDATE accounts SET muted_until = NULL WHERE name = ?"
+        run_sql(_database(machine), lift, [(user,) for user in machine.muted.ends])
+    machine.muted.ends.clear()
+
+
+def _database(machine: LobbyProtocol) -> str:
     database = machine.server.config.db
     assert database is not None
-    role = "UPDATE accounts SET role = 'moderator' WHERE name = ?"
-    run_sql(str(database), role, [(MODERATOR,)])
+    return str(database)
 
 
 def _moderator(port: int) -> Client:

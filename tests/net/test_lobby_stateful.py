@@ -19,12 +19,15 @@ holds PROFILE and LEADERBOARD to them; the module's server keeps its accounts fr
 one example to the next, and so does the model's table. Players block each other (§7):
 the model's table of blocks (``stateful_blocks``) must come back from BLOCKS and
 decide CHALLENGE's answers, and chat, quick play, the room list and JOIN:<room>:PLAYER
-follow it; the server keeps the blocks from one example to the next, and so does the
-model. (§7's limits are off here, as ``ServerConfig``'s default: the golden tests
-attack them.) A moderator mutes and bans (``stateful_moderation``): a muted player's
-CHAT is answered CHAT:ACKSTATUS:1 and reaches nobody while the model knows the mute
-holds; a ban forfeits the player's game, closes its waiting room or takes it from
-its seat as a viewer, says BYE:banned, refuses its LOGIN (:4) until the UNBAN.
+follow it; REPORT is answered by the model's count of each one's reports. Each example
+starts with no block and lifts its own at the end (the module's server would keep them,
+and a block changes which rooms and games an example goes through: hypothesis must see
+the same steps do the same). §7's limits are off here, as ``ServerConfig``'s default
+(the golden tests attack them). A moderator mutes and bans (``stateful_moderation``):
+a muted player's CHAT is answered CHAT:ACKSTATUS:1 and reaches nobody while the model
+knows the mute holds (each example lifts its own mutes at the end, as its blocks); a
+ban forfeits the player's game, closes its waiting room or takes it from its seat as a
+viewer, says BYE:banned, refuses its LOGIN (:4) until the UNBAN.
 """
 
 from __future__ import annotations
@@ -38,6 +41,7 @@ import sys
 import tempfile
 import time
 import unicodedata
+from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -56,7 +60,12 @@ from tests.net.lobby_client import TEST_ROUNDS
 from tests.net.stateful import machine_settings, wait_until_rooms_are
 from tests.net.stateful_blocks import Blocked, BlockRules
 from tests.net.stateful_clocks import TERMS, ModelClock, terms_asked, terms_words
-from tests.net.stateful_moderation import ModerationRules, Muted, make_moderator
+from tests.net.stateful_moderation import (
+    ModerationRules,
+    Muted,
+    make_moderator,
+    unmute_everyone,
+)
 from tests.net.stateful_ratings import Standings
 from tests.net.stateful_table import TableRules, Talk
 
@@ -72,8 +81,7 @@ GRACE = 60
 SERVER: C4Server | None = None
 REGISTERED: set[str] = set()
 STANDINGS = Standings()
-BLOCKED = Blocked()
-MUTED = Muted()
+REPORTS_SENT: Counter[str] = Counter()  # each user's reports kept (§7: 10 an hour)
 SPOILED = False
 _RUNNING = contextlib.ExitStack()
 #: Names no account has: each failed login uses a new one (failures are throttled per user).
@@ -107,8 +115,7 @@ def _stop_the_shared_server() -> None:
     SERVER = None
     REGISTERED.clear()
     STANDINGS.table.clear()
-    BLOCKED.pairs.clear()
-    MUTED.ends.clear()
+    REPORTS_SENT.clear()
 
 
 ROOMS = ("r1", "r2", "room 3", "nowhere", "bad'name", "")
@@ -301,7 +308,8 @@ class LobbyProtocol(TableRules, BlockRules, ModerationRules, RuleBasedStateMachi
         self.server.lobby.rooms.coin = random.Random(0)  # random colours alike on every replay
         self.standings = self.the_standings()
         self.blocked = self.the_blocks()
-        self.muted = self.the_mutes()
+        self.reports_sent = self.the_reports()
+        self.muted = Muted()  # none yet (``teardown`` lifts this example's mutes)
         self.rooms: dict[str, Room] = {}  # in creation order
         self.finished: list[FinishedGame] = []  # in the order they ended
         self.after: dict[str, Aftermath] = {}  # who is still in a finished room (§5.6)
@@ -332,12 +340,13 @@ class LobbyProtocol(TableRules, BlockRules, ModerationRules, RuleBasedStateMachi
         return STANDINGS
 
     def the_blocks(self) -> Blocked:
-        """Who blocks whom on the server, as the model has it: the module's."""
-        return BLOCKED
+        """Who blocks whom on the server, as the model has it: none yet (``teardown`` lifts
+        this example's blocks)."""
+        return Blocked()
 
-    def the_mutes(self) -> Muted:
-        """Who is muted on the server, until when, as the model has it: the module's."""
-        return MUTED
+    def the_reports(self) -> Counter[str]:
+        """How many reports each user sent to the server (all within the hour): the module's."""
+        return REPORTS_SENT
 
     @property
     def port(self) -> int:
@@ -372,6 +381,8 @@ class LobbyProtocol(TableRules, BlockRules, ModerationRules, RuleBasedStateMachi
                 if self.room_of(name) is None:
                     self.clients[name].send(f"CREATE:leaving {name}")
                     self.clients[name].expect("CREATE:ACKSTATUS:0")
+            self.unblock_everyone()  # the next example starts with no block
+            unmute_everyone(self)  # nor any mute
         except BaseException:
             self.spoiled()
             raise

@@ -28,6 +28,7 @@ import math
 import random
 import tempfile
 import time
+from collections import Counter
 from pathlib import Path
 
 from hypothesis import strategies as st
@@ -37,8 +38,6 @@ from c4tui.server.core import C4Server, ServerConfig
 from tests.net.conftest import server_in_a_thread
 from tests.net.lobby_client import TEST_ROUNDS
 from tests.net.stateful import machine_settings
-from tests.net.stateful_blocks import Blocked
-from tests.net.stateful_moderation import Muted
 from tests.net.stateful_ratings import Standings
 from tests.net.stateful_table import Talk
 from tests.net.test_lobby_stateful import NAMES, Client, LobbyProtocol, Room, cells
@@ -78,13 +77,9 @@ class LobbyThroughDropsAndRestarts(LobbyProtocol):
         """A new database's accounts: everyone starts at 1500."""
         return Standings()
 
-    def the_blocks(self) -> Blocked:
-        """A new database's blocks: none (a restart keeps them, and the model with it)."""
-        return Blocked()
-
-    def the_mutes(self) -> Muted:
-        """A new database's mutes: none (a restart keeps them, and the model with it)."""
-        return Muted()
+    def the_reports(self) -> Counter[str]:
+        """A new database's reports: none (a restart keeps them, and the model its count)."""
+        return Counter()
 
     def _start(self) -> C4Server:
         config = ServerConfig(

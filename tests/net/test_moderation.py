@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from pathlib import Path
 
 import pytest
@@ -91,6 +92,8 @@ async def test_every_moderator_status_golden(
             mod< REPORTS:ACKSTATUS:0:0
             mod> MUTE:ann:10080
             mod< MUTE:ACKSTATUS:0
+            ann> CHAT:anyone?
+            ann< CHAT:ACKSTATUS:1
             ann> CREATE:r1:4:4:classic
             ann< CREATE:ACKSTATUS:0
             bob> JOIN:r1:VIEWER
@@ -341,3 +344,14 @@ async def test_a_ban_lifted_before_the_feed_is_read_leaves_the_new_login_alone(
         await asyncio.sleep(1.5)  # and the server's own read of it
         assert await bob.quiet()
         assert await bob.ask("ROOMLIST:VIEWER") == "ROOMLIST:ACKSTATUS:0:"
+
+
+async def test_a_second_mute_replaces_the_first(tmp_path: Path) -> None:
+    async with lobby_server(tmp_path) as server:
+        mod, _ = await moderator(server), await logged_in(server.port, "bob")
+        began = time.time()
+        assert await mod.ask("MUTE:bob:10080") == "MUTE:ACKSTATUS:0"
+        assert await mod.ask("MUTE:bob:1") == "MUTE:ACKSTATUS:0"
+        sanctions = await server.lobby.store.sanctions("bob")
+        assert sanctions is not None and sanctions.muted_until is not None
+        assert began + 60 <= sanctions.muted_until < began + 120  # a minute, not a week

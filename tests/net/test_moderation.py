@@ -14,10 +14,14 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
+from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
 
+from c4tui.engine import Move
+from c4tui.lobby.journal import GameEvent
+from c4tui.lobby.kinds import ConnectFourSettings
 from c4tui.protocols.public import ReportReason
 from c4tui.server.core import C4Server
 from tests.net.lobby_client import LobbyClient, lobby_server, logged_in
@@ -355,3 +359,43 @@ async def test_a_second_mute_replaces_the_first(tmp_path: Path) -> None:
         sanctions = await server.lobby.store.sanctions("bob")
         assert sanctions is not None and sanctions.muted_until is not None
         assert began + 60 <= sanctions.muted_until < began + 120  # a minute, not a week
+
+
+async def test_a_banned_player_racing_its_ban_is_left_in_no_game(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """bob keeps JOINing cid's waiting room while its ban (and its game's forfeit) is
+    kept, on a slow disk: the game it begins meanwhile is forfeited too before it is
+    closed, never left with bob away in it."""
+    async with lobby_server(tmp_path) as server:
+        clients = await table(server.port, viewer=False)
+        cid = clients["cid"] = await logged_in(server.port, "cid")
+        assert await cid.ask("CREATE:w:4:4:classic") == "CREATE:ACKSTATUS:0"
+        mod = await moderator(server)
+        keeper = server.lobby.keeper
+        assert keeper is not None
+        keep = keeper.keep
+
+        async def slowly(journal: Sequence[GameEvent[ConnectFourSettings, Move]]) -> object:
+            await asyncio.sleep(0.3)
+            return await keep(journal)
+
+        monkeypatch.setattr(keeper, "keep", slowly)
+        await mod.send("BAN:bob:1:flooding")
+        answer = asyncio.create_task(mod.line())
+        while not answer.done():  # until the ban is done: its forfeit kept, bob closed
+            clients["bob"].writer.write(b"JOIN:w:PLAYER\r\n")
+            await asyncio.sleep(0.01)
+        assert answer.result() == "BAN:ACKSTATUS:0"
+        assert (await clients["ann"].line()).startswith("GAMEEND:")
+        joined = False
+        while (line := await clients["bob"].line()) != "BYE:banned":
+            assert line.startswith(("GAMEEND:", "JOIN:ACKSTATUS:", "BEGIN:")), line
+            joined = joined or line == "JOIN:ACKSTATUS:0"
+        assert await clients["bob"].closed()
+        await server.lobby.announced()
+        assert joined, "bob never sat down in the window: the attack did not happen"
+        assert await mod.ask("ROOMINFO:w") == "ROOMINFO:ACKSTATUS:1"  # that game is lost too
+        assert await cid.line() == "BEGIN:cid:bob:4:4:classic"
+        assert await cid.line() == f"GAMEEND:{EMPTY}:2:cid"
+        assert not server.lobby.rooms.is_away("bob")

@@ -152,6 +152,7 @@ class C4Server:
         self.tictactoe = LobbyService(
             store, TIC_TAC_TOE, config.max_rooms, self.lobby.throttle, metrics=self.metrics
         )
+        self.lobby.moderation.serve_too(self.tictactoe)  # a ban closes both ports' logins
         ai = config.ai, self.pool, config.ai_seconds, config.max_programs, config.ai_limits
         self.ai = ServerAI(*ai)
         self.protocols = (*server_protocols(self.ai, self.lobby, config.ai_first), *extra_protocols)

@@ -56,6 +56,7 @@ from c4tui.server.context import Client, Handler
 from c4tui.server.dialects import Dialect, Farewell
 from c4tui.server.game_log import GameLog
 from c4tui.server.metrics import Metrics
+from c4tui.server.moderation import Moderation
 from c4tui.server.standing import rating_news
 from c4tui.server.store import LobbyStore, NewRatings
 from c4tui.server.unkept import Act, Keeper, keep_each
@@ -206,6 +207,7 @@ class LobbyService(Generic[S, M]):
         self._in_order = asyncio.Lock()
         self._announcing: set[asyncio.Task[None]] = set()  # announce_soon's, until done
         self._timekeeping: asyncio.Task[None] | None = None  # keep_time, while serving
+        self.moderation = Moderation(self)  # roles, mutes, bans acted on (§7)
 
     async def announce(self, outbox: Outbox, by: Member | None = None) -> None:
         """Keep what the last act did to the games, then deliver ``outbox`` (what it answered).
@@ -342,8 +344,7 @@ class LobbyService(Generic[S, M]):
         self._graces[user] = asyncio.get_running_loop().call_later(grace, self._expire, user)
 
     def _stop_grace(self, user: str) -> None:
-        timer = self._graces.pop(user, None)
-        if timer is not None:
+        if (timer := self._graces.pop(user, None)) is not None:
             timer.cancel()
 
     def _expire(self, user: str) -> None:
@@ -352,7 +353,8 @@ class LobbyService(Generic[S, M]):
         self.announce_soon(self.rooms.expire(user))  # the forfeit is kept before it is told
 
     def start_clocks(self) -> None:
-        """Start looking for fallen flags (``keep_time``) until ``shut_down``."""
+        """Look for fallen flags (``keep_time``) and moderators' changes until ``shut_down``."""
+        self.moderation.start()
         if self._timekeeping is None:
             self._timekeeping = asyncio.create_task(self.keep_time())
 
@@ -369,6 +371,7 @@ class LobbyService(Generic[S, M]):
     async def shut_down(self, within: float) -> None:
         """The server stops: BYE:shutdown to every connection; wait for them to close."""
         self._stopping = True
+        self.moderation.stop()
         if self._timekeeping is not None:  # a restart resumes the clocks where they stood
             self._timekeeping.cancel()
         for timer in self._graces.values():

@@ -32,6 +32,7 @@ from c4tui.engine.moves import format_move
 from c4tui.engine.sequence import play_sequence
 from c4tui.engine.size import parse_size
 from c4tui.lobby import CONNECT_FOUR, TIC_TAC_TOE, Lobby, Member
+from c4tui.lobby.removal import removed
 from c4tui.net.errors import ProtocolError, ServerConceded
 from c4tui.protocols import c4n, cfsp, i32cfsp
 from c4tui.protocols import lobby as wire
@@ -436,6 +437,8 @@ def _lobby_dispatch(rooms: Lobby, member: Member, request: object) -> list[tuple
     elif isinstance(request, pub.Unblock):
         rooms.blocks.remove(member.name, request.user)
         outbox = []
+    elif isinstance(request, pub.Ban | pub.DeleteAccount):  # as a moderator's ban, or its own
+        outbox = _removed(rooms, request.user if isinstance(request, pub.Ban) else member.name)
     elif type(request) in LOBBY.kinds:
         outbox = LOBBY.dispatch(rooms, member, request)
     else:
@@ -447,6 +450,17 @@ def _lobby_dispatch(rooms: Lobby, member: Member, request: object) -> list[tuple
         elif word in ("CHALLENGED", "CHAT") and fields[0] != to.name:
             assert not rooms.blocks.blocks(to.name, fields[0]), (to.name, message)
             assert word == "CHAT" or not rooms.blocks.between(to.name, fields[0]), message
+    return outbox
+
+
+def _removed(rooms: Lobby, user: str) -> list[tuple[Member, str]]:
+    """What the server does to the rooms when ``user`` is banned or deleted (§7): out at once."""
+    there = [m for room in rooms.rooms.values() for m in room.members if m.name == user]
+    outbox = removed(rooms, user, there)
+    assert not rooms.is_away(user) and all(rooms.room_of(m) is None for m in there), user
+    for _, message in outbox:  # only its game's end: a forfeit won by the other player
+        word, _, status, winner = message.split(":")
+        assert (word, status) == ("GAMEEND", "2") and winner != user, message
     return outbox
 
 

@@ -23,7 +23,11 @@ follow it; REPORT is answered by the model's count of each one's reports. Each e
 starts with no block and lifts its own at the end (the module's server would keep them,
 and a block changes which rooms and games an example goes through: hypothesis must see
 the same steps do the same). §7's limits are off here, as ``ServerConfig``'s default
-(the golden tests attack them).
+(the golden tests attack them). A moderator mutes and bans (``stateful_moderation``):
+a muted player's CHAT is answered CHAT:ACKSTATUS:1 and reaches nobody while the model
+knows the mute holds (each example lifts its own mutes at the end, as its blocks); a
+ban forfeits the player's game, closes its waiting room or takes it from its seat as a
+viewer, says BYE:banned, refuses its LOGIN (:4) until the UNBAN.
 """
 
 from __future__ import annotations
@@ -56,6 +60,12 @@ from tests.net.lobby_client import TEST_ROUNDS
 from tests.net.stateful import machine_settings, wait_until_rooms_are
 from tests.net.stateful_blocks import Blocked, BlockRules
 from tests.net.stateful_clocks import TERMS, ModelClock, terms_asked, terms_words
+from tests.net.stateful_moderation import (
+    ModerationRules,
+    Muted,
+    make_moderator,
+    unmute_everyone,
+)
 from tests.net.stateful_ratings import Standings
 from tests.net.stateful_table import TableRules, Talk
 
@@ -282,7 +292,7 @@ class Client:
             self.socket.close()
 
 
-class LobbyProtocol(TableRules, BlockRules, RuleBasedStateMachine):
+class LobbyProtocol(TableRules, BlockRules, ModerationRules, RuleBasedStateMachine):
     """Four logged-in clients; rooms r1, r2, "room 3" and quick ones (and names never made)."""
 
     #: Seconds a dropped player has to come back, as AWAY says them.
@@ -299,6 +309,7 @@ class LobbyProtocol(TableRules, BlockRules, RuleBasedStateMachine):
         self.standings = self.the_standings()
         self.blocked = self.the_blocks()
         self.reports_sent = self.the_reports()
+        self.muted = Muted()  # none yet (``teardown`` lifts this example's mutes)
         self.rooms: dict[str, Room] = {}  # in creation order
         self.finished: list[FinishedGame] = []  # in the order they ended
         self.after: dict[str, Aftermath] = {}  # who is still in a finished room (§5.6)
@@ -311,6 +322,7 @@ class LobbyProtocol(TableRules, BlockRules, RuleBasedStateMachine):
             self.registered.add(name)
             self.clients[name] = client
             self._log_in(name)
+        make_moderator(self)
 
     def a_server(self) -> tuple[C4Server, set[str]]:
         """The server to talk to, and the names it has accounts for: the module's (a new
@@ -370,6 +382,7 @@ class LobbyProtocol(TableRules, BlockRules, RuleBasedStateMachine):
                     self.clients[name].send(f"CREATE:leaving {name}")
                     self.clients[name].expect("CREATE:ACKSTATUS:0")
             self.unblock_everyone()  # the next example starts with no block
+            unmute_everyone(self)  # nor any mute
         except BaseException:
             self.spoiled()
             raise
@@ -738,11 +751,16 @@ class LobbyProtocol(TableRules, BlockRules, RuleBasedStateMachine):
 
     @rule(who=st.sampled_from(NAMES), text=CHAT_TEXT)
     def chat(self, who: str, text: str) -> None:
+        now = time.time()
+        if self.muted.unsure(who, now):
+            return  # its mute ends about now: the model cannot say which answer comes
         self.clients[who].send(f"CHAT:{text}")
         found = self.room_of(who)
         aftermath = self.after.get(who)
         if not chat_allowed(text):
             self.clients[who].expect_refusal()
+        elif self.muted.surely(who, now):
+            self.clients[who].expect("CHAT:ACKSTATUS:1")  # and nobody hears it (§7)
         elif found is None and aftermath is not None and not aftermath.stale:
             hearing = self.blocked.hearing(aftermath.present, who)
             self._to(hearing, f"CHAT:{who}:{text}")  # the finished room's (§5.6)

@@ -45,9 +45,10 @@ async def answer_standing(
             connection.offer(ack("PROFILE", 1))
             return
         record = (info.games, info.wins, info.draws, info.losses)
+        role = None if info.role == competition.PLAYER else info.role  # a player's: §5.3's
         profile = competition.profile(
-            info.user, info.rating, info.deviation, record, info.bot, role=info.role
-        )  # §7: its role last, player or moderator
+            info.user, info.rating, info.deviation, record, info.bot, role=role
+        )
         connection.offer(profile)
     elif isinstance(request, Leaderboard):
         provisional = await store.provisional_leaders() if request.everyone else []

@@ -66,7 +66,7 @@ async def test_every_moderator_status_golden(
             ann> PROFILE:mod
             ann< PROFILE:ACKSTATUS:0:mod:1500:350:0:0:0:0:0:moderator
             mod> PROFILE:ann
-            mod< PROFILE:ACKSTATUS:0:ann:1500:350:0:0:0:0:0:player
+            mod< PROFILE:ACKSTATUS:0:ann:1500:350:0:0:0:0:0
             mod> BAN:nobody:1:spam
             mod< BAN:ACKSTATUS:1
             mod> BAN:ann:x:spam

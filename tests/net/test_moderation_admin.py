@@ -118,7 +118,7 @@ async def test_a_deletion_by_c4tui_admin_forfeits_and_says_bye_deleted(tmp_path:
         kept = await ann.ask(f"GAME:{game}")  # ended after the deletion, kept all the same
         assert kept.startswith(f"GAME:ACKSTATUS:0:{game}:ann:deleted-"), kept
         assert ":4:4:classic:ann:forfeit::" in kept
-        assert await ann.ask("PROFILE:ann") == "PROFILE:ACKSTATUS:0:ann:1500:350:1:1:0:0:0:player"
+        assert await ann.ask("PROFILE:ann") == "PROFILE:ACKSTATUS:0:ann:1500:350:1:1:0:0:0"
 
 
 async def test_bans_and_mutes_hold_across_a_restart(tmp_path: Path, lobby_db: str) -> None:

@@ -148,10 +148,11 @@ class C4Server:
             registrations=config.max_registrations,
             chat_rate=config.chat_rate,
         )
-        # One account, one count of failures: the two ports share the throttle.
+        # One account store: the two ports share the throttle and REGISTER's count per address.
         self.tictactoe = LobbyService(
-            store, TIC_TAC_TOE, config.max_rooms, self.lobby.throttle, metrics=self.metrics
+            store, TIC_TAC_TOE, config.max_rooms, self.lobby.throttle, now=now, metrics=self.metrics
         )
+        self.tictactoe.registrations = self.lobby.registrations  # no way around the limit
         self.lobby.moderation.serve_too(self.tictactoe)  # a ban closes both ports' logins
         ai = config.ai, self.pool, config.ai_seconds, config.max_programs, config.ai_limits
         self.ai = ServerAI(*ai)

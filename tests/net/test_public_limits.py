@@ -22,6 +22,7 @@ from c4tui.server.core import C4Server, ServerConfig
 from tests.net.lobby_client import TEST_ROUNDS, LobbyClient, logged_in
 from tests.net.test_lobby_table_talk import exchange
 from tests.net.test_serve_command import start
+from tests.net.tictactoe_client import TicTacToeClient
 from tests.test_lobby_challenges import FakeClock
 
 #: Another machine, as far as the server can tell (Linux answers all of 127/8 on loopback).
@@ -117,6 +118,37 @@ async def test_a_parallel_flood_gets_exactly_the_limit_through(tmp_path: Path) -
             await checker.close()
         neighbour = await connect_from(server.port, ELSEWHERE)
         assert await neighbour.ask("REGISTER:neighbour:pw") == "REGISTER:ACKSTATUS:0"
+
+
+async def test_the_tic_tac_toe_port_is_no_way_around_the_limit(tmp_path: Path) -> None:
+    """Both ports make accounts in one store: one count per address across them."""
+    clock = FakeClock()
+    config = ServerConfig(
+        port=0,
+        db=tmp_path / "accounts.sqlite3",
+        bcrypt_rounds=TEST_ROUNDS,
+        max_registrations=5,
+        tictactoe_port=0,
+    )
+    server = C4Server(config, now=clock)
+    await server.start()
+    try:
+        assert server.tictactoe_port is not None
+        lobby = await connect_from(server.port)
+        for n in range(3):
+            assert await lobby.ask(f"REGISTER:l{n}:pw") == "REGISTER:ACKSTATUS:0"
+        handout = TicTacToeClient(
+            *await asyncio.open_connection("127.0.0.1", server.tictactoe_port)
+        )
+        for n, status in enumerate([0, 0, 3, 3]):  # the handout's framing: no line ends
+            await handout.ask(f"REGISTER:t{n}:pw", f"REGISTER:ACKSTATUS:{status}")
+        assert await lobby.ask("REGISTER:l9:pw") == "REGISTER:ACKSTATUS:3"
+        far = await asyncio.open_connection(
+            "127.0.0.1", server.tictactoe_port, local_addr=(ELSEWHERE, 0)
+        )
+        await TicTacToeClient(*far).ask("REGISTER:far:pw", "REGISTER:ACKSTATUS:0")
+    finally:
+        await server.stop()
 
 
 async def test_zero_registrations_means_no_limit(tmp_path: Path) -> None:

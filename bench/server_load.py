@@ -488,6 +488,8 @@ def run_lobby_scenario(rooms: int, viewers: int, seconds: float, clock: Clock | 
     ):
         command = [sys.executable, "-m", "c4tui", "serve", "--port", "0", "--idle-timeout", "60"]
         command += ["--max-connections", connections, "--max-per-address", connections]
+        if server_has_option("--max-registrations"):  # all from here: on, but never reached
+            command += ["--max-registrations", connections]
         command += ["--db", f"{scratch}/accounts.sqlite3", "--bcrypt-rounds", "4"]
         command += ["--max-rooms", str(max(rooms, 256))]
         server, port = start_server(command, log)

@@ -17,6 +17,7 @@ from c4tui.match.backends.computer import LEVEL_OPTION
 from c4tui.match.backends.program import DEFAULT_MOVE_SECONDS, KAGGLE_SUBMISSIONS
 from c4tui.net.address import DEFAULT_PORT
 from c4tui.protocols.limits import DEFAULT_IDLE_TIMEOUT, MAX_ROOMS
+from c4tui.protocols.public import CHAT_LINES, CHAT_SECONDS, REGISTRATIONS_PER_HOUR
 from c4tui.server.limits import (
     DEFAULT_MAX_CONNECTIONS,
     DEFAULT_MAX_PER_ADDRESS,
@@ -27,6 +28,8 @@ from c4tui.server.limits import (
 
 #: The longest grace ``--reconnect-grace`` allows: a day.
 MAX_RECONNECT_GRACE = 86_400
+#: The most ``--max-registrations`` and ``--chat-rate`` may say (0 turns either off).
+MAX_RATE = 1_000_000
 
 
 def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -132,6 +135,22 @@ def _add_limits(serve: argparse.ArgumentParser) -> None:
         default=DEFAULT_IDLE_TIMEOUT,
         help="seconds of silence before hanging up on a client that has not logged in or "
         "is in no room (a player waiting or thinking is never cut off); default %(default)s",
+    )
+    serve.add_argument(
+        "--max-registrations",
+        type=number_from(0, MAX_RATE),
+        default=REGISTRATIONS_PER_HOUR,
+        metavar="N",
+        help="lobby accounts one address (IPv6: one /64) may try to register in an hour; "
+        "more are answered REGISTER:ACKSTATUS:3. 0: no limit. Default %(default)s",
+    )
+    serve.add_argument(
+        "--chat-rate",
+        type=number_from(0, MAX_RATE),
+        default=CHAT_LINES,
+        metavar="N",
+        help=f"chat lines one lobby user may say in {CHAT_SECONDS} seconds; more are answered "
+        "CHAT:ACKSTATUS:2 and reach nobody. 0: no limit. Default %(default)s",
     )
 
 
@@ -275,5 +294,7 @@ def run(args: argparse.Namespace) -> int:
         tls_port=args.tls_port,
         bus=args.bus,
         node=args.node,
+        max_registrations=args.max_registrations,
+        chat_rate=args.chat_rate,
     )
     return serve(config)

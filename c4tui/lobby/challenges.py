@@ -21,6 +21,10 @@ What this server chose where the spec is silent:
   one of the two users' challenges is accepted; a challenger whose challenge
   ends because the challenged user went away hears DECLINED:<user>.
 - REMATCH from both players: the second one accepts the first's.
+- across a block (§7, ``Lobby.blocks``) a CHALLENGE is :1 either way, as for a user
+  not there; so are ACCEPT and REMATCH (no game between them begins), and the
+  chat of a finished room's last minute does not reach the blocker. A block ends
+  the challenges pending between the two (``blocked``).
 """
 
 from __future__ import annotations
@@ -119,7 +123,7 @@ class Challenges(Generic[S, M]):
 
         ``colour``: the challenger's (§5.6); random is decided when the game begins.
         """
-        if user == member.name or user not in self._online:
+        if user == member.name or user not in self._online or self._apart(member.name, user):
             return [(member, ack("CHALLENGE", 1))]
         if self.busy(member.name) or self.busy(user) or self._too_many(member.name, user):
             return [(member, ack("CHALLENGE", 2))]
@@ -146,6 +150,8 @@ class Challenges(Generic[S, M]):
         pending = self._pending.pop((user, member.name), None)
         challenger = self._online.get(user)
         if pending is None or challenger is None or self.busy(user) or self.busy(member.name):
+            return [(member, ack(word, 1))]
+        if self._apart(user, member.name):
             return [(member, ack(word, 1))]
         challenger_red = creator_plays_red(pending.colour, Colour.RANDOM, self.rooms.coin)
         red, yellow = (challenger, member) if challenger_red else (member, challenger)
@@ -189,8 +195,8 @@ class Challenges(Generic[S, M]):
         aftermath = None if self.now is None else self.afterwards.of(member.name, self.now())
         if aftermath is None:
             return [(member, NOROOM)]
-        said = chat(member.name, text)
-        return [(m, said) for user in aftermath.present if (m := self._free(user)) is not None]
+        present = [m for user in aftermath.present if (m := self._free(user)) is not None]
+        return self.rooms.blocks.heard(present, member.name, chat(member.name, text))
 
     def decline(self, member: Member, user: str) -> Outbox:
         """DECLINE:<user>: always answered :0; the challenger, if there was one, hears DECLINED."""
@@ -210,6 +216,21 @@ class Challenges(Generic[S, M]):
                 if pending.challenged == user:
                     outbox += self._tell(pending.challenger, declined(user))
         return outbox
+
+    def blocked(self, blocker: str, blocked: str) -> Outbox:
+        """``blocker`` now blocks ``blocked``: the challenges between them end.
+
+        One ``blocked`` sent hears DECLINED, as if ``blocker`` had gone; one ``blocker``
+        sent ends without a word (an ACCEPT of it is no such challenge).
+        """
+        self._pending.pop((blocker, blocked), None)
+        if self._pending.pop((blocked, blocker), None) is None:
+            return []
+        return self._tell(blocked, declined(blocker))
+
+    def _apart(self, one: str, other: str) -> bool:
+        """True while either blocks the other: no challenge, no game between them (§7)."""
+        return self.rooms.blocks.between(one, other)
 
     def _tell(self, user: str, message: str) -> Outbox:
         """``message`` to ``user`` if it is logged in."""
@@ -245,6 +266,8 @@ class Challenges(Generic[S, M]):
         if asked is not None and asked.rematch:
             return self._accepted(member, other, "REMATCH")
         if other not in self._online or self.busy(other) or self.busy(member.name):
+            return [(member, ack("REMATCH", 1))]
+        if self._apart(member.name, other):
             return [(member, ack("REMATCH", 1))]
         colour = Colour.RED if member.name == game.yellow else Colour.YELLOW  # swapped
         pending = Pending(member.name, other, game.game, game.terms, colour, rematch=True)

@@ -11,9 +11,10 @@ from dataclasses import dataclass, field
 from typing import Generic, TypeVar
 
 from c4tui.lobby.clock import GameClock
-from c4tui.lobby.table import Seat, Table
+from c4tui.lobby.table import RoomKind, Seat, Table
 from c4tui.protocols.colours import Colour
-from c4tui.protocols.terms import CASUAL, Terms
+from c4tui.protocols.rooms import ack
+from c4tui.protocols.terms import CASUAL, Terms, terms_fields
 
 #: (recipient, message) in the order they must be sent.
 Outbox = list[tuple["Member", str]]
@@ -107,6 +108,11 @@ class Room(Generic[S, M]):
         """ROOMINFO's red, yellow (empty while free: a creator waits in either), viewers, state."""
         names = [player.name if player else "" for player in (self.red, self.yellow)]
         return [*names, str(len(self.viewers)), "playing" if self.playing else "waiting"]
+
+    def info(self, kind: RoomKind[S, M]) -> str:
+        """ROOMINFO's answer: its board (as ``kind`` says it), who is there, its terms."""
+        fields = [*kind.settings_fields(self.game), *self.who_is_there()]
+        return ack("ROOMINFO", 0, *fields, *terms_fields(self.terms, always=True))
 
     def sit(self, joiner: Member, creator_red: bool) -> None:
         """The second player sits down: the creator takes red (or yellow), ``joiner`` the other."""

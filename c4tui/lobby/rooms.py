@@ -20,17 +20,18 @@ import random
 from collections.abc import Callable, Iterable, Iterator
 from typing import Generic, TypeVar
 
+from c4tui.lobby.blocks import Blocks
 from c4tui.lobby.challenges import Challenges
 from c4tui.lobby.journal import EndReason, GameBegan, GameEvent, GameFinished, MoveMade
 from c4tui.lobby.room import Member, Outbox, Room
-from c4tui.lobby.seating import creator_plays_red, quick_pick
+from c4tui.lobby.seating import creator_plays_red, open_to, quick_pick
 from c4tui.lobby.table import RoomKind, Seat
 from c4tui.lobby.table_talk import TableTalk
 from c4tui.lobby.timekeeper import Timekeeper, no_time
 from c4tui.protocols import lobby as wire
 from c4tui.protocols.colours import Colour
 from c4tui.protocols.limits import MAX_ROOMS
-from c4tui.protocols.terms import CASUAL, Terms, terms_fields
+from c4tui.protocols.terms import CASUAL, Terms
 
 #: A room's settings (the board's size and rules; nothing for tic-tac-toe).
 S = TypeVar("S")
@@ -68,6 +69,7 @@ class Lobby(Generic[S, M]):
         self.grace = grace
         self.coin = coin or random.Random()
         self.rooms: dict[str, Room[S, M]] = {}
+        self.blocks = Blocks()  # who blocks whom (§7): the server's, to keep players apart
         self._where: dict[Member, Room[S, M]] = {}  # members in a room (absent: the lobby)
         self._away: dict[str, Room[S, M]] = {}  # users away from a game, by name
         self._departures = itertools.count(1)  # who left first, when both are away
@@ -90,17 +92,16 @@ class Lobby(Generic[S, M]):
         """The room ``member`` is in (None: the lobby itself)."""
         return self._where.get(member)
 
-    def room_names(self, mode: wire.Mode) -> list[str]:
-        """PLAYER: rooms whose creator waits; VIEWER: every room."""
-        return [n for n, room in self.rooms.items() if mode is wire.Mode.VIEWER or not room.playing]
+    def room_names(self, mode: wire.Mode, asker: Member | None = None) -> list[str]:
+        """PLAYER: rooms whose creator waits (for ``asker``: none across a block); VIEWER: all."""
+        if mode is wire.Mode.VIEWER:
+            return list(self.rooms)
+        return [room.name for room in open_to(self.rooms.values(), asker, self.blocks)]
 
     def room_info(self, name: str) -> str:
         """ROOMINFO's answer for the room called ``name``."""
         room = self.rooms.get(name)
-        if room is None:
-            return wire.ack("ROOMINFO", 1)
-        fields = [*self.kind.settings_fields(room.game), *room.who_is_there()]
-        return wire.ack("ROOMINFO", 0, *fields, *terms_fields(room.terms, always=True))
+        return wire.ack("ROOMINFO", 1) if room is None else room.info(self.kind)
 
     # ----- entering --------------------------------------------------------------
 
@@ -147,6 +148,8 @@ class Lobby(Generic[S, M]):
         if mode is wire.Mode.PLAYER:
             if room.playing:
                 return [(member, wire.ack("JOIN", 2))]
+            if not open_to([room], member, self.blocks):  # across a block: as if not there
+                return [(member, wire.ack("JOIN", 1))]
             return [(member, wire.ack("JOIN", 0)), *self._begin(room, member)]
         self._watch(room, member)
         return [(member, wire.ack("JOIN", 0)), *self._catch_up(room, member)]
@@ -186,7 +189,7 @@ class Lobby(Generic[S, M]):
         """Join the waiting room ``quick_pick`` chooses (``game``, ``terms``), or open one."""
         if member in self._where:
             return [(member, wire.ack("QUICKPLAY", 1))]
-        room = quick_pick(self.rooms.values(), member, colour, game, terms)
+        room = quick_pick(self.rooms.values(), member, colour, game, terms, blocks=self.blocks)
         if room is not None:
             begun = self._begin(room, member, colour)
             return [(member, wire.ack("QUICKPLAY", 0, room.name)), *begun]
@@ -326,7 +329,7 @@ class Lobby(Generic[S, M]):
         room = self._where.get(member)
         if room is None:
             return self.challenges.chat_after(member, text)
-        return room.to_all(wire.chat(member.name, text))
+        return self.blocks.heard(room.members, member.name, wire.chat(member.name, text))
 
     # ----- leaving ---------------------------------------------------------------
 

@@ -14,6 +14,7 @@ from c4tui.lobby import Member
 from c4tui.protocols import lobby as wire
 from c4tui.protocols.competition import Players, RegisterBot
 from c4tui.server.challenges import players_answer
+from c4tui.server.public import answered_in_public
 from c4tui.server.standing import STANDING_REQUESTS, answer_standing, checked_in_turn
 from c4tui.server.store import LobbyStore, LoginResult
 
@@ -36,6 +37,8 @@ async def answer(
     dialect: Dialect[R, S, M],
 ) -> None:
     """Carry out one request and queue its answers: accounts here, the rooms' by the table."""
+    if await answered_in_public(service, connection, request):
+        return  # §7: a limit refused it, or a player's BLOCK, UNBLOCK, BLOCKS or REPORT
     if isinstance(request, wire.Register):
         bot = isinstance(request, RegisterBot)  # §5.5: the account is marked as a bot
         created = await service.store.register(request.user, request.password, bot)

@@ -21,11 +21,14 @@ class Client:
         number: the connection's number in the log.
         idle_timeout: seconds the client may stay silent when it is its turn.
         tls: whether it came over the TLS port (its log lines say so).
+        address: the peer's IP address (through a cluster's bus, its node's client's),
+            which §7's limit on registrations counts by ("": unknown, one address).
     """
 
     number: int
     idle_timeout: float
     tls: bool = False
+    address: str = ""
 
     @property
     def name(self) -> str:

@@ -51,6 +51,7 @@ from c4tui.server.limits import (
 from c4tui.server.lobby import LobbyService
 from c4tui.server.program_ai import SERVER_AI_LIMITS
 from c4tui.server.protocols import ServerProtocol, server_protocols, tictactoe_protocols
+from c4tui.server.reopening import reopen_lobby
 from c4tui.server.stores import open_store
 from c4tui.server.tls_door import Arrival, PlainArrival, TlsDoor, Unopened
 
@@ -83,6 +84,9 @@ class ServerConfig:
     With ``tls_cert`` and ``tls_key`` the lobby (only the lobby) is also served over
     TLS on ``tls_port`` (None: the lobby's port + 1, any free port when that is 0).
     ``bus`` (Redis) joins the node ``node`` to the others serving one lobby.
+    §7's limits on the lobby's port: ``max_registrations`` REGISTERs per address (IPv6:
+    per /64) an hour, ``chat_rate`` CHAT lines per user in 10 s; 0, their default here,
+    turns one off (``c4tui serve`` asks for §7's 5 and 5 unless told otherwise).
     """
 
     host: str = "127.0.0.1"
@@ -107,6 +111,8 @@ class ServerConfig:
     tls_port: int | None = None
     bus: str | None = None
     node: str | None = None
+    max_registrations: int = 0
+    chat_rate: int = 0
 
 
 class C4Server:
@@ -131,6 +137,8 @@ class C4Server:
             keeper=store,
             grace=config.reconnect_grace,
             now=now,
+            registrations=config.max_registrations,
+            chat_rate=config.chat_rate,
         )
         # One account, one count of failures: the two ports share the throttle.
         self.tictactoe = LobbyService(store, TIC_TAC_TOE, config.max_rooms, self.lobby.throttle)
@@ -241,24 +249,8 @@ class C4Server:
         )
 
     async def _restore_games(self) -> None:
-        """Every game that had begun and not ended before the last stop or crash, restored.
-
-        Each is back in its room with both players away, and each player has the grace
-        period from now to log in again (§5.1).
-        """
-        games = await self.lobby.store.unfinished_games()
-        for game in games:
-            self.lobby.rooms.restore(
-                game.room,
-                (game.red, game.yellow),
-                game.settings,
-                game.moves,
-                terms=game.terms,
-                left=game.clock_left,
-            )
-            for user in (game.red, game.yellow):
-                self.lobby.start_grace(user)
-        self.lobby.games_log.restored(games)
+        """Every game under way before the last stop or crash, restored; the blocks held."""
+        await reopen_lobby(self.lobby)
 
     async def serve_until(self, stop: asyncio.Event) -> None:
         """Serve until ``stop`` is set, then close every connection."""
@@ -305,7 +297,7 @@ class C4Server:
         """Count the client, serve or refuse it, log it, and close it whatever happens."""
         task = asyncio.current_task()
         assert task is not None
-        client = Client(next(self._ids), self.config.idle_timeout, arrival.tls)
+        client = Client(next(self._ids), self.config.idle_timeout, arrival.tls, arrival.peer_host)
         group = address_group(arrival.peer_host)
         self._tasks.add(task)
         self.peak_connections = max(self.peak_connections, len(self._tasks))

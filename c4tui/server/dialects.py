@@ -73,8 +73,8 @@ class Dialect(Generic[R, S, M]):
 
 
 def _room_list(rooms: Lobby[S, M], member: Member, request: wire.RoomList) -> Outbox:
-    """ROOMLIST's answer, to the asker alone."""
-    return [(member, wire.room_list(rooms.room_names(request.mode)))]
+    """ROOMLIST's answer, to the asker alone (PLAYER: rooms it may sit down in, §7)."""
+    return [(member, wire.room_list(rooms.room_names(request.mode, member)))]
 
 
 def _join(rooms: Lobby[S, M], member: Member, request: wire.Join) -> Outbox:

@@ -44,10 +44,12 @@ from collections.abc import Callable, Sequence
 from typing import Generic, Protocol, TypeVar
 
 from c4tui.lobby import Lobby, Member, Outbox, RoomKind
+from c4tui.lobby.rates import SlidingWindow
 from c4tui.net.errors import ProtocolError
 from c4tui.net.framing import MessageStream
 from c4tui.protocols import lobby as wire
 from c4tui.protocols.limits import MAX_ROOMS
+from c4tui.protocols.public import CHAT_SECONDS
 from c4tui.server.accounts import LoginThrottle
 from c4tui.server.answers import answer
 from c4tui.server.context import Client, Handler
@@ -93,12 +95,11 @@ class RoomStream(Protocol):
 class LobbyConnection:
     """One lobby client: its member (once logged in) and its outgoing queue."""
 
-    def __init__(
-        self, stream: RoomStream, number: int, farewell: Farewell | None, name: str = ""
-    ) -> None:
+    def __init__(self, stream: RoomStream, client: Client, farewell: Farewell | None) -> None:
         self.stream = stream
-        self.number = number
-        self.name = name or f"#{number}"  # in the log: ``#5``, ``#5 (TLS)``
+        self.number = client.number
+        self.address = client.address  # where it came from (§7's limits count by it)
+        self.name = client.name  # in the log: ``#5``, ``#5 (TLS)``
         self.member: Member | None = None
         self.failures = 0
         self.password_checked: float | None = None  # when PASSWORD was right (§5.3)
@@ -175,12 +176,19 @@ class LobbyService(Generic[S, M]):
         keeper: Keeper[S, M] | None = None,
         grace: float | None = None,
         now: Callable[[], float] = time.monotonic,
+        registrations: int = 0,
+        chat_rate: int = 0,
     ) -> None:
         """``grace``: seconds a dropped player has to come back (``Lobby``; None: none).
 
-        ``now``: the steady clock timed games run on (tests pass one they can move).
+        ``now``: the steady clock timed games run on (tests pass one they can move), and
+        §7's limits count by: ``registrations`` per address an hour, ``chat_rate`` lines
+        per user in ``CHAT_SECONDS`` (0: no limit; ``server.public`` applies them).
         """
         self.store = store
+        self.now = now
+        self.registrations = SlidingWindow(registrations, 3600)
+        self.chat_lines = SlidingWindow(chat_rate, CHAT_SECONDS)
         self.rooms = Lobby(kind, max_rooms, grace, now=now, coin=random.SystemRandom())
         self.throttle = throttle or LoginThrottle()  # shared by services with one account store
         self.keeper = keeper
@@ -383,7 +391,7 @@ async def serve_rooms(
     dialect: Dialect[R, S, M],
 ) -> str:
     """Serve one client of a room protocol until it leaves; why it ended (for the log)."""
-    connection = LobbyConnection(stream, client.number, dialect.farewell, client.name)
+    connection = LobbyConnection(stream, client, dialect.farewell)
     writer = asyncio.create_task(connection.write_all())
     service.open.add(connection)
     try:

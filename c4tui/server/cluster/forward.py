@@ -64,14 +64,18 @@ class ForwardedClient:
             await self.stream.send_paced(message)
 
 
-async def forward(client: ForwardedClient, bus: Bus, node: str, session: int) -> str:
+async def forward(
+    client: ForwardedClient, bus: Bus, node: str, session: int, address: str = ""
+) -> str:
     """Carry ``client``'s lines to the leader until it or the leader ends; why it ended.
+
+    ``address``: where the client connected from (the leader's limits count by it).
 
     Raises ProtocolError for a line over the limit (the server's front door says so).
     """
     writer = asyncio.create_task(client.write_all())
     try:
-        await bus.publish(bus.lobby_channel, Opened(node, session))
+        await bus.publish(bus.lobby_channel, Opened(node, session, address))
         while True:
             line = await client.stream.read()
             await bus.publish(bus.lobby_channel, Line(node, session, line))

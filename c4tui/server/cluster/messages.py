@@ -9,7 +9,7 @@ leader). Nothing here does I/O: ``encode`` and ``decode`` only.
 from __future__ import annotations
 
 import json
-from dataclasses import asdict, dataclass
+from dataclasses import MISSING, asdict, dataclass
 
 
 class BusLost(ConnectionError):
@@ -18,10 +18,14 @@ class BusLost(ConnectionError):
 
 @dataclass(frozen=True)
 class Opened:
-    """A lobby client connected to ``node``; ``session`` names it from now on."""
+    """A lobby client connected to ``node`` from ``address``; ``session`` names it from now on.
+
+    The leader counts §7's limits by the address (a node that says none: "", one address).
+    """
 
     node: str
     session: int
+    address: str = ""
 
 
 @dataclass(frozen=True)
@@ -81,7 +85,7 @@ BusMessage = Opened | Line | Gone | Alive | Leading | Send | Close | Abort
 _KINDS: dict[str, type[BusMessage]] = {
     kind.__name__.lower(): kind for kind in (Opened, Line, Gone, Alive, Leading, Send, Close, Abort)
 }
-_FIELDS: dict[str, type] = {"node": str, "session": int, "text": str}
+_FIELDS: dict[str, type] = {"node": str, "session": int, "text": str, "address": str}
 
 
 def encode(message: BusMessage) -> bytes:
@@ -101,8 +105,9 @@ def decode(data: bytes | str) -> BusMessage:
     if kind is None:
         raise ValueError("no kind of message this node knows")
     expected = kind.__dataclass_fields__
-    if set(fields) != set(expected):
-        raise ValueError(f"a {kind.__name__} needs exactly {sorted(expected)}")
+    required = {name for name, field in expected.items() if field.default is MISSING}
+    if not required <= set(fields) <= set(expected):  # a field added since may be missing
+        raise ValueError(f"a {kind.__name__} needs {sorted(required)}, at most {sorted(expected)}")
     for name, value in fields.items():
         wanted = _FIELDS[name]
         if type(value) is not wanted:

@@ -306,7 +306,7 @@ class ClusterNode(C4Server):
         forwarded = ForwardedClient(stream)
         self._forwarded[session] = forwarded
         try:
-            return await forward(forwarded, self.bus, self.name, session)
+            return await forward(forwarded, self.bus, self.name, session, client.address)
         finally:
             del self._forwarded[session]
 

@@ -112,7 +112,7 @@ class RemoteClients:
         """One message from another node (never waits)."""
         self._seen[message.node] = time.monotonic()
         if isinstance(message, Opened):
-            self._open(message.node, message.session)
+            self._open(message.node, message.session, message.address)
             return
         if isinstance(message, Alive):
             return
@@ -132,20 +132,20 @@ class RemoteClients:
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
 
-    def _open(self, node: str, session: int) -> None:
+    def _open(self, node: str, session: int, address: str) -> None:
         stream = RemoteStream(self._bus, node, session)
         self._streams[node, session] = stream
-        task = asyncio.create_task(self._serve_one(stream))
+        task = asyncio.create_task(self._serve_one(stream, address))
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
 
-    async def _serve_one(self, stream: RemoteStream) -> None:
-        """Serve one client to its end, then have its node close it; log both ends."""
+    async def _serve_one(self, stream: RemoteStream, address: str) -> None:
+        """Serve one client (from ``address``) to its end, then have its node close it; log it."""
         number = next(self._numbers)
-        log.info("#%d opened on node %s", number, stream.node)
+        log.info("#%d opened on node %s from %s", number, stream.node, address or "?")
         reason = "closed"
         try:
-            reason = await self._serve(stream, Client(number, self._idle_timeout))
+            reason = await self._serve(stream, Client(number, self._idle_timeout, address=address))
         except (ConnectionError, ProtocolError) as error:
             reason = f"ended: {error}"
         except TimeoutError:

@@ -24,7 +24,7 @@ names = st.text(min_size=1, max_size=30)
 sessions = st.integers(min_value=0, max_value=2**40)
 texts = st.text(max_size=300)
 messages = st.one_of(
-    st.builds(Opened, names, sessions),
+    st.builds(Opened, names, sessions, st.sampled_from(["", "127.0.0.1", "2001:db8::1"])),
     st.builds(Line, names, sessions, texts),
     st.builds(Gone, names, sessions),
     st.builds(Alive, names),
@@ -40,6 +40,11 @@ def test_every_message_comes_back_as_it_went(message: BusMessage) -> None:
     assert decode(encode(message)) == message
 
 
+def test_an_older_nodes_opened_has_no_address() -> None:
+    """A node from before §7 says no address: its clients count as one unknown one."""
+    assert decode(b'{"k": "opened", "node": "a", "session": 1}') == Opened("a", 1, "")
+
+
 @pytest.mark.parametrize(
     "data",
     [
@@ -50,6 +55,7 @@ def test_every_message_comes_back_as_it_went(message: BusMessage) -> None:
         b'{"k": "line", "node": "a", "session": "1", "text": "x"}',  # a field of the wrong type
         b'{"k": "close", "session": true}',  # a bool is no session number
         b'{"k": "alive", "node": "a", "extra": 1}',  # a field too many
+        b'{"k": "opened", "node": "a", "session": 1, "address": 7}',  # an address no string
     ],
 )
 def test_anything_else_is_refused_in_words(data: bytes) -> None:

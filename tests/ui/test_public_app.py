@@ -318,3 +318,24 @@ async def test_a_banned_lobby_says_so_and_does_not_log_in_again(tmp_path: Path) 
         assert said in status(pilot) and not lobby.coming_back and lobby.link is banned
         await pilot.press("escape")
         await until(pilot, lambda: isinstance(app.screen, MenuScreen))
+
+
+async def test_banned_mid_game_the_game_is_lost_and_the_screen_says_why(tmp_path: Path) -> None:
+    async with zoe_and_ann(tmp_path) as (server, app, pilot, ann):
+        assert await ann.ask("CREATE:r1:4:4:classic") == "CREATE:ACKSTATUS:0"
+        await pilot.press("r")
+        table = app.screen.query_one("#rooms", DataTable)
+        await until(pilot, lambda: table.row_count == 1)
+        await pilot.press("enter")
+        await until(pilot, lambda: isinstance(app.screen, OnlineGameScreen))
+        screen = app.screen
+        assert isinstance(screen, OnlineGameScreen)
+        assert (await ann.line()).startswith("BEGIN")
+        mod = await a_moderator(server)
+        assert await mod.ask("BAN:zoe:0:cheating") == "BAN:ACKSTATUS:0"
+        while not (line := await ann.line()).startswith("GAMEEND"):
+            pass
+        assert line.endswith(":2:ann")  # forfeited to the opponent
+        await until(pilot, lambda: "A moderator banned this account" in text_of(pilot, "#message"))
+        await pilot.pause(0.5)
+        assert not screen.coming_back and "reconnecting" not in text_of(pilot, "#message")

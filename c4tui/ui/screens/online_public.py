@@ -4,7 +4,9 @@
 ``X`` reports them to the moderators (a dialog asks what about); both are in the
 command palette too (Ctrl+P), where a viewer finds them for either player. The
 footer has no room for them: the help screen lists them. What came of each is
-said in a notification. ``OnlineGameScreen`` is built on this part.
+said in a notification. Banned or deleted mid-game (BYE:banned, BYE:deleted), the
+panel says so in those words; nothing logs in again. ``OnlineGameScreen`` is built
+on this part.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ from functools import partial
 
 from textual.binding import Binding, BindingType
 
+from c4tui.client import in_public
 from c4tui.client.room_game import RoomGame
 from c4tui.engine import Player
 from c4tui.ui.commands import PaletteCommand
@@ -53,6 +56,11 @@ class PublicGame(ComingBackGame):
     def opponent(self) -> str | None:
         """The other player's name; None for a viewer."""
         return None if self.mine is None else self.room_game.names[self.mine.other]
+
+    def _failed(self, problem: str) -> None:
+        """The game stopped: banned or deleted, said as such (no coming back after it)."""
+        link = self._session.link
+        super()._failed((in_public.sent_away(link.bye_reason) if link.lost else None) or problem)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """A player's keys, while connected (coming back, nothing can be sent)."""

@@ -14,7 +14,7 @@ from c4tui.console.game import SERVER_LOST
 from c4tui.console.public import BAN_USAGE, MUTE_USAGE, REPORT_USAGE
 from c4tui.server.core import C4Server
 from tests.net.lobby_client import LobbyClient, lobby_server, logged_in
-from tests.net.moderators import make_moderator
+from tests.net.moderators import make_moderator, moderator_logged_in
 from tests.net.test_lobby_console import (
     TIMEOUT,
     ConsoleProcess,
@@ -73,8 +73,7 @@ async def test_a_console_blocks_unblocks_and_lists_whom_it_blocks(tmp_path: Path
 async def test_a_console_reports_and_its_text_is_checked_before_it_goes(tmp_path: Path) -> None:
     async with lobby_server(tmp_path) as server:
         await (await logged_in(server.port, "bob")).close()
-        mod = await logged_in(server.port, "mod")
-        await make_moderator(server, "mod")
+        mod = await moderator_logged_in(server)
         ann = await console_user(server.port, "ann")
         await ann.type("report bob chat he swore: twice")
         await ann.until("You reported bob (chat): the moderators will read it.")
@@ -175,8 +174,7 @@ async def test_delete_account_asks_the_password_and_a_yes_then_ends_cleanly(
 
 async def test_a_banned_console_says_so_and_does_not_come_back(tmp_path: Path) -> None:
     async with lobby_server(tmp_path) as server:
-        mod = await logged_in(server.port, "mod")
-        await make_moderator(server, "mod")
+        mod = await moderator_logged_in(server)
         ann = await console_user(server.port, "ann")  # comes back by itself after a drop
         assert await mod.ask("BAN:ann:0:cheating") == "BAN:ACKSTATUS:0"
         await ann.until("A moderator banned this account: you cannot log in while the ban lasts.")
@@ -186,8 +184,7 @@ async def test_a_banned_console_says_so_and_does_not_come_back(tmp_path: Path) -
 
 async def test_in_a_game_block_and_report_are_about_the_opponent(tmp_path: Path) -> None:
     async with lobby_server(tmp_path) as server:
-        mod = await logged_in(server.port, "mod")
-        await make_moderator(server, "mod")
+        mod = await moderator_logged_in(server)
         ann, bob = await a_raw_ann_against_a_console_bob(server.port)
         await bob.until("Game on")
         await bob.type("help")
@@ -215,8 +212,7 @@ async def test_in_a_game_block_and_report_are_about_the_opponent(tmp_path: Path)
 
 async def test_a_muted_players_chat_is_said_to_reach_nobody(tmp_path: Path) -> None:
     async with lobby_server(tmp_path) as server:
-        mod = await logged_in(server.port, "mod")
-        await make_moderator(server, "mod")
+        mod = await moderator_logged_in(server)
         ann, bob = await a_raw_ann_against_a_console_bob(server.port)
         await bob.until("Game on")
         assert await mod.ask("MUTE:bob:5") == "MUTE:ACKSTATUS:0"

@@ -31,7 +31,7 @@ from c4tui.ui.screens.report import ReportDialog
 from c4tui.ui.screens.reports import ReportsScreen
 from c4tui.ui.widgets.player_table import PlayerTable
 from tests.net.lobby_client import LobbyClient, lobby_server, logged_in
-from tests.net.moderators import make_moderator
+from tests.net.moderators import make_moderator, moderator_logged_in
 from tests.ui.helpers import SIZE, make_app
 from tests.ui.test_lobby_app import log_in_through_the_dialog, text_of, until
 
@@ -57,9 +57,7 @@ async def zoe_and_ann(tmp_path: Path, *, moderator: bool = False) -> AsyncIterat
 
 async def a_moderator(server: C4Server) -> LobbyClient:
     """mod, a raw client logged in with the moderator's role."""
-    mod = await logged_in(server.port, "mod")
-    await make_moderator(server, "mod")
-    return mod
+    return await moderator_logged_in(server)
 
 
 def status(pilot: Pilot[None], selector: str = "#lobby-status") -> str:

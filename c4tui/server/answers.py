@@ -14,6 +14,7 @@ from c4tui.lobby import Member
 from c4tui.protocols import lobby as wire
 from c4tui.protocols.competition import Players, RegisterBot
 from c4tui.server.challenges import players_answer
+from c4tui.server.moderation import MODERATION_REQUESTS, answer_moderation
 from c4tui.server.public import answered_in_public
 from c4tui.server.standing import STANDING_REQUESTS, answer_standing, checked_in_turn
 from c4tui.server.store import LobbyStore, LoginResult
@@ -58,6 +59,8 @@ async def answer(
         await answer_standing(service, connection, connection.member, request)
     elif isinstance(request, Players):
         connection.offer(await players_answer(service))
+    elif isinstance(request, MODERATION_REQUESTS):
+        await answer_moderation(service, connection, connection.member, request)
     else:
         await service.act(connection.member, request, dialect)
 
@@ -105,6 +108,7 @@ async def _log_in(
         connection.offer(wire.ack("LOGIN", result.value))
         return
     _, bot = (await service.store.ratings([login.user])).get(login.user, (0.0, False))
+    await service.moderation.logged_in(login.user)  # its role, whether it is muted (§7)
     comeback = service.logged_in(connection, login.user, bot)
     log.info("%s logged in as %s", connection.name, login.user)
     connection.offer(wire.ack("LOGIN", result.value))

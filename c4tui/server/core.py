@@ -142,6 +142,7 @@ class C4Server:
         )
         # One account, one count of failures: the two ports share the throttle.
         self.tictactoe = LobbyService(store, TIC_TAC_TOE, config.max_rooms, self.lobby.throttle)
+        self.lobby.moderation.serve_too(self.tictactoe)  # a ban closes both ports' logins
         ai = config.ai, self.pool, config.ai_seconds, config.max_programs, config.ai_limits
         self.ai = ServerAI(*ai)
         self.protocols = (*server_protocols(self.ai, self.lobby, config.ai_first), *extra_protocols)

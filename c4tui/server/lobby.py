@@ -55,6 +55,7 @@ from c4tui.server.answers import answer
 from c4tui.server.context import Client, Handler
 from c4tui.server.dialects import Dialect, Farewell
 from c4tui.server.game_log import GameLog
+from c4tui.server.moderation import Moderation
 from c4tui.server.standing import rating_news
 from c4tui.server.store import LobbyStore, NewRatings
 from c4tui.server.unkept import Act, Keeper, keep_each
@@ -202,6 +203,7 @@ class LobbyService(Generic[S, M]):
         self._in_order = asyncio.Lock()
         self._announcing: set[asyncio.Task[None]] = set()  # announce_soon's, until done
         self._timekeeping: asyncio.Task[None] | None = None  # keep_time, while serving
+        self.moderation = Moderation(self)  # roles, mutes, bans acted on (§7)
 
     async def announce(self, outbox: Outbox, by: Member | None = None) -> None:
         """Keep what the last act did to the games, then deliver ``outbox`` (what it answered).
@@ -346,7 +348,8 @@ class LobbyService(Generic[S, M]):
         self.announce_soon(self.rooms.expire(user))  # the forfeit is kept before it is told
 
     def start_clocks(self) -> None:
-        """Start looking for fallen flags (``keep_time``) until ``shut_down``."""
+        """Look for fallen flags (``keep_time``) and moderators' changes until ``shut_down``."""
+        self.moderation.start()
         if self._timekeeping is None:
             self._timekeeping = asyncio.create_task(self.keep_time())
 
@@ -363,6 +366,7 @@ class LobbyService(Generic[S, M]):
     async def shut_down(self, within: float) -> None:
         """The server stops: BYE:shutdown to every connection; wait for them to close."""
         self._stopping = True
+        self.moderation.stop()
         if self._timekeeping is not None:  # a restart resumes the clocks where they stood
             self._timekeeping.cancel()
         for timer in self._graces.values():

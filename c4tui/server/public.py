@@ -34,6 +34,7 @@ from c4tui.net.address import address_group
 from c4tui.protocols import lobby as wire
 from c4tui.protocols.competition import RegisterBot
 from c4tui.protocols.public import (
+    CHAT_MUTED,
     CHAT_TOO_FAST,
     TOO_MANY_REGISTRATIONS,
     Block,
@@ -101,6 +102,8 @@ def chat_refusal(service: LobbyService[S, M], member: Member) -> int | None:
     The one place a CHAT is checked before the rooms deliver it: a moderator's mute
     (CHAT:ACKSTATUS:1) belongs here, before the rate, so that a muted line never counts.
     """
+    if service.moderation.muted(member.name, time.time()):
+        return CHAT_MUTED  # reaches nobody, and counts for nothing
     if not service.chat_lines.take(member.name, service.now()):
         return CHAT_TOO_FAST
     return None

@@ -73,6 +73,17 @@ class Role(Enum):
     MODERATOR = "moderator"
 
 
+#: Names REGISTER refuses in any case though their rule allows them: a deleted account's
+#: stand-in (``deleted-<n>``, which would impersonate one in the records) and ``ACKSTATUS``
+#: (``CHAT:ACKSTATUS:1`` from it would read as a status).
+_RESERVED_NAME = re.compile(r"deleted-[0-9]+|ackstatus")
+
+
+def reserved_name(user: str) -> bool:
+    """Whether ``user`` is a name no new account may take, in any case (§7)."""
+    return _RESERVED_NAME.fullmatch(user.lower()) is not None
+
+
 def valid_text(text: str) -> bool:
     """A report's text or a ban's reason: 0-200 printable characters, by chat's rule (§5.6)."""
     return len(text) <= MAX_REPORT_TEXT and all(

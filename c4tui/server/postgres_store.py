@@ -25,6 +25,7 @@ import psycopg
 from c4tui.net.address import without_password
 from c4tui.server.limits import DEFAULT_ROUNDS
 from c4tui.server.sql_games import FOLDED_NAMES_MIGRATION
+from c4tui.server.sql_public import public_migration
 from c4tui.server.sql_standing import PROVISIONAL_INDEX_MIGRATION
 from c4tui.server.sql_store import SqlStore
 from c4tui.server.sql_work import Rows, Statement, Work, drive_async
@@ -62,6 +63,9 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
     ),
     FOLDED_NAMES_MIGRATION,  # §5.6: no two names that differ only in case
     PROVISIONAL_INDEX_MIGRATION,  # LEADERBOARD:ALL's provisional players
+    public_migration(  # §7: blocks, reports, bans
+        "BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY", "DOUBLE PRECISION", "BIGINT"
+    ),
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 #: The transaction-level advisory lock that migrations take (any constant, c4tui's own).

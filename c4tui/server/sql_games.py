@@ -55,8 +55,11 @@ def stored_hash(user: str) -> Work[bytes | None]:
 
 
 def name_taken(user: str) -> Work[bool]:
-    """Whether an account is called ``user`` in any case (§5.6)."""
+    """Whether an account is, or a deleted one was, called ``user`` in any case (§5.6, §7)."""
     rows = yield ("SELECT 1 FROM accounts WHERE folded = lower(?) OR name = ?", (user, user))
+    if rows:
+        return True
+    rows = yield ("SELECT 1 FROM deleted_accounts WHERE folded = lower(?)", (user,))
     return bool(rows)
 
 

@@ -19,20 +19,23 @@ from c4tui.server.store import NewRatings
 
 #: A game is rated once both players have moved (§5.3: an abort before that is not).
 RATED_FROM_PLY = 2
+#: The leaderboards leave out the accounts a ban holds against at the time given (§7).
+_NOT_BANNED = " AND (banned = 0 OR banned_until <= ?)"
 #: The leaderboard's query. Its WHERE repeats the partial index ``accounts_by_rating``'s
 #: (literals, not parameters: only then can SQLite use the index), so it reads the index
-#: alone, highest first, and stops after LEADERBOARD_SIZE rows.
+#: in its order, highest first, passes over the banned (its one parameter: the time now)
+#: and stops after LEADERBOARD_SIZE rows.
 LEADERBOARD_QUERY = (
     "SELECT name, rating FROM accounts"
     f" WHERE deviation < {PROVISIONAL_DEVIATION} AND rated_games > 0"
-    f" ORDER BY rating DESC LIMIT {LEADERBOARD_SIZE}"
+    f"{_NOT_BANNED} ORDER BY rating DESC LIMIT {LEADERBOARD_SIZE}"
 )
 #: LEADERBOARD:ALL's provisional players: at least one rated game, highest first, read
-#: from the partial index ``accounts_provisional_by_rating`` alone, as above.
+#: in the order of the partial index ``accounts_provisional_by_rating``, as above.
 PROVISIONAL_LEADERS_QUERY = (
     "SELECT name, rating FROM accounts"
     f" WHERE deviation >= {PROVISIONAL_DEVIATION} AND rated_games > 0"
-    f" ORDER BY rating DESC LIMIT {LEADERBOARD_SIZE}"
+    f"{_NOT_BANNED} ORDER BY rating DESC LIMIT {LEADERBOARD_SIZE}"
 )
 #: The migration that adds that index (the same on both engines).
 PROVISIONAL_INDEX_MIGRATION = (
@@ -40,7 +43,8 @@ PROVISIONAL_INDEX_MIGRATION = (
     f" WHERE deviation >= {PROVISIONAL_DEVIATION} AND rated_games > 0",
 )
 _PROFILE_QUERY = (
-    "SELECT name, rating, deviation, games, wins, draws, losses, bot FROM accounts WHERE name = ?"
+    "SELECT name, rating, deviation, games, wins, draws, losses, bot, role FROM accounts"
+    " WHERE name = ?"
 )
 
 
@@ -106,11 +110,16 @@ def profile(user: str) -> Work[ProfileInfo | None]:
     rows = yield (_PROFILE_QUERY, (user,))
     if not rows:
         return None
-    name, rating, deviation, games, wins, draws, losses, bot = rows[0]
-    return ProfileInfo(name, round(rating), round(deviation), games, wins, draws, losses, bool(bot))
+    name, rating, deviation, games, wins, draws, losses, bot, role = rows[0]
+    return ProfileInfo(
+        name, round(rating), round(deviation), games, wins, draws, losses, bool(bot), role
+    )
 
 
-def leaderboard(query: str = LEADERBOARD_QUERY) -> Work[list[tuple[str, float]]]:
-    """The best established ratings, highest first (or the provisional, by their query)."""
-    rows = yield (query, ())
+def leaderboard(now: float, query: str = LEADERBOARD_QUERY) -> Work[list[tuple[str, float]]]:
+    """The best established ratings at ``now``, highest first (or the provisional ones).
+
+    A banned account is left out while its ban holds.
+    """
+    rows = yield (query, (now,))
     return [(str(name), float(rating)) for name, rating in rows]

@@ -10,6 +10,7 @@ a journal, a game's end with its ratings).
 from __future__ import annotations
 
 import asyncio
+import time
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
@@ -19,7 +20,9 @@ from c4tui.engine import Move
 from c4tui.lobby.journal import EndReason, GameEvent
 from c4tui.lobby.kinds import ConnectFourSettings
 from c4tui.protocols.competition import ProfileInfo
-from c4tui.server import sql_games, sql_standing
+from c4tui.protocols.public import ReportInfo, ReportReason, Role, reserved_name
+from c4tui.server import sql_erasure, sql_games, sql_public, sql_standing
+from c4tui.server.moderation_store import ModerationEvent, ModeratorAction, Sanctions
 from c4tui.server.sql_work import Work
 from c4tui.server.store import (
     LoginResult,
@@ -79,20 +82,23 @@ class SqlStore(ABC):
     async def register(self, user: str, password: str, bot: bool = False) -> bool:
         """Create an account, committed before this returns; False if the name is taken.
 
-        Taken in any case (§5.6): ``Zoe`` cannot be registered beside ``zoe``.
+        Taken in any case (§5.6): ``Zoe`` cannot be registered beside ``zoe``, nor a
+        deleted account's name, nor a reserved one (§7: ``deleted-<n>``, ``ACKSTATUS``).
         """
-        if await self._run(sql_games.name_taken(user)):
+        if reserved_name(user) or await self._run(sql_games.name_taken(user)):
             return False
         hashed = await self._in_hashing(hash_password, password, self.rounds)
         return await self._run(sql_games.insert_account(user, hashed, bot))
 
     async def check(self, user: str, password: str) -> LoginResult:
-        """Whether ``password`` is ``user``'s."""
-        hashed = await self._run(sql_games.stored_hash(user))
-        if hashed is None:
+        """Whether ``password`` is ``user``'s; BANNED (only) once it is, while a ban holds."""
+        record = await self._run(sql_public.login_record(user, time.time()))
+        if record is None:
             return LoginResult.NO_SUCH_USER
-        matches = await self._in_hashing(password_matches, password, hashed)
-        return LoginResult.OK if matches else LoginResult.WRONG_PASSWORD
+        hashed, banned = record
+        if not await self._in_hashing(password_matches, password, hashed):
+            return LoginResult.WRONG_PASSWORD
+        return LoginResult.BANNED if banned else LoginResult.OK
 
     async def change_password(self, user: str, new: str) -> None:
         """Make ``new`` ``user``'s password, committed before this returns."""
@@ -159,12 +165,94 @@ class SqlStore(ABC):
 
     async def leaderboard(self) -> list[tuple[str, float]]:
         """The best established ratings, highest first, from the index ``accounts_by_rating``."""
-        return await self._run(sql_standing.leaderboard())
+        return await self._run(sql_standing.leaderboard(time.time()))
 
     async def provisional_leaders(self) -> list[tuple[str, float]]:
         """The best provisional ratings, highest first (``PROVISIONAL_LEADERS_QUERY``)."""
-        return await self._run(sql_standing.leaderboard(sql_standing.PROVISIONAL_LEADERS_QUERY))
+        query = sql_standing.PROVISIONAL_LEADERS_QUERY
+        return await self._run(sql_standing.leaderboard(time.time(), query))
 
     async def ratings(self, users: Sequence[str]) -> dict[str, tuple[float, bool]]:
         """Each account's rating and whether it is a bot (names with no account left out)."""
         return await self._run(sql_games.ratings(list(users)))
+
+    # ----- the lobby in public (§7): blocks, reports -----------------------------------
+
+    async def block(self, blocker: str, blocked: str) -> int:
+        """BLOCK's status: 0 blocked (or already), 1 no such user or oneself, 2 MAX_BLOCKS."""
+        return await self._run_in_transaction(sql_public.block(blocker, blocked, time.time()))
+
+    async def unblock(self, blocker: str, blocked: str) -> bool:
+        """Whether ``blocker`` blocked ``blocked`` (and now no longer does)."""
+        return await self._run(sql_public.unblock(blocker, blocked))
+
+    async def blocks_of(self, user: str) -> list[str]:
+        """Whom ``user`` blocks, by name."""
+        return await self._run(sql_public.blocks_of(user))
+
+    async def all_blocks(self) -> list[tuple[str, str]]:
+        """Every block, (blocker, blocked)."""
+        return await self._run(sql_public.all_blocks())
+
+    async def report(
+        self, reporter: str, reported: str, reason: ReportReason, text: str, now: float
+    ) -> int:
+        """REPORT's status: 0 kept, 1 no such user (or oneself), 3 too many this hour."""
+        work = sql_public.report(reporter, reported, reason, text, now)
+        return await self._run_in_transaction(work)
+
+    async def open_reports(self, limit: int) -> list[ReportInfo]:
+        """The open reports, oldest first, at most ``limit``."""
+        return await self._run(sql_public.open_reports(limit))
+
+    async def close_report(self, number: int, by: str) -> bool:
+        """Close the open report ``number``, kept as ``by``'s action."""
+        return await self._run_in_transaction(sql_public.close_report(number, by, time.time()))
+
+    # ----- roles, sanctions, the moderators' log, erasure, the change feed --------
+
+    async def role(self, user: str) -> str | None:
+        """``user``'s role; None: no such account."""
+        return await self._run(sql_public.role(user))
+
+    async def set_role(self, user: str, role: str, by: str) -> bool:
+        """Give ``user`` the ``role`` (ValueError if it is no ``Role``'s value)."""
+        given = Role(role).value
+        return await self._run_in_transaction(sql_public.set_role(user, given, by, time.time()))
+
+    async def ban(self, user: str, until: float | None, reason: str, by: str) -> bool:
+        """Ban ``user`` until ``until`` (None: until unbanned); False: no such account."""
+        work = sql_public.ban(user, until, reason, by, time.time())
+        return await self._run_in_transaction(work)
+
+    async def unban(self, user: str, by: str) -> bool:
+        """Lift ``user``'s ban; False: no ban holds."""
+        return await self._run_in_transaction(sql_public.unban(user, by, time.time()))
+
+    async def mute(self, user: str, until: float, by: str) -> bool:
+        """Mute ``user`` until ``until``; False: no such account."""
+        return await self._run_in_transaction(sql_public.mute(user, until, by, time.time()))
+
+    async def sanctions(self, user: str) -> Sanctions | None:
+        """What holds against ``user`` now; None: no such account."""
+        return await self._run(sql_public.sanctions(user, time.time()))
+
+    async def moderator_actions(self, limit: int) -> list[ModeratorAction]:
+        """The last ``limit`` moderators' actions, newest first."""
+        return await self._run(sql_public.moderator_actions(limit))
+
+    async def delete_account(self, user: str, by: str) -> bool:
+        """Erase ``user``'s account in one transaction; False: no such account."""
+        return await self._run_in_transaction(sql_erasure.delete_account(user, by, time.time()))
+
+    async def export(self, user: str) -> dict[str, object] | None:
+        """Everything kept about ``user``'s account, never the hash; None: no such account."""
+        return await self._run_in_transaction(sql_erasure.export(user))
+
+    async def events_after(self, number: int) -> list[ModerationEvent]:
+        """The change feed after ``number``, in order."""
+        return await self._run(sql_public.events_after(number))
+
+    async def last_event(self) -> int:
+        """The number of the feed's last change (0: none yet)."""
+        return await self._run(sql_public.last_event())

@@ -34,6 +34,7 @@ from typing import TypeVar
 
 from c4tui.server.limits import DEFAULT_ROUNDS
 from c4tui.server.sql_games import FOLDED_NAMES_MIGRATION
+from c4tui.server.sql_public import public_migration
 from c4tui.server.sql_standing import PROVISIONAL_INDEX_MIGRATION
 from c4tui.server.sql_store import SqlStore
 from c4tui.server.sql_work import Rows, Statement, Work, drive
@@ -84,6 +85,7 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
     ),
     FOLDED_NAMES_MIGRATION,  # §5.6: no two names that differ only in case
     PROVISIONAL_INDEX_MIGRATION,  # LEADERBOARD:ALL's provisional players
+    public_migration("INTEGER PRIMARY KEY", "REAL", "INTEGER"),  # §7: blocks, reports, bans
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 

@@ -26,7 +26,9 @@ from c4tui.engine import Move, Rules
 from c4tui.lobby.journal import EndReason, GameEvent
 from c4tui.lobby.kinds import ConnectFourSettings
 from c4tui.protocols.competition import ProfileInfo, RatingChange
+from c4tui.protocols.public import ReportInfo, ReportReason
 from c4tui.protocols.terms import Clock, Terms
+from c4tui.server.moderation_store import ModerationEvent, ModeratorAction, Sanctions
 from c4tui.storage import data_folder
 
 #: How many finished games HISTORY lists, newest first.
@@ -56,6 +58,7 @@ class LoginResult(Enum):
     OK = 0
     NO_SUCH_USER = 1
     WRONG_PASSWORD = 2
+    BANNED = 4  # §7: the password matched, but a ban holds
 
 
 @dataclass(frozen=True)
@@ -115,10 +118,14 @@ class LobbyStore(Protocol):
         """Close the store."""
 
     async def register(self, user: str, password: str, bot: bool = False) -> bool:
-        """Create an account (``bot``: one marked as a bot, §5.5); False if the name is taken."""
+        """Create an account (``bot``: one marked as a bot, §5.5); False if the name is taken.
+
+        Taken in any case, by an account or a deleted one's; a reserved name
+        (``protocols.public.reserved_name``) is always taken.
+        """
 
     async def check(self, user: str, password: str) -> LoginResult:
-        """Whether ``password`` is ``user``'s."""
+        """Whether ``password`` is ``user``'s; BANNED once it is, while a ban holds."""
 
     async def game_started(
         self, room: str, red: str, yellow: str, settings: ConnectFourSettings, rated: bool = False
@@ -177,6 +184,68 @@ class LobbyStore(Protocol):
 
     async def ratings(self, users: Sequence[str]) -> dict[str, tuple[float, bool]]:
         """Each account's rating and whether it is a bot (names with no account left out)."""
+
+    # ----- the lobby in public (§7) -----
+
+    async def block(self, blocker: str, blocked: str) -> int:
+        """BLOCK's status: 0 blocked (or already), 1 no such user or oneself, 2 MAX_BLOCKS."""
+
+    async def unblock(self, blocker: str, blocked: str) -> bool:
+        """Whether ``blocker`` blocked ``blocked`` (and now no longer does)."""
+
+    async def blocks_of(self, user: str) -> list[str]:
+        """Whom ``user`` blocks, by name."""
+
+    async def all_blocks(self) -> list[tuple[str, str]]:
+        """Every block, (blocker, blocked): the running server keeps them in memory."""
+
+    async def report(
+        self, reporter: str, reported: str, reason: ReportReason, text: str, now: float
+    ) -> int:
+        """REPORT's status: 0 kept, 1 no such user (or oneself), 3 too many this hour.
+
+        Kept with the last game between the two; 3: REPORTS_PER_HOUR by ``reporter``
+        in the hour before ``now`` already.
+        """
+
+    async def open_reports(self, limit: int) -> list[ReportInfo]:
+        """The open reports, oldest first, at most ``limit``."""
+
+    async def close_report(self, number: int, by: str) -> bool:
+        """Close the open report ``number``, kept as ``by``'s action; False: no such open one."""
+
+    async def role(self, user: str) -> str | None:
+        """``user``'s role (a ``Role``'s value); None: no such account."""
+
+    async def set_role(self, user: str, role: str, by: str) -> bool:
+        """Give ``user`` the ``role`` (a ``Role``'s value); False: no such account."""
+
+    async def ban(self, user: str, until: float | None, reason: str, by: str) -> bool:
+        """Ban ``user`` until ``until`` (epoch seconds; None: until unbanned); False: no account."""
+
+    async def unban(self, user: str, by: str) -> bool:
+        """Lift ``user``'s ban; False: no ban holds."""
+
+    async def mute(self, user: str, until: float, by: str) -> bool:
+        """Mute ``user`` until ``until`` (epoch seconds); False: no such account."""
+
+    async def sanctions(self, user: str) -> Sanctions | None:
+        """What holds against ``user`` now (ended ones left out); None: no such account."""
+
+    async def moderator_actions(self, limit: int) -> list[ModeratorAction]:
+        """The last ``limit`` moderators' actions, newest first."""
+
+    async def delete_account(self, user: str, by: str) -> bool:
+        """Erase ``user``'s account (``deleted-<n>`` in others' records, the name reserved)."""
+
+    async def export(self, user: str) -> dict[str, object] | None:
+        """Everything kept about ``user``'s account, as JSON's values, never the hash."""
+
+    async def events_after(self, number: int) -> list[ModerationEvent]:
+        """The change feed after ``number``, in order: roles, bans, unbans, mutes, deletions."""
+
+    async def last_event(self) -> int:
+        """The number of the feed's last change (0: none yet)."""
 
 
 def password_digest(password: str) -> bytes:

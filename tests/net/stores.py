@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import sqlite3
 from collections.abc import Sequence
+from pathlib import Path
 
 import psycopg
 
+from c4tui.server.sqlite_store import SqliteStore
 from c4tui.server.store import LobbyStore
 from c4tui.server.stores import is_postgres, open_store
 from tests.net.lobby_client import TEST_ROUNDS
@@ -15,8 +17,14 @@ from tests.net.lobby_client import TEST_ROUNDS
 ENGINES = ("sqlite", "postgresql")
 
 
-def store_at(db: str) -> LobbyStore:
-    """The store (not yet opened) of ``db``: a SQLite file or a PostgreSQL URL."""
+def store_at(db: str, *, exclusive: bool = True) -> LobbyStore:
+    """The store (not yet opened) of ``db``: a SQLite file or a PostgreSQL URL.
+
+    ``exclusive`` False: a SQLite store that shares the file with the server holding
+    it, as ``c4tui admin`` does.
+    """
+    if not exclusive and not is_postgres(db):
+        return SqliteStore(Path(db), TEST_ROUNDS, exclusive=False)
     return open_store(db, TEST_ROUNDS)
 
 

@@ -1,0 +1,78 @@
+"""What the lobby's store keeps of §7 as values: sanctions, the change feed, moderators' actions.
+
+The store (``LobbyStore``) answers with these; the running server reads the change
+feed (``ModerationEvent``) to act on what ``c4tui admin`` or another node did, and
+``c4tui admin`` prints the moderators' actions (``ModeratorAction``). Times are epoch
+seconds where the server computes with them (a ban's end), UTC ISO 8601 text where
+people read them (an action's time), as ``ReportInfo.when`` is.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from enum import StrEnum
+
+
+def iso_utc(seconds: float) -> str:
+    """``seconds`` since the epoch as UTC ISO 8601 to the second (``2026-12-02T10:00:00Z``)."""
+    return datetime.fromtimestamp(seconds, UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+@dataclass(frozen=True)
+class Sanctions:
+    """What holds against an account now: a ban, a mute (an ended one is as none).
+
+    ``banned`` with ``banned_until`` None: until unbanned. ``muted_until`` None: not muted.
+    """
+
+    banned: bool
+    banned_until: float | None
+    ban_reason: str
+    muted_until: float | None
+
+
+#: No ban, no mute.
+NO_SANCTIONS = Sanctions(banned=False, banned_until=None, ban_reason="", muted_until=None)
+
+
+class EventKind(StrEnum):
+    """What a change of the feed did to its account (a ``str``: ``kind == "ban"`` holds)."""
+
+    ROLE = "role"
+    BAN = "ban"
+    UNBAN = "unban"
+    MUTE = "mute"
+    DELETE = "delete"
+
+
+@dataclass(frozen=True)
+class ModerationEvent:
+    """One change of the feed, numbered in commit order: a running server reads it and acts.
+
+    ``user`` is the account's name (a deletion's too: the servers must find its
+    connections); what the change made of the account is read from the store.
+    """
+
+    number: int
+    kind: EventKind
+    user: str
+
+
+@dataclass(frozen=True)
+class ModeratorAction:
+    """One moderator's act as kept: who did what to whom, why, and when (UTC ISO 8601).
+
+    ``action`` is ``role``, ``ban``, ``unban``, ``mute``, ``close-report`` or ``delete``;
+    ``reason`` a ban's reason, the role given, a closed report's number, or empty;
+    ``until`` a ban's or a mute's end (None: none, or a ban until unbanned).
+    ``c4tui admin``'s moderator is ``admin:<login name>``.
+    """
+
+    number: int
+    moderator: str
+    action: str
+    target: str
+    reason: str
+    until: str | None
+    when: str

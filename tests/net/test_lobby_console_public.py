@@ -46,7 +46,9 @@ async def test_a_console_blocks_unblocks_and_lists_whom_it_blocks(tmp_path: Path
         ann = await console_user(server.port, "ann")
         await ann.type("block bob")
         await ann.until("You block bob now: their chat no longer reaches you")
-        assert await bob.ask("CHALLENGE:ann") == "CHALLENGE:ACKSTATUS:1"  # the server keeps it
+        assert (
+            await bob.ask("CHALLENGE:ann:4:4:classic:casual") == "CHALLENGE:ACKSTATUS:1"
+        )  # the server keeps it
         await ann.type("blocks")
         await ann.until("You block 1: bob.")
         await ann.type("block nobody")
@@ -63,7 +65,7 @@ async def test_a_console_blocks_unblocks_and_lists_whom_it_blocks(tmp_path: Path
         await ann.until("You do not block bob.")
         await ann.type("blocks")
         await ann.until("You block nobody.")
-        assert await bob.ask("CHALLENGE:ann") == "CHALLENGE:ACKSTATUS:0"
+        assert await bob.ask("CHALLENGE:ann:4:4:classic:casual") == "CHALLENGE:ACKSTATUS:0"
         await ann.type("help")
         await ann.until("block USER, unblock USER")
         await ann.type("quit")
@@ -194,6 +196,7 @@ async def test_in_a_game_block_and_report_are_about_the_opponent(tmp_path: Path)
         await bob.type("block")
         await bob.until("You block ann now")
         await ann.send("CHAT:can you hear me?")  # blocked: never reaches bob
+        assert await ann.line() == "CHAT:ann:can you hear me?"  # the room's own echo
         await bob.type("say still here")
         assert await ann.line() == "CHAT:bob:still here"  # bob's chat still reaches ann
         await bob.type("report")

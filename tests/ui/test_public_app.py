@@ -20,6 +20,7 @@ from c4tui.server.core import C4Server
 from c4tui.ui.app import C4App
 from c4tui.ui.screens.ban import BanDialog
 from c4tui.ui.screens.blocks import BlocksScreen
+from c4tui.ui.screens.challenge import ChallengeDialog
 from c4tui.ui.screens.confirm import ConfirmDialog
 from c4tui.ui.screens.delete_account import DeleteAccountDialog
 from c4tui.ui.screens.lobby import LobbyScreen
@@ -93,7 +94,9 @@ async def test_b_and_x_on_the_player_list_block_and_report(tmp_path: Path) -> No
         assert {"b Block", "x Report"} <= footer_keys(pilot)
         await pilot.press("b")
         await until(pilot, lambda: "You block ann now" in status(pilot))
-        assert await ann.ask("CHALLENGE:zoe") == "CHALLENGE:ACKSTATUS:1"  # kept by the server
+        assert (
+            await ann.ask("CHALLENGE:zoe:4:4:classic:casual") == "CHALLENGE:ACKSTATUS:1"
+        )  # kept by the server
         await pilot.press("x")
         await until(pilot, lambda: isinstance(app.screen, ReportDialog))
         await pilot.press("right", "right", "enter")  # name; on to the text
@@ -127,9 +130,10 @@ async def test_the_blocks_screen_lists_whom_you_block_and_unblocks(tmp_path: Pat
         await until(pilot, lambda: "You no longer block ann." in status(pilot, "#blocks-status"))
         await until(pilot, lambda: screen.query_one(DataTable).row_count == 0)
         assert screen.check_action("unblock", ()) is False
-        assert await ann.ask("CHALLENGE:zoe") == "CHALLENGE:ACKSTATUS:0"
         await pilot.press("escape")
         await until(pilot, lambda: app.screen is lobby)
+        assert await ann.ask("CHALLENGE:zoe:4:4:classic:casual") == "CHALLENGE:ACKSTATUS:0"
+        await until(pilot, lambda: isinstance(app.screen, ChallengeDialog))  # it reaches zoe
 
 
 async def test_a_profile_blocks_unblocks_and_reports_its_player(tmp_path: Path) -> None:

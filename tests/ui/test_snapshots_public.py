@@ -6,6 +6,7 @@ reported bob (their times pinned, and shown in UTC); mod is a moderator.
 
 from __future__ import annotations
 
+import calendar
 import sqlite3
 import time
 from collections.abc import Iterator
@@ -69,8 +70,8 @@ def pin_report_times(database: Path) -> None:
     """The reports' times, made fixed (the server wrote the time it was)."""
     with sqlite3.connect(database) as db:
         for number, when in enumerate(REPORTED_AT, 1):
-            made = time.mktime(time.strptime(when, "%Y-%m-%d %H:%M:%S"))
-            db.execute("UPDATE reports SET made = ? WHERE id = ?", (made, number))
+            made = calendar.timegm(time.strptime(when, "%Y-%m-%d %H:%M:%S"))
+            db.execute("UPDATE reports SET at = ? WHERE id = ?", (made, number))
 
 
 async def link_of(port: int, user: str) -> LobbyLink:

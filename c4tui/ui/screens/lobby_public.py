@@ -4,7 +4,8 @@ On the player list, ``b`` blocks the chosen player and ``x`` reports them (a
 dialog asks what about); ``B`` lists whom you block (and unblocks). A moderator
 (our own PROFILE's role, learned once the lobby opens) also has ``R``: the open
 reports, where reports are closed and their players banned or muted. What came
-of each is said in the status line. Tic-tac-toe servers have none of these.
+of each is said in the status line, and stays there over the lists' refreshes (as
+the news of a challenge does). Tic-tac-toe servers have none of these.
 ``LobbyScreen`` is built on this part.
 """
 
@@ -12,6 +13,7 @@ from __future__ import annotations
 
 from textual import work
 from textual.binding import Binding
+from textual.widgets import Static
 
 from c4tui.client import in_public
 from c4tui.net.errors import NetworkError, ProtocolError
@@ -23,6 +25,8 @@ from c4tui.ui.widgets.player_table import PlayerTable
 
 #: The actions of this part, which a tic-tac-toe server has no words for.
 PUBLIC_ACTIONS = frozenset({"blocks", "reports"})
+#: What the lobby's help adds for a moderator (the footer may have no room for R).
+MODERATORS_HELP = " R: the open reports (you moderate)."
 #: Their keys (after the standing's: they matter less in a narrow footer).
 PUBLIC_BINDINGS = [
     Binding("B", "blocks", "Blocks", id="lobby.blocks"),
@@ -42,7 +46,11 @@ class PublicLobby(StandingLobby):
         """Blocking and reporting, said in the status line (made when first used)."""
         if self._public is None:
             self._public = PublicActions(
-                self, lambda: self.link, self._say, lost=self._lost, ascii_only=self._ascii_only
+                self,
+                lambda: self.link,
+                self._say_of_challenges,  # kept over refreshes, as a challenge's news
+                lost=self._lost,
+                ascii_only=self._ascii_only,
             )
         return self._public
 
@@ -58,7 +66,11 @@ class PublicLobby(StandingLobby):
             mine = await self.link.profile(self.link.user)
         except (NetworkError, ProtocolError, TimeoutError):
             return  # the room list notices a lost connection, and says so
-        self.moderator = mine is not None and in_public.is_moderator(mine.role)
+        moderator = mine is not None and in_public.is_moderator(mine.role)
+        if moderator and not self.moderator:
+            help_text = self.query_one("#lobby-help", Static)
+            help_text.update(f"{help_text.content}{MODERATORS_HELP}")
+        self.moderator = moderator
         self.refresh_bindings()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:

@@ -32,22 +32,39 @@ from c4tui.ui.widgets.footer import FittingFooter
 
 #: The columns.
 REPORT_COLUMNS = ("N", "When", "Reporter", "Reported", "Reason", "Game", "Text")
-#: The characters of a report's text its row shows (the whole text shows under the list).
-TEXT_IN_ROW = 24
+#: The fewest characters of a report's text a row shows (the whole text shows under the list).
+FEWEST_IN_ROW = 8
 
 
 def report_row(report: ReportInfo) -> tuple[str, ...]:
-    """One report as its row shows it (its text cut short, with an ellipsis)."""
-    text = report.text if len(report.text) <= TEXT_IN_ROW else report.text[: TEXT_IN_ROW - 1] + "…"
+    """One report as its row shows it, its whole text last."""
     return (
         str(report.number),
         in_public.report_when(report),
         report.reporter,
         report.reported,
         report.reason.value,
-        "" if report.game is None else str(report.game),
-        text,
+        "-" if report.game is None else str(report.game),
+        report.text,
     )
+
+
+def fitted_rows(rows: list[tuple[str, ...]], width: int, padding: int) -> list[tuple[str, ...]]:
+    """``rows`` with their texts cut short (an ellipsis) so that the columns fit ``width``.
+
+    Each column is as wide as its widest cell or heading, ``padding`` cells either side.
+    """
+    others = [
+        max(len(cell) for cell in column)
+        for column in zip(REPORT_COLUMNS[:-1], *(row[:-1] for row in rows), strict=True)
+    ]
+    room = width - sum(others) - 2 * padding * len(REPORT_COLUMNS)
+    room = max(FEWEST_IN_ROW, room)
+    return [(*row[:-1], _cut(row[-1], room)) for row in rows]
+
+
+def _cut(text: str, room: int) -> str:
+    return text if len(text) <= room else text[: room - 1] + "…"
 
 
 def report_details(report: ReportInfo) -> str:
@@ -151,9 +168,12 @@ class ReportsScreen(Screen[None]):
         chosen = self.chosen
         table.clear()
         self.reports = {report.number: report for report in listed}
-        for report in listed:
-            cells = (Text(cell) for cell in report_row(report))  # words, not markup
-            table.add_row(*cells, key=str(report.number))
+        rows = [report_row(report) for report in listed]
+        scrollbar = 2  # the table's vertical scrollbar, once the rows do not fit
+        for report, row in zip(
+            listed, fitted_rows(rows, table.size.width - scrollbar, table.cell_padding), strict=True
+        ):
+            table.add_row(*(Text(cell) for cell in row), key=str(report.number))  # not markup
         numbers = list(self.reports)
         if chosen is not None and chosen.number in self.reports:
             table.move_cursor(row=numbers.index(chosen.number))

@@ -3,7 +3,8 @@
 Docker is not needed: the compose file's nodes must run options ``c4tui serve``
 accepts, as a cluster (PostgreSQL, Redis, a name each); HAProxy must balance exactly
 those nodes, on the port they listen on, and wait longer than their idle timeout;
-the image must be built from files that exist. ``haproxy -c`` checks the balancer's
+the image must be built from files that exist; Prometheus must scrape every node, whose
+metrics stay inside the compose network. ``haproxy -c`` checks the balancer's
 file where HAProxy is installed.
 """
 
@@ -136,5 +137,55 @@ def test_haproxy_accepts_its_configuration() -> None:
         pytest.skip("HAProxy is not installed: apt-get install haproxy")
     checked = subprocess.run(
         [haproxy, "-c", "-f", DEPLOY / "haproxy.cfg"], capture_output=True, text=True, check=False
+    )
+    assert checked.returncode == 0, checked.stdout + checked.stderr
+
+
+def prometheus() -> dict[str, Any]:
+    loaded: dict[str, Any] = yaml.safe_load((DEPLOY / "prometheus.yml").read_text())
+    return loaded
+
+
+def test_every_node_serves_its_metrics_to_the_compose_network_only() -> None:
+    services = compose()["services"]
+    for name, args in nodes().items():
+        assert args.metrics_port, name
+        assert args.metrics_host == "0.0.0.0", name  # reached by Prometheus's container…
+        assert "ports" not in services[name], name  # …and published to nobody
+        assert services[name]["networks"] == ["back"], name
+    assert compose()["networks"]["back"]["internal"] is True
+
+
+def test_prometheus_scrapes_every_node_on_its_metrics_port() -> None:
+    jobs = prometheus()["scrape_configs"]
+    targets = {
+        target
+        for job in jobs
+        if job.get("metrics_path", "/metrics") == "/metrics"
+        for group in job["static_configs"]
+        for target in group["targets"]
+    }
+    assert targets == {f"{name}:{args.metrics_port}" for name, args in nodes().items()}
+
+
+def test_prometheus_runs_with_that_configuration_beside_the_nodes() -> None:
+    service = compose()["services"]["prometheus"]
+    assert "./prometheus.yml:/etc/prometheus/prometheus.yml:ro" in service["volumes"]
+    assert "back" in service["networks"]  # where the nodes are
+    assert set(service["depends_on"]) == set(nodes())
+    for published in service.get("ports", []):
+        assert str(published).startswith("127.0.0.1:"), published  # its page: this machine
+    assert service["restart"] == "unless-stopped"
+
+
+def test_promtool_accepts_the_prometheus_configuration() -> None:
+    promtool = shutil.which("promtool")
+    if promtool is None:
+        pytest.skip("promtool (Prometheus's) is not installed")
+    checked = subprocess.run(
+        [promtool, "check", "config", DEPLOY / "prometheus.yml"],
+        capture_output=True,
+        text=True,
+        check=False,
     )
     assert checked.returncode == 0, checked.stdout + checked.stderr

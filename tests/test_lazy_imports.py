@@ -44,7 +44,9 @@ NOT_FOR_THE_MENU = [
     "c4tui.server.protocols",
     "c4tui.server.context",
     "c4tui.server.ai_game",
+    "c4tui.server.metrics",
     "bcrypt",
+    "prometheus_client",  # serve's metrics (§7)
     # the protocols and the network
     "c4tui.protocols.common",
     "c4tui.protocols.registry",
@@ -192,6 +194,34 @@ def test_help_loads_no_server_and_no_protocol() -> None:
     modules, _ = loaded_modules(run_command("--help"))
     assert "c4tui.cli" in modules
     assert sorted(modules.intersection(NOT_FOR_THE_MENU)) == []
+
+
+#: What only ``c4tui admin``'s acts load: the store and its engines (§7).
+THE_STORE = [
+    "c4tui.server.admin",
+    "c4tui.server.store",
+    "c4tui.server.stores",
+    "c4tui.server.sql_store",
+    "c4tui.server.sqlite_store",
+    "c4tui.server.sql_public",
+    "bcrypt",
+    "sqlite3",
+    "psycopg",
+]
+
+
+@pytest.mark.parametrize("args", [["--help"], ["admin", "--help"], ["admin", "ban", "--help"]])
+def test_help_loads_no_store(args: list[str]) -> None:
+    modules, output = loaded_modules(run_command(*args))
+    assert "usage: c4tui" in output
+    assert sorted(modules.intersection(THE_STORE)) == []
+
+
+def test_the_probe_sees_the_store_that_admin_loads() -> None:
+    """The check itself works: an act of ``c4tui admin`` does load the store."""
+    modules, output = loaded_modules(run_command("admin", "--db", "/nonexistent", "reports"))
+    assert "no database at /nonexistent" in output
+    assert {"c4tui.server.admin", "c4tui.server.store", "sqlite3"} <= modules
 
 
 # ----- what the lazy declarations repeat must agree with the protocols ----------------

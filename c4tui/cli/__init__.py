@@ -16,6 +16,7 @@ from collections.abc import Callable, Sequence
 
 from c4tui import __version__
 from c4tui.cli import (
+    admin,
     app,
     bot,
     columns,
@@ -50,6 +51,7 @@ def build_parser() -> argparse.ArgumentParser:
     bot.add_parser(commands)
     engine.add_parser(commands)
     tournament.add_parser(commands)
+    admin.add_parser(commands)
     # An unknown argument is refused with the usage of the command it was given to.
     parser.set_defaults(command_parser=parser)
     for command in commands.choices.values():

@@ -28,6 +28,8 @@ from c4tui.server.limits import (
 
 #: The longest grace ``--reconnect-grace`` allows: a day.
 MAX_RECONNECT_GRACE = 86_400
+#: Where ``--metrics-port`` serves unless told otherwise: this machine only.
+METRICS_HOST = "127.0.0.1"
 #: The most ``--max-registrations`` and ``--chat-rate`` may say (0 turns either off).
 MAX_RATE = 1_000_000
 
@@ -52,6 +54,7 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     _add_lobby_options(serve)
     _add_tls_options(serve)
     _add_cluster_options(serve)
+    _add_metrics_options(serve)
     add_confinement_options(serve)
     serve.add_argument(
         "--ai-first",
@@ -231,6 +234,30 @@ def _add_cluster_options(serve: argparse.ArgumentParser) -> None:
     )
 
 
+def _add_metrics_options(serve: argparse.ArgumentParser) -> None:
+    """The operator's series for Prometheus: where they are served."""
+    serve.add_argument(
+        "--metrics-port",
+        type=listening_port,
+        metavar="PORT",
+        help="serve the server's metrics (connections, logins, games, moves, the moves' "
+        "commit time, chat, reports, bans) for Prometheus at http://HOST:PORT/metrics "
+        "(0: any free port); each node of several serves its own. Default: not served",
+    )
+    serve.add_argument(
+        "--metrics-host",
+        metavar="HOST",
+        help="the address the metrics are served on (with --metrics-port); default "
+        f"{METRICS_HOST}: this machine only. Open them to your Prometheus, not to everyone",
+    )
+
+
+def _check_metrics(args: argparse.Namespace) -> None:
+    """Refuse a metrics address without a metrics port (status 2)."""
+    if args.metrics_host is not None and args.metrics_port is None:
+        usage_error("serve", "--metrics-host says where --metrics-port serves: it needs it")
+
+
 def _check_cluster(args: argparse.Namespace) -> None:
     """Refuse a bus without a shared database, or addresses that are neither (status 2)."""
     if args.bus is None:
@@ -270,6 +297,7 @@ def run(args: argparse.Namespace) -> int:
 
     _check_tls(args)
     _check_cluster(args)
+    _check_metrics(args)
 
     config = ServerConfig(
         host=args.host,
@@ -294,6 +322,8 @@ def run(args: argparse.Namespace) -> int:
         tls_port=args.tls_port,
         bus=args.bus,
         node=args.node,
+        metrics_port=args.metrics_port,
+        metrics_host=args.metrics_host or METRICS_HOST,
         max_registrations=args.max_registrations,
         chat_rate=args.chat_rate,
     )

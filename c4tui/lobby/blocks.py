@@ -18,7 +18,7 @@ when a cluster's node takes the lobby over); only the server changes them. Pure.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 
 from c4tui.lobby.room import Member, Outbox
 
@@ -89,7 +89,7 @@ class Blocks:
 
     def heard(self, members: Iterable[Member], sender: str, message: str) -> Outbox:
         """``message`` (``sender``'s chat) for each of ``members`` who does not block ``sender``."""
-        deaf = self._by.get(sender, set())
+        deaf: Collection[str] = self._by.get(sender, ())  # most senders: nobody blocks them
         return [(member, message) for member in members if member.name not in deaf]
 
 

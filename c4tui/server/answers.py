@@ -14,6 +14,7 @@ from c4tui.lobby import Member
 from c4tui.protocols import lobby as wire
 from c4tui.protocols.competition import Players, RegisterBot
 from c4tui.server.challenges import players_answer
+from c4tui.server.metrics import login_result
 from c4tui.server.moderation import MODERATION_REQUESTS, answer_moderation
 from c4tui.server.public import answered_in_public
 from c4tui.server.standing import STANDING_REQUESTS, answer_standing, checked_in_turn
@@ -44,6 +45,7 @@ async def answer(
         bot = isinstance(request, RegisterBot)  # §5.5: the account is marked as a bot
         created = await service.store.register(request.user, request.password, bot)
         _log_registration(connection, request.user, bot, created)
+        service.metrics.registered(created)
         connection.offer(wire.ack("REGISTERBOT" if bot else "REGISTER", 0 if created else 1))
     elif isinstance(request, wire.Login):
         await _log_in(service, connection, request)
@@ -104,6 +106,7 @@ async def _log_in(
         connection.offer(wire.ack("LOGIN", 3))  # already logged in on this connection
         return
     result = await checked_in_turn(service, connection, login.user, login.password)
+    service.metrics.logged_in(login_result(result))
     if result is not LoginResult.OK:
         connection.offer(wire.ack("LOGIN", result.value))
         return

@@ -28,12 +28,12 @@ from pathlib import Path
 from c4tui.lobby import CONNECT_FOUR, TIC_TAC_TOE
 from c4tui.match.backends.program import DEFAULT_MOVE_SECONDS
 from c4tui.match.pool import SearchPool
-from c4tui.net.address import DEFAULT_PORT, address_group, tls_port_beside
+from c4tui.net.address import DEFAULT_PORT, address_group
 from c4tui.net.connection import DEFAULT_WRITE_TIMEOUT, Connection
 from c4tui.net.errors import ConnectionClosed, ProtocolError, WriteTimeout
 from c4tui.net.framing import MessageStream
 from c4tui.net.keepalive import enable_keepalive
-from c4tui.net.tls import HANDSHAKE_SECONDS, TlsSetupError, server_context
+from c4tui.net.tls import HANDSHAKE_SECONDS, server_context
 from c4tui.net.wire import quote
 from c4tui.outside.program import Limits
 from c4tui.protocols import lobby
@@ -49,6 +49,8 @@ from c4tui.server.limits import (
     DEFAULT_ROUNDS,
 )
 from c4tui.server.lobby import LobbyService
+from c4tui.server.metrics import MeteredKeeper, Metrics
+from c4tui.server.metrics_door import MetricsDoor
 from c4tui.server.program_ai import SERVER_AI_LIMITS
 from c4tui.server.protocols import ServerProtocol, server_protocols, tictactoe_protocols
 from c4tui.server.reopening import reopen_lobby
@@ -84,6 +86,7 @@ class ServerConfig:
     With ``tls_cert`` and ``tls_key`` the lobby (only the lobby) is also served over
     TLS on ``tls_port`` (None: the lobby's port + 1, any free port when that is 0).
     ``bus`` (Redis) joins the node ``node`` to the others serving one lobby.
+    ``metrics_port`` (None: not served) serves Prometheus's series on ``metrics_host``.
     §7's limits on the lobby's port: ``max_registrations`` REGISTERs per address (IPv6:
     per /64) an hour, ``chat_rate`` CHAT lines per user in 10 s; 0, their default here,
     turns one off (``c4tui serve`` asks for §7's 5 and 5 unless told otherwise).
@@ -113,6 +116,8 @@ class ServerConfig:
     node: str | None = None
     max_registrations: int = 0
     chat_rate: int = 0
+    metrics_port: int | None = None
+    metrics_host: str = "127.0.0.1"
 
 
 class C4Server:
@@ -129,19 +134,24 @@ class C4Server:
         self.config = config
         self.pool = SearchPool(config.ai_workers, queue_limit=max(1, config.max_connections))
         store = open_store(config.db, config.bcrypt_rounds)
+        self.metrics = Metrics()  # this server's own series (§7), shown by the door
+        self.metrics_door = MetricsDoor(self.metrics)
         # The lobby's games are kept (the store is their keeper); tic-tac-toe's are not.
         self.lobby = LobbyService(
             store,
             CONNECT_FOUR,
             config.max_rooms,
-            keeper=store,
+            keeper=MeteredKeeper(store, self.metrics),
             grace=config.reconnect_grace,
             now=now,
+            metrics=self.metrics,
             registrations=config.max_registrations,
             chat_rate=config.chat_rate,
         )
         # One account, one count of failures: the two ports share the throttle.
-        self.tictactoe = LobbyService(store, TIC_TAC_TOE, config.max_rooms, self.lobby.throttle)
+        self.tictactoe = LobbyService(
+            store, TIC_TAC_TOE, config.max_rooms, self.lobby.throttle, metrics=self.metrics
+        )
         self.lobby.moderation.serve_too(self.tictactoe)  # a ban closes both ports' logins
         ai = config.ai, self.pool, config.ai_seconds, config.max_programs, config.ai_limits
         self.ai = ServerAI(*ai)
@@ -185,7 +195,8 @@ class C4Server:
     async def start(self) -> None:
         """Open the accounts and start listening (the AI's worker processes start too).
 
-        Raises OSError (the port), sqlite3.Error or StoreError (the database), TlsSetupError.
+        Raises OSError (the port), sqlite3.Error or StoreError (the database), TlsSetupError,
+        MetricsSetupError (the metrics' port).
         """
         await self._open_lobby()
         self._server = await asyncio.start_server(
@@ -204,6 +215,7 @@ class C4Server:
             log.info("tic-tac-toe rooms on %s:%d", self.config.host, self.tictactoe_port)
         if self.config.tls_cert is not None and self.config.tls_key is not None:
             await self._open_tls_door(server_context(self.config.tls_cert, self.config.tls_key))
+        await self.metrics_door.open(self.config.metrics_host, self.config.metrics_port)
         if self.ai.searches:
             self.pool.warm_up()
         log.info(
@@ -224,30 +236,14 @@ class C4Server:
         self.lobby.start_clocks()
 
     async def _open_tls_door(self, context: ssl.SSLContext) -> None:
-        """Serve the lobby, and only the lobby, over TLS on a port of its own.
-
-        Raises TlsSetupError when that port cannot be listened on.
-        """
+        """Serve the lobby, and only the lobby, over TLS on a port of its own (TlsSetupError)."""
         lobby_only = tuple(p for p in self.protocols if p.spec is lobby.SPEC)
-        door = TlsDoor(
-            context, functools.partial(self._welcome, protocols=lobby_only), self._write_limit
-        )
-        port = self.config.tls_port
-        if port is None:
-            port = tls_port_beside(self.config.port) if self.config.port else 0
-        try:
-            await door.open(self.config.host, port)
-        except OSError as error:
-            raise TlsSetupError(
-                f"cannot listen on {self.config.host}:{port} for TLS: {error.strerror}"
-            ) from None
+        welcome = functools.partial(self._welcome, protocols=lobby_only)
+        door = TlsDoor(context, welcome, self._write_limit)
+        host, certificate = self.config.host, self.config.tls_cert
+        await door.open_beside(host, self.config.tls_port, self.config.port)
         self._tls_door = door
-        log.info(
-            "lobby over TLS on %s:%d (certificate: %s)",
-            self.config.host,
-            door.port,
-            self.config.tls_cert,
-        )
+        log.info("lobby over TLS on %s:%d (certificate: %s)", host, door.port, certificate)
 
     async def _restore_games(self) -> None:
         """Every game under way before the last stop or crash, restored; the blocks held."""
@@ -265,6 +261,7 @@ class C4Server:
             server.close()
         if self._tls_door is not None:
             await self._tls_door.close()
+        await self.metrics_door.close()
         await self.lobby.shut_down(within=SHUTDOWN_BYE_SECONDS)  # BYE:shutdown, then closed
         for task in list(self._tasks):
             task.cancel()
@@ -395,7 +392,8 @@ class C4Server:
             await _quietly(connection.send_raw(GENERIC_REFUSAL))
             return f"protocol error: no protocol of ours starts with {quote(first)}"
         protocol = next(p for p in protocols if p.spec is spec)
-        return await self._serve(protocol, MessageStream(connection, spec), client)
+        with self.metrics.serving(spec.name):
+            return await self._serve(protocol, MessageStream(connection, spec), client)
 
     async def _serve(self, protocol: ServerProtocol, stream: MessageStream, client: Client) -> str:
         """Run the handler; turn what ends a conversation into a reason for the log."""

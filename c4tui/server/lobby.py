@@ -55,6 +55,7 @@ from c4tui.server.answers import answer
 from c4tui.server.context import Client, Handler
 from c4tui.server.dialects import Dialect, Farewell
 from c4tui.server.game_log import GameLog
+from c4tui.server.metrics import Metrics
 from c4tui.server.moderation import Moderation
 from c4tui.server.standing import rating_news
 from c4tui.server.store import LobbyStore, NewRatings
@@ -177,6 +178,7 @@ class LobbyService(Generic[S, M]):
         keeper: Keeper[S, M] | None = None,
         grace: float | None = None,
         now: Callable[[], float] = time.monotonic,
+        metrics: Metrics | None = None,
         registrations: int = 0,
         chat_rate: int = 0,
     ) -> None:
@@ -185,6 +187,7 @@ class LobbyService(Generic[S, M]):
         ``now``: the steady clock timed games run on (tests pass one they can move), and
         §7's limits count by: ``registrations`` per address an hour, ``chat_rate`` lines
         per user in ``CHAT_SECONDS`` (0: no limit; ``server.public`` applies them).
+        ``metrics``: the server's series (§7) that logins, accounts and chat count in.
         """
         self.store = store
         self.now = now
@@ -194,6 +197,7 @@ class LobbyService(Generic[S, M]):
         self.throttle = throttle or LoginThrottle()  # shared by services with one account store
         self.keeper = keeper
         self.games_log = GameLog()  # each kept game's start and end, in the log
+        self.metrics = metrics or Metrics()  # the games count in the keeper's (core.py)
         self.open: set[LobbyConnection] = set()  # every connection, logged in or not
         self._online: dict[str, LobbyConnection] = {}
         self._connections: dict[Member, LobbyConnection] = {}
@@ -295,6 +299,8 @@ class LobbyService(Generic[S, M]):
     async def act(self, member: Member, request: R, dialect: Dialect[R, S, M]) -> None:
         """Carry out a room request; one who enters a game hears who is away from it."""
         entering = self.rooms.room_of(member) is None
+        if isinstance(request, wire.Chat):
+            self.metrics.chat_line()
         await self.announce(dialect.dispatch(self.rooms, member, request), member)
         if entering:
             self.deliver(self._still_away(member))
@@ -338,8 +344,7 @@ class LobbyService(Generic[S, M]):
         self._graces[user] = asyncio.get_running_loop().call_later(grace, self._expire, user)
 
     def _stop_grace(self, user: str) -> None:
-        timer = self._graces.pop(user, None)
-        if timer is not None:
+        if (timer := self._graces.pop(user, None)) is not None:
             timer.cancel()
 
     def _expire(self, user: str) -> None:

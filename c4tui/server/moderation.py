@@ -40,12 +40,13 @@ from c4tui.protocols.public import (
     reports_answer,
 )
 from c4tui.protocols.rooms import ack
+from c4tui.server.moderation_store import EventKind, ModerationEvent
 from c4tui.server.standing import checked_in_turn
 from c4tui.server.store import LoginResult
 
 if TYPE_CHECKING:
     from c4tui.server.lobby import LobbyConnection, LobbyService
-    from c4tui.server.store import LobbyStore, ModerationEvent
+    from c4tui.server.store import LobbyStore
 
 log = logging.getLogger("c4tui.server")
 
@@ -67,6 +68,7 @@ class Moderation:
 
     def __init__(self, service: LobbyService[Any, Any]) -> None:
         self.store: LobbyStore = service.store
+        self.metrics = service.metrics  # c4tui_bans_total counts the feed's bans
         self.services: list[LobbyService[Any, Any]] = [service]
         self._moderators: set[str] = set()
         self._muted: dict[str, float] = {}  # user: until when (epoch seconds)
@@ -182,11 +184,18 @@ class Moderation:
             self._last = event.number
 
     async def act_on(self, event: ModerationEvent) -> None:
-        """Do what one change (from the wire or from ``c4tui admin``) asks of the running server."""
+        """Do what one change (from the wire or from ``c4tui admin``) asks of the running server.
+
+        A ban is acted on only while it holds: one lifted since (the UNBAN is further on
+        in the feed) must not close the connection its user has logged in on again.
+        """
         log.info("moderators' change %d: %s %s", event.number, event.kind, event.user)
-        if event.kind == "ban":
-            await self.remove(event.user, ByeReason.BANNED)
-        elif event.kind == "delete":
+        if event.kind is EventKind.BAN:  # from the wire or not, counted once: here
+            self.metrics.banned()
+            sanctions = await self.store.sanctions(event.user)
+            if sanctions is not None and sanctions.banned:
+                await self.remove(event.user, ByeReason.BANNED)
+        elif event.kind is EventKind.DELETE:
             await self.remove(event.user, ByeReason.DELETED)
             self._moderators.discard(event.user)
             self._muted.pop(event.user, None)
@@ -220,37 +229,42 @@ async def answer_moderation(
 async def _moderate(
     service: LobbyService[Any, Any], by: str, request: Ban | Unban | Mute | CloseReport
 ) -> bool:
-    """Carry out and log one moderator's action; whether it applied (status 0 or 1)."""
+    """Carry out and log one moderator's action; whether it applied (status 0, else 1)."""
     store, moderation = service.store, service.moderation
     if isinstance(request, Ban):
         until = time.time() + request.hours * HOUR if request.hours else None
         done = await store.ban(request.user, until, request.reason, by)
         how_long = f"for {request.hours} h" if request.hours else "until unbanned"
-        _logged(done, by, f"banned {request.user} {how_long} ({request.reason!r})")
+        did = f"banned {request.user} {how_long} ({request.reason!r})"
+        _logged(by, did if done else f"asked to ban {request.user}: no such user")
         if done:
             await moderation.remove(request.user, ByeReason.BANNED)
         return done
     if isinstance(request, Unban):
         done = await store.unban(request.user, by)
-        _logged(done, by, f"unbanned {request.user}")
+        _logged(
+            by, f"unbanned {request.user}" if done else f"asked to unban {request.user}: not banned"
+        )
         return done
     if isinstance(request, Mute):
         done = await store.mute(request.user, time.time() + request.minutes * MINUTE, by)
-        _logged(done, by, f"muted {request.user} for {request.minutes} min")
+        did = f"muted {request.user} for {request.minutes} min"
+        _logged(by, did if done else f"asked to mute {request.user}: no such user")
         if done:
             await moderation.refresh(request.user)
         return done
     done = await store.close_report(request.number, by)
-    _logged(done, by, f"closed report {request.number}")
+    number = request.number
+    _logged(
+        by,
+        f"closed report {number}" if done else f"asked to close report {number}: no such open one",
+    )
     return done
 
 
-def _logged(done: bool, by: str, what: str) -> None:
-    """Say a moderator's action in the log, or that it did not apply."""
-    if done:
-        log.info("moderator %s %s", by, what)
-    else:
-        log.info("moderator %s: nothing to do (%s)", by, what)
+def _logged(by: str, what: str) -> None:
+    """Say in the log what a moderator did (or why what it asked did nothing)."""
+    log.info("moderator %s %s", by, what)
 
 
 async def _delete_account(

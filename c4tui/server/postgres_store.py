@@ -82,6 +82,13 @@ def placeholders(statement: str) -> str:
     return statement.replace("%", "%%").replace("?", "%s")
 
 
+def holds_a_lobby(url: str) -> bool:
+    """Whether the database at ``url`` holds a lobby's accounts (read, never written)."""
+    with psycopg.connect(url) as connection:
+        row = connection.execute("SELECT to_regclass('accounts') IS NOT NULL").fetchone()
+    return row is not None and bool(row[0])
+
+
 def migrate() -> Work[bool]:
     """One step towards ``SCHEMA_VERSION`` (run in one transaction); False once up to date.
 

@@ -10,6 +10,7 @@ import sqlite3
 from c4tui.net.tls import TlsSetupError
 from c4tui.server.cluster.messages import BusLost
 from c4tui.server.core import C4Server, ServerConfig
+from c4tui.server.metrics_door import MetricsSetupError
 from c4tui.server.program_ai import ProgramCheckFailed
 from c4tui.server.store import StoreError
 from c4tui.server.stores import EngineMissing
@@ -49,7 +50,7 @@ async def run_server(config: ServerConfig) -> int:
         server.pool.shutdown()
         await server.lobby.store.close()
         return 1
-    except TlsSetupError as error:  # a certificate gone since it was checked, the TLS port taken
+    except (TlsSetupError, MetricsSetupError) as error:  # a certificate gone, a port taken
         log.error("%s", error)
         await server.stop()
         return 1

@@ -150,7 +150,7 @@ async def _report(service: LobbyService[S, M], member: Member, report: Report) -
     )
     if status == 0:
         log.info("%s reported %s (%s)", member.name, report.user, report.reason.value)
-        # §7's c4tui_reports_total counts here (server/metrics.py's ``Metrics.reported``).
+        service.metrics.reported()  # §7's c4tui_reports_total
     return wire.ack("REPORT", status)
 
 

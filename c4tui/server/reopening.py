@@ -29,4 +29,5 @@ async def reopen_lobby(service: LobbyService[ConnectFourSettings, Move]) -> None
         for user in (game.red, game.yellow):
             service.start_grace(user)
     service.games_log.restored(games)
+    service.metrics.restored(len(games))
     await load_blocks(service)

@@ -7,6 +7,11 @@ the change feed. Its folded name stays reserved in ``deleted_accounts`` so that 
 registers it again (and impersonates it); the feed's deletion itself names the account,
 since the running servers must find its connections. The export is everything kept
 about an account, as JSON's values, its password's hash excepted.
+
+The running servers act on a deletion within seconds (they read the change feed);
+until then the deleted player's connection may still begin a game, win one, block or
+report. The records keep such a name as its stand-in (``as_kept``), so that it never
+comes back into them.
 """
 
 from __future__ import annotations
@@ -14,7 +19,7 @@ from __future__ import annotations
 from typing import Any
 
 from c4tui.server.moderation_store import EventKind, ModeratorAction, iso_utc
-from c4tui.server.sql_public import Act, actions, announce, record
+from c4tui.server.sql_public import Act, account_exists, actions, announce, record
 from c4tui.server.sql_work import Work
 
 #: Where a deleted account's name is replaced by its stand-in: (table, column).
@@ -43,8 +48,10 @@ def delete_account(user: str, by: str, now: float) -> Work[bool]:
     """Erase ``user``'s account (see the module), kept as ``by``'s act; False: no such one.
 
     Run in one transaction. An account that deletes itself is kept as its stand-in's act.
+    The account's row goes first: of two deletions at once (a server's and ``c4tui
+    admin``'s), the second waits on it, then finds none and does nothing.
     """
-    if not (yield ("SELECT 1 FROM accounts WHERE name = ?", (user,))):
+    if not (yield ("DELETE FROM accounts WHERE name = ? RETURNING name", (user,))):
         return False
     stand_in = yield from _stand_in(user, now)
     # The winner first, while red and yellow still find the games through their indexes.
@@ -57,7 +64,6 @@ def delete_account(user: str, by: str, now: float) -> Work[bool]:
     for table, column in _NAMED_IN:
         yield (f"UPDATE {table} SET {column} = ? WHERE {column} = ?", (stand_in, user))
     yield ("DELETE FROM blocks WHERE blocker = ? OR blocked = ?", (user, user))
-    yield ("DELETE FROM accounts WHERE name = ?", (user,))
     if by == user:  # its owner's deletion: the owner is gone, its stand-in remains
         yield record(Act(stand_in, "delete", stand_in, "by itself", None, now))
     else:
@@ -85,6 +91,28 @@ def _stand_in(user: str, now: float) -> Work[str]:
                 (user, number),
             )
             return name
+
+
+def as_kept(names: tuple[str, ...]) -> Work[tuple[str, ...]]:
+    """``names`` as the records keep them: a deleted account's stand-in for its name.
+
+    One look at the (small) index of deleted names, and nothing more unless one is
+    there: a name is its stand-in only if no account holds it exactly (two names that
+    differ in case only, from before §5.6, share their folded name).
+    """
+    marks = ", ".join("lower(?)" for _ in names)
+    rows = yield (f"SELECT folded, number FROM deleted_accounts WHERE folded IN ({marks})", names)
+    if not rows:
+        return names
+    stand_ins = {str(folded): f"deleted-{int(number)}" for folded, number in rows}
+    kept = []
+    for name in names:
+        stand_in = stand_ins.get(name.lower())
+        if stand_in is None or (yield from account_exists(name)):
+            kept.append(name)
+        else:
+            kept.append(stand_in)
+    return tuple(kept)
 
 
 def export(user: str) -> Work[dict[str, object] | None]:

@@ -17,7 +17,7 @@ from c4tui.engine import Move, Rules, format_move, parse_move
 from c4tui.lobby.journal import EndReason, GameBegan, GameEvent, MoveMade, MoveTakenBack
 from c4tui.lobby.kinds import ConnectFourSettings
 from c4tui.protocols.terms import Clock, parse_clock
-from c4tui.server import sql_standing
+from c4tui.server import sql_erasure, sql_standing
 from c4tui.server.sql_work import Work
 from c4tui.server.store import HISTORY_LIMIT, NewRatings, StoredGame
 
@@ -101,13 +101,17 @@ def insert_game(
     rated: bool,
     clock: Clock | None,
 ) -> Work[int]:
-    """A game that has just begun in ``room`` (red and yellow); its number."""
+    """A game that has just begun in ``room`` (red and yellow); its number.
+
+    A player deleted meanwhile is kept as its stand-in (``sql_erasure.as_kept``).
+    """
+    red, yellow = yield from sql_erasure.as_kept(players)
     columns, rows, rules = settings
     clock_text = None if clock is None else clock.text
     inserted = yield (
         'INSERT INTO games (room, red, yellow, "columns", "rows", rules, rated, started, clock)'
         " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
-        (room, *players, columns, rows, rules.value, int(rated), utc_now(), clock_text),
+        (room, red, yellow, columns, rows, rules.value, int(rated), utc_now(), clock_text),
     )
     return int(inserted[0][0])
 
@@ -130,11 +134,15 @@ def end_game(game: int, winner: str | None, reason: EndReason) -> Work[NewRating
     """The end, then what it does to the players' standing (run inside one transaction).
 
     An aborted game is kept (HISTORY lists it) but counts in nobody's record or rating.
+    A winner that is neither player was deleted meanwhile: its stand-in is the winner.
     """
-    yield (
-        "UPDATE games SET ended = ?, winner = ?, reason = ? WHERE id = ?",
+    players = yield (
+        "UPDATE games SET ended = ?, winner = ?, reason = ? WHERE id = ? RETURNING red, yellow",
         (utc_now(), winner, reason.value, game),
     )
+    if winner is not None and players and winner not in players[0]:
+        (winner,) = yield from sql_erasure.as_kept((winner,))
+        yield ("UPDATE games SET winner = ? WHERE id = ?", (winner, game))
     if reason is EndReason.ABORTED:
         return None
     return (yield from sql_standing.game_finished(game, winner))

@@ -76,10 +76,10 @@ def account_exists(user: str) -> Work[bool]:
     return bool(rows)
 
 
-def name_reserved(user: str) -> Work[bool]:
-    """Whether ``user``, in any case, was a deleted account's name (never registered again)."""
-    rows = yield ("SELECT 1 FROM deleted_accounts WHERE folded = lower(?)", (user,))
-    return bool(rows)
+def _both_exist(first: str, second: str) -> Work[bool]:
+    """Whether an account is called exactly ``first`` and another exactly ``second``."""
+    rows = yield ("SELECT count(*) FROM accounts WHERE name IN (?, ?)", (first, second))
+    return int(rows[0][0]) == 2
 
 
 def login_record(user: str, now: float) -> Work[tuple[bytes, bool] | None]:
@@ -100,8 +100,11 @@ def _ban_holds(banned: int, until: float | None, now: float) -> bool:
 
 
 def block(blocker: str, blocked: str, now: float) -> Work[int]:
-    """BLOCK's status: 0 blocked (already, too), 1 no such user or oneself, 2 MAX_BLOCKS already."""
-    if blocker == blocked or not (yield from account_exists(blocked)):
+    """BLOCK's status: 0 blocked (already, too), 1 no such user or oneself, 2 MAX_BLOCKS already.
+
+    A blocker deleted meanwhile (its connection not yet closed) blocks no one: 1.
+    """
+    if blocker == blocked or not (yield from _both_exist(blocker, blocked)):
         return 1
     pair = (blocker, blocked)
     if (yield ("SELECT 1 FROM blocks WHERE blocker = ? AND blocked = ?", pair)):
@@ -144,9 +147,9 @@ def report(reporter: str, reported: str, reason: ReportReason, text: str, now: f
     """REPORT's status: 0 kept, 1 no such user (or oneself), 3 too many in the last hour.
 
     A report keeps the last game between the two (None: none); its reporter may send
-    REPORTS_PER_HOUR in any hour.
+    REPORTS_PER_HOUR in any hour. A reporter deleted meanwhile reports no one: 1.
     """
-    if reporter == reported or not (yield from account_exists(reported)):
+    if reporter == reported or not (yield from _both_exist(reporter, reported)):
         return 1
     counted = yield (
         "SELECT count(*) FROM reports WHERE reporter = ? AND at > ?",

@@ -45,9 +45,10 @@ async def answer_standing(
             connection.offer(ack("PROFILE", 1))
             return
         record = (info.games, info.wins, info.draws, info.losses)
-        connection.offer(
-            competition.profile(info.user, info.rating, info.deviation, record, info.bot)
-        )
+        profile = competition.profile(
+            info.user, info.rating, info.deviation, record, info.bot, role=info.role
+        )  # §7: its role last, player or moderator
+        connection.offer(profile)
     elif isinstance(request, Leaderboard):
         provisional = await store.provisional_leaders() if request.everyone else []
         connection.offer(competition.leaderboard(await store.leaderboard(), provisional))

@@ -6,6 +6,8 @@ beyond c4tui's own dependencies (PostgreSQL needs the ``server`` extra).
 
 from __future__ import annotations
 
+import contextlib
+from collections.abc import Iterator
 from pathlib import Path
 from typing import TypeGuard
 
@@ -25,19 +27,40 @@ def is_postgres(db: str | Path | None) -> TypeGuard[str]:
     return isinstance(db, str) and db.startswith(POSTGRES_SCHEMES)
 
 
-def open_store(db: str | Path | None, rounds: int) -> LobbyStore:
+def open_store(db: str | Path | None, rounds: int, *, exclusive: bool = True) -> LobbyStore:
     """The store for ``db`` (not yet opened): a PostgreSQL URL, or a SQLite file.
 
     ``db`` None is the file in the user's data directory (``default_database``);
-    ``rounds`` is bcrypt's cost. Raises EngineMissing for a PostgreSQL URL without psycopg.
+    ``rounds`` is bcrypt's cost; ``exclusive`` False shares a SQLite file with the
+    server that holds it (``c4tui admin``). Raises EngineMissing for a PostgreSQL URL
+    without psycopg.
     """
     if is_postgres(db):
-        try:
+        with _needs_psycopg():
             from c4tui.server.postgres_store import PostgresStore  # noqa: PLC0415
-        except ImportError as error:
-            raise EngineMissing(
-                f"PostgreSQL needs psycopg ({error}):"
-                " python3 -m pip install '.[server]' in c4tui's folder"
-            ) from error
         return PostgresStore(db, rounds)
-    return SqliteStore(Path(db) if db is not None else default_database(), rounds)
+    path = Path(db) if db is not None else default_database()
+    return SqliteStore(path, rounds, exclusive=exclusive)
+
+
+def holds_a_lobby(url: str) -> bool:
+    """Whether the PostgreSQL database at ``url`` holds a lobby's accounts (read, never written).
+
+    A store's ``open`` would create its tables in any database; ``c4tui admin`` asks
+    first. Raises EngineMissing without psycopg, psycopg's errors if it cannot be used.
+    """
+    with _needs_psycopg():
+        from c4tui.server import postgres_store  # noqa: PLC0415
+    return postgres_store.holds_a_lobby(url)
+
+
+@contextlib.contextmanager
+def _needs_psycopg() -> Iterator[None]:
+    """Around PostgreSQL's engine's import: without psycopg, EngineMissing says what to install."""
+    try:
+        yield
+    except ImportError as error:
+        raise EngineMissing(
+            f"PostgreSQL needs psycopg ({error}):"
+            " python3 -m pip install '.[server]' in c4tui's folder"
+        ) from error

@@ -17,9 +17,10 @@ import ssl
 from collections.abc import Callable, Coroutine
 from typing import Protocol
 
+from c4tui.net.address import tls_port_beside
 from c4tui.net.connection import Connection
 from c4tui.net.keepalive import enable_keepalive
-from c4tui.net.tls import TLS_HANDSHAKE_RECORD
+from c4tui.net.tls import TLS_HANDSHAKE_RECORD, TlsSetupError
 from c4tui.net.wire import MAX_LINE_BYTES
 from c4tui.protocols import lobby
 from c4tui.protocols.presence import ByeReason, bye
@@ -222,6 +223,20 @@ class TlsDoor:
             self._listeners.append(listener)
             port = port or listener.getsockname()[1]  # port 0: the same free port for all
         self._accepting = [asyncio.create_task(self._accept(s)) for s in self._listeners]
+
+    async def open_beside(self, host: str, port: int | None, lobby_port: int) -> None:
+        """Listen on ``port``, or (None) on the lobby's port + 1 (any free one beside port 0).
+
+        Raises TlsSetupError, in words, when that port cannot be listened on.
+        """
+        if port is None:
+            port = tls_port_beside(lobby_port) if lobby_port else 0
+        try:
+            await self.open(host, port)
+        except OSError as error:
+            raise TlsSetupError(
+                f"cannot listen on {host}:{port} for TLS: {error.strerror}"
+            ) from None
 
     async def _accept(self, listener: socket.socket) -> None:
         loop = asyncio.get_running_loop()

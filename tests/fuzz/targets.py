@@ -32,6 +32,7 @@ from c4tui.engine.moves import format_move
 from c4tui.engine.sequence import play_sequence
 from c4tui.engine.size import parse_size
 from c4tui.lobby import CONNECT_FOUR, TIC_TAC_TOE, Lobby, Member
+from c4tui.lobby.removal import removed
 from c4tui.net.errors import ProtocolError, ServerConceded
 from c4tui.protocols import c4n, cfsp, i32cfsp
 from c4tui.protocols import lobby as wire
@@ -417,9 +418,50 @@ def _rooms(
 
 
 def lobby_rooms(data: bytes) -> None:
-    """The lobby's rooms as a state machine fed any requests."""
+    """The lobby's rooms as a state machine fed any requests, blocks (§7) among them."""
     rooms = Lobby(CONNECT_FOUR, now=lambda: 0.0, coin=random.Random(0))  # colours: seeded
-    _rooms(rooms, wire.parse_request, LOBBY.dispatch, _lobby_answer, data, lines=utf8_lines_of)
+    _rooms(rooms, wire.parse_request, _lobby_dispatch, _lobby_answer, data, lines=utf8_lines_of)
+
+
+def _lobby_dispatch(rooms: Lobby, member: Member, request: object) -> list[tuple[Member, str]]:
+    """The rooms' act, or what the server does to them on BLOCK and UNBLOCK (§7).
+
+    Requests the server answers from its store alone (HISTORY, PROFILE, REPORT…) do
+    nothing to the rooms. Nothing any act says may cross a block: no BEGIN between
+    the two, no CHAT of the blocked to the blocker, no CHALLENGED either way.
+    """
+    if isinstance(request, pub.Block):
+        if request.user != member.name:  # the store refuses a block of oneself
+            rooms.blocks.add(member.name, request.user)
+        outbox = rooms.challenges.blocked(member.name, request.user)
+    elif isinstance(request, pub.Unblock):
+        rooms.blocks.remove(member.name, request.user)
+        outbox = []
+    elif isinstance(request, pub.Ban | pub.DeleteAccount):  # as a moderator's ban, or its own
+        outbox = _removed(rooms, request.user if isinstance(request, pub.Ban) else member.name)
+    elif type(request) in LOBBY.kinds:
+        outbox = LOBBY.dispatch(rooms, member, request)
+    else:
+        outbox = []
+    for to, message in outbox:
+        word, *fields = message.split(":")
+        if word == "BEGIN":
+            assert not rooms.blocks.between(fields[0], fields[1]), message
+        elif word in ("CHALLENGED", "CHAT") and fields[0] != to.name:
+            assert not rooms.blocks.blocks(to.name, fields[0]), (to.name, message)
+            assert word == "CHAT" or not rooms.blocks.between(to.name, fields[0]), message
+    return outbox
+
+
+def _removed(rooms: Lobby, user: str) -> list[tuple[Member, str]]:
+    """What the server does to the rooms when ``user`` is banned or deleted (§7): out at once."""
+    there = [m for room in rooms.rooms.values() for m in room.members if m.name == user]
+    outbox = removed(rooms, user, there)
+    assert not rooms.is_away(user) and all(rooms.room_of(m) is None for m in there), user
+    for _, message in outbox:  # only its game's end: a forfeit won by the other player
+        word, _, status, winner = message.split(":")
+        assert (word, status) == ("GAMEEND", "2") and winner != user, message
+    return outbox
 
 
 def _lobby_answer(message: str) -> None:

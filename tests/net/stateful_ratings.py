@@ -85,7 +85,7 @@ class Standings:
         record = ":".join(str(number) for number in numbers)
         return (
             f"PROFILE:ACKSTATUS:0:{user}:{round(rating.rating)}:{round(rating.deviation)}:"
-            f"{record}:0"
+            f"{record}:0:player"  # §7: the role last
         )
 
     def leaderboard(self) -> str:

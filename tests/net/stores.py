@@ -4,11 +4,9 @@ from __future__ import annotations
 
 import sqlite3
 from collections.abc import Sequence
-from pathlib import Path
 
 import psycopg
 
-from c4tui.server.sqlite_store import SqliteStore
 from c4tui.server.store import LobbyStore
 from c4tui.server.stores import is_postgres, open_store
 from tests.net.lobby_client import TEST_ROUNDS
@@ -23,9 +21,7 @@ def store_at(db: str, *, exclusive: bool = True) -> LobbyStore:
     ``exclusive`` False: a SQLite store that shares the file with the server holding
     it, as ``c4tui admin`` does.
     """
-    if not exclusive and not is_postgres(db):
-        return SqliteStore(Path(db), TEST_ROUNDS, exclusive=False)
-    return open_store(db, TEST_ROUNDS)
+    return open_store(db, TEST_ROUNDS, exclusive=exclusive)
 
 
 def run_sql(db: str, statement: str, rows: Sequence[tuple[object, ...]] = ((),)) -> None:

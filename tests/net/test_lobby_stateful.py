@@ -16,7 +16,18 @@ checked between the bounds the model can prove (``stateful_clocks``). Rooms may 
 rated (§5.3): the model keeps every account's Glicko-2 rating and record itself
 (``stateful_ratings``), expects both RATING lines after a rated game's GAMEEND, and
 holds PROFILE and LEADERBOARD to them; the module's server keeps its accounts from
-one example to the next, and so does the model's table.
+one example to the next, and so does the model's table. Players block each other (§7):
+the model's table of blocks (``stateful_blocks``) must come back from BLOCKS and
+decide CHALLENGE's answers, and chat, quick play, the room list and JOIN:<room>:PLAYER
+follow it; REPORT is answered by the model's count of each one's reports. Each example
+starts with no block and lifts its own at the end (the module's server would keep them,
+and a block changes which rooms and games an example goes through: hypothesis must see
+the same steps do the same). §7's limits are off here, as ``ServerConfig``'s default
+(the golden tests attack them). A moderator mutes and bans (``stateful_moderation``):
+a muted player's CHAT is answered CHAT:ACKSTATUS:1 and reaches nobody while the model
+knows the mute holds (each example lifts its own mutes at the end, as its blocks); a
+ban forfeits the player's game, closes its waiting room or takes it from its seat as a
+viewer, says BYE:banned, refuses its LOGIN (:4) until the UNBAN.
 """
 
 from __future__ import annotations
@@ -30,6 +41,7 @@ import sys
 import tempfile
 import time
 import unicodedata
+from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -46,7 +58,14 @@ from c4tui.server.store import HISTORY_LIMIT
 from tests.net.conftest import server_in_a_thread
 from tests.net.lobby_client import TEST_ROUNDS
 from tests.net.stateful import machine_settings, wait_until_rooms_are
+from tests.net.stateful_blocks import Blocked, BlockRules
 from tests.net.stateful_clocks import TERMS, ModelClock, terms_asked, terms_words
+from tests.net.stateful_moderation import (
+    ModerationRules,
+    Muted,
+    make_moderator,
+    unmute_everyone,
+)
 from tests.net.stateful_ratings import Standings
 from tests.net.stateful_table import TableRules, Talk
 
@@ -62,6 +81,7 @@ GRACE = 60
 SERVER: C4Server | None = None
 REGISTERED: set[str] = set()
 STANDINGS = Standings()
+REPORTS_SENT: Counter[str] = Counter()  # each user's reports kept (§7: 10 an hour)
 SPOILED = False
 _RUNNING = contextlib.ExitStack()
 #: Names no account has: each failed login uses a new one (failures are throttled per user).
@@ -95,6 +115,7 @@ def _stop_the_shared_server() -> None:
     SERVER = None
     REGISTERED.clear()
     STANDINGS.table.clear()
+    REPORTS_SENT.clear()
 
 
 ROOMS = ("r1", "r2", "room 3", "nowhere", "bad'name", "")
@@ -271,7 +292,7 @@ class Client:
             self.socket.close()
 
 
-class LobbyProtocol(TableRules, RuleBasedStateMachine):
+class LobbyProtocol(TableRules, BlockRules, ModerationRules, RuleBasedStateMachine):
     """Four logged-in clients; rooms r1, r2, "room 3" and quick ones (and names never made)."""
 
     #: Seconds a dropped player has to come back, as AWAY says them.
@@ -286,6 +307,9 @@ class LobbyProtocol(TableRules, RuleBasedStateMachine):
         self.server, self.registered = self.a_server()
         self.server.lobby.rooms.coin = random.Random(0)  # random colours alike on every replay
         self.standings = self.the_standings()
+        self.blocked = self.the_blocks()
+        self.reports_sent = self.the_reports()
+        self.muted = Muted()  # none yet (``teardown`` lifts this example's mutes)
         self.rooms: dict[str, Room] = {}  # in creation order
         self.finished: list[FinishedGame] = []  # in the order they ended
         self.after: dict[str, Aftermath] = {}  # who is still in a finished room (§5.6)
@@ -298,6 +322,7 @@ class LobbyProtocol(TableRules, RuleBasedStateMachine):
             self.registered.add(name)
             self.clients[name] = client
             self._log_in(name)
+        make_moderator(self)
 
     def a_server(self) -> tuple[C4Server, set[str]]:
         """The server to talk to, and the names it has accounts for: the module's (a new
@@ -313,6 +338,15 @@ class LobbyProtocol(TableRules, RuleBasedStateMachine):
     def the_standings(self) -> Standings:
         """The model's ratings and records of the server's accounts: the module's."""
         return STANDINGS
+
+    def the_blocks(self) -> Blocked:
+        """Who blocks whom on the server, as the model has it: none yet (``teardown`` lifts
+        this example's blocks)."""
+        return Blocked()
+
+    def the_reports(self) -> Counter[str]:
+        """How many reports each user sent to the server (all within the hour): the module's."""
+        return REPORTS_SENT
 
     @property
     def port(self) -> int:
@@ -347,6 +381,8 @@ class LobbyProtocol(TableRules, RuleBasedStateMachine):
                 if self.room_of(name) is None:
                     self.clients[name].send(f"CREATE:leaving {name}")
                     self.clients[name].expect("CREATE:ACKSTATUS:0")
+            self.unblock_everyone()  # the next example starts with no block
+            unmute_everyone(self)  # nor any mute
         except BaseException:
             self.spoiled()
             raise
@@ -426,7 +462,11 @@ class LobbyProtocol(TableRules, RuleBasedStateMachine):
         prefix = "ROOMLIST:ACKSTATUS:0:"
         assert got.startswith(prefix), got
         listed = got.removeprefix(prefix)
-        wanted = [n for n, r in self.rooms.items() if mode == "VIEWER" or r.yellow is None]
+        wanted = [
+            n
+            for n, r in self.rooms.items()
+            if mode == "VIEWER" or (r.yellow is None and not self.blocked.between(r.red, who))
+        ]  # a waiting room across a block is not the asker's to play in (§7)
         assert sorted(listed.split(",") if listed else []) == sorted(wanted)  # any order
 
     @rule(who=st.sampled_from(NAMES), room=st.sampled_from([*ROOMS, "r1:x"]))
@@ -490,6 +530,8 @@ class LobbyProtocol(TableRules, RuleBasedStateMachine):
             client.expect("JOIN:ACKSTATUS:1")
         elif mode == "PLAYER" and target.yellow is not None:
             client.expect("JOIN:ACKSTATUS:2")
+        elif mode == "PLAYER" and self.blocked.between(target.red, who):
+            client.expect("JOIN:ACKSTATUS:1")  # §7: as if there were no such room
         elif mode == "PLAYER":
             client.expect("JOIN:ACKSTATUS:0")
             self._entered(who)
@@ -571,7 +613,9 @@ class LobbyProtocol(TableRules, RuleBasedStateMachine):
         waiting = [
             n
             for n, r in self.rooms.items()
-            if r.yellow is None and (r.game, r.terms) == (settings_asked, _well_formed(asked_terms))
+            if r.yellow is None
+            and (r.game, r.terms) == (settings_asked, _well_formed(asked_terms))
+            and not self.blocked.between(r.red, who)  # never across a block (§7)
         ]
         if waiting:  # the oldest, which comes first in creation order
             client.expect(f"QUICKPLAY:ACKSTATUS:0:{waiting[0]}")
@@ -707,22 +751,28 @@ class LobbyProtocol(TableRules, RuleBasedStateMachine):
 
     @rule(who=st.sampled_from(NAMES), text=CHAT_TEXT)
     def chat(self, who: str, text: str) -> None:
+        now = time.time()
+        if self.muted.unsure(who, now):
+            return  # its mute ends about now: the model cannot say which answer comes
         self.clients[who].send(f"CHAT:{text}")
         found = self.room_of(who)
         aftermath = self.after.get(who)
         if not chat_allowed(text):
             self.clients[who].expect_refusal()
+        elif self.muted.surely(who, now):
+            self.clients[who].expect("CHAT:ACKSTATUS:1")  # and nobody hears it (§7)
         elif found is None and aftermath is not None and not aftermath.stale:
-            self._to(aftermath.present, f"CHAT:{who}:{text}")  # the finished room's (§5.6)
+            hearing = self.blocked.hearing(aftermath.present, who)
+            self._to(hearing, f"CHAT:{who}:{text}")  # the finished room's (§5.6)
         elif found is None and aftermath is not None:  # near the window's end: either answer
             got = self.clients[who].line()
             assert got in ("NOROOM", f"CHAT:{who}:{text}"), got
             if got != "NOROOM":
-                self._to([u for u in aftermath.present if u != who], got)
+                self._to(self.blocked.hearing([u for u in aftermath.present if u != who], who), got)
         elif found is None:
             self.clients[who].expect("NOROOM")
-        else:
-            self._to(found[1].members, f"CHAT:{who}:{text}")
+        else:  # a blocker never hears the one it blocks (§7)
+            self._to(self.blocked.hearing(found[1].members, who), f"CHAT:{who}:{text}")
 
     # ----- rules: the past (§5.2) ---------------------------------------------------------
 

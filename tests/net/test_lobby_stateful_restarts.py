@@ -10,7 +10,8 @@ a restart, when neither came back, it is aborted: status 5). A graceful restart 
 everyone BYE:shutdown; the new server, on the same database, restores every game
 under way (not the rooms still waiting, nor the viewers) with both players away.
 Every game that ended must come back from HISTORY and GAME:<id> as the model kept it,
-and every rating and record from PROFILE, before a restart and after (a rated game
+and every rating and record from PROFILE, and every block (§7) from BLOCKS and in the
+answers to CHALLENGE, JOIN, QUICKPLAY and the room list, before a restart and after (a rated game
 that ends by disconnect changes ratings too; its RATING goes only to a player there).
 
 The grace is real time, so the model keeps time: a comeback is tried only early in
@@ -27,6 +28,7 @@ import math
 import random
 import tempfile
 import time
+from collections import Counter
 from pathlib import Path
 
 from hypothesis import strategies as st
@@ -74,6 +76,10 @@ class LobbyThroughDropsAndRestarts(LobbyProtocol):
     def the_standings(self) -> Standings:
         """A new database's accounts: everyone starts at 1500."""
         return Standings()
+
+    def the_reports(self) -> Counter[str]:
+        """A new database's reports: none (a restart keeps them, and the model its count)."""
+        return Counter()
 
     def _start(self) -> C4Server:
         config = ServerConfig(

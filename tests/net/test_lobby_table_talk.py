@@ -218,7 +218,7 @@ async def test_an_abort_before_both_have_moved_is_kept_unrated(
         ann = clients["ann"]
         (number,) = (await ann.ask("HISTORY")).split(":")[3:]
         assert (await ann.ask(f"GAME:{number}")).split(":")[9:11] == ["", "aborted"]
-        assert await ann.ask("PROFILE:bob") == "PROFILE:ACKSTATUS:0:bob:1500:350:0:0:0:0:0"
+        assert await ann.ask("PROFILE:bob") == "PROFILE:ACKSTATUS:0:bob:1500:350:0:0:0:0:0:player"
 
 
 async def test_an_abort_after_both_have_moved_is_too_late(tmp_path: Path) -> None:

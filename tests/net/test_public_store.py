@@ -270,3 +270,17 @@ async def test_the_feed_counts_in_commit_order_from_two_stores_at_once(lobby_db:
             await second.close()
     assert [event.number for event in seen] == list(range(1, 21))
     assert sorted(event.user for event in seen) == ["ann"] * 10 + ["bob"] * 10
+
+
+async def test_what_people_type_is_kept_as_typed_never_run(lobby_db: str) -> None:
+    """A report's text and a ban's reason that read as SQL are kept as words, nothing more."""
+    hostile = "x'); DELETE FROM accounts; -- ünï ?%s"
+    async with opened(lobby_db, "ann", "bob") as store:
+        assert await store.report("ann", "bob", ReportReason.OTHER, hostile, REPORTED_AT) == 0
+        assert await store.ban("bob", None, hostile, "ann")
+        [report] = await store.open_reports(5)
+        [action, *_] = await store.moderator_actions(5)
+        assert await store.check("ann", "pw") is LoginResult.OK  # every account still there
+        sanctions = await store.sanctions("bob")
+    assert report.text == hostile and action.reason == hostile
+    assert sanctions is not None and sanctions.ban_reason == hostile

@@ -3,13 +3,14 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 
 import bcrypt
 import pytest
 
 from c4tui.engine import Rules
-from c4tui.lobby.journal import EndReason
+from c4tui.lobby.journal import EndReason, GameBegan, GameFinished
 from c4tui.protocols.public import ReportReason, reserved_name
 from c4tui.server import postgres_store, sqlite_store
 from c4tui.server.store import LoginResult, password_digest
@@ -62,6 +63,70 @@ async def test_a_deleted_account_leaves_its_games_readable_under_a_stand_in(
         "deleted-1",
         "by itself",
     )
+
+
+async def test_a_player_deleted_before_its_server_knows_never_comes_back_into_the_records(
+    lobby_db: str,
+) -> None:
+    """``c4tui admin delete`` while the player still plays: the servers act only seconds later."""
+    async with opened(lobby_db, "ann", "bob") as store:
+        playing = await store.game_started("r1", "bob", "ann", BOARD)
+        assert await store.delete_account("bob", "admin:root")
+        await store.game_ended(playing, "bob", EndReason.FOUR)  # bob won meanwhile
+        await store.keep(
+            [
+                GameBegan("r2", "ann", "bob", BOARD),  # and began another
+                GameFinished("r2", "bob", EndReason.FORFEIT),
+            ]
+        )
+        assert await store.block("bob", "ann") == 1  # nor blocks, nor reports
+        assert await store.report("bob", "ann", ReportReason.CHAT, "x", REPORTED_AT) == 1
+        first, second = await store.game(playing), await store.game(playing + 1)
+        profile = await store.profile("ann")
+        assert await store.all_blocks() == [] and await store.open_reports(5) == []
+    assert first is not None and second is not None
+    assert (first.red, first.yellow, first.winner) == ("deleted-1", "ann", "deleted-1")
+    assert (second.red, second.yellow, second.winner) == ("ann", "deleted-1", "deleted-1")
+    assert profile is not None and (profile.wins, profile.losses) == (0, 2)  # ann lost both
+
+
+async def test_a_name_differing_in_case_from_before_the_rule_stays_its_own(lobby_db: str) -> None:
+    """``Bob`` (registered beside ``bob`` before §5.6) is not ``bob``'s stand-in once bob goes."""
+    async with opened(lobby_db, "ann", "bob") as store:
+        assert await store.delete_account("bob", "admin:root")
+        run_sql(  # an account from before folded names: none of its own
+            lobby_db,
+            "INSERT INTO accounts (name, folded, hash, created) VALUES (?, NULL, ?, 0)",
+            [("Bob", b"x")],
+        )
+        number = await store.game_started("r", "Bob", "ann", BOARD)
+        await store.game_ended(number, "Bob", EndReason.FOUR)
+        game = await store.game(number)
+        assert await store.block("Bob", "ann") == 0
+    assert game is not None and (game.red, game.winner) == ("Bob", "Bob")
+
+
+async def test_two_deletions_at_once_delete_once(lobby_db: str) -> None:
+    """A server's DELETEACCOUNT and ``c4tui admin delete`` together: one deletion, one stand-in."""
+    async with opened(lobby_db, "bob", "cid") as first:
+        second = store_at(lobby_db, exclusive=False)
+        await second.open()
+        try:
+            done = await asyncio.gather(
+                *(
+                    store.delete_account("bob", by)
+                    for store, by in ((first, "bob"), (second, "mod"))
+                )
+            )
+            assert await first.delete_account("cid", "mod")
+            events = await second.events_after(0)
+        finally:
+            await second.close()
+    assert sorted(done) == [False, True]
+    assert [(event.kind, event.user) for event in events] == [("delete", "bob"), ("delete", "cid")]
+    async with opened(lobby_db) as store:
+        actions = await store.moderator_actions(5)
+    assert sorted(action.target for action in actions) == ["deleted-1", "deleted-2"]  # bob, cid
 
 
 def free_of(kept: object, *names: str) -> bool:

@@ -69,9 +69,9 @@ async def test_a_rated_game_tells_both_players_both_new_ratings(
         assert up > 1500 > down
         profile = await ann.ask("PROFILE:bob")
         deviation = round(loser.deviation)
-        assert profile == f"PROFILE:ACKSTATUS:0:bob:{down}:{deviation}:1:0:0:1:0"
+        assert profile == f"PROFILE:ACKSTATUS:0:bob:{down}:{deviation}:1:0:0:1:0:player"
         assert await ann.ask("PROFILE:ann") == (
-            f"PROFILE:ACKSTATUS:0:ann:{up}:{round(winner.deviation)}:1:1:0:0:0"
+            f"PROFILE:ACKSTATUS:0:ann:{up}:{round(winner.deviation)}:1:1:0:0:0:player"
         )
 
 
@@ -85,7 +85,7 @@ async def test_a_casual_game_and_an_abort_change_no_rating(tmp_path: Path, lobby
         await play(ann, [bob], "DROP:1", "BOARDSTATUS")
         await play(bob, [ann], "FORFEIT", "GAMEEND")
         assert await ann.quiet(0.3) and await bob.quiet(0.1)
-        assert await ann.ask("PROFILE:bob") == "PROFILE:ACKSTATUS:0:bob:1500:350:2:0:0:2:0"
+        assert await ann.ask("PROFILE:bob") == "PROFILE:ACKSTATUS:0:bob:1500:350:2:0:0:2:0:player"
         assert await ann.ask("PROFILE:nobody") == "PROFILE:ACKSTATUS:1"
         assert await ann.ask("LEADERBOARD") == "LEADERBOARD:ACKSTATUS:0:"
 
@@ -118,7 +118,7 @@ async def test_profiles_and_the_leaderboard_are_true_after_a_restart(
     async with lobby_server(tmp_path, lobby_db) as server:
         cid = await logged_in(server.port, "cid")
         after = await cid.ask("PROFILE:ann")
-        assert after.split(":")[:5] == before.split(":")[:5] and after.endswith(":1:1:0:0:0")
+        assert after.split(":")[:5] == before.split(":")[:5] and after.endswith(":1:1:0:0:0:player")
         assert await cid.ask("LEADERBOARD") == f"LEADERBOARD:ACKSTATUS:0:ann={round(winner.rating)}"
 
 
@@ -194,7 +194,9 @@ async def test_registerbot_marks_the_account(tmp_path: Path, lobby_db: str) -> N
         assert await client.ask("REGISTERBOT:robo:other") == "REGISTERBOT:ACKSTATUS:1"
         assert await client.ask("REGISTERBOT:bad name:pw") == "REGISTERBOT:ACKSTATUS:2"
         assert await client.ask("LOGIN:robo:s:e:c") == "LOGIN:ACKSTATUS:0"
-        assert await client.ask("PROFILE:robo") == "PROFILE:ACKSTATUS:0:robo:1500:350:0:0:0:0:1"
+        assert (
+            await client.ask("PROFILE:robo") == "PROFILE:ACKSTATUS:0:robo:1500:350:0:0:0:0:1:player"
+        )
 
 
 async def test_a_changed_password_logs_in_and_the_old_one_no_longer(

@@ -10,8 +10,12 @@ from pathlib import Path
 import pytest
 
 from tests.dbservers import redis_server
-from tests.net.cluster.nodes import CONVERSATION_SECONDS, Cluster, Node
+from tests.net.cluster.nodes import CONVERSATION_SECONDS, Cluster, Node, logged_in_again
+from tests.net.lobby_client import logged_in
+from tests.net.test_lobby_table_talk import exchange
 from tests.net.test_public_limits import ELSEWHERE, connect_from
+
+CASUAL = "4:4:classic:casual"
 
 
 @pytest.fixture
@@ -54,3 +58,35 @@ def test_the_leader_counts_registrations_by_each_clients_own_address(
     counting = registrations_counted_by_address_on_the_leader(a.port, b.port)
     asyncio.run(asyncio.wait_for(counting, CONVERSATION_SECONDS))
     assert a.said(f"from {ELSEWHERE}")  # the leader's log names a forwarded client's address
+
+
+async def blocks_outlive_their_leader(a: Node, b: Node) -> None:
+    """ann and bob, on node b, block; the leader a dies; b, leading now, still keeps them apart."""
+    ann, bob = await logged_in(b.port, "ann"), await logged_in(b.port, "bob")
+    assert await ann.ask("BLOCK:bob") == "BLOCK:ACKSTATUS:0"  # served by a, through the bus
+    assert await bob.ask(f"CHALLENGE:ann:{CASUAL}") == "CHALLENGE:ACKSTATUS:1"
+    a.kill()
+    b.wait_until_said("leads the lobby now")
+    ann, bob = await logged_in_again(b.port, "ann"), await logged_in_again(b.port, "bob")
+    await exchange(
+        {"ann": ann, "bob": bob},
+        f"""
+        bob> CHALLENGE:ann:{CASUAL}
+        bob< CHALLENGE:ACKSTATUS:1
+        ann> CREATE:r1
+        ann< CREATE:ACKSTATUS:0
+        bob> ROOMLIST:PLAYER
+        bob< ROOMLIST:ACKSTATUS:0:
+        bob> JOIN:r1:PLAYER
+        bob< JOIN:ACKSTATUS:1
+        ann> BLOCKS
+        ann< BLOCKS:ACKSTATUS:0:bob
+        """,
+    )  # the node that took the lobby over loaded the blocks with the games
+
+
+def test_a_node_taking_the_lobby_over_holds_the_blocks(
+    limited_nodes: tuple[Node, Node],
+) -> None:
+    a, b = limited_nodes
+    asyncio.run(asyncio.wait_for(blocks_outlive_their_leader(a, b), CONVERSATION_SECONDS))

@@ -11,11 +11,13 @@ import asyncio
 import time
 from collections.abc import Awaitable
 
-from c4tui.client import words
+from c4tui.client import public_words, words
 from c4tui.client.clocks import ClockReading, both_clocks
 from c4tui.client.link import LobbyLink, ServerMessage
+from c4tui.client.public import chat_refusal
 from c4tui.client.room_game import RoomGame, room_game_from
 from c4tui.client.table_talk import RULE_WAITS, ClaimWaits
+from c4tui.console import public
 from c4tui.console.clock_warnings import LowTimeWarnings
 from c4tui.console.comeback import AT_PROMPT, Playing, Waiting, Watching, Where
 from c4tui.console.game import move_hint, submit_typed_move
@@ -79,6 +81,8 @@ class InRoom(PlainText):
                 message = await unless_left(link.pushed(), typing)
                 if isinstance(message, wire.ChatLine):
                     self.say(f"{message.user} says: {printable(message.text)}")
+                elif (refused := chat_refusal(message)) is not None:  # muted, too fast (§7)
+                    self.say(public_words.CHAT.said(refused, words.Voice.CONSOLE))
         finally:
             typing.cancel()
         game = await room_game_from(link, message, room)
@@ -107,6 +111,8 @@ class InRoom(PlainText):
                 raise LeftRoom
             if line.startswith("say "):
                 await self._chat(link, line[4:].strip())
+            elif await public.in_game(link, line, None, self.say):
+                pass  # block USER, report USER REASON TEXT
             elif line:
                 self.say("Waiting for the game: say TEXT to chat, quit to leave the room.")
 
@@ -263,6 +269,8 @@ class InRoom(PlainText):
                 raise LeftRoom
             elif line == "help":
                 self.say(IN_GAME_HELP if mine is not None else WATCHING_HELP)
+            elif await public.in_game(game.link, line, table.opponent, self.say):
+                pass  # block, report (the opponent's, unless a user is named)
             elif await table.typed(line):
                 pass
             elif line and mine is not None:

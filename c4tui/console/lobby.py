@@ -15,14 +15,15 @@ from dataclasses import dataclass
 from functools import partial
 from typing import TextIO
 
-from c4tui.client import words
+from c4tui.client import in_public, public_words, words
 from c4tui.client.challenges import room_of
 from c4tui.client.comeback import Account, Comeback
 from c4tui.client.link import LobbyLink, ServerMessage
 from c4tui.client.outcomes import CreateOutcome, JoinOutcome, LoginOutcome, RegisterOutcome
+from c4tui.client.public import chat_refusal
 from c4tui.client.table_talk import RULE_WAITS, ClaimWaits
 from c4tui.client.words import Voice
-from c4tui.console import challenges, room_requests, standing
+from c4tui.console import challenges, public, room_requests, standing
 from c4tui.console import history as past
 from c4tui.console.comeback import (
     AT_PROMPT,
@@ -91,8 +92,13 @@ class ConsoleLobby(InRoom):
         )
 
     def _heard_at_prompt(self, message: ServerMessage) -> None:
-        """A push at ``lobby>``: new ratings, a challenge, a decline (or our challenge's BEGIN)."""
+        """A push at ``lobby>``: new ratings, a challenge, a decline (or our challenge's BEGIN).
+
+        Our ``say`` refused (muted, too fast: §7) is said too.
+        """
         self._ratings_heard(message)
+        if (refused := chat_refusal(message)) is not None:
+            self.interject(public_words.CHAT.said(refused, Voice.CONSOLE), LOBBY_PROMPT)
         challenges.heard(message, say=partial(self.interject, prompt=LOBBY_PROMPT))
 
     async def run(self) -> int:
@@ -120,7 +126,8 @@ class ConsoleLobby(InRoom):
             self.say("End of input: goodbye.")
             return 0
         except (NetworkError, ProtocolError) as error:
-            self.say(f"Network problem: {error}")
+            sent_away = in_public.sent_away(self.link.bye_reason)  # banned, deleted: §7
+            self.say(sent_away or f"Network problem: {error}")
             return SERVER_LOST if self.link.lost else 1
         finally:
             await self.link.close()
@@ -269,14 +276,39 @@ class ConsoleLobby(InRoom):
             "rematch": lambda link, rest: challenges.rematch(link, rest, self.say),
             "players": lambda link, rest: challenges.players(link, rest, self.say),
             "say": self._say_after,
+            **self._public_commands(),
         }
         if word in ("quit", "exit"):
             return False
+        if word == "delete-account":  # once the account is gone, so is c4tui
+            return not await public.delete_account(link, self.ask_secret, self.ask, self.say)
         if word in commands:
             await commands[word](link, rest.strip())
         elif word:
-            self.say(HELP)
+            await self._help(link)
         return True
+
+    def _public_commands(self) -> dict[str, Callable[[LobbyLink, str], Awaitable[None]]]:
+        """§7's commands: blocks and reports, and the moderators' (the server says who may)."""
+        say = self.say
+        return {
+            "block": lambda link, rest: public.block(link, rest, say),
+            "unblock": lambda link, rest: public.unblock(link, rest, say),
+            "blocks": lambda link, rest: public.blocks(link, say),
+            "report": lambda link, rest: public.report(link, rest, say),
+            "ban": lambda link, rest: public.ban(link, rest, say),
+            "unban": lambda link, rest: public.unban(link, rest, say),
+            "mute": lambda link, rest: public.mute(link, rest, say),
+            "reports": lambda link, rest: public.reports(link, say),
+            "close-report": lambda link, rest: public.close_report(link, rest, say),
+        }
+
+    async def _help(self, link: LobbyLink) -> None:
+        """The commands; a moderator's too, for a moderator (PROFILE's role says who is)."""
+        self.say(HELP)
+        mine = await link.profile(link.user)
+        if mine is not None and in_public.is_moderator(mine.role):
+            self.say(public.MODERATOR_HELP)
 
     async def _say_after(self, link: LobbyLink, text: str) -> None:
         """``say TEXT`` at lobby>: to the room whose game just ended (§5.6: "gg")."""

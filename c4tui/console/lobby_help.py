@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from c4tui.console import history as past
-from c4tui.console import standing
+from c4tui.console import public, standing
 from c4tui.match.settings import MatchSettings
 from c4tui.protocols.table_talk import AWAY_BEFORE_CLAIM, IDLE_BEFORE_CLAIM
 
@@ -21,7 +21,8 @@ _DEFAULT_WORDS = f"{DEFAULT_GAME[0]} {DEFAULT_GAME[1]} {DEFAULT_GAME[2].value}"
 
 #: What may be typed while waiting in a room or watching one (``help`` there says it).
 WATCHING_HELP = (
-    "Waiting in a room or watching one: say TEXT to chat, quit (or leave, back) to leave it."
+    "Waiting in a room or watching one: say TEXT to chat, quit (or leave, back) to leave it;\n"
+    "  block USER, report USER REASON TEXT (as at lobby>)."
 )
 #: What may be typed in a game one plays (``help`` in it says it).
 IN_GAME_HELP = f"""\
@@ -29,7 +30,8 @@ In a game: a column (3, or p 3 to pop), say TEXT to chat, forfeit to give up (as
   draw offers a draw or accepts the other's, takeback asks to take your last move back
   or agrees to the other's asking, no declines their offer, abort calls the game off
   before both have moved, claim wins when the opponent has been away {_AWAY:g} s (or, without
-  a clock, has not moved for {_IDLE:g} minutes: c4tui says when)."""
+  a clock, has not moved for {_IDLE:g} minutes: c4tui says when).
+{public.IN_GAME_HELP}"""
 
 HELP = f"""Commands:
   rooms                          every room: its board, players and state
@@ -53,6 +55,7 @@ HELP = f"""Commands:
   say TEXT                       within a minute of a game's end: chat with its room ("gg")
 {past.HELP}
 {standing.HELP}
+{public.HELP}
   help, quit
 {WATCHING_HELP}
 {IN_GAME_HELP}

@@ -103,6 +103,11 @@ class TableControls:
         }
 
     @property
+    def opponent(self) -> str | None:
+        """The opponent's name; None for a viewer."""
+        return None if self.mine is None else self.game.names[self.mine.other]
+
+    @property
     def _other(self) -> str:
         """The opponent's name (we play: ``mine`` is set)."""
         assert self.mine is not None

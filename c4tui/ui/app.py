@@ -34,6 +34,7 @@ if TYPE_CHECKING:
     from c4tui.protocols.past import KeptGame
     from c4tui.records import GameRecord
     from c4tui.ui.screens.game import GameScreen
+    from c4tui.ui.screens.profile import ProfileScreen
 
 #: Allocations between the garbage collector's young collections in the app (Python: 700).
 YOUNG_COLLECTION_ALLOCATIONS = 10_000
@@ -247,6 +248,18 @@ class C4App(App[None]):
             self.games.open_record(record, review=bool(record.opponent), base=game.settings)
 
         self.push_screen(screens.open_dialog(allow_files=self._visit is None), opened)
+
+    # ----- the lobby -----------------------------------------------------------------
+
+    def on_profile_screen_account_deleted(self, message: ProfileScreen.AccountDeleted) -> None:
+        """The account was deleted from its profile: back to the menu, saying so.
+
+        The lobby has nothing left to log in as (and does not try: BYE:deleted).
+        """
+        menu = next((s for s in self.screen_stack if isinstance(s, MenuScreen)), None)
+        if menu is not None:
+            menu.pop_until_active()
+        self.notify(message.said, title="Account deleted", timeout=15, markup=False)
 
     async def action_quit(self) -> None:
         """Quit; mid-game, once the person says so (a local game is kept for next time)."""

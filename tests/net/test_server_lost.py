@@ -134,6 +134,7 @@ def a_lobby_that_begins(then: Script) -> FakeServer:
         "LOGIN": ["LOGIN:ACKSTATUS:0"],
         "ROOMLIST": ["ROOMLIST:ACKSTATUS:0:"],
         "PLAYERS": ["PLAYERS:ACKSTATUS:0:"],
+        "PROFILE": ["PROFILE:ACKSTATUS:1"],  # the app's lobby asks its own role (§7)
         "QUICKPLAY": ["QUICKPLAY:ACKSTATUS:0:quick-1", "BEGIN:bob:ann:4:4:classic"],
     }
 

@@ -39,7 +39,8 @@ from c4tui.protocols import lobby as wire
 from c4tui.ui.challenges import asked_for, colour_chosen, game_offered
 from c4tui.ui.lobby_rows import lobby_rows
 from c4tui.ui.online_session import OnlineSession, game_start, still_on
-from c4tui.ui.screens.lobby_standing import STANDING_ACTIONS, STANDING_BINDINGS, StandingLobby
+from c4tui.ui.screens.lobby_public import PUBLIC_BINDINGS, PublicLobby
+from c4tui.ui.screens.lobby_standing import STANDING_ACTIONS, STANDING_BINDINGS
 from c4tui.ui.screens.login import LoggedIn
 from c4tui.ui.screens.online_game import online_game_screen
 from c4tui.ui.screens.past_games import PastGamesScreen
@@ -53,7 +54,7 @@ from c4tui.ui.widgets.room_table import LOBBY_COLUMNS, TICTACTOE_COLUMNS, RoomTa
 REFRESH_SECONDS = 5.0
 
 
-class LobbyScreen(StandingLobby):
+class LobbyScreen(PublicLobby):
     """Rooms, and what to do with them. Esc: cancel a wait, or back to the menu."""
 
     DEFAULT_CSS = """
@@ -76,6 +77,7 @@ class LobbyScreen(StandingLobby):
         Binding("m", "past_games", "My games", id="lobby.my_games"),
         Binding("p", "past_games(True)", "Player's games", id="lobby.players_games"),
         *STANDING_BINDINGS,
+        *PUBLIC_BINDINGS,
     ]
 
     def __init__(
@@ -121,7 +123,8 @@ class LobbyScreen(StandingLobby):
                 f"person waiting: {self.offer} (your menu choice"
                 f"{colour_chosen(self._settings)}). m: your finished games; "
                 f"p: the chosen room's players'; i: your profile; l: the leaderboard; P: a new "
-                f"password. Tab: the players online; c there challenges one, i: their profile."
+                f"password; B: whom you block. Tab: the players online; c there challenges one, "
+                f"i: their profile, b blocks, x reports them."
             )
         with Vertical():
             yield Static(

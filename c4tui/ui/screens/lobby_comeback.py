@@ -5,7 +5,8 @@ by itself: the status line counts the tries, Esc gives up (the lobby's
 ``action_leave``), and r tries again. Back in, the status line says so ("The server
 is back.", never "restarting" once it is not) and the rooms are loaded again, with
 a game the server put us back in (REJOIN). ``LobbyScreen`` is this screen with
-its rooms; the status line and the session are shared.
+its rooms; the status line and the session are shared. Banned or deleted (BYE:banned,
+BYE:deleted: §7) is no drop: the status line says so, and nothing logs in again.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from textual import work
 from textual.screen import Screen
 from textual.widgets import Static
 
-from c4tui.client import words
+from c4tui.client import in_public, words
 from c4tui.client.link import LobbyLink
 from c4tui.ui.online_session import OnlineSession, room_lost
 from c4tui.ui.widgets.room_table import RoomTable
@@ -60,6 +61,8 @@ class ComingBackLobby(Screen[None]):
         if self._session.worth_coming_back() and not self._session.gave_up:
             self.coming_back = True
             self._come_back(room)
+        elif self._sent_away_for_good():
+            pass
         elif self.link.lost and not self.tictactoe:  # given up, or sent away (BYE)
             self._session.gave_up = True
             self._say_gave_up(self._session.why_lost())
@@ -69,6 +72,9 @@ class ComingBackLobby(Screen[None]):
     @work(group="comeback", exclusive=True, exit_on_error=False)
     async def _come_back(self, room: str | None) -> None:
         """Log in again (the status line counts the tries), then the rooms (and a REJOIN)."""
+        if self._sent_away_for_good():  # r asks in vain: the account cannot log in
+            self.coming_back = False
+            return
         why = self._session.why_lost()
         try:
             answer = await self._session.come_back(partial(self._say_trying, why))
@@ -84,6 +90,17 @@ class ComingBackLobby(Screen[None]):
             self._load_rooms(room_lost(room, back))
         else:
             self._load_rooms(news=f"{back}.")
+
+    def _sent_away_for_good(self) -> bool:
+        """Banned or deleted: said (True), and the lists emptied; no coming back."""
+        gone = in_public.sent_away(self.link.bye_reason) if self.link.lost else None
+        if gone is None:
+            return False
+        self._session.gave_up = True
+        for table in self.query(RoomTable):
+            table.show([])
+        self._say(f"{gone} Esc goes back to the menu.", error=True)
+        return True
 
     def _say_trying(self, why: str, attempt: int) -> None:
         self._say(f"{words.reconnecting(why, attempt)} Esc gives up.", error=True)

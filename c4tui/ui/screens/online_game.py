@@ -49,7 +49,7 @@ from c4tui.ui.challenges import ChallengeListener
 from c4tui.ui.online_session import OnlineSession, moves_to
 from c4tui.ui.screens.confirm import confirm_forfeit, confirm_leaving
 from c4tui.ui.screens.game import GameScreen
-from c4tui.ui.screens.online_comeback import ComingBackGame
+from c4tui.ui.screens.online_public import PublicGame
 from c4tui.ui.widgets.chat import ChatInput, ChatLog
 from c4tui.ui.widgets.game_clocks import GameClocks
 
@@ -111,7 +111,7 @@ def online_game_screen(
     )
 
 
-class OnlineGameScreen(ComingBackGame):
+class OnlineGameScreen(PublicGame):
     """One room's game, as a player (``mine``) or a viewer (``mine`` is None).
 
     A viewer leaving a game under way is still in the room: the session says so

@@ -1,4 +1,4 @@
-"""Who is online, as the lobby shows it: one row a player, c challenges the chosen one."""
+"""Who is online, as the lobby shows it: one row a player; c challenges, b blocks, x reports."""
 
 from __future__ import annotations
 
@@ -23,13 +23,32 @@ def player_row(entry: PlayerEntry) -> Row:
 
 
 class PlayerTable(RoomTable):
-    """The players online, keyed by name; ``c`` or Enter on one challenges them."""
+    """The players online, keyed by name; ``c`` or Enter on one challenges them.
 
-    BINDINGS = [Binding("c", "challenge", "Challenge", id="lobby.challenge")]
+    ``b`` blocks the chosen player, ``x`` reports them (spec §7): the lobby does it.
+    """
+
+    BINDINGS = [
+        Binding("c", "challenge", "Challenge", id="lobby.challenge"),
+        Binding("b", "block", "Block", id="lobby.block"),
+        Binding("x", "report", "Report", id="lobby.report"),
+    ]
 
     @dataclass
     class ChallengeChosen(Message):
         """The person wants to challenge ``user``."""
+
+        user: str
+
+    @dataclass
+    class BlockChosen(Message):
+        """The person wants to block ``user``."""
+
+        user: str
+
+    @dataclass
+    class ReportChosen(Message):
+        """The person wants to report ``user`` to the moderators."""
 
         user: str
 
@@ -45,3 +64,13 @@ class PlayerTable(RoomTable):
         """Challenge the chosen player."""
         if self.chosen is not None:
             self.post_message(self.ChallengeChosen(self.chosen))
+
+    def action_block(self) -> None:
+        """Block the chosen player."""
+        if self.chosen is not None:
+            self.post_message(self.BlockChosen(self.chosen))
+
+    def action_report(self) -> None:
+        """Report the chosen player."""
+        if self.chosen is not None:
+            self.post_message(self.ReportChosen(self.chosen))

@@ -1,0 +1,100 @@
+"""The online game screen's part for the lobby in public (spec §7): block or report the opponent.
+
+``B`` blocks the opponent (their chat no longer reaches you; the game goes on),
+``X`` reports them to the moderators (a dialog asks what about); both are in the
+command palette too (Ctrl+P), where a viewer finds them for either player. The
+footer has no room for them: the help screen lists them. What came of each is
+said in a notification. Banned or deleted mid-game (BYE:banned, BYE:deleted), the
+panel says so in those words; nothing logs in again. ``OnlineGameScreen`` is built
+on this part.
+"""
+
+from __future__ import annotations
+
+from functools import partial
+
+from textual.binding import Binding, BindingType
+
+from c4tui.client import in_public
+from c4tui.client.room_game import RoomGame
+from c4tui.engine import Player
+from c4tui.ui.commands import PaletteCommand
+from c4tui.ui.online_session import OnlineSession
+from c4tui.ui.public_actions import PublicActions
+from c4tui.ui.screens.online_comeback import ComingBackGame
+
+PUBLIC_GAME_BINDINGS: list[BindingType] = [
+    Binding("B", "block_opponent", "Block", show=False, id="online.block"),
+    Binding("X", "report_opponent", "Report", show=False, id="online.report"),
+]
+#: This part's actions (a player's only: a viewer uses the palette).
+PUBLIC_GAME_ACTIONS = frozenset({"block_opponent", "report_opponent"})
+
+
+class PublicGame(ComingBackGame):
+    """A room's game whose players can be blocked and reported from it."""
+
+    BINDINGS = PUBLIC_GAME_BINDINGS
+    _session: OnlineSession
+    room_game: RoomGame
+    mine: Player | None
+    _public: PublicActions | None = None
+
+    @property
+    def public(self) -> PublicActions:
+        """Blocking and reporting, said in a notification (made when first used)."""
+        if self._public is None:
+            self._public = PublicActions(
+                self, lambda: self._session.link, self._notify_public, ascii_only=self._ascii_only
+            )
+        return self._public
+
+    def _notify_public(self, text: str, refused: bool) -> None:
+        self.notify(text, severity="error" if refused else "information", markup=False)
+
+    @property
+    def opponent(self) -> str | None:
+        """The other player's name; None for a viewer."""
+        return None if self.mine is None else self.room_game.names[self.mine.other]
+
+    def _failed(self, problem: str) -> None:
+        """The game stopped: banned or deleted, said as such (no coming back after it)."""
+        link = self._session.link
+        super()._failed((in_public.sent_away(link.bye_reason) if link.lost else None) or problem)
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """A player's keys, while connected (coming back, nothing can be sent)."""
+        if action in PUBLIC_GAME_ACTIONS:
+            return self.mine is not None and not self.coming_back
+        return super().check_action(action, parameters)
+
+    def action_block_opponent(self) -> None:
+        """Block the opponent (the game goes on; their chat no longer reaches you)."""
+        if self.opponent is not None and self.check_action("block_opponent", ()):
+            self.public.block(self.opponent)
+
+    def action_report_opponent(self) -> None:
+        """Report the opponent (a dialog asks what about)."""
+        if self.opponent is not None and self.check_action("report_opponent", ()):
+            self.public.report(self.opponent)
+
+    def palette_commands(self) -> list[PaletteCommand]:
+        """The game's commands, then blocking and reporting the opponent (or either player)."""
+        commands = super().palette_commands()
+        if self.coming_back:
+            return commands
+        names = self.room_game.names
+        players = [names[player] for player in Player if player is not self.mine]
+        keys = " (B)" if self.mine is not None else ""
+        for user in players:
+            block = "Their chat no longer reaches you; no games between you" + keys
+            commands.append(
+                PaletteCommand(f"Block {user}", block, partial(self.public.block, user))
+            )
+        report_keys = " (X)" if self.mine is not None else ""
+        for user in players:
+            report = "Tell the moderators about them (the game is kept with it)" + report_keys
+            commands.append(
+                PaletteCommand(f"Report {user}", report, partial(self.public.report, user))
+            )
+        return commands

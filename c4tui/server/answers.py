@@ -111,7 +111,10 @@ async def _log_in(
         connection.offer(wire.ack("LOGIN", result.value))
         return
     _, bot = (await service.store.ratings([login.user])).get(login.user, (0.0, False))
-    await service.moderation.logged_in(login.user)  # its role, whether it is muted (§7)
+    late = await service.moderation.logged_in(login.user)  # its role and mute (§7)
+    if late is not LoginResult.OK:  # banned or deleted while its password was checked
+        connection.offer(wire.ack("LOGIN", late.value))
+        return
     comeback = service.logged_in(connection, login.user, bot)
     log.info("%s logged in as %s", connection.name, login.user)
     connection.offer(wire.ack("LOGIN", result.value))

@@ -40,7 +40,7 @@ from c4tui.protocols.public import (
     reports_answer,
 )
 from c4tui.protocols.rooms import ack
-from c4tui.server.moderation_store import EventKind, ModerationEvent
+from c4tui.server.moderation_store import EventKind, ModerationEvent, Sanctions
 from c4tui.server.standing import checked_in_turn
 from c4tui.server.store import LoginResult
 
@@ -82,9 +82,17 @@ class Moderation:
 
     # ----- what the service asks ---------------------------------------------------
 
-    async def logged_in(self, user: str) -> None:
-        """``user`` just logged in: read its role and whether it is muted, from the store."""
-        await self.refresh(user)
+    async def logged_in(self, user: str) -> LoginResult:
+        """``user``'s password matched: read its role and mute; whether it may still come in.
+
+        A ban or a deletion committed while the password was being checked (bcrypt takes
+        a while) is read here, after the check: BANNED or NO_SUCH_USER, and the login is
+        refused. One committed later reaches the feed, which then closes this login.
+        """
+        sanctions = await self.refresh(user)
+        if sanctions is None:
+            return LoginResult.NO_SUCH_USER
+        return LoginResult.BANNED if sanctions.banned else LoginResult.OK
 
     def is_moderator(self, user: str) -> bool:
         """Whether ``user`` had the moderator's role at login or since."""
@@ -98,8 +106,8 @@ class Moderation:
             return False
         return until is not None
 
-    async def refresh(self, user: str) -> None:
-        """Read ``user``'s role and mute again from the store (a deleted account: neither)."""
+    async def refresh(self, user: str) -> Sanctions | None:
+        """Read ``user``'s role and mute again from the store (a deleted account: None)."""
         role = await self.store.role(user)
         sanctions = await self.store.sanctions(user)
         if role == Role.MODERATOR.value:
@@ -111,6 +119,7 @@ class Moderation:
             self._muted.pop(user, None)
         else:
             self._muted[user] = muted_until
+        return sanctions
 
     # ----- taking a user out -------------------------------------------------------
 

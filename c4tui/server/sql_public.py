@@ -334,10 +334,16 @@ def moderator_actions(limit: int) -> Work[list[ModeratorAction]]:
 
 
 def events_after(number: int) -> Work[list[ModerationEvent]]:
-    """The feed's changes after ``number``, in order (at most EVENTS_READ)."""
+    """The feed's changes after ``number``, in order (at most EVENTS_READ).
+
+    Only the kinds this c4tui knows: one a newer ``c4tui admin`` wrote is passed over, so
+    it never stops the changes after it from reaching the servers.
+    """
+    known = [kind.value for kind in EventKind]
     rows = yield (
-        "SELECT number, kind, name FROM moderation_events WHERE number > ? ORDER BY number LIMIT ?",
-        (number, EVENTS_READ),
+        "SELECT number, kind, name FROM moderation_events WHERE number > ?"
+        f" AND kind IN ({', '.join('?' * len(known))}) ORDER BY number LIMIT ?",
+        (number, *known, EVENTS_READ),
     )
     return [ModerationEvent(int(n), EventKind(kind), str(name)) for n, kind, name in rows]
 

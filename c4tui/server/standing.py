@@ -87,7 +87,7 @@ async def checked_in_turn(
     earliest = time.monotonic()
     if result is not LoginResult.OK:
         connection.failures += 1
-        earliest = began + service.throttle.failed(user, connection.failures)
+        earliest = began + service.throttle.failed(user, connection.failures, began)
     now = time.monotonic()
     await asyncio.sleep(max(0.0, service.throttle.turn(user, earliest, now) - now))
     if result is LoginResult.OK:

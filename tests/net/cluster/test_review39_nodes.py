@@ -52,3 +52,33 @@ def test_another_nodes_tic_tac_toe_port_is_no_way_around_the_registration_limit(
 ) -> None:
     a, _, tictactoe_on_b = nodes_with_tictactoe
     asyncio.run(asyncio.wait_for(_register_everywhere(a, tictactoe_on_b), CONVERSATION_SECONDS))
+
+
+async def _banned_playing_tictactoe_on_b(a: Node, tictactoe_on_b: int, database: str) -> None:
+    from tests.net.lobby_client import logged_in
+    from tests.net.test_moderation_admin import ACTED_WITHIN, admin
+
+    for name in ("ann", "bob"):
+        await (await logged_in(a.port, name)).close()
+    ann = TicTacToeClient(*await asyncio.open_connection("127.0.0.1", tictactoe_on_b))
+    bob = TicTacToeClient(*await asyncio.open_connection("127.0.0.1", tictactoe_on_b))
+    await ann.ask("LOGIN:ann:pw", "LOGIN:ACKSTATUS:0")
+    await bob.ask("LOGIN:bob:pw", "LOGIN:ACKSTATUS:0")
+    await ann.ask("CREATE:t", "CREATE:ACKSTATUS:0")
+    await bob.ask("JOIN:t:PLAYER", "JOIN:ACKSTATUS:0")
+    for client in (bob, ann):
+        await client.expect("BEGIN:ann:bob")
+    result = await admin(database, "ban", "bob", "--reason", "cheating")
+    assert result.returncode == 0, result.stderr
+    # §7: "The user's connections get BYE:banned and close": the handout's protocol has no
+    # BYE, so the connection closes; within the 5 s §7 allows a running server.
+    closed = await asyncio.wait_for(bob.reader.read(), ACTED_WITHIN + 1)
+    assert closed == b"" or closed.startswith(b"GAMEEND"), closed
+
+
+def test_a_ban_closes_the_banned_ones_tic_tac_toe_game_on_the_other_node(
+    nodes_with_tictactoe: tuple[Node, Node, int], postgres_url: str
+) -> None:
+    a, _, tictactoe_on_b = nodes_with_tictactoe
+    conversation = _banned_playing_tictactoe_on_b(a, tictactoe_on_b, postgres_url)
+    asyncio.run(asyncio.wait_for(conversation, CONVERSATION_SECONDS))

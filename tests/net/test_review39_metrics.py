@@ -10,7 +10,10 @@ from another address than the one holding the door is served.
 from __future__ import annotations
 
 import asyncio
+import logging
 from pathlib import Path
+
+import pytest
 
 from c4tui.server import metrics_door
 from tests.net.lobby_client import lobby_server
@@ -40,3 +43,17 @@ async def test_one_address_holding_the_metrics_door_open_does_not_keep_prometheu
         for _, silent in held:
             silent.transport.abort()
         writer.transport.abort()
+
+
+async def test_a_stop_with_a_scraper_still_connected_logs_no_traceback(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.ERROR)
+    async with lobby_server(tmp_path, metrics_port=0) as server:
+        port = server.metrics_door.port
+        assert port is not None
+        _, silent = await asyncio.open_connection("127.0.0.1", port)
+        await asyncio.sleep(0.2)  # its request is awaited when the server stops
+    await asyncio.sleep(0.1)
+    silent.transport.abort()
+    assert [record.getMessage() for record in caplog.records if record.levelno >= logging.ERROR] == []

@@ -56,4 +56,6 @@ async def test_a_stop_with_a_scraper_still_connected_logs_no_traceback(
         await asyncio.sleep(0.2)  # its request is awaited when the server stops
     await asyncio.sleep(0.1)
     silent.transport.abort()
-    assert [record.getMessage() for record in caplog.records if record.levelno >= logging.ERROR] == []
+    assert [
+        record.getMessage() for record in caplog.records if record.levelno >= logging.ERROR
+    ] == []

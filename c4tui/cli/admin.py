@@ -26,7 +26,8 @@ _EXITS = (
     "exit status: 0 done, 1 nothing done (no such account, not banned, no such open "
     "report, deletion not confirmed), 2 usage, or --db names no lobby's database (none "
     "there, or one without its accounts: never created), 3 the database cannot be used "
-    "(unreachable, refused, not a database, or from a newer c4tui)"
+    "(unreachable, refused, not a database, or from a newer c4tui; reports: an open "
+    "report it cannot read, the others listed)"
 )
 
 

@@ -16,6 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from c4tui.numbers import number_in_range
 from c4tui.outside.sandbox import printable
 from c4tui.protocols.names import valid_user
 from c4tui.protocols.public import (
@@ -374,7 +375,9 @@ def events_after(number: int) -> Work[list[ModerationEvent]]:
     """The feed's changes after ``number``, in order (at most EVENTS_READ).
 
     Only the kinds this c4tui knows: one a newer ``c4tui admin`` wrote is passed over, so
-    it never stops the changes after it from reaching the servers.
+    it never stops the changes after it from reaching the servers. A deletion is kept
+    under the account's stand-in and read as its folded name (``sql_erasure``), which
+    its connections' name folds to.
     """
     known = [kind.value for kind in EventKind]
     rows = yield (
@@ -382,7 +385,22 @@ def events_after(number: int) -> Work[list[ModerationEvent]]:
         f" AND kind IN ({', '.join('?' * len(known))}) ORDER BY number LIMIT ?",
         (number, *known, EVENTS_READ),
     )
-    return [ModerationEvent(int(n), EventKind(kind), str(name)) for n, kind, name in rows]
+    events = []
+    for n, kind, name in rows:
+        user = str(name)
+        if kind == EventKind.DELETE:
+            user = yield from _folded_name_of(user)
+        events.append(ModerationEvent(int(n), EventKind(kind), user))
+    return events
+
+
+def _folded_name_of(stand_in: str) -> Work[str]:
+    """The folded name a deleted account's stand-in ``deleted-<n>`` stands for (else as is)."""
+    number = number_in_range(stand_in.removeprefix("deleted-"), 1, 2**63 - 1)
+    if not stand_in.startswith("deleted-") or number is None:
+        return stand_in
+    rows = yield ("SELECT folded FROM deleted_accounts WHERE number = ?", (number,))
+    return str(rows[0][0]) if rows and rows[0][0] is not None else stand_in
 
 
 def last_event() -> Work[int]:

@@ -10,7 +10,7 @@ import sys
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from c4tui.numbers import number_in_range
+from c4tui.cli.types import number_from
 from c4tui.protocols.public import (
     MAX_BAN_HOURS,
     MAX_REPORT_TEXT,
@@ -26,22 +26,9 @@ _EXITS = (
     "exit status: 0 done, 1 nothing done (no such account, not banned, no such open "
     "report, deletion not confirmed), 2 usage, or --db names no lobby's database (none "
     "there, or one without its accounts: never created), 3 the database cannot be used "
-    "(unreachable, refused, not a database, or from a newer c4tui)"
+    "(unreachable, refused, not a database, or from a newer c4tui; reports: an open "
+    "report it cannot read, the others listed)"
 )
-
-
-def whole_in(low: int, high: int) -> Callable[[str], int]:
-    """An argparse type: a whole number from ``low`` to ``high``."""
-
-    def read(text: str) -> int:
-        number = number_in_range(text.strip(), low, high)
-        if number is None:
-            raise argparse.ArgumentTypeError(
-                f"must be a whole number from {low} to {high}, not {text!r}"
-            )
-        return number
-
-    return read
 
 
 def reason_text(text: str) -> str:
@@ -79,7 +66,7 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     ban.add_argument("user", metavar="USER")
     ban.add_argument(
         "--hours",
-        type=whole_in(0, MAX_BAN_HOURS),
+        type=number_from(0, MAX_BAN_HOURS),
         default=0,
         help="how long (default 0: until unbanned)",
     )
@@ -90,19 +77,19 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     mute.add_argument("user", metavar="USER")
     mute.add_argument(
         "--minutes",
-        type=whole_in(MUTE_MINUTES.start, MUTE_MINUTES.stop - 1),
+        type=number_from(MUTE_MINUTES.start, MUTE_MINUTES.stop - 1),
         required=True,
         help=f"how long ({MUTE_MINUTES.start}-{MUTE_MINUTES.stop - 1})",
     )
     reports = acts.add_parser("reports", help="list the open reports, oldest first")
     reports.add_argument(
         "--limit",
-        type=whole_in(1, 10**6),
+        type=number_from(1, 10**6),
         default=REPORTS_LISTED,
         help=f"at most this many (default {REPORTS_LISTED})",
     )
     close = acts.add_parser("close-report", help="close the open report N")
-    close.add_argument("number", metavar="N", type=whole_in(0, 10**18))
+    close.add_argument("number", metavar="N", type=number_from(0, 10**18))
     delete = acts.add_parser(
         "delete", help="erase USER's account (its games stay, under another name)"
     )

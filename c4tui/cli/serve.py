@@ -7,7 +7,8 @@ on a second port.
 from __future__ import annotations
 
 import argparse
-from dataclasses import replace
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from c4tui.cli.choices import LEVELS, move_seconds, program_or_level
@@ -32,6 +33,112 @@ MAX_RECONNECT_GRACE = 86_400
 METRICS_HOST = "127.0.0.1"
 #: The most ``--max-registrations`` and ``--chat-rate`` may say (0 turns either off).
 MAX_RATE = 1_000_000
+
+
+@dataclass(frozen=True)
+class _Number:
+    """An option that takes a number (a limit, a count, seconds): its type, default and words.
+
+    ``metavar`` None: argparse's own (the option's name in capitals).
+    """
+
+    option: str
+    kind: Callable[[str], object]
+    default: object
+    words: str
+    metavar: str | None = None
+
+
+def _add_numbers(serve: argparse.ArgumentParser, numbers: Sequence[_Number]) -> None:
+    """Add each of ``numbers`` to ``serve``."""
+    for number in numbers:
+        serve.add_argument(
+            number.option,
+            type=number.kind,
+            default=number.default,
+            metavar=number.metavar,
+            help=number.words,
+        )
+
+
+def _rate(option: str, default: int, words: str) -> _Number:
+    """A limit on how often (``--max-registrations``, ``--chat-rate``): 0 turns it off."""
+    kind = number_from(0, MAX_RATE)
+    return _Number(option, kind, default, f"{words} 0: no limit. Default %(default)s", "N")
+
+
+_MAX_PROGRAMS = _Number(
+    "--max-programs",
+    positive_count,
+    DEFAULT_MAX_PROGRAMS,
+    "processes of a program (--ai engine:… or kaggle:…) running at once, one per game; a "
+    "client beyond them is refused at once (its protocol's ERROR); default %(default)s "
+    "(twice the cores)",
+    "N",
+)
+#: How many clients, from where, how long a silent one is kept, and how often one may act.
+_LIMITS = (
+    _Number(
+        "--max-connections",
+        positive_count,
+        DEFAULT_MAX_CONNECTIONS,
+        "clients served at once; more are refused (ERROR); default %(default)s",
+    ),
+    _Number(
+        "--max-per-address",
+        positive_count,
+        DEFAULT_MAX_PER_ADDRESS,
+        "clients served at once from one address (IPv6: one /64), so one machine cannot take "
+        "every slot; default %(default)s",
+    ),
+    _Number(
+        "--idle-timeout",
+        seconds,
+        DEFAULT_IDLE_TIMEOUT,
+        "seconds of silence before hanging up on a client that has not logged in or is in no "
+        "room (a player waiting or thinking is never cut off); default %(default)s",
+    ),
+    _rate(
+        "--max-registrations",
+        REGISTRATIONS_PER_HOUR,
+        "lobby accounts one address (IPv6: one /64) may try to register in an hour; more are "
+        "answered REGISTER:ACKSTATUS:3.",
+    ),
+    _rate(
+        "--chat-rate",
+        CHAT_LINES,
+        f"chat lines one lobby user may say in {CHAT_SECONDS} seconds; more are answered "
+        "CHAT:ACKSTATUS:2 and reach nobody.",
+    ),
+)
+#: The lobby's numbers: its rooms, a dropped player's grace, the passwords' cost.
+_LOBBY_NUMBERS = (
+    _Number(
+        "--max-rooms",
+        positive_count,
+        MAX_ROOMS,
+        "rooms the lobby holds at once; default %(default)s (the protocol's limit: raise it "
+        "only for clients that allow more)",
+        "N",
+    ),
+    _Number(
+        "--reconnect-grace",
+        number_from(0, MAX_RECONNECT_GRACE),
+        DEFAULT_RECONNECT_GRACE,
+        "seconds a lobby player whose connection drops mid-game has to log in again and go "
+        "on (its opponent is told AWAY); then it forfeits. 0: it forfeits at once. "
+        "Tic-tac-toe players always forfeit at once. Default %(default)s",
+        "S",
+    ),
+    _Number(
+        "--bcrypt-rounds",
+        number_from(4, 15),
+        DEFAULT_ROUNDS,
+        "the cost of hashing passwords (log2); default %(default)s. Lower it only for tests "
+        "and benchmarks: it is what makes stolen hashes slow to crack",
+        "4-15",
+    ),
+)
 
 
 def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -101,15 +208,7 @@ def _add_listening_options(serve: argparse.ArgumentParser) -> None:
         help="a program's time for each move; past it, it loses the game (the client "
         "wins); default %(default)g",
     )
-    serve.add_argument(
-        "--max-programs",
-        type=positive_count,
-        default=DEFAULT_MAX_PROGRAMS,
-        metavar="N",
-        help="processes of a program (--ai engine:… or kaggle:…) running at once, one per "
-        "game; a client beyond them is refused at once (its protocol's ERROR); "
-        "default %(default)s (twice the cores)",
-    )
+    _add_numbers(serve, [_MAX_PROGRAMS])
 
 
 def ai_name(text: str) -> str:
@@ -119,42 +218,7 @@ def ai_name(text: str) -> str:
 
 def _add_limits(serve: argparse.ArgumentParser) -> None:
     """How many clients, from where, and how long a silent one is kept."""
-    serve.add_argument(
-        "--max-connections",
-        type=positive_count,
-        default=DEFAULT_MAX_CONNECTIONS,
-        help="clients served at once; more are refused (ERROR); default %(default)s",
-    )
-    serve.add_argument(
-        "--max-per-address",
-        type=positive_count,
-        default=DEFAULT_MAX_PER_ADDRESS,
-        help="clients served at once from one address (IPv6: one /64), so one machine "
-        "cannot take every slot; default %(default)s",
-    )
-    serve.add_argument(
-        "--idle-timeout",
-        type=seconds,
-        default=DEFAULT_IDLE_TIMEOUT,
-        help="seconds of silence before hanging up on a client that has not logged in or "
-        "is in no room (a player waiting or thinking is never cut off); default %(default)s",
-    )
-    serve.add_argument(
-        "--max-registrations",
-        type=number_from(0, MAX_RATE),
-        default=REGISTRATIONS_PER_HOUR,
-        metavar="N",
-        help="lobby accounts one address (IPv6: one /64) may try to register in an hour; "
-        "more are answered REGISTER:ACKSTATUS:3. 0: no limit. Default %(default)s",
-    )
-    serve.add_argument(
-        "--chat-rate",
-        type=number_from(0, MAX_RATE),
-        default=CHAT_LINES,
-        metavar="N",
-        help=f"chat lines one lobby user may say in {CHAT_SECONDS} seconds; more are answered "
-        "CHAT:ACKSTATUS:2 and reach nobody. 0: no limit. Default %(default)s",
-    )
+    _add_numbers(serve, _LIMITS)
 
 
 def _add_lobby_options(serve: argparse.ArgumentParser) -> None:
@@ -168,31 +232,7 @@ def _add_lobby_options(serve: argparse.ArgumentParser) -> None:
         "python3 -m pip install '.[server]'); "
         "default: accounts.sqlite3 in your user data directory",
     )
-    serve.add_argument(
-        "--max-rooms",
-        type=positive_count,
-        default=MAX_ROOMS,
-        metavar="N",
-        help="rooms the lobby holds at once; default %(default)s (the protocol's limit: "
-        "raise it only for clients that allow more)",
-    )
-    serve.add_argument(
-        "--reconnect-grace",
-        type=number_from(0, MAX_RECONNECT_GRACE),
-        default=DEFAULT_RECONNECT_GRACE,
-        metavar="S",
-        help="seconds a lobby player whose connection drops mid-game has to log in again "
-        "and go on (its opponent is told AWAY); then it forfeits. 0: it forfeits at once. "
-        "Tic-tac-toe players always forfeit at once. Default %(default)s",
-    )
-    serve.add_argument(
-        "--bcrypt-rounds",
-        type=number_from(4, 15),
-        default=DEFAULT_ROUNDS,
-        metavar="4-15",
-        help="the cost of hashing passwords (log2); default %(default)s. Lower it only for "
-        "tests and benchmarks: it is what makes stolen hashes slow to crack",
-    )
+    _add_numbers(serve, _LOBBY_NUMBERS)
 
 
 def _add_tls_options(serve: argparse.ArgumentParser) -> None:

@@ -87,7 +87,7 @@ def signed_number(text: str) -> int:
 
 
 def number_from(low: int, high: int) -> Callable[[str], int]:
-    """A type for a whole number from ``low`` to ``high`` (``serve --bcrypt-rounds``)."""
+    """A type for a whole number from ``low`` to ``high`` (``--bcrypt-rounds``, ``admin``'s)."""
 
     def in_range(text: str) -> int:
         number = number_in_range(text.strip(), low, high)

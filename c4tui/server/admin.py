@@ -7,7 +7,8 @@ nothing. The running servers read the store's change feed and act within seconds
 What went wrong with the database is said in words with an exit status, never a
 traceback: 1 nothing done (no such account, nothing to undo), 2 the --db is no lobby's
 database (a file or a PostgreSQL database without its accounts: never created there),
-3 the database cannot be used (unreachable, refused, newer).
+3 the database cannot be used (unreachable, refused, newer; for ``reports``, an open
+report it cannot read, the readable ones listed all the same).
 """
 
 from __future__ import annotations
@@ -208,9 +209,24 @@ def reports(limit: int) -> Act:
 
     async def act(store: LobbyStore, by: str) -> Said:
         listed = await store.open_reports(limit)
-        return Said(DONE, reports_table(listed) if listed else "No open reports.")
+        table = reports_table(listed) if listed else "No open reports."
+        unreadable = await store.unreadable_reports(limit)
+        if not unreadable:
+            return Said(DONE, table)
+        print(table)  # what can be read is still shown
+        return Said(UNUSABLE, _unreadable(unreadable))
 
     return act
+
+
+def _unreadable(numbers: Sequence[int]) -> str:
+    """Why some open reports are not in the table, and what can be done about them."""
+    shown = ", ".join(f"#{number}" for number in numbers)
+    which = "report" if len(numbers) == 1 else "reports"
+    return (
+        f"cannot read the open {which} {shown} (a reason, a name or a time this c4tui "
+        "does not know: written by a newer c4tui, or not by c4tui); close-report N closes one"
+    )
 
 
 def reports_table(listed: Sequence[ReportInfo]) -> str:

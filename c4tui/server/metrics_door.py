@@ -5,24 +5,30 @@ Prometheus reads); any other path is 404, anything that is not a request 400. It
 served on the server's own event loop, not in threads (as prometheus_client's own
 server does, one per connection), so that whatever reaches this port — a scraper,
 a port scanner, a flood of garbage — costs the lobby a bounded share and can never
-stop it: at most ``MAX_SCRAPERS`` connections at once (the others are closed at
-once), a request must come whole within ``REQUEST_SECONDS`` and ``REQUEST_BYTES``,
-and each connection gets one answer and is closed.
+stop it: at most ``MAX_SCRAPERS`` connections at once and ``PER_ADDRESS`` of them
+from one address (IPv6: one /64), so that one machine holding connections open in
+silence never keeps Prometheus out (the others are closed at once); a request must
+come whole within ``REQUEST_SECONDS`` and ``REQUEST_BYTES``, and each connection gets
+one answer and is closed.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+from collections import Counter
 
 from prometheus_client import generate_latest
 
+from c4tui.net.address import address_group
 from c4tui.server.metrics import Metrics
 
 log = logging.getLogger("c4tui.server")
 
 #: Connections to the metrics port served at once; more are closed without a word.
 MAX_SCRAPERS = 16
+#: Of them, the most from one address (IPv6: one /64): a quarter, so three others get in.
+PER_ADDRESS = 4
 #: A request's line and headers: at most this many bytes, within this many seconds.
 REQUEST_BYTES = 8192
 REQUEST_SECONDS = 5.0
@@ -42,6 +48,7 @@ class MetricsDoor:
         self._metrics = metrics
         self._server: asyncio.Server | None = None
         self._answering: set[asyncio.Task[None]] = set()
+        self._from: Counter[str] = Counter()  # connections served, by address group
 
     @property
     def port(self) -> int | None:
@@ -80,10 +87,12 @@ class MetricsDoor:
     async def _answer(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         """One request, one answer, then the end; over the limits, the end at once."""
         task = asyncio.current_task()
-        if len(self._answering) >= MAX_SCRAPERS or task is None:
+        where = _address_of(writer)
+        if len(self._answering) >= MAX_SCRAPERS or self._from[where] >= PER_ADDRESS or not task:
             writer.transport.abort()
             return
         self._answering.add(task)
+        self._from[where] += 1
         answered = False
         try:
             async with asyncio.timeout(REQUEST_SECONDS):
@@ -98,8 +107,15 @@ class MetricsDoor:
             pass  # the door closes (ended here: 3.11's stream callback would log it as an error)
         finally:
             self._answering.discard(task)
+            self._let_go(where)
             if not answered:
                 writer.transport.abort()
+
+    def _let_go(self, where: str) -> None:
+        """One connection from ``where`` ended: its slot is free (an address gone, forgotten)."""
+        self._from[where] -= 1
+        if self._from[where] <= 0:
+            del self._from[where]
 
     def _response(self, head: bytes) -> bytes:
         """The whole answer to a request whose line and headers are ``head``."""
@@ -113,6 +129,12 @@ class MetricsDoor:
             return _http(405, "Method Not Allowed", b"GET /metrics\n")
         body = generate_latest(self._metrics.registry)
         return _http(200, "OK", body, CONTENT_TYPE, with_body=method == b"GET")
+
+
+def _address_of(writer: asyncio.StreamWriter) -> str:
+    """Where a connection comes from, as the per-address limit counts (IPv6: its /64)."""
+    peer = writer.get_extra_info("peername")
+    return address_group(str(peer[0])) if isinstance(peer, tuple) and peer else ""
 
 
 def _http(

@@ -40,7 +40,7 @@ from c4tui.protocols.public import (
     reports_answer,
 )
 from c4tui.protocols.rooms import ack
-from c4tui.server.moderation_store import EventKind, ModerationEvent, Sanctions
+from c4tui.server.moderation_store import EventKind, ModerationEvent, Sanctions, deleted_as
 from c4tui.server.standing import checked_in_turn
 from c4tui.server.store import LoginResult
 
@@ -204,10 +204,12 @@ class Moderation:
             sanctions = await self.store.sanctions(event.user)
             if sanctions is not None and sanctions.banned:
                 await self.remove(event.user, ByeReason.BANNED)
-        elif event.kind is EventKind.DELETE:
-            await self.remove(event.user, ByeReason.DELETED)
-            self._moderators.discard(event.user)
-            self._muted.pop(event.user, None)
+        elif event.kind is EventKind.DELETE:  # named folded: its connections' own spelling
+            names = [c.member.name for s in self.services for c in s.open if c.member]
+            user = await deleted_as(event.user, names, self.store.role)
+            await self.remove(user, ByeReason.DELETED)
+            self._moderators.discard(user)
+            self._muted.pop(user, None)
         else:  # a role, a mute, an unban: what the user may do from now on
             await self.refresh(event.user)
 

@@ -9,6 +9,7 @@ people read them (an action's time), as ``ReportInfo.when`` is.
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from enum import StrEnum
@@ -50,8 +51,9 @@ class EventKind(StrEnum):
 class ModerationEvent:
     """One change of the feed, numbered in commit order: a running server reads it and acts.
 
-    ``user`` is the account's name (a deletion's too: the servers must find its
-    connections); what the change made of the account is read from the store.
+    ``user`` is the account's name; a deletion's is its folded name (the feed keeps only
+    its stand-in, ``deleted-<n>``), which ``deleted_as`` finds the connections' name by.
+    What the change made of the account is read from the store.
     """
 
     number: int
@@ -76,3 +78,18 @@ class ModeratorAction:
     reason: str
     until: str | None
     when: str
+
+
+async def deleted_as(
+    folded: str, names: Iterable[str], role: Callable[[str], Awaitable[str | None]]
+) -> str:
+    """The name logged in as the deleted account whose folded name is ``folded`` (a feed's).
+
+    ``names``: those logged in; ``role``: the store's (None: no such account). Of two
+    names that differ in case only (let in before §5.6), the one with no account left;
+    ``folded`` itself if none is logged in.
+    """
+    for name in names:
+        if name.lower() == folded and await role(name) is None:
+            return name
+    return folded

@@ -24,6 +24,7 @@ import psycopg
 
 from c4tui.net.address import without_password
 from c4tui.server.limits import DEFAULT_ROUNDS
+from c4tui.server.sql_erasure import ERASED_NAMES_MIGRATION
 from c4tui.server.sql_games import FOLDED_NAMES_MIGRATION
 from c4tui.server.sql_public import public_migration
 from c4tui.server.sql_standing import PROVISIONAL_INDEX_MIGRATION
@@ -66,6 +67,7 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
     public_migration(  # §7: blocks, reports, bans
         "BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY", "DOUBLE PRECISION", "BIGINT"
     ),
+    ERASED_NAMES_MIGRATION,  # §7: a deletion in the feed names its stand-in
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 #: The transaction-level advisory lock that migrations take (any constant, c4tui's own).

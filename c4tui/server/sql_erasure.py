@@ -4,9 +4,11 @@ Deletion erases the account's row (its password's hash, its role, its sanctions)
 its blocks both ways, and puts a stand-in, ``deleted-<n>``, in its place wherever
 others' records name it: the games it played, the reports, the moderators' log and
 the change feed. Its folded name stays reserved in ``deleted_accounts`` so that no one
-registers it again (and impersonates it); the feed's deletion itself names the account,
-since the running servers must find its connections. The export is everything kept
-about an account, as JSON's values, its password's hash excepted.
+registers it again (and impersonates it), and that is the one place the name is kept:
+the feed's deletion names the stand-in too, and the running servers read it back as
+the folded name (``sql_public.events_after``) to find the account's connections. The
+export is everything kept about an account, as JSON's values, its password's hash
+excepted.
 
 The running servers act on a deletion within seconds (they read the change feed);
 until then the deleted player's connection may still begin a game, win one, block or
@@ -68,8 +70,18 @@ def delete_account(user: str, by: str, now: float) -> Work[bool]:
         yield record(Act(stand_in, "delete", stand_in, "by itself", None, now))
     else:
         yield record(Act(by, "delete", stand_in, "", None, now))
-    yield from announce(EventKind.DELETE, user, now)
+    yield from announce(EventKind.DELETE, stand_in, now)
     return True
+
+
+#: The migration that takes the names out of the feed's deletions kept before they named
+#: their stand-ins (the same on both engines): each names its account's stand-in (of two
+#: that differ in case only, both deleted, the later: either reads back as the folded name).
+ERASED_NAMES_MIGRATION = (
+    "UPDATE moderation_events SET name = (SELECT 'deleted-' || CAST(max(number) AS TEXT)"
+    " FROM deleted_accounts WHERE folded = lower(moderation_events.name))"
+    " WHERE kind = 'delete' AND lower(name) IN (SELECT folded FROM deleted_accounts)",
+)
 
 
 def _stand_in(user: str, now: float) -> Work[str]:

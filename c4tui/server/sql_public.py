@@ -14,8 +14,19 @@ more than one row run in one transaction (``SqlStore``).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
-from c4tui.protocols.public import MAX_BLOCKS, REPORTS_PER_HOUR, ReportInfo, ReportReason
+from c4tui.numbers import number_in_range
+from c4tui.outside.sandbox import printable
+from c4tui.protocols.names import valid_user
+from c4tui.protocols.public import (
+    MAX_BLOCKS,
+    MAX_REPORT_TEXT,
+    REPORTS_PER_HOUR,
+    ReportInfo,
+    ReportReason,
+    valid_text,
+)
 from c4tui.server.moderation_store import (
     NO_SANCTIONS,
     EventKind,
@@ -171,24 +182,51 @@ def report(reporter: str, reported: str, reason: ReportReason, text: str, now: f
 
 
 def open_reports(limit: int) -> Work[list[ReportInfo]]:
-    """The open reports, oldest first, at most ``limit``."""
+    """The open reports this c4tui can read, oldest first, among the first ``limit``.
+
+    The database may hold rows no server of ours wrote (a newer c4tui's reason, a text
+    kept by hand): a row that does not read is left out (``unreadable_reports`` names
+    it), and a text with control characters comes escaped, so that what is listed can
+    neither break a moderator's REPORTED lines nor act on ``c4tui admin``'s terminal.
+    """
+    rows = yield from _open_report_rows(limit)
+    return [report for report in map(_report_read, rows) if report is not None]
+
+
+def unreadable_reports(limit: int) -> Work[list[int]]:
+    """The open reports among the first ``limit`` that ``open_reports`` leaves out, by number."""
+    rows = yield from _open_report_rows(limit)
+    return [int(row[0]) for row in rows if _report_read(row) is None]
+
+
+def _open_report_rows(limit: int) -> Work[list[tuple[Any, ...]]]:
+    """The first ``limit`` open reports' rows, oldest first, as the database holds them."""
     rows = yield (
         "SELECT id, reporter, reported, reason, at, game, text FROM reports"
         " WHERE closed_at IS NULL ORDER BY id LIMIT ?",
         (limit,),
     )
-    return [
-        ReportInfo(
-            int(number),
-            reporter,
-            reported,
-            ReportReason(reason),
-            iso_utc(at),
-            None if game is None else int(game),
-            text,
-        )
-        for number, reporter, reported, reason, at, game, text in rows
-    ]
+    return [tuple(row) for row in rows]
+
+
+#: The reasons a report may give, by their words.
+_REASONS = {reason.value: reason for reason in ReportReason}
+
+
+def _report_read(row: tuple[Any, ...]) -> ReportInfo | None:
+    """One report's row as a ``ReportInfo`` (its text escaped if need be); None: unreadable."""
+    number, reporter, reported, reason, at, game, text = row
+    names_read = all(isinstance(name, str) and valid_user(name) for name in (reporter, reported))
+    if not (names_read and reason in _REASONS and isinstance(text, str)):
+        return None
+    if not isinstance(at, int | float) or not (game is None or isinstance(game, int)):
+        return None
+    try:
+        when = iso_utc(at)
+    except (OverflowError, ValueError, OSError):  # no time a calendar holds
+        return None
+    shown = text if valid_text(text) else printable(text, MAX_REPORT_TEXT - 1)
+    return ReportInfo(int(number), reporter, reported, _REASONS[reason], when, game, shown)
 
 
 def close_report(number: int, by: str, now: float) -> Work[bool]:
@@ -337,7 +375,9 @@ def events_after(number: int) -> Work[list[ModerationEvent]]:
     """The feed's changes after ``number``, in order (at most EVENTS_READ).
 
     Only the kinds this c4tui knows: one a newer ``c4tui admin`` wrote is passed over, so
-    it never stops the changes after it from reaching the servers.
+    it never stops the changes after it from reaching the servers. A deletion is kept
+    under the account's stand-in and read as its folded name (``sql_erasure``), which
+    its connections' name folds to.
     """
     known = [kind.value for kind in EventKind]
     rows = yield (
@@ -345,7 +385,22 @@ def events_after(number: int) -> Work[list[ModerationEvent]]:
         f" AND kind IN ({', '.join('?' * len(known))}) ORDER BY number LIMIT ?",
         (number, *known, EVENTS_READ),
     )
-    return [ModerationEvent(int(n), EventKind(kind), str(name)) for n, kind, name in rows]
+    events = []
+    for n, kind, name in rows:
+        user = str(name)
+        if kind == EventKind.DELETE:
+            user = yield from _folded_name_of(user)
+        events.append(ModerationEvent(int(n), EventKind(kind), user))
+    return events
+
+
+def _folded_name_of(stand_in: str) -> Work[str]:
+    """The folded name a deleted account's stand-in ``deleted-<n>`` stands for (else as is)."""
+    number = number_in_range(stand_in.removeprefix("deleted-"), 1, 2**63 - 1)
+    if not stand_in.startswith("deleted-") or number is None:
+        return stand_in
+    rows = yield ("SELECT folded FROM deleted_accounts WHERE number = ?", (number,))
+    return str(rows[0][0]) if rows and rows[0][0] is not None else stand_in
 
 
 def last_event() -> Work[int]:

@@ -205,6 +205,10 @@ class SqlStore(ABC):
         """The open reports, oldest first, at most ``limit``."""
         return await self._run(sql_public.open_reports(limit))
 
+    async def unreadable_reports(self, limit: int) -> list[int]:
+        """The numbers of the open reports among the first ``limit`` that cannot be read."""
+        return await self._run(sql_public.unreadable_reports(limit))
+
     async def close_report(self, number: int, by: str) -> bool:
         """Close the open report ``number``, kept as ``by``'s action."""
         return await self._run_in_transaction(sql_public.close_report(number, by, time.time()))

@@ -33,6 +33,7 @@ from pathlib import Path
 from typing import TypeVar
 
 from c4tui.server.limits import DEFAULT_ROUNDS
+from c4tui.server.sql_erasure import ERASED_NAMES_MIGRATION
 from c4tui.server.sql_games import FOLDED_NAMES_MIGRATION
 from c4tui.server.sql_public import public_migration
 from c4tui.server.sql_standing import PROVISIONAL_INDEX_MIGRATION
@@ -86,6 +87,7 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
     FOLDED_NAMES_MIGRATION,  # §5.6: no two names that differ only in case
     PROVISIONAL_INDEX_MIGRATION,  # LEADERBOARD:ALL's provisional players
     public_migration("INTEGER PRIMARY KEY", "REAL", "INTEGER"),  # §7: blocks, reports, bans
+    ERASED_NAMES_MIGRATION,  # §7: a deletion in the feed names its stand-in
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 

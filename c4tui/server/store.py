@@ -211,6 +211,9 @@ class LobbyStore(Protocol):
     async def open_reports(self, limit: int) -> list[ReportInfo]:
         """The open reports, oldest first, at most ``limit``."""
 
+    async def unreadable_reports(self, limit: int) -> list[int]:
+        """The numbers of the open reports among the first ``limit`` that this c4tui cannot read."""
+
     async def close_report(self, number: int, by: str) -> bool:
         """Close the open report ``number``, kept as ``by``'s action; False: no such open one."""
 

@@ -13,6 +13,7 @@ from c4tui.engine import Rules
 from c4tui.lobby.journal import EndReason, GameBegan, GameFinished
 from c4tui.protocols.public import ReportReason, reserved_name
 from c4tui.server import postgres_store, sqlite_store
+from c4tui.server.sql_erasure import ERASED_NAMES_MIGRATION
 from c4tui.server.store import LoginResult, password_digest
 from c4tui.server.stores import is_postgres
 from tests.net.lobby_client import TEST_ROUNDS
@@ -252,7 +253,7 @@ def _hash_of(db: str, user: str) -> str:
 
 async def test_a_database_of_the_schema_before_public_is_upgraded(lobby_db: str) -> None:
     engine = postgres_store if is_postgres(lobby_db) else sqlite_store
-    database_at_version(lobby_db, engine.SCHEMA_VERSION - 1)
+    database_at_version(lobby_db, engine.MIGRATIONS.index(ERASED_NAMES_MIGRATION) - 1)
     hashed = bcrypt.hashpw(password_digest("pw"), bcrypt.gensalt(TEST_ROUNDS))
     run_sql(
         lobby_db,

@@ -1,19 +1,18 @@
 """Serving rooms: logins, then the rooms of ``c4tui.lobby`` over real connections.
 
-Both room protocols are served here: the lobby's (Connect Four) and, on a port
-of its own, the INFO1112 handout's (tic-tac-toe, ``c4tui.server.tictactoe``).
-Each is a ``Dialect``: how a message is parsed and what a request does to the
-rooms. Accounts, logins, the throttle and the outgoing queues are shared.
+Both room protocols are served here: the lobby's (Connect Four) and, on a port of its
+own, the INFO1112 handout's (tic-tac-toe, ``c4tui.server.tictactoe``). Each is a
+``Dialect``: how a message is parsed and what a request does to the rooms. Accounts,
+logins, the throttle, REGISTER's count and the outgoing queues are shared.
 
-Each connection reads its own lines; everything it is sent (answers and the
-room's broadcasts alike) goes through a bounded queue that its own writer task
-drains. So a broadcast never waits for anybody: a member whose queue fills
-(a viewer that stopped reading) is dropped, and the game goes on.
+Each connection reads its own lines; everything it is sent (answers and broadcasts
+alike) goes through a bounded queue its own writer task drains. A broadcast never waits:
+a member whose queue fills (a viewer that stopped reading) is dropped.
 
-Committed before announced: after each act the rooms' journal (a game began, a
-move, a game ended) is written to the store, and only then is what the act
-answered delivered, in the order the acts happened (``LobbyService.announce``).
-So a BOARDSTATUS or GAMEEND never goes out for a move that is not on disk.
+Committed before announced: after each act the rooms' journal (a game began, a move, a
+game ended) is written to the store, and only then is what the act answered delivered,
+in the order the acts happened (``LobbyService.announce``). So a BOARDSTATUS or GAMEEND
+never goes out for a move that is not on disk.
 
 One account, two connections: the newest login wins. The older connection is
 told ``BYE:elsewhere`` and closed, and a game it was playing goes on on the newer
@@ -26,9 +25,9 @@ Timed games (§5.4): the rooms keep the clocks from the ``now`` they are given
 (``time.monotonic``); ``keep_time`` asks them every ``CLOCK_CHECK`` seconds which
 flags fell and announces those games' ends like any other.
 
-Silence is not idleness: only a connection that has not logged in, or is in no
-room, is cut off for it. The lobby protocol's connections hear ``BYE:<reason>``
-before every close the server means (the handout's protocol has no such word).
+Silence is not idleness: only a connection that has not logged in, or is in no room,
+is cut off for it. The lobby protocol's connections hear ``BYE:<reason>`` before every
+close the server means (the handout's protocol has no such word).
 """
 
 from __future__ import annotations
@@ -53,6 +52,7 @@ from c4tui.protocols.public import CHAT_SECONDS
 from c4tui.server.accounts import LoginThrottle
 from c4tui.server.answers import answer
 from c4tui.server.context import Client, Handler
+from c4tui.server.counting import CountedHere, Counting
 from c4tui.server.dialects import Dialect, Farewell
 from c4tui.server.game_log import GameLog
 from c4tui.server.metrics import Metrics
@@ -191,7 +191,7 @@ class LobbyService(Generic[S, M]):
         """
         self.store = store
         self.now = now
-        self.registrations = SlidingWindow(registrations, 3600)
+        self.registrations: Counting = CountedHere(SlidingWindow(registrations, 3600), now)
         self.chat_lines = SlidingWindow(chat_rate, CHAT_SECONDS)
         self.rooms = Lobby(kind, max_rooms, grace, now=now, coin=random.SystemRandom())
         self.throttle = throttle or LoginThrottle()  # shared by services with one account store

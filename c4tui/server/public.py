@@ -67,7 +67,7 @@ async def answered_in_public(
     CHAT:ACKSTATUS:<status>); a player's BLOCK, UNBLOCK, BLOCKS and REPORT are answered.
     """
     if isinstance(request, wire.Register):
-        return _too_many_registrations(service, connection, request)
+        return await _too_many_registrations(service, connection, request)
     member = connection.member
     if member is None:
         return False  # BADAUTH, as for anything but an account's request
@@ -82,12 +82,12 @@ async def answered_in_public(
     return False
 
 
-def _too_many_registrations(
+async def _too_many_registrations(
     service: LobbyService[S, M], connection: LobbyConnection, request: wire.Register
 ) -> bool:
     """Count one REGISTER from the connection's address; True if refused (the answer sent)."""
     group = address_group(connection.address)
-    if service.registrations.take(group, service.now()):
+    if await service.registrations.take(group):
         return False
     limit = service.registrations.limit
     log.info("%s refused REGISTER: %d from %s in the last hour", connection.name, limit, group)

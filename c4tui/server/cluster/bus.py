@@ -13,6 +13,7 @@ import asyncio
 import contextlib
 import logging
 import os
+import secrets
 from collections.abc import Awaitable, Callable
 from urllib.parse import urlsplit
 
@@ -36,6 +37,22 @@ BUS_CONNECTIONS = 50
 PASSWORD_VARIABLE = "REDISCLI_AUTH"
 #: Seconds between two looks for new channels to listen to while the bus is quiet.
 LISTEN_TICK = 0.2
+#: One count of a sliding window shared by the nodes (``Bus.take``), atomic in Redis and
+#: on Redis's clock (the nodes' clocks may disagree): drop the events that left the
+#: window, refuse (uncounted) when ``limit`` remain, else add this one. The key expires
+#: once its window has passed, so a quiet address costs Redis nothing.
+WINDOW_SCRIPT = """
+local clock = redis.call('TIME')
+local now = tonumber(clock[1]) + tonumber(clock[2]) / 1000000
+local seconds = tonumber(ARGV[2])
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now - seconds)
+if redis.call('ZCARD', KEYS[1]) >= tonumber(ARGV[1]) then
+  return 0
+end
+redis.call('ZADD', KEYS[1], now, ARGV[3])
+redis.call('EXPIRE', KEYS[1], math.ceil(seconds))
+return 1
+"""
 
 
 def password_from_environment(url: str) -> str | None:
@@ -180,6 +197,25 @@ class Bus:
             with contextlib.suppress(RedisError, OSError):
                 close: Callable[[], Awaitable[None]] = pubsub.aclose  # (redis types it not)
                 await close()
+
+    async def take(self, window: str, key: str, limit: int, seconds: float) -> bool:
+        """Count an event of ``key`` in the nodes' ``window`` if it has room (``WINDOW_SCRIPT``).
+
+        False (not counted) when ``limit`` events of ``key`` fell in the last ``seconds``,
+        whichever node counted them. Raises BusLost.
+        """
+        try:
+            counted = await self._client().eval(
+                WINDOW_SCRIPT,
+                1,
+                f"{self.prefix}:{window}:{key}",
+                str(limit),
+                str(seconds),
+                secrets.token_hex(8),
+            )
+        except (RedisError, OSError) as error:
+            raise BusLost(f"Redis at {self.location}: {error}") from None
+        return bool(counted)
 
     async def close(self) -> None:
         """Disconnect (quietly: Redis may be gone already)."""

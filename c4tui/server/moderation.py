@@ -24,6 +24,7 @@ import time
 from typing import TYPE_CHECKING, Any
 
 from c4tui.lobby import Member
+from c4tui.lobby.blocks import Blocks
 from c4tui.lobby.removal import removed
 from c4tui.protocols.presence import ByeReason
 from c4tui.protocols.public import (
@@ -55,6 +56,8 @@ MODERATION_REQUESTS = (Ban, Unban, Mute, Reports, CloseReport, DeleteAccount)
 ModerationRequest = Ban | Unban | Mute | Reports | CloseReport | DeleteAccount
 #: Seconds between two reads of the store's change feed (§7 allows 5 for it all).
 POLL_SECONDS = 1.0
+#: How many of the newest moderators' acts a change's log line looks for its act among.
+ACTS_LOOKED_AT = 50
 #: Seconds in an hour and in a minute: a ban's and a mute's units on the wire.
 HOUR, MINUTE = 3600, 60
 
@@ -69,11 +72,18 @@ class Moderation:
     def __init__(self, service: LobbyService[Any, Any]) -> None:
         self.store: LobbyStore = service.store
         self.metrics = service.metrics  # c4tui_bans_total counts the feed's bans
+        self.counts_bans = True  # a cluster's node that does not lead leaves it to the leader
         self.services: list[LobbyService[Any, Any]] = [service]
         self._moderators: set[str] = set()
         self._muted: dict[str, float] = {}  # user: until when (epoch seconds)
         self._watching: asyncio.Task[None] | None = None
         self._last: int | None = None  # the feed's last event acted on (None: not read yet)
+
+    @property
+    def _blocks(self) -> Blocks:
+        """The rooms' blocks, one set for both ports (``core.py`` gives them the lobby's)."""
+        blocks: Blocks = self.services[0].rooms.blocks
+        return blocks
 
     def serve_too(self, other: LobbyService[Any, Any]) -> None:
         """``other``'s connections are the same accounts': a ban closes them too."""
@@ -155,6 +165,10 @@ class Moderation:
 
     # ----- the change feed ---------------------------------------------------------
 
+    async def from_now(self) -> None:
+        """Act on the changes after the feed's last one as of now (read before the blocks)."""
+        self._last = await self.store.last_event()
+
     def start(self) -> None:
         """Act on the store's change feed from now on, every ``POLL_SECONDS`` (``stop`` ends it)."""
         if self._watching is None:
@@ -198,9 +212,10 @@ class Moderation:
         A ban is acted on only while it holds: one lifted since (the UNBAN is further on
         in the feed) must not close the connection its user has logged in on again.
         """
-        log.info("moderators' change %d: %s %s", event.number, event.kind, event.user)
+        await self._log_change(event)
         if event.kind is EventKind.BAN:  # from the wire or not, counted once: here
-            self.metrics.banned()
+            if self.counts_bans:
+                self.metrics.banned()
             sanctions = await self.store.sanctions(event.user)
             if sanctions is not None and sanctions.banned:
                 await self.remove(event.user, ByeReason.BANNED)
@@ -210,8 +225,36 @@ class Moderation:
             await self.remove(user, ByeReason.DELETED)
             self._moderators.discard(user)
             self._muted.pop(user, None)
+            self._blocks.forget(user)  # the store erased its blocks both ways
+        elif event.kind is EventKind.BLOCKS:  # held as the store keeps them, on every node
+            self._blocks.set_of(event.user, await self.store.blocks_of(event.user))
         else:  # a role, a mute, an unban: what the user may do from now on
             await self.refresh(event.user)
+
+    async def _log_change(self, event: ModerationEvent) -> None:
+        """Say a moderators' change in the log as their log keeps it: who, what, whom, why.
+
+        The feed names only the account; the act is the newest of its kind on it among
+        the last ``ACTS_LOOKED_AT`` (a deletion's is kept under the stand-in: the newest).
+        A player's own change of blocks is no moderator's: not said.
+        """
+        if event.kind is EventKind.BLOCKS:
+            return
+        acts = await self.store.moderator_actions(ACTS_LOOKED_AT)
+        deleting = event.kind is EventKind.DELETE
+        act = next(
+            (a for a in acts if a.action == event.kind and (deleting or a.target == event.user)),
+            None,
+        )
+        if act is None:
+            log.info("moderators' change %d: %s %s", event.number, event.kind, event.user)
+            return
+        until = f" until {act.until}" if act.until else ""
+        why = f": {act.reason}" if act.reason else ""
+        log.info(
+            "moderators' change %d: %s %s by %s%s%s (%s)",
+            *(event.number, event.kind, event.user, act.moderator, until, why, act.when),
+        )
 
 
 async def answer_moderation(

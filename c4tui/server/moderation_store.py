@@ -45,6 +45,7 @@ class EventKind(StrEnum):
     UNBAN = "unban"
     MUTE = "mute"
     DELETE = "delete"
+    BLOCKS = "blocks"  # whom the account blocks changed: every node's rooms read them again
 
 
 @dataclass(frozen=True)

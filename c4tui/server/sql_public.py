@@ -4,7 +4,8 @@ Blocks, reports, roles, sanctions, the moderators' log and the change feed that
 running servers read.
 A ban, a mute and a role live on the account's row (so the account's deletion takes
 them with it); blocks, reports and the moderators' actions in tables of their own.
-Every role, ban, unban, mute and deletion appends to ``moderation_events``, numbered
+Every role, ban, unban, mute, deletion and change of one's blocks appends to
+``moderation_events`` (so that every node's rooms hold the blocks the store keeps), numbered
 by the one row of ``moderation_feed``: its update holds that row's lock to the
 transaction's commit, so the numbers are taken in commit order on PostgreSQL too and a
 server that has read event n never later finds an n - 1 it missed. The acts that keep
@@ -127,15 +128,18 @@ def block(blocker: str, blocked: str, now: float) -> Work[int]:
         "INSERT INTO blocks (blocker, blocked, since) VALUES (?, ?, ?) ON CONFLICT DO NOTHING",
         (*pair, now),
     )
+    yield from announce(EventKind.BLOCKS, blocker, now)  # for every node's rooms
     return 0
 
 
-def unblock(blocker: str, blocked: str) -> Work[bool]:
+def unblock(blocker: str, blocked: str, now: float) -> Work[bool]:
     """Whether ``blocker`` blocked ``blocked`` (and now no longer does)."""
     rows = yield (
         "DELETE FROM blocks WHERE blocker = ? AND blocked = ? RETURNING blocked",
         (blocker, blocked),
     )
+    if rows:
+        yield from announce(EventKind.BLOCKS, blocker, now)  # for every node's rooms
     return bool(rows)
 
 

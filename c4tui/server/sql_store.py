@@ -184,7 +184,7 @@ class SqlStore(ABC):
 
     async def unblock(self, blocker: str, blocked: str) -> bool:
         """Whether ``blocker`` blocked ``blocked`` (and now no longer does)."""
-        return await self._run(sql_public.unblock(blocker, blocked))
+        return await self._run_in_transaction(sql_public.unblock(blocker, blocked, time.time()))
 
     async def blocks_of(self, user: str) -> list[str]:
         """Whom ``user`` blocks, by name."""

@@ -223,7 +223,8 @@ async def test_every_act_is_in_the_log_and_the_feed_in_order(lobby_db: str) -> N
         assert not await store.unban("bob", "mod")  # nothing done: nothing kept
         assert await store.unban("ann", "mod")
         assert await store.mute("bob", time.time() + 60, "mod")
-        assert await store.block("ann", "bob") == 0  # not a moderator's act
+        assert await store.block("ann", "bob") == 0  # no moderator's act: in the feed only
+        assert await store.block("ann", "bob") == 0  # nothing changed: nothing said
         assert await store.delete_account("bob", "admin:root")
         events = await store.events_after(0)
         actions = await store.moderator_actions(10)
@@ -235,9 +236,10 @@ async def test_every_act_is_in_the_log_and_the_feed_in_order(lobby_db: str) -> N
         (EventKind.BAN, "ann"),
         (EventKind.UNBAN, "ann"),
         (EventKind.MUTE, "deleted-1"),  # the deleted account's stand-in
+        (EventKind.BLOCKS, "ann"),  # every node's rooms hold ann's blocks again
         (EventKind.DELETE, "bob"),  # the servers must find bob's connections
     ]
-    assert [event.number for event in events] == [1, 2, 3, 4, 5]
+    assert [event.number for event in events] == [1, 2, 3, 4, 5, 6]
     assert events[0].kind == "role"  # a str, for whoever compares with the word
     assert [(a.moderator, a.action, a.target) for a in actions] == [  # newest first
         ("admin:root", "delete", "deleted-1"),

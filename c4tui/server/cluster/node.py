@@ -48,11 +48,13 @@ from c4tui.server.cluster.messages import (
     Send,
 )
 from c4tui.server.cluster.remote import RemoteClients
+from c4tui.server.cluster.shared_count import CountedOnTheBus
 from c4tui.server.context import Client
 from c4tui.server.core import C4Server, ServerConfig
 from c4tui.server.dialects import LOBBY
 from c4tui.server.lobby import RoomStream, serve_rooms
 from c4tui.server.protocols import ServerProtocol
+from c4tui.server.public import load_blocks
 from c4tui.server.store import StoreError
 
 log = logging.getLogger("c4tui.server")
@@ -113,6 +115,10 @@ class ClusterNode(C4Server):
             ServerProtocol(p.spec, self._lobby_client) if p.spec is lobby.SPEC else p
             for p in self.protocols
         )
+        # One REGISTER count per address for every node's ports (§7), in Redis.
+        shared = CountedOnTheBus(self.bus, "registrations", config.max_registrations, 3600, now)
+        self.lobby.registrations = self.tictactoe.registrations = shared
+        self.lobby.moderation.counts_bans = False  # until this node leads
 
     # ----- starting and stopping -------------------------------------------------------
 
@@ -122,12 +128,23 @@ class ClusterNode(C4Server):
         self.bus.serve(await self._leadership.lobby_identity())
         await self.bus.open()
         self._on_bus = True
+        await self._moderate_own_ports()
         self._duties = [
             asyncio.create_task(self._listen()),
             asyncio.create_task(self._beat()),
             asyncio.create_task(self._campaign()),
         ]
         log.info("node %s joined the bus at %s", self.name, self.bus.location)
+
+    async def _moderate_own_ports(self) -> None:
+        """Act on the feed for this node's own tic-tac-toe port, leading or not (§7).
+
+        Its rooms are this node's: a ban must close them here, and they hold the blocks
+        the store keeps (loaded after the feed's place is taken, so none is missed).
+        """
+        await self.lobby.moderation.from_now()
+        await load_blocks(self.lobby)
+        self.lobby.moderation.start()
 
     async def serve_until(self, stop: asyncio.Event) -> None:
         """Serve until ``stop`` is set (or this node must stop: ``exit_status`` says why)."""
@@ -205,6 +222,7 @@ class ClusterNode(C4Server):
         await self._restore_games()  # before any client is served: they find their games
         self.lobby.start_clocks()
         self.leading = True
+        self.lobby.moderation.counts_bans = True  # the feed's bans count here from now on
         self._leader = self.name
         self._drop_forwarded(ByeReason.SHUTDOWN)  # the leader before us served them: come back
         log.info("node %s leads the lobby now", self.name)

@@ -260,6 +260,7 @@ async def test_ctrl_d_in_a_game_forfeits_it_and_ends_the_console(tmp_path: Path)
 async def test_help_in_a_game_says_what_may_be_typed_there(tmp_path: Path) -> None:
     async with lobby_server(tmp_path) as server:
         ann, bob = await a_raw_ann_against_a_console_bob(server.port)
+        await bob.until("Game on:")  # (typed before BEGIN, help says what a waiting room takes)
         await bob.type("help")  # it was answered "Invalid move: 'help' is not a move"
         assert "In a game: a column" in await bob.until("In a game:")
         await bob.until("claim wins when")

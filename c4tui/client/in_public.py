@@ -14,11 +14,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
-from c4tui.client import public_words
+from c4tui.client import public_words, words
 from c4tui.client.link import LobbyLink
 from c4tui.client.outcomes import (
     BanOutcome,
     BlockOutcome,
+    ChallengeOutcome,
     CloseReportOutcome,
     DeleteOutcome,
     MuteOutcome,
@@ -87,8 +88,20 @@ def blocked(user: str) -> str:
     )
 
 
+def _is_us(link: LobbyLink, user: str) -> bool:
+    """Whether ``user`` is our own account (§5.6: names that differ in case are one)."""
+    return user.lower() == link.user.lower()
+
+
+#: Said, without asking the server, to one who would block or report themselves (the
+#: wire's answer, "no such user", would say something false of them).
+NOT_YOURSELF = {"block": "You cannot block yourself.", "report": "You cannot report yourself."}
+
+
 async def block(link: LobbyLink, user: str, voice: Voice = Voice.APP) -> Said:
     """BLOCK ``user``."""
+    if _is_us(link, user):
+        return Said(NOT_YOURSELF["block"], refused=True)
     outcome = await link.block(user)
     return _said(outcome, BlockOutcome.BLOCKED, public_words.BLOCK, blocked(user), voice, user=user)
 
@@ -100,6 +113,18 @@ async def unblock(link: LobbyLink, user: str, voice: Voice = Voice.APP) -> Said:
     return _said(
         outcome, UnblockOutcome.UNBLOCKED, public_words.UNBLOCK, sentence, voice, user=user
     )
+
+
+async def challenge_refused(link: LobbyLink, user: str, voice: Voice) -> str:
+    """CHALLENGE's "no such user" (§7 answers it for a player we block too), in words.
+
+    Only the blocker learns why, from its own BLOCKS: the blocked one is told, as §7
+    wants, what it would be told of a user who is not there.
+    """
+    ours = await link.blocks() or []
+    if user.lower() in (name.lower() for name in ours):
+        return f"You block {user}: unblock them to challenge them."
+    return words.CHALLENGE.said(ChallengeOutcome.NO_SUCH_USER, voice, user=user)
 
 
 def blocks_line(users: list[str] | None) -> str:
@@ -115,6 +140,8 @@ async def report(
     link: LobbyLink, user: str, reason: ReportReason, text: str, voice: Voice = Voice.APP
 ) -> Said:
     """REPORT ``user`` for ``reason``, in ``text``."""
+    if _is_us(link, user):
+        return Said(NOT_YOURSELF["report"], refused=True)
     outcome = await link.report(user, reason, text)
     sentence = f"You reported {user} ({reason.value}): the moderators will read it."
     return _said(outcome, ReportOutcome.REPORTED, public_words.REPORT, sentence, voice, user=user)

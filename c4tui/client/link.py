@@ -316,12 +316,25 @@ class LobbyLink(TableTalk, Public):
     async def rooms(self) -> list[RoomSummary]:
         """Every room with its board, players and viewers (all the ROOMINFOs asked at once).
 
-        A room gone between the list and its ROOMINFO is left out.
+        A room gone between the list and its ROOMINFO is left out, and so is a waiting
+        room the server does not offer us to play in (§7: across a block it is as if
+        not there, so JOIN would answer "no such room"; its game, once on, is listed).
         """
-        names = await self.room_names(wire.Mode.VIEWER)
+        names, open_to_us = await asyncio.gather(
+            self.room_names(wire.Mode.VIEWER), self.room_names(wire.Mode.PLAYER)
+        )
         answers = await asyncio.gather(*(self.room_info(name) for name in names))
         found = (RoomSummary.of(name, answer) for name, answer in zip(names, answers, strict=True))
-        return [summary for summary in found if summary is not None]
+        return [
+            summary
+            for summary in found
+            if summary is not None
+            and (summary.state != "waiting" or summary.name in open_to_us or self._sits_in(summary))
+        ]
+
+    def _sits_in(self, room: RoomSummary) -> bool:
+        """Whether we are one of ``room``'s players."""
+        return bool(self.user) and self.user in (room.red, room.yellow)
 
     async def create(
         self,

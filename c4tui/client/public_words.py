@@ -44,9 +44,7 @@ _LAST_MUTE = MUTE_MINUTES.stop - 1
 
 BLOCK = Refusals[BlockOutcome](
     {
-        BlockOutcome.NO_SUCH_USER: _same(
-            "There is no user {user} (and you cannot block yourself)."
-        ),
+        BlockOutcome.NO_SUCH_USER: _NO_SUCH_USER,
         BlockOutcome.TOO_MANY: _same(
             f"You have blocked {MAX_BLOCKS} players already: unblock one first."
         ),
@@ -116,7 +114,9 @@ DELETE_ACCOUNT = Refusals[DeleteOutcome](
 #: A chat line of ours that reached nobody (pushed: ``client.public.chat_refusal``).
 CHAT = Refusals[ChatRefused](
     {
-        ChatRefused.MUTED: _same("You are muted: your chat reaches nobody."),
+        ChatRefused.MUTED: _same(
+            "A moderator has muted you: your chat reaches nobody until the mute ends."
+        ),
         ChatRefused.TOO_FAST: _same(
             "You are sending chat too fast: wait a few seconds (that line was not sent)."
         ),

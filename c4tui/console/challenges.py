@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from c4tui.client import words
+from c4tui.client import in_public, words
 from c4tui.client.link import LobbyLink, ServerMessage
 from c4tui.client.outcomes import ChallengeOutcome
 from c4tui.client.words import Voice
@@ -68,6 +68,8 @@ async def challenge(link: LobbyLink, rest: str, say: Say) -> None:
     if outcome is ChallengeOutcome.SENT:
         offer = f"{describe_game(*game)}, {terms.words}, {words.your_colour(colour)}"
         say(f"Challenge sent to {user} ({offer}): waiting for the answer.")
+    elif outcome is ChallengeOutcome.NO_SUCH_USER:
+        say(await in_public.challenge_refused(link, user, Voice.CONSOLE))
     else:
         say(words.CHALLENGE.said(outcome, Voice.CONSOLE, user=user))
 

@@ -343,6 +343,8 @@ class ConsoleLobby(InRoom):
         if joined is not JoinOutcome.JOINED:
             self.say(words.JOIN.said(joined, Voice.CONSOLE))
             return
+        if mode is wire.Mode.VIEWER:  # a waiting room shows nothing until its game begins
+            self.say(f"Watching {name} (quit stops): its game shows once it is under way.")
         await self._in_room(link, name, watching=mode is wire.Mode.VIEWER)
 
     async def _quick(self, link: LobbyLink, rest: str) -> None:

@@ -214,10 +214,11 @@ def report_table(listed: list[ReportInfo]) -> list[str]:
 
 
 async def in_game(link: LobbyLink, line: str, opponent: str | None, say: Say) -> bool:
-    """``block`` or ``report REASON TEXT`` typed in a game (True); False for any other line.
+    """``block``, ``report REASON TEXT`` or a moderator's word typed in a room; False if none.
 
-    A player's words are about the opponent unless a user is named; a viewer
-    (``opponent`` None) names the player, as at ``lobby>``.
+    A moderator's ``ban``, ``unban`` and ``mute`` name their user there too. A player's
+    words are about the opponent unless a user is named; a viewer (``opponent`` None)
+    names the player, as at ``lobby>``.
     """
     word, _, rest = line.partition(" ")
     rest = rest.strip()
@@ -227,6 +228,16 @@ async def in_game(link: LobbyLink, line: str, opponent: str | None, say: Say) ->
         await unblock(link, rest or opponent or "", say)
     elif word == "report":
         await report(link, rest, say, opponent)
+    elif word in _MODERATING:  # a moderator watching (or playing) acts where it sees
+        await _MODERATING[word](link, rest, say)
     else:
         return False
     return True
+
+
+#: A moderator's words that name their user, typed in a room as at ``lobby>``.
+_MODERATING: dict[str, Callable[[LobbyLink, str, Say], Awaitable[None]]] = {
+    "ban": ban,
+    "unban": unban,
+    "mute": mute,
+}

@@ -18,7 +18,7 @@ from textual.message import Message
 from textual.widget import Widget
 from textual.worker import Worker
 
-from c4tui.client import words
+from c4tui.client import in_public, words
 from c4tui.client.challenges import challenge_game, why_declined
 from c4tui.client.link import LobbyLink, ServerMessage
 from c4tui.client.outcomes import ChallengeOutcome
@@ -81,6 +81,8 @@ async def challenge(link: LobbyLink, user: str, settings: MatchSettings) -> tupl
     outcome = await link.challenge(user, game, settings.terms, settings.lobby_colour)
     if outcome is ChallengeOutcome.SENT:
         return f"You challenged {user} ({asked_for(settings)}): waiting for {user}…", False
+    if outcome is ChallengeOutcome.NO_SUCH_USER:
+        return await in_public.challenge_refused(link, user, Voice.APP), True
     return words.CHALLENGE.said(outcome, Voice.APP, user=user), True
 
 

@@ -20,6 +20,7 @@ from tests.net.test_lobby_console import (
     ConsoleProcess,
     a_raw_ann_against_a_console_bob,
     console_user,
+    waiting_in_a_room,
 )
 
 
@@ -52,9 +53,13 @@ async def test_a_console_blocks_unblocks_and_lists_whom_it_blocks(tmp_path: Path
         await ann.type("blocks")
         await ann.until("You block 1: bob.")
         await ann.type("block nobody")
-        await ann.until("There is no user nobody (and you cannot block yourself).")
-        await ann.type("block ann")
-        await ann.until("There is no user ann (and you cannot block yourself).")
+        await ann.until("There is no user nobody.")
+        await ann.type("block Ann")  # §5.6: one account, whatever the case
+        await ann.until("You cannot block yourself.")
+        await ann.type("report ann chat hello")
+        await ann.until("You cannot report yourself.")
+        await ann.type("challenge bob")  # the wire says :1, as for a user not there
+        await ann.until("You block bob: unblock them to challenge them.")
         await ann.type("block zoë")  # no account can have it: never sent
         await ann.until("No such user: zoë (a user name is")
         await ann.type("block bob carl")
@@ -220,5 +225,44 @@ async def test_a_muted_players_chat_is_said_to_reach_nobody(tmp_path: Path) -> N
         await bob.until("Game on")
         assert await mod.ask("MUTE:bob:5") == "MUTE:ACKSTATUS:0"
         await bob.type("say hello")
-        await bob.until("You are muted: your chat reaches nobody.")
+        await bob.until("A moderator has muted you: your chat reaches nobody until the mute ends.")
         assert await ann.quiet()
+
+
+async def test_the_blocked_one_is_never_shown_the_blockers_waiting_room(tmp_path: Path) -> None:
+    """§7: ROOMLIST:PLAYER hides ann's waiting room from bob, whom she blocks; the console's
+    rooms (every room, with ROOMINFO) listed it anyway, and its join said "No such room"."""
+    async with lobby_server(tmp_path) as server:
+        ann = await logged_in(server.port, "ann")
+        await (await logged_in(server.port, "bob")).close()
+        assert await ann.ask("BLOCK:bob") == "BLOCK:ACKSTATUS:0"
+        assert await ann.ask("CREATE:anns:4:4:classic") == "CREATE:ACKSTATUS:0"
+        cid = await waiting_in_a_room(server.port, "cid", "cids:4:4:classic")
+        bob = await ConsoleProcess.start("--lobby", f"127.0.0.1:{server.port}", "--user", "bob")
+        await bob.type("pw")
+        await bob.until("Logged in as bob")
+        await bob.type("rooms")
+        await bob.until("cids: 4 × 4 classic, cid waits")
+        await bob.type("blocks")  # its answer comes after the whole list
+        await bob.until("You block nobody.")
+        assert not any("anns" in line for line in bob.seen)
+        dan = await logged_in(server.port, "dan")
+        assert await dan.ask("JOIN:anns:PLAYER") == "JOIN:ACKSTATUS:0"  # its game is on
+        await bob.type("rooms")
+        await bob.until("anns: 4 × 4 classic, ann vs dan")  # each may watch the other's games
+        await bob.type("quit")
+        await cid.close()
+
+
+async def test_a_moderator_watching_a_room_bans_and_mutes_there(tmp_path: Path) -> None:
+    async with lobby_server(tmp_path) as server:
+        bob = await waiting_in_a_room(server.port, "bob", "w:4:4:classic")
+        mod = await console_moderator(server, "zoe")
+        await mod.type("watch w")
+        await mod.until("Watching w (quit stops): its game shows once it is under way.")
+        await mod.type("mute bob 5")
+        await mod.until("bob is muted for 5 minutes: their chat reaches nobody.")
+        await mod.type("ban bob 1 spam")
+        await mod.until("bob is banned for 1 hour: their connections are closed.")
+        assert await bob.line() == "BYE:banned"
+        await mod.type("quit")

@@ -215,7 +215,7 @@ async def test_a_refused_chat_line_is_pushed_and_said() -> None:
         said = public_words.CHAT.said(ChatRefused.TOO_FAST, words.Voice.CONSOLE)
         assert said.startswith("You are sending chat too fast: wait a few seconds")
         assert public_words.CHAT.said(ChatRefused.MUTED, words.Voice.APP).startswith(
-            "You are muted"
+            "A moderator has muted you"
         )
 
 
@@ -226,7 +226,7 @@ async def test_a_room_game_says_a_refused_chat_line() -> None:
         game.on_presence = said.put_nowait
         try:
             await link.send("CHAT:hi")
-            assert (await said.get()).startswith("You are muted")
+            assert (await said.get()).startswith("A moderator has muted you")
         finally:
             await game.close()
 

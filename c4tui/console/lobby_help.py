@@ -22,7 +22,7 @@ _DEFAULT_WORDS = f"{DEFAULT_GAME[0]} {DEFAULT_GAME[1]} {DEFAULT_GAME[2].value}"
 #: What may be typed while waiting in a room or watching one (``help`` there says it).
 WATCHING_HELP = (
     "Waiting in a room or watching one: say TEXT to chat, quit (or leave, back) to leave it;\n"
-    "  block USER, report USER REASON TEXT (as at lobby>)."
+    "  block USER, report USER REASON TEXT (as at lobby>); a moderator's ban, unban, mute too."
 )
 #: What may be typed in a game one plays (``help`` in it says it).
 IN_GAME_HELP = f"""\

@@ -153,6 +153,7 @@ class C4Server:
             store, TIC_TAC_TOE, config.max_rooms, self.lobby.throttle, now=now, metrics=self.metrics
         )
         self.tictactoe.registrations = self.lobby.registrations  # no way around the limit
+        self.tictactoe.rooms.blocks = self.lobby.rooms.blocks  # one account, one set of blocks
         self.lobby.moderation.serve_too(self.tictactoe)  # a ban closes both ports' logins
         ai = config.ai, self.pool, config.ai_seconds, config.max_programs, config.ai_limits
         self.ai = ServerAI(*ai)

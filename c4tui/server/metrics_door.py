@@ -94,6 +94,8 @@ class MetricsDoor:
                 answered = True
         except (TimeoutError, OSError, asyncio.IncompleteReadError, asyncio.LimitOverrunError):
             pass  # gone, silent, or no request of ours: nothing more to say
+        except asyncio.CancelledError:
+            pass  # the door closes (ended here: 3.11's stream callback would log it as an error)
         finally:
             self._answering.discard(task)
             if not answered:

@@ -85,7 +85,7 @@ class PublicLobby(StandingLobby):
         """``b`` on a player: block them."""
         if self._is_us(chosen.user, "block"):
             return
-        self.public.block(chosen.user)
+        self.public.block(chosen.user, then=self._load_rooms)  # marked [blocked] in the lists
 
     def on_player_table_report_chosen(self, chosen: PlayerTable.ReportChosen) -> None:
         """``x`` on a player: report them (a dialog asks what about)."""

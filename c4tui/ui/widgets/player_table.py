@@ -8,18 +8,19 @@ from textual.binding import Binding
 from textual.message import Message
 
 from c4tui.protocols.competition import PlayerEntry
-from c4tui.ui.widgets.room_table import RoomTable, Row
+from c4tui.ui.widgets.room_table import BLOCKED_MARK, RoomTable, Row
 
-#: The columns: the name (the row's key), a bot's mark, its rating, free or in a room.
+#: The columns: the name (the row's key), its marks, its rating, free or in a room.
 PLAYER_COLUMNS = ("Player", "", "Rating", "State")
 #: How a bot is marked in every list: in words, so no colour is needed to see it.
 BOT_MARK = "[bot]"
 
 
-def player_row(entry: PlayerEntry) -> Row:
-    """``ann``, (``[bot]`` for a bot), ``1512``, ``free`` (``in a room`` when busy)."""
+def player_row(entry: PlayerEntry, blocked: bool = False) -> Row:
+    """``ann``, its marks (``[bot]``, ``[blocked]``), ``1512``, ``free`` (or ``in a room``)."""
     state = "in a room" if entry.busy else "free"
-    return entry.user, BOT_MARK if entry.bot else "", str(entry.rating), state
+    marks = [mark for mark, shown in ((BOT_MARK, entry.bot), (BLOCKED_MARK, blocked)) if shown]
+    return entry.user, " ".join(marks), str(entry.rating), state
 
 
 class PlayerTable(RoomTable):

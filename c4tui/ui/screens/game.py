@@ -68,6 +68,8 @@ class GameScreen(AdvisedView):
     """
 
     BINDINGS = GAME_BINDINGS
+    #: Actions this kind of game has no use for: the palette leaves them out (their keys too).
+    NOT_IN_PALETTE: frozenset[str] = frozenset()
     COMMANDS = {ScreenCommands}  # the game's actions in the palette, beside Textual's
 
     @dataclass
@@ -192,7 +194,8 @@ class GameScreen(AdvisedView):
     def palette_commands(self) -> list[PaletteCommand]:
         """The game's actions for the command palette, each running what its key runs."""
         chosen = palette_actions(self.driver, self._key_context(), remote=self.remote)
-        return [PaletteCommand(c.name, c.help, partial(self.action_anytime, a)) for c, a in chosen]
+        offered = [(c, a) for c, a in chosen if c.action not in self.NOT_IN_PALETTE]
+        return [PaletteCommand(c.name, c.help, partial(self.action_anytime, a)) for c, a in offered]
 
     def action_anytime(self, action: str) -> None:
         """An action whose footer entry is hidden (to save room) but still works.

@@ -7,21 +7,30 @@ footer has no room for them: the help screen lists them. What came of each is
 said in a notification. Banned or deleted mid-game (BYE:banned, BYE:deleted), the
 panel says so in those words; nothing logs in again. ``OnlineGameScreen`` is built
 on this part.
+
+The palette also opens either player's profile (Esc there comes back to the game),
+and a moderator (our own PROFILE's role, asked once the game opens) finds "Ban"
+and "Mute" for each player there, as the lobby's profile has them (spec §7; the
+server checks again). A lobby game has no analysis: ``b`` (the best line) says so,
+and the palette offers no hint, analysis, undo or new game.
 """
 
 from __future__ import annotations
 
 from functools import partial
 
+from textual import work
 from textual.binding import Binding, BindingType
 
 from c4tui.client import in_public
 from c4tui.client.room_game import RoomGame
 from c4tui.engine import Player
+from c4tui.net.errors import NetworkError, ProtocolError
 from c4tui.ui.commands import PaletteCommand
 from c4tui.ui.online_session import OnlineSession
 from c4tui.ui.public_actions import PublicActions
 from c4tui.ui.screens.online_comeback import ComingBackGame
+from c4tui.ui.screens.profile import ProfileScreen
 
 PUBLIC_GAME_BINDINGS: list[BindingType] = [
     Binding("B", "block_opponent", "Block", show=False, id="online.block"),
@@ -29,12 +38,19 @@ PUBLIC_GAME_BINDINGS: list[BindingType] = [
 ]
 #: This part's actions (a player's only: a viewer uses the palette).
 PUBLIC_GAME_ACTIONS = frozenset({"block_opponent", "report_opponent"})
+#: What a lobby game has no use for (no help from the computer against a person).
+HIDDEN_ACTIONS = frozenset({"hint", "toggle_analysis", "undo", "new_game"})
+#: What ``b`` says in a lobby game: its analysis key (a) aborts here.
+NO_ANALYSIS = "No analysis in a game online, so no best line: that is for games on this computer."
 
 
 class PublicGame(ComingBackGame):
     """A room's game whose players can be blocked and reported from it."""
 
     BINDINGS = PUBLIC_GAME_BINDINGS
+    NOT_IN_PALETTE = HIDDEN_ACTIONS | {"redo"}  # nothing is undone: nothing to play again
+    #: We are a moderator (our own PROFILE's role says so): the palette bans and mutes.
+    moderator = False
     _session: OnlineSession
     room_game: RoomGame
     mine: Player | None
@@ -48,6 +64,20 @@ class PublicGame(ComingBackGame):
                 self, lambda: self._session.link, self._notify_public, ascii_only=self._ascii_only
             )
         return self._public
+
+    def on_mount(self) -> None:
+        """Learn whether we moderate (Textual calls each part's ``on_mount`` in turn)."""
+        self._learn_role()
+
+    @work(group="role", exclusive=True, exit_on_error=False)
+    async def _learn_role(self) -> None:
+        """Our own PROFILE's role: a moderator's palette bans and mutes the players."""
+        link = self._session.link
+        try:
+            mine = await link.profile(link.user)
+        except (NetworkError, ProtocolError, TimeoutError):
+            return  # the game notices a lost connection, and says so
+        self.moderator = mine is not None and in_public.is_moderator(mine.role)
 
     def _notify_public(self, text: str, refused: bool) -> None:
         self.notify(text, severity="error" if refused else "information", markup=False)
@@ -78,6 +108,21 @@ class PublicGame(ComingBackGame):
         if self.opponent is not None and self.check_action("report_opponent", ()):
             self.public.report(self.opponent)
 
+    def action_best_line(self) -> None:
+        """No best line: a lobby game has no analysis (``a`` aborts here)."""
+        self.panel.say(NO_ANALYSIS)
+
+    def show_profile(self, user: str) -> None:
+        """``user``'s profile over the game (a moderator's bans and mutes there too)."""
+        profile = ProfileScreen(
+            self._session.link,
+            user,
+            ascii_only=self._ascii_only,
+            saves_last_until_quit=self._saves_last_until_quit,
+            back_to="the game",
+        )
+        self.app.push_screen(profile)
+
     def palette_commands(self) -> list[PaletteCommand]:
         """The game's commands, then blocking and reporting the opponent (or either player)."""
         commands = super().palette_commands()
@@ -97,4 +142,21 @@ class PublicGame(ComingBackGame):
             commands.append(
                 PaletteCommand(f"Report {user}", report, partial(self.public.report, user))
             )
+        return commands + self._people_commands(players)
+
+    def _people_commands(self, players: list[str]) -> list[PaletteCommand]:
+        """Each player's profile; a moderator's ban and mute of each."""
+        commands = [
+            PaletteCommand(
+                f"Profile of {user}", "Rating, record, games", partial(self.show_profile, user)
+            )
+            for user in players
+        ]
+        if not self.moderator:
+            return commands
+        for user in players:
+            ban = "Moderators: close their connections, for hours or until unbanned"
+            mute = "Moderators: their chat reaches nobody, for minutes"
+            commands.append(PaletteCommand(f"Ban {user}", ban, partial(self.public.ban, user)))
+            commands.append(PaletteCommand(f"Mute {user}", mute, partial(self.public.mute, user)))
         return commands

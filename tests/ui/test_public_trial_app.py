@@ -18,15 +18,25 @@ from c4tui.ui.screens.blocks import BlocksScreen
 from c4tui.ui.screens.leaderboard import LeaderboardScreen
 from c4tui.ui.screens.lobby import LobbyScreen
 from c4tui.ui.screens.mute import MuteDialog
-from c4tui.ui.screens.online_game import OnlineGameScreen
 from c4tui.ui.screens.profile import ProfileScreen
 from c4tui.ui.screens.reports import ReportsScreen
 from c4tui.ui.widgets.player_table import PlayerTable
-from tests.net.lobby_client import lobby_server, logged_in
+from tests.net.lobby_client import lobby_server
 from tests.net.moderators import make_moderator
 from tests.ui.helpers import SIZE, make_app
-from tests.ui.test_lobby_app import ann_plays_bob, log_in_through_the_dialog, text_of, until
-from tests.ui.test_public_app import choose_player, status, zoe_and_ann
+from tests.ui.test_lobby_app import (
+    ann_plays_bob,
+    text_of,
+    until,
+    watching_the_room,
+)
+from tests.ui.test_public_app import (
+    bob_reported_to_zoe,
+    choose_player,
+    into_anns_room,
+    status,
+    zoe_and_ann,
+)
 
 
 def cells(table: DataTable[object], key: str) -> str:
@@ -35,16 +45,8 @@ def cells(table: DataTable[object], key: str) -> str:
 
 
 async def test_b_in_an_online_game_names_no_key_of_another_action(tmp_path: Path) -> None:
-    async with zoe_and_ann(tmp_path) as (_, app, pilot, ann):
-        assert await ann.ask("CREATE:r1:7:6:classic") == "CREATE:ACKSTATUS:0"
-        await pilot.press("r")
-        table = app.screen.query_one("#rooms", DataTable)
-        await until(pilot, lambda: table.row_count == 1)
-        await pilot.press("enter")
-        await until(pilot, lambda: isinstance(app.screen, OnlineGameScreen))
-        screen = app.screen
-        assert isinstance(screen, OnlineGameScreen)
-        assert (await ann.line()).startswith("BEGIN")
+    async with zoe_and_ann(tmp_path) as (_, _, pilot, ann):
+        screen = await into_anns_room(pilot, ann, "7:6:classic")
         await pilot.pause()
         await pilot.press("b")
         await pilot.pause()
@@ -85,48 +87,35 @@ async def test_the_lobby_marks_whom_you_block_in_both_lists(tmp_path: Path) -> N
 
 
 async def test_a_profile_says_it_goes_back_to_where_it_was_opened(tmp_path: Path) -> None:
-    async with lobby_server(tmp_path) as server:
-        ann = await logged_in(server.port, "ann")
-        assert await ann.ask("REPORT:bob:chat:rude") != "REPORT:ACKSTATUS:0"  # no bob yet
-        bob = await logged_in(server.port, "bob")
-        assert await ann.ask("REPORT:bob:chat:rude") == "REPORT:ACKSTATUS:0"
-        await (await logged_in(server.port, "zoe", "secret")).close()
-        await make_moderator(server, "zoe")
-        options = {"host": "127.0.0.1", "port": str(server.port), "user": "zoe"}
-        app = make_app(opponent="online", options=options)
-        async with app.run_test(size=SIZE) as pilot:
-            await log_in_through_the_dialog(pilot, "secret", register=False)
-            lobby = app.screen
-            assert isinstance(lobby, LobbyScreen)
-            await pilot.press("i")
-            await until(pilot, lambda: isinstance(app.screen, ProfileScreen))
-            assert "Esc goes back to the lobby." in text_of(pilot, "#games-help")
-            await pilot.press("escape")
-            await until(pilot, lambda: app.screen is lobby)
-            await until(pilot, lambda: lobby.moderator)
-            await pilot.press("R")
-            await until(pilot, lambda: isinstance(app.screen, ReportsScreen))
-            reports = app.screen
-            assert isinstance(reports, ReportsScreen)
-            await until(pilot, lambda: len(reports.reports) == 1)
-            await pilot.press("i")
-            await until(pilot, lambda: isinstance(app.screen, ProfileScreen))
-            help_text = text_of(pilot, "#games-help")
-            assert "Esc goes back to the reports." in help_text and "lobby" not in help_text
-            await pilot.press("escape")
-            await until(pilot, lambda: app.screen is reports)
-            await pilot.press("escape")
-            await until(pilot, lambda: app.screen is lobby)
-            await pilot.press("l")
-            await until(pilot, lambda: isinstance(app.screen, LeaderboardScreen))
-            leaders = app.screen
-            assert isinstance(leaders, LeaderboardScreen)
-            app.call_next(leaders.show_profile, "bob")  # Enter on a row (no ratings yet)
-            await until(pilot, lambda: isinstance(app.screen, ProfileScreen))
-            assert "Esc goes back to the leaderboard." in text_of(pilot, "#games-help")
-            await pilot.press("escape")
-            await until(pilot, lambda: app.screen is leaders)
-        await bob.close()
+    async with bob_reported_to_zoe(tmp_path, ("chat:rude",)) as (_, app, pilot, lobby):
+        await pilot.press("i")
+        await until(pilot, lambda: isinstance(app.screen, ProfileScreen))
+        assert "Esc goes back to the lobby." in text_of(pilot, "#games-help")
+        await pilot.press("escape")
+        await until(pilot, lambda: app.screen is lobby)
+        await until(pilot, lambda: lobby.moderator)
+        await pilot.press("R")
+        await until(pilot, lambda: isinstance(app.screen, ReportsScreen))
+        reports = app.screen
+        assert isinstance(reports, ReportsScreen)
+        await until(pilot, lambda: len(reports.reports) == 1)
+        await pilot.press("i")
+        await until(pilot, lambda: isinstance(app.screen, ProfileScreen))
+        help_text = text_of(pilot, "#games-help")
+        assert "Esc goes back to the reports." in help_text and "lobby" not in help_text
+        await pilot.press("escape")
+        await until(pilot, lambda: app.screen is reports)
+        await pilot.press("escape")
+        await until(pilot, lambda: app.screen is lobby)
+        await pilot.press("l")
+        await until(pilot, lambda: isinstance(app.screen, LeaderboardScreen))
+        leaders = app.screen
+        assert isinstance(leaders, LeaderboardScreen)
+        app.call_next(leaders.show_profile, "bob")  # Enter on a row (no ratings yet)
+        await until(pilot, lambda: isinstance(app.screen, ProfileScreen))
+        assert "Esc goes back to the leaderboard." in text_of(pilot, "#games-help")
+        await pilot.press("escape")
+        await until(pilot, lambda: app.screen is leaders)
 
 
 async def test_a_moderator_watching_a_game_bans_and_mutes_its_players(tmp_path: Path) -> None:
@@ -136,13 +125,7 @@ async def test_a_moderator_watching_a_game_bans_and_mutes_its_players(tmp_path: 
         options = {"host": "127.0.0.1", "port": str(server.port), "user": "zoe"}
         app = make_app(opponent="online", options=options, rules=Rules.CLASSIC)
         async with app.run_test(size=SIZE) as pilot:
-            await log_in_through_the_dialog(pilot, "secret", register=False)
-            table = app.screen.query_one(DataTable)
-            await until(pilot, lambda: table.row_count == 1)
-            await pilot.press("w")
-            await until(pilot, lambda: isinstance(app.screen, OnlineGameScreen))
-            screen = app.screen
-            assert isinstance(screen, OnlineGameScreen) and screen.mine is None
+            screen = await watching_the_room(pilot)
             await until(pilot, lambda: screen.moderator)
             commands = {command.name: command for command in screen.palette_commands()}
             assert {"Ban ann", "Mute ann", "Ban bob", "Mute bob", "Profile of bob"} <= set(commands)
@@ -173,15 +156,8 @@ async def test_a_moderator_watching_a_game_bans_and_mutes_its_players(tmp_path: 
 
 
 async def test_a_player_who_moderates_nothing_has_no_ban_in_the_game(tmp_path: Path) -> None:
-    async with zoe_and_ann(tmp_path) as (_, app, pilot, ann):
-        assert await ann.ask("CREATE:r1:4:4:classic") == "CREATE:ACKSTATUS:0"
-        await pilot.press("r")
-        table = app.screen.query_one("#rooms", DataTable)
-        await until(pilot, lambda: table.row_count == 1)
-        await pilot.press("enter")
-        await until(pilot, lambda: isinstance(app.screen, OnlineGameScreen))
-        screen = app.screen
-        assert isinstance(screen, OnlineGameScreen)
+    async with zoe_and_ann(tmp_path) as (_, _, pilot, ann):
+        screen = await into_anns_room(pilot, ann)
         await pilot.pause(0.3)  # time to learn the role, were it asked
         names = {command.name for command in screen.palette_commands()}
         assert "Profile of ann" in names and not {"Ban ann", "Mute ann"} & names, names

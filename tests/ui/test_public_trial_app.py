@@ -53,7 +53,8 @@ async def test_b_in_an_online_game_names_no_key_of_another_action(tmp_path: Path
         said = text_of(pilot, "#message")
         assert "press a" not in said and "No analysis in a game online" in said, said
         names = {command.name for command in screen.palette_commands()}
-        assert not {"Analysis on/off", "Hint", "Undo", "Redo", "New game"} & names, names
+        hidden = {"Analysis on/off", "Hint", "Undo", "Redo", "New game", "Rematch"}
+        assert not hidden & names, names  # a rematch only after the game
         assert screen.check_action("abort", ()) is not False  # a: still the abort
 
 
@@ -129,6 +130,7 @@ async def test_a_moderator_watching_a_game_bans_and_mutes_its_players(tmp_path: 
             await until(pilot, lambda: screen.moderator)
             commands = {command.name: command for command in screen.palette_commands()}
             assert {"Ban ann", "Mute ann", "Ban bob", "Mute bob", "Profile of bob"} <= set(commands)
+            assert "Rematch" not in commands  # a viewer has nobody to ask
             app.call_next(commands["Mute bob"].run)  # as the palette runs it
             await until(pilot, lambda: isinstance(app.screen, MuteDialog))
             await pilot.press("enter")  # an hour

@@ -29,6 +29,7 @@ from c4tui.net.errors import NetworkError, ProtocolError
 from c4tui.ui.commands import PaletteCommand
 from c4tui.ui.online_session import OnlineSession
 from c4tui.ui.public_actions import PublicActions
+from c4tui.ui.screens.game_keys import GameCommand
 from c4tui.ui.screens.online_comeback import ComingBackGame
 from c4tui.ui.screens.profile import ProfileScreen
 
@@ -41,14 +42,15 @@ PUBLIC_GAME_ACTIONS = frozenset({"block_opponent", "report_opponent"})
 #: What a lobby game has no use for (no help from the computer against a person).
 HIDDEN_ACTIONS = frozenset({"hint", "toggle_analysis", "undo", "new_game"})
 #: What ``b`` says in a lobby game: its analysis key (a) aborts here.
-NO_ANALYSIS = "No analysis in a game online, so no best line: that is for games on this computer."
+NO_ANALYSIS = "No analysis in a game online, so no best line."
+#: What the palette leaves out: what the game hides, and redo (nothing is undone).
+NOT_IN_PALETTE = HIDDEN_ACTIONS | {"redo"}
 
 
 class PublicGame(ComingBackGame):
     """A room's game whose players can be blocked and reported from it."""
 
     BINDINGS = PUBLIC_GAME_BINDINGS
-    NOT_IN_PALETTE = HIDDEN_ACTIONS | {"redo"}  # nothing is undone: nothing to play again
     #: We are a moderator (our own PROFILE's role says so): the palette bans and mutes.
     moderator = False
     _session: OnlineSession
@@ -107,6 +109,12 @@ class PublicGame(ComingBackGame):
         """Report the opponent (a dialog asks what about)."""
         if self.opponent is not None and self.check_action("report_opponent", ()):
             self.public.report(self.opponent)
+
+    def _in_palette(self, command: GameCommand) -> bool:
+        """Not what a lobby game hides; a rematch once it can be asked (a player's, after)."""
+        if command.action in NOT_IN_PALETTE:
+            return False
+        return command.action != "rematch" or bool(self.check_action("rematch", ()))
 
     def action_best_line(self) -> None:
         """No best line: a lobby game has no analysis (``a`` aborts here)."""

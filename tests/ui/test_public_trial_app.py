@@ -33,6 +33,7 @@ from tests.ui.test_lobby_app import (
 from tests.ui.test_public_app import (
     bob_reported_to_zoe,
     choose_player,
+    footer_keys,
     into_anns_room,
     status,
     zoe_and_ann,
@@ -85,6 +86,24 @@ async def test_the_lobby_marks_whom_you_block_in_both_lists(tmp_path: Path) -> N
         await pilot.press("escape")
         await until(pilot, lambda: app.screen is lobby)
         await until(pilot, lambda: "[blocked]" not in cells(players, "ann"))
+
+
+async def test_b_on_a_player_you_block_unblocks_them(tmp_path: Path) -> None:
+    async with zoe_and_ann(tmp_path) as (_, app, pilot, ann):
+        lobby = app.screen
+        assert isinstance(lobby, LobbyScreen)
+        lobby.refresh_timer.pause()
+        players = lobby.query_one(PlayerTable)
+        await choose_player(pilot, "ann")
+        await pilot.press("b")
+        await until(pilot, lambda: "[blocked]" in cells(players, "ann"))
+        await until(pilot, lambda: "b Unblock" in footer_keys(pilot))
+        assert "b Block" not in footer_keys(pilot)
+        await pilot.press("b")
+        await until(pilot, lambda: "You no longer block ann." in status(pilot))
+        await until(pilot, lambda: "[blocked]" not in cells(players, "ann"))
+        assert "b Block" in footer_keys(pilot)
+        assert await ann.ask("CHALLENGE:zoe:4:4:classic:casual") == "CHALLENGE:ACKSTATUS:0"
 
 
 async def test_a_profile_says_it_goes_back_to_where_it_was_opened(tmp_path: Path) -> None:

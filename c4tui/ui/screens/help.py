@@ -84,12 +84,12 @@ In the online lobby: Enter plays in a waiting room, w watches, c creates a room,
 play (both with the menu's board, rules, Rated and Clock), t chats, r refreshes, m and p list
 finished games, i shows your profile, l the leaderboard, P changes your password, B lists
 whom you block (u unblocks; the lists mark them [blocked]), Esc leaves. Tab goes to the
-players online, where c challenges one, i shows their profile, b blocks them and x reports
-them to the moderators; a challenge to you pops up (a accepts, d declines). After a game, r
-asks a rematch. A profile blocks (b) and reports (x) its player too; your own deletes your
-account (D). Moderators have R in the lobby (the open reports: c closes one, B bans, M mutes
-its player), B, M, U (unban) in a profile, and in a game Ctrl+P: Ban, Mute or the Profile of
-either player.
+players online, where c challenges one, i shows their profile, b blocks them (or unblocks)
+and x reports them to the moderators; a challenge to you pops up (a accepts, d declines).
+After a game, r asks a rematch. A profile blocks (b) and reports (x) its player too; your
+own deletes your account (D). Moderators have R in the lobby (the open reports: c closes
+one, B bans, M mutes its player), B, M, U (unban) in a profile, and in a game Ctrl+P: Ban,
+Mute or the Profile of either player.
 In an online game the line above the footer says what stands at the table — an offer of a
 draw or a takeback, a claim you may make — and the key that answers it.
 """

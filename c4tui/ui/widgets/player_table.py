@@ -1,4 +1,7 @@
-"""Who is online, as the lobby shows it: one row a player; c challenges, b blocks, x reports."""
+"""Who is online, as the lobby shows it: one row a player; c challenges, b blocks, x reports.
+
+On a player we block (marked ``[blocked]``) b unblocks instead, and the footer says so.
+"""
 
 from __future__ import annotations
 
@@ -32,6 +35,7 @@ class PlayerTable(RoomTable):
     BINDINGS = [
         Binding("c", "challenge", "Challenge", id="lobby.challenge"),
         Binding("b", "block", "Block", id="lobby.block"),
+        Binding("b", "unblock", "Unblock", id="lobby.unblock"),
         Binding("x", "report", "Report", id="lobby.report"),
     ]
 
@@ -48,6 +52,12 @@ class PlayerTable(RoomTable):
         user: str
 
     @dataclass
+    class UnblockChosen(Message):
+        """The person wants to stop blocking ``user``."""
+
+        user: str
+
+    @dataclass
     class ReportChosen(Message):
         """The person wants to report ``user`` to the moderators."""
 
@@ -55,6 +65,28 @@ class PlayerTable(RoomTable):
 
     def __init__(self, *, id: str) -> None:
         super().__init__(PLAYER_COLUMNS, id=id)
+
+    @property
+    def chosen_blocked(self) -> bool:
+        """The chosen player is one we block (its row says so)."""
+        rows = {row[0]: row for row in self._shown or []}
+        row = rows.get(self.chosen or "")
+        return row is not None and BLOCKED_MARK in row[1]
+
+    def show(self, rooms: list[Row]) -> None:
+        """The rows, and b's word for the chosen player (Block, or Unblock)."""
+        super().show(rooms)
+        self.refresh_bindings()
+
+    def on_data_table_row_highlighted(self) -> None:
+        """Another player chosen: b blocks or unblocks them."""
+        self.refresh_bindings()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """b blocks a player we do not block, and unblocks one we do."""
+        if action in ("block", "unblock"):
+            return (action == "unblock") is self.chosen_blocked
+        return super().check_action(action, parameters)
 
     def on_data_table_row_selected(self, selected: RoomTable.RowSelected) -> None:
         """Enter on a player challenges them too (the lobby's Enter plays in a room)."""
@@ -70,6 +102,11 @@ class PlayerTable(RoomTable):
         """Block the chosen player."""
         if self.chosen is not None:
             self.post_message(self.BlockChosen(self.chosen))
+
+    def action_unblock(self) -> None:
+        """Stop blocking the chosen player."""
+        if self.chosen is not None:
+            self.post_message(self.UnblockChosen(self.chosen))
 
     def action_report(self) -> None:
         """Report the chosen player."""

@@ -106,6 +106,25 @@ async def test_b_on_a_player_you_block_unblocks_them(tmp_path: Path) -> None:
         assert await ann.ask("CHALLENGE:zoe:4:4:classic:casual") == "CHALLENGE:ACKSTATUS:0"
 
 
+async def test_a_game_knows_whom_you_block_and_unblocks_them(tmp_path: Path) -> None:
+    async with zoe_and_ann(tmp_path) as (_, app, pilot, ann):
+        screen = await into_anns_room(pilot, ann)
+        names = lambda: {command.name: command for command in screen.palette_commands()}  # noqa: E731
+        await until(pilot, lambda: "Block ann" in names())
+        notes = lambda: [note.message for note in app._notifications]  # noqa: E731
+        await pilot.press("B")
+        await until(pilot, lambda: any("You block ann now" in n for n in notes()))
+        await until(pilot, lambda: "Unblock ann" in names())
+        assert "Block ann" not in names()
+        await pilot.press("B")  # B on an opponent you block: unblocks, as b in the lobby
+        await until(pilot, lambda: any("You no longer block ann." in n for n in notes()))
+        await until(pilot, lambda: "Block ann" in names())
+        await ann.send("CHAT:now you hear me")
+        await until(pilot, lambda: ("ann", "now you hear me") in screen.chat_log.said)
+        app.call_next(names()["Block ann"].run)  # as the palette runs it
+        await until(pilot, lambda: "Unblock ann" in names())
+
+
 async def test_a_profile_says_it_goes_back_to_where_it_was_opened(tmp_path: Path) -> None:
     async with bob_reported_to_zoe(tmp_path, ("chat:rude",)) as (_, app, pilot, lobby):
         await pilot.press("i")

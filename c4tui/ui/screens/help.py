@@ -50,7 +50,7 @@ up a third time is a draw. Under **classic** rules a full board is a draw.
 | n | online: decline the draw or the takeback the other player offers |
 | a | online: abort the game before both players have moved (it counts for nobody) |
 | c | online: claim the win against an opponent away 30 s, or idle 10 minutes (no clock) |
-| B, X | online: block the opponent (their chat no longer reaches you), or report them |
+| B, X | online: block the opponent (their chat no longer reaches you; B again: unblock), report |
 | Ctrl+P | the command palette: these actions by name (new game, save, undo…), and themes |
 | ? | this help |
 | q or Ctrl+Q | quit |

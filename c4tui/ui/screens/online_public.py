@@ -1,6 +1,7 @@
 """The online game screen's part for the lobby in public (spec §7): block or report the opponent.
 
-``B`` blocks the opponent (their chat no longer reaches you; the game goes on),
+``B`` blocks the opponent (their chat no longer reaches you; the game goes on;
+``B`` again unblocks: whom we block is asked as the game opens, and kept),
 ``X`` reports them to the moderators (a dialog asks what about); both are in the
 command palette too (Ctrl+P), where a viewer finds them for either player. The
 footer has no room for them: the help screen lists them. What came of each is
@@ -53,6 +54,8 @@ class PublicGame(ComingBackGame):
     BINDINGS = PUBLIC_GAME_BINDINGS
     #: We are a moderator (our own PROFILE's role says so): the palette bans and mutes.
     moderator = False
+    #: Whom we block (folded), as BLOCKS said when the game opened, and since.
+    blocked: frozenset[str] = frozenset()
     _session: OnlineSession
     room_game: RoomGame
     mine: Player | None
@@ -73,13 +76,26 @@ class PublicGame(ComingBackGame):
 
     @work(group="role", exclusive=True, exit_on_error=False)
     async def _learn_role(self) -> None:
-        """Our own PROFILE's role: a moderator's palette bans and mutes the players."""
+        """Our own PROFILE's role (a moderator's palette bans and mutes), and whom we block."""
         link = self._session.link
         try:
             mine = await link.profile(link.user)
+            blocks = await link.blocks()
         except (NetworkError, ProtocolError, TimeoutError):
             return  # the game notices a lost connection, and says so
         self.moderator = mine is not None and in_public.is_moderator(mine.role)
+        self.blocked = frozenset(user.casefold() for user in blocks or ())
+
+    def _block(self, user: str) -> None:
+        """Block ``user`` or, if we do, unblock them (kept once the server agreed)."""
+        folded = user.casefold()
+        if folded in self.blocked:
+            self.public.unblock(user, then=lambda: self._blocks_now(self.blocked - {folded}))
+        else:
+            self.public.block(user, then=lambda: self._blocks_now(self.blocked | {folded}))
+
+    def _blocks_now(self, blocked: frozenset[str]) -> None:
+        self.blocked = blocked
 
     def _notify_public(self, text: str, refused: bool) -> None:
         self.notify(text, severity="error" if refused else "information", markup=False)
@@ -101,9 +117,9 @@ class PublicGame(ComingBackGame):
         return super().check_action(action, parameters)
 
     def action_block_opponent(self) -> None:
-        """Block the opponent (the game goes on; their chat no longer reaches you)."""
+        """Block the opponent (the game goes on; their chat no longer reaches you), or unblock."""
         if self.opponent is not None and self.check_action("block_opponent", ()):
-            self.public.block(self.opponent)
+            self._block(self.opponent)
 
     def action_report_opponent(self) -> None:
         """Report the opponent (a dialog asks what about)."""
@@ -140,10 +156,7 @@ class PublicGame(ComingBackGame):
         players = [names[player] for player in Player if player is not self.mine]
         keys = " (B)" if self.mine is not None else ""
         for user in players:
-            block = "Their chat no longer reaches you; no games between you" + keys
-            commands.append(
-                PaletteCommand(f"Block {user}", block, partial(self.public.block, user))
-            )
+            commands.append(self._block_command(user, keys))
         report_keys = " (X)" if self.mine is not None else ""
         for user in players:
             report = "Tell the moderators about them (the game is kept with it)" + report_keys
@@ -151,6 +164,14 @@ class PublicGame(ComingBackGame):
                 PaletteCommand(f"Report {user}", report, partial(self.public.report, user))
             )
         return commands + self._people_commands(players)
+
+    def _block_command(self, user: str, keys: str) -> PaletteCommand:
+        """Block ``user``, or unblock them if we do."""
+        if user.casefold() in self.blocked:
+            unblock = "Their chat reaches you again; you may play each other" + keys
+            return PaletteCommand(f"Unblock {user}", unblock, partial(self._block, user))
+        block = "Their chat no longer reaches you; no games between you" + keys
+        return PaletteCommand(f"Block {user}", block, partial(self._block, user))
 
     def _people_commands(self, players: list[str]) -> list[PaletteCommand]:
         """Each player's profile; a moderator's ban and mute of each."""

@@ -18,22 +18,23 @@ from c4tui.ui.widgets.player_table import BOT_MARK, player_row
 from c4tui.ui.widgets.room_table import BLOCKED_MARK, Row
 
 
-async def lobby_rows(link: LobbyLink, tictactoe: bool) -> tuple[list[Row], list[Row]]:
-    """The rooms' rows and the players' (who is online: none on a tic-tac-toe server).
+async def lobby_rows(
+    link: LobbyLink, tictactoe: bool
+) -> tuple[list[Row], list[Row], frozenset[str]]:
+    """The rooms' rows, the players' (who is online: none on tic-tac-toe), whom we block (folded).
 
     Raises NetworkError, ProtocolError, TimeoutError.
     """
     if tictactoe:
-        return await _tictactoe_rows(link), []
+        return await _tictactoe_rows(link), [], frozenset()
     rooms, players, blocks = await asyncio.gather(link.rooms(), link.players(), link.blocks())
-    blocked = {user.casefold() for user in blocks or ()}  # None: a server from before §7
+    blocked = frozenset(user.casefold() for user in blocks or ())  # None: from before §7
     online = {entry.user: entry for entry in players}
-    return [_row(room, online, blocked) for room in rooms], [
-        player_row(entry, entry.user.casefold() in blocked) for entry in players
-    ]
+    rows = [player_row(entry, entry.user.casefold() in blocked) for entry in players]
+    return [_row(room, online, blocked) for room in rooms], rows, blocked
 
 
-def _row(room: RoomSummary, online: Mapping[str, PlayerEntry], blocked: set[str]) -> Row:
+def _row(room: RoomSummary, online: Mapping[str, PlayerEntry], blocked: frozenset[str]) -> Row:
     """Name, board, players with their ratings, viewers, state, and the terms (rated 3+2)."""
     red, yellow = _rated(room.red, online, blocked), _rated(room.yellow, online, blocked)
     waiter = _rated(room.waiter, online, blocked)
@@ -42,7 +43,7 @@ def _row(room: RoomSummary, online: Mapping[str, PlayerEntry], blocked: set[str]
     return room.name, board, players, room.viewers, room.state, room.terms.words
 
 
-def _rated(user: str, online: Mapping[str, PlayerEntry], blocked: set[str]) -> str:
+def _rated(user: str, online: Mapping[str, PlayerEntry], blocked: frozenset[str]) -> str:
     """``ann 1512``, ``robo 1800 [bot]``, ``ann 1512 [blocked]``; a player away: no rating."""
     entry = online.get(user)
     said = user if entry is None else f"{user} {entry.rating}"

@@ -184,7 +184,7 @@ class LobbyScreen(PublicLobby):
         ``note`` is a problem; else ``news`` is said, good news (the server is back).
         """
         try:
-            rooms, players = await lobby_rows(self.link, self.tictactoe)
+            rooms, players, self._session.blocked = await lobby_rows(self.link, self.tictactoe)
         except (NetworkError, ProtocolError, TimeoutError) as error:
             self._lost(error)
             return

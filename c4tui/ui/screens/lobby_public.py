@@ -71,7 +71,7 @@ class PublicLobby(StandingLobby):
         if moderator and not self.moderator:
             help_text = self.query_one("#lobby-help", Static)
             help_text.update(f"{help_text.content}{MODERATORS_HELP}")
-        self.moderator = moderator
+        self.moderator = self._session.moderator = moderator  # a game's palette reads it
         self.refresh_bindings()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:

@@ -1,7 +1,7 @@
 """The online game screen's part for the lobby in public (spec §7): block or report the opponent.
 
 ``B`` blocks the opponent (their chat no longer reaches you; the game goes on;
-``B`` again unblocks: whom we block is asked as the game opens, and kept),
+``B`` again unblocks: whom we block is the lobby's, ``OnlineSession.blocked``),
 ``X`` reports them to the moderators (a dialog asks what about); both are in the
 command palette too (Ctrl+P), where a viewer finds them for either player. The
 footer has no room for them: the help screen lists them. What came of each is
@@ -10,7 +10,7 @@ panel says so in those words; nothing logs in again. ``OnlineGameScreen`` is bui
 on this part.
 
 The palette also opens either player's profile (Esc there comes back to the game),
-and a moderator (our own PROFILE's role, asked once the game opens) finds "Ban"
+and a moderator (our own PROFILE's role, learnt by the lobby) finds "Ban"
 and "Mute" for each player there, as the lobby's profile has them (spec §7; the
 server checks again). A lobby game has no analysis: ``b`` (the best line) says so,
 and the palette offers no hint, analysis, undo or new game.
@@ -20,13 +20,11 @@ from __future__ import annotations
 
 from functools import partial
 
-from textual import work
 from textual.binding import Binding, BindingType
 
 from c4tui.client import in_public
 from c4tui.client.room_game import RoomGame
 from c4tui.engine import Player
-from c4tui.net.errors import NetworkError, ProtocolError
 from c4tui.ui.commands import PaletteCommand
 from c4tui.ui.online_session import OnlineSession
 from c4tui.ui.public_actions import PublicActions
@@ -52,10 +50,6 @@ class PublicGame(ComingBackGame):
     """A room's game whose players can be blocked and reported from it."""
 
     BINDINGS = PUBLIC_GAME_BINDINGS
-    #: We are a moderator (our own PROFILE's role says so): the palette bans and mutes.
-    moderator = False
-    #: Whom we block (folded), as BLOCKS said when the game opened, and since.
-    blocked: frozenset[str] = frozenset()
     _session: OnlineSession
     room_game: RoomGame
     mine: Player | None
@@ -70,22 +64,6 @@ class PublicGame(ComingBackGame):
             )
         return self._public
 
-    def on_mount(self) -> None:
-        """Learn whether we moderate (Textual calls each part's ``on_mount`` in turn)."""
-        self._learn_role()
-
-    @work(group="role", exclusive=True, exit_on_error=False)
-    async def _learn_role(self) -> None:
-        """Our own PROFILE's role (a moderator's palette bans and mutes), and whom we block."""
-        link = self._session.link
-        try:
-            mine = await link.profile(link.user)
-            blocks = await link.blocks()
-        except (NetworkError, ProtocolError, TimeoutError):
-            return  # the game notices a lost connection, and says so
-        self.moderator = mine is not None and in_public.is_moderator(mine.role)
-        self.blocked = frozenset(user.casefold() for user in blocks or ())
-
     def _block(self, user: str) -> None:
         """Block ``user`` or, if we do, unblock them (kept once the server agreed)."""
         folded = user.casefold()
@@ -95,7 +73,17 @@ class PublicGame(ComingBackGame):
             self.public.block(user, then=lambda: self._blocks_now(self.blocked | {folded}))
 
     def _blocks_now(self, blocked: frozenset[str]) -> None:
-        self.blocked = blocked
+        self._session.blocked = blocked
+
+    @property
+    def moderator(self) -> bool:
+        """We are a moderator (the lobby learnt it): the palette bans and mutes."""
+        return self._session.moderator
+
+    @property
+    def blocked(self) -> frozenset[str]:
+        """Whom we block (folded), as the lobby last learnt it, and since."""
+        return self._session.blocked
 
     def _notify_public(self, text: str, refused: bool) -> None:
         self.notify(text, severity="error" if refused else "information", markup=False)

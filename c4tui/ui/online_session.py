@@ -56,6 +56,10 @@ class OnlineSession:
         self.gave_up = False
         #: A viewer left a game under way: the link is still in its room until a fresh login.
         self.still_in_room = False
+        #: What the lobby learnt (§7): we moderate (our PROFILE's role), whom we block
+        #: (folded; BLOCKS at each refresh). A game reads them, and asks nothing itself.
+        self.moderator = False
+        self.blocked: frozenset[str] = frozenset()
         self._rejoin_taken: LobbyLink | None = None  # the link whose REJOIN was acted on
         #: The running score against each opponent, for as long as the session lasts: a
         #: rematch is a new room (and a new screen), the series between two players is not.

@@ -135,6 +135,7 @@ def a_lobby_that_begins(then: Script) -> FakeServer:
         "ROOMLIST": ["ROOMLIST:ACKSTATUS:0:"],
         "PLAYERS": ["PLAYERS:ACKSTATUS:0:"],
         "PROFILE": ["PROFILE:ACKSTATUS:1"],  # the app's lobby asks its own role (§7)
+        "BLOCKS": ["BLOCKS:ACKSTATUS:0:"],  # and marks whom it blocks in its lists (§7)
         "QUICKPLAY": ["QUICKPLAY:ACKSTATUS:0:quick-1", "BEGIN:bob:ann:4:4:classic"],
     }
 

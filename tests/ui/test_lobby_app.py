@@ -76,6 +76,18 @@ async def ann_plays_bob(port: int, game: str) -> tuple[LobbyClient, LobbyClient]
     return ann, bob
 
 
+async def watching_the_room(pilot: Pilot) -> OnlineGameScreen:
+    """Logged in as zoe (password "secret"), watching the lobby's one room: its game screen."""
+    await log_in_through_the_dialog(pilot, "secret", register=False)
+    table = pilot.app.screen.query_one(DataTable)
+    await until(pilot, lambda: table.row_count == 1)
+    await pilot.press("w")
+    await until(pilot, lambda: isinstance(pilot.app.screen, OnlineGameScreen))
+    screen = pilot.app.screen
+    assert isinstance(screen, OnlineGameScreen) and screen.mine is None
+    return screen
+
+
 async def test_register_create_and_play_a_whole_game_through_the_app(tmp_path: Path) -> None:
     async with lobby_server(tmp_path) as server:
         options = {"host": "127.0.0.1", "port": str(server.port), "user": "zoe"}
@@ -122,13 +134,7 @@ async def test_watching_a_game_and_chatting_and_seeing_a_forfeit(tmp_path: Path)
         options = {"host": "127.0.0.1", "port": str(server.port), "user": "zoe"}
         app = make_app(opponent="online", options=options, rules=Rules.POPOUT)
         async with app.run_test(size=SIZE) as pilot:
-            await log_in_through_the_dialog(pilot, "secret", register=False)
-            table = app.screen.query_one(DataTable)
-            await until(pilot, lambda: table.row_count == 1)
-            await pilot.press("w")
-            await until(pilot, lambda: isinstance(app.screen, OnlineGameScreen))
-            screen = app.screen
-            assert isinstance(screen, OnlineGameScreen) and screen.mine is None
+            screen = await watching_the_room(pilot)
             assert "Watching ann (RED) against bob (YELLOW)" in text_of(pilot, "#message")
             await pilot.pause()
             shown = {f"{key.key_display} {key.description}" for key in screen.query(FooterKey)}

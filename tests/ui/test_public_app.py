@@ -56,6 +56,28 @@ async def zoe_and_ann(tmp_path: Path, *, moderator: bool = False) -> AsyncIterat
             yield server, app, pilot, ann
 
 
+@contextlib.asynccontextmanager
+async def bob_reported_to_zoe(
+    tmp_path: Path, reports: tuple[str, ...]
+) -> AsyncIterator[tuple[LobbyClient, C4App, Pilot[None], LobbyScreen]]:
+    """ann reported bob (``REASON:TEXT`` each); zoe's app, a moderator's, in the lobby: bob."""
+    async with lobby_server(tmp_path) as server:
+        bob = await logged_in(server.port, "bob")
+        ann = await logged_in(server.port, "ann")
+        for report in reports:
+            assert await ann.ask(f"REPORT:bob:{report}") == "REPORT:ACKSTATUS:0"
+        await (await logged_in(server.port, "zoe", "secret")).close()
+        await make_moderator(server, "zoe")
+        options = {"host": "127.0.0.1", "port": str(server.port), "user": "zoe"}
+        app = make_app(opponent="online", options=options)
+        async with app.run_test(size=SIZE) as pilot:
+            await log_in_through_the_dialog(pilot, "secret", register=False)
+            lobby = app.screen
+            assert isinstance(lobby, LobbyScreen)
+            await until(pilot, lambda: lobby.moderator)
+            yield bob, app, pilot, lobby
+
+
 async def a_moderator(server: C4Server) -> LobbyClient:
     """mod, a raw client logged in with the moderator's role."""
     return await moderator_logged_in(server)
@@ -74,6 +96,22 @@ async def reported(mod: LobbyClient) -> list[str]:
     """REPORTED lines, as a raw moderator reads them."""
     answer = await mod.ask("REPORTS")
     return [await mod.line() for _ in range(int(answer.rsplit(":", 1)[1]))]
+
+
+async def into_anns_room(
+    pilot: Pilot[None], ann: LobbyClient, game: str = "4:4:classic"
+) -> OnlineGameScreen:
+    """ann's room r1 (``game``) made, zoe's lobby refreshed and into it: the game has begun."""
+    assert await ann.ask(f"CREATE:r1:{game}") == "CREATE:ACKSTATUS:0"
+    await pilot.press("r")
+    table = pilot.app.screen.query_one("#rooms", DataTable)
+    await until(pilot, lambda: table.row_count == 1)
+    await pilot.press("enter")
+    await until(pilot, lambda: isinstance(pilot.app.screen, OnlineGameScreen))
+    screen = pilot.app.screen
+    assert isinstance(screen, OnlineGameScreen)
+    assert (await ann.line()).startswith("BEGIN")
+    return screen
 
 
 async def choose_player(pilot: Pilot[None], user: str) -> None:
@@ -195,63 +233,41 @@ async def test_a_moderator_bans_mutes_and_unbans_from_a_profile(tmp_path: Path) 
 
 
 async def test_a_moderators_lobby_opens_the_reports_and_acts_on_them(tmp_path: Path) -> None:
-    async with lobby_server(tmp_path) as server:
-        bob = await logged_in(server.port, "bob")
-        ann = await logged_in(server.port, "ann")
-        assert await ann.ask("REPORT:bob:chat:first: rude") == "REPORT:ACKSTATUS:0"
-        assert await ann.ask("REPORT:bob:cheating:second") == "REPORT:ACKSTATUS:0"
-        await (await logged_in(server.port, "zoe", "secret")).close()
-        await make_moderator(server, "zoe")
-        options = {"host": "127.0.0.1", "port": str(server.port), "user": "zoe"}
-        app = make_app(opponent="online", options=options)
-        async with app.run_test(size=SIZE) as pilot:
-            await log_in_through_the_dialog(pilot, "secret", register=False)
-            lobby = app.screen
-            assert isinstance(lobby, LobbyScreen)
-            await until(pilot, lambda: lobby.moderator)
-            await pilot.press("R")
-            await until(pilot, lambda: isinstance(app.screen, ReportsScreen))
-            screen = app.screen
-            assert isinstance(screen, ReportsScreen)
-            await until(pilot, lambda: len(screen.reports) == 2)
-            assert status(pilot, "#reports-status") == "2 open reports."
-            details = lambda: text_of(pilot, "#report-details")  # noqa: E731
-            assert details() == "1: ann reported bob for chat: “first: rude”"
-            await pilot.press("down")
-            await until(pilot, lambda: details().startswith("2: ann reported bob for cheating"))
-            await pilot.press("up", "c")
-            await until(pilot, lambda: "Report 1 is closed." in status(pilot, "#reports-status"))
-            await until(pilot, lambda: list(screen.reports) == [2])
-            await pilot.press("M")
-            await until(pilot, lambda: isinstance(app.screen, MuteDialog))
-            await pilot.press("enter")  # an hour
-            await until(
-                pilot, lambda: "bob is muted for 60 minutes" in status(pilot, "#reports-status")
-            )
-            await pilot.press("B")
-            await until(pilot, lambda: isinstance(app.screen, BanDialog))
-            assert app.screen.query_one("#reason", Input).value == "report 2 (cheating)"
-            await pilot.press("enter", "enter")  # 24 hours, then the reason offered
-            await until(
-                pilot, lambda: "bob is banned for 24 hours" in status(pilot, "#reports-status")
-            )
-            while await bob.line() != "BYE:banned":  # its connection closes
-                pass
-            await pilot.press("escape")
-            await until(pilot, lambda: app.screen is lobby)
+    reports = ("chat:first: rude", "cheating:second")
+    async with bob_reported_to_zoe(tmp_path, reports) as (bob, app, pilot, lobby):
+        await pilot.press("R")
+        await until(pilot, lambda: isinstance(app.screen, ReportsScreen))
+        screen = app.screen
+        assert isinstance(screen, ReportsScreen)
+        await until(pilot, lambda: len(screen.reports) == 2)
+        assert status(pilot, "#reports-status") == "2 open reports."
+        details = lambda: text_of(pilot, "#report-details")  # noqa: E731
+        assert details() == "1: ann reported bob for chat: “first: rude”"
+        await pilot.press("down")
+        await until(pilot, lambda: details().startswith("2: ann reported bob for cheating"))
+        await pilot.press("up", "c")
+        await until(pilot, lambda: "Report 1 is closed." in status(pilot, "#reports-status"))
+        await until(pilot, lambda: list(screen.reports) == [2])
+        await pilot.press("M")
+        await until(pilot, lambda: isinstance(app.screen, MuteDialog))
+        await pilot.press("enter")  # an hour
+        await until(
+            pilot, lambda: "bob is muted for 60 minutes" in status(pilot, "#reports-status")
+        )
+        await pilot.press("B")
+        await until(pilot, lambda: isinstance(app.screen, BanDialog))
+        assert app.screen.query_one("#reason", Input).value == "report 2 (cheating)"
+        await pilot.press("enter", "enter")  # 24 hours, then the reason offered
+        await until(pilot, lambda: "bob is banned for 24 hours" in status(pilot, "#reports-status"))
+        while await bob.line() != "BYE:banned":  # its connection closes
+            pass
+        await pilot.press("escape")
+        await until(pilot, lambda: app.screen is lobby)
 
 
 async def test_the_game_screen_blocks_and_reports_the_opponent(tmp_path: Path) -> None:
     async with zoe_and_ann(tmp_path) as (server, app, pilot, ann):
-        assert await ann.ask("CREATE:r1:4:4:classic") == "CREATE:ACKSTATUS:0"
-        await pilot.press("r")
-        table = app.screen.query_one("#rooms", DataTable)
-        await until(pilot, lambda: table.row_count == 1)
-        await pilot.press("enter")
-        await until(pilot, lambda: isinstance(app.screen, OnlineGameScreen))
-        screen = app.screen
-        assert isinstance(screen, OnlineGameScreen)
-        assert (await ann.line()).startswith("BEGIN")
+        screen = await into_anns_room(pilot, ann)
         names = [command.name for command in screen.palette_commands()]
         assert "Block ann" in names and "Report ann" in names and "Block zoe" not in names
         await pilot.press("B")
@@ -323,16 +339,8 @@ async def test_a_banned_lobby_says_so_and_does_not_log_in_again(tmp_path: Path) 
 
 
 async def test_banned_mid_game_the_game_is_lost_and_the_screen_says_why(tmp_path: Path) -> None:
-    async with zoe_and_ann(tmp_path) as (server, app, pilot, ann):
-        assert await ann.ask("CREATE:r1:4:4:classic") == "CREATE:ACKSTATUS:0"
-        await pilot.press("r")
-        table = app.screen.query_one("#rooms", DataTable)
-        await until(pilot, lambda: table.row_count == 1)
-        await pilot.press("enter")
-        await until(pilot, lambda: isinstance(app.screen, OnlineGameScreen))
-        screen = app.screen
-        assert isinstance(screen, OnlineGameScreen)
-        assert (await ann.line()).startswith("BEGIN")
+    async with zoe_and_ann(tmp_path) as (server, _, pilot, ann):
+        screen = await into_anns_room(pilot, ann)
         mod = await a_moderator(server)
         assert await mod.ask("BAN:zoe:0:cheating") == "BAN:ACKSTATUS:0"
         while not (line := await ann.line()).startswith("GAMEEND"):

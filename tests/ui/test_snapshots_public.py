@@ -17,6 +17,7 @@ from textual.pilot import Pilot
 from textual.widgets import DataTable, Input
 
 from c4tui.client.link import LobbyLink
+from c4tui.engine import Rules
 from c4tui.server.core import C4Server
 from c4tui.ui.screens.ban import BanDialog
 from c4tui.ui.screens.blocks import BlocksScreen
@@ -187,5 +188,27 @@ def test_a_moderators_lobby_on_the_player_list(snap_compare, public_server: int)
 
     app = make_app(
         opponent="online", options={"host": "127.0.0.1", "port": str(public_server), "user": "mod"}
+    )
+    assert snap_compare(app, terminal_size=SIZE, run_before=run_before)
+
+
+def test_the_lobby_marks_whom_you_block(snap_compare, public_server: int) -> None:
+    async def run_before(pilot: Pilot) -> None:
+        bob, carl = await link_of(public_server, "bob"), await link_of(public_server, "carl")
+        await bob.create("b1", (7, 6, Rules.CLASSIC))  # ann blocks both: marked in both lists
+        await pilot.pause()
+        await log_in_through_the_dialog(pilot, "pw", register=False)
+        lobby = pilot.app.screen
+        assert isinstance(lobby, LobbyScreen)
+        players = lobby.query_one(PlayerTable)
+        rooms = lobby.query_one("#rooms", DataTable)
+        await until(pilot, lambda: players.row_count == 3 and rooms.row_count == 1)
+        lobby.refresh_timer.pause()
+        players.focus()
+        await pilot.pause()
+        assert carl.user == "carl"  # online until the picture is taken
+
+    app = make_app(
+        opponent="online", options={"host": "127.0.0.1", "port": str(public_server), "user": "ann"}
     )
     assert snap_compare(app, terminal_size=SIZE, run_before=run_before)

@@ -27,6 +27,7 @@ from c4tui.ui.screens.confirm import ConfirmDialog
 from c4tui.ui.screens.game_keys import (
     GAME_BINDINGS,
     WIDE_FOOTER,
+    GameCommand,
     KeyContext,
     footer_offers,
     palette_actions,
@@ -192,7 +193,12 @@ class GameScreen(AdvisedView):
     def palette_commands(self) -> list[PaletteCommand]:
         """The game's actions for the command palette, each running what its key runs."""
         chosen = palette_actions(self.driver, self._key_context(), remote=self.remote)
-        return [PaletteCommand(c.name, c.help, partial(self.action_anytime, a)) for c, a in chosen]
+        offered = [(c, a) for c, a in chosen if self._in_palette(c)]
+        return [PaletteCommand(c.name, c.help, partial(self.action_anytime, a)) for c, a in offered]
+
+    def _in_palette(self, command: GameCommand) -> bool:
+        """Whether this kind of game offers ``command`` in the palette at all (here: all)."""
+        return True
 
     def action_anytime(self, action: str) -> None:
         """An action whose footer entry is hidden (to save room) but still works.

@@ -39,7 +39,7 @@ up a third time is a draw. Under **classic** rules a full board is a draw.
 | n | new game with the same settings (asks first mid-game) |
 | r | rematch: colours swapped, the score of the series goes on |
 | v | review: ← → step through the moves, Home/End jump, c plays on from the move shown |
-| b | the best line (analysis on, 7 × 6 classic): ← → step through it on the board |
+| b | the best line (analysis on, 7 × 6 classic; none online): ← → step through it |
 | s | save the game under a name (Enter: the time); Open in the menu, `c4tui replay FILE` |
 | w | threats on/off: **r**, **y** (**!** both) mark the cells where RED or YELLOW makes four |
 | x | the game as a digit string (like 4453) for solver websites, copied to the clipboard |
@@ -50,7 +50,7 @@ up a third time is a draw. Under **classic** rules a full board is a draw.
 | n | online: decline the draw or the takeback the other player offers |
 | a | online: abort the game before both players have moved (it counts for nobody) |
 | c | online: claim the win against an opponent away 30 s, or idle 10 minutes (no clock) |
-| B, X | online: block the opponent (their chat no longer reaches you), or report them |
+| B, X | online: block the opponent (their chat no longer reaches you; B again: unblock), report |
 | Ctrl+P | the command palette: these actions by name (new game, save, undo…), and themes |
 | ? | this help |
 | q or Ctrl+Q | quit |
@@ -83,12 +83,13 @@ saved game or a pasted digit string.
 In the online lobby: Enter plays in a waiting room, w watches, c creates a room, g is quick
 play (both with the menu's board, rules, Rated and Clock), t chats, r refreshes, m and p list
 finished games, i shows your profile, l the leaderboard, P changes your password, B lists
-whom you block (u unblocks), Esc leaves. Tab goes to the players online, where c challenges
-one, i shows their profile, b blocks them and x reports them to the moderators; a challenge
-to you pops up (a accepts, d declines). After a game, r asks a rematch. A profile blocks (b)
-and reports (x) its player too; your own deletes your account (D). Moderators have R in the
-lobby (the open reports: c closes one, B bans, M mutes its player) and B, M, U (unban) in a
-profile.
+whom you block (u unblocks; the lists mark them [blocked]), Esc leaves. Tab goes to the
+players online, where c challenges one, i shows their profile, b blocks them (or unblocks)
+and x reports them to the moderators; a challenge to you pops up (a accepts, d declines).
+After a game, r asks a rematch. A profile blocks (b) and reports (x) its player too; your
+own deletes your account (D). Moderators have R in the lobby (the open reports: c closes
+one, B bans, M mutes its player), B, M, U (unban) in a profile, and in a game Ctrl+P: Ban,
+Mute or the Profile of either player.
 In an online game the line above the footer says what stands at the table — an offer of a
 draw or a takeback, a claim you may make — and the key that answers it.
 """

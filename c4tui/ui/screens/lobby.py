@@ -123,8 +123,8 @@ class LobbyScreen(PublicLobby):
                 f"person waiting: {self.offer} (your menu choice"
                 f"{colour_chosen(self._settings)}). m: your finished games; "
                 f"p: the chosen room's players'; i: your profile; l: the leaderboard; P: a new "
-                f"password; B: whom you block. Tab: the players online; c there challenges one, "
-                f"i: their profile, b blocks, x reports them."
+                f"password; B: whom you block (\\[blocked] in the lists). Tab: the players "
+                f"online; c there challenges one, i: their profile, b blocks, x reports them."
             )
         with Vertical():
             yield Static(
@@ -184,7 +184,7 @@ class LobbyScreen(PublicLobby):
         ``note`` is a problem; else ``news`` is said, good news (the server is back).
         """
         try:
-            rooms, players = await lobby_rows(self.link, self.tictactoe)
+            rooms, players, self._session.blocked = await lobby_rows(self.link, self.tictactoe)
         except (NetworkError, ProtocolError, TimeoutError) as error:
             self._lost(error)
             return

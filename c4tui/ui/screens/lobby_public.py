@@ -1,7 +1,8 @@
 """The lobby screen's part for the lobby in public (spec §7): blocks, reports, moderators.
 
-On the player list, ``b`` blocks the chosen player and ``x`` reports them (a
-dialog asks what about); ``B`` lists whom you block (and unblocks). A moderator
+On the player list, ``b`` blocks the chosen player (or unblocks one marked
+``[blocked]``) and ``x`` reports them (a dialog asks what about); ``B`` lists whom
+you block (and unblocks). A moderator
 (our own PROFILE's role, learned once the lobby opens) also has ``R``: the open
 reports, where reports are closed and their players banned or muted. What came
 of each is said in the status line, and stays there over the lists' refreshes (as
@@ -70,7 +71,7 @@ class PublicLobby(StandingLobby):
         if moderator and not self.moderator:
             help_text = self.query_one("#lobby-help", Static)
             help_text.update(f"{help_text.content}{MODERATORS_HELP}")
-        self.moderator = moderator
+        self.moderator = self._session.moderator = moderator  # a game's palette reads it
         self.refresh_bindings()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
@@ -85,7 +86,11 @@ class PublicLobby(StandingLobby):
         """``b`` on a player: block them."""
         if self._is_us(chosen.user, "block"):
             return
-        self.public.block(chosen.user)
+        self.public.block(chosen.user, then=self._load_rooms)  # marked [blocked] in the lists
+
+    def on_player_table_unblock_chosen(self, chosen: PlayerTable.UnblockChosen) -> None:
+        """``b`` on a player we block: unblock them."""
+        self.public.unblock(chosen.user, then=self._load_rooms)
 
     def on_player_table_report_chosen(self, chosen: PlayerTable.ReportChosen) -> None:
         """``x`` on a player: report them (a dialog asks what about)."""

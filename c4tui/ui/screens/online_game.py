@@ -49,15 +49,12 @@ from c4tui.ui.challenges import ChallengeListener
 from c4tui.ui.online_session import OnlineSession, moves_to
 from c4tui.ui.screens.confirm import confirm_forfeit, confirm_leaving
 from c4tui.ui.screens.game import GameScreen
-from c4tui.ui.screens.online_public import PublicGame
+from c4tui.ui.screens.online_public import HIDDEN_ACTIONS, PublicGame
 from c4tui.ui.widgets.chat import ChatInput, ChatLog
 from c4tui.ui.widgets.game_clocks import GameClocks
 
 #: How long "ann is back." stays before the panel says whose turn it is again (seconds).
 BACK_NEWS_SECONDS = 5.0
-
-#: What a lobby game has no use for.
-HIDDEN_ACTIONS = {"hint", "toggle_analysis", "undo", "new_game"}
 
 
 def online_game_screen(

@@ -3,9 +3,9 @@
 One row a game, newest first: when it started (in this computer's time zone), the
 opponent, the result for the player listed, its length and its board. Enter opens
 the game in the review (``past_review``: the solver's verdicts on 7 × 6 classic); Esc
-goes back to the lobby. The requests run in a worker on the lobby's connection (it
-answers requests side by side); a lost server, an unknown player or no games at all
-is said in a line.
+goes back to where it was opened (``back_to`` names it: the lobby, the reports…).
+The requests run in a worker on the lobby's connection (it answers requests side by
+side); a lost server, an unknown player or no games at all is said in a line.
 """
 
 from __future__ import annotations
@@ -38,12 +38,13 @@ class PastGamesScreen(Screen[None]):
         user: whose games to list without a room (None: the person logged in).
         ascii_only: draw with ASCII characters only (handed on to the review).
         saves_last_until_quit: saved games go when the app quits (handed on to the review).
+        back_to: where Esc goes back to, in words ("the lobby", "the game").
     """
 
     DEFAULT_CSS = """
     PastGamesScreen #games-title { text-style: bold; margin: 1 2 0 2; height: auto; }
     PastGamesScreen #games-help { color: $text-muted; margin: 0 2 1 2; height: auto; }
-    PastGamesScreen DataTable { height: 1fr; margin: 0 1; }
+    PastGamesScreen DataTable { height: 1fr; margin: 0 2; }
     PastGamesScreen #games-status { margin: 1 2 0 2; height: auto; }
     PastGamesScreen #games-status.-error { color: $error; text-style: bold; }
     """
@@ -63,9 +64,11 @@ class PastGamesScreen(Screen[None]):
         user: str | None = None,
         ascii_only: bool = False,
         saves_last_until_quit: bool = False,
+        back_to: str = "the lobby",
     ) -> None:
         super().__init__()
         self.link = link
+        self.back_to = back_to
         self._room = room
         self._ascii_only = ascii_only
         self._saves_last_until_quit = saves_last_until_quit
@@ -84,7 +87,7 @@ class PastGamesScreen(Screen[None]):
             yield Static("", id="games-title", markup=False)
             yield Static(
                 "Enter reviews a game (with the solver's verdicts on 7 × 6 classic); "
-                "Esc goes back to the lobby.",
+                f"Esc goes back to {self.back_to}.",
                 id="games-help",
             )
             yield DataTable(id="games", cursor_type="row", zebra_stripes=True)
@@ -217,7 +220,7 @@ class PastGamesScreen(Screen[None]):
         self.app.push_screen(review)
 
     def action_leave(self) -> None:
-        """Back to the lobby."""
+        """Back to where it was opened."""
         self.dismiss(None)
 
 

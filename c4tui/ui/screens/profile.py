@@ -3,7 +3,8 @@
 Above the player's finished games (``past_games``: Enter opens one in the review),
 the rating (with "provisional" while its deviation is above 110), the deviation,
 the games won, drawn and lost, and a bot's or a moderator's mark. r fetches both
-again; Esc goes back.
+again; Esc goes back to where it was opened (the lobby, the reports, the
+leaderboard, a game: ``back_to``).
 
 Someone else's profile blocks them (b; b again unblocks) and reports them (x); a
 moderator's also bans (B), mutes (M) and unbans (U) them (spec §7: PROFILE's role
@@ -45,11 +46,13 @@ class ProfileScreen(PastGamesScreen):
         user: whose profile (the person logged in, or anybody else).
         ascii_only: draw with ASCII characters only (handed on to the review).
         saves_last_until_quit: saved games go when the app quits (handed on to the review).
+        back_to: where Esc goes back to, in words ("the reports").
     """
 
     DEFAULT_CSS = """
     ProfileScreen #profile { margin: 1 2 0 2; height: auto; padding: 0 1; border: round $primary; }
     ProfileScreen #profile.-error { color: $error; text-style: bold; }
+    ProfileScreen > Vertical { width: 100%; }
     """
 
     BINDINGS = [
@@ -76,12 +79,14 @@ class ProfileScreen(PastGamesScreen):
         *,
         ascii_only: bool = False,
         saves_last_until_quit: bool = False,
+        back_to: str = "the lobby",
     ) -> None:
         super().__init__(
             link,
             user=user,
             ascii_only=ascii_only,
             saves_last_until_quit=saves_last_until_quit,
+            back_to=back_to,
         )
         self.user = user
         #: The profile as last fetched (None: not yet, or no such user).

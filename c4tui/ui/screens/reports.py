@@ -11,12 +11,12 @@ checks again.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from rich.text import Text
 from textual import work
-from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Vertical
-from textual.screen import Screen
+from textual.widget import Widget
 from textual.widgets import DataTable, Static
 
 from c4tui.client import in_public
@@ -27,8 +27,7 @@ from c4tui.client.words import Voice
 from c4tui.net.errors import NetworkError, ProtocolError
 from c4tui.protocols.public import REPORTS_LISTED, ReportInfo
 from c4tui.ui.public_actions import PublicActions
-from c4tui.ui.screens.profile import ProfileScreen
-from c4tui.ui.widgets.footer import FittingFooter
+from c4tui.ui.screens.listing import ListingScreen
 
 #: The columns.
 REPORT_COLUMNS = ("N", "When", "Reporter", "Reported", "Reason", "Game", "Text")
@@ -75,7 +74,7 @@ def report_details(report: ReportInfo) -> str:
     return f"{report.number}: {who}{game}: {said}"
 
 
-class ReportsScreen(Screen[None]):
+class ReportsScreen(ListingScreen):
     """The open reports; c closes one, B bans and M mutes the reported, Esc goes back.
 
     Args:
@@ -85,13 +84,9 @@ class ReportsScreen(Screen[None]):
     """
 
     DEFAULT_CSS = """
-    ReportsScreen #reports-title { text-style: bold; margin: 1 2 0 2; height: auto; }
-    ReportsScreen #reports-help { color: $text-muted; margin: 0 2 1 2; height: auto; }
-    ReportsScreen DataTable { height: 1fr; margin: 0 2; }
     ReportsScreen #report-details { margin: 1 2 0 2; height: auto; padding: 0 1;
         border: round $primary; }
-    ReportsScreen #reports-status { margin: 0 2; height: auto; }
-    ReportsScreen #reports-status.-error { color: $error; text-style: bold; }
+    ReportsScreen #reports-status { margin: 0 2; }
     """
 
     BINDINGS = [
@@ -102,53 +97,35 @@ class ReportsScreen(Screen[None]):
         Binding("r", "refresh", "Refresh", id="reports.refresh"),
         Binding("escape", "leave", "Back", id="reports.leave"),
     ]
+    NAME = "reports"
+    TITLE = "Open reports, oldest first"
+    HELP = (
+        "c closes the chosen report; B bans, M mutes the player it reports, i shows "
+        "their profile; Esc goes back."
+    )
+    FETCHING = "Fetching the reports…"
+    BACK_TO = "the reports"
 
     def __init__(
         self, link: LobbyLink, *, ascii_only: bool = False, saves_last_until_quit: bool = False
     ) -> None:
-        super().__init__()
-        self.link = link
-        self._ascii_only = ascii_only
-        self._saves_last_until_quit = saves_last_until_quit
+        super().__init__(link, ascii_only=ascii_only, saves_last_until_quit=saves_last_until_quit)
         self.public = PublicActions(self, lambda: self.link, self._say, ascii_only=ascii_only)
         #: The open reports, as last fetched, by number.
         self.reports: dict[int, ReportInfo] = {}
 
-    def compose(self) -> ComposeResult:
-        """Title, help, the reports, the chosen one's text, a status line, the footer."""
-        with Vertical():
-            yield Static("Open reports, oldest first", id="reports-title")
-            yield Static(
-                "c closes the chosen report; B bans, M mutes the player it reports, i shows "
-                "their profile; Esc goes back.",
-                id="reports-help",
-            )
-            yield DataTable(id="reports", cursor_type="row", zebra_stripes=True)
-            details = Static("", id="report-details", markup=False)
-            details.border_title = "Report"
-            yield details
-            yield Static("", id="reports-status", markup=False)
-        yield FittingFooter(show_command_palette=False)
+    def under_table(self) -> Iterable[Widget]:
+        """The chosen report's whole text."""
+        details = Static("", id="report-details", markup=False)
+        details.border_title = "Report"
+        yield details
 
-    def on_mount(self) -> None:
-        """The columns, then the reports."""
-        table = self.query_one(DataTable)
+    def add_columns(self, table: DataTable[object]) -> None:
+        """A report's number, when, who reported whom, why, the game and the text."""
         table.add_columns(*REPORT_COLUMNS)
-        table.focus()
-        self.action_refresh()
-
-    def _say(self, text: str, error: bool = False) -> None:
-        status = self.query_one("#reports-status", Static)
-        status.update(text)
-        status.set_class(error, "-error")
-
-    def action_refresh(self) -> None:
-        """Fetch the reports again."""
-        self._say("Fetching the reports…")
-        self._fetch()
 
     @work(group="reports", exclusive=True, exit_on_error=False)
-    async def _fetch(self, quietly: bool = False) -> None:
+    async def fetch(self, quietly: bool = False) -> None:
         """The reports; ``quietly``: what was just done stays in the status line."""
         try:
             listed = await self.link.reports()
@@ -183,11 +160,8 @@ class ReportsScreen(Screen[None]):
     @property
     def chosen(self) -> ReportInfo | None:
         """The report under the cursor (None: no reports)."""
-        table = self.query_one(DataTable)
-        if not table.row_count:
-            return None
-        key = table.coordinate_to_cell_key(table.cursor_coordinate).row_key.value
-        return self.reports.get(int(str(key)))
+        key = self.chosen_key
+        return None if key is None else self.reports.get(int(key))
 
     def on_data_table_row_highlighted(self) -> None:
         """Another report chosen: its whole text under the list."""
@@ -209,7 +183,7 @@ class ReportsScreen(Screen[None]):
     def action_close_report(self) -> None:
         """Close the chosen report (the list is fetched again)."""
         if (chosen := self.chosen) is not None:
-            self.public.close_report(chosen.number, then=lambda: self._fetch(quietly=True))
+            self.public.close_report(chosen.number, then=lambda: self.fetch(quietly=True))
 
     def action_ban(self) -> None:
         """Ban the player the chosen report is about (the report's number as the reason)."""
@@ -225,17 +199,7 @@ class ReportsScreen(Screen[None]):
     def action_profile(self) -> None:
         """The profile of the player the chosen report is about."""
         if (chosen := self.chosen) is not None:
-            profile = ProfileScreen(
-                self.link,
-                chosen.reported,
-                ascii_only=self._ascii_only,
-                saves_last_until_quit=self._saves_last_until_quit,
-            )
-            self.app.push_screen(profile)
-
-    def action_leave(self) -> None:
-        """Back to the lobby."""
-        self.dismiss(None)
+            self.show_profile(chosen.reported)
 
 
 def _summary(listed: list[ReportInfo]) -> str:

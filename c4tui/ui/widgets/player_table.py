@@ -1,4 +1,7 @@
-"""Who is online, as the lobby shows it: one row a player; c challenges, b blocks, x reports."""
+"""Who is online, as the lobby shows it: one row a player; c challenges, b blocks, x reports.
+
+On a player we block (marked ``[blocked]``) b unblocks instead, and the footer says so.
+"""
 
 from __future__ import annotations
 
@@ -8,18 +11,19 @@ from textual.binding import Binding
 from textual.message import Message
 
 from c4tui.protocols.competition import PlayerEntry
-from c4tui.ui.widgets.room_table import RoomTable, Row
+from c4tui.ui.widgets.room_table import BLOCKED_MARK, RoomTable, Row
 
-#: The columns: the name (the row's key), a bot's mark, its rating, free or in a room.
+#: The columns: the name (the row's key), its marks, its rating, free or in a room.
 PLAYER_COLUMNS = ("Player", "", "Rating", "State")
 #: How a bot is marked in every list: in words, so no colour is needed to see it.
 BOT_MARK = "[bot]"
 
 
-def player_row(entry: PlayerEntry) -> Row:
-    """``ann``, (``[bot]`` for a bot), ``1512``, ``free`` (``in a room`` when busy)."""
+def player_row(entry: PlayerEntry, blocked: bool = False) -> Row:
+    """``ann``, its marks (``[bot]``, ``[blocked]``), ``1512``, ``free`` (or ``in a room``)."""
     state = "in a room" if entry.busy else "free"
-    return entry.user, BOT_MARK if entry.bot else "", str(entry.rating), state
+    marks = [mark for mark, shown in ((BOT_MARK, entry.bot), (BLOCKED_MARK, blocked)) if shown]
+    return entry.user, " ".join(marks), str(entry.rating), state
 
 
 class PlayerTable(RoomTable):
@@ -31,6 +35,7 @@ class PlayerTable(RoomTable):
     BINDINGS = [
         Binding("c", "challenge", "Challenge", id="lobby.challenge"),
         Binding("b", "block", "Block", id="lobby.block"),
+        Binding("b", "unblock", "Unblock", id="lobby.unblock"),
         Binding("x", "report", "Report", id="lobby.report"),
     ]
 
@@ -47,6 +52,12 @@ class PlayerTable(RoomTable):
         user: str
 
     @dataclass
+    class UnblockChosen(Message):
+        """The person wants to stop blocking ``user``."""
+
+        user: str
+
+    @dataclass
     class ReportChosen(Message):
         """The person wants to report ``user`` to the moderators."""
 
@@ -54,6 +65,28 @@ class PlayerTable(RoomTable):
 
     def __init__(self, *, id: str) -> None:
         super().__init__(PLAYER_COLUMNS, id=id)
+
+    @property
+    def chosen_blocked(self) -> bool:
+        """The chosen player is one we block (its row says so)."""
+        rows = {row[0]: row for row in self._shown or []}
+        row = rows.get(self.chosen or "")
+        return row is not None and BLOCKED_MARK in row[1]
+
+    def show(self, rooms: list[Row]) -> None:
+        """The rows, and b's word for the chosen player (Block, or Unblock)."""
+        super().show(rooms)
+        self.refresh_bindings()
+
+    def on_data_table_row_highlighted(self) -> None:
+        """Another player chosen: b blocks or unblocks them."""
+        self.refresh_bindings()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """b blocks a player we do not block, and unblocks one we do."""
+        if action in ("block", "unblock"):
+            return (action == "unblock") is self.chosen_blocked
+        return super().check_action(action, parameters)
 
     def on_data_table_row_selected(self, selected: RoomTable.RowSelected) -> None:
         """Enter on a player challenges them too (the lobby's Enter plays in a room)."""
@@ -69,6 +102,11 @@ class PlayerTable(RoomTable):
         """Block the chosen player."""
         if self.chosen is not None:
             self.post_message(self.BlockChosen(self.chosen))
+
+    def action_unblock(self) -> None:
+        """Stop blocking the chosen player."""
+        if self.chosen is not None:
+            self.post_message(self.UnblockChosen(self.chosen))
 
     def action_report(self) -> None:
         """Report the chosen player."""

@@ -11,6 +11,17 @@ Row = tuple[str, ...]
 #: The columns: the lobby's, and the tic-tac-toe rooms' (their protocol tells no more).
 LOBBY_COLUMNS = ("Room", "Board", "Players", "Watching", "State", "Terms")
 TICTACTOE_COLUMNS = ("Room", "Game", "State")
+#: How a player we block is marked in every list (spec §7), in words: no colour needed.
+BLOCKED_MARK = "[blocked]"
+#: Marks shown dimmed wherever they stand in a cell: whom we block matters less.
+DIMMED_MARKS = (BLOCKED_MARK,)
+
+
+def cell_text(cell: str) -> Text:
+    """A cell as words, not markup (``[bot]`` stays), its ``DIMMED_MARKS`` dimmed."""
+    text = Text(cell)
+    text.highlight_words(DIMMED_MARKS, "dim")
+    return text
 
 
 class RoomTable(DataTable[Text]):
@@ -36,7 +47,7 @@ class RoomTable(DataTable[Text]):
         chosen = self.chosen
         self.clear()
         for row in rooms:
-            self.add_row(*(Text(cell) for cell in row), key=row[0])  # words, not markup: [bot]
+            self.add_row(*(cell_text(cell) for cell in row), key=row[0])
         names = [row[0] for row in rooms]
         if chosen in names:
             self.move_cursor(row=names.index(chosen))

@@ -139,6 +139,16 @@ class Start:
     go: asyncio.Event = field(default_factory=asyncio.Event)
     deadline: float = 0.0
 
+    logins: int = 0
+    everyone_in: asyncio.Event = field(default_factory=asyncio.Event)
+
+    async def logged_in(self) -> None:
+        """Wait until every room's members have logged in: a BLOCK names others' users."""
+        self.logins += 1
+        if self.logins == self.rooms:
+            self.everyone_in.set()
+        await self.everyone_in.wait()
+
     async def arrived(self) -> float:
         """Wait for the others; the deadline."""
         self.ready += 1
@@ -171,6 +181,8 @@ async def room(  # noqa: PLR0917 (a bench helper: one room's whole setting)
 
     users = [f"r{number}", f"y{number}", *(f"v{number}x{k}" for k in range(viewers))]
     members = [await Line.logged_in(port(k), u, manners.register) for k, u in enumerate(users)]
+    if manners.blocks:
+        await start.logged_in()  # (a user not registered yet would be "no such user")
     for k, member in enumerate(members):
         for user in blocked_by(number, k, start.rooms, manners.blocks):
             await member.send(f"BLOCK:{user}")

@@ -318,19 +318,21 @@ class LobbyLink(TableTalk, Public):
 
         A room gone between the list and its ROOMINFO is left out, and so is a waiting
         room the server does not offer us to play in (§7: across a block it is as if
-        not there, so JOIN would answer "no such room"; its game, once on, is listed).
+        not there, so JOIN would answer "no such room"; its game, once on, is listed) —
+        unless we block the one waiting there: the blocker knows (BLOCKS, asked only then).
         """
         names, open_to_us = await asyncio.gather(
             self.room_names(wire.Mode.VIEWER), self.room_names(wire.Mode.PLAYER)
         )
         answers = await asyncio.gather(*(self.room_info(name) for name in names))
         found = (RoomSummary.of(name, answer) for name, answer in zip(names, answers, strict=True))
-        return [
-            summary
-            for summary in found
-            if summary is not None
-            and (summary.state != "waiting" or summary.name in open_to_us or self._sits_in(summary))
-        ]
+        rooms = [summary for summary in found if summary is not None]
+        hidden = [r for r in rooms if r.state == "waiting" and r.name not in open_to_us]
+        if not hidden:
+            return rooms
+        ours = {user.casefold() for user in await self.blocks() or ()}
+        shown = {r.name for r in hidden if self._sits_in(r) or r.waiter.casefold() in ours}
+        return [r for r in rooms if r not in hidden or r.name in shown]
 
     def _sits_in(self, room: RoomSummary) -> bool:
         """Whether we are one of ``room``'s players."""

@@ -388,14 +388,25 @@ async def test_a_banned_player_racing_its_ban_is_left_in_no_game(
             await asyncio.sleep(0.01)
         assert answer.result() == "BAN:ACKSTATUS:0"
         assert (await clients["ann"].line()).startswith("GAMEEND:")
-        joined = False
-        while (line := await clients["bob"].line()) != "BYE:banned":
-            assert line.startswith(("GAMEEND:", "JOIN:ACKSTATUS:", "BEGIN:")), line
-            joined = joined or line == "JOIN:ACKSTATUS:0"
-        assert await clients["bob"].closed()
+        await _banned_hears_the_rest(clients["bob"])
         await server.lobby.announced()
-        assert joined, "bob never sat down in the window: the attack did not happen"
         assert await mod.ask("ROOMINFO:w") == "ROOMINFO:ACKSTATUS:1"  # that game is lost too
+        # bob sat down in the window (the attack happened): cid's game with him began
         assert await cid.line() == "BEGIN:cid:bob:4:4:classic"
         assert await cid.line() == f"GAMEEND:{EMPTY}:2:cid"
         assert not server.lobby.rooms.is_away("bob")
+
+
+async def _banned_hears_the_rest(bob: LobbyClient) -> None:
+    """bob's last lines: answers, then BYE:banned and the close — or a reset.
+
+    bob wrote JOINs until the ban's answer came: the server may close while some lie
+    unread, and TCP then resets the connection, which may drop what was on its way to
+    bob. That is TCP's doing, not the server's: a reset counts as closed here.
+    """
+    try:
+        while (line := await bob.line()) != "BYE:banned":
+            assert line.startswith(("GAMEEND:", "JOIN:ACKSTATUS:", "BEGIN:")), line
+        assert await bob.closed()
+    except ConnectionResetError:
+        pass

@@ -15,13 +15,14 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 
 from c4tui.client import public_words, words
-from c4tui.client.link import LobbyLink
+from c4tui.client.link import LobbyLink, RoomSummary
 from c4tui.client.outcomes import (
     BanOutcome,
     BlockOutcome,
     ChallengeOutcome,
     CloseReportOutcome,
     DeleteOutcome,
+    JoinOutcome,
     MuteOutcome,
     Outcome,
     ReportOutcome,
@@ -125,6 +126,21 @@ async def challenge_refused(link: LobbyLink, user: str, voice: Voice) -> str:
     if user.lower() in (name.lower() for name in ours):
         return f"You block {user}: unblock them to challenge them."
     return words.CHALLENGE.said(ChallengeOutcome.NO_SUCH_USER, voice, user=user)
+
+
+async def join_refused(link: LobbyLink, room: str, voice: Voice) -> str:
+    """JOIN's refusal "no such room" (§7 answers it across a block too), in words.
+
+    The blocker sees the blocked one's waiting room, marked (``LobbyLink.rooms``); told
+    it does not exist, it would be puzzled: ROOMINFO says who waits there, and our own
+    BLOCKS whether we block them. The blocked one never sees that room, and a name it
+    types is answered as for a room that is not there.
+    """
+    summary = RoomSummary.of(room, await link.room_info(room))
+    waiter = summary.waiter if summary is not None else ""
+    if waiter and waiter.casefold() in {user.casefold() for user in await link.blocks() or ()}:
+        return f"You block {waiter}: unblock them to play them."
+    return words.JOIN.said(JoinOutcome.NO_SUCH_ROOM, voice)
 
 
 def blocks_line(users: list[str] | None) -> str:

@@ -111,6 +111,8 @@ class InRoom(PlainText):
                 raise LeftRoom
             if line.startswith("say "):
                 await self._chat(link, line[4:].strip())
+            elif line == "help":
+                self.say(WATCHING_HELP)
             elif await public.in_game(link, line, None, self.say):
                 pass  # block USER, report USER REASON TEXT
             elif line:

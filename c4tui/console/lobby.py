@@ -340,6 +340,9 @@ class ConsoleLobby(InRoom):
             self.say(refusal)
             return
         joined = await link.join(name, mode)
+        if joined is JoinOutcome.NO_SUCH_ROOM and mode is wire.Mode.PLAYER:  # a block? (§7)
+            self.say(await in_public.join_refused(link, name, Voice.CONSOLE))
+            return
         if joined is not JoinOutcome.JOINED:
             self.say(words.JOIN.said(joined, Voice.CONSOLE))
             return

@@ -246,6 +246,8 @@ async def test_the_blocked_one_is_never_shown_the_blockers_waiting_room(tmp_path
         await bob.type("blocks")  # its answer comes after the whole list
         await bob.until("You block nobody.")
         assert not any("anns" in line for line in bob.seen)
+        await bob.type("join anns")  # told of it some other way: as if not there
+        await bob.until("No such room")
         dan = await logged_in(server.port, "dan")
         assert await dan.ask("JOIN:anns:PLAYER") == "JOIN:ACKSTATUS:0"  # its game is on
         await bob.type("rooms")
@@ -260,9 +262,29 @@ async def test_a_moderator_watching_a_room_bans_and_mutes_there(tmp_path: Path) 
         mod = await console_moderator(server, "zoe")
         await mod.type("watch w")
         await mod.until("Watching w (quit stops): its game shows once it is under way.")
+        await mod.type("help")
+        await mod.until("a moderator's ban, unban, mute too.")
         await mod.type("mute bob 5")
         await mod.until("bob is muted for 5 minutes: their chat reaches nobody.")
         await mod.type("ban bob 1 spam")
         await mod.until("bob is banned for 1 hour: their connections are closed.")
         assert await bob.line() == "BYE:banned"
         await mod.type("quit")
+
+
+async def test_the_blocker_is_shown_the_blocked_ones_room_and_told_why_it_cannot_play(
+    tmp_path: Path,
+) -> None:
+    async with lobby_server(tmp_path) as server:
+        bob = await waiting_in_a_room(server.port, "bob", "bobs:4:4:classic")
+        ann = await console_user(server.port, "ann")
+        await ann.type("block bob")
+        await ann.until("You block bob now")
+        await ann.type("rooms")
+        await ann.until("bobs: 4 × 4 classic, bob waits")  # it knows: shown
+        await ann.type("join bobs")  # the wire: JOIN:ACKSTATUS:1, as for no such room
+        await ann.until("You block bob: unblock them to play them.")
+        await ann.type("unblock bob")
+        await ann.type("join bobs")
+        assert await bob.line() == "BEGIN:bob:ann:4:4:classic"
+        await ann.until("Game on: bob (RED) against ann (YELLOW).")

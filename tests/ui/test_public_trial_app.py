@@ -202,3 +202,21 @@ async def test_a_player_who_moderates_nothing_has_no_ban_in_the_game(tmp_path: P
         names = {command.name for command in screen.palette_commands()}
         assert "Profile of ann" in names and not {"Ban ann", "Mute ann"} & names, names
         assert not screen.moderator
+
+
+async def test_enter_on_a_room_of_one_you_block_says_why_not_no_such_room(tmp_path: Path) -> None:
+    """§7 answers the blocker's JOIN as for no such room; the lobby shows the room, marked,
+    so it says why it cannot be played instead (and the blocked one is never told)."""
+    async with zoe_and_ann(tmp_path) as (_, app, pilot, ann):
+        lobby = app.screen
+        assert isinstance(lobby, LobbyScreen)
+        lobby.refresh_timer.pause()
+        assert await ann.ask("CREATE:r1:4:4:classic") == "CREATE:ACKSTATUS:0"
+        rooms = lobby.query_one("#rooms", DataTable)
+        await choose_player(pilot, "ann")
+        await pilot.press("b")
+        await until(pilot, lambda: "[blocked]" in cells(rooms, "r1"))
+        rooms.focus()
+        await pilot.press("enter")
+        await until(pilot, lambda: "You block ann: unblock them to play them." in status(pilot))
+        assert isinstance(app.screen, LobbyScreen)

@@ -27,7 +27,7 @@ from textual.binding import Binding
 from textual.containers import Vertical
 from textual.widgets import DataTable, Static
 
-from c4tui.client import words
+from c4tui.client import in_public, words
 from c4tui.client.outcomes import CreateOutcome, JoinOutcome
 from c4tui.client.room_game import RoomGame, room_game_from
 from c4tui.client.tictactoe import TicTacToeRoom, wait_for_start
@@ -241,6 +241,11 @@ class LobbyScreen(PublicLobby):
         self._stop_listening()
         self._join(name, mode)
 
+    def _refused(self, said: str) -> None:
+        """Say why we did not get in, and keep saying it over the list asked again."""
+        self._say(said, error=True)
+        self._load_rooms(note=said)  # (a refresh says its own news, or nothing, else)
+
     @work(group="enter", exclusive=True, exit_on_error=False)
     async def _join(self, name: str, mode: wire.Mode) -> None:
         try:
@@ -248,9 +253,11 @@ class LobbyScreen(PublicLobby):
         except (NetworkError, ProtocolError, TimeoutError) as error:
             self._lost(error)
             return
+        if joined is JoinOutcome.NO_SUCH_ROOM and mode is wire.Mode.PLAYER:  # a block? (§7)
+            self._refused(await in_public.join_refused(self.link, name, Voice.APP))
+            return
         if joined is not JoinOutcome.JOINED:
-            self._say(words.JOIN.said(joined, Voice.APP), error=True)
-            self.action_refresh()
+            self._refused(words.JOIN.said(joined, Voice.APP))
             return
         self._wait_in(name, "Joining…" if mode is wire.Mode.PLAYER else "Watching…")
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 from dataclasses import replace
 from pathlib import Path
 
+import pytest
 from textual.widgets import Input, OptionList, Static
 
 from c4tui.engine import Move, Player, Rules
@@ -453,3 +454,30 @@ async def test_a_saved_server_game_names_its_players_in_the_review() -> None:
         await pilot.pause()
         shown = " ".join(str(widget.render()) for widget in app.screen.query(Static))
         assert "ann" in shown and "Player 1" not in shown, shown
+
+
+@pytest.mark.parametrize(
+    ("typed", "said"),
+    [
+        ("{tmp}/nothing-there.c4", "No such file: {tmp}/nothing-there.c4"),
+        ("{tmp}", "{tmp} is a folder: type a saved game's file in it"),
+    ],
+)
+async def test_open_names_a_missing_file_or_a_folder_not_a_size_line(
+    tmp_path: Path, typed: str, said: str
+) -> None:
+    """Issue 40 #6: Open said "the record has no Size line" for a file that is not there."""
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("ctrl+o")
+        await pilot.pause()
+        dialog = app.screen
+        assert isinstance(dialog, OpenDialog)
+        field = dialog.query_one(Input)
+        field.focus()
+        field.value = typed.format(tmp=tmp_path)
+        await pilot.press("enter")
+        await pilot.pause()
+        shown = str(dialog.query_one("#open-status", Static).render())
+        assert said.format(tmp=tmp_path) in shown, shown
+        assert "Size line" not in shown and app.screen is dialog

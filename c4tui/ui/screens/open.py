@@ -80,8 +80,10 @@ class OpenDialog(ModalScreen[GameRecord | None]):
         path = Path(text).expanduser()
         if self._allow_files and path.is_file():
             self._open(lambda: read_record(path))
-        else:
+        elif ascii_digits(text):
             self._open(lambda: parse_record(text))
+        else:
+            self._problem(_not_a_record(path))
 
     def _open(self, read: Callable[[], GameRecord]) -> None:
         try:
@@ -101,6 +103,13 @@ class OpenDialog(ModalScreen[GameRecord | None]):
     def action_cancel(self) -> None:
         """Back to the menu."""
         self.dismiss(None)
+
+
+def _not_a_record(path: Path) -> str:
+    """Why a typed name that is no digit string opens nothing (a record's text is no line)."""
+    if path.is_dir():
+        return f"{path} is a folder: type a saved game's file in it, or choose from the list."
+    return f"No such file: {path} (type a saved game's file, or the moves as digits like 4453)."
 
 
 def _summary(path: Path) -> str:

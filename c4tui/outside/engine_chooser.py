@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import os
 import shlex
+import shutil
 from collections.abc import Sequence
 from pathlib import Path
 from typing import TypeVar
@@ -249,6 +250,29 @@ def _plain_words(command: str) -> list[str] | None:
 def _looks_like_a_script(word: str) -> bool:
     """``nope.py``, ``bots/deep.js``: a file name, there or not (its error then names it here)."""
     return Path(word).suffix in _SCRIPT_SUFFIXES and not word.startswith("-")
+
+
+def cannot_start(command: str, base: Path | None = None) -> str | None:
+    """Why an engine's plain command cannot start (None: it may), told before any game.
+
+    Its program must be on PATH, or there when named by a path, and a script it names
+    (``nope.py``) must be there: otherwise the shell says so only once the game needs
+    the program's first move. A command with the shell's own syntax (or a variable set
+    before it) is the shell's to run, unchecked.
+    """
+    words = _plain_words(command)
+    if not words or "=" in words[0]:
+        return None
+    here = base or Path.cwd()
+    program = words[0]
+    if os.sep in program and not (here / Path(program).expanduser()).exists():
+        return f"there is no program {program!r} (no such file)"
+    if os.sep not in program and shutil.which(program) is None:
+        return f"there is no program {program!r} on PATH: check its spelling"
+    for word in words[1:]:
+        if _looks_like_a_script(word) and not (here / Path(word).expanduser()).exists():
+            return f"the command names {word!r}, and there is no such file"
+    return None
 
 
 def _program_of(command: str) -> str:

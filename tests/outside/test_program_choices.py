@@ -26,6 +26,16 @@ ENGINE = f"engine:{engine_command()}"
         (["--opponent", "deep4"], "'deep4' will not do: give human, a level (random, easy"),
         (["--opponent", "kaggle:no/such/agent.py"], "there is no file 'no/such/agent.py'"),
         (["--opponent", "engine:"], "engine: needs the command that starts the program"),
+        (  # issue 40 #14: refused before the game, not after the first move
+            ["--opponent", "engine:nonexistent-engine-40"],
+            "'engine:nonexistent-engine-40' cannot start: there is no program "
+            "'nonexistent-engine-40' on PATH",
+        ),
+        (
+            ["--opponent", "engine:python3 no/such/engine.py"],
+            "the command names 'no/such/engine.py', and there is no such file",
+        ),
+        (["--opponent", "engine:./no-such-engine"], "no program './no-such-engine' (no such"),
         (["--opponent", ENGINE, "--seconds", "0"], "seconds per move: from 0.1 to 60"),
         (["--opponent", "hard", "--seconds", "2"], "--seconds is a program's time a move"),
     ],

@@ -36,16 +36,19 @@ PROGRAM_FORMS = (
 def parse_program(text: str) -> str:
     """``text`` if it names an outside program (checked, not started); else ValueError in words.
 
-    A Kaggle agent's file must be there; an engine's command is run by the shell,
-    which says itself when there is no such program.
+    A Kaggle agent's file must be there, and an engine's program (and a script its
+    command names): a game against a program that cannot start never opens.
     """
     # Loaded only when a program is asked for: outside/ brings the process machinery.
+    from c4tui.outside.engine_chooser import cannot_start  # noqa: PLC0415
     from c4tui.outside.spec import chooser_for  # noqa: PLC0415
 
     kind, colon, _ = text.strip().partition(":")
     if not colon or kind not in ("engine", "kaggle"):
         raise ValueError(f"give {PROGRAM_FORMS}")
     chooser_for(text.strip())  # raises ChooserError (a ValueError) saying what is wrong
+    if kind == "engine" and (problem := cannot_start(text.strip().partition(":")[2])):
+        raise ValueError(f"{text.strip()!r} cannot start: {problem}")
     return text.strip()
 
 

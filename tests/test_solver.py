@@ -213,6 +213,16 @@ def test_bad_lines_are_reported_and_the_rest_are_answered() -> None:
     ]
 
 
+def test_an_argument_with_spaces_is_refused_not_cut_to_its_first_word() -> None:
+    """Issue 40 #15: ``c4tui solve '4 4'`` answered 4's score, silently."""
+    result = run_c4tui("solve", "4 4", "44")
+    assert result.returncode == 1
+    assert result.stdout.splitlines() == ["44 1"]
+    assert result.stderr.splitlines() == [
+        "argument 1: 4 4: one game an argument, its moves as digits without spaces (4453)"
+    ]
+
+
 def test_analyze_and_weak_output() -> None:
     lines = run_c4tui("solve", "--analyze", stdin="44\n").stdout.splitlines()
     assert lines == ["44 -3 -3 -2 1 -2 -3 -3"]

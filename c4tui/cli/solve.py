@@ -25,7 +25,8 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "per line of standard input without any, and print 'SEQUENCE SCORE' for each: 0 a "
         "draw; positive when the side to move wins, 22 - k on 7 × 6 when the win comes with "
         "its k-th disc; negative for a loss. An empty game (a blank line, or '') is the start "
-        "position; anything after the first word of a line is ignored. Games that are not in "
+        "position; an argument is one game, without spaces, and anything after the first "
+        "word of a line is ignored. Games that are not in "
         "progress are reported on standard error.",
     )
     solve.add_argument(

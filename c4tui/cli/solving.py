@@ -40,7 +40,7 @@ def answer_lines(
     failures = 0
     try:
         for where, sequence in _games(args, lines):
-            answer = _answer(solver, sequence, args)
+            answer = _ONE_WORD if " " in sequence else _answer(solver, sequence, args)
             if answer.startswith("!"):
                 failures += 1
                 print(f"{where}: {sequence}: {answer[1:]}", file=err, flush=True)
@@ -53,15 +53,20 @@ def answer_lines(
     return SOME_LINES_FAILED if failures else 0
 
 
+#: Said of an argument of more than one word ('4 4' was solved as 4, silently).
+_ONE_WORD = "!one game an argument, its moves as digits without spaces (4453)"
+
+
 def _games(args: argparse.Namespace, lines: Iterable[str] | None) -> Iterator[tuple[str, str]]:
     """Each game to solve, with where it came from ("line 3", "argument 2") for its errors.
 
-    A line's first word is the game (a test file's score after it is ignored); a blank
-    line, like an empty argument, is the start position, whose score is the famous one.
+    A line's first word is the game (a test file's score after it is ignored); an
+    argument is one whole game (``'4 4'`` is refused). A blank line, like an empty
+    argument, is the start position, whose score is the famous one.
     """
     if lines is None and args.games:
-        for number, game in enumerate(args.games, start=1):
-            yield f"argument {number}", "".join(game.split()[:1])
+        for number, game in enumerate(args.games, start=1):  # a whole argument: no score after it
+            yield f"argument {number}", " ".join(game.split())
         return
     for number, line in enumerate(lines if lines is not None else sys.stdin, start=1):
         yield f"line {number}", "".join(line.split()[:1])

@@ -181,3 +181,12 @@ def test_numbers_on_the_command_line_are_ascii_digits_only(args: list[str]) -> N
     result = run_c4tui(*args)
     assert result.returncode == 2
     assert "must be a whole number" in result.stderr
+
+
+def test_the_usage_shows_the_command_as_optional_and_every_option_says_what_it_is() -> None:
+    """Issue 40 #19: ``c4tui --help`` showed ``COMMAND ...`` as required (the app needs
+    none), and ``c4tui bot --help`` left ``--lobby`` without a word."""
+    usage = run_c4tui("--help").stdout
+    assert "[COMMAND ...]" in usage and " COMMAND ...\n" not in usage.split("\n\n")[0]
+    bot = run_c4tui("bot", "--help").stdout
+    assert "the lobby server to sit in" in " ".join(bot.split())

@@ -52,11 +52,18 @@ def build_parser() -> argparse.ArgumentParser:
     engine.add_parser(commands)
     tournament.add_parser(commands)
     admin.add_parser(commands)
+    # The app runs without a command: argparse would show COMMAND as required.
+    parser.usage = optional_command(parser.format_usage())
     # An unknown argument is refused with the usage of the command it was given to.
     parser.set_defaults(command_parser=parser)
     for command in commands.choices.values():
         command.set_defaults(command_parser=command)
     return parser
+
+
+def optional_command(usage: str) -> str:
+    """argparse's ``usage: c4tui … COMMAND ...`` with the command shown as optional."""
+    return usage.removeprefix("usage: ").rstrip().replace("COMMAND ...", "[COMMAND ...]")
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -14,6 +14,7 @@ from c4tui.cli.tls import add_tls_options, client_tls
 from c4tui.cli.types import positive_count, server_address, usage_error, username
 from c4tui.engine import Rules
 from c4tui.match.backends.program import KAGGLE_SUBMISSIONS
+from c4tui.net.address import DEFAULT_PORT
 from c4tui.protocols.names import PASSWORD_RULE, valid_password
 from c4tui.protocols.terms import Game, Terms, parse_game, parse_terms
 
@@ -45,7 +46,13 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "an outside program that cannot play; 2 a usage error.",
         allow_abbrev=False,  # --password must not pass for --password-file
     )
-    bot.add_argument("--lobby", type=server_address, metavar="HOST:PORT", required=True)
+    bot.add_argument(
+        "--lobby",
+        type=server_address,
+        metavar="HOST:PORT",
+        required=True,
+        help=f"the lobby server to sit in (c4tui serve's address, e.g. 127.0.0.1:{DEFAULT_PORT})",
+    )
     bot.add_argument("--user", type=username, required=True, help="the bot's account")
     bot.add_argument(
         "--password-file",

@@ -61,8 +61,9 @@ CASES: dict[str, tuple[list[str], bytes]] = {
     ),
     "asks_for_the_size": (
         ["--rules", "classic"],
-        moves("3", "twenty", "21", "", "7", "4", "1", "2", "1", "2", "1", "2", "1"),
+        moves("3", "twenty", "21", "", "4", "1", "2", "1", "2", "1", "2", "1"),  # "": 7
     ),
+    "enter_takes_seven_by_six": ([], moves("", "", "quit")),  # issue 40 #16: no default was
     "classic_unless_told": (  # like the app: Pop Out only with --rules popout
         [],
         moves("4", "4", "1", "p 1", "quit"),

@@ -139,9 +139,12 @@ class ConsoleGame(PlainText):
         return False
 
     async def _ask_size(self, name: str) -> int:
+        """A board's number of ``name`` (columns, rows); Enter takes the usual one (7 × 6)."""
+        usual = DEFAULT_COLUMNS if name == "columns" else DEFAULT_ROWS
         while True:
-            answer = (await self.ask(f"Number of {name} ({MIN_SIZE}-{MAX_SIZE}): ")).strip()
-            size = parse_size(answer)
+            prompt = f"Number of {name} ({MIN_SIZE}-{MAX_SIZE}, Enter for {usual}): "
+            answer = (await self.ask(prompt)).strip()
+            size = usual if not answer else parse_size(answer)
             if size is not None:
                 return size
             self.say(f"Please enter a whole number from {MIN_SIZE} to {MAX_SIZE}.")

@@ -63,6 +63,10 @@ CASES: dict[str, tuple[list[str], bytes]] = {
         ["--rules", "classic"],
         moves("3", "twenty", "21", "", "4", "1", "2", "1", "2", "1", "2", "1"),  # "": 7
     ),
+    "pop_out_repetition_says_why_it_is_a_draw": (  # issue 40 #17: only "It's a draw!" was said
+        ["--columns", "4", "--rows", "4", "--rules", "popout"],
+        moves("1", "2", "p 1", "p 2", "1", "2", "p 1", "p 2"),
+    ),
     "enter_takes_seven_by_six": ([], moves("", "", "quit")),  # issue 40 #16: no default was
     "classic_unless_told": (  # like the app: Pop Out only with --rules popout
         [],

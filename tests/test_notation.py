@@ -76,4 +76,6 @@ def test_status_lines() -> None:
     assert status_line(play("d1")) == "YELLOW's turn"
     assert status_line(play("d1 d2 d1 d2 d1 d2 d1")) == "RED wins!"
     draw = play(" ".join(f"d{c}" for c in "1113233214423442"), 4, 4, Rules.CLASSIC)
-    assert status_line(draw) == "It's a draw!"
+    assert status_line(draw) == "It's a draw! The board is full."
+    repeated = play("d1 d2 p1 p2 d1 d2 p1 p2", 4, 4, Rules.POPOUT)  # issue 40 #17
+    assert status_line(repeated) == "It's a draw! The same position arose three times."

@@ -34,9 +34,11 @@ def render_board(state: GameState, mark_win: bool = False) -> str:
 
 
 def status_line(state: GameState) -> str:
-    """``RED's turn``, ``YELLOW wins!`` or ``It's a draw!``."""
+    """``RED's turn``, ``YELLOW wins!`` or ``It's a draw! The board is full.`` (why, always:
+    Pop Out's repetition is no more visible on the board than its rule is known)."""
     if state.winner is not None:
         return f"{state.winner.name} wins!"
     if state.is_draw:
-        return "It's a draw!"
+        why = state.draw_reason.value if state.draw_reason else "nobody can win"
+        return f"It's a draw! {why[0].upper()}{why[1:]}."
     return f"{state.turn.name}'s turn"

@@ -34,8 +34,10 @@ def render_board(state: GameState, mark_win: bool = False) -> str:
 
 
 def status_line(state: GameState) -> str:
-    """``RED's turn``, ``YELLOW wins!`` or ``It's a draw! The board is full.`` (why, always:
-    Pop Out's repetition is no more visible on the board than its rule is known)."""
+    """``RED's turn``, ``YELLOW wins!`` or ``It's a draw! The board is full.``.
+
+    A draw always says why: Pop Out's repetition cannot be seen on the board.
+    """
     if state.winner is not None:
         return f"{state.winner.name} wins!"
     if state.is_draw:

@@ -68,7 +68,7 @@ def test_pop_on_an_empty_column_is_refused() -> None:
 
 def test_pop_in_classic_rules_is_refused() -> None:
     state = play("d1 d2", rules=CLASSIC)
-    with pytest.raises(IllegalMoveError, match=r"^popping is off in classic rules$"):
+    with pytest.raises(IllegalMoveError, match=r"^Pop Out is off in classic rules$"):
         state.play(Move.pop(0))
     assert all(move.kind.value == "d" for move in state.legal_moves())
 

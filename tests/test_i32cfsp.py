@@ -158,7 +158,7 @@ def test_client_checks_every_server_line() -> None:
 
 def test_client_refuses_to_send_an_illegal_move_and_a_bad_username() -> None:
     client = ClientSession("me", 4, 4, Rules.CLASSIC)
-    with pytest.raises(ValueError, match="popping is off"):
+    with pytest.raises(ValueError, match="Pop Out is off"):
         client.send_move(Move.pop(0))
     with pytest.raises(ValueError, match="username"):
         ClientSession("two words", 7, 6, Rules.POPOUT)

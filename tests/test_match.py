@@ -134,11 +134,11 @@ async def test_a_refused_submission_changes_nothing_and_says_why() -> None:
     driver.start()
     await driver.settled()
     assert driver.submit(Move.drop(4)) == "column 5 does not exist"
-    assert driver.submit(Move.pop(0)) == "popping is off in classic rules"
+    assert driver.submit(Move.pop(0)) == "Pop Out is off in classic rules"
     assert driver.moves == ()
     assert [e.reason for e in events if isinstance(e, MoveRefused)] == [
         "column 5 does not exist",
-        "popping is off in classic rules",
+        "Pop Out is off in classic rules",
     ]
     await driver.close()
 

@@ -10,6 +10,7 @@ from c4tui.engine.errors import (
 from c4tui.engine.game import (
     DEFAULT_COLUMNS,
     DEFAULT_ROWS,
+    POP_OFF_IN_CLASSIC,
     DrawReason,
     GameState,
     Player,
@@ -31,6 +32,7 @@ __all__ = [
     "DEFAULT_ROWS",
     "MAX_SIZE",
     "MIN_SIZE",
+    "POP_OFF_IN_CLASSIC",
     "BoardSizeError",
     "C4Error",
     "DrawReason",

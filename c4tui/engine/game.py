@@ -56,6 +56,10 @@ class Rules(Enum):
     POPOUT = "popout"
 
 
+#: Why a pop is refused in classic rules (the app's p says it too, with the way to Pop Out).
+POP_OFF_IN_CLASSIC = "Pop Out is off in classic rules"
+
+
 class DrawReason(Enum):
     """Why a game ended without a winner."""
 
@@ -228,7 +232,7 @@ class GameState:
                 return f"column {move.column + 1} is full"
             return None
         if self.rules is Rules.CLASSIC:
-            return "popping is off in classic rules"
+            return POP_OFF_IN_CLASSIC
         if not occupied & geo.bottom[move.column]:
             return f"column {move.column + 1} is empty"
         if not self._bits_of(self.turn) & geo.bottom[move.column]:

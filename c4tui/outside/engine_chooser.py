@@ -28,7 +28,14 @@ from c4tui.outside.chooser import (
 )
 from c4tui.outside.process import OutsideProcess
 from c4tui.outside.program import DEFAULT_LIMITS, Limits, ProgramChooser
-from c4tui.outside.sandbox import PROGRAM_FOLDER, Grant, Launch, grants_for_words, printable
+from c4tui.outside.sandbox import (
+    PROGRAM_FOLDER,
+    Grant,
+    Launch,
+    grants_for_words,
+    printable,
+    sandbox_path,
+)
 from c4tui.protocols.engine import (
     BestMove,
     EngineAnswer,
@@ -267,7 +274,8 @@ def cannot_start(command: str, base: Path | None = None) -> str | None:
     program = words[0]
     if os.sep in program and not (here / Path(program).expanduser()).exists():
         return f"there is no program {program!r} (no such file)"
-    if os.sep not in program and shutil.which(program) is None:
+    searched = os.pathsep.join([os.environ.get("PATH", ""), *sandbox_path()])  # both its PATHs
+    if os.sep not in program and shutil.which(program, path=searched) is None:
         return f"there is no program {program!r} on PATH: check its spelling"
     for word in words[1:]:
         if _looks_like_a_script(word) and not (here / Path(word).expanduser()).exists():

@@ -481,3 +481,16 @@ async def test_open_names_a_missing_file_or_a_folder_not_a_size_line(
         shown = str(dialog.query_one("#open-status", Static).render())
         assert said.format(tmp=tmp_path) in shown, shown
         assert "Size line" not in shown and app.screen is dialog
+
+
+async def test_p_in_a_classic_game_says_pop_out_is_off_and_where_to_turn_it_on() -> None:
+    """Issue 40 #18: p did nothing at all in classic rules (its key hidden there)."""
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await start_game(pilot)
+        assert screen.settings.rules is Rules.CLASSIC
+        await pilot.press("p")
+        await pilot.pause()
+        said = message(screen)
+        assert said.startswith("Pop Out is off in classic rules"), said
+        assert "menu's Rules" in said and not screen.pop_mode

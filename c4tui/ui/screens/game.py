@@ -16,7 +16,7 @@ from functools import partial
 from textual.message import Message
 
 from c4tui.ai.levels import HINT_SECONDS
-from c4tui.engine import Move, MoveKind, Rules
+from c4tui.engine import POP_OFF_IN_CLASSIC, Move, MoveKind, Rules
 from c4tui.match.driver import MatchDriver
 from c4tui.match.score import Score
 from c4tui.match.settings import DriverFactory, MatchSettings
@@ -174,6 +174,15 @@ class GameScreen(AdvisedView):
         """Switch the next move between dropping and popping."""
         if self.settings.rules is Rules.POPOUT:
             self.pop_mode = not self.pop_mode
+
+    def action_why_no_pop(self) -> None:
+        """p while Drop/Pop is hidden or dimmed: classic rules (and how to play Pop Out)."""
+        if self.settings.rules is Rules.CLASSIC:
+            self.panel.say(f"{POP_OFF_IN_CLASSIC}: choose Pop Out in the menu's Rules to pop.")
+        elif self.driver.is_over or self.driver.state.is_over:
+            self.panel.say("The game is over: nothing to pop.\nn: new game · esc: menu")
+        else:
+            self.panel.say("Popping is for your turn.")
 
     # ----- the footer ----------------------------------------------------------------
 

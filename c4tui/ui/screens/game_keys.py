@@ -44,6 +44,8 @@ GAME_BINDINGS: list[BindingType] = [
     Binding("u", "why_no_undo", show=False),
     # Reached only while Redo is dimmed or hidden: say why nothing was played again.
     Binding("U,ctrl+y", "why_no_redo", show=False),
+    # Reached only while Drop/Pop is hidden (classic rules) or dimmed: say why no pop.
+    Binding("p", "why_no_pop", show=False),
     # The same actions while their footer entries are hidden (during play, or on a
     # narrow terminal); each comes after the shown binding of its key.
     Binding("r", "anytime('rematch')", show=False),

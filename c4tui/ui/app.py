@@ -203,7 +203,7 @@ class C4App(App[None]):
 
         def opened(record: GameRecord | None) -> None:
             if record is not None:
-                self.games.open_record(record, review=bool(record.opponent), base=event.settings)
+                self.games.open_record(record, review=True, base=event.settings)  # all: review
 
         self.push_screen(screens.open_dialog(allow_files=self._visit is None), opened)
 
@@ -245,7 +245,7 @@ class C4App(App[None]):
                 self.games.suspend_game(game)
             else:
                 game.dismiss(None)
-            self.games.open_record(record, review=bool(record.opponent), base=game.settings)
+            self.games.open_record(record, review=True, base=game.settings)
 
         self.push_screen(screens.open_dialog(allow_files=self._visit is None), opened)
 

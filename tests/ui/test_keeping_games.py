@@ -12,7 +12,7 @@ from textual.widgets import Input, OptionList, Static
 
 from c4tui.engine import Move, Player, Rules
 from c4tui.match.settings import MatchSettings
-from c4tui.records import GameRecord, Result, parse_record, record_from_digits
+from c4tui.records import GameRecord, Result, format_record, parse_record, record_from_digits
 from c4tui.records.store import saved_games, unfinished_game
 from c4tui.ui.app import C4App
 from c4tui.ui.preferences import load_preferences
@@ -228,6 +228,10 @@ async def test_digits_export_and_a_pasted_position_plays_on() -> None:
         field.focus()
         field.value = "44531"
         await pilot.press("enter")
+        await settle(pilot)
+        review = app.screen  # issue 40 #7: digits open for review, as a file does
+        assert isinstance(review, ReviewScreen) and review.at == 0
+        await pilot.press("end", "c")  # play on from its end
         await pilot.pause()
         assert isinstance(app.screen, ConfirmDialog)  # the game behind the menu is given up
         await pilot.press("y")
@@ -374,9 +378,7 @@ async def test_an_opened_finished_game_credits_the_right_player_and_does_not_cou
     again = C4App(review=record)
     async with again.run_test(size=SIZE) as pilot:
         await pilot.pause()
-        await pilot.press("escape")  # out of review: the game as it ended
-        await settle(pilot)
-        opened = again.screen
+        opened = again.screen_stack[-2]  # under its review: the game as it ended
         assert isinstance(opened, GameScreen)
         assert opened.driver.seats[Player.RED].label == "Player 2"
         assert opened.score.games == 0  # an old game is not this session's result
@@ -494,3 +496,28 @@ async def test_p_in_a_classic_game_says_pop_out_is_off_and_where_to_turn_it_on()
         said = message(screen)
         assert said.startswith("Pop Out is off in classic rules"), said
         assert "menu's Rules" in said and not screen.pop_mode
+
+
+async def test_esc_in_the_review_of_a_finished_game_leaves_asking_nothing(tmp_path: Path) -> None:
+    """Issue 40 #9: Esc asked "Play on from this game?" of a game already over."""
+    finished = tmp_path / "won.c4"
+    finished.write_text(format_record(record_from_digits("4545454")), encoding="utf-8")
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await start_game(pilot)
+        await play(pilot, "d1 d2")
+        await pilot.press("escape")  # the game waits behind the menu
+        await pilot.pause()
+        await pilot.press("ctrl+o")
+        await pilot.pause()
+        dialog = app.screen
+        assert isinstance(dialog, OpenDialog)
+        dialog.query_one(Input).value = str(finished)
+        dialog.query_one(Input).focus()
+        await pilot.press("enter")
+        await settle(pilot)
+        assert isinstance(app.screen, ReviewScreen)
+        await pilot.press("escape")
+        await settle(pilot)
+        assert isinstance(app.screen, MenuScreen), type(app.screen).__name__  # no question
+        assert app.games.resumable() is not None  # the game behind the menu still waits

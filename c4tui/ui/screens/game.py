@@ -397,11 +397,16 @@ class GameScreen(AdvisedView):
 
         A saved game opened plays on only once the games it replaces are given up
         (after asking); if they are kept, it is left for the menu, where they wait (not
-        back to its review: Esc there plays on too, and would ask again).
+        back to its review: Esc there plays on too, and would ask again). A finished one
+        has nothing to play on: Esc leaves it for the menu, asking nothing.
         """
         self._reviewing = None
         if self._opened is None:
             self._go_on_from(at)
+            return
+        finished = self.driver.is_over or self.driver.state.is_over
+        if finished and (at is None or at >= len(self.driver.moves)):
+            self._close()  # Esc on a finished game opened: nothing to play on, it leaves
             return
         self._clear_way(lambda: self._go_on_from(at), self._close)
 

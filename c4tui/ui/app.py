@@ -262,9 +262,13 @@ class C4App(App[None]):
         self.notify(message.said, title="Account deleted", timeout=15, markup=False)
 
     async def action_quit(self) -> None:
-        """Quit; mid-game, once the person says so (a local game is kept for next time)."""
+        """Quit; mid-game, once the person says so (a local game is kept for next time).
+
+        A Columns game under way asks too, as Connect Four's does (it is not kept).
+        """
         game = self.games.unfinished_game()
-        if game is None or screens.is_confirm_dialog(self.screen):
+        columns = screens.columns_under_way(self.screen_stack)
+        if (game is None and not columns) or screens.is_confirm_dialog(self.screen):
             self.exit()
             return
 
@@ -272,7 +276,10 @@ class C4App(App[None]):
             if yes:
                 self.exit()
 
-        dialog = screens.quit_dialog(remote=game.remote, visitor=self._visit is not None)
+        if game is None:
+            dialog = screens.quit_columns_dialog()
+        else:
+            dialog = screens.quit_dialog(remote=game.remote, visitor=self._visit is not None)
         self.push_screen(dialog, answered)
 
 

@@ -74,6 +74,22 @@ def quit_dialog(*, remote: bool, visitor: bool) -> ConfirmDialog:
     return confirm_quitting(remote, visitor)
 
 
+def quit_columns_dialog() -> ConfirmDialog:
+    """The question before quitting a Columns game under way (which is not kept)."""
+    from c4tui.ui.screens.confirm import confirm_quitting_columns  # noqa: PLC0415
+
+    return confirm_quitting_columns()
+
+
+def columns_under_way(screens: Iterable[object]) -> bool:
+    """Whether a Columns game is being played among ``screens`` (without loading its screen)."""
+    if "c4tui.ui.screens.columns" not in sys.modules:
+        return False
+    from c4tui.ui.screens.columns import ColumnsScreen  # noqa: PLC0415
+
+    return any(isinstance(s, ColumnsScreen) and not s.session.over for s in screens)
+
+
 def is_confirm_dialog(screen: object) -> bool:
     """True when ``screen`` is a yes-or-no question (without loading the dialog to see)."""
     if "c4tui.ui.screens.confirm" not in sys.modules:

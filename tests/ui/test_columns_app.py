@@ -249,3 +249,23 @@ async def test_escape_from_a_game_under_way_asks_before_ending_it() -> None:
         await pilot.press("y")
         await pilot.pause()
         assert isinstance(app.screen, MenuScreen)
+
+
+async def test_q_in_a_columns_game_asks_first_as_connect_four_does() -> None:
+    """Issue 40 #12: q quit at once from a Columns game under way."""
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_columns(pilot)
+        await pilot.press("q")
+        await pilot.pause()
+        dialog = app.screen
+        assert isinstance(dialog, ConfirmDialog)
+        assert "Columns game is not finished" in str(dialog.query_one(Static).render())
+        await pilot.press("n")
+        await pilot.pause()
+        assert app.screen is screen and app.is_running  # no: the game goes on
+        await pilot.press("q")
+        await pilot.pause()
+        await pilot.press("y")
+        await pilot.pause()
+        assert not app.is_running

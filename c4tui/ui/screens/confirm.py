@@ -84,3 +84,8 @@ def confirm_quitting(remote: bool, visitor: bool) -> ConfirmDialog:
     elif visitor:
         kept = "In a browser it is not kept after you quit."
     return ConfirmDialog(f"Quit c4tui? Your game is not finished. {kept}".strip(), "Quit")
+
+
+def confirm_quitting_columns() -> ConfirmDialog:
+    """The question before quitting a Columns game under way, as for Connect Four's."""
+    return ConfirmDialog("Quit c4tui? Your Columns game is not finished. It is not kept.", "Quit")

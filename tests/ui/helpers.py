@@ -14,6 +14,7 @@ from c4tui.match.driver import MatchDriver
 from c4tui.match.settings import DriverFactory, MatchSettings
 from c4tui.ui.app import C4App
 from c4tui.ui.screens.game import GameScreen
+from c4tui.ui.screens.open import OpenDialog
 from tests.seats import SlowSeat
 
 SIZE = (80, 24)
@@ -105,3 +106,15 @@ def unbroken(said: str) -> str:
     """What the panel said with "Saved:" and the file name on one line (a narrow panel
     puts the name on the next line, whole)."""
     return said.replace("Saved:\n", "Saved: ")
+
+
+async def typed_into_open(pilot: Pilot, text: str) -> OpenDialog:
+    """Ctrl+O, then ``text`` in its field (not yet submitted): the dialog."""
+    await pilot.press("ctrl+o")
+    await pilot.pause()
+    dialog = pilot.app.screen
+    assert isinstance(dialog, OpenDialog)
+    field = dialog.query_one(Input)
+    field.focus()
+    field.value = text
+    return dialog

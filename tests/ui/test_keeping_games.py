@@ -24,7 +24,7 @@ from c4tui.ui.screens.review import ReviewScreen
 from c4tui.ui.widgets.menu_button import MenuButton
 from c4tui.ui.widgets.move_list import MoveList
 from c4tui.ui.widgets.phrasing import shortened
-from tests.ui.helpers import SIZE, make_app, play, settle, start_game
+from tests.ui.helpers import SIZE, make_app, play, settle, start_game, typed_into_open
 
 
 async def game_kept_from_last_time() -> GameRecord:
@@ -471,13 +471,7 @@ async def test_open_names_a_missing_file_or_a_folder_not_a_size_line(
     """Issue 40 #6: Open said "the record has no Size line" for a file that is not there."""
     app = make_app()
     async with app.run_test(size=SIZE) as pilot:
-        await pilot.press("ctrl+o")
-        await pilot.pause()
-        dialog = app.screen
-        assert isinstance(dialog, OpenDialog)
-        field = dialog.query_one(Input)
-        field.focus()
-        field.value = typed.format(tmp=tmp_path)
+        dialog = await typed_into_open(pilot, typed.format(tmp=tmp_path))
         await pilot.press("enter")
         await pilot.pause()
         shown = str(dialog.query_one("#open-status", Static).render())
@@ -508,12 +502,7 @@ async def test_esc_in_the_review_of_a_finished_game_leaves_asking_nothing(tmp_pa
         await play(pilot, "d1 d2")
         await pilot.press("escape")  # the game waits behind the menu
         await pilot.pause()
-        await pilot.press("ctrl+o")
-        await pilot.pause()
-        dialog = app.screen
-        assert isinstance(dialog, OpenDialog)
-        dialog.query_one(Input).value = str(finished)
-        dialog.query_one(Input).focus()
+        await typed_into_open(pilot, str(finished))
         await pilot.press("enter")
         await settle(pilot)
         assert isinstance(app.screen, ReviewScreen)

@@ -12,9 +12,8 @@ from c4tui.ui.app import C4App
 from c4tui.ui.screens.connect import ConnectDialog
 from c4tui.ui.screens.login import LoginDialog
 from c4tui.ui.screens.menu import MenuScreen
-from c4tui.ui.screens.open import OpenDialog
 from c4tui.ui.widgets.choice import ChoiceSet
-from tests.ui.helpers import SIZE
+from tests.ui.helpers import SIZE, typed_into_open
 
 ALLOWED = (("127.0.0.1", 4444),)
 
@@ -70,13 +69,7 @@ async def test_a_visitor_cannot_open_the_hosts_files(tmp_path: Path) -> None:
     app = C4App(visitor_servers=())
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
-        await pilot.press("ctrl+o")
-        await pilot.pause()
-        dialog = app.screen
-        assert isinstance(dialog, OpenDialog)
-        field = dialog.query_one(Input)
-        field.focus()
-        field.value = str(secret)
+        dialog = await typed_into_open(pilot, str(secret))
         await pilot.press("enter")
         await pilot.pause()
         status = str(dialog.query_one("#open-status", Static).render())

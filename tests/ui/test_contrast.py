@@ -84,8 +84,8 @@ async def test_the_chosen_option_and_the_size_fields_show_without_colour(
 
         assert "●▌ Two players" in line_with("Two players")
         assert "○▌ Computer" in line_with("Computer")
-        assert "▏7 ▕ columns" in line_with("columns")  # the fields' edges are drawn
-        assert "▏6 ▕ rows" in line_with("rows")
+        assert "▏7  ▕ columns" in line_with("columns")  # the fields' edges are drawn
+        assert "▏6  ▕ rows" in line_with("rows")
         await pilot.press("right")  # the arrows choose: the next option
         await pilot.pause()
         assert "○▌ Two players" in line_with("Two players")

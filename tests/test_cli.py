@@ -96,18 +96,30 @@ def test_console_offers_every_level_and_both_colours() -> None:
     assert "End of input: goodbye." in result.stdout
 
 
-@pytest.mark.parametrize(
-    "args",
-    [[], ["--opponent", "human"], ["--opponent", "hard", "--connect", "127.0.0.1:1"]],
-    ids=" ".join,
-)
-def test_console_refuses_yellow_where_it_cannot_be_chosen(args: list[str]) -> None:
-    result = run_c4tui("console", "--color", "yellow", *args, "--columns", "4", "--rows", "4")
+@pytest.mark.parametrize("command", [["console"], []], ids=["console", "app"])
+@pytest.mark.parametrize("args", [[], ["--opponent", "human"]], ids=" ".join)
+def test_yellow_without_a_computer_is_refused_alike_by_the_app_and_the_console(
+    command: list[str], args: list[str]
+) -> None:
+    """Issue 40 #8: the app took ``--color yellow`` alone, and the console refused it."""
+    result = run_c4tui(*command, "--color", "yellow", *args, "--columns", "4", "--rows", "4")
     assert result.returncode == 2
-    assert result.stderr.splitlines() == [
-        "c4tui console: error: --color yellow needs --opponent LEVEL (the computer here): two "
-        "players at one keyboard take turns with RED first, and with --connect the server decides"
-    ]
+    prog = " ".join(["c4tui", *command])
+    assert result.stderr.splitlines()[-1] == (
+        f"{prog}: error: --color yellow needs --opponent (a level or a program to play red): "
+        "two players at one keyboard take turns with RED first"
+    )
+
+
+def test_console_refuses_yellow_with_a_server() -> None:
+    result = run_c4tui(
+        "console", "--color", "yellow", "--opponent", "hard", "--connect", "127.0.0.1:1"
+    )
+    assert result.returncode == 2
+    assert result.stderr.splitlines()[-1] == (
+        "c4tui console: error: --color yellow does not go with --connect: the server decides "
+        "who plays which"
+    )
 
 
 def test_console_plays_classic_rules_unless_told_like_the_app() -> None:

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 from c4tui.cli.choices import (
     RULES,
     add_opponent_options,
+    colour_refusal,
     opponent_choice,
     person_colour,
     seconds_refusal,
@@ -85,7 +86,9 @@ def run(args: argparse.Namespace) -> int:
 
 def app_settings(args: argparse.Namespace) -> tuple[MatchSettings, bool]:
     """The menu's first choices from the command line, and whether to open the game at once."""
-    refusal = seconds_refusal(args.opponent, args.seconds)
+    refusal = seconds_refusal(args.opponent, args.seconds) or colour_refusal(
+        args.colour, args.opponent
+    )
     if refusal is not None:
         usage_error("", refusal)
     given = [args.columns, args.rows, args.rules, args.opponent, args.colour]

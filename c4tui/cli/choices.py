@@ -110,6 +110,25 @@ def seconds_refusal(opponent: str | None, seconds: float | None) -> str | None:
     return None
 
 
+def colour_refusal(colour: str | None, opponent: str | None, connected: bool = False) -> str | None:
+    """Why ``--color yellow`` may not be given here (no computer to play red), or None.
+
+    Two players at one keyboard both play, RED first; a server decides who you are.
+    Ignoring it would start a game the person did not ask for: the app and the console
+    refuse it alike.
+    """
+    if colour != "yellow":
+        return None
+    if connected:
+        return "--color yellow does not go with --connect: the server decides who plays which"
+    if opponent in (None, PersonBackend.key):
+        return (
+            "--color yellow needs --opponent (a level or a program to play red): two "
+            "players at one keyboard take turns with RED first"
+        )
+    return None
+
+
 def person_colour(colour: str | None) -> Player:
     """``--color``'s value as the player the person at the keyboard is (red when not given)."""
     return Player.YELLOW if colour == "yellow" else Player.RED

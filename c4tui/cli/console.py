@@ -11,6 +11,7 @@ import argparse
 from c4tui.cli.choices import (
     RULES,
     add_opponent_options,
+    colour_refusal,
     opponent_choice,
     person_colour,
     seconds_refusal,
@@ -152,7 +153,10 @@ def play_game(args: argparse.Namespace) -> int:
     """A game in plain text, whose front end loads only now."""
     from c4tui.console.game import ConsoleSettings, run_console  # noqa: PLC0415
 
-    refuse_colour_without_computer(args)
+    if (
+        refusal := colour_refusal(args.colour, args.opponent, args.connect is not None)
+    ) is not None:
+        usage_error("console", refusal)
     refusal = seconds_refusal(None if args.connect else args.opponent, args.seconds)
     if refusal is not None:
         usage_error("console", refusal)
@@ -171,21 +175,6 @@ def play_game(args: argparse.Namespace) -> int:
         seed=args.seed,
     )
     return run_console(settings)
-
-
-def refuse_colour_without_computer(args: argparse.Namespace) -> None:
-    """``--color yellow`` means something only against the computer here: refuse it elsewhere.
-
-    Two players at one keyboard both play, RED first; a server decides who you are.
-    Ignoring it silently would start a game the person did not ask for.
-    """
-    computer = args.connect is None and args.opponent not in (None, PersonBackend.key)
-    if args.colour == "yellow" and not computer:
-        usage_error(
-            "console",
-            "--color yellow needs --opponent LEVEL (the computer here): two players at one "
-            "keyboard take turns with RED first, and with --connect the server decides",
-        )
 
 
 def chosen_opponent(args: argparse.Namespace) -> tuple[str, dict[str, str]]:

@@ -231,6 +231,27 @@ def test_analyze_and_weak_output() -> None:
     assert run_c4tui("solve", "--weak", stdin="4453\n").stdout == "4453 -1\n"
 
 
+def test_verbose_prints_each_positions_nodes_and_time_as_pons_does() -> None:
+    """Issue 40: ``--verbose`` adds what each answer cost, Pons's columns after the score."""
+    text, expected = cli_input("Test_L3_R1")
+    chosen, answers = text.splitlines()[:5], expected[:5]
+    result = run_c4tui("solve", "--verbose", stdin="".join(f"{line}\n" for line in chosen))
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.splitlines()
+    assert len(lines) == len(answers)
+    for line, answer in zip(lines, answers, strict=True):
+        sequence, score, nodes, microseconds = line.split()
+        assert f"{sequence} {score}" == answer
+        assert int(nodes) > 0
+        assert int(microseconds) >= 0
+    # The totals on standard error, so standard output stays one line a position.
+    assert result.stderr.startswith("5 positions: ")
+    assert "nodes" in result.stderr
+    analysed = run_c4tui("solve", "--verbose", "--analyze", "44").stdout.split()
+    assert analysed[:8] == ["44", "-3", "-3", "-2", "1", "-2", "-3", "-3"]
+    assert int(analysed[8]) > 0
+
+
 def test_a_board_the_solver_cannot_hold_is_refused() -> None:
     result = run_c4tui("solve", "--columns", "10", stdin="1\n")
     assert result.returncode == 2

@@ -45,6 +45,14 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "--weak", action="store_true", help="print only who wins: 1, 0 (a draw) or -1"
     )
     solve.add_argument(
+        "--verbose",
+        "-v",
+        action="store_true",
+        help="after each answer print the nodes searched and the microseconds it took, as "
+        "Pons's solver does ('SEQUENCE SCORE NODES MICROSECONDS'), and the totals on "
+        "standard error at the end",
+    )
+    solve.add_argument(
         "--columns", type=signed_number, default=DEFAULT_COLUMNS, help="board width (default 7)"
     )
     solve.add_argument(

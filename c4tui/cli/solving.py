@@ -11,7 +11,7 @@ import sys
 from collections.abc import Iterable, Iterator
 from typing import TextIO
 
-from c4tui.ai.solver import Position, Solver, solvable
+from c4tui.ai.solver import Position, Solver, Stats, solvable
 from c4tui.cli.types import USAGE_ERROR
 from c4tui.engine import MIN_SIZE, C4Error
 from c4tui.engine.sequence import MAX_SEQUENCE_COLUMNS, play_sequence
@@ -38,19 +38,37 @@ def answer_lines(
         return USAGE_ERROR
     solver = Solver(args.columns, args.rows)
     failures = 0
+    costs: list[Stats] = []
     try:
         for where, sequence in _games(args, lines):
             answer = _ONE_WORD if " " in sequence else _answer(solver, sequence, args)
             if answer.startswith("!"):
                 failures += 1
                 print(f"{where}: {sequence}: {answer[1:]}", file=err, flush=True)
-            else:
-                print(f"{sequence} {answer}", file=out, flush=True)
+                continue
+            if args.verbose:
+                costs.append(solver.stats)
+                answer += f" {solver.stats.nodes} {round(solver.stats.seconds * 1e6)}"
+            print(f"{sequence} {answer}", file=out, flush=True)
     except KeyboardInterrupt:
         return INTERRUPTED
     except BrokenPipeError:
         return 0  # the reader went away (``| head``): nothing more to say
+    if costs:
+        print(totals(costs), file=err)
     return SOME_LINES_FAILED if failures else 0
+
+
+def totals(costs: list[Stats]) -> str:
+    """What the answers cost together, as Pons's benchmark sums it up: means and the speed."""
+    nodes = sum(cost.nodes for cost in costs)
+    seconds = sum(cost.seconds for cost in costs)
+    speed = f", {nodes / seconds / 1e6:.2f} million nodes a second" if seconds > 0 else ""
+    count = len(costs)
+    return (
+        f"{count} position{'s' if count != 1 else ''}: {nodes:,} nodes in {seconds:.3f} s, "
+        f"a mean of {nodes // count:,} nodes and {seconds / count * 1e3:.3f} ms each{speed}"
+    )
 
 
 #: Said of an argument of more than one word ('4 4' was solved as 4, silently).

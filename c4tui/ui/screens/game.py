@@ -157,12 +157,15 @@ class GameScreen(AdvisedView):
         self._submit(Move(kind, self.board.cursor))
 
     def _submit(self, move: Move) -> None:
-        """Submit ``move`` (the driver says why not, if it won't).
+        """Submit ``move`` (the driver says why not, if it won't; never while the board is hidden).
 
         Once the game is over, a move is no news: the result (and an online game's new
         ratings) stays in view rather than give way to "the game is over".
         """
         if self.driver.is_over:
+            return
+        if self.board_hidden:
+            self.refuse_blind_move()  # a move played blind is no move the person chose
             return
         if self.driver.problem is not None:
             self._show_problem(self.driver.problem)  # the reason stays in view

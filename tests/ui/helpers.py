@@ -60,6 +60,24 @@ async def open_dialog_still(pilot: Pilot) -> None:
     await pilot.pause()
 
 
+async def left_for_the_menu(pilot: Pilot, moves: str) -> GameScreen:
+    """Start a game, play ``moves`` and leave it for the menu (it waits under Resume)."""
+    screen = await start_game(pilot)
+    await play(pilot, moves)
+    await pilot.press("escape")
+    await pilot.pause()
+    return screen
+
+
+async def closed_port() -> int:
+    """A port on 127.0.0.1 where nothing listens (a connection there is refused)."""
+    probe = await asyncio.start_server(lambda reader, writer: None, "127.0.0.1", 0)
+    port = int(probe.sockets[0].getsockname()[1])
+    probe.close()
+    await probe.wait_closed()
+    return port
+
+
 def keys_for_column(column_number: int) -> list[str]:
     """The digit keys that move the cursor to a 1-based column (two quick digits for 10+)."""
     return list(str(column_number))

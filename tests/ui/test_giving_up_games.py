@@ -1,0 +1,68 @@
+"""An unfinished game is given up only when the game that replaces it starts: a yes to
+"Start a new game?" followed by Esc in the connect dialog leaves it where it was."""
+
+from __future__ import annotations
+
+from textual.pilot import Pilot
+from textual.widgets import Input
+
+from c4tui.records.store import unfinished_game
+from c4tui.ui.screens.confirm import ConfirmDialog
+from c4tui.ui.screens.connect import ConnectDialog
+from c4tui.ui.screens.menu import MenuScreen
+from c4tui.ui.widgets.choice import ChoiceSet
+from tests.ui.helpers import SIZE, closed_port, left_for_the_menu, make_app, settle
+from tests.ui.test_keeping_games import game_kept_from_last_time
+
+
+async def yes_to_network_server(pilot: Pilot[None]) -> ConnectDialog:
+    """In the menu, Network server, Start game, y to giving up the game: its connect dialog."""
+    menu = pilot.app.screen
+    assert isinstance(menu, MenuScreen)
+    modes = menu.query_one("#mode", ChoiceSet)
+    modes.focus()
+    await pilot.press(*["right"] * (modes.labels.index("Network server") - modes.chosen))
+    await pilot.press("enter")  # Start game
+    await pilot.pause()
+    assert isinstance(pilot.app.screen, ConfirmDialog)
+    await pilot.press("y")
+    await pilot.pause()
+    dialog = pilot.app.screen
+    assert isinstance(dialog, ConnectDialog)
+    return dialog
+
+
+async def test_esc_in_the_connect_dialog_keeps_the_game_from_last_time() -> None:
+    """Issue 40 #3: Resume and the kept file were gone although no game had started."""
+    kept = await game_kept_from_last_time()
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        await yes_to_network_server(pilot)
+        await pilot.press("escape")
+        await settle(pilot)
+        assert isinstance(app.screen, MenuScreen)
+        assert unfinished_game() == kept
+        assert app.games.resumable() is not None
+        dialog = await yes_to_network_server(pilot)  # now the game starts: the kept one goes
+        fields = {field.id: field for field in dialog.query(Input)}
+        fields["host"].value, fields["port"].value = "127.0.0.1", str(await closed_port())
+        fields["host"].focus()
+        await pilot.press("enter")
+        await settle(pilot)
+        assert not isinstance(app.screen, MenuScreen | ConnectDialog)
+        assert unfinished_game() is None and app.games.resumable() is None
+
+
+async def test_esc_in_the_connect_dialog_keeps_the_game_behind_the_menu() -> None:
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        first = await left_for_the_menu(pilot, "d4")
+        await yes_to_network_server(pilot)
+        await pilot.press("escape")
+        await settle(pilot)
+        assert first.is_attached  # still going behind the menu
+        await pilot.press("ctrl+r")
+        await pilot.pause()
+        assert app.screen is first
+        assert [str(move) for move in first.driver.moves] == ["d4"]

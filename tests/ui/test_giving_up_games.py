@@ -10,18 +10,14 @@ from c4tui.records.store import unfinished_game
 from c4tui.ui.screens.confirm import ConfirmDialog
 from c4tui.ui.screens.connect import ConnectDialog
 from c4tui.ui.screens.menu import MenuScreen
-from c4tui.ui.widgets.choice import ChoiceSet
-from tests.ui.helpers import SIZE, closed_port, left_for_the_menu, make_app, settle
+from tests.ui.helpers import SIZE, choose_mode, closed_port, left_for_the_menu, make_app, settle
 from tests.ui.test_keeping_games import game_kept_from_last_time
 
 
 async def yes_to_network_server(pilot: Pilot[None]) -> ConnectDialog:
     """In the menu, Network server, Start game, y to giving up the game: its connect dialog."""
-    menu = pilot.app.screen
-    assert isinstance(menu, MenuScreen)
-    modes = menu.query_one("#mode", ChoiceSet)
-    modes.focus()
-    await pilot.press(*["right"] * (modes.labels.index("Network server") - modes.chosen))
+    assert isinstance(pilot.app.screen, MenuScreen)
+    await choose_mode(pilot, "Network server")
     await pilot.press("enter")  # Start game
     await pilot.pause()
     assert isinstance(pilot.app.screen, ConfirmDialog)

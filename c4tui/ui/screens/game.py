@@ -319,7 +319,8 @@ class GameScreen(AdvisedView):
         )
 
     def _switch_to(self, screen: GameScreen) -> None:
-        """This game gives way to ``screen`` (which takes over the score)."""
+        """This game gives way to ``screen`` (which takes over the score, and the analysis)."""
+        screen.advice.analysis_on = self.advice.analysis_on  # it starts as the screen mounts
         self.app.switch_screen(screen)
 
     def action_menu(self) -> None:
@@ -423,7 +424,7 @@ class GameScreen(AdvisedView):
         if at is not None and at < len(moves):
             self._switch_to(self.follow_up(self.settings, moves[:at]))
             return
-        self.panel.say("")
+        self.panel.say(self.advice.summary)  # the review had its say: the analysis again
         self.refresh_bindings()
         if self._opened is not None:
             self._opened = None  # a saved game opened: play it on as it is

@@ -15,6 +15,7 @@ from textual.screen import Screen
 from textual.widgets import Static
 
 from c4tui.engine import GameState
+from c4tui.ui.commands import ShowsAGame
 from c4tui.ui.widgets.board import Board
 from c4tui.ui.widgets.footer import FittingFooter
 from c4tui.ui.widgets.looks import board_height, smallest_look
@@ -26,7 +27,7 @@ PANEL_MIN_HEIGHT = 10
 ResultType = TypeVar("ResultType")
 
 
-class BoardScreen(Screen[ResultType]):
+class BoardScreen(ShowsAGame, Screen[ResultType]):
     """A board and its status panel, shown whole or not at all.
 
     Args:

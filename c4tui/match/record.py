@@ -50,6 +50,12 @@ def can_continue(record: GameRecord) -> bool:
     return kind is None or not kind.remote
 
 
+def _two_people(opponent: str) -> bool:
+    """Whether ``opponent`` is two people at this keyboard (not the base's colour to keep)."""
+    kind = OPPONENTS.get(opponent)
+    return kind is not None and kind.local_pair
+
+
 def settings_to_continue(record: GameRecord, base: MatchSettings) -> MatchSettings:
     """Settings to play on from ``record`` against the same opponent.
 
@@ -61,8 +67,8 @@ def settings_to_continue(record: GameRecord, base: MatchSettings) -> MatchSettin
     if not can_continue(record) or not opponent:
         opponent, options = "human", {}
     person = record.person
-    if person is None and record.yellow == FIRST_PLAYER:
-        person = Player.YELLOW  # two people after a rematch: Player 1 played yellow
+    if person is None and _two_people(opponent):  # Player 1's colour: yellow after a rematch
+        person = Player.YELLOW if record.yellow == FIRST_PLAYER else Player.RED
     return replace(
         base,
         opponent=opponent,

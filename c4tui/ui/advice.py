@@ -147,8 +147,10 @@ class Advice:
         #: The analysis row is wanted.
         self.analysis_on = False
         self._analysed: GameState | None = None  # the position the analysis row is about
+        self._analysed_ready = False  # and whether it was a person's to play then
         self._known: tuple[GameState, Analysis] | None = None  # the row's last verdicts
         self._show_line = show_line or (lambda _shown: None)
+        self._summary: tuple[GameState, str] | None = None  # the analysis in words, and where
         self._line: tuple[GameState, BestLine] | None = None  # the panel's best line
 
     def _start(self, search: Callable[[], Awaitable[None]], group: str) -> None:
@@ -208,14 +210,19 @@ class Advice:
         return self.analysis_on
 
     def update_analysis(self) -> None:
-        """Analyse a new position on a person's turn (the computer's turn needs the worker)."""
+        """Analyse a new position on a person's turn (the computer's turn needs the worker).
+
+        Also the same position once it becomes a person's turn: a game's first position is
+        on the board before its game starts (a rematch's, a game played on from a review).
+        """
         state = self._driver.state
-        if not self.analysis_on or state is self._analysed:
+        ready = not state.is_over and self._driver.awaiting_submission()
+        if not self.analysis_on or (state is self._analysed and ready == self._analysed_ready):
             return
-        self._analysed = state
+        self._analysed, self._analysed_ready = state, ready
         self._owner.workers.cancel_group(self._owner, ANALYSIS_GROUP)
         self._forget_line()
-        if state.is_over or not self._driver.awaiting_submission():
+        if not ready:
             self._show_labels(None)
             return
         pending = "..." if self._ascii_only else "…"  # a "." alone would look like a cell
@@ -243,7 +250,23 @@ class Advice:
         analysis = found.analysis
         self._show_labels(tuple("" if v is None else v.label for v in analysis.columns))
         self._follow_line(found.state, analysis)
-        return analysis_words(analysis)
+        words = analysis_words(analysis)
+        self._summary = (found.state, words)
+        return words
+
+    @property
+    def summary(self) -> str:
+        """The analysis of the position on the board in words ("" until known, or when off).
+
+        What the panel says again once a hint, the best line or the review has had its say.
+        """
+        summary = self._summary
+        on_board = summary is not None and summary[0] is self._driver.state
+        return summary[1] if on_board and self.analysis_on and summary else ""
+
+    def with_summary(self, said: str) -> str:
+        """``said``, then the analysis's summary below it (when there is one)."""
+        return f"{said}\n{self.summary}" if self.summary else said
 
     # ----- the best line -------------------------------------------------------------
 

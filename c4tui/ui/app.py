@@ -9,22 +9,27 @@ the menu (loaded when first shown) in ``screen_factory.py``.
 from __future__ import annotations
 
 import gc
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import replace
+from pathlib import Path
 from typing import TYPE_CHECKING
 
-from textual.app import App
+from textual import events
+from textual.app import App, SystemCommand
 from textual.binding import Binding
 from textual.filter import LineFilter
+from textual.screen import Screen
 
 from c4tui.match.backends import KINDS
 from c4tui.match.settings import MatchSettings
 from c4tui.ui import screen_factory as screens
 from c4tui.ui.ascii import AsciiFilter, ascii_key_display
 from c4tui.ui.assets import asset_path
+from c4tui.ui.commands import offered_on
 from c4tui.ui.games import Games
 from c4tui.ui.preferences import load_preferences
 from c4tui.ui.screens.menu import MenuScreen
+from c4tui.ui.screenshots import Screenshots
 from c4tui.ui.servers import SERVER_CHECK_SECONDS, Servers, Visit
 from c4tui.ui.theming import ThemeMemory, offer_themes
 
@@ -114,6 +119,7 @@ class C4App(App[None]):
         )
         self._review = review
         self._past_game = past_game
+        self._screenshots = Screenshots(self)
 
     # ----- looks ---------------------------------------------------------------------
 
@@ -133,6 +139,28 @@ class C4App(App[None]):
         """Key names in the footer: with ``--ascii``, "enter" rather than "⏎"."""
         display = super().get_key_display(binding)
         return ascii_key_display(binding, display) if self._ascii_only else display
+
+    # ----- the palette's commands ----------------------------------------------------
+
+    def get_system_commands(self, screen: Screen[object]) -> Iterable[SystemCommand]:
+        """Textual's commands, less those that would hide a game; Screenshot saves ours."""
+        for command in super().get_system_commands(screen):
+            if command.title == "Screenshot":  # once the palette has closed, as Textual's
+                yield command._replace(callback=lambda: self.set_timer(0.1, self.action_screenshot))
+            elif offered_on(screen, command.title):
+                yield command
+
+    def action_screenshot(self, filename: str | None = None, path: str | None = None) -> None:
+        """An SVG of the screen in c4tui's screenshots folder (``path``: another folder)."""
+        self._screenshots.take(filename, Path(path) if path else None)
+
+    def on_delivery_complete(self, event: events.DeliveryComplete) -> None:
+        """A screenshot was saved: where."""
+        self._screenshots.delivered(event)
+
+    def on_delivery_failed(self, event: events.DeliveryFailed) -> None:
+        """A screenshot could not be saved: where, and why."""
+        self._screenshots.failed(event)
 
     # ----- screens -------------------------------------------------------------------
 

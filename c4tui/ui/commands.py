@@ -4,7 +4,8 @@ Textual's palette asks each provider for commands. This one asks the screen the
 palette was opened on: a screen that offers commands (the game screen: new game,
 rematch, save, open, analysis, hint, review, undo, redo) lists them, each with its
 help line, and running one runs what its key runs. Themes stay Textual's own
-"Theme" command (which c4tui's themes join), so they are not listed twice.
+"Theme" command (which c4tui's themes join), so they are not listed twice. A
+screen showing a game leaves out Textual's commands that would hide it (Keys, Maximize).
 """
 
 from __future__ import annotations
@@ -23,6 +24,20 @@ class PaletteCommand:
     name: str
     help: str
     run: Callable[[], object]
+
+
+#: Textual's own commands a game leaves out: "Keys" opens a panel that leaves the board
+#: no room, "Maximize" fills the terminal with the focused board (its panel, keys gone).
+LEFT_OUT_OF_GAMES = frozenset({"Keys", "Maximize", "Minimize"})
+
+
+class ShowsAGame:
+    """A screen's mark that a game is played or reviewed on it (Connect Four, Columns…)."""
+
+
+def offered_on(screen: object, title: str) -> bool:
+    """Whether Textual's command called ``title`` is offered on ``screen``."""
+    return not (isinstance(screen, ShowsAGame) and title in LEFT_OUT_OF_GAMES)
 
 
 @runtime_checkable

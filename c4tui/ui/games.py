@@ -127,13 +127,21 @@ class Games:
             record, self.kept = self.kept, None
             self.open_record(record, review=False)
 
-    async def _abandon_suspended(self) -> None:
-        """The game behind the menu is given up: stop it, and do not offer it again."""
+    def _give_up_unfinished(self) -> None:
+        """A new game starts: the game behind the menu and last time's kept one go.
+
+        Only here, when the game that replaces them starts (every way to one asked first,
+        in ``_after_giving_up``): a yes followed by Esc in the next dialog gives up nothing.
+        The game behind the menu is stopped, and neither is offered again.
+        """
         screen, self._suspended = self._suspended, None
         if screen is not None:
             self._app.uninstall_screen(SUSPENDED)
             screen.forget()
-            await screen.remove()
+            screen.remove()  # its seats close as it unmounts
+        if self.kept is not None:
+            self.kept = None
+            screens.forget_kept_game()
 
     def unfinished_game(self) -> GameScreen | None:
         """The game that quitting would end: the one on screen or the one behind the menu."""
@@ -168,6 +176,7 @@ class Games:
             return
         if not review:
             self.current = settings
+            self._give_up_unfinished()
         self._app.push_screen(self._game_screen(driver, settings, record if review else None))
 
     def start_match(self, settings: MatchSettings, *, ask: bool = True) -> None:
@@ -182,7 +191,12 @@ class Games:
 
     def _clear_way_to_play_on(self, then: Callable[[], None], declined: Callable[[], None]) -> None:
         """A saved game being reviewed plays on: ``then`` once the others are given up."""
-        self._after_giving_up(then, "Play on from this game", "Play on", declined)
+
+        def play_on() -> None:
+            self._give_up_unfinished()
+            then()
+
+        self._after_giving_up(play_on, "Play on from this game", "Play on", declined)
 
     def _after_giving_up(
         self,
@@ -191,10 +205,11 @@ class Games:
         verb: str,
         declined: Callable[[], None] | None = None,
     ) -> None:
-        """Run ``then`` once the unfinished game, if any, is given up (after asking).
+        """Run ``then`` once the person agrees to give up the unfinished game, if any.
 
         That is the game behind the menu, or the one kept from the last run (which the
-        new game would replace as the one offered next time). ``declined`` runs if the
+        new game would replace as the one offered next time); it goes when ``then``'s
+        game starts (``_give_up_unfinished``), not before. ``declined`` runs if the
         person keeps them.
         """
         if self._suspended is not None:
@@ -205,13 +220,9 @@ class Games:
             then()
             return
 
-        async def answered(yes: bool | None) -> None:
+        def answered(yes: bool | None) -> None:
             if yes:
-                await self._abandon_suspended()
-                if self.kept is not None:  # not offered again
-                    self.kept = None
-                    screens.forget_kept_game()
-                then()
+                then()  # which gives them up if and when its game starts
             elif declined is not None:
                 declined()
 
@@ -261,6 +272,7 @@ class Games:
 
         def logged_in(outcome: LoggedIn | None) -> None:
             if outcome is not None:
+                self._give_up_unfinished()  # the lobby's games replace them
                 self._typed[settings.opponent] = outcome.values
                 if self._remembers:
                     self._keep(lambda: remember_login(outcome.values), "Where you logged in")
@@ -280,6 +292,7 @@ class Games:
 
     def _open_game(self, settings: MatchSettings) -> None:
         self.current = settings  # with what the connect dialog decided
+        self._give_up_unfinished()
         caution = settings.kind.caution(settings.options)
         if caution:
             self._app.notify(caution, severity="warning", markup=False, timeout=10)

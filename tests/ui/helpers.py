@@ -15,6 +15,7 @@ from c4tui.match.settings import DriverFactory, MatchSettings
 from c4tui.ui.app import C4App
 from c4tui.ui.screens.game import GameScreen
 from c4tui.ui.screens.open import OpenDialog
+from c4tui.ui.widgets.choice import ChoiceSet
 from tests.seats import SlowSeat
 
 SIZE = (80, 24)
@@ -58,6 +59,33 @@ async def open_dialog_still(pilot: Pilot) -> None:
     for field in pilot.app.screen.query(Input):
         field.cursor_blink = False  # a blinking cursor would make the picture flaky
     await pilot.pause()
+
+
+async def choose_mode(pilot: Pilot, title: str) -> None:
+    """In the menu, step the Mode row to the opponent called ``title`` (with the arrow keys)."""
+    menu = pilot.app.screen
+    modes = menu.query_one("#mode", ChoiceSet)
+    modes.focus()
+    steps = modes.labels.index(title) - modes.chosen
+    await pilot.press(*["right" if steps > 0 else "left"] * abs(steps))
+
+
+async def left_for_the_menu(pilot: Pilot, moves: str) -> GameScreen:
+    """Start a game, play ``moves`` and leave it for the menu (it waits under Resume)."""
+    screen = await start_game(pilot)
+    await play(pilot, moves)
+    await pilot.press("escape")
+    await pilot.pause()
+    return screen
+
+
+async def closed_port() -> int:
+    """A port on 127.0.0.1 where nothing listens (a connection there is refused)."""
+    probe = await asyncio.start_server(lambda reader, writer: None, "127.0.0.1", 0)
+    port = int(probe.sockets[0].getsockname()[1])
+    probe.close()
+    await probe.wait_closed()
+    return port
 
 
 def keys_for_column(column_number: int) -> list[str]:

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
-
 from textual.pilot import Pilot
 
 from c4tui.engine import Rules
@@ -12,7 +10,7 @@ from c4tui.ui.app import C4App
 from c4tui.ui.screens.connect import ConnectDialog
 from c4tui.ui.screens.game import GameScreen
 from c4tui.ui.screens.help import HelpScreen
-from tests.ui.helpers import SIZE, play, settle, start_game
+from tests.ui.helpers import SIZE, closed_port, play, settle, start_game
 from tests.ui.on_screen import screen_lines
 
 
@@ -52,11 +50,7 @@ async def test_every_screen_is_ascii_only() -> None:
 
 
 async def test_a_dialog_and_a_notification_are_ascii_only() -> None:
-    probe = await asyncio.start_server(lambda reader, writer: None, "127.0.0.1", 0)
-    port = probe.sockets[0].getsockname()[1]
-    probe.close()
-    await probe.wait_closed()
-    options = {"host": "127.0.0.1", "port": str(port), "user": "pilot"}
+    options = {"host": "127.0.0.1", "port": str(await closed_port()), "user": "pilot"}
     app = ascii_app(opponent="network", options=options)
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()

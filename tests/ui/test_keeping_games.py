@@ -24,7 +24,15 @@ from c4tui.ui.screens.review import ReviewScreen
 from c4tui.ui.widgets.menu_button import MenuButton
 from c4tui.ui.widgets.move_list import MoveList
 from c4tui.ui.widgets.phrasing import shortened
-from tests.ui.helpers import SIZE, make_app, play, settle, start_game, typed_into_open
+from tests.ui.helpers import (
+    SIZE,
+    left_for_the_menu,
+    make_app,
+    play,
+    settle,
+    start_game,
+    typed_into_open,
+)
 
 
 async def game_kept_from_last_time() -> GameRecord:
@@ -59,10 +67,7 @@ async def test_new_game_asks_first_and_no_keeps_the_game() -> None:
 async def test_the_menu_keeps_the_game_under_resume() -> None:
     app = make_app()
     async with app.run_test(size=SIZE) as pilot:
-        screen = await start_game(pilot)
-        await play(pilot, "d4 d5")
-        await pilot.press("escape")
-        await pilot.pause()
+        screen = await left_for_the_menu(pilot, "d4 d5")
         assert isinstance(app.screen, MenuScreen)
         assert app.screen.query_one("#resume", MenuButton).display
         assert "Resume" in str(app.screen.query_one("#resume-note", Static).render())
@@ -76,10 +81,7 @@ async def test_the_menu_keeps_the_game_under_resume() -> None:
 async def test_starting_another_game_gives_up_the_one_behind_the_menu_after_asking() -> None:
     app = make_app()
     async with app.run_test(size=SIZE) as pilot:
-        first = await start_game(pilot)
-        await play(pilot, "d4")
-        await pilot.press("escape")
-        await pilot.pause()
+        first = await left_for_the_menu(pilot, "d4")
         await pilot.press("enter")
         await pilot.pause()
         assert isinstance(app.screen, ConfirmDialog)

@@ -12,7 +12,7 @@ from c4tui.ui.screens.game import GameScreen
 from c4tui.ui.screens.menu import MenuScreen
 from c4tui.ui.widgets.choice import ChoiceSet
 from c4tui.ui.widgets.menu_button import MenuButton
-from tests.ui.helpers import make_app, start_game
+from tests.ui.helpers import make_app, settle, start_game
 
 TERMINALS = [(40, 12), (60, 20), (80, 24), (120, 40), (200, 60)]
 #: The default board, the biggest, and the tallest (the widest is covered by the biggest).
@@ -147,3 +147,27 @@ async def test_wide_terminals_show_every_game_key(width: int, wide: bool) -> Non
         await pilot.press("w")  # the key works at any width
         await pilot.pause()
         assert screen.board.show_threats
+
+
+@pytest.mark.parametrize("play_key", ["enter", "space"])
+async def test_no_move_is_taken_while_the_board_cannot_be_seen(play_key: str) -> None:
+    """Issue 40 #2: shrunk to "too small" mid-game, Enter dropped blind in the old cursor
+    column and the computer answered; now it says why nothing was played."""
+    app = make_app(columns=20, rows=20, opponent="computer", options={"level": "hard"})
+    async with app.run_test(size=(100, 30)) as pilot:
+        screen = await start_game(pilot)
+        await pilot.resize_terminal(60, 20)
+        await pilot.pause()
+        await pilot.pause()
+        notice = screen.query_one("#too-small", Static)
+        assert notice.display
+        await pilot.press(play_key)
+        await settle(pilot)
+        assert screen.driver.moves == ()
+        assert "No move is played while the board cannot be seen" in str(notice.render())
+        await pilot.resize_terminal(100, 30)  # it fits again: the key plays
+        await pilot.pause()
+        await pilot.pause()
+        await pilot.press(play_key)
+        await settle(pilot)
+        assert len(screen.driver.moves) == 2

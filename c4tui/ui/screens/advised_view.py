@@ -35,7 +35,7 @@ class AdvisedView(MatchView):
             return  # the player moved first
         self.board.cursor = message.result.move.column
         self.pop_mode = Advice.hint_pops(message.result)
-        self.panel.say(Advice.hint_words(message.result))
+        self.panel.say(self.advice.with_summary(Advice.hint_words(message.result)))
 
     def action_toggle_analysis(self) -> None:
         """Show or hide each column's outcome under the board."""

@@ -15,6 +15,7 @@ from textual.screen import Screen
 from textual.widgets import Static
 
 from c4tui.engine import GameState
+from c4tui.ui.commands import ShowsAGame
 from c4tui.ui.widgets.board import Board
 from c4tui.ui.widgets.footer import FittingFooter
 from c4tui.ui.widgets.looks import board_height, smallest_look
@@ -26,7 +27,7 @@ PANEL_MIN_HEIGHT = 10
 ResultType = TypeVar("ResultType")
 
 
-class BoardScreen(Screen[ResultType]):
+class BoardScreen(ShowsAGame, Screen[ResultType]):
     """A board and its status panel, shown whole or not at all.
 
     Args:
@@ -43,6 +44,7 @@ class BoardScreen(Screen[ResultType]):
         self._shown = False  # True from mounting until unmounting: the widgets are there
         self._board: Board | None = None
         self._panel: StatusPanel | None = None
+        self._refused_blind = False  # a move was asked while the notice showed: it says so
 
     def compose(self) -> ComposeResult:
         """Board and panel side by side, footer (no header: a 20-row board needs the line)."""
@@ -109,6 +111,17 @@ class BoardScreen(Screen[ResultType]):
         height = max(board_height(state.rows, look), PANEL_MIN_HEIGHT)
         return width, height + 1  # the footer
 
+    @property
+    def board_hidden(self) -> bool:
+        """True while the terminal is too small: the notice shows instead of the board."""
+        return self._widgets_ready and self.query_one("#too-small").display
+
+    def refuse_blind_move(self) -> None:
+        """A move asked while the board cannot be seen: none is played, the notice says so."""
+        self._refused_blind = True
+        self._check_fit()
+        self.app.bell()
+
     def _check_fit(self) -> None:
         if not self._widgets_ready:
             return
@@ -119,12 +132,15 @@ class BoardScreen(Screen[ResultType]):
         notice = self.query_one("#too-small", Static)
         if small:
             state = self.board.state
+            refused = "\n\nNo move is played while the board cannot be seen." * self._refused_blind
             notice.update(
                 f"The terminal is too small for this {state.columns} × {state.rows} board: "
                 f"it needs {need_width} × {need_height}, and this one is {width} × {height}.\n\n"
                 "Enlarge the window, or press Esc for the menu and a smaller board. "
-                "The game goes on when it fits."
+                f"The game goes on when it fits.{refused}"
             )
+        else:
+            self._refused_blind = False
         was_small = notice.display
         body.display, notice.display = not small, small
         if was_small and not small:

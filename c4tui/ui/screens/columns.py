@@ -27,6 +27,7 @@ from c4tui.columns.play import MAX_START_LEVEL, ColumnsSession, fall_seconds
 from c4tui.columns.scores import HighScore, add_score, high_scores
 from c4tui.columns.shell import render
 from c4tui.numbers import number_in_range
+from c4tui.ui.commands import ShowsAGame
 from c4tui.ui.screens.confirm import ConfirmDialog
 from c4tui.ui.screens.help import HelpScreen
 from c4tui.ui.widgets.footer import FittingFooter
@@ -117,7 +118,7 @@ class ColumnsSetup(ModalScreen[tuple[int, int, int] | None]):
         self.dismiss(None)
 
 
-class ColumnsScreen(Screen[None]):
+class ColumnsScreen(ShowsAGame, Screen[None]):
     """A game of Columns: the field, and a panel with the score, the level and the next faller."""
 
     DEFAULT_CSS = """

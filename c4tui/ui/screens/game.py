@@ -157,12 +157,15 @@ class GameScreen(AdvisedView):
         self._submit(Move(kind, self.board.cursor))
 
     def _submit(self, move: Move) -> None:
-        """Submit ``move`` (the driver says why not, if it won't).
+        """Submit ``move`` (the driver says why not, if it won't; never while the board is hidden).
 
         Once the game is over, a move is no news: the result (and an online game's new
         ratings) stays in view rather than give way to "the game is over".
         """
         if self.driver.is_over:
+            return
+        if self.board_hidden:
+            self.refuse_blind_move()  # a move played blind is no move the person chose
             return
         if self.driver.problem is not None:
             self._show_problem(self.driver.problem)  # the reason stays in view
@@ -316,7 +319,8 @@ class GameScreen(AdvisedView):
         )
 
     def _switch_to(self, screen: GameScreen) -> None:
-        """This game gives way to ``screen`` (which takes over the score)."""
+        """This game gives way to ``screen`` (which takes over the score, and the analysis)."""
+        screen.advice.analysis_on = self.advice.analysis_on  # it starts as the screen mounts
         self.app.switch_screen(screen)
 
     def action_menu(self) -> None:
@@ -420,7 +424,7 @@ class GameScreen(AdvisedView):
         if at is not None and at < len(moves):
             self._switch_to(self.follow_up(self.settings, moves[:at]))
             return
-        self.panel.say("")
+        self.panel.say(self.advice.summary)  # the review had its say: the analysis again
         self.refresh_bindings()
         if self._opened is not None:
             self._opened = None  # a saved game opened: play it on as it is

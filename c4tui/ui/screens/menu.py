@@ -298,9 +298,8 @@ class MenuScreen(Screen[None]):
         for other in self._kinds:
             for widget in self.query(f".for-{other.key}"):
                 widget.display = other is mode
-        two_colours = len(kind.person_colours) > 1 and not kind.local_pair
         for widget in self.query(".colour-choice"):
-            widget.display = two_colours
+            widget.display = offers_colour(kind)
         note = self._note(kind)
         self.query_one("#mode-note", Static).update(note)
         self.query_one("#mode-note", Static).display = bool(note)
@@ -392,7 +391,9 @@ class MenuScreen(Screen[None]):
         options.update(
             {option.key: self._picked(kind, option.key) for option in menu_choices(kind)}
         )
-        yellow = self.query_one("#colour", ChoiceSet).pressed_index == 1
+        # Only where the row shows: two people's game starts with Player 1 on red, whatever
+        # the hidden row kept from a game against the computer (a rematch swaps them).
+        yellow = offers_colour(kind) and self.query_one("#colour", ChoiceSet).pressed_index == 1
         return MatchSettings(
             opponent=kind.key,
             options=options,
@@ -424,3 +425,8 @@ class MenuScreen(Screen[None]):
     def action_help(self) -> None:
         """The rules and keys."""
         self.post_message(self.HelpRequested())
+
+
+def offers_colour(kind: type[Backend]) -> bool:
+    """Whether the menu's "You play" row is for ``kind``: one person, either colour."""
+    return len(kind.person_colours) > 1 and not kind.local_pair

@@ -18,12 +18,13 @@ from textual.widgets import Static
 from c4tui.client.tictactoe import Ended, Refused, RoomNews, TicTacToeRoom, end_words
 from c4tui.net.errors import NetworkError, ProtocolError
 from c4tui.tictactoe import Board, Mark
+from c4tui.ui.commands import ShowsAGame
 from c4tui.ui.screens.confirm import confirm_forfeit, confirm_leaving
 from c4tui.ui.widgets.footer import FittingFooter
 from c4tui.ui.widgets.tictactoe_board import TicTacToeBoard
 
 
-class TicTacToeScreen(Screen[bool | None]):
+class TicTacToeScreen(ShowsAGame, Screen[bool | None]):
     """Play or watch one room's game; dismissed with True if we are still in the room."""
 
     DEFAULT_CSS = """

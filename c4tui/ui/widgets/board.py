@@ -313,8 +313,9 @@ class Board(ScrollView, can_focus=True):
         return max(0, (self.size.width - self.virtual_size.width) // 2)
 
     def _top_margin(self) -> int:
-        """Blank lines above the board, which is centred when shorter than the widget."""
-        return max(0, (self.size.height - self.virtual_size.height) // 2)
+        """Blank lines above the board, centred (without the analysis row: a/a never move it)."""
+        row = self._analysis is not None and self._analysis_apart  # it takes a spare line below
+        return max(0, (self.size.height - self.virtual_size.height + row) // 2)
 
     def fits(self) -> bool:
         """True when the whole board is in view (no part of it scrolled away)."""

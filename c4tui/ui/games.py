@@ -101,7 +101,12 @@ class Games:
         return self.make_driver(settings, history)
 
     def suspend_game(self, screen: GameScreen) -> None:
-        """Keep ``screen``'s game going behind the menu, to come back to with Resume."""
+        """Keep ``screen``'s game going behind the menu, to come back to with Resume.
+
+        A second Esc pressed before the first's message arrived asks again: once is enough.
+        """
+        if self._suspended is screen:
+            return
         self._app.install_screen(screen, SUSPENDED)
         self._suspended = screen
         screen.dismiss(None)

@@ -13,7 +13,16 @@ from c4tui.ui.screens.confirm import ConfirmDialog
 from c4tui.ui.screens.connect import ConnectDialog
 from c4tui.ui.screens.login import LoginDialog
 from c4tui.ui.screens.menu import MenuScreen
-from tests.ui.helpers import SIZE, choose_mode, closed_port, left_for_the_menu, make_app, settle
+from tests.ui.helpers import (
+    SIZE,
+    choose_mode,
+    closed_port,
+    left_for_the_menu,
+    make_app,
+    play,
+    settle,
+    start_game,
+)
 from tests.ui.test_keeping_games import game_kept_from_last_time
 
 
@@ -76,3 +85,22 @@ async def test_esc_in_the_connect_dialog_keeps_the_game_behind_the_menu() -> Non
         await pilot.pause()
         assert app.screen is first
         assert [str(move) for move in first.driver.moves] == ["d4"]
+
+
+async def test_esc_twice_at_once_leaves_the_game_for_the_menu_once() -> None:
+    """Found by the random keys (CI's longer run): two Escs before the first reached the app
+    asked it to keep the same game behind the menu twice, and the app crashed."""
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        game = await start_game(pilot)
+        await play(pilot, "d4 d3")
+        game.action_menu()
+        game.action_menu()  # as a second Esc does, before the first's message is handled
+        await settle(pilot)
+        assert app._exception is None
+        assert isinstance(app.screen, MenuScreen)
+        assert app.games.resumable() is not None
+        app.games.resume()
+        await settle(pilot)
+        assert app.screen is game

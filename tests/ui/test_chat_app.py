@@ -6,11 +6,14 @@ import contextlib
 from collections.abc import AsyncIterator
 from pathlib import Path
 
+from textual.app import App
 from textual.pilot import Pilot
 from textual.widgets import Input, RichLog
 
 from c4tui.client import words
+from c4tui.ui.screens.lobby import LobbyScreen
 from c4tui.ui.screens.online_game import OnlineGameScreen
+from c4tui.ui.widgets.room_table import RoomTable
 from tests.net.lobby_client import LobbyClient, lobby_server
 from tests.ui.helpers import SIZE, make_app
 from tests.ui.test_lobby_app import (
@@ -36,6 +39,14 @@ async def test_t_in_the_lobby_says_why_there_is_no_chat_there(tmp_path: Path) ->
             await until(pilot, lambda: words.NO_CHAT_IN_THE_LOBBY in lobby_status(pilot))
 
 
+def a_room_listed(app: App[object]) -> bool:
+    """Whether the lobby shows, with a room chosen in its list."""
+    screen = app.screen
+    return (
+        isinstance(screen, LobbyScreen) and screen.query_one("#rooms", RoomTable).chosen is not None
+    )
+
+
 @contextlib.asynccontextmanager
 async def zoe_watching_ann_and_bob(
     tmp_path: Path,
@@ -47,8 +58,10 @@ async def zoe_watching_ann_and_bob(
         app = make_app(opponent="online", options=options)
         async with app.run_test(size=SIZE) as pilot:
             await log_in_through_the_dialog(pilot, "secret", register=False)
+            # Their room listed first: on a loaded machine w could come before the list did.
+            await until(pilot, lambda: a_room_listed(app), seconds=60)
             await pilot.press("w")  # watch ann and bob
-            await until(pilot, lambda: isinstance(app.screen, OnlineGameScreen))
+            await until(pilot, lambda: isinstance(app.screen, OnlineGameScreen), seconds=60)
             screen = app.screen
             assert isinstance(screen, OnlineGameScreen)
             yield pilot, screen, ann, bob

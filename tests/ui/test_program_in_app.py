@@ -190,12 +190,12 @@ async def test_the_app_answers_while_the_program_thinks() -> None:
         await pilot.pause()
         screen = app.screen
         assert isinstance(screen, GameScreen)
-        asked = time.monotonic()
         await pilot.press("question_mark")
         await pilot.pause()
         assert isinstance(app.screen, HelpScreen)
+        # The program answers 4 s after it was asked: the help came while it thought (about
+        # 0.1 s here), not after, however loaded the machine (no tight bound on the time).
         assert len(screen.driver.moves) == 1, "help opened only after the program's move"
-        assert time.monotonic() - asked < 3  # about 0.1 s here; a loaded machine is slower
         await pilot.press("escape")
         await settle(pilot)
         assert len(screen.driver.moves) == 2 and screen.driver.result is None

@@ -242,7 +242,7 @@ def _add_tls_options(serve: argparse.ArgumentParser) -> None:
         type=Path,
         metavar="FILE",
         help="also serve the lobby (only the lobby) over TLS, with this certificate "
-        "(PEM, the chain after it); needs --tls-key. See the README for making one",
+        "(PEM, the chain after it); needs --tls-key. See c4tui/server/README.md for making one",
     )
     serve.add_argument(
         "--tls-key", type=Path, metavar="FILE", help="the certificate's private key (PEM)"
@@ -265,7 +265,7 @@ def _add_cluster_options(serve: argparse.ArgumentParser) -> None:
         "needs --db postgresql://… shared by every node. One node leads the lobby at a "
         "time; if it dies another takes its games over from the database. Redis's "
         "password, if any, from the URL or else REDISCLI_AUTH (kept out of the process "
-        'list). See the README\'s "Serving many players"',
+        "list). See c4tui/server/cluster/README.md",
     )
     serve.add_argument(
         "--node",

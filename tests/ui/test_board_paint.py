@@ -175,6 +175,19 @@ def test_a_winning_line_is_framed_and_the_last_disc_marked() -> None:
     assert text(drawn)[5 * 3 : 6 * 3] == "(●)"  # red's disc just dropped in column 6
 
 
+def test_two_digit_column_numbers_keep_a_blank_after_them() -> None:
+    """At 80 x 24 a 20 x 20 board's "20" ran into the panel: " 20" filled its cell to the edge.
+
+    Every number keeps its cell's last column blank, as the discs do (issue 40 #20).
+    """
+    picture = picture_of(GameState.new(20, 20))
+    labels = text(board_line(picture, STYLES, 0, {}, cursor=0, blank=BLANK))
+    cells = [labels[at : at + COMPACT.width] for at in range(0, len(labels), COMPACT.width)]
+    assert [cell.strip() for cell in cells] == [str(number) for number in range(1, 21)]
+    assert all(cell.endswith(" ") for cell in cells)
+    assert cells[0] == " 1 " and cells[9] == "10 "  # one digit centred, two from the left
+
+
 def test_a_falling_disc_is_drawn_where_it_is_not_where_it_lands() -> None:
     state = GameState.new(7, 6).play(Move.drop(2))
     fall = Fall.of(state, Move.drop(2))

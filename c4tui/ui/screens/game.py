@@ -218,6 +218,7 @@ class GameScreen(AdvisedView):
             "rematch": self.action_rematch,
             "review": self.action_review,
             "save": self.action_save,
+            "download": self.action_download,
             "toggle_threats": self.action_toggle_threats,
             "export_digits": self.action_export_digits,
             "new_game": self.action_new_game,
@@ -344,6 +345,10 @@ class GameScreen(AdvisedView):
     def action_save(self) -> None:
         """Save the game (finished or not) in the saved games folder, under the name asked."""
         self.keeper.ask_and_save(self.app, self.record(), self._tell)
+
+    def action_download(self) -> None:
+        """Hand the game over as a record file (a browser visitor's saves stay on the server)."""
+        self._tell(self.keeper.download(self.app, self.record()))
 
     def action_export_digits(self) -> None:
         """The game in the solvers' digit notation, shown and copied to the clipboard."""

@@ -35,6 +35,7 @@ from c4tui.ui.screens.game_keys import (
 from c4tui.ui.screens.help import HelpScreen
 from c4tui.ui.screens.review import ReviewScreen
 from c4tui.ui.widgets.board import Board
+from c4tui.ui.widgets.phrasing import in_groups
 
 #: Asks before a saved game opened plays on (it replaces the game kept for next time):
 #: runs the first callable once the way is clear, the second if the person says no.
@@ -361,7 +362,7 @@ class GameScreen(AdvisedView):
             )
             return
         self.app.copy_to_clipboard(digits)
-        self.panel.say(f"Digits (copied): {digits or '(empty board)'}")
+        self.panel.say(f"Digits (copied):\n{in_groups(digits) or '(empty board)'}")
 
     def action_toggle_threats(self) -> None:
         """Mark, or stop marking, the empty cells where a disc would complete four."""

@@ -1,0 +1,32 @@
+"""What the smallest usual terminal, 80 x 24, cut or ran together (issue 40 #20).
+
+Each test looks at what the terminal shows (the characters on screen), at that size.
+"""
+
+from __future__ import annotations
+
+from tests.ui.helpers import SIZE, make_app, play, start_game
+from tests.ui.test_panel_lines import panel_lines
+
+#: 24 moves of a 7 x 6 game that nobody wins: columns 1, 2, 3 and 5 filled in turn.
+LONG_GAME = "111111222222333333555555"
+
+
+async def test_the_digit_string_breaks_between_groups_of_five_never_inside_one() -> None:
+    """``x`` showed 24 digits folded at the panel's edge, "…33335" / "55555": a number cut
+    anywhere. They come in groups of five, each whole on its line; the clipboard gets
+    them unbroken."""
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await start_game(pilot)
+        await play(pilot, " ".join(f"d{column}" for column in LONG_GAME))
+        await pilot.press("x")
+        await pilot.pause()
+        lines = panel_lines(screen)
+        at = lines.index("Digits (copied):")
+        shown = lines[at + 1 : lines.index("", at)]
+        groups = [group for line in shown for group in line.split(" ")]
+        assert "".join(groups) == LONG_GAME
+        assert [len(group) for group in groups] == [5, 5, 5, 5, 4]
+        assert all(line == line.strip() and "  " not in line for line in shown)
+        assert app.clipboard == LONG_GAME

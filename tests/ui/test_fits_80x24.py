@@ -5,7 +5,10 @@ Each test looks at what the terminal shows (the characters on screen), at that s
 
 from __future__ import annotations
 
+from c4tui.columns.play import ColumnsSession
+from c4tui.ui.screens.columns import ColumnsScreen
 from tests.ui.helpers import SIZE, make_app, play, start_game
+from tests.ui.on_screen import screen_lines
 from tests.ui.test_panel_lines import panel_lines
 
 #: 24 moves of a 7 x 6 game that nobody wins: columns 1, 2, 3 and 5 filled in turn.
@@ -30,3 +33,17 @@ async def test_the_digit_string_breaks_between_groups_of_five_never_inside_one()
         assert [len(group) for group in groups] == [5, 5, 5, 5, 4]
         assert all(line == line.strip() and "  " not in line for line in shown)
         assert app.clipboard == LONG_GAME
+
+
+async def test_columns_key_hints_break_between_hints() -> None:
+    """Columns' key line was folded at the panel's edge: "← → move · ↑ rotate · ↓" /
+    "faster". Each hint stays whole, the dot dropped where the line breaks."""
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        await app.push_screen(ColumnsScreen(ColumnsSession(13, 6, 1, seed=3), use_timer=False))
+        await pilot.pause()
+        lines = [line.rstrip() for line in screen_lines(app)]
+        assert any(line.endswith("← → move · ↑ rotate") for line in lines)
+        assert any(line.endswith("↓ faster") for line in lines)
+        assert not any(line.endswith(("·", "↓")) for line in lines)

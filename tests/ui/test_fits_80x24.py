@@ -6,9 +6,14 @@ Each test looks at what the terminal shows (the characters on screen), at that s
 from __future__ import annotations
 
 from c4tui.columns.play import ColumnsSession
+from c4tui.match.settings import MatchSettings
+from c4tui.records import record_from_digits
+from c4tui.records.store import save_game
+from c4tui.ui.app import C4App
 from c4tui.ui.screens.columns import ColumnsScreen
+from c4tui.ui.screens.open import OpenDialog
 from tests.ui.helpers import SIZE, make_app, play, start_game
-from tests.ui.on_screen import screen_lines
+from tests.ui.on_screen import screen_lines, shown_cells
 from tests.ui.test_panel_lines import panel_lines
 
 #: 24 moves of a 7 x 6 game that nobody wins: columns 1, 2, 3 and 5 filled in turn.
@@ -47,3 +52,36 @@ async def test_columns_key_hints_break_between_hints() -> None:
         assert any(line.endswith("← → move · ↑ rotate") for line in lines)
         assert any(line.endswith("↓ faster") for line in lines)
         assert not any(line.endswith(("·", "↓")) for line in lines)
+
+
+#: The app's size in the browser tests' window (1200 x 800 pixels).
+BROWSER_SIZE = (133, 44)
+
+
+def with_saved_games(*names: str) -> None:
+    """Saved games under ``names`` (no date: the list shows the names, always the same)."""
+    for name in names:
+        save_game(record_from_digits("4453"), name=name)
+
+
+async def test_the_open_dialog_leaves_nothing_of_the_menu_peeking_out() -> None:
+    """In the browser the Open dialog, taller with saved games listed, covered the menu's
+    Start button but for its first letter, and the menu's lines stuck out on both sides
+    (issue 40 #20). Nothing of the menu shows round the dialog now."""
+    with_saved_games("first", "second")
+    app = C4App(MatchSettings(ai_delay=0.0, seed=1), visitor_servers=())
+    async with app.run_test(size=BROWSER_SIZE) as pilot:
+        await pilot.pause()
+        start = app.screen.query_one("#start")
+        await pilot.press("ctrl+o")
+        await pilot.pause()
+        dialog = app.screen
+        assert isinstance(dialog, OpenDialog)
+        around = dialog.query_one(".form-dialog").region
+        assert start.region.overlaps(around)  # the dialog lies over the button…
+        peeking = [
+            (cell.x, cell.y, cell.text)
+            for cell in shown_cells(app)
+            if cell.text.strip() and not around.contains(cell.x, cell.y)
+        ]
+        assert peeking == []  # …and nothing of it, nor of the menu, shows beside the dialog

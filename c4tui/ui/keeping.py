@@ -57,7 +57,8 @@ class GameKeeper:
 
         def named(name: str | None) -> None:
             if name is not None:
-                told(self.save(record, name, hand_to=app if self._saves_last_until_quit else None))
+                # In a browser the saved games folder is the server's: the browser gets a copy.
+                told(self.save(record, name, hand_to=app if app.is_web else None))
 
         app.push_screen(SaveNameDialog(free_stamp_name(), _saved_already), named)
 
@@ -67,7 +68,7 @@ class GameKeeper:
         """Save ``record`` in the saved games folder; what happened, as news for the panel.
 
         Saved as ``name``, or by default under the time it is saved; also handed over
-        to ``hand_to``'s person (a browser visitor, whose saves stay on the server).
+        to ``hand_to``'s person (in a browser, whose saves stay on the server).
         """
         try:
             path = save_game(record, name=name)

@@ -85,3 +85,15 @@ async def test_the_open_dialog_leaves_nothing_of_the_menu_peeking_out() -> None:
             if cell.text.strip() and not around.contains(cell.x, cell.y)
         ]
         assert peeking == []  # …and nothing of it, nor of the menu, shows beside the dialog
+
+
+async def test_a_20x20_boards_last_column_number_keeps_apart_from_the_panel() -> None:
+    """ "20" filled its cell to the panel's edge: "19 20 20 × 20 Classic", one space apart
+    as the numbers are, the board's last number read into the panel's title."""
+    app = make_app(columns=20, rows=20)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await start_game(pilot)
+        labels = screen_lines(app)[screen.board.content_region.y]
+        left_of_panel = labels[: screen.panel.region.x]
+        assert left_of_panel.split() == [str(number) for number in range(1, 21)]
+        assert left_of_panel.endswith(" ")

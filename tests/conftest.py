@@ -29,16 +29,18 @@ def scaled(here: int, on_ci: int) -> int:
 
 @pytest.fixture(autouse=True)
 def private_data_directory(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
-    """User data (the server's accounts) and config (the app's preferences) in temporary
-    directories, never the real user's.
+    """User data (the server's accounts), config (the app's preferences) and downloads (the
+    palette's "Download record") in temporary directories, never the real user's.
 
     Set in the environment, so processes a test starts use it too.
     """
     data = tmp_path_factory.mktemp("user-data")
     config = tmp_path_factory.mktemp("user-config")
+    downloads = tmp_path_factory.mktemp("user-downloads")
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv("XDG_DATA_HOME", str(data))
         patch.setenv("XDG_CONFIG_HOME", str(config))
+        patch.setenv("XDG_DOWNLOAD_DIR", str(downloads))
         yield data
 
 

@@ -263,14 +263,15 @@ class TicTacToeConsole(PlainText):
     def _show_turn(self, room: TicTacToeRoom, board: Board) -> None:
         for line in board_lines(board):
             self.say(line)
+        # Each player named, with its mark: "the current player" named no one.
         mine = room.mine
         if mine is None:
             self.say(f"It is {room.to_move}'s turn")
         elif board.turn is mine:
-            self.say("It is the current player's turn")
+            self.say(f"It is your turn, {self._link.user} ({mine.name})")
             self.say("Your move: a cell's number (1-9) or its column and row (0-2); or forfeit")
         else:
-            self.say("It is the opposing player's turn")
+            self.say(f"It is {room.to_move}'s turn ({board.turn.name})")
 
     def _show_end(self, room: TicTacToeRoom, end: Ended) -> None:
         for line in board_lines(end.board):

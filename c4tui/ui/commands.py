@@ -2,10 +2,10 @@
 
 Textual's palette asks each provider for commands. This one asks the screen the
 palette was opened on: a screen that offers commands (the game screen: new game,
-rematch, save, open, analysis, hint, review, undo, redo) lists them, each with its
-help line, and running one runs what its key runs. Themes stay Textual's own
-"Theme" command (which c4tui's themes join), so they are not listed twice. A
-screen showing a game leaves out Textual's commands that would hide it (Keys, Maximize).
+rematch, save, download the record, open, analysis, hint, review, undo, redo) lists
+them, each with its help line, and running one runs what its key runs. Themes stay
+Textual's own "Theme" command (which c4tui's themes join), so they are not listed twice.
+A screen showing a game leaves out Textual's commands that would hide it (Keys, Maximize).
 """
 
 from __future__ import annotations

@@ -44,27 +44,35 @@ async def test_two_console_players_and_a_viewer_play_to_a_win(tmp_path: Path) ->
         begin = "match between alice and bob will commence, it is currently alice's turn."
         await bob.until(begin)
         await alice.until(begin)
-        await bob.until("It is the opposing player's turn")
+        # Each player is named, with its mark: "the current player" said neither (issue 40 #20).
+        await bob.until("It is alice's turn (X)")
         # alice: 5, 3, 7 (a diagonal); bob: 1 then column 0 row 1.
-        for mover, cell in [(alice, "5"), (bob, "1"), (alice, "2 0"), (bob, "0:1")]:
-            await mover.until("It is the current player's turn")
+        moves = [
+            (alice, "alice", "5"),
+            (bob, "bob", "1"),
+            (alice, "alice", "2 0"),
+            (bob, "bob", "0:1"),
+        ]
+        for mover, name, cell in moves:
+            other = "bob's turn (O)" if name == "alice" else "alice's turn (X)"
+            await mover.until(f"It is your turn, {name}")
             await mover.type(cell)
-            await mover.until("It is the opposing player's turn")
+            await mover.until(f"It is {other}")
             if cell == "1":
                 await vic.type("watch Room 1")
                 await vic.until("Successfully joined room Room 1 as a viewer")
                 await vic.until("Match between alice and bob is currently in progress")
                 await vic.until("It is alice's turn")
-        await alice.until("It is the current player's turn")
+        await alice.until("It is your turn, alice (X)")
         await alice.type("9")
-        await alice.until("It is the opposing player's turn")
-        await bob.until("It is the current player's turn")
+        await alice.until("It is bob's turn (O)")
+        await bob.until("It is your turn, bob (O)")
         await bob.type("5")  # taken: the client says so and sends nothing
         await bob.until("Error: cell 5 (column 1, row 1) is taken")
         await bob.type("10")
         await bob.until("Error: 10 is not a cell: cells are numbered 1 to 9")
         await bob.type("8")
-        await alice.until("It is the current player's turn")
+        await alice.until("It is your turn, alice")
         await alice.type("7")
         await alice.until("Congratulations, you won!")
         await bob.until("Sorry you lost. Good luck next time.")
@@ -193,10 +201,10 @@ async def test_a_game_stops_at_once_when_the_server_goes_on_either_turn(tmp_path
             await ann.until("Waiting for other player...")
             bob = await signed_in(server.tictactoe_port, f"bob{int(ann_moves_first)}")
             await bob.send("JOIN:r:PLAYER")
-            await ann.until("It is the current player's turn")
+            await ann.until(f"It is your turn, ann{int(ann_moves_first)} (X)")
             if ann_moves_first:
                 await ann.type("5")
-                await ann.until("It is the opposing player's turn")  # bob thinks
+                await ann.until(f"It is bob{int(ann_moves_first)}'s turn (O)")  # bob thinks
             await server.stop()
             await ann.until("Error: The server closed the connection.")  # nothing typed
             assert await asyncio.wait_for(ann.process.wait(), TIMEOUT) == SERVER_LOST

@@ -12,6 +12,7 @@ import subprocess
 import sys
 from dataclasses import replace
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from rich.segment import Segment
@@ -173,6 +174,52 @@ def test_a_winning_line_is_framed_and_the_last_disc_marked() -> None:
     marked = picture_of(state.play(Move.drop(5)), last_move=Move.drop(5))
     drawn = board_line(marked, STYLES, bottom, {}, cursor=0, blank=BLANK)
     assert text(drawn)[5 * 3 : 6 * 3] == "(●)"  # red's disc just dropped in column 6
+
+
+def test_two_digit_column_numbers_keep_a_blank_after_them() -> None:
+    """At 80 x 24 a 20 x 20 board's "20" ran into the panel: " 20" filled its cell to the edge.
+
+    Every number keeps its cell's last column blank, as the discs do (issue 40 #20).
+    """
+    picture = picture_of(GameState.new(20, 20))
+    labels = text(board_line(picture, STYLES, 0, {}, cursor=0, blank=BLANK))
+    cells = [labels[at : at + COMPACT.width] for at in range(0, len(labels), COMPACT.width)]
+    assert [cell.strip() for cell in cells] == [str(number) for number in range(1, 21)]
+    assert all(cell.endswith(" ") for cell in cells)
+    assert cells[0] == " 1 " and cells[9] == "10 "  # one digit centred, two from the left
+
+
+def winning_then_played(look: CellLook) -> tuple[Picture, Picture]:
+    """A board won along the bottom row, and one where red has just dropped in column 6."""
+    state = GameState.new(7, 6)
+    for column in (0, 6, 1, 6, 2, 6):
+        state = state.play(Move.drop(column))
+    won = picture_of(state.play(Move.drop(3)), look, last_move=Move.drop(3))
+    played = picture_of(state.play(Move.drop(5)), look, last_move=Move.drop(5))
+    return won, played
+
+
+@pytest.mark.parametrize(
+    "look",
+    UNICODE_LOOKS + ASCII_LOOKS,
+    ids=[f"{look.name}-unicode" for look in UNICODE_LOOKS]
+    + [f"{look.name}-ascii" for look in ASCII_LOOKS],
+)
+def test_a_tall_cells_brackets_stand_once_on_its_middle_line(look: CellLook) -> None:
+    """In a browser the brackets of a 3- or 5-line cell made a column of "[[[" (issue 40 #20):
+    a winning disc (and the disc just played) is bracketed on one line, the others unmarked."""
+    won, played = winning_then_played(look)
+    width = look.width
+    for picture, column, (opening, closing) in ((won, 0, "[]"), (played, 5, "()")):
+        lines = [
+            text(board_line(picture, STYLES, line, {}, cursor=3, blank=BLANK))
+            for line in picture.row_lines(0)
+        ]
+        cells = [line[column * width : (column + 1) * width] for line in lines]
+        marked = [at for at, cell in enumerate(cells) if cell[0] == opening]
+        assert marked == [(look.height - 1) // 2]
+        assert cells[marked[0]][-1] == closing
+        assert all(cell[0] == cell[-1] == " " for at, cell in enumerate(cells) if at not in marked)
 
 
 def test_a_falling_disc_is_drawn_where_it_is_not_where_it_lands() -> None:

@@ -219,7 +219,7 @@ async def test_digits_export_and_a_pasted_position_plays_on() -> None:
         await play(pilot, "d4 d4 d5")
         await pilot.press("x")
         await pilot.pause()
-        assert "Digits (copied): 445" in message(screen)
+        assert "Digits (copied):\n445" in message(screen)
         assert app.clipboard == "445"
         await pilot.press("escape")
         await pilot.pause()

@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
+import pytest
 from textual.command import CommandList, CommandPalette
 from textual.pilot import Pilot
 from textual.widgets import OptionList, Static
 
 from c4tui.engine import Player
+from c4tui.records import parse_record
 from c4tui.records.store import saved_games
 from c4tui.ui.screens.confirm import ConfirmDialog
 from c4tui.ui.screens.game import GameScreen
@@ -133,3 +137,25 @@ async def test_open_from_the_palette_reviews_a_saved_game_and_this_one_waits() -
         await pilot.press("ctrl+r")
         await settle(pilot)
         assert app.screen is screen and len(screen.driver.moves) == 3
+
+
+async def test_download_record_in_the_palette_puts_the_game_in_the_downloads_folder(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A browser visitor's saves stay on the server (issue 40 #21): the palette's "Download
+    record" hands the game over (in a browser, as a download; at a terminal, a copy in
+    the downloads folder, which the panel names)."""
+    monkeypatch.setenv("XDG_DOWNLOAD_DIR", str(tmp_path))
+    app = make_app()
+    async with app.run_test(size=(120, 40)) as pilot:  # a panel wide enough for the name
+        screen = await start_game(pilot)
+        await play(pilot, "d4 d3 d4")
+        assert "Download record" in await palette_names(pilot)
+        await pilot.press("escape")
+        await choose(pilot, "download record")
+        [copy] = tmp_path.glob("*.c4g")
+        assert "".join(str(move.column + 1) for move in parse_record(copy.read_text()).moves) == (
+            "434"
+        )
+        assert copy.name in message(screen)
+        assert saved_games() == []  # a copy handed over, not a save

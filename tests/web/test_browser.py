@@ -151,3 +151,29 @@ async def test_keys_work_without_a_click_and_again_after_play_again(
         await page.wait_for_timeout(1000)  # type: ignore[attr-defined]
         await press(page, "5", "Enter", "s", "Enter")
         assert await games_played(server, "5")
+
+
+async def downloaded(page: object, *keys: str) -> str:
+    """What the visitor's browser downloads once ``keys`` are pressed."""
+    async with page.expect_download(timeout=30_000) as download:  # type: ignore[attr-defined]
+        await press(page, *keys)
+    got = await download.value
+    return Path(await got.path()).read_text(encoding="utf-8")
+
+
+async def test_a_visitor_downloads_the_game_as_a_record_from_save_and_the_palette(
+    browser: object, tmp_path: Path
+) -> None:
+    """The visitor's saves stay on the server (issue 40 #21): Save hands the record over
+    as well, and so does the palette's "Download record"."""
+    with web_server(tmp_path) as server:
+        page = await open_app(browser, server.url)
+        await press(page, "Enter")  # Two players
+        await page.wait_for_timeout(1000)  # type: ignore[attr-defined]
+        await press(page, "4", "Enter", "3", "Enter")
+        saved = parse_record(await downloaded(page, "s", "Enter"))
+        await press(page, "5", "Enter")
+        typed = ["Control+p", *"download record", "Enter"]
+        handed = parse_record(await downloaded(page, *typed))
+    assert "".join(str(move.column + 1) for move in saved.moves) == "43"
+    assert "".join(str(move.column + 1) for move in handed.moves) == "435"

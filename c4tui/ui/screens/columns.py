@@ -31,6 +31,7 @@ from c4tui.ui.commands import ShowsAGame
 from c4tui.ui.screens.confirm import ConfirmDialog
 from c4tui.ui.screens.help import HelpScreen
 from c4tui.ui.widgets.footer import FittingFooter
+from c4tui.ui.widgets.phrasing import lay_out
 
 #: Largest field offered (it must fit a terminal with the panel beside it).
 MAX_ROWS, MAX_COLUMNS = 20, 12
@@ -118,14 +119,18 @@ class ColumnsSetup(ModalScreen[tuple[int, int, int] | None]):
         self.dismiss(None)
 
 
+#: The width of the panel's text beside the field (the score, the next faller, the keys).
+PANEL_WIDTH = 28
+
+
 class ColumnsScreen(ShowsAGame, Screen[None]):
     """A game of Columns: the field, and a panel with the score, the level and the next faller."""
 
-    DEFAULT_CSS = """
-    ColumnsScreen #columns-body { height: 1fr; align: center middle; }
-    ColumnsScreen #columns-field { width: auto; height: auto; margin: 0 2; text-wrap: nowrap; }
-    ColumnsScreen #columns-panel { width: 30; height: auto; padding: 0 1; }
-    ColumnsScreen #columns-panel > Static { margin-bottom: 1; }
+    DEFAULT_CSS = f"""
+    ColumnsScreen #columns-body {{ height: 1fr; align: center middle; }}
+    ColumnsScreen #columns-field {{ width: auto; height: auto; margin: 0 2; text-wrap: nowrap; }}
+    ColumnsScreen #columns-panel {{ width: {PANEL_WIDTH + 2}; height: auto; padding: 0 1; }}
+    ColumnsScreen #columns-panel > Static {{ margin-bottom: 1; }}
     """
 
     BINDINGS = [
@@ -302,7 +307,9 @@ class ColumnsScreen(ShowsAGame, Screen[None]):
         for jewel in session.next_jewels:
             next_text.append(f" {jewel} \n", JEWEL_STYLES[jewel])
         self.query_one("#columns-next", Static).update(next_text)
-        self.query_one("#columns-state", Static).update(self._state_text())
+        # Hints broken between hints: folded at the edge, "↓" and "faster" came apart.
+        state = lay_out(self._state_text(), PANEL_WIDTH)
+        self.query_one("#columns-state", Static).update(state)
 
     def _state_text(self) -> str:
         if self.session.over:

@@ -35,6 +35,7 @@ from c4tui.ui.screens.game_keys import (
 from c4tui.ui.screens.help import HelpScreen
 from c4tui.ui.screens.review import ReviewScreen
 from c4tui.ui.widgets.board import Board
+from c4tui.ui.widgets.phrasing import in_groups
 
 #: Asks before a saved game opened plays on (it replaces the game kept for next time):
 #: runs the first callable once the way is clear, the second if the person says no.
@@ -221,6 +222,7 @@ class GameScreen(AdvisedView):
             "rematch": self.action_rematch,
             "review": self.action_review,
             "save": self.action_save,
+            "download": self.action_download,
             "toggle_threats": self.action_toggle_threats,
             "export_digits": self.action_export_digits,
             "new_game": self.action_new_game,
@@ -349,6 +351,10 @@ class GameScreen(AdvisedView):
         """Save the game (finished or not) in the saved games folder, under the name asked."""
         self.keeper.ask_and_save(self.app, self.record(), self._tell)
 
+    def action_download(self) -> None:
+        """Hand the game over as a record file (a browser visitor's saves stay on the server)."""
+        self._tell(self.keeper.download(self.app, self.record()))
+
     def action_export_digits(self) -> None:
         """The game in the solvers' digit notation, shown and copied to the clipboard."""
         record = self.record()
@@ -360,7 +366,7 @@ class GameScreen(AdvisedView):
             )
             return
         self.app.copy_to_clipboard(digits)
-        self.panel.say(f"Digits (copied): {digits or '(empty board)'}")
+        self.panel.say(f"Digits (copied):\n{in_groups(digits) or '(empty board)'}")
 
     def action_toggle_threats(self) -> None:
         """Mark, or stop marking, the empty cells where a disc would complete four."""

@@ -83,6 +83,11 @@ GAME_COMMANDS = (
     GameCommand("Rematch", "Colours swapped, the score goes on; asks mid-game (r)", "rematch"),
     GameCommand("Save", "Save the game under a name (s)", "save"),
     GameCommand(
+        "Download record",
+        "The game as a record file: in a browser, a download; else in your downloads folder",
+        "download",
+    ),
+    GameCommand(
         "Open a saved game",
         "Or paste digits; this game waits under Resume (Ctrl+O in the menu)",
         "open_saved",

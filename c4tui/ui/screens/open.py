@@ -28,8 +28,10 @@ LISTED_GAMES = 50
 class OpenDialog(ModalScreen[GameRecord | None]):
     """Choose a saved game (Enter on the list) or type a path or digits (Enter in the field)."""
 
+    # Over the menu, its list of saved games made it tall enough to cover the Start
+    # button but for a letter, and the menu's lines stuck out beside it: it stands alone.
     DEFAULT_CSS = """
-    OpenDialog { align: center middle; }
+    OpenDialog { align: center middle; background: $background; }
     OpenDialog OptionList { height: auto; max-height: 10; margin-bottom: 1; }
     """
 

@@ -338,9 +338,19 @@ def label_cells(picture: Picture, styles: BoardStyles) -> list[Cell]:
     cells = []
     for column in range(picture.state.columns):
         after = styles.last if column == last_column else no_style
-        text = str(column + 1).center(width)
+        text = column_number(column + 1, width)
         cells.append((Segment(text, label + after), label, after))
     return cells
+
+
+def column_number(number: int, width: int) -> str:
+    """``number`` centred in a cell ``width`` wide, its last column kept blank.
+
+    Centred, "20" filled a 3-wide cell to its edge and ran into the panel beside the
+    board; a number with no blank after it moves one column left.
+    """
+    text = str(number).center(width)
+    return text[1:] + " " if text.startswith(" ") and not text.endswith(" ") else text
 
 
 def analysis_line(

@@ -34,11 +34,21 @@ class CellLook:
 
     def framed(self, lines: tuple[str, ...]) -> tuple[str, ...]:
         """``lines`` in brackets: how a disc of the winning line stands out without colour."""
-        return tuple(f"[{line[1:-1]}]" for line in lines)
+        return self._enclosed(lines, "[", "]")
 
     def marked(self, lines: tuple[str, ...]) -> tuple[str, ...]:
         """``lines`` in parentheses: the disc just played, marked on the disc itself."""
-        return tuple(f"({line[1:-1]})" for line in lines)
+        return self._enclosed(lines, "(", ")")
+
+    def _enclosed(self, lines: tuple[str, ...], opening: str, closing: str) -> tuple[str, ...]:
+        """``lines`` with the pair round their middle line only.
+
+        On every line of a tall cell the pairs stood one above the other, a column of
+        "[[[" beside the disc (plainest in a browser, whose lines touch).
+        """
+        middle = (len(lines) - 1) // 2
+        line = lines[middle]
+        return (*lines[:middle], f"{opening}{line[1:-1]}{closing}", *lines[middle + 1 :])
 
     def threat(self, players: frozenset[Player]) -> tuple[str, ...]:
         """An empty cell where ``players`` would complete four: its dot becomes r, y or !."""

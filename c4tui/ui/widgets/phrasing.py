@@ -30,6 +30,14 @@ def phrases(*parts: str) -> str:
     return PHRASE_BREAK.join(parts)
 
 
+def in_groups(word: str, size: int = 5) -> str:
+    """A long word (a digit string) as phrases of ``size`` characters.
+
+    A line then breaks only between groups: folded at the panel's edge, it was cut anywhere.
+    """
+    return phrases(*(word[at : at + size] for at in range(0, len(word), size)))
+
+
 def lay_out(text: str, width: int, ellipsis: str = ELLIPSIS) -> str:
     """``text`` in lines at most ``width`` cells wide, broken only between phrases.
 

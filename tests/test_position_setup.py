@@ -92,6 +92,13 @@ def test_a_won_picture_reads_but_is_refused_saying_who_has_four_where() -> None:
     )
     with pytest.raises(PositionError, match="RED already has four in a row at d1–g1"):
         setup.drops()
+    assert setup.board_shown().winning_cells() == {(3, 0), (4, 0), (5, 0), (6, 0)}
+    assert setup.state().winner is None  # for play, nobody has won it
+
+
+def test_a_board_without_four_is_shown_as_it_is() -> None:
+    setup = read_picture(picture(*["......."] * 5, "xo....."))
+    assert setup.board_shown() == setup.state()
 
 
 def test_a_vertical_or_diagonal_four_is_named_from_its_lowest_cell() -> None:

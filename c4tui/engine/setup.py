@@ -86,6 +86,14 @@ class SetUp:
         }
         return GameState.from_cells(self.columns, self.rows, self.rules, discs, self.turn)
 
+    def board_shown(self) -> GameState:
+        """The position as a board shows it: a four already made is marked, as a win is."""
+        state = self.state()
+        for player in Player:
+            if _first_line(_bits(state, player), state) is not None:
+                return replace(state, winner=player)
+        return state
+
     # ----- changing it -----------------------------------------------------------------
 
     def with_disc(self, column: int, player: Player) -> SetUp:
@@ -165,7 +173,7 @@ class SetUp:
 def _four_already(state: GameState) -> str | None:
     """Which colour already has four in a row, and where (None: neither)."""
     for player in Player:
-        line = _first_line(state.red if player is Player.RED else state.yellow, state)
+        line = _first_line(_bits(state, player), state)
         if line is not None:
             start, end = (cell_name(*cell) for cell in line)
             return (
@@ -173,6 +181,11 @@ def _four_already(state: GameState) -> str | None:
                 "a won position cannot be played on"
             )
     return None
+
+
+def _bits(state: GameState, player: Player) -> int:
+    """``player``'s discs in ``state``, as bits."""
+    return state.red if player is Player.RED else state.yellow
 
 
 def _first_line(bits: int, state: GameState) -> tuple[tuple[int, int], tuple[int, int]] | None:

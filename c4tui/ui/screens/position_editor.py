@@ -119,7 +119,7 @@ class PositionEditor(BoardScreen[None]):
     def _show(self, before: str = "") -> None:
         """The board, whose turn, the counts and whether the position can be played on."""
         setup = self.setup
-        self.board.show(setup.state())
+        self.board.show(setup.board_shown())  # a four already there is marked
         self.panel.turn = Turn(setup.state(), {})
         counts = f"{setup.count(Player.RED)} red, {setup.count(Player.YELLOW)} yellow."
         problem = setup.problem()

@@ -4,12 +4,16 @@ computer (which answers) or reviewed at its last move; Open takes a board pictur
 
 from __future__ import annotations
 
+from pathlib import Path
+
+import pytest
 from textual import events
 from textual.pilot import Pilot
 from textual.widgets import Input, Static
 
 from c4tui.engine import Player, Rules
 from c4tui.ui.screens.game import GameScreen
+from c4tui.ui.screens.help import HELP_TEXT
 from c4tui.ui.screens.menu import MenuScreen
 from c4tui.ui.screens.open import OpenDialog
 from c4tui.ui.screens.position_editor import PositionEditor
@@ -18,6 +22,7 @@ from c4tui.ui.widgets.board import Board
 from tests.ui.helpers import SIZE, make_app, settle, typed_into_open
 
 RED, YELLOW = Player.RED, Player.YELLOW
+README = Path(__file__).resolve().parents[2] / "README.md"
 
 
 async def editor_open(pilot: Pilot) -> PositionEditor:
@@ -230,3 +235,11 @@ async def test_a_pasted_picture_keeps_its_rows() -> None:
         editor = app.screen
         assert isinstance(editor, PositionEditor)
         assert editor.setup.stacks[0] == (RED,) and editor.setup.turn is YELLOW
+
+
+@pytest.mark.parametrize("where", ["help", "README"])
+def test_the_help_and_the_readme_tell_the_editors_keys(where: str) -> None:
+    text = HELP_TEXT if where == "help" else README.read_text(encoding="utf-8")
+    words = " ".join(text.split())
+    for said in ("Ctrl+T", "board picture", "Backspace or Delete", "side to move", "review"):
+        assert said in words, said

@@ -12,6 +12,7 @@ from textual.pilot import Pilot
 from textual.widgets import Input, Static
 
 from c4tui.engine import Player, Rules
+from c4tui.ui.app import C4App
 from c4tui.ui.screens.game import GameScreen
 from c4tui.ui.screens.help import HELP_TEXT
 from c4tui.ui.screens.menu import MenuScreen
@@ -243,3 +244,16 @@ def test_the_help_and_the_readme_tell_the_editors_keys(where: str) -> None:
     words = " ".join(text.split())
     for said in ("Ctrl+T", "board picture", "Backspace or Delete", "side to move", "review"):
         assert said in words, said
+
+
+async def test_a_visitor_opens_a_board_picture_too() -> None:
+    """A browser visitor types no file names, but a picture is no file: it opens."""
+    app = C4App(visitor_servers=())
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        await typed_into_open(pilot, "..../..../..../.x..")
+        await pilot.press("enter")
+        await pilot.pause()
+        editor = app.screen
+        assert isinstance(editor, PositionEditor)
+        assert editor.setup.stacks[1] == (RED,)

@@ -4,6 +4,8 @@ computer (which answers) or reviewed at its last move; Open takes a board pictur
 
 from __future__ import annotations
 
+import asyncio
+import random
 from pathlib import Path
 
 import pytest
@@ -20,6 +22,7 @@ from c4tui.ui.screens.open import OpenDialog
 from c4tui.ui.screens.position_editor import PositionEditor
 from c4tui.ui.screens.review import ReviewScreen
 from c4tui.ui.widgets.board import Board
+from tests.ui.fuzz_keys import send_key
 from tests.ui.helpers import SIZE, make_app, settle, typed_into_open
 
 RED, YELLOW = Player.RED, Player.YELLOW
@@ -257,3 +260,31 @@ async def test_a_visitor_opens_a_board_picture_too() -> None:
         editor = app.screen
         assert isinstance(editor, PositionEditor)
         assert editor.setup.stacks[1] == (RED,)
+
+
+EDITOR_KEYS = [*"0123456789rxyotpa?", "left", "right", "enter", "space", "backspace", "delete"]
+
+
+async def test_random_keys_in_the_editor_never_crash_it() -> None:
+    """Whatever is pressed (a game or a review opened by p or a, and left again), the app
+    stands, and every disc in the editor rests on another or on the bottom."""
+    rng = random.Random(20261203)
+    app = make_app(opponent="computer", options={"level": "random"}, columns=5, rows=4)
+    async with app.run_test(size=SIZE) as pilot:
+        editor = await editor_open(pilot)
+        for pressed in range(1, 401):
+            for _ in range(3):  # a game, a review (whose Esc plays on) or help: leave them
+                if app.screen is editor:
+                    break
+                await settle(pilot)
+                await pilot.press("escape")
+                await settle(pilot)
+            send_key(app, rng.choice(EDITOR_KEYS))
+            await asyncio.sleep(0.002)
+            if pressed % 25 == 0:
+                await pilot.pause()
+                assert app._exception is None, f"after {pressed} keys"
+                shown, held = editor.board.state, editor.setup.state()
+                assert (shown.red, shown.yellow) == (held.red, held.yellow)
+        await pilot.pause()
+    assert app._exception is None

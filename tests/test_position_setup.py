@@ -108,6 +108,15 @@ def test_a_vertical_or_diagonal_four_is_named_from_its_lowest_cell() -> None:
     diagonal = read_picture(picture("....", "...x", "..xo", ".xoo", "xoox"))
     assert diagonal.problem() is not None
     assert diagonal.problem().startswith("RED already has four in a row at a1–d4")
+    falling = read_picture(picture("x...", "ox..", "oox.", "ooox"))
+    assert falling.problem() is not None
+    assert falling.problem().startswith("RED already has four in a row at a4–d1")
+
+
+def test_a_line_longer_than_four_is_named_whole() -> None:
+    setup = read_picture(picture(*["......."] * 4, "oooo...", "xxxxx.."))
+    assert setup.problem() is not None
+    assert setup.problem().startswith("RED already has four in a row at a1–e1")
 
 
 def test_counts_that_cannot_alternate_are_refused_saying_why() -> None:

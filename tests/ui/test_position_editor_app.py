@@ -206,6 +206,24 @@ async def test_open_with_a_board_picture_loads_it_into_the_editor() -> None:
         assert "Playable" in said(editor) and "RED to move" in turn_line(editor)
 
 
+async def test_c_copies_the_board_picture_that_open_takes_back() -> None:
+    app = make_app(columns=4, rows=4)
+    async with app.run_test(size=SIZE) as pilot:
+        editor = await editor_open(pilot)
+        await pilot.press("1", "r", "2", "y", "y", "c")
+        await pilot.pause()
+        assert app.clipboard == "..../..../.o../xo.."
+        assert said(editor).startswith("The board picture is copied")
+        set_up = editor.setup
+        await pilot.press("escape")
+        await pilot.pause()
+        await typed_into_open(pilot, app.clipboard)
+        await pilot.press("enter")
+        await pilot.pause()
+        reopened = app.screen
+        assert isinstance(reopened, PositionEditor) and reopened.setup == set_up
+
+
 async def test_open_says_what_is_wrong_with_a_picture() -> None:
     app = make_app()
     async with app.run_test(size=SIZE) as pilot:

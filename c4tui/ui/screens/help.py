@@ -89,7 +89,8 @@ Backspace or Delete takes the top disc off, **t** changes who moves. The panel s
 turn it is and whether the position can be played on, and why not (four already in a row,
 named like chess squares: a1 is column 1's bottom cell; counts that cannot alternate, red
 moving first; a full board). **p** plays it against the menu's computer (you take the side
-to move) or as two players, **a** opens it in review at its last move; Esc goes back.
+to move) or as two players, **a** opens it in review at its last move, **c** copies it as a
+board picture (for Open); Esc goes back.
 In the online lobby: Enter plays in a waiting room, w watches, c creates a room, g is quick
 play (both with the menu's board, rules, Rated and Clock), t chats, r refreshes, m and p list
 finished games, i shows your profile, l the leaderboard, P changes your password, B lists

@@ -16,6 +16,7 @@ from textual.binding import Binding
 from textual.message import Message
 
 from c4tui.engine import Player, PositionError
+from c4tui.engine.picture import ROW_SEPARATOR, write_picture
 from c4tui.engine.setup import SetUp
 from c4tui.match.record import plays_from_set_up, set_up_record
 from c4tui.match.settings import MatchSettings, describe_game
@@ -56,6 +57,7 @@ class PositionEditor(BoardScreen[None]):
         Binding("p", "play", "Play", id="editor.play"),
         Binding("a", "analyse", "Analyse", id="editor.analyse"),
         Binding("escape", "leave", "Back", id="editor.back"),
+        Binding("c", "copy_picture", "Copy", show=False, id="editor.copy"),
         Binding("question_mark", "help", "Help", key_display="?", id="editor.help"),
     ]
 
@@ -158,6 +160,11 @@ class PositionEditor(BoardScreen[None]):
             self.app.bell()
             self._show()  # the reason is in the panel already: said again, with the bell
             return None
+
+    def action_copy_picture(self) -> None:
+        """The board as a picture on the clipboard (Open takes it back, to set it up again)."""
+        self.app.copy_to_clipboard(write_picture(self.setup, ROW_SEPARATOR))
+        self._show("The board picture is copied (Open takes it). ")
 
     def action_leave(self) -> None:
         """Back to where the editor was opened from (the menu, or a game)."""

@@ -23,7 +23,7 @@ from c4tui.ui.screens.position_editor import PositionEditor
 from c4tui.ui.screens.review import ReviewScreen
 from c4tui.ui.widgets.board import Board
 from tests.ui.fuzz_keys import send_key
-from tests.ui.helpers import SIZE, make_app, settle, typed_into_open
+from tests.ui.helpers import SIZE, make_app, play, settle, start_game, typed_into_open
 
 RED, YELLOW = Player.RED, Player.YELLOW
 README = Path(__file__).resolve().parents[2] / "README.md"
@@ -222,6 +222,35 @@ async def test_c_copies_the_board_picture_that_open_takes_back() -> None:
         await pilot.pause()
         reopened = app.screen
         assert isinstance(reopened, PositionEditor) and reopened.setup == set_up
+
+
+async def test_a_picture_opened_from_a_game_sets_it_up_and_the_game_waits() -> None:
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        game = await start_game(pilot)
+        await play(pilot, "d4")
+        await pilot.press("ctrl+p")
+        await pilot.pause(0.3)
+        await pilot.press(*"open a")
+        await pilot.pause(0.3)
+        await pilot.press("enter")
+        await pilot.pause()
+        dialog = app.screen
+        assert isinstance(dialog, OpenDialog)
+        field = dialog.query_one(Input)
+        field.focus()
+        field.value = "......./......./......./......./......./..ox..."
+        await pilot.press("enter")
+        await pilot.pause()
+        editor = app.screen
+        assert isinstance(editor, PositionEditor)
+        assert editor.setup.stacks[2] == (YELLOW,) and editor.setup.stacks[3] == (RED,)
+        assert app.games.resumable() is not None  # the game played waits under Resume
+        await pilot.press("escape")
+        await pilot.pause()
+        await pilot.press("ctrl+r")
+        await settle(pilot)
+        assert app.screen is game and len(game.driver.moves) == 1
 
 
 async def test_open_says_what_is_wrong_with_a_picture() -> None:

@@ -335,3 +335,24 @@ async def test_random_keys_in_the_editor_never_crash_it() -> None:
                 assert (shown.red, shown.yellow) == (held.red, held.yellow)
         await pilot.pause()
     assert app._exception is None
+
+
+async def test_set_up_takes_the_menus_board_and_points_at_a_size_that_wont_do() -> None:
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        menu = app.screen
+        menu.query_one("#columns", Input).value = "3"
+        await pilot.press("ctrl+t")
+        await pilot.pause()
+        assert app.screen is menu
+        assert "Columns must be a whole number from 4 to 20" in str(
+            menu.query_one("#size-error", Static).render()
+        )
+        menu.query_one("#columns", Input).value = "9"
+        menu.query_one("#rows", Input).value = "5"
+        await pilot.press("ctrl+t")
+        await pilot.pause()
+        editor = app.screen
+        assert isinstance(editor, PositionEditor)
+        assert (editor.setup.columns, editor.setup.rows) == (9, 5)

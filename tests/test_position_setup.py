@@ -4,6 +4,7 @@ position is played as drops that reach exactly its board and side to move."""
 from __future__ import annotations
 
 import random
+import time
 
 import pytest
 from hypothesis import given, settings
@@ -16,6 +17,7 @@ from c4tui.engine.picture import (
     read_picture,
     write_picture,
 )
+from c4tui.engine.sequence import UndecidedPosition, drops_reaching
 from c4tui.engine.setup import SetUp, cell_name
 
 EMPTY_7X6 = "\n".join(["......."] * 6)
@@ -141,6 +143,29 @@ def test_a_board_no_order_of_drops_builds_is_refused() -> None:
     setup = read_picture(picture("....", "....", "x...", "o..."))
     assert setup.problem() is not None
     assert setup.problem().startswith("no game reaches this board")
+
+
+#: No four in a row and as many discs of each colour, but no order of drops builds it: the
+#: search for one took 8 s before it gave up on heights whose discs cannot drop in time.
+NO_ORDER_10X10 = (
+    "....x....x/....x....o/...xx....o/...oo.x..o/...ooxxx.x/"
+    "...xoxoo.o/...oxoxo.o/..xoooxx.x/..oxoxoo.x/.xoxxxooxo"
+)
+
+
+def test_a_board_no_order_builds_is_found_out_at_once() -> None:
+    setup = read_picture(NO_ORDER_10X10)
+    started = time.monotonic()
+    problem = setup.problem()
+    assert time.monotonic() - started < 2  # milliseconds now; 8 s before
+    assert problem is not None and problem.startswith("no game reaches this board")
+
+
+def test_a_search_that_runs_out_of_tries_says_it_does_not_know() -> None:
+    state = read_picture(picture(*["......."] * 5, "xoxo...")).state()
+    with pytest.raises(UndecidedPosition, match="found in time"):
+        drops_reaching(state, budget=2)
+    assert len(drops_reaching(state, budget=100)) == 4
 
 
 def test_a_full_classic_board_is_refused() -> None:

@@ -16,8 +16,12 @@ from c4tui.engine import bitboard
 from c4tui.engine.errors import PositionError
 from c4tui.engine.game import DrawReason, GameState, Player, Rules
 from c4tui.engine.moves import Move
-from c4tui.engine.sequence import drops_reaching
+from c4tui.engine.sequence import UndecidedPosition, drops_reaching
 from c4tui.engine.size import check_size
+
+#: Positions the search for drops may try before it gives up on a board (a key in the
+#: editor checks the position: at most a second or two on a 20 x 20 board).
+SEARCH_BUDGET = 100_000
 
 
 def cell_name(column: int, row: int) -> str:
@@ -137,7 +141,9 @@ class SetUp:
         if found is not None:
             return found
         try:
-            drops = drops_reaching(state)
+            drops = drops_reaching(state, SEARCH_BUDGET)
+        except UndecidedPosition:
+            return "no order of drops that builds this board was found in time (there may be none)"
         except PositionError:
             return (
                 "no game reaches this board: no order of drops, RED first and then turn "
@@ -153,7 +159,7 @@ class SetUp:
         problem = self.problem()
         if problem is not None:
             raise PositionError(problem)
-        return drops_reaching(self.state())
+        return drops_reaching(self.state(), SEARCH_BUDGET)
 
     def _counts_problem(self) -> str | None:
         """Why the counts of the colours do not fit the side to move (None: they do)."""

@@ -24,6 +24,7 @@ from c4tui.ui.screens.review import ReviewScreen
 from c4tui.ui.widgets.board import Board
 from tests.ui.fuzz_keys import send_key
 from tests.ui.helpers import SIZE, make_app, play, settle, start_game, typed_into_open
+from tests.ui.test_palette import choose
 
 RED, YELLOW = Player.RED, Player.YELLOW
 README = Path(__file__).resolve().parents[2] / "README.md"
@@ -229,17 +230,10 @@ async def test_a_picture_opened_from_a_game_sets_it_up_and_the_game_waits() -> N
     async with app.run_test(size=SIZE) as pilot:
         game = await start_game(pilot)
         await play(pilot, "d4")
-        await pilot.press("ctrl+p")
-        await pilot.pause(0.3)
-        await pilot.press(*"open a")
-        await pilot.pause(0.3)
-        await pilot.press("enter")
-        await pilot.pause()
+        await choose(pilot, "open a")  # Open, from the game's palette
         dialog = app.screen
         assert isinstance(dialog, OpenDialog)
-        field = dialog.query_one(Input)
-        field.focus()
-        field.value = "......./......./......./......./......./..ox..."
+        dialog.query_one(Input).value = "......./......./......./......./......./..ox..."
         await pilot.press("enter")
         await pilot.pause()
         editor = app.screen
@@ -269,12 +263,7 @@ async def test_a_pasted_picture_keeps_its_rows() -> None:
     app = make_app()
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
-        await pilot.press("ctrl+o")
-        await pilot.pause()
-        dialog = app.screen
-        assert isinstance(dialog, OpenDialog)
-        field = dialog.query_one(Input)
-        field.focus()
+        field = (await typed_into_open(pilot, "")).query_one(Input)
         await pilot.pause()
         field.post_message(
             events.Paste("1  2  3  4\n.  .  .  .\n.  .  .  .\n.  .  .  .\nR  .  .  .\n")

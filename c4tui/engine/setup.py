@@ -3,8 +3,9 @@
 A game in c4tui is its moves from the empty board (records, the driver's history, the
 engine protocol's ``position``), so a position set up is played as drops that reach it
 (``sequence.drops_reaching``). Under Pop Out the same holds: the position is played from
-drops, so its colours must alternate as if no disc had ever been popped. The checks name
-what is wrong in words a person can act on (the editor shows them, Open refuses with them).
+drops, so its colours must alternate as if no disc had ever been popped, and a full board
+plays on while the side to move can pop. The checks name what is wrong in words a person
+can act on (the editor shows them, and plays and analyses only a position without any).
 """
 
 from __future__ import annotations

@@ -6,7 +6,8 @@ from dataclasses import replace
 from datetime import datetime
 
 from c4tui.engine import Player
-from c4tui.match.backends import OPPONENTS
+from c4tui.engine.setup import SetUp
+from c4tui.match.backends import OPPONENTS, Backend, PersonBackend, picked_in_menu
 from c4tui.match.driver import MatchDriver
 from c4tui.match.settings import FIRST_PLAYER, MatchSettings
 from c4tui.records import GameRecord, Result
@@ -77,4 +78,36 @@ def settings_to_continue(record: GameRecord, base: MatchSettings) -> MatchSettin
         rows=record.rows,
         rules=record.rules,
         person_colour=person or base.person_colour,
+    )
+
+
+def plays_from_set_up(kind: type[Backend]) -> bool:
+    """Whether ``kind`` can take up a position set up by hand (the computer, two people).
+
+    Not a server's seat (its game starts on the server, from the empty board), nor a kind
+    whose options are typed in a dialog (a program: the menu's settings do not hold them).
+    """
+    return picked_in_menu(kind) and not kind.remote and not kind.lobby
+
+
+def set_up_record(setup: SetUp, settings: MatchSettings) -> GameRecord:
+    """``setup`` as a game with its drops played, to go on against ``settings``' opponent.
+
+    The person takes the side to move (two people take both); an opponent that cannot
+    take up a set-up position (``plays_from_set_up``) gives way to two people. Raises
+    PositionError (saying why) when the position cannot be played on.
+    """
+    kind = settings.kind
+    opponent, options = settings.opponent, dict(settings.options)
+    if not plays_from_set_up(kind):
+        opponent, options = PersonBackend.key, {}
+    local = OPPONENTS[opponent].local_pair
+    return GameRecord(
+        setup.columns,
+        setup.rows,
+        setup.rules,
+        setup.drops(),
+        opponent=opponent,
+        options=options,
+        person=None if local else setup.turn,
     )

@@ -20,6 +20,7 @@ from textual.binding import Binding
 from textual.filter import LineFilter
 from textual.screen import Screen
 
+from c4tui.engine.setup import SetUp
 from c4tui.match.backends import KINDS
 from c4tui.match.settings import MatchSettings
 from c4tui.ui import screen_factory as screens
@@ -39,6 +40,7 @@ if TYPE_CHECKING:
     from c4tui.protocols.past import KeptGame
     from c4tui.records import GameRecord
     from c4tui.ui.screens.game import GameScreen
+    from c4tui.ui.screens.position_editor import PositionEditor
     from c4tui.ui.screens.profile import ProfileScreen
 
 #: Allocations between the garbage collector's young collections in the app (Python: 700).
@@ -227,13 +229,26 @@ class C4App(App[None]):
         self.games.resume()
 
     def on_menu_screen_open_requested(self, event: MenuScreen.OpenRequested) -> None:
-        """Choose a saved game (a visitor only pastes digits: the host's files are off limits)."""
+        """Choose a saved game (a visitor only pastes digits: the host's files are off limits).
 
-        def opened(record: GameRecord | None) -> None:
-            if record is not None:
-                self.games.open_record(record, review=True, base=event.settings)  # all: review
+        A board picture opens the position editor on it.
+        """
+
+        def opened(chosen: GameRecord | SetUp | None) -> None:
+            if isinstance(chosen, SetUp):
+                self._set_up(event.settings, chosen)
+            elif chosen is not None:
+                self.games.open_record(chosen, review=True, base=event.settings)  # all: review
 
         self.push_screen(screens.open_dialog(allow_files=self._visit is None), opened)
+
+    def on_menu_screen_set_up_requested(self, event: MenuScreen.SetUpRequested) -> None:
+        """The position editor, on an empty board of the menu's size and rules."""
+        self._set_up(event.settings)
+
+    def _set_up(self, settings: MatchSettings, setup: SetUp | None = None) -> None:
+        """The position editor on ``setup`` (None: empty), for a game with ``settings``."""
+        self.push_screen(screens.position_editor(settings, setup, ascii_only=self._ascii_only))
 
     def on_menu_screen_columns_requested(self) -> None:
         """The second game: Columns (its size and starting level first)."""
@@ -266,16 +281,32 @@ class C4App(App[None]):
         """
         game = message.screen
 
-        def opened(record: GameRecord | None) -> None:
-            if record is None:
+        def opened(chosen: GameRecord | SetUp | None) -> None:
+            if chosen is None:
                 return
             if game.unfinished:
                 self.games.suspend_game(game)
             else:
                 game.dismiss(None)
-            self.games.open_record(record, review=True, base=game.settings)
+            if isinstance(chosen, SetUp):
+                self._set_up(game.settings, chosen)
+            else:
+                self.games.open_record(chosen, review=True, base=game.settings)
 
         self.push_screen(screens.open_dialog(allow_files=self._visit is None), opened)
+
+    # ----- the position editor -------------------------------------------------------
+
+    def on_position_editor_play_requested(self, message: PositionEditor.PlayRequested) -> None:
+        """Play on from the position set up (over the editor: the game's end goes back to it)."""
+        self.games.open_record(message.record, review=False, base=message.settings)
+
+    def on_position_editor_analyse_requested(
+        self, message: PositionEditor.AnalyseRequested
+    ) -> None:
+        """Review the position set up at its last move (Esc there plays on from it)."""
+        record = message.record
+        self.games.open_record(record, review=True, base=message.settings, at=len(record.moves))
 
     # ----- the lobby -----------------------------------------------------------------
 

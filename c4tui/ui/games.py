@@ -155,20 +155,23 @@ class Games:
     # ----- games from records --------------------------------------------------------
 
     def open_record(
-        self, record: GameRecord, review: bool, base: MatchSettings | None = None
+        self, record: GameRecord, review: bool, base: MatchSettings | None = None, at: int = 0
     ) -> None:
-        """Open a saved game: to step through (``review``), or to play on at its end.
+        """Open a saved game: to step through (``review``, from move ``at``), or to play on.
 
-        Stepping through touches no other game: only playing on from it asks first.
+        Playing on starts at its end. Stepping through touches no other game: only
+        playing on from it asks first.
         """
         if review:
-            self._open_record(record, review, base)
+            self._open_record(record, review, base, at)
             return
         self._after_giving_up(
             lambda: self._open_record(record, review, base), "Open this game", "Open"
         )
 
-    def _open_record(self, record: GameRecord, review: bool, base: MatchSettings | None) -> None:
+    def _open_record(
+        self, record: GameRecord, review: bool, base: MatchSettings | None, at: int = 0
+    ) -> None:
         settings = screens.settings_to_continue(record, base or self._initial_settings)
         if self._visit is not None:
             settings = self._visit.playable(settings)
@@ -182,7 +185,8 @@ class Games:
         if not review:
             self.current = settings
             self._give_up_unfinished()
-        self._app.push_screen(self._game_screen(driver, settings, record if review else None))
+        screen = self._game_screen(driver, settings, record if review else None, review_at=at)
+        self._app.push_screen(screen)
 
     def start_match(self, settings: MatchSettings, *, ask: bool = True) -> None:
         """Start a game with ``settings``; a game waiting behind the menu is given up first.
@@ -304,7 +308,11 @@ class Games:
         self._app.push_screen(self._game_screen(self.make_driver(settings), settings))
 
     def _game_screen(
-        self, driver: MatchDriver, settings: MatchSettings, review: GameRecord | None = None
+        self,
+        driver: MatchDriver,
+        settings: MatchSettings,
+        review: GameRecord | None = None,
+        review_at: int = 0,
     ) -> GameScreen:
         """The screen of ``driver``'s game, with what it needs from here given, not fetched."""
         return screens.game_screen(
@@ -312,6 +320,7 @@ class Games:
             settings,
             ascii_only=self._ascii_only,
             review=review,
+            review_at=review_at,
             make_driver=self._follow_up_driver,
             saves_last_until_quit=self._allowed is not None,
             clear_way=self._clear_way_to_play_on,

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from c4tui.engine import Rules
@@ -19,6 +20,7 @@ from c4tui.match.settings import MatchSettings
 from c4tui.ui.servers import Servers
 
 if TYPE_CHECKING:
+    from c4tui.engine.setup import SetUp
     from c4tui.match.driver import MatchDriver
     from c4tui.match.settings import DriverFactory
     from c4tui.protocols.past import KeptGame
@@ -32,6 +34,7 @@ if TYPE_CHECKING:
     from c4tui.ui.screens.login import LoggedIn, LoginDialog
     from c4tui.ui.screens.open import OpenDialog
     from c4tui.ui.screens.past_review import PastGameReview
+    from c4tui.ui.screens.position_editor import PositionEditor
 
 # ----- screens ---------------------------------------------------------------------------
 
@@ -44,9 +47,13 @@ def game_screen(
     make_driver: DriverFactory,
     saves_last_until_quit: bool,
     review: GameRecord | None = None,
+    review_at: int = 0,
     clear_way: ClearWay,
 ) -> GameScreen:
-    """The game screen of ``driver``'s match (stepping through ``review``, if given)."""
+    """The game screen of ``driver``'s match (stepping through ``review``, if given).
+
+    The review shows move ``review_at`` first.
+    """
     from c4tui.ui.screens.game import GameScreen  # noqa: PLC0415
 
     return GameScreen(
@@ -54,6 +61,7 @@ def game_screen(
         settings,
         ascii_only=ascii_only,
         review=review,
+        review_at=review_at,
         make_driver=make_driver,
         saves_last_until_quit=saves_last_until_quit,
         clear_way=clear_way,
@@ -155,6 +163,22 @@ def open_dialog(*, allow_files: bool) -> OpenDialog:
     from c4tui.ui.screens.open import OpenDialog  # noqa: PLC0415
 
     return OpenDialog(allow_files=allow_files)
+
+
+def position_editor(
+    settings: MatchSettings, setup: SetUp | None = None, *, ascii_only: bool
+) -> PositionEditor:
+    """The position editor on ``setup``'s board under ``settings``' rules.
+
+    None: an empty board of ``settings``' size.
+    """
+    from c4tui.engine.setup import SetUp  # noqa: PLC0415
+    from c4tui.ui.screens.position_editor import PositionEditor  # noqa: PLC0415
+
+    if setup is None:
+        setup = SetUp.empty(settings.columns, settings.rows, settings.rules)
+    setup = replace(setup, rules=settings.rules)  # a picture shows no rules: the menu's
+    return PositionEditor(setup, settings, ascii_only=ascii_only)
 
 
 def help_screen() -> HelpScreen:

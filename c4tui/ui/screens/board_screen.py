@@ -1,4 +1,4 @@
-"""What a game and its review share: the board and the panel side by side, sized to the terminal.
+"""What a game, its review and the position editor share: board and panel, sized to fit.
 
 The game screen and the review screen look alike (the review is pushed on top of
 the game): both lay out a board, the status panel and the footer here, and show
@@ -7,7 +7,7 @@ a notice instead when the terminal is too small for the board.
 
 from __future__ import annotations
 
-from typing import TypeVar
+from typing import ClassVar, TypeVar
 
 from textual.app import ComposeResult
 from textual.containers import Horizontal
@@ -36,6 +36,9 @@ class BoardScreen(ShowsAGame, Screen[ResultType]):
         ascii_only: draw with ASCII characters only.
     """
 
+    #: The board widget's class (the position editor's places discs where a game's plays).
+    board_class: ClassVar[type[Board]] = Board
+
     def __init__(self, state: GameState, title: str, ascii_only: bool) -> None:
         super().__init__()
         self._first_state = state
@@ -48,7 +51,7 @@ class BoardScreen(ShowsAGame, Screen[ResultType]):
 
     def compose(self) -> ComposeResult:
         """Board and panel side by side, footer (no header: a 20-row board needs the line)."""
-        self._board = Board(self._first_state, ascii_only=self._ascii_only, id="board")
+        self._board = self.board_class(self._first_state, ascii_only=self._ascii_only, id="board")
         self._panel = StatusPanel(self._title, ascii_only=self._ascii_only, id="status")
         with Horizontal(id="game-body"):
             yield self._board

@@ -62,6 +62,8 @@ class GameScreen(AdvisedView):
         hint_seconds: how long a hint may think.
         score: the running score of a series of rematches.
         review: opened to review this saved game: the driver starts when play goes on.
+        review_at: the move of ``review`` shown first (0: the empty board; a position set
+            up is shown at its last move).
         make_driver: builds the driver of the game that follows this one (a rematch,
             or play on from a move reviewed).
         saves_last_until_quit: saved games go when the app quits (a browser visitor).
@@ -97,6 +99,7 @@ class GameScreen(AdvisedView):
         *,
         score: Score | None = None,
         review: GameRecord | None = None,
+        review_at: int = 0,
         make_driver: DriverFactory | None = None,
         saves_last_until_quit: bool = False,
         clear_way: ClearWay = clear_at_once,
@@ -114,6 +117,7 @@ class GameScreen(AdvisedView):
         self._saves_last_until_quit = saves_last_until_quit
         self._hint_seconds = hint_seconds
         self._clear_way = clear_way
+        self._review_at = review_at
 
     def on_mount(self) -> None:
         """Listen to the driver, focus the board and start the game (or review a saved one)."""
@@ -124,7 +128,7 @@ class GameScreen(AdvisedView):
         if self._opened is None:
             self._play_on()
         else:
-            self._review(at=0)
+            self._review(at=self._review_at)
 
     def _play_on(self) -> None:
         """Start the game from where it stands (kept at once if it is already under way)."""

@@ -89,7 +89,7 @@ GAME_COMMANDS = (
     ),
     GameCommand(
         "Open a saved game",
-        "Or paste digits; this game waits under Resume (Ctrl+O in the menu)",
+        "Digits or a board picture too; this game waits under Resume (menu: Ctrl+O)",
         "open_saved",
     ),
     GameCommand("Analysis on/off", "Each column's outcome under the board (a)", "toggle_analysis"),

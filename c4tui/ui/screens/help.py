@@ -79,7 +79,18 @@ p pauses, n starts again. Each jewel is its letter too (S T V W X Y Z).
 
 In the menu: Tab moves between fields, arrows change a choice, **Enter starts the game**,
 Ctrl+R resumes the game you left (or the unfinished one from last time), Ctrl+O opens a
-saved game or a pasted digit string.
+saved game, a pasted digit string or a board picture, Ctrl+T sets up a position.
+
+**Setting up a position** (Ctrl+T in the menu, for its board, rules and opponent; or Open
+with a board picture: rows of **.** **x** **o** top first, **/** between them, such as
+`..../..../.x../.ox.`): ← → or the mouse move the cursor, **r** or **x** stacks a red disc
+in the column, **y** or **o** a yellow one, Enter, Space or a click one of the side to move,
+Backspace or Delete takes the top disc off, **t** changes who moves. The panel says whose
+turn it is and whether the position can be played on, and why not (four already in a row,
+named like chess squares: a1 is column 1's bottom cell; counts that cannot alternate, red
+moving first; a full board). **p** plays it against the menu's computer (you take the side
+to move) or as two players, **a** opens it in review at its last move, **c** copies it as a
+board picture (for Open); Esc goes back.
 In the online lobby: Enter plays in a waiting room, w watches, c creates a room, g is quick
 play (both with the menu's board, rules, Rated and Clock), t chats, r refreshes, m and p list
 finished games, i shows your profile, l the leaderboard, P changes your password, B lists

@@ -72,6 +72,7 @@ class MenuScreen(Screen[None]):
         Binding("question_mark", "help", "Help", key_display="?", id="menu.help"),
         Binding("ctrl+r", "resume", "Resume", id="menu.resume"),
         Binding("ctrl+o", "open", "Open", id="menu.open"),
+        Binding("ctrl+t", "set_up", "Set up", id="menu.set_up"),
         Binding("ctrl+k", "columns", "Columns", id="menu.columns"),
     ]
 
@@ -88,6 +89,12 @@ class MenuScreen(Screen[None]):
     @dataclass
     class OpenRequested(Message):
         """Open a saved game; ``settings`` (the form's) fill in what the record leaves out."""
+
+        settings: MatchSettings
+
+    @dataclass
+    class SetUpRequested(Message):
+        """Set up a position on the form's board, to analyse or play with its opponent."""
 
         settings: MatchSettings
 
@@ -332,6 +339,14 @@ class MenuScreen(Screen[None]):
     def action_open(self) -> None:
         """Open a saved game, or paste a position as digits."""
         self.post_message(self.OpenRequested(self.settings() or self._initial))
+
+    def action_set_up(self) -> None:
+        """The position editor, for the form's board, rules and opponent."""
+        settings = self.settings()
+        if settings is None:
+            self.action_start()  # says which size field is wrong
+            return
+        self.post_message(self.SetUpRequested(settings))
 
     @on(MenuButton.Pressed, "#play-columns")
     def action_columns(self) -> None:

@@ -7,15 +7,14 @@ from pathlib import Path
 
 import pytest
 
-from c4tui.ai.game_review import (
+from c4tui.ai.game_review import review_game, review_move
+from c4tui.ai.perfect import solver_for
+from c4tui.ai.review_verdicts import (
     GameReview,
     MoveReview,
     Verdict,
-    review_game,
-    review_move,
     verdict_of_scores,
 )
-from c4tui.ai.perfect import solver_for
 from c4tui.ai.solver import Position
 from c4tui.engine import GameState, Move, Player, Rules
 from c4tui.engine.sequence import play_sequence

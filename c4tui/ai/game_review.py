@@ -15,98 +15,22 @@ A move's verdict, from the best score the mover could get and the one its move l
 - **blunder**: a win thrown to a loss.
 
 This loads the solver (through ``ai.analysis``): it runs in the search pool's
-processes, never in the process that runs an event loop (``match.pool``).
+processes, never in the process that runs an event loop (``match.pool``). What it
+answers, and the words for it, are ``ai.review_verdicts``, which loads no solver.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
-from enum import Enum
 
 from c4tui.ai.analysis import Analysis, ColumnVerdict, Outcome, analyse_columns, move_verdict
 from c4tui.ai.proven_outcomes import positions_of
+from c4tui.ai.review_verdicts import GameReview, MoveReview, Verdict, verdict_of_scores
 from c4tui.ai.search import CancelFlag, SearchAborted
-from c4tui.engine import GameState, Move, MoveKind, Player
+from c4tui.engine import GameState, Move, MoveKind
 
 #: How long the search may think about one position where the solver cannot prove (estimates).
 ESTIMATE_SECONDS = 0.3
-
-#: What a move counts for in its player's accuracy: a best move whole, an inaccuracy half.
-ACCURACY_CREDIT = {"best": 1.0, "inaccuracy": 0.5, "mistake": 0.0, "blunder": 0.0}
-
-
-class Verdict(Enum):
-    """What a move did to the outcome its mover could force."""
-
-    BEST = "best"
-    INACCURACY = "inaccuracy"
-    MISTAKE = "mistake"
-    BLUNDER = "blunder"
-
-    @property
-    def credit(self) -> float:
-        """What the move counts for in its player's accuracy (``ACCURACY_CREDIT``)."""
-        return ACCURACY_CREDIT[self.value]
-
-    @property
-    def threw_outcome(self) -> bool:
-        """A mistake or a blunder: the move changed the outcome, not only its speed."""
-        return self in (Verdict.MISTAKE, Verdict.BLUNDER)
-
-
-@dataclass(frozen=True)
-class MoveReview:
-    """One move judged.
-
-    ``ply`` counts every move from 1; ``score_before`` is the best score the mover
-    could get, ``score_after`` what the move played left it, from the same side (both
-    None where unproven: ``exact`` is False); ``best`` is every move that gets the best.
-    """
-
-    ply: int
-    move: Move
-    mover: Player
-    verdict: Verdict
-    score_before: int | None
-    score_after: int | None
-    best: tuple[Move, ...]
-    exact: bool
-
-
-@dataclass(frozen=True)
-class GameReview:
-    """Every move of a game judged, in order."""
-
-    moves: tuple[MoveReview, ...]
-
-    @property
-    def exact(self) -> bool:
-        """Whether the solver proved every verdict (False: some are the search's estimates)."""
-        return all(move.exact for move in self.moves)
-
-    def accuracy(self, player: Player) -> float | None:
-        """The share of ``player``'s moves that were best, an inaccuracy counting one half.
-
-        None if the player made no move.
-        """
-        credits = [move.verdict.credit for move in self.moves if move.mover is player]
-        return sum(credits) / len(credits) if credits else None
-
-
-def verdict_of_scores(before: int, after: int) -> Verdict:
-    """The verdict on a move from the best score its mover could get and the one it left.
-
-    Both are from the mover's side (Pons's convention: their signs are the outcomes).
-    """
-    if after >= before:
-        return Verdict.BEST
-    fall = _sign(before) - _sign(after)
-    return [Verdict.INACCURACY, Verdict.MISTAKE, Verdict.BLUNDER][fall]
-
-
-def _sign(score: int) -> int:
-    return (score > 0) - (score < 0)
 
 
 def review_game(

@@ -1,0 +1,169 @@
+"""A game review's verdicts, and their words: what the app, the command line and records read.
+
+The review itself (``ai.game_review``) loads the solver and runs in the search pool's
+processes; this holds only what it answers, so a front end can show it without the
+solver. A move is **best** (as good as the best move), an **inaccuracy** (a slower win
+or a faster loss), a **mistake** (a win thrown to a draw, a draw to a loss) or a
+**blunder** (a win thrown to a loss). A player's accuracy is the share of their moves
+that were best, an inaccuracy counting one half.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum
+
+from c4tui.engine import Move, Player, format_move
+
+#: What a move counts for in its player's accuracy: a best move whole, an inaccuracy half.
+ACCURACY_CREDIT = {"best": 1.0, "inaccuracy": 0.5, "mistake": 0.0, "blunder": 0.0}
+
+
+class Verdict(Enum):
+    """What a move did to the outcome its mover could force."""
+
+    BEST = "best"
+    INACCURACY = "inaccuracy"
+    MISTAKE = "mistake"
+    BLUNDER = "blunder"
+
+    @property
+    def credit(self) -> float:
+        """What the move counts for in its player's accuracy (``ACCURACY_CREDIT``)."""
+        return ACCURACY_CREDIT[self.value]
+
+    @property
+    def threw_outcome(self) -> bool:
+        """A mistake or a blunder: the move changed the outcome, not only its speed."""
+        return self in (Verdict.MISTAKE, Verdict.BLUNDER)
+
+
+@dataclass(frozen=True)
+class MoveReview:
+    """One move judged.
+
+    ``ply`` counts every move from 1; ``score_before`` is the best score the mover
+    could get, ``score_after`` what the move played left it, from the same side (both
+    None where unproven: ``exact`` is False); ``best`` is every move that gets the best.
+    """
+
+    ply: int
+    move: Move
+    mover: Player
+    verdict: Verdict
+    score_before: int | None
+    score_after: int | None
+    best: tuple[Move, ...]
+    exact: bool
+
+
+@dataclass(frozen=True)
+class GameReview:
+    """Every move of a game judged, in order."""
+
+    moves: tuple[MoveReview, ...]
+
+    @property
+    def exact(self) -> bool:
+        """Whether the solver proved every verdict (False: some are the search's estimates)."""
+        return all(move.exact for move in self.moves)
+
+    def accuracy(self, player: Player) -> float | None:
+        """The share of ``player``'s moves that were best, an inaccuracy counting one half.
+
+        None if the player made no move.
+        """
+        credits = [move.verdict.credit for move in self.moves if move.mover is player]
+        return sum(credits) / len(credits) if credits else None
+
+
+def verdict_of_scores(before: int, after: int) -> Verdict:
+    """The verdict on a move from the best score its mover could get and the one it left.
+
+    Both are from the mover's side (Pons's convention: their signs are the outcomes).
+    """
+    if after >= before:
+        return Verdict.BEST
+    fall = _sign(before) - _sign(after)
+    return [Verdict.INACCURACY, Verdict.MISTAKE, Verdict.BLUNDER][fall]
+
+
+def _sign(score: int) -> int:
+    return (score > 0) - (score < 0)
+
+
+# ----- in words and as JSON -------------------------------------------------------------
+
+#: Said beside a review the solver did not prove, wherever it is shown.
+ESTIMATES_NOTE = "(estimates: not proven by the solver)"
+
+
+def move_words(review: MoveReview) -> str:
+    """``12. d4  red  mistake (best: d3)``: the ply, the move, its mover, its verdict.
+
+    The best moves are named only beside a move that was not one of them.
+    """
+    line = f"{review.ply}. {format_move(review.move)}  {colour(review.mover)}  "
+    return line + review.verdict.value + _best_words(review)
+
+
+def _best_words(review: MoveReview) -> str:
+    if review.verdict is Verdict.BEST:
+        return ""
+    return f" (best: {' '.join(format_move(move) for move in review.best)})"
+
+
+def colour(player: Player) -> str:
+    """``red`` or ``yellow``, as the JSON and the lines name a mover."""
+    return player.name.lower()
+
+
+def accuracy_words(review: GameReview) -> str:
+    """``Accuracy: red 75 %, yellow 100 %`` (``no moves`` for a player who made none)."""
+    return "Accuracy: " + ", ".join(
+        f"{colour(player)} {_percent(review.accuracy(player))}" for player in Player
+    )
+
+
+def _percent(share: float | None) -> str:
+    return "no moves" if share is None else f"{round(share * 100)} %"
+
+
+def review_lines(review: GameReview) -> list[str]:
+    """The whole review as ``c4tui review`` prints it: a line a move, then the accuracies."""
+    lines = [move_words(move) for move in review.moves]
+    lines.append(accuracy_words(review))
+    if not review.exact:
+        lines.append(ESTIMATES_NOTE)
+    return lines
+
+
+JsonMove = dict[str, int | str | list[str] | None]
+
+
+def review_json(review: GameReview) -> dict[str, object]:
+    """``{"moves": [{"ply": 1, "move": "d4", …}, …], "accuracy": {"red": 0.97, …}}``.
+
+    Scores are the solver's (Pons's convention, from the mover's side), null where
+    unproven; accuracies are rounded to two places, null for a player with no moves.
+    """
+    return {
+        "moves": [_move_json(move) for move in review.moves],
+        "accuracy": {colour(player): _rounded(review.accuracy(player)) for player in Player},
+    }
+
+
+def _move_json(review: MoveReview) -> JsonMove:
+    return {
+        "ply": review.ply,
+        "move": format_move(review.move),
+        "mover": colour(review.mover),
+        "verdict": review.verdict.value,
+        "score_before": review.score_before,
+        "score_after": review.score_after,
+        "best": [format_move(move) for move in review.best],
+    }
+
+
+def _rounded(share: float | None) -> float | None:
+    return None if share is None else round(share, 2)

@@ -13,7 +13,7 @@ import pytest
 
 from c4tui.ai.solver import Position, Solver
 from c4tui.engine import GameState, Move, Rules
-from c4tui.records import GameRecord, format_record
+from c4tui.records import GameRecord, format_record, parse_record
 from tests.process_helpers import run_c4tui
 
 GAMES = 30
@@ -155,4 +155,46 @@ def test_an_illegal_move_in_a_record_is_named_by_its_line(tmp_path: Path) -> Non
     done = run_c4tui("review", str(path), timeout=REVIEW_SECONDS)
     assert done.returncode == 2
     assert "bad.c4g: line 4: move 7 (d1): column 1 is full" in done.stderr
+    assert "Traceback" not in done.stderr
+
+
+def test_annotate_saves_the_record_with_the_moves_that_were_not_best_and_the_accuracies(
+    tmp_path: Path,
+) -> None:
+    saved = tmp_path / "reviewed.c4g"
+    done = run_c4tui("review", "14445", "--annotate", str(saved), timeout=REVIEW_SECONDS)
+    assert done.returncode == 0, done.stderr
+    record = parse_record(saved.read_text(encoding="utf-8"))
+    assert record.moves == tuple(Move.drop(int(d) - 1) for d in "14445")
+    assert record.comments == (
+        "c4tui review: the moves that were not best, and each player's accuracy",
+        "1. d1 red blunder (best: d4)",
+        "5. d5 red inaccuracy (best: d4)",
+        "Accuracy: red 50 %, yellow 100 %",
+    )
+
+
+def test_a_record_reviewed_again_keeps_one_review_and_the_annotations_above_it(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "game.c4g"
+    moves = tuple(Move.drop(int(d) - 1) for d in "14")
+    kept = ("The solver's review: a tournament's", "move 1 (Red, d1): win → loss")
+    path.write_text(format_record(GameRecord(7, 6, Rules.CLASSIC, moves, comments=kept)))
+    for _ in range(2):
+        done = run_c4tui("review", str(path), "--annotate", str(path), "--json")
+        assert done.returncode == 0, done.stderr
+        assert json.loads(done.stdout)["accuracy"] == {"red": 0.0, "yellow": 1.0}
+    comments = parse_record(path.read_text(encoding="utf-8")).comments
+    assert comments[:2] == kept
+    assert [line.startswith("c4tui review:") for line in comments].count(True) == 1
+    assert comments[-1] == "Accuracy: red 0 %, yellow 100 %"
+
+
+def test_a_record_that_cannot_be_saved_is_said_with_status_1(tmp_path: Path) -> None:
+    blocker = tmp_path / "a-file"
+    blocker.write_text("")
+    done = run_c4tui("review", "4", "--annotate", str(blocker / "x.c4g"))
+    assert done.returncode == 1
+    assert done.stderr.startswith(f"c4tui review: cannot save {blocker / 'x.c4g'}: ")
     assert "Traceback" not in done.stderr

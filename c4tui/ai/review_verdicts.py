@@ -10,6 +10,7 @@ that were best, an inaccuracy counting one half.
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass
 from enum import Enum
 
@@ -167,3 +168,23 @@ def _move_json(review: MoveReview) -> JsonMove:
 
 def _rounded(share: float | None) -> float | None:
     return None if share is None else round(share, 2)
+
+
+# ----- as a record's annotations ----------------------------------------------------------
+
+#: The first annotation of a review saved in a record: the lines after it are the review's.
+ANNOTATIONS_HEADING = "c4tui review: the moves that were not best, and each player's accuracy"
+
+
+def review_annotations(review: GameReview, earlier: tuple[str, ...] = ()) -> tuple[str, ...]:
+    """A record's annotations with the review's: one line a move that was not best, the accuracies.
+
+    ``earlier`` is what the record held; a review saved before (from its heading on) is
+    replaced, anything above it (a tournament's review) kept.
+    """
+    earlier = tuple(
+        itertools.takewhile(lambda line: not line.startswith(ANNOTATIONS_HEADING), earlier)
+    )
+    heading = ANNOTATIONS_HEADING + ("" if review.exact else " " + ESTIMATES_NOTE)
+    moves = [move_words(move) for move in review.moves if move.verdict is not Verdict.BEST]
+    return (*earlier, heading, *moves, accuracy_words(review))

@@ -10,6 +10,9 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
+from dataclasses import replace
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from c4tui.cli.replay import game_given
@@ -17,6 +20,9 @@ from c4tui.cli.replay import game_given
 if TYPE_CHECKING:
     from c4tui.ai.review_verdicts import GameReview
     from c4tui.records import GameRecord
+
+#: Exit status when the annotated record cannot be written (a game that cannot be read is 2).
+CANNOT_SAVE = 1
 
 
 def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -41,11 +47,17 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         '"score_after", "best"}, ...], "accuracy": {"red", "yellow"}}; scores are the '
         "solver's, from the mover's side (positive a win), null where unproven",
     )
+    review.add_argument(
+        "--annotate",
+        metavar="FILE",
+        type=Path,
+        help="also save the game as a record in FILE with the verdicts as annotations",
+    )
     review.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
-    """Read the game, judge its moves, print the verdicts.
+    """Read the game, judge its moves, print the verdicts (and save them with ``--annotate``).
 
     The review loads only now: the solver with it.
     """
@@ -57,6 +69,29 @@ def run(args: argparse.Namespace) -> int:
         print(json.dumps(review_json(review)))
     else:
         print("\n".join(review_lines(review)))
+    if args.annotate is not None:
+        return _annotate(args.annotate.expanduser(), record, review, quiet=args.json)
+    return 0
+
+
+def _annotate(path: Path, record: GameRecord, review: GameReview, *, quiet: bool) -> int:
+    """Save ``record`` in ``path`` (whole or not at all) with the review as its annotations.
+
+    Says so unless ``quiet`` (``--json``'s output is only the JSON); a file that cannot
+    be written is said on standard error, exit status 1.
+    """
+    from c4tui.ai.review_verdicts import review_annotations  # noqa: PLC0415
+    from c4tui.records import format_record  # noqa: PLC0415
+    from c4tui.storage import write_atomically  # noqa: PLC0415
+
+    annotated = replace(record, comments=review_annotations(review, record.comments))
+    try:
+        write_atomically(path, format_record(annotated))
+    except OSError as error:
+        sys.stderr.write(f"c4tui review: cannot save {path}: {error}\n")
+        return CANNOT_SAVE
+    if not quiet:
+        print(f"Saved the game with its review as {path} (c4tui replay {path} opens it).")
     return 0
 
 

@@ -10,14 +10,20 @@ import pytest
 from c4tui.ai.game_review import review_game, review_move
 from c4tui.ai.perfect import solver_for
 from c4tui.ai.review_verdicts import (
+    GRAPH_ASCII,
+    GRAPH_BLOCKS,
+    VERDICT_MARKS,
     GameReview,
     MoveReview,
     Verdict,
+    evaluation_graph,
+    verdict_mark,
     verdict_of_scores,
 )
 from c4tui.ai.solver import Position
 from c4tui.engine import GameState, Move, Player, Rules
 from c4tui.engine.sequence import play_sequence
+from c4tui.match.pool import SearchPool
 
 PONS = Path(__file__).parent / "data" / "pons"
 EMPTY = GameState.new(7, 6, Rules.CLASSIC)
@@ -178,3 +184,46 @@ def test_a_winning_move_on_a_board_without_proofs_is_best() -> None:
     review = review_game(start, drops("1919191"), estimate_seconds=0.05)
     assert review.moves[-1].verdict is Verdict.BEST
     assert review.moves[-1].best == (Move.drop(0),)
+
+
+# ----- in the app: the pool, the marks, the graph ---------------------------------------------
+
+
+async def test_the_pool_reviews_a_game_in_its_worker_as_this_process_does() -> None:
+    pool = SearchPool(workers=1)
+    try:
+        reviewed = await pool.review_game(EMPTY, drops("14445"), owner=object())
+    finally:
+        pool.shutdown()
+    assert reviewed == review_game(EMPTY, drops("14445"))
+    # The analysis row of the empty board: the centre wins with RED's 21st disc, 3 draws.
+    assert reviewed.moves[0].labels[2:4] == ("D", "W21")
+
+
+def test_the_marks_are_chess_s_and_a_best_move_has_none() -> None:
+    review = review_game(EMPTY, drops("14445"))
+    assert [verdict_mark(move) for move in review.moves] == ["??", "", "", "", "?!"]
+    assert VERDICT_MARKS == {
+        Verdict.INACCURACY: "?!",
+        Verdict.MISTAKE: "?",
+        Verdict.BLUNDER: "??",
+    }
+
+
+def test_the_graph_is_one_height_a_move_from_red_s_side_with_an_ascii_look() -> None:
+    # 1: RED throws its win away (YELLOW wins: low); 4 … 4: YELLOW keeps it; 3: a draw.
+    review = review_game(EMPTY, drops("1444"))
+    graph = evaluation_graph(review)
+    assert len(graph) == 4 and all(c in GRAPH_BLOCKS for c in graph)
+    assert all(GRAPH_BLOCKS.index(c) < 3 for c in graph)  # below the draw: yellow wins
+    assert evaluation_graph(review_game(EMPTY, drops("3"))) == GRAPH_BLOCKS[3]  # a draw
+    assert GRAPH_BLOCKS.index(evaluation_graph(review_game(EMPTY, drops("4")))) > 3
+    ascii_graph = evaluation_graph(review, ascii_only=True)
+    assert ascii_graph.isascii() and len(ascii_graph) == 4
+    assert [GRAPH_ASCII.index(c) for c in ascii_graph] == [GRAPH_BLOCKS.index(c) for c in graph]
+
+
+def test_an_estimated_move_has_no_height_in_the_graph() -> None:
+    start = GameState.new(7, 6, Rules.POPOUT)
+    review = review_game(start, drops("44"), estimate_seconds=0.05)
+    assert evaluation_graph(review) == "??"

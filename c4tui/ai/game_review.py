@@ -85,7 +85,8 @@ def _proven_review(ply: int, before: GameState, move: Move, analysis: Analysis) 
     played = scores[move.column]
     best = tuple(Move.drop(c) for c, score in scores.items() if score == best_score)
     verdict = verdict_of_scores(best_score, played)
-    return MoveReview(ply, move, before.turn, verdict, best_score, played, best, True)
+    labels = _labels(analysis)
+    return MoveReview(ply, move, before.turn, verdict, best_score, played, best, True, labels)
 
 
 def _estimated_review(
@@ -113,7 +114,12 @@ def _estimated_review(
     else:
         verdict = Verdict.BEST if played.score >= best_verdict.score else Verdict.INACCURACY
     best = tuple(Move.drop(c) for c in sorted(best_columns))
-    return MoveReview(ply, move, before.turn, verdict, None, None, best, False)
+    return MoveReview(ply, move, before.turn, verdict, None, None, best, False, _labels(analysis))
+
+
+def _labels(analysis: Analysis) -> tuple[str, ...]:
+    """The analysis row's labels, "" under a full column: what the app shows under the board."""
+    return tuple("" if verdict is None else verdict.label for verdict in analysis.columns)
 
 
 def _estimated_class(verdict: ColumnVerdict) -> int:

@@ -56,6 +56,8 @@ class MoveReview:
     score_after: int | None
     best: tuple[Move, ...]
     exact: bool
+    #: Each column's outcome before the move, as the analysis row labels it ("W3", "D").
+    labels: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -188,3 +190,47 @@ def review_annotations(review: GameReview, earlier: tuple[str, ...] = ()) -> tup
     heading = ANNOTATIONS_HEADING + ("" if review.exact else " " + ESTIMATES_NOTE)
     moves = [move_words(move) for move in review.moves if move.verdict is not Verdict.BEST]
     return (*earlier, heading, *moves, accuracy_words(review))
+
+
+# ----- in the app: marks and the evaluation graph ---------------------------------------------
+
+#: After a move in the move list, as chess marks them (a best move has none).
+VERDICT_MARKS = {Verdict.INACCURACY: "?!", Verdict.MISTAKE: "?", Verdict.BLUNDER: "??"}
+
+#: The evaluation graph's characters, lowest first: yellow wins fast … a draw (the middle)
+#: … red wins fast. Heights, not colours, so that it reads without colour.
+GRAPH_BLOCKS = "▁▂▃▄▆▇█"
+#: The same with ASCII only (``--ascii``): low to high.
+GRAPH_ASCII = "_.-=+*#"
+#: A move whose outcome is not proven (an estimate).
+GRAPH_UNKNOWN = "?"
+#: Pons's scores from this far from 0 count as fast (higher or lower in the graph), then faster.
+FAST_SCORE, FASTER_SCORE = 4, 10
+
+
+def verdict_mark(review: MoveReview) -> str:
+    """``?!``, ``?`` or ``??`` after a move that was not best; "" after a best one."""
+    return VERDICT_MARKS.get(review.verdict, "")
+
+
+def evaluation_graph(review: GameReview, ascii_only: bool = False) -> str:
+    """One character a move: the proven outcome after it, from red's side, as a height.
+
+    A draw is the middle height; a red win is higher (the sooner, the higher), a yellow
+    win lower; an unproven move is ``?``.
+    """
+    blocks = GRAPH_ASCII if ascii_only else GRAPH_BLOCKS
+    return "".join(_graph_character(move, blocks) for move in review.moves)
+
+
+def _graph_character(move: MoveReview, blocks: str) -> str:
+    if move.score_after is None:
+        return GRAPH_UNKNOWN
+    red_score = move.score_after if move.mover is Player.RED else -move.score_after
+    middle = len(blocks) // 2
+    speed = (abs(red_score) >= FAST_SCORE) + (abs(red_score) >= FASTER_SCORE)
+    if red_score > 0:
+        return blocks[middle + 1 + speed]
+    if red_score < 0:
+        return blocks[middle - 1 - speed]
+    return blocks[middle]

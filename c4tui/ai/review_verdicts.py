@@ -123,9 +123,12 @@ def colour(player: Player) -> str:
 
 def accuracy_words(review: GameReview) -> str:
     """``Accuracy: red 75 %, yellow 100 %`` (``no moves`` for a player who made none)."""
-    return "Accuracy: " + ", ".join(
-        f"{colour(player)} {_percent(review.accuracy(player))}" for player in Player
-    )
+    return "Accuracy: " + ", ".join(accuracy_parts(review))
+
+
+def accuracy_parts(review: GameReview) -> list[str]:
+    """``["red 75 %", "yellow 100 %"]``: each player's accuracy, for a line or a narrow panel."""
+    return [f"{colour(player)} {_percent(review.accuracy(player))}" for player in Player]
 
 
 def _percent(share: float | None) -> str:
@@ -234,3 +237,29 @@ def _graph_character(move: MoveReview, blocks: str) -> str:
     if red_score < 0:
         return blocks[middle - 1 - speed]
     return blocks[middle]
+
+
+def shown_move_words(review: GameReview, ply: int) -> str:
+    """What the review says of move ``ply`` (1: the first): ``d5: mistake, best was d4``.
+
+    "" for the empty board (0) or a move the review did not judge; an estimate says so.
+    """
+    if not 0 < ply <= len(review.moves):
+        return ""
+    move = review.moves[ply - 1]
+    words = f"{format_move(move.move)}: {move.verdict.value}"
+    if move.verdict is not Verdict.BEST:
+        words += f", best was {' '.join(format_move(best) for best in move.best)}"
+    return words + ("" if move.exact else " (estimated)")
+
+
+def next_mistake(review: GameReview, ply: int, step: int) -> int | None:
+    """The ply of the next (``step`` 1) or previous (-1) mistake or blunder; None if none.
+
+    Inaccuracies are passed over: they change how soon, not the outcome.
+    """
+    plies = [move.ply for move in review.moves if move.verdict.threw_outcome]
+    ahead = [p for p in plies if (p - ply) * step > 0]
+    if not ahead:
+        return None
+    return min(ahead) if step > 0 else max(ahead)

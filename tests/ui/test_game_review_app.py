@@ -12,7 +12,8 @@ from textual.pilot import Pilot
 from textual.widgets import Static
 
 from c4tui.ai.review_verdicts import GRAPH_ASCII, evaluation_graph
-from c4tui.records import parse_record, record_from_digits
+from c4tui.engine import Move, Rules
+from c4tui.records import GameRecord, parse_record, record_from_digits
 from c4tui.records.store import saved_games
 from c4tui.ui.app import C4App
 from c4tui.ui.screens.review import ReviewScreen
@@ -164,3 +165,16 @@ async def test_with_ascii_only_the_graph_is_ascii() -> None:
         assert review.verdicts is not None
         graph = evaluation_graph(review.verdicts, ascii_only=True)
         assert len(graph) == len(GAME) and all(c in GRAPH_ASCII for c in graph)
+
+
+async def test_off_7_by_6_classic_the_verdicts_are_marked_as_estimates() -> None:
+    # Pop Out: RED can win along the bottom with 4 but plays 6, and YELLOW wins up column 7.
+    moves = tuple(Move.drop(int(d) - 1) for d in "1727376")
+    app = C4App(review=GameRecord(7, 6, Rules.POPOUT, moves))
+    async with app.run_test(size=SIZE) as pilot:
+        review = await reviewed(pilot)
+        await pilot.press("end")
+        await pilot.pause()
+        assert "d6: blunder, best was d4 (estimated)" in said(review)
+        assert "(estimated)" in said(review).split("Accuracy:")[1]
+        assert "d6??" in review.panel.query_one(MoveList).text

@@ -9,6 +9,7 @@ from textual.pilot import Pilot
 from textual.widgets import DataTable
 
 from c4tui.ai.analysis import Analysis
+from c4tui.ai.review_verdicts import Verdict
 from c4tui.engine import Move, Player, Rules
 from c4tui.protocols.past import KeptGame
 from c4tui.ui.screens.lobby import LobbyScreen
@@ -180,3 +181,29 @@ async def test_a_player_without_games_and_a_server_gone_are_said_in_a_line(
             await until(pilot, lambda: said in text_of(pilot, "#games-status"))
             await pilot.press("escape")
             await until(pilot, lambda: isinstance(app.screen, LobbyScreen))
+
+
+async def test_a_past_game_s_review_shows_the_verdicts_too(tmp_path: Path) -> None:
+    async with lobby_server(tmp_path) as server:
+        await two_finished_games(server.port, tmp_path / "accounts.sqlite3")
+        app = online_app(server.port)
+        async with app.run_test(size=SIZE) as pilot:
+            await anns_games(pilot)
+            await pilot.press("down", "enter")
+            await until(pilot, lambda: isinstance(app.screen, PastGameReview))
+            review = app.screen
+            assert isinstance(review, PastGameReview)
+            await pilot.press("a")
+            await until(pilot, lambda: review.verdicts is not None, ANALYSIS_SECONDS)
+            assert review.verdicts is not None
+            # RED's d1 (move 19) threw its draw away: a mistake, as the turning point says.
+            losing = review.verdicts.moves[18]
+            assert (losing.move, losing.verdict) == (Move.drop(0), Verdict.MISTAKE)
+            mistakes = [m.ply for m in review.verdicts.moves if m.verdict.threw_outcome]
+            for _ in mistakes[: mistakes.index(19) + 1]:
+                await pilot.press("right_square_bracket")
+            await pilot.pause()
+            assert review.at == 19
+            said = text_of(pilot, "#message").replace("\n", " ")
+            assert "d1: mistake, best was" in said and "Accuracy:" in said
+            assert "d1?" in review.query_one(MoveList).text

@@ -18,7 +18,7 @@ from c4tui.records.store import saved_games
 from c4tui.ui.app import C4App
 from c4tui.ui.screens.review import ReviewScreen
 from c4tui.ui.widgets.move_list import MoveList
-from tests.ui.helpers import SIZE
+from tests.ui.helpers import SIZE, make_app, play, start_game
 
 #: RED throws its win away at once (1: a blunder), both play on in the centre, and RED's
 #: 5 is a faster loss than its 4 (an inaccuracy).
@@ -178,3 +178,14 @@ async def test_off_7_by_6_classic_the_verdicts_are_marked_as_estimates() -> None
         assert "d6: blunder, best was d4 (estimated)" in said(review)
         assert "(estimated)" in said(review).split("Accuracy:")[1]
         assert "d6??" in review.panel.query_one(MoveList).text
+
+
+async def test_v_in_a_game_then_a_reviews_the_game_so_far() -> None:
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await start_game(pilot)
+        await play(pilot, "d1 d4 d4")
+        await pilot.press("v")
+        review = await reviewed(pilot)
+        assert [m.verdict.value for m in review.verdicts.moves] == ["blunder", "best", "best"]
+        assert "1. d1?? d4" in review.panel.query_one(MoveList).text

@@ -5,7 +5,10 @@ off 7 × 6 classic, and bad input refused with a message and status 2."""
 from __future__ import annotations
 
 import json
+import os
 import random
+import signal
+import time
 from functools import lru_cache
 from pathlib import Path
 
@@ -14,7 +17,7 @@ import pytest
 from c4tui.ai.solver import Position, Solver
 from c4tui.engine import GameState, Move, Rules
 from c4tui.records import GameRecord, format_record, parse_record
-from tests.process_helpers import run_c4tui
+from tests.process_helpers import run_c4tui, started_c4tui
 
 GAMES = 30
 #: A review on this machine takes a few seconds a game (the solver's start included).
@@ -198,3 +201,19 @@ def test_a_record_that_cannot_be_saved_is_said_with_status_1(tmp_path: Path) -> 
     assert done.returncode == 1
     assert done.stderr.startswith(f"c4tui review: cannot save {blocker / 'x.c4g'}: ")
     assert "Traceback" not in done.stderr
+
+
+def test_ctrl_c_ends_a_long_review_with_one_line_and_status_130(tmp_path: Path) -> None:
+    # A Pop Out game is searched position by position: long enough to be interrupted.
+    chooser, state, moves = random.Random(1), GameState.new(7, 6, Rules.POPOUT), []
+    while not state.is_over and len(moves) < 40:
+        moves.append(chooser.choice(state.legal_moves()))
+        state = state.play(moves[-1])
+    path = tmp_path / "long.c4g"
+    path.write_text(format_record(GameRecord(7, 6, Rules.POPOUT, tuple(moves))))
+    review = started_c4tui("review", str(path))
+    time.sleep(3)  # started, and reviewing
+    os.killpg(review.pid, signal.SIGINT)
+    out, err = review.communicate(timeout=REVIEW_SECONDS)
+    assert review.returncode == 130
+    assert err == "c4tui review: interrupted; nothing was reviewed.\n" and out == ""

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from c4tui.cli.replay import game_given
+from c4tui.cli.types import INTERRUPTED
 
 if TYPE_CHECKING:
     from c4tui.ai.review_verdicts import GameReview
@@ -59,12 +60,21 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 def run(args: argparse.Namespace) -> int:
     """Read the game, judge its moves, print the verdicts (and save them with ``--annotate``).
 
-    The review loads only now: the solver with it.
+    Ctrl-C while the solver loads or works ends with one line and status 130.
     """
+    try:
+        record = game_given("review", args.game)
+        review = _reviewed(record)
+    except KeyboardInterrupt:
+        sys.stderr.write("c4tui review: interrupted; nothing was reviewed.\n")
+        return INTERRUPTED
+    return _said(args, record, review)
+
+
+def _said(args: argparse.Namespace, record: GameRecord, review: GameReview) -> int:
+    """Print the review (as JSON with ``--json``), and save it with ``--annotate``."""
     from c4tui.ai.review_verdicts import review_json, review_lines  # noqa: PLC0415
 
-    record = game_given("review", args.game)
-    review = _reviewed(record)
     if args.json:
         print(json.dumps(review_json(review)))
     else:
@@ -96,7 +106,7 @@ def _annotate(path: Path, record: GameRecord, review: GameReview, *, quiet: bool
 
 
 def _reviewed(record: GameRecord) -> GameReview:
-    """The review of ``record``'s moves, from its board's empty position."""
+    """The review of ``record``'s moves, from its board's empty position (loads the solver)."""
     from c4tui.ai.game_review import review_game  # noqa: PLC0415 (loads the solver)
     from c4tui.engine import GameState  # noqa: PLC0415
 

@@ -18,12 +18,12 @@ from typing import TYPE_CHECKING
 from c4tui.cli.replay import game_given
 from c4tui.cli.types import INTERRUPTED
 
+#: Exit status when the annotated record cannot be written (a game that cannot be read is 2).
+CANNOT_SAVE = 1
+
 if TYPE_CHECKING:
     from c4tui.ai.review_verdicts import GameReview
     from c4tui.records import GameRecord
-
-#: Exit status when the annotated record cannot be written (a game that cannot be read is 2).
-CANNOT_SAVE = 1
 
 
 def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:

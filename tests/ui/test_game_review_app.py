@@ -61,8 +61,9 @@ async def opened(pilot: Pilot[None]) -> ReviewScreen:
     return review
 
 
-async def reviewed(pilot: Pilot[None]) -> ReviewScreen:
-    """The review the app opened, a pressed, and its verdicts come."""
+async def reviewed(pilot: Pilot[None], *keys: str) -> ReviewScreen:
+    """The review the app opened (or ``keys`` open), a pressed, and its verdicts come."""
+    await pilot.press(*keys)
     review = await opened(pilot)
     await pilot.press("a")
     await until(pilot, lambda: review.verdicts is not None, REVIEW_SECONDS)
@@ -181,11 +182,10 @@ async def test_off_7_by_6_classic_the_verdicts_are_marked_as_estimates() -> None
 
 
 async def test_v_in_a_game_then_a_reviews_the_game_so_far() -> None:
-    app = make_app()
-    async with app.run_test(size=SIZE) as pilot:
+    async with make_app().run_test(size=SIZE) as pilot:
         await start_game(pilot)
         await play(pilot, "d1 d4 d4")
-        await pilot.press("v")
-        review = await reviewed(pilot)
+        review = await reviewed(pilot, "v")
+        assert review.verdicts is not None
         assert [m.verdict.value for m in review.verdicts.moves] == ["blunder", "best", "best"]
         assert "1. d1?? d4" in review.panel.query_one(MoveList).text

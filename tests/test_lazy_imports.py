@@ -62,6 +62,7 @@ NOT_FOR_THE_MENU = [
     "c4tui.lobby",
     # a match being played (the AI's worker processes, started with the first game)
     "c4tui.match.pool",
+    "c4tui.match.pool_worker",
     "multiprocessing",
     "concurrent.futures.process",
     "c4tui.match.driver",

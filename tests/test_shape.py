@@ -21,7 +21,7 @@ LATE_IMPORTS_ALLOWED = {
     "match/settings.py": "the driver loads when the first game starts",
     "match/backends/computer.py": "the process pool loads when the computer first plays",
     "match/backends/network/__init__.py": "the connection loads when the seat starts",
-    "match/pool.py": "the solver loads in the pool's processes only",
+    "match/pool_worker.py": "the solver loads in the pool's processes only",
     "match/backends/program.py": "a program's machinery (outside/) loads when one is asked for",
     "server/process.py": "Redis's client loads only for a node of several (serve --bus)",
     "server/stores.py": "psycopg (the server extra) loads only for a PostgreSQL database",

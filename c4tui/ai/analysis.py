@@ -146,6 +146,16 @@ def _estimate(state: GameState, seconds: float, cancel: CancelFlag | None) -> An
     return Analysis(False, tuple(verdicts))
 
 
+def move_verdict(
+    before: GameState, move: Move, seconds: float, cancel: CancelFlag | None = None
+) -> ColumnVerdict:
+    """The search's verdict on any one move (a pop too), as the analysis judges a drop.
+
+    Raises SearchAborted if ``cancel`` is set.
+    """
+    return _search_verdict(before.play(move), before, seconds, cancel)
+
+
 def _search_verdict(
     after: GameState, before: GameState, seconds: float, cancel: CancelFlag | None
 ) -> ColumnVerdict:

@@ -40,7 +40,7 @@ def proven_outcomes(
     """
     if not 0 <= first <= len(moves):
         raise ValueError(f"no move {first + 1} in a game of {len(moves)} moves")
-    positions = _positions(moves)
+    positions = positions_of(GameState.new(BOOK_COLUMNS, BOOK_ROWS, Rules.CLASSIC), moves)
     if not has_exact_play(positions[0]):
         raise ValueError("the solver proves outcomes only on 7 × 6 classic with its opening book")
     # Last first: the late positions solve quickest and leave in the solver's table
@@ -49,9 +49,9 @@ def proven_outcomes(
     return tuple(reversed(outcomes))
 
 
-def _positions(moves: Sequence[Move]) -> list[GameState]:
-    """Every position of the game, the empty board first (raises ValueError at an illegal move)."""
-    state = GameState.new(BOOK_COLUMNS, BOOK_ROWS, Rules.CLASSIC)
+def positions_of(start: GameState, moves: Sequence[Move]) -> list[GameState]:
+    """Every position of the game, ``start`` first (raises ValueError at an illegal move)."""
+    state = start
     positions = [state]
     for number, move in enumerate(moves, start=1):
         refusal = "the game was already over" if state.is_over else state.refusal(move)

@@ -23,6 +23,7 @@ from c4tui.cli import (
     console,
     engine,
     replay,
+    review,
     serve,
     solve,
     tictactoe,
@@ -45,6 +46,7 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_parser(commands)
     solve.add_parser(commands)
     replay.add_parser(commands)
+    review.add_parser(commands)
     web.add_parser(commands)
     columns.add_parser(commands)
     tictactoe.add_parser(commands)

@@ -21,6 +21,7 @@ from c4tui.numbers import ascii_digits
 
 if TYPE_CHECKING:
     from c4tui.protocols.past import KeptGame
+    from c4tui.records import GameRecord
 
 #: Exit status when the server cannot be reached or goes (a usage error is 2).
 SERVER_PROBLEM = 1
@@ -66,23 +67,30 @@ def run(args: argparse.Namespace) -> int:
 
     The records load only now (and Textual with the app, in ``open_app``).
     """
-    from c4tui.records import RecordError, parse_record, store  # noqa: PLC0415
-
     if args.server is not None:
         return replay_kept(args)
     if args.user is not None or args.save is not None:
         usage_error("replay", "--user and --save go with --server HOST:PORT")
-    path = Path(args.game).expanduser()
+    return open_app(args, review=game_given("replay", args.game))
+
+
+def game_given(command: str, game: str) -> GameRecord:
+    """The game named on ``command``'s line: a record's file, or a solver's digit string.
+
+    A game that cannot be read (no such file, bad digits, an illegal move) is a usage
+    error: its reason on standard error, exit status 2. The records load only now.
+    """
+    from c4tui.records import RecordError, parse_record, store  # noqa: PLC0415
+
+    path = Path(game).expanduser()
     try:
         if path.is_file():
-            review = store.read_record(path)
-        elif ascii_digits(args.game.strip()):
-            review = parse_record(args.game)
-        else:
-            raise RecordError(f"no such file: {args.game}")
+            return store.read_record(path)
+        if ascii_digits(game.strip()):
+            return parse_record(game)
+        raise RecordError(f"no such file: {game}")
     except RecordError as error:
-        usage_error("replay", str(error))
-    return open_app(args, review=review)
+        usage_error(command, str(error))
 
 
 def replay_kept(args: argparse.Namespace) -> int:

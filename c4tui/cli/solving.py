@@ -12,13 +12,12 @@ from collections.abc import Iterable, Iterator
 from typing import TextIO
 
 from c4tui.ai.solver import Position, Solver, Stats, solvable
-from c4tui.cli.types import USAGE_ERROR
+from c4tui.cli.types import INTERRUPTED, USAGE_ERROR
 from c4tui.engine import MIN_SIZE, C4Error
 from c4tui.engine.sequence import MAX_SEQUENCE_COLUMNS, play_sequence
 
 #: Exit status when some lines could not be solved.
 SOME_LINES_FAILED = 1
-INTERRUPTED = 130
 
 
 def answer_lines(

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import TextIO
 
 from c4tui.cli.confine import limits_from
-from c4tui.cli.types import USAGE_ERROR
+from c4tui.cli.types import INTERRUPTED, USAGE_ERROR
 from c4tui.engine import GameState, Rules
 from c4tui.match.pool import SearchPool
 from c4tui.outside.chooser import ChooserError, OutsideFailure
@@ -54,8 +54,6 @@ from c4tui.tournament.setup import (
     resumed_options,
 )
 
-#: Exit status when Ctrl-C stopped the tournament (128 + SIGINT, as shells report it).
-INTERRUPTED = 130
 #: Exit status when the tournament's files cannot be written.
 CANNOT_GO_ON = 1
 #: The options that decide the games (``Options``' fields), as argparse names them.

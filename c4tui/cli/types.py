@@ -21,6 +21,8 @@ from c4tui.protocols.names import USERNAME_RULE, valid_username
 
 #: Exit status of a usage error, as argparse's own.
 USAGE_ERROR = 2
+#: Exit status when Ctrl-C stopped a command (128 + SIGINT, as shells report it).
+INTERRUPTED = 130
 #: The largest count an option takes (connections, rooms, sessions): far above any use.
 MAX_COUNT = 10**9 - 1
 

@@ -39,11 +39,21 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from c4tui.ai.levels import MovePicker, TacticalPlayer
 from c4tui.engine import GameState, Move
-from c4tui.match.parent_watch import end_with
+from c4tui.match.pool_worker import (
+    analysis_job,
+    best_line_job,
+    choice_job,
+    hint_job,
+    init_worker,
+    outcomes_job,
+    review_job,
+    warm_up_job,
+)
 
 if TYPE_CHECKING:
     from c4tui.ai.analysis import Analysis
     from c4tui.ai.best_line import BestLine
+    from c4tui.ai.review_verdicts import GameReview
     from c4tui.ai.search import SearchResult
 
 T = TypeVar("T")
@@ -52,27 +62,6 @@ T = TypeVar("T")
 SLOTS = 1024
 #: The shortest slice a job gets, however long the queue: enough for a shallow search.
 MIN_SLICE = 0.02
-#: Worker processes run at this lower priority, so the event loop wins the cores.
-WORKER_NICENESS = 5
-
-# ----- in the worker process ---------------------------------------------------------
-
-_flags: SynchronizedArray[int] | None = None
-
-
-def _init_worker(flags: SynchronizedArray[int], parent: int) -> None:
-    """Start a worker: share the cancel flags, ignore Ctrl-C (the parent handles it), be nice.
-
-    It ends with ``parent`` (the pool's process), however that ends (``_watch_parent``).
-    """
-    global _flags  # noqa: PLW0603 (one per worker process, set once)
-    _flags = flags
-    end_with(parent)
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    if hasattr(signal, "pthread_sigmask"):  # born with Ctrl-C blocked: see _ctrl_c_blocked
-        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
-    with contextlib.suppress(AttributeError, OSError):
-        os.nice(WORKER_NICENESS)
 
 
 @contextlib.contextmanager
@@ -91,69 +80,6 @@ def _ctrl_c_blocked() -> Iterator[None]:
         yield
     finally:
         signal.pthread_sigmask(signal.SIG_SETMASK, previous)
-
-
-@dataclass(frozen=True)
-class _SlotFlag:
-    """The search's cancel event, read from shared memory (the parent sets it)."""
-
-    slot: int
-
-    def is_set(self) -> bool:
-        return _flags is not None and bool(_flags[self.slot])
-
-
-def _choose(
-    picker: MovePicker, state: GameState, slot: int, time_limit: float | None
-) -> tuple[Move, MovePicker]:
-    """Run in a worker: the picker's move, and the picker itself (its randomness moved on)."""
-    move = picker.choose_move(state, _SlotFlag(slot), time_limit)
-    return move, picker
-
-
-def _analyse(state: GameState, seconds: float, slot: int, time_limit: float | None) -> SearchResult:
-    """Run in a worker: the move to hint at, proven where the solver can, else searched."""
-    # Imported in the worker: the solver (NumPy, Numba) and the search never load in the
-    # process that runs the event loop (the app's, the server's).
-    from c4tui.ai.analysis import proven_hint  # noqa: PLC0415
-    from c4tui.ai.search import search  # noqa: PLC0415
-
-    hint = proven_hint(state, _SlotFlag(slot))
-    if hint is not None:
-        return hint
-    budget = seconds if time_limit is None else min(seconds, time_limit)
-    return search(state, budget, 64, _SlotFlag(slot))
-
-
-def _analyse_columns(
-    state: GameState, seconds: float, slot: int, time_limit: float | None
-) -> Analysis:
-    """Run in a worker: every column's outcome (see ``ai.analysis``)."""
-    from c4tui.ai.analysis import analyse_columns  # noqa: PLC0415 (in the worker, as above)
-
-    budget = seconds if time_limit is None else min(seconds, time_limit)
-    return analyse_columns(state, budget, _SlotFlag(slot))
-
-
-def _best_line(
-    state: GameState, seconds: float, slot: int, time_limit: float | None
-) -> BestLine | None:
-    """Run in a worker: best play from ``state`` to the end (see ``ai.best_line``)."""
-    from c4tui.ai.best_line import follow_best_line  # noqa: PLC0415 (in the worker, as above)
-
-    budget = seconds if time_limit is None else min(seconds, time_limit)
-    return follow_best_line(state, _SlotFlag(slot), budget)
-
-
-def _proven_outcomes(moves: tuple[Move, ...], first: int, slot: int) -> tuple[int, ...]:
-    """Run in a worker: each position's proven outcome from move ``first`` on (1, 0, -1)."""
-    from c4tui.ai.proven_outcomes import proven_outcomes  # noqa: PLC0415 (in the worker, as above)
-
-    return proven_outcomes(moves, first, _SlotFlag(slot))
-
-
-def _nothing() -> None:
-    """Run in a worker to start it before the first real job."""
 
 
 @contextlib.contextmanager
@@ -246,7 +172,7 @@ class SearchPool:
             return TacticalPlayer().choose_move(state), picker
 
         def run(executor: ProcessPoolExecutor, slot: int, limit: float | None) -> Future[Any]:
-            return executor.submit(_choose, picker, state, slot, limit)
+            return executor.submit(choice_job, picker, state, slot, limit)
 
         result: tuple[Move, MovePicker] = await self._ask(owner, run, budget)
         return result
@@ -255,21 +181,21 @@ class SearchPool:
         self, state: GameState, seconds: float, *, owner: object = None
     ) -> SearchResult:
         """Search ``state`` for ``seconds``: the best move and what is known of the outcome."""
-        result: SearchResult = await self._study(_analyse, state, seconds, owner)
+        result: SearchResult = await self._study(hint_job, state, seconds, owner)
         return result
 
     async def analyse_columns(
         self, state: GameState, seconds: float, *, owner: object = None
     ) -> Analysis:
         """Every column's outcome in ``state`` (exact on 7 x 6 classic, else searched)."""
-        result: Analysis = await self._study(_analyse_columns, state, seconds, owner)
+        result: Analysis = await self._study(analysis_job, state, seconds, owner)
         return result
 
     async def best_line(
         self, state: GameState, seconds: float, *, owner: object = None
     ) -> BestLine | None:
         """Best play from ``state`` to the end on 7 x 6 classic (None elsewhere)."""
-        result: BestLine | None = await self._study(_best_line, state, seconds, owner)
+        result: BestLine | None = await self._study(best_line_job, state, seconds, owner)
         return result
 
     async def proven_outcomes(
@@ -280,11 +206,21 @@ class SearchPool:
         One job for the whole game, so its positions share a worker's solver table;
         it takes what it takes (a proof has no budget), and stops when cancelled.
         """
+        return await self._unbudgeted(owner, outcomes_job, tuple(moves), first)
+
+    async def review_game(
+        self, start: GameState, moves: tuple[Move, ...], owner: object
+    ) -> GameReview:
+        """Every move of the game from ``start`` judged: one job, as ``proven_outcomes``."""
+        return await self._unbudgeted(owner, review_job, start, tuple(moves))
+
+    async def _unbudgeted(self, owner: object, function: Callable[..., T], *args: object) -> T:
+        """Run ``function(*args, slot)`` in a worker for ``owner``, with no time limit."""
 
         def run(executor: ProcessPoolExecutor, slot: int, limit: float | None) -> Future[Any]:
-            return executor.submit(_proven_outcomes, tuple(moves), first, slot)
+            return executor.submit(function, *args, slot)
 
-        result: tuple[int, ...] = await self._ask(owner, run, None)
+        result: T = await self._ask(owner, run, None)
         return result
 
     async def _study(
@@ -301,7 +237,7 @@ class SearchPool:
     def warm_up(self) -> None:
         """Start the worker processes now, so the first move does not wait for them."""
         with _ctrl_c_blocked():
-            self._ensure_executor().submit(_nothing)
+            self._ensure_executor().submit(warm_up_job)
 
     @property
     def pending(self) -> int:
@@ -417,7 +353,7 @@ class SearchPool:
             self._executor = ProcessPoolExecutor(
                 self.workers,
                 mp_context=self._context,
-                initializer=_init_worker,
+                initializer=init_worker,
                 initargs=(self._flags, os.getpid()),
             )
         return self._executor

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from dataclasses import replace
 from pathlib import Path
 
@@ -9,6 +11,7 @@ from textual.pilot import Pilot
 from textual.widgets import DataTable
 
 from c4tui.ai.analysis import Analysis
+from c4tui.ai.review_verdicts import Verdict
 from c4tui.engine import Move, Player, Rules
 from c4tui.protocols.past import KeptGame
 from c4tui.ui.screens.lobby import LobbyScreen
@@ -45,49 +48,63 @@ async def anns_games(pilot: Pilot) -> None:
     await until(pilot, lambda: pilot.app.screen.query_one(DataTable).row_count == 2)
 
 
-async def test_my_games_lists_them_and_reviews_one_with_its_losing_move(tmp_path: Path) -> None:
+@asynccontextmanager
+async def anns_games_listed(tmp_path: Path) -> AsyncIterator[Pilot]:
+    """A lobby server with ann's two games, and the app with My games open on them."""
     async with lobby_server(tmp_path) as server:
         await two_finished_games(server.port, tmp_path / "accounts.sqlite3")
         app = online_app(server.port)
         async with app.run_test(size=SIZE) as pilot:
             await anns_games(pilot)
-            assert "Your finished games (ann)" in text_of(pilot, "#games-title")
-            assert "2 games, newest first." in text_of(pilot, "#games-status")
-            (short, long) = rows(pilot)
-            assert short[1:] == ["bob", "casual 3+2", "won (forfeit)", "2", "5 × 4 Classic"]
-            assert long[1:] == ["bob", "casual", "lost (four in a row)", "24", "7 × 6 Classic"]
-            assert short[0][:4] == "2026" and len(short[0]) == len("2026-11-26 23:05")
-            await pilot.press("down", "enter")
-            await until(pilot, lambda: isinstance(app.screen, PastGameReview))
-            review = app.screen
-            assert isinstance(review, PastGameReview)
-            await until(pilot, lambda: review.analysed, ANALYSIS_SECONDS)
-            assert review.turning is not None
-            assert (review.turning.number, review.turning.mover) == (19, Player.RED)
-            assert review.turning.move == Move.drop(0) and review.turning.instead == 4
-            said = text_of(pilot, "#message").replace("\n", " ")
-            assert "Move 10 (ann, column 1) lost the game:" in said  # the list's 10. d1
-            assert "column 5 would have held a draw" in said
-            assert review.board.analysis is not None  # the empty board's verdicts
-            assert review.board.analysis[3] == "W21"  # RED wins in the centre
-            await pilot.press("t")  # to the position of the losing move
-            assert review.at == 18
-            assert review.board.analysis[0][0] == "L" and review.board.analysis[4] == "D"
-            assert "Next: Move 10" in text_of(pilot, "#message").replace("\n", " ")
-            assert "Review: move 9 of 12" in text_of(pilot, "#message")  # YELLOW's 9… d3
-            await pilot.press("right")
-            assert "d1??" in review.query_one(MoveList).text  # marked in the move list
-            await pilot.press("end")
-            assert review.board.analysis is None  # the game is over: nothing to label
-            assert review.check_action("play_on", ()) is False  # a kept game does not play on
-            await pilot.press("escape")
-            await until(pilot, lambda: isinstance(app.screen, PastGamesScreen))
-            await pilot.press("up", "enter")  # the 5 × 4 game: no verdicts there
-            await until(pilot, lambda: isinstance(app.screen, PastGameReview))
-            await pilot.pause()
-            assert "7 × 6 classic only" in text_of(pilot, "#message")
-            await pilot.press("escape", "escape")
-            await until(pilot, lambda: isinstance(app.screen, LobbyScreen))
+            yield pilot
+
+
+async def long_game_reviewed(pilot: Pilot) -> PastGameReview:
+    """The second game (7 × 6, 24 moves) opened from My games: its review."""
+    await pilot.press("down", "enter")
+    await until(pilot, lambda: isinstance(pilot.app.screen, PastGameReview))
+    review = pilot.app.screen
+    assert isinstance(review, PastGameReview)
+    return review
+
+
+async def test_my_games_lists_them_and_reviews_one_with_its_losing_move(tmp_path: Path) -> None:
+    async with anns_games_listed(tmp_path) as pilot:
+        app = pilot.app
+        assert "Your finished games (ann)" in text_of(pilot, "#games-title")
+        assert "2 games, newest first." in text_of(pilot, "#games-status")
+        (short, long) = rows(pilot)
+        assert short[1:] == ["bob", "casual 3+2", "won (forfeit)", "2", "5 × 4 Classic"]
+        assert long[1:] == ["bob", "casual", "lost (four in a row)", "24", "7 × 6 Classic"]
+        assert short[0][:4] == "2026" and len(short[0]) == len("2026-11-26 23:05")
+        review = await long_game_reviewed(pilot)
+        await until(pilot, lambda: review.analysed, ANALYSIS_SECONDS)
+        assert review.turning is not None
+        assert (review.turning.number, review.turning.mover) == (19, Player.RED)
+        assert review.turning.move == Move.drop(0) and review.turning.instead == 4
+        said = text_of(pilot, "#message").replace("\n", " ")
+        assert "Move 10 (ann, column 1) lost the game:" in said  # the list's 10. d1
+        assert "column 5 would have held a draw" in said
+        assert review.board.analysis is not None  # the empty board's verdicts
+        assert review.board.analysis[3] == "W21"  # RED wins in the centre
+        await pilot.press("t")  # to the position of the losing move
+        assert review.at == 18
+        assert review.board.analysis[0][0] == "L" and review.board.analysis[4] == "D"
+        assert "Next: Move 10" in text_of(pilot, "#message").replace("\n", " ")
+        assert "Review: move 9 of 12" in text_of(pilot, "#message")  # YELLOW's 9… d3
+        await pilot.press("right")
+        assert "d1??" in review.query_one(MoveList).text  # marked in the move list
+        await pilot.press("end")
+        assert review.board.analysis is None  # the game is over: nothing to label
+        assert review.check_action("play_on", ()) is False  # a kept game does not play on
+        await pilot.press("escape")
+        await until(pilot, lambda: isinstance(app.screen, PastGamesScreen))
+        await pilot.press("up", "enter")  # the 5 × 4 game: no verdicts there
+        await until(pilot, lambda: isinstance(app.screen, PastGameReview))
+        await pilot.pause()
+        assert "7 × 6 classic only" in text_of(pilot, "#message")
+        await pilot.press("escape", "escape")
+        await until(pilot, lambda: isinstance(app.screen, LobbyScreen))
 
 
 def test_the_review_counts_the_positions_analysed_and_says_why_none_lost() -> None:
@@ -180,3 +197,22 @@ async def test_a_player_without_games_and_a_server_gone_are_said_in_a_line(
             await until(pilot, lambda: said in text_of(pilot, "#games-status"))
             await pilot.press("escape")
             await until(pilot, lambda: isinstance(app.screen, LobbyScreen))
+
+
+async def test_a_past_game_s_review_shows_the_verdicts_too(tmp_path: Path) -> None:
+    async with anns_games_listed(tmp_path) as pilot:
+        review = await long_game_reviewed(pilot)
+        await pilot.press("a")
+        await until(pilot, lambda: review.verdicts is not None, ANALYSIS_SECONDS)
+        assert review.verdicts is not None
+        # RED's d1 (move 19) threw its draw away: a mistake, as the turning point says.
+        losing = review.verdicts.moves[18]
+        assert (losing.move, losing.verdict) == (Move.drop(0), Verdict.MISTAKE)
+        mistakes = [m.ply for m in review.verdicts.moves if m.verdict.threw_outcome]
+        for _ in mistakes[: mistakes.index(19) + 1]:
+            await pilot.press("right_square_bracket")
+        await pilot.pause()
+        assert review.at == 19
+        said = text_of(pilot, "#message").replace("\n", " ")
+        assert "d1: mistake, best was" in said and "Accuracy:" in said
+        assert "d1?" in review.query_one(MoveList).text

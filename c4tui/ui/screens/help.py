@@ -39,6 +39,8 @@ up a third time is a draw. Under **classic** rules a full board is a draw.
 | n | new game with the same settings (asks first mid-game) |
 | r | rematch: colours swapped, the score of the series goes on |
 | v | review: ← → step through the moves, Home/End jump, c plays on from the move shown |
+| a | in review: the verdicts (worked out in the background: "Reviewing…"), see below |
+| ] [ | in review, with the verdicts: the next or previous mistake or blunder (not inaccuracies) |
 | b | the best line (analysis on, 7 × 6 classic; none online): ← → step through it |
 | s | save the game under a name (Enter: the time); Open in the menu, `c4tui replay FILE` |
 | w | threats on/off: **r**, **y** (**!** both) mark the cells where RED or YELLOW makes four |
@@ -64,6 +66,16 @@ solver takes (up to 8 × 6, 9 × 6 or 7 × 8) when it finishes within half a sec
 panel then says "proven"; anywhere else (Pop Out, big boards) when a short search finds a
 forced win or loss. **+ = -** are estimates of that short search (better, even, worse).
 Where a cell is too narrow for a label such as W17, each label shows its letter only.
+
+The **verdicts** (**a** in review, a saved game or a past online game too): each move is
+marked by what it did to the outcome its player could force, with the best move said
+beside it — best (no mark), **?!** an inaccuracy (a slower win or a faster loss), **?** a
+mistake (a win thrown to a draw, a draw to a loss), **??** a blunder (a win thrown to a
+loss); each player's **accuracy** (the share of their moves that were best, an inaccuracy
+counting one half); the **graph**: one character a move, the outcome after it from RED's
+side as a height (the middle a draw, higher a RED win, the sooner the higher; lower a
+YELLOW win; ? not proven). Proven by the solver on 7 × 6 classic; elsewhere the search's
+verdicts, marked "(estimated)". Save keeps them in the record.
 
 The **best line** (7 × 6 classic, analysis on): the panel shows best play from the
 position on the board to the end, proven by the solver (each move keeps the best outcome,

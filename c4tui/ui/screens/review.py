@@ -7,22 +7,47 @@ length to go back to the game as it stands, an earlier one to play on from there
 (asked first when later moves would be lost). With the analysis's best line, the
 review steps on past the game's last move through the line; those moves are not
 the game's, and nothing plays on from them.
+
+``a`` reviews the game's moves (``ai.game_review``, in the search pool: the screen
+never waits): the analysis row under the board, each move's mark in the move list
+(``?!`` an inaccuracy, ``?`` a mistake, ``??`` a blunder), the verdict on the move
+shown with the best move, each player's accuracy and the evaluation graph; ``]`` and
+``[`` jump to the next and previous mistake or blunder. Save keeps the verdicts as
+the record's annotations.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass, replace
 
+from textual import work
 from textual.binding import Binding
 
+from c4tui.ai.review_verdicts import (
+    GameReview,
+    accuracy_parts,
+    evaluation_graph,
+    next_mistake,
+    review_annotations,
+    shown_move_words,
+    verdict_mark,
+)
 from c4tui.engine import GameState, Move, Player, describe_move, move_number
+from c4tui.match.pool import SearchPool
 from c4tui.records import GameRecord
 from c4tui.ui.keeping import GameKeeper
 from c4tui.ui.screens.board_screen import BoardScreen
 from c4tui.ui.screens.confirm import ConfirmDialog
 from c4tui.ui.screens.help import HelpScreen
+from c4tui.ui.widgets.phrasing import PHRASE_BREAK, phrases
 from c4tui.ui.widgets.status import Mode, MovesSoFar, Turn
+
+#: The worker group of the game's review (one at a time; a new one replaces it).
+REVIEW_GROUP = "game-review"
+#: Moves a line of the evaluation graph shows before the panel has a width.
+GRAPH_GROUP = 18
 
 
 @dataclass(frozen=True)
@@ -58,6 +83,7 @@ class ReviewScreen(BoardScreen[int]):
         keeper: saves the game.
         ascii_only: draw with ASCII characters only.
         line: the analysis's best line from the game's last position, shown after it.
+        pool: where the review's solver runs (the process's shared pool by default).
     """
 
     BINDINGS = [
@@ -71,6 +97,16 @@ class ReviewScreen(BoardScreen[int]):
         Binding("q", "app.quit", "Quit", id="game.quit"),
         Binding("s", "save", "Save", id="game.save"),
         Binding("c", "play_on", "Play on", priority=True, id="review.continue"),
+        Binding("a", "review_moves", "Verdicts", id="review.verdicts"),
+        # Said in the panel's keys and the help (the footer has no room for them at 80 columns).
+        Binding("right_square_bracket", "mistake(1)", "Next mistake", show=False, id="review.next"),
+        Binding(
+            "left_square_bracket",
+            "mistake(-1)",
+            "Previous mistake",
+            show=False,
+            id="review.previous",
+        ),
     ]
 
     def __init__(
@@ -85,6 +121,7 @@ class ReviewScreen(BoardScreen[int]):
         keeper: GameKeeper,
         ascii_only: bool = False,
         line: tuple[Move, ...] = (),
+        pool: SearchPool | None = None,
     ) -> None:
         super().__init__(game.positions[at], title, ascii_only)
         self._game = game
@@ -96,6 +133,13 @@ class ReviewScreen(BoardScreen[int]):
         self._opened = opened
         self._record = record
         self._keeper = keeper
+        self._pool = pool
+        #: The review of the game's moves (None: not asked for, or coming, or gone stale).
+        self.verdicts: GameReview | None = None
+        #: Whether the verdicts are shown (a toggles them); what to say of them meanwhile.
+        self._verdicts_on = False
+        self._verdicts_news = ""
+        self._reviewing = False  # the review is being worked out
 
     def on_mount(self) -> None:
         """Show the position to review; the board takes no moves here."""
@@ -116,6 +160,9 @@ class ReviewScreen(BoardScreen[int]):
         """
         if game.moves != self._game.moves:
             self._line = ()
+            if self.verdicts is not None:
+                self.verdicts = None
+                self._verdicts_news = "The game went on: a reviews it again."
         self._game = game
         self._moves, self._positions = _followed_by(game, self._line)
         self.at = min(self.at, len(self._moves))
@@ -132,12 +179,100 @@ class ReviewScreen(BoardScreen[int]):
         halted = game.halted if at == len(game.moves) else ""
         panel.turn = Turn(state, {} if in_line else game.who, halted)
         panel.mode = game.mode
-        panel.moves = MovesSoFar(moves[:at], state.turn.other if at else None)
+        marks = self._marks()[:at]
+        panel.moves = MovesSoFar(moves[:at], state.turn.other if at else None, marks=marks)
         mover = state.turn.other.name if at else ""
         shown = f"{mover} {describe_move(moves[at - 1])}" if at else "the empty board"
-        said = self._where(shown) + self._result(at) + self._notes(at) + self._keys()
+        said = self._where(shown) + self._result(at) + self._notes(at)
+        said += self._verdict_notes(at) + self._keys()
+        self._show_labels(at)
         panel.say(said, "thinking")
         self.refresh_bindings()  # Play on is not offered in the best line
+
+    def _shown_verdicts(self) -> GameReview | None:
+        """The review, while it is shown (a turned it on) and is of the game as it stands."""
+        return self.verdicts if self._verdicts_on else None
+
+    def _marks(self) -> tuple[str, ...]:
+        """Each of the game's moves' mark in the move list (none without the review)."""
+        verdicts = self._shown_verdicts()
+        return () if verdicts is None else tuple(map(verdict_mark, verdicts.moves))
+
+    def _show_labels(self, at: int) -> None:
+        """The analysis row under the board: each column's outcome before move ``at + 1``."""
+        verdicts = self._shown_verdicts()
+        if verdicts is not None and at < len(verdicts.moves):
+            self.board.show_analysis(verdicts.moves[at].labels)
+        else:
+            self.board.show_analysis(None)
+
+    def _verdict_notes(self, at: int) -> str:
+        """The verdict on the move shown, the accuracies and the graph; or the review's news.
+
+        Short, for the panel of an 80 × 24 terminal: the graph is cut in lines of the
+        panel's width, each player's accuracy a phrase.
+        """
+        news, self._verdicts_news = self._verdicts_news, ""
+        if self._reviewing:
+            news = "Reviewing…"
+        verdicts = self._shown_verdicts()
+        if verdicts is None:
+            return f"\n{news}" if news else ""
+        said = shown_move_words(verdicts, at)
+        lines = [said] if said else []
+        red, yellow = accuracy_parts(verdicts)
+        estimated = "" if verdicts.exact else "(estimated)"
+        lines.append(phrases("Accuracy:", f"{red},", yellow, estimated).rstrip(PHRASE_BREAK))
+        graph = evaluation_graph(verdicts, self._ascii_only)
+        width = self.panel.content_size.width or GRAPH_GROUP
+        lines += [graph[i : i + width] for i in range(0, len(graph), width)]
+        if news:
+            lines.append(news)
+        return "\n" + "\n".join(lines)
+
+    def action_review_moves(self) -> None:
+        """a: review the game's moves (in the background), or hide or show the review again."""
+        if self.verdicts is not None:
+            self._verdicts_on = not self._verdicts_on
+        elif self._reviewing:
+            pass  # it is coming ("Reviewing…" says so)
+        elif not self._game.moves:
+            self._verdicts_news = "No moves to review yet."
+        else:
+            self._verdicts_on = self._reviewing = True
+            self._review_moves(self._game.positions[0], self._game.moves)
+        self._show()
+
+    @work(group=REVIEW_GROUP, exclusive=True, exit_on_error=False)
+    async def _review_moves(self, start: GameState, moves: tuple[Move, ...]) -> None:
+        """Judge every move in the pool; shown if the game has not moved on meanwhile."""
+        pool = self._pool or SearchPool.shared()
+        try:
+            verdicts = await pool.review_game(start, moves, owner=self)
+        except (BrokenProcessPool, RuntimeError, OSError, ValueError) as error:
+            self._verdicts_news = f"The review stopped: {error}"
+        else:
+            if moves == self._game.moves:
+                self.verdicts = verdicts
+            else:
+                self._verdicts_news = "The game went on: a reviews it again."
+        finally:
+            self._reviewing = False
+        if self._widgets_ready:
+            self._show()
+
+    def action_mistake(self, step: int) -> None:
+        """] or [: to the next or previous move that was a mistake or a blunder."""
+        verdicts = self._shown_verdicts()
+        if verdicts is None:
+            self._verdicts_news = "a reviews the moves first."
+        else:
+            ply = next_mistake(verdicts, self.at, step)
+            if ply is None:
+                self._verdicts_news = "No more mistakes." if step > 0 else "No earlier mistakes."
+            else:
+                self.at = ply
+        self._show()
 
     def _where(self, shown: str) -> str:
         """Which move is shown: the game's, or a step of the best line.
@@ -147,7 +282,9 @@ class ReviewScreen(BoardScreen[int]):
         the best line's steps are counted on their own.
         """
         at, played = self.at, len(self._game.moves)
-        where = f"Review: move {move_number(at)} of {move_number(played)} — {shown}"
+        where = f"Review: move {move_number(at)} of {move_number(played)}"
+        if self._shown_verdicts() is None or at > played:
+            where += f" — {shown}"  # with the verdicts, "Last:" says it (the panel is full)
         if not self._line:
             return where
         if at > played:
@@ -162,7 +299,9 @@ class ReviewScreen(BoardScreen[int]):
         """What the keys do here (no playing on from the best line's moves)."""
         if self.at > len(self._game.moves):
             return "\n← →: step · Home/End · esc: back to the game"
-        return "\n← →: step · Home/End · c: play from here · esc: back"
+        if self._shown_verdicts() is not None:  # the others are in the footer and the help
+            return "\n] [: mistakes · esc: back"
+        return "\n← →: step · Home/End · a: verdicts · c: play from here · esc: back"
 
     def _result(self, at: int) -> str:
         """A saved game's result, once its last move is shown."""
@@ -207,8 +346,15 @@ class ReviewScreen(BoardScreen[int]):
             self.dismiss(self.at)
 
     def action_save(self) -> None:
-        """Save the game, asking its name (a saved game opened: as it was opened)."""
-        self._keeper.ask_and_save(self.app, self._opened or self._record(), self._tell)
+        """Save the game, asking its name (a saved game opened: as it was opened).
+
+        Once the moves are reviewed, the record keeps the verdicts as its annotations.
+        """
+        record = self._opened or self._record()
+        verdicts = self.verdicts
+        if verdicts is not None and tuple(m.move for m in verdicts.moves) == record.moves:
+            record = replace(record, comments=review_annotations(verdicts, record.comments))
+        self._keeper.ask_and_save(self.app, record, self._tell)
 
     def action_help(self) -> None:
         """Show the rules and keys."""

@@ -26,13 +26,16 @@ NO_MOVES = "(no moves yet)"
 LOSING_MARK = "??"
 
 
-def move_list_lines(moves: tuple[Move, ...], marked: int | None = None) -> list[str]:
+def move_list_lines(
+    moves: tuple[Move, ...], marked: int | None = None, marks: tuple[str, ...] = ()
+) -> list[str]:
     """Moves numbered in pairs, a line each: ``  1. d4 d4`` (red's move first).
 
-    The move at index ``marked`` (if any) is followed by ``LOSING_MARK``.
+    Each move is followed by its mark in ``marks`` (a review's ``?!``, ``?``, ``??``), if
+    it has one; else the move at index ``marked`` (if any) by ``LOSING_MARK``.
     """
     written = [
-        format_move(move) + (LOSING_MARK if index == marked else "")
+        format_move(move) + (_mark(marks, index) or (LOSING_MARK if index == marked else ""))
         for index, move in enumerate(moves)
     ]
     lines = []
@@ -40,6 +43,10 @@ def move_list_lines(moves: tuple[Move, ...], marked: int | None = None) -> list[
         pair = " ".join(written[index : index + 2])
         lines.append(f"{move_number(index + 1):>3}. {pair}")
     return lines or [NO_MOVES]
+
+
+def _mark(marks: tuple[str, ...], index: int) -> str:
+    return marks[index] if index < len(marks) else ""
 
 
 class MoveList(ScrollView):
@@ -66,12 +73,14 @@ class MoveList(ScrollView):
         """The news above grew or shrank: the newest moves stay in view."""
         self.scroll_end(animate=False, immediate=True)
 
-    def show(self, moves: tuple[Move, ...], marked: int | None = None) -> bool:
-        """Show ``moves`` (``marked``: see ``move_list_lines``), scrolled to the newest.
+    def show(
+        self, moves: tuple[Move, ...], marked: int | None = None, marks: tuple[str, ...] = ()
+    ) -> bool:
+        """Show ``moves`` (``marked``, ``marks``: see ``move_list_lines``), scrolled to the newest.
 
         False if they were shown already.
         """
-        lines = move_list_lines(moves, marked)
+        lines = move_list_lines(moves, marked, marks)
         if lines == self._lines:
             return False
         old, self._lines = self._lines, lines

@@ -82,12 +82,14 @@ class Mode:
 class MovesSoFar:
     """The moves of the game shown; ``last_mover`` played the last one (None: no moves).
 
-    ``marked``: the index of the move a review found lost the game (None: none marked).
+    ``marked``: the index of the move a review found lost the game (None: none marked);
+    ``marks``: what follows each move in the list (a review's verdicts: ``?!``, ``?``, ``??``).
     """
 
     moves: tuple[Move, ...]
     last_mover: Player | None
     marked: int | None = None
+    marks: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -276,7 +278,7 @@ class StatusPanel(Vertical):
             self._put(last, self._laid_out(said))
         else:
             self._put(last, "Last: —")
-        self.query_one("#moves", MoveList).show(moves, shown.marked)
+        self.query_one("#moves", MoveList).show(moves, shown.marked, shown.marks)
 
     def watch_best_line(self, shown: LineShown | None) -> None:
         """The analysis's best line, fitted to the panel's width (hidden without one)."""

@@ -61,6 +61,11 @@ def lost_on_time(player: Player) -> str:
     return f"{player.name.capitalize()} lost on time"
 
 
+def ran_out(flagged: Player) -> str:
+    """``Red ran out of time: Yellow wins``: a game lost on time, as the front ends say it."""
+    return f"{flagged.name.capitalize()} ran out of time: {flagged.other.name.capitalize()} wins"
+
+
 class MatchClock:
     """Both players' times in one game here, the mover's running on ``now``'s clock.
 

@@ -13,8 +13,9 @@ from c4tui.match.backends import ComputerBackend, PersonBackend
 from c4tui.match.driver import MatchDriver
 from c4tui.match.events import GameOver, MatchEvent, TurnStarted
 from c4tui.match.record import match_record
+from c4tui.match.running_clock import MatchClock
 from c4tui.match.settings import MatchSettings
-from c4tui.match.timing import HomeClock, MatchClock, parse_home_clock
+from c4tui.match.timing import HomeClock, parse_home_clock
 from c4tui.records import Result, format_record, parse_record
 from tests.seats import SlowSeat
 

@@ -32,7 +32,8 @@ from c4tui.match.events import (
 )
 from c4tui.match.history import GameHistory
 from c4tui.match.pool import SearchPool
-from c4tui.match.timing import HomeClock, MatchClock, lost_on_time
+from c4tui.match.running_clock import MatchClock
+from c4tui.match.timing import HomeClock, lost_on_time
 
 if TYPE_CHECKING:
     from c4tui.ai.analysis import Analysis

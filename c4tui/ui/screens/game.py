@@ -279,7 +279,9 @@ class GameScreen(AdvisedView):
     def _say_nothing_to(self, verb: str) -> None:
         """Why ``verb`` (undo, redo) changed nothing."""
         driver = self.driver
-        if not all(seat.supports_undo for seat in driver.seats.values()):
+        if driver.clock is not None:
+            self.panel.say("No undo in a timed game: the clocks cannot give time back.")
+        elif not driver.takes_moves_back:
             self.panel.say("Moves cannot be taken back in this game.")
         elif driver.is_over or driver.state.is_over:
             self.panel.say(f"The game is over: nothing to {verb}.\nn: new game · esc: menu")

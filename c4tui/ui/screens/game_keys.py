@@ -134,7 +134,7 @@ def _while_playing(action: str, driver: MatchDriver, context: KeyContext) -> boo
     if action == "toggle_analysis":  # nothing to analyse once the game is over
         return not (driver.is_over or driver.state.is_over) or context.analysis_on
     if action in ("undo", "redo"):
-        if not all(seat.supports_undo for seat in driver.seats.values()):
+        if not driver.takes_moves_back:  # a timed game, or a seat that does not
             return False
         possible = driver.can_undo() if action == "undo" else driver.can_redo()
         return True if possible else None

@@ -1,0 +1,58 @@
+"""A timed game here in the app (issue 40, clocks at home): both clocks running, the flag's end."""
+
+from __future__ import annotations
+
+from textual.pilot import Pilot
+
+from c4tui.match.timing import HomeClock
+from c4tui.ui.screens.game import GameScreen
+from c4tui.ui.widgets.game_clocks import GameClocks
+from tests.ui.helpers import SIZE, make_app, play, start_game
+from tests.ui.test_lobby_app import text_of, until
+
+
+def _times(pilot: Pilot) -> list[str]:
+    """The two clocks' times as shown (RED's, YELLOW's)."""
+    return [line.split()[-1] for line in text_of(pilot, "#clocks").splitlines()]
+
+
+async def test_both_clocks_run_beside_the_board_and_a_move_adds_the_increment() -> None:
+    app = make_app(opponent="computer", options={"level": "random"}, clock=HomeClock(60_000, 5000))
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await start_game(pilot)
+        clocks = screen.query_one("#clocks", GameClocks)
+        assert clocks.display
+        lines = text_of(pilot, "#clocks").splitlines()
+        assert "You" in lines[0] and "Compute" in lines[1]  # its name cut to fit the panel
+        await until(pilot, lambda: _times(pilot)[0] == "0:59")  # red's runs, live
+        assert _times(pilot)[1] == "1:00"  # the computer's waits
+        await play(pilot, "d4")  # and the computer answers at once
+        assert len(screen.driver.moves) == 2
+        red = _times(pilot)[0]
+        assert red in ("1:04", "1:03"), red  # five seconds added for the move
+        assert _times(pilot)[1] == "1:05"  # its thinking took a moment, its five added
+
+
+async def test_undo_is_refused_in_a_timed_game_saying_why() -> None:
+    app = make_app(clock=HomeClock(60_000, 0))
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await start_game(pilot)
+        await play(pilot, "d4")
+        await pilot.press("u")
+        await pilot.pause()
+        assert len(screen.driver.moves) == 1
+        said = text_of(pilot, "#message")
+        assert said == "No undo in a timed game: the clocks cannot give time back."
+
+
+async def test_the_flag_ends_the_game_and_the_panel_says_who_ran_out() -> None:
+    app = make_app(clock=HomeClock(1000, 0))  # two players, one second each; nobody moves
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await start_game(pilot)
+        assert isinstance(screen, GameScreen)
+        await until(pilot, lambda: screen.driver.result is not None, seconds=20)
+        await pilot.pause()
+        assert text_of(pilot, "#message").startswith("Red ran out of time: Yellow wins.")
+        assert "YELLOW wins on time" in text_of(pilot, "#turn")
+        assert _times(pilot) == ["!0:00.0", "!0:01.0"]
+        assert screen.query_one("#clocks", GameClocks).reading.mover is None  # type: ignore[union-attr]

@@ -6,6 +6,8 @@ from textual.pilot import Pilot
 
 from c4tui.match.timing import HomeClock
 from c4tui.ui.screens.game import GameScreen
+from c4tui.ui.screens.menu import MenuScreen
+from c4tui.ui.widgets.choice import ChoiceSet
 from c4tui.ui.widgets.game_clocks import GameClocks
 from tests.ui.helpers import SIZE, make_app, play, start_game
 from tests.ui.test_lobby_app import text_of, until
@@ -56,3 +58,27 @@ async def test_the_flag_ends_the_game_and_the_panel_says_who_ran_out() -> None:
         assert "YELLOW wins on time" in text_of(pilot, "#turn")
         assert _times(pilot) == ["!0:00.0", "!0:01.0"]
         assert screen.query_one("#clocks", GameClocks).reading.mover is None  # type: ignore[union-attr]
+
+
+async def test_the_menus_clock_is_for_games_here_and_offers_the_one_given() -> None:
+    app = make_app(clock=HomeClock(30_000, 0))  # c4tui --clock 0.5+0
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        menu = app.screen
+        assert isinstance(menu, MenuScreen)
+        clock = menu.query_one("#clock", ChoiceSet)
+        assert clock.labels == ("None", "1+0", "3+2", "5+3", "10+5", "15+10", "0.5+0")
+        assert clock.pressed_index == 6
+        modes = menu.query_one("#mode", ChoiceSet)
+        for mode, here in [("Two players", True), ("Computer", True), ("Network server", False)]:
+            modes.chosen = modes.labels.index(mode)
+            await pilot.pause()
+            assert clock.display is here, mode
+            settings = menu.settings()
+            assert settings is not None
+            assert settings.clock == (HomeClock(30_000, 0) if here else None), mode
+        modes.chosen = modes.labels.index("Computer")
+        clock.chosen = clock.labels.index("3+2")
+        await pilot.pause()
+        settings = menu.settings()
+        assert settings is not None and settings.clock == HomeClock(180_000, 2000)

@@ -17,13 +17,14 @@ from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import Input, Label, Static
 
-from c4tui.engine import MAX_SIZE, MIN_SIZE, Player, Rules, parse_size
+from c4tui.engine import Player, Rules, parse_size
 from c4tui.match.backends import (
     KINDS,
     Backend,
     menu_choices,
     menu_modes,
     offered_within,
+    offers_colour,
     opponent_kind,
     picked_in_menu,
 )
@@ -34,6 +35,7 @@ from c4tui.ui.screens.breakpoints import breakpoint_classes
 from c4tui.ui.widgets.choice import ChoiceSet
 from c4tui.ui.widgets.footer import FittingFooter
 from c4tui.ui.widgets.menu_button import MenuButton
+from c4tui.ui.widgets.size_fields import size_input, size_problem
 from c4tui.ui.widgets.title_bar import TitleBar
 
 #: Below this width the footer drops the command palette's hint.
@@ -152,9 +154,9 @@ class MenuScreen(Screen[None]):
                 )
                 yield Label("Board")
                 with Horizontal(id="size"):
-                    yield self._size_input("columns", initial.columns)
+                    yield size_input("columns", initial.columns)
                     yield Static(" columns × ", classes="size-label")
-                    yield self._size_input("rows", initial.rows)
+                    yield size_input("rows", initial.rows)
                     yield Static(" rows", classes="size-label")
                 yield Label("Rules")
                 yield ChoiceSet(
@@ -223,17 +225,6 @@ class MenuScreen(Screen[None]):
     def _mode_of(self, key: str) -> str:
         """The mode that offers the kind called ``key`` (itself, or the row it sits in)."""
         return opponent_kind(key).menu_parent or key
-
-    @staticmethod
-    def _size_input(name: str, value: int) -> Input:
-        return Input(
-            str(value),
-            id=name,
-            restrict=r"[0-9]{0,2}",
-            max_length=2,
-            compact=True,
-            tooltip=f"{MIN_SIZE} to {MAX_SIZE}",
-        )
 
     def on_mount(self) -> None:
         """Show only the fields that matter for the chosen opponent."""
@@ -401,15 +392,9 @@ class MenuScreen(Screen[None]):
 
     def _size_problem(self) -> str | None:
         """What is wrong with the size fields, in words; None when both are fine."""
-        for name in ("columns", "rows"):
-            if self._size_field(name) is None:
-                value = self.query_one(f"#{name}", Input).value
-                typed = f"{value} won't do" if value else "the field is empty"
-                return (
-                    f"{name.capitalize()} must be a whole number from {MIN_SIZE} to "
-                    f"{MAX_SIZE} ({typed})."
-                )
-        return None
+        fields = ("columns", "rows")
+        problems = (size_problem(name, self.query_one(f"#{name}", Input).value) for name in fields)
+        return next((problem for problem in problems if problem), None)
 
     def settings(self) -> MatchSettings | None:
         """The settings in the form, or None (the problem shown) if a field is invalid."""
@@ -456,8 +441,3 @@ class MenuScreen(Screen[None]):
     def action_help(self) -> None:
         """The rules and keys."""
         self.post_message(self.HelpRequested())
-
-
-def offers_colour(kind: type[Backend]) -> bool:
-    """Whether the menu's "You play" row is for ``kind``: one person, either colour."""
-    return len(kind.person_colours) > 1 and not kind.local_pair

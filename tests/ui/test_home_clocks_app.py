@@ -1,10 +1,17 @@
-"""A timed game here in the app (issue 40, clocks at home): both clocks running, the flag's end."""
+"""A timed game here in the app (issue 40, clocks at home): the menu's row, both clocks running,
+the flag's end, and what is kept of the clock."""
 
 from __future__ import annotations
 
+import pytest
 from textual.pilot import Pilot
 
+from c4tui.engine import Move, Rules
+from c4tui.match.record import settings_to_continue
+from c4tui.match.settings import MatchSettings
 from c4tui.match.timing import HomeClock
+from c4tui.records import GameRecord
+from c4tui.ui.preferences import game_from_json, game_to_json
 from c4tui.ui.screens.game import GameScreen
 from c4tui.ui.screens.menu import MenuScreen
 from c4tui.ui.widgets.choice import ChoiceSet
@@ -82,3 +89,23 @@ async def test_the_menus_clock_is_for_games_here_and_offers_the_one_given() -> N
         await pilot.pause()
         settings = menu.settings()
         assert settings is not None and settings.clock == HomeClock(180_000, 2000)
+
+
+@pytest.mark.parametrize(
+    ("kept", "clock"),
+    [("0.5+0", HomeClock(30_000, 0)), (None, None), ("fast", None), (7, None)],
+)
+def test_the_last_games_clock_is_remembered_and_a_bad_one_forgotten(
+    kept: object, clock: HomeClock | None
+) -> None:
+    saved = game_to_json(MatchSettings(opponent="computer", clock=HomeClock(30_000, 0)))
+    assert saved["clock"] == "0.5+0"
+    settings = game_from_json({**saved, "clock": kept})
+    assert settings is not None and settings.opponent == "computer" and settings.clock == clock
+
+
+def test_a_timed_game_kept_for_the_next_start_goes_on_untimed() -> None:
+    """A record keeps no clock's times: Resume at the next start plays on without one."""
+    record = GameRecord(7, 6, Rules.CLASSIC, (Move.drop(3),), opponent="computer")
+    base = MatchSettings(clock=HomeClock(180_000, 2000))  # as --clock 3+2 gives
+    assert settings_to_continue(record, base).clock is None

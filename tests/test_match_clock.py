@@ -149,3 +149,22 @@ async def test_the_record_of_a_game_lost_on_time_says_so_and_reads_back() -> Non
     again = parse_record(text)
     assert (again.result, again.reason) == (Result.YELLOW, "Red lost on time")
     await driver.close()
+
+
+async def test_a_new_game_after_a_flag_starts_both_clocks_afresh() -> None:
+    driver = MatchDriver(
+        GameState.new(),
+        {Player.RED: PersonBackend(), Player.YELLOW: PersonBackend()},
+        clock=HomeClock(1000, 0),
+    )
+    result = await asyncio.wait_for(driver.run(), 30)
+    assert result is not None and result.flagged is Player.RED
+    driver.restart()  # n, or a rematch's new driver: the same clock, full again
+    await asyncio.wait_for(driver.settled(), 10)
+    assert driver.result is None and driver.clock is not None
+    reading = driver.clock.reading()
+    assert reading.mover is Player.RED and reading.yellow_ms == 1000
+    assert driver.submit(Move.drop(3)) is None
+    result = await asyncio.wait_for(driver.run(), 30)
+    assert result is not None and result.reason == "Yellow lost on time"
+    await driver.close()

@@ -66,7 +66,7 @@ class MenuScreen(Screen[None]):
         ascii_only: draw the choices' marks with ASCII characters.
     """
 
-    #: Below 80 columns the choices stack (a row of them would be cut off).
+    #: Below 80 columns the form narrows: a narrower label column, the buttons stacked.
     HORIZONTAL_BREAKPOINTS = [(0, "-stacked"), (80, "-inline")]
     #: Below 36 rows the form closes up, below 24 without its title (80 x 24 shows it all).
     VERTICAL_BREAKPOINTS = [(0, "-cramped"), (24, "-snug"), (36, "-airy")]

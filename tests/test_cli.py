@@ -6,6 +6,7 @@ import contextlib
 import os
 import pty
 import re
+import subprocess
 import sys
 
 import pytest
@@ -202,3 +203,72 @@ def test_the_usage_shows_the_command_as_optional_and_every_option_says_what_it_i
     assert "[COMMAND ...]" in usage and " COMMAND ...\n" not in usage.split("\n\n")[0]
     bot = run_c4tui("bot", "--help").stdout
     assert "the lobby server to sit in" in " ".join(bot.split())
+
+
+@pytest.mark.parametrize("command", [["console"], []], ids=["console", "app"])
+@pytest.mark.parametrize("value", ["0.5", "0+0", "0.05+1", "61+0", "3+61", "fast", "3:2"])
+def test_a_clock_that_will_not_do_is_refused_saying_what_will(
+    command: list[str], value: str
+) -> None:
+    """Issue 40, clocks at home: ``--clock`` takes minutes+seconds, whole or 0.5 minutes."""
+    result = run_c4tui(*command, "--clock", value)
+    assert result.returncode == 2 and "Traceback" not in result.stderr
+    assert (
+        f"argument --clock: {value!r} is not a clock: give minutes+seconds, e.g. 3+2 or 0.5+0"
+        in (result.stderr)
+    )
+
+
+@pytest.mark.parametrize("server", ["--connect", "--lobby"])
+def test_the_console_refuses_a_clock_for_a_servers_game(server: str) -> None:
+    result = run_c4tui("console", "--clock", "3+2", server, "127.0.0.1:1", "--user", "ann")
+    assert result.returncode == 2
+    assert result.stderr.splitlines()[-1].startswith(
+        "c4tui console: error: --clock is for games here: with --connect or --lobby the server "
+        "keeps the time"
+    )
+
+
+def test_the_apps_clock_opens_a_timed_game_at_once() -> None:
+    from c4tui.cli.app import app_settings
+    from c4tui.match.timing import HomeClock
+
+    settings, at_once = app_settings(build_parser().parse_args(["--clock", "0.5+0"]))
+    assert at_once and settings.clock == HomeClock(30_000, 0)
+    assert app_settings(build_parser().parse_args([]))[0].clock is None
+
+
+def test_a_console_game_on_the_clock_shows_both_times_and_takes_nothing_back() -> None:
+    result = run_c4tui(
+        "console", "--clock", "3+2", "--opponent", "random", "--columns", "4", "--rows", "4",
+        stdin="1\nundo\nhelp\n",
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    assert "vs computer (Random), on the clock (3+2). RED moves first." in result.stdout
+    # RED's time has run a moment by the time it is printed; YELLOW's stands at 3:00.0
+    assert re.search(
+        r"Clocks: RED You (3:00\.0|2:59\.\d) · YELLOW Computer \(Random\) 3:00\.0", result.stdout
+    )
+    assert "Undo is not possible in a timed game: the clocks cannot give time back." in (
+        result.stdout
+    )
+    assert "undo (take back" not in result.stdout  # help leaves it out
+
+
+def test_a_console_player_who_waits_too_long_loses_on_time() -> None:
+    """Nothing typed (the input stays open): RED's six seconds run out and the game ends."""
+    game = subprocess.Popen(
+        [sys.executable, "-m", "c4tui", "console", "--clock", "0.1+0", "--columns", "4",
+         "--rows", "4"],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+    )  # fmt: skip
+    assert game.stdin is not None and game.stdout is not None
+    try:
+        shown = _read_until(game.stdout.fileno(), b"Play again? [y/N]", seconds=60)
+        game.stdin.write(b"n\n")
+        game.stdin.close()
+        assert game.wait(timeout=30) == 0
+    finally:
+        game.kill()
+    assert b"Red ran out of time: Yellow wins." in shown
+    assert b"Clocks: RED Player 1 0:00.0 \xc2\xb7 YELLOW Player 2 0:06.0" in shown

@@ -91,7 +91,7 @@ def app_settings(args: argparse.Namespace) -> tuple[MatchSettings, bool]:
     )
     if refusal is not None:
         usage_error("", refusal)
-    given = [args.columns, args.rows, args.rules, args.opponent, args.colour]
+    given = [args.columns, args.rows, args.rules, args.opponent, args.colour, args.clock]
     opponent, options = opponent_choice(args.opponent, args.seconds)
     settings = MatchSettings(
         opponent=opponent,
@@ -100,6 +100,7 @@ def app_settings(args: argparse.Namespace) -> tuple[MatchSettings, bool]:
         rows=args.rows or DEFAULT_ROWS,
         rules=Rules(args.rules or Rules.CLASSIC.value),
         person_colour=person_colour(args.colour),
+        clock=args.clock,
     )
     return settings, any(value is not None for value in given)
 

@@ -1,4 +1,4 @@
-"""The game choices the app and the console both take: the rules, the opponent, the colour.
+"""The game choices the app and the console both take: rules, opponent, colour and clock.
 
 Declared once so the two commands offer the same names, and read back into the
 opponent registry's keys and options the same way.
@@ -19,6 +19,7 @@ from c4tui.match.backends.program import (
     parse_move_seconds,
     parse_program,
 )
+from c4tui.match.timing import CLOCK_FORMS, HomeClock, parse_home_clock
 
 #: ``--opponent`` values: another person here, or the computer at each level.
 LEVELS = [choice.value for choice in LEVEL_OPTION.choices]
@@ -62,10 +63,18 @@ def move_seconds(text: str) -> float:
         raise argparse.ArgumentTypeError(str(error)) from None
 
 
+def clock_choice(text: str) -> HomeClock:
+    """``--clock``'s type: ``3+2`` (minutes+seconds added a move), ``0.5+0``; else in words."""
+    try:
+        return parse_home_clock(text)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+
+
 def add_opponent_options(
     parser: argparse._ActionsContainer, default_opponent: str | None, default_colour: str | None
 ) -> None:
-    """``--opponent``, ``--seconds`` and ``--color``, for the app and the console alike."""
+    """``--opponent``, ``--seconds``, ``--color`` and ``--clock``, for the app and the console."""
     parser.add_argument(
         "--opponent",
         type=opponent_name,
@@ -90,6 +99,13 @@ def add_opponent_options(
         choices=["red", "yellow"],
         default=default_colour,
         help="your colour against the computer or a program (red, the default, moves first)",
+    )
+    parser.add_argument(
+        "--clock",
+        type=clock_choice,
+        metavar="M+S",
+        help=f"play on the clock: {CLOCK_FORMS}; the computer's thinking counts, and a "
+        "player whose time runs out loses (no clock by default; none takes moves back)",
     )
 
 
@@ -125,6 +141,20 @@ def colour_refusal(colour: str | None, opponent: str | None, connected: bool = F
         return (
             "--color yellow needs --opponent (a level or a program to play red): two "
             "players at one keyboard take turns with RED first"
+        )
+    return None
+
+
+def clock_refusal(clock: HomeClock | None, server: object) -> str | None:
+    """Why ``--clock`` may not be given here, or None.
+
+    ``server``: the ``--connect`` or ``--lobby`` given, if any: a server's games keep
+    their own time (a lobby's rooms have their own clocks, §5.4).
+    """
+    if clock is not None and server:
+        return (
+            "--clock is for games here: with --connect or --lobby the server keeps the time "
+            "(a lobby room's clock is chosen as it is made)"
         )
     return None
 

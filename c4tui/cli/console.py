@@ -11,6 +11,7 @@ import argparse
 from c4tui.cli.choices import (
     RULES,
     add_opponent_options,
+    clock_refusal,
     colour_refusal,
     opponent_choice,
     person_colour,
@@ -132,6 +133,9 @@ def _add_network_options(console: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """A lobby's rooms with ``--lobby``; else a game here, or against a server's AI."""
+    refusal = clock_refusal(args.clock, args.connect or args.lobby)
+    if refusal is not None:
+        usage_error("console", refusal)
     if args.lobby is not None:
         return play_in_lobby(args)
     return play_game(args)
@@ -173,6 +177,7 @@ def play_game(args: argparse.Namespace) -> int:
         options=options,
         person_colour=person_colour(args.colour),
         seed=args.seed,
+        clock=args.clock,
     )
     return run_console(settings)
 

@@ -13,6 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TextIO
 
+from c4tui.client.clocks import both_clocks
 from c4tui.console.lines import EndOfInput, PlainText
 from c4tui.engine import (
     DEFAULT_COLUMNS,
@@ -43,6 +44,7 @@ from c4tui.match.events import (
     TurnStarted,
 )
 from c4tui.match.settings import MatchSettings
+from c4tui.match.timing import HomeClock, ran_out
 
 GOODBYE = "End of input: goodbye."
 #: The exit status when the server closed the connection mid-game (1: any other problem).
@@ -69,6 +71,7 @@ class ConsoleSettings:
     options: dict[str, str] = field(default_factory=dict)
     person_colour: Player = Player.RED
     seed: int | None = None
+    clock: HomeClock | None = None
 
     def match(self, columns: int, rows: int) -> MatchSettings:
         """The match to play once the size is known."""
@@ -81,6 +84,7 @@ class ConsoleSettings:
             person_colour=self.person_colour,
             seed=self.seed,
             ai_delay=0.0,
+            clock=self.clock,
         )
 
 
@@ -161,6 +165,7 @@ class ConsoleGame(PlainText):
                     self._held = event.state  # until the server answers: our move may not arrive
                     continue
                 self._show(event.state)
+                self._show_clocks(driver)
                 if event.submits:
                     news = await self._ask_move(driver, event.state, events)
             elif isinstance(event, MovePlayed):
@@ -177,7 +182,7 @@ class ConsoleGame(PlainText):
                     self.say(f"Taken back: {event.count} move{'s' if event.count > 1 else ''}.")
                 self._held = None
             elif isinstance(event, GameOver):
-                self._show_result(event)
+                self._show_result(driver, event)
                 return 0
             elif isinstance(event, MatchFailed):
                 remote = any(seat.remote for seat in driver.seats.values())
@@ -190,14 +195,25 @@ class ConsoleGame(PlainText):
             self._show(self._held)
             self._held = None
 
-    def _show_result(self, result: GameOver) -> None:
+    def _show_result(self, driver: MatchDriver, result: GameOver) -> None:
         """The final board and who won; a game left unfinished (a forfeit, an abort) says so."""
+        self._show_clocks(driver)
         if result.state.is_over:
             self._show(result.state, final=True)
             return
         self.say(render_board(result.state))
         winner = result.winner
-        self.say(f"{winner.name} wins by forfeit." if winner else f"{result.reason}.")
+        if result.flagged is not None:
+            self.say(f"{ran_out(result.flagged)}.")
+        else:
+            self.say(f"{winner.name} wins by forfeit." if winner else f"{result.reason}.")
+
+    def _show_clocks(self, driver: MatchDriver) -> None:
+        """In a timed game, both times as they stand: ``RED You 2:54.3 · YELLOW …``."""
+        if driver.clock is not None:
+            names = {player: seat.label for player, seat in driver.seats.items()}
+            reading = driver.clock.reading()
+            self.say(f"Clocks: {both_clocks(reading, names, reading.at)}")
 
     def _show(self, state: GameState, final: bool = False) -> None:
         """The board and the status line; on the final board the winning four are marked."""
@@ -223,7 +239,7 @@ class ConsoleGame(PlainText):
             if word in QUIT_WORDS:
                 raise Quit
             if word == "help":
-                self.say(help_text(state.rules, undo=_undo_possible(driver)))
+                self.say(help_text(state.rules, undo=driver.takes_moves_back))
                 continue
             if word == "undo":
                 if self._undo(driver):
@@ -259,7 +275,9 @@ class ConsoleGame(PlainText):
         """Take back the last move (and the computer's answer); False, said why, if it cannot."""
         if driver.undo():
             return True
-        if not _undo_possible(driver):
+        if driver.clock is not None:
+            self.say("Undo is not possible in a timed game: the clocks cannot give time back.")
+        elif not driver.takes_moves_back:
             self.say("Undo is not possible here: the other side does not take moves back.")
         else:
             self.say("Nothing to undo yet.")
@@ -287,8 +305,9 @@ def announce(match: MatchSettings) -> str:
     else:
         rules = "classic rules (drop a disc)"
     opponent = match.kind.describe(match.options)
+    clock = "" if match.clock is None else f", on the clock ({match.clock.text})"
     return (
-        f"{match.columns} x {match.rows} board, {rules}, {opponent}. "
+        f"{match.columns} x {match.rows} board, {rules}, {opponent}{clock}. "
         "RED moves first. Type help for the commands."
     )
 
@@ -310,11 +329,6 @@ def _left(driver: MatchDriver, event: SeatLeft) -> str:
 def _ends(event: MatchEvent) -> bool:
     """True for the news that ends a game."""
     return isinstance(event, GameOver | MatchFailed | SeatLeft)
-
-
-def _undo_possible(driver: MatchDriver) -> bool:
-    """True when every seat takes moves back (not a server's AI, nor a room's player)."""
-    return all(seat.supports_undo for seat in driver.seats.values())
 
 
 def _server_lost(driver: MatchDriver) -> bool:

@@ -14,9 +14,24 @@ from __future__ import annotations
 
 import heapq
 from dataclasses import dataclass
+from typing import Protocol
 
 from c4tui.lobby.table import Seat
-from c4tui.protocols.terms import Clock
+
+
+class TimeControl(Protocol):
+    """What a clock starts from: each player's time and a move's increment, in milliseconds.
+
+    A lobby game's ``protocols.terms.Clock`` (§5.4), or a game's here (``match.timing``).
+    """
+
+    @property
+    def initial_ms(self) -> int:
+        """Each player's time at the start."""
+
+    @property
+    def increment_ms(self) -> int:
+        """What a move adds to its player's time."""
 
 
 @dataclass(frozen=True)
@@ -33,12 +48,14 @@ class GameClock:
     since: float
 
     @classmethod
-    def started(cls, clock: Clock, now: float) -> GameClock:
+    def started(cls, clock: TimeControl, now: float) -> GameClock:
         """A new game's clock: both players' full time, RED's running from ``now``."""
         return cls(clock.increment_ms, clock.initial_ms, clock.initial_ms, Seat.FIRST, now)
 
     @classmethod
-    def resumed(cls, clock: Clock, left: tuple[int, int], mover: Seat, now: float) -> GameClock:
+    def resumed(
+        cls, clock: TimeControl, left: tuple[int, int], mover: Seat, now: float
+    ) -> GameClock:
         """A clock as it stood at a game's last move (``left``: RED's, YELLOW's), running again."""
         return cls(clock.increment_ms, left[0], left[1], mover, now)
 

@@ -15,6 +15,7 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from c4tui.engine import C4Error, GameState, IllegalMoveError, Move, Player
+from c4tui.match.absence import submission_or_absence
 from c4tui.match.backends.base import Backend, Watcher
 from c4tui.match.events import (
     EventSource,
@@ -31,6 +32,8 @@ from c4tui.match.events import (
 )
 from c4tui.match.history import GameHistory
 from c4tui.match.pool import SearchPool
+from c4tui.match.running_clock import MatchClock
+from c4tui.match.timing import HomeClock, lost_on_time
 
 if TYPE_CHECKING:
     from c4tui.ai.analysis import Analysis
@@ -58,6 +61,7 @@ class MatchDriver(EventSource):
             can be undone like any other. Raises IllegalMoveError for an illegal one.
         watchers: spectators, told of every move but never asked for one.
         pool: where hints and analyses run (the process's shared pool by default).
+        clock: the game's time control (None: untimed); a flag that falls loses the game.
     """
 
     def __init__(
@@ -68,6 +72,7 @@ class MatchDriver(EventSource):
         history: Sequence[Move] = (),
         watchers: Sequence[Watcher] = (),
         pool: SearchPool | None = None,
+        clock: HomeClock | None = None,
     ) -> None:
         super().__init__()
         self.seats = dict(seats)
@@ -84,8 +89,10 @@ class MatchDriver(EventSource):
         self._seats_ready = False  # every seat has started (a network one has connected)
         #: Why the match stopped (a connection lost, …); None while it can go on.
         self.problem: str | None = None
-        #: How the game ended, once it has (including a player leaving).
+        #: How the game ended, once it has (including a player leaving, or a flag falling).
         self.result: GameOver | None = None
+        #: Both players' times in a timed game (None: untimed; no undo then).
+        self.clock = None if clock is None else MatchClock(clock)
 
     # ----- what there is to see ------------------------------------------------------
 
@@ -246,8 +253,13 @@ class MatchDriver(EventSource):
         return True
 
     def _takes_back(self) -> bool:
-        """True unless the match has stopped or a seat objects to moves taken back."""
-        return self.problem is None and all(s.supports_undo for s in self.seats.values())
+        """True unless the match has stopped, is timed, or a seat objects to moves taken back."""
+        return self.problem is None and self.takes_moves_back
+
+    @property
+    def takes_moves_back(self) -> bool:
+        """False in a timed game (whose time would undo give back?) and where a seat objects."""
+        return self.clock is None and all(s.supports_undo for s in self.seats.values())
 
     # ----- asking the AI -------------------------------------------------------------
 
@@ -294,7 +306,10 @@ class MatchDriver(EventSource):
                 await self._start_seats()
             while not self.state.is_over:
                 player = self.state.turn
-                move = await self._next_move(player)
+                move = await self._move_in_time(player)
+                if move is None:  # the flag fell first
+                    self._finish(GameOver(self.state, player.other, lost_on_time(player), player))
+                    return
                 await self._play_move(player, move)
             self._finish(self._game_over(self.state))
         except OpponentLeft as left:
@@ -320,6 +335,8 @@ class MatchDriver(EventSource):
         for watcher in self.watchers:
             await watcher.start(self.state)
         self._seats_ready = True
+        if self.clock is not None:
+            self.clock.start(self.state.turn)
         self._emit(GameStarted(self.state))
 
     def _seat_the_first_mover(self) -> None:
@@ -330,6 +347,11 @@ class MatchDriver(EventSource):
         yellow = self.seats[Player.YELLOW]
         if yellow.moved_first and not self.moves:
             self.seats.update({Player.RED: yellow, Player.YELLOW: self.seats[Player.RED]})
+
+    async def _move_in_time(self, player: Player) -> Move | None:
+        """``player``'s move; in a timed game, None if its flag falls first."""
+        moving = self._next_move(player)
+        return await (moving if self.clock is None else self.clock.move_in_time(moving))
 
     async def _next_move(self, player: Player) -> Move:
         seat = self.seats[player]
@@ -342,7 +364,7 @@ class MatchDriver(EventSource):
             self._emit(TurnStarted(self.state, player, seat.label, submits=True))
             self._settled.set()
             try:
-                return await self._submission_or_absence(submitted, self.seats[player.other])
+                return await submission_or_absence(submitted, self.seats[player.other])
             finally:
                 if self._submitted is submitted:
                     self._submitted = None
@@ -350,20 +372,6 @@ class MatchDriver(EventSource):
             self._emit(TurnStarted(self.state, player, seat.label, submits=False))
         self._announced = None
         return await seat.choose_move(self.state)
-
-    async def _submission_or_absence(self, submitted: asyncio.Future[Move], other: Backend) -> Move:
-        """The move submitted, unless ``other`` goes away first (then its error is raised)."""
-        if type(other).watch_while_waiting is Backend.watch_while_waiting:
-            return await submitted  # it watches nothing (the AI): no task to start per turn
-        watch = asyncio.ensure_future(other.watch_while_waiting())
-        try:
-            either: set[asyncio.Future[Move] | asyncio.Future[None]] = {submitted, watch}
-            await asyncio.wait(either, return_when=asyncio.FIRST_COMPLETED)
-            if watch.done():
-                watch.result()  # raises why the other side is gone; None: nothing to watch
-            return await submitted
-        finally:
-            await _stop(watch)
 
     async def _play_move(self, player: Player, move: Move) -> None:
         before = self.state
@@ -407,6 +415,7 @@ class MatchDriver(EventSource):
         return GameOver(state, None, reason)
 
     def _finish(self, result: GameOver) -> None:
+        self._stop_clock()
         self.result = result
         self._emit(result)
 
@@ -415,8 +424,13 @@ class MatchDriver(EventSource):
         self._finish(GameOver(self.state, player.other, reason))
 
     def _fail(self, problem: str) -> None:
+        self._stop_clock()
         self.problem = problem
         self._emit(MatchFailed(problem, self.state))
+
+    def _stop_clock(self) -> None:
+        if self.clock is not None:
+            self.clock.stop()
 
     async def close(self) -> None:
         """Stop the loop and close every seat and watcher."""
@@ -430,20 +444,6 @@ class MatchDriver(EventSource):
                 with contextlib.suppress(Exception):
                     await watcher.close()
             self._settled.set()
-
-
-async def _stop(task: asyncio.Future[None]) -> None:
-    """Cancel ``task`` and wait until it has stopped (it may be reading a connection)."""
-    if task.done():
-        return
-    task.cancel()
-    with contextlib.suppress(Exception):  # it was told to stop: how it ended does not matter
-        try:
-            await task
-        except asyncio.CancelledError:
-            current = asyncio.current_task()
-            if current is not None and current.cancelling():
-                raise  # we are being cancelled ourselves
 
 
 class OpponentMisbehaved(C4Error):

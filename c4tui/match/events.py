@@ -93,11 +93,15 @@ class SeatLeft:
 
 @dataclass(frozen=True)
 class GameOver:
-    """The game ended: ``winner`` (None: a draw) and why, in words."""
+    """The game ended: ``winner`` (None: a draw) and why, in words.
+
+    ``flagged``: the player whose time ran out, in a game lost on time (else None).
+    """
 
     state: GameState
     winner: Player | None
     reason: str
+    flagged: Player | None = None
 
 
 @dataclass(frozen=True)

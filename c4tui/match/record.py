@@ -62,7 +62,7 @@ def settings_to_continue(record: GameRecord, base: MatchSettings) -> MatchSettin
 
     An opponent this version does not know, or one at the other end of a
     connection (which cannot start in the middle of a game), becomes two people
-    at this keyboard.
+    at this keyboard. It goes on untimed: a record keeps no clock's times.
     """
     opponent, options = record.opponent, dict(record.options)
     if not can_continue(record) or not opponent:
@@ -78,6 +78,7 @@ def settings_to_continue(record: GameRecord, base: MatchSettings) -> MatchSettin
         rows=record.rows,
         rules=record.rules,
         person_colour=person or base.person_colour,
+        clock=None,
     )
 
 

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, TypeAlias
 from c4tui.engine import DEFAULT_COLUMNS, DEFAULT_ROWS, GameState, Move, Player, Rules
 from c4tui.match.backends import Backend, PersonBackend, SeatContext, opponent_kind
 from c4tui.match.backends.online import lobby_colour, lobby_terms
+from c4tui.match.timing import HomeClock
 from c4tui.protocols.colours import Colour
 from c4tui.protocols.terms import Terms
 
@@ -32,7 +33,8 @@ class MatchSettings:
     ``opponent`` names a kind in the registry (``human``, ``computer``, ``i32cfsp``…)
     and ``options`` holds its option values as text. ``seed`` makes the AI
     repeatable (tests, snapshots); ``ai_delay`` is how long the computer "thinks"
-    at least, so its move can be seen.
+    at least, so its move can be seen. ``clock``: a game here played on the clock
+    (None: untimed; a lobby's games have the lobby's clocks, ``terms``).
     """
 
     opponent: str = "human"
@@ -43,6 +45,7 @@ class MatchSettings:
     person_colour: Player = Player.RED
     seed: int | None = None
     ai_delay: float = 0.4
+    clock: HomeClock | None = None
 
     @property
     def kind(self) -> type[Backend]:
@@ -97,7 +100,10 @@ class MatchSettings:
         from c4tui.match.driver import MatchDriver  # noqa: PLC0415
 
         context = SeatContext(pool=pool, seed=self.seed, ai_delay=self.ai_delay)
-        return MatchDriver(self.new_game(), self.seats(context), history=history, pool=pool)
+        clock = None if self.kind.remote else self.clock
+        return MatchDriver(
+            self.new_game(), self.seats(context), history=history, pool=pool, clock=clock
+        )
 
 
 #: Builds the driver of a match (its settings, the moves already played): the front ends

@@ -22,6 +22,7 @@ from c4tui.engine import MAX_SIZE, MIN_SIZE, Player, Rules
 from c4tui.match.backends import opponent_kind
 from c4tui.match.backends.base import Option
 from c4tui.match.settings import MatchSettings
+from c4tui.match.timing import HomeClock, parse_home_clock
 from c4tui.storage import config_folder, data_folder, write_atomically
 from c4tui.ui.themes import DEFAULT_THEME
 
@@ -141,6 +142,7 @@ def game_to_json(settings: MatchSettings) -> dict[str, object]:
         "rows": settings.rows,
         "rules": settings.rules.value,
         "colour": settings.person_colour.name.lower(),
+        "clock": None if settings.clock is None else settings.clock.text,
     }
 
 
@@ -165,7 +167,16 @@ def game_from_json(saved: object) -> MatchSettings | None:
         )
     except (KeyError, TypeError, ValueError):
         return None
-    return replace(settings, options=menu_options(kind.options, saved.get("options")))
+    options = menu_options(kind.options, saved.get("options"))
+    return replace(settings, options=options, clock=kept_clock(saved.get("clock")))
+
+
+def kept_clock(saved: object) -> HomeClock | None:
+    """The clock kept with the last game (None: none, or one this version does not read)."""
+    try:
+        return parse_home_clock(saved) if isinstance(saved, str) else None
+    except ValueError:
+        return None
 
 
 def menu_options(offered: Sequence[Option], saved: object) -> dict[str, str]:

@@ -61,3 +61,30 @@ async def test_the_chosen_option_is_marked_in_shape_not_only_colour() -> None:
         async with app.run_test(size=(80, 5)):
             text = str(app.query_one(ChoiceSet).render())
             assert text == f"{other} Two players   {chosen} Computer   {other} Network server "
+
+
+class SixLevels(App[None]):
+    """The computer's six levels in one set, as the menu's Level row has them."""
+
+    def compose(self) -> ComposeResult:
+        labels = ("Random", "Easy", "Medium", "Hard", "Perfect", "Program…")
+        yield ChoiceSet(labels, 0, ascii_only=True, id="set")
+
+
+async def test_a_row_too_long_for_its_line_wraps_each_line_as_full_as_it_goes() -> None:
+    """Issue 40 #5: one option a line took six lines of an 80 x 24 menu for the levels."""
+    app = SixLevels()
+    async with app.run_test(size=(50, 8)) as pilot:
+        choices = app.query_one(ChoiceSet)
+        lines = str(choices.render()).splitlines()
+        assert lines == [
+            "(*) Random   ( ) Easy   ( ) Medium   ( ) Hard ",
+            "( ) Perfect   ( ) Program… ",
+        ]
+        assert choices.size.height == 2
+        program = choices.offset_of(5)
+        assert program == Offset(14, 1)
+        await pilot.click(ChoiceSet, offset=(program.x + 5, program.y))
+        await pilot.pause()
+        assert choices.pressed_index == 5
+        assert choices.option_at(Offset(30, 1)) is None  # past the last on its line

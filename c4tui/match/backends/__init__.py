@@ -23,6 +23,11 @@ OPPONENTS: dict[str, type[Backend]] = {
 KINDS: tuple[type[Backend], ...] = tuple(OPPONENTS.values())
 
 
+def offers_colour(kind: type[Backend]) -> bool:
+    """Whether the menu's "You play" row is for ``kind``: one person, either colour."""
+    return len(kind.person_colours) > 1 and not kind.local_pair
+
+
 def picked_in_menu(kind: type[Backend]) -> bool:
     """True for kinds whose options are all picked from lists (no connect dialog needed)."""
     return all(option.choices for option in kind.options)
@@ -78,6 +83,7 @@ __all__ = [
     "menu_choices",
     "menu_modes",
     "offered_within",
+    "offers_colour",
     "opponent_kind",
     "picked_in_menu",
 ]

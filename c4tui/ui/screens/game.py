@@ -30,6 +30,7 @@ from c4tui.ui.screens.game_keys import (
     GameCommand,
     KeyContext,
     footer_offers,
+    nothing_to,
     palette_actions,
 )
 from c4tui.ui.screens.help import HelpScreen
@@ -264,7 +265,7 @@ class GameScreen(AdvisedView):
 
     def action_why_no_undo(self) -> None:
         """u with nothing to take back (or in a game that takes nothing back): say so."""
-        self._say_nothing_to("undo")
+        self.panel.say(nothing_to("undo", self.driver))
 
     def action_redo(self) -> None:
         """Play again what the last undo took back (until a new move is made)."""
@@ -274,17 +275,7 @@ class GameScreen(AdvisedView):
 
     def action_why_no_redo(self) -> None:
         """U or Ctrl+Y with nothing undone to play again: say so."""
-        self._say_nothing_to("redo")
-
-    def _say_nothing_to(self, verb: str) -> None:
-        """Why ``verb`` (undo, redo) changed nothing."""
-        driver = self.driver
-        if not all(seat.supports_undo for seat in driver.seats.values()):
-            self.panel.say("Moves cannot be taken back in this game.")
-        elif driver.is_over or driver.state.is_over:
-            self.panel.say(f"The game is over: nothing to {verb}.\nn: new game · esc: menu")
-        else:
-            self.panel.say(f"Nothing to {verb}")
+        self.panel.say(nothing_to("redo", self.driver))
 
     def action_new_game(self) -> None:
         """Same settings, empty board (a network opponent reconnects); asks first mid-game."""

@@ -134,7 +134,7 @@ def _while_playing(action: str, driver: MatchDriver, context: KeyContext) -> boo
     if action == "toggle_analysis":  # nothing to analyse once the game is over
         return not (driver.is_over or driver.state.is_over) or context.analysis_on
     if action in ("undo", "redo"):
-        if not all(seat.supports_undo for seat in driver.seats.values()):
+        if not driver.takes_moves_back:  # a timed game, or a seat that does not
             return False
         possible = driver.can_undo() if action == "undo" else driver.can_redo()
         return True if possible else None
@@ -157,3 +157,14 @@ def palette_actions(
         if action is not None and not (remote and action == "open_saved"):
             chosen.append((command, action))
     return chosen
+
+
+def nothing_to(verb: str, driver: MatchDriver) -> str:
+    """Why ``verb`` (undo, redo) changed nothing in ``driver``'s game, for the panel."""
+    if driver.clock is not None:
+        return "No undo in a timed game: the clocks cannot give time back."
+    if not driver.takes_moves_back:
+        return "Moves cannot be taken back in this game."
+    if driver.is_over or driver.state.is_over:
+        return f"The game is over: nothing to {verb}.\nn: new game · esc: menu"
+    return f"Nothing to {verb}"

@@ -2,9 +2,10 @@
 
 The driver reports what happened (``c4tui.match.events``); ``MatchView`` turns each
 event into what the board and the status panel show, from the event it was given,
-and keeps a local game under way for the next run. ``AdvisedView`` adds hints and
-the analysis, ``GameScreen`` the rest of what the person does (keys, leaving, saving,
-review).
+and keeps a local game under way for the next run. A timed game here shows both
+clocks at the top of the panel, with the lobby's widget (``GameClocks``), running.
+``AdvisedView`` adds hints and the analysis, ``GameScreen`` the rest of what the
+person does (keys, leaving, saving, review).
 """
 
 from __future__ import annotations
@@ -34,11 +35,13 @@ from c4tui.match.events import (
 from c4tui.match.record import match_record
 from c4tui.match.score import Score
 from c4tui.match.settings import FIRST_PLAYER, MatchSettings
+from c4tui.match.timing import ran_out
 from c4tui.records import GameRecord, Result
 from c4tui.ui.advice import Advice
 from c4tui.ui.keeping import GameKeeper
 from c4tui.ui.screens.board_screen import BoardScreen
 from c4tui.ui.screens.review import GameSoFar, ReviewScreen
+from c4tui.ui.widgets.game_clocks import GameClocks
 from c4tui.ui.widgets.status import LineShown, Mode, MovesSoFar, Turn
 
 
@@ -100,6 +103,23 @@ class MatchView(BoardScreen[bool | None]):
             saves_last_until_quit=saves_last_until_quit,
             keeping_failed=self._say_keeping_failed,
         )
+        #: Both players' times, in a timed game here (a lobby game's screen has its own).
+        self._clocks = (
+            None
+            if driver.clock is None
+            else GameClocks(self._who(), ascii_only=ascii_only, id="clocks")
+        )
+
+    def on_mount(self) -> None:
+        """A timed game's clocks go at the top of the panel, under its title."""
+        if self._clocks is not None:
+            self.panel.mount(self._clocks, after="#game-title")
+            self._show_clocks()
+
+    def _show_clocks(self) -> None:
+        """Both times as the driver's clock has them (the mover's runs on in the widget)."""
+        if self._clocks is not None and self.driver.clock is not None:
+            self._clocks.reading = self.driver.clock.reading()
 
     def _post_news(self, event: MatchEvent) -> None:
         self.post_message(self.MatchNews(event))
@@ -144,6 +164,7 @@ class MatchView(BoardScreen[bool | None]):
                 self._show_turn(state)
                 self._show_controls()
                 self._failed(problem)
+        self._show_clocks()
         if self._reviewing is not None:
             self._reviewing.game_changed(self._game_so_far())
 
@@ -210,6 +231,8 @@ class MatchView(BoardScreen[bool | None]):
         """How the game ended, and what the keys do next."""
         if result.state.is_over and result.winner is not None:
             text = "Four in a row!"  # the turn line above says who won
+        elif result.flagged is not None:
+            text = f"{ran_out(result.flagged)}."
         elif result.winner is not None:
             text = f"{result.winner.name} wins: {result.reason}."
         else:
@@ -272,6 +295,8 @@ class MatchView(BoardScreen[bool | None]):
         driver = self.driver
         if driver.result is not None and not driver.state.is_over:  # a forfeit: no four shown
             winner = driver.result.winner
+            if winner is not None and driver.result.flagged is not None:
+                return f"{winner.name} wins on time"  # as a lobby's game lost on time says
             return f"{winner.name} wins by forfeit" if winner else "Game over"
         if driver.problem:
             return "Game stopped"

@@ -17,21 +17,25 @@ from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import Input, Label, Static
 
-from c4tui.engine import MAX_SIZE, MIN_SIZE, Player, Rules, parse_size
+from c4tui.engine import Player, Rules, parse_size
 from c4tui.match.backends import (
     KINDS,
     Backend,
     menu_choices,
     menu_modes,
     offered_within,
+    offers_colour,
     opponent_kind,
     picked_in_menu,
 )
 from c4tui.match.backends.base import Option
 from c4tui.match.settings import MatchSettings
+from c4tui.match.timing import clock_choices
+from c4tui.ui.screens.breakpoints import breakpoint_classes
 from c4tui.ui.widgets.choice import ChoiceSet
 from c4tui.ui.widgets.footer import FittingFooter
 from c4tui.ui.widgets.menu_button import MenuButton
+from c4tui.ui.widgets.size_fields import size_input, size_problem
 from c4tui.ui.widgets.title_bar import TitleBar
 
 #: Below this width the footer drops the command palette's hint.
@@ -62,8 +66,10 @@ class MenuScreen(Screen[None]):
         ascii_only: draw the choices' marks with ASCII characters.
     """
 
-    #: Below 80 columns the choices stack (a row of them would be cut off).
+    #: Below 80 columns the form narrows: a narrower label column, the buttons stacked.
     HORIZONTAL_BREAKPOINTS = [(0, "-stacked"), (80, "-inline")]
+    #: Below 36 rows the form closes up, below 24 without its title (80 x 24 shows it all).
+    VERTICAL_BREAKPOINTS = [(0, "-cramped"), (24, "-snug"), (36, "-airy")]
     #: Focus starts on the opponent (focused as the screen is composed, so the first frame
     #: shows it, and the form is not restyled twice: once for the scroll area, once for this).
     AUTO_FOCUS = "#mode"
@@ -125,23 +131,12 @@ class MenuScreen(Screen[None]):
         #: The game whose settings the form shows (only a game played since changes it).
         self._game_shown = current_game()
         self._ascii_only = ascii_only
+        #: The clocks offered for a game here (a lobby's games have their own row).
+        self._clocks = clock_choices(self._initial.clock)
         # The classes the first resize would give (-inline, -tall…), given now: the form is
         # styled for its size once, not restyled whole just before the first frame.
-        self.add_class(*self._breakpoint_classes(), update=False)
+        self.add_class(*breakpoint_classes(self), update=False)
         self._resumed = False
-
-    def _breakpoint_classes(self) -> list[str]:
-        """The breakpoint classes Textual gives this screen at the app's present size."""
-        width, height = self.app.size
-        vertical = self.VERTICAL_BREAKPOINTS
-        if vertical is None:
-            vertical = self.app.VERTICAL_BREAKPOINTS
-        classes = []
-        for size, breakpoints in ((width, self.HORIZONTAL_BREAKPOINTS), (height, vertical)):
-            passed = [(at, name) for at, name in breakpoints or [] if size >= at]
-            if passed:
-                classes.append(max(passed)[1])
-        return classes
 
     def compose(self) -> ComposeResult:
         """The form: one labelled row per setting, then the Start button."""
@@ -159,9 +154,9 @@ class MenuScreen(Screen[None]):
                 )
                 yield Label("Board")
                 with Horizontal(id="size"):
-                    yield self._size_input("columns", initial.columns)
+                    yield size_input("columns", initial.columns)
                     yield Static(" columns × ", classes="size-label")
-                    yield self._size_input("rows", initial.rows)
+                    yield size_input("rows", initial.rows)
                     yield Static(" rows", classes="size-label")
                 yield Label("Rules")
                 yield ChoiceSet(
@@ -179,6 +174,14 @@ class MenuScreen(Screen[None]):
                     classes="colour-choice",
                 )
                 yield from self._option_fields()
+                yield Label("Clock", classes="home-clock")
+                yield ChoiceSet(
+                    [label for label, _ in self._clocks],
+                    self._clock_index(initial),
+                    ascii_only=self._ascii_only,
+                    id="clock",
+                    classes="home-clock",
+                )
             yield Static(id="mode-note")
             yield Static(id="size-error")
             with Horizontal(id="menu-buttons"):
@@ -223,17 +226,6 @@ class MenuScreen(Screen[None]):
         """The mode that offers the kind called ``key`` (itself, or the row it sits in)."""
         return opponent_kind(key).menu_parent or key
 
-    @staticmethod
-    def _size_input(name: str, value: int) -> Input:
-        return Input(
-            str(value),
-            id=name,
-            restrict=r"[0-9]{0,2}",
-            max_length=2,
-            compact=True,
-            tooltip=f"{MIN_SIZE} to {MAX_SIZE}",
-        )
-
     def on_mount(self) -> None:
         """Show only the fields that matter for the chosen opponent."""
         self._show_kind_fields()
@@ -275,6 +267,12 @@ class MenuScreen(Screen[None]):
         self.query_one("#rows", Input).value = str(game.rows)
         self.query_one("#rules", ChoiceSet).chosen = int(game.rules is Rules.POPOUT)
         self.query_one("#colour", ChoiceSet).chosen = int(game.person_colour is Player.YELLOW)
+        self.query_one("#clock", ChoiceSet).chosen = self._clock_index(game)
+
+    def _clock_index(self, game: MatchSettings) -> int:
+        """Where ``game``'s clock is in the clock row (a game's own is always there: None)."""
+        clocks = [clock for _, clock in self._clocks]
+        return clocks.index(game.clock) if game.clock in clocks else 0
 
     def _show_options(self, game: MatchSettings, mode: type[Backend]) -> None:
         """The option fields of ``mode`` (e.g. the AI's level) set to ``game``'s.
@@ -307,6 +305,8 @@ class MenuScreen(Screen[None]):
                 widget.display = other is mode
         for widget in self.query(".colour-choice"):
             widget.display = offers_colour(kind)
+        for widget in self.query(".home-clock"):  # a server's games keep their own time
+            widget.display = not kind.remote
         note = self._note(kind)
         self.query_one("#mode-note", Static).update(note)
         self.query_one("#mode-note", Static).display = bool(note)
@@ -324,7 +324,13 @@ class MenuScreen(Screen[None]):
 
     @on(Input.Changed)
     def _check_sizes(self) -> None:
-        self.query_one("#size-error", Static).update(self._size_problem() or "")
+        self._say_size_problem(self._size_problem())
+
+    def _say_size_problem(self, problem: str | None) -> None:
+        """Under the form, what is wrong with the board's size (no line at all when nothing)."""
+        error = self.query_one("#size-error", Static)
+        error.update(problem or "")
+        error.display = problem is not None
 
     @on(MenuButton.Pressed, "#start")
     def _start_pressed(self) -> None:
@@ -386,15 +392,9 @@ class MenuScreen(Screen[None]):
 
     def _size_problem(self) -> str | None:
         """What is wrong with the size fields, in words; None when both are fine."""
-        for name in ("columns", "rows"):
-            if self._size_field(name) is None:
-                value = self.query_one(f"#{name}", Input).value
-                typed = f"{value} won't do" if value else "the field is empty"
-                return (
-                    f"{name.capitalize()} must be a whole number from {MIN_SIZE} to "
-                    f"{MAX_SIZE} ({typed})."
-                )
-        return None
+        fields = ("columns", "rows")
+        problems = (size_problem(name, self.query_one(f"#{name}", Input).value) for name in fields)
+        return next((problem for problem in problems if problem), None)
 
     def settings(self) -> MatchSettings | None:
         """The settings in the form, or None (the problem shown) if a field is invalid."""
@@ -409,6 +409,7 @@ class MenuScreen(Screen[None]):
         # Only where the row shows: two people's game starts with Player 1 on red, whatever
         # the hidden row kept from a game against the computer (a rematch swaps them).
         yellow = offers_colour(kind) and self.query_one("#colour", ChoiceSet).pressed_index == 1
+        _, clock = self._clocks[self.query_one("#clock", ChoiceSet).pressed_index]
         return MatchSettings(
             opponent=kind.key,
             options=options,
@@ -420,6 +421,7 @@ class MenuScreen(Screen[None]):
             person_colour=Player.YELLOW if yellow else Player.RED,
             seed=self._initial.seed,
             ai_delay=self._initial.ai_delay,
+            clock=None if kind.remote else clock,
         )
 
     # ----- actions -------------------------------------------------------------------
@@ -428,8 +430,7 @@ class MenuScreen(Screen[None]):
         """Start the game, or point at the field that is wrong."""
         settings = self.settings()
         if settings is None:
-            problem = self._size_problem() or "Check the board size."
-            self.query_one("#size-error", Static).update(problem)
+            self._say_size_problem(self._size_problem() or "Check the board size.")
             self.app.bell()  # the reason is under the form, next to the field
             bad = "columns" if self._size_field("columns") is None else "rows"
             self.query_one(f"#{bad}", Input).focus()
@@ -440,8 +441,3 @@ class MenuScreen(Screen[None]):
     def action_help(self) -> None:
         """The rules and keys."""
         self.post_message(self.HelpRequested())
-
-
-def offers_colour(kind: type[Backend]) -> bool:
-    """Whether the menu's "You play" row is for ``kind``: one person, either colour."""
-    return len(kind.person_colours) > 1 and not kind.local_pair

@@ -8,8 +8,9 @@ option is filled and bold, the others hollow, so the choice reads without colour
 Speed: a RadioSet is a widget per option, each styled, laid out and drawn; the
 menu's thirteen options in four sets were the largest part of its start
 (85 M instructions of 610 M more than a minimal app, by callgrind). Here a set
-is one widget that draws its options as one line, or one per line when the
-line does not fit.
+is one widget that draws its options as one line, or on as many lines as they
+need when the line does not fit (each line as full as it goes: the computer's six
+levels take two lines at 80 x 24, not six).
 """
 
 from __future__ import annotations
@@ -40,7 +41,7 @@ GAP = 2
 
 
 class ChoiceSet(Widget, can_focus=True):
-    """Options in a row (stacked when the row does not fit); exactly one is chosen."""
+    """Options in a row (wrapped onto more lines when it does not fit); exactly one is chosen."""
 
     BINDINGS = [
         Binding("left,up", "step(-1)", "Previous choice", show=False),
@@ -147,26 +148,29 @@ class ChoiceSet(Widget, can_focus=True):
         """Cells of the options side by side (the last one's gap left out)."""
         return sum(width + GAP for width in self._widths()) - GAP
 
-    def _stacked(self, width: int) -> bool:
-        return self._row_width() > width
-
     def get_content_width(self, container: Size, viewport: Size) -> int:
-        """A row of options if it fits, else the widest option."""
+        """A row of options if it fits, else its widest line wrapped to ``container``."""
         row = self._row_width()
-        return row if row <= container.width else max(self._widths())
+        if row <= container.width:
+            return row
+        return max(first + width for _, first, width in self._places_within(container.width))
 
     def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
-        """One line, or one per option when the row does not fit."""
-        return len(self._labels) if self._stacked(width) else 1
+        """One line, or as many as the options wrapped to ``width`` take."""
+        return self._places_within(width)[-1][0] + 1
 
     def _places(self) -> list[tuple[int, int, int]]:
         """Each option's (line, first cell, width) as drawn now."""
-        widths = self._widths()
-        if self._stacked(self.size.width):
-            return [(line, 0, width) for line, width in enumerate(widths)]
-        places, x = [], 0
-        for width in widths:
-            places.append((0, x, width))
+        return self._places_within(self.size.width)
+
+    def _places_within(self, room: int) -> list[tuple[int, int, int]]:
+        """Each option's (line, first cell, width) in ``room`` cells: a line as full as it goes."""
+        places: list[tuple[int, int, int]] = []
+        line, x = 0, 0
+        for width in self._widths():
+            if x > 0 and x + width > room:
+                line, x = line + 1, 0
+            places.append((line, x, width))
             x += width + GAP
         return places
 
@@ -185,11 +189,13 @@ class ChoiceSet(Widget, can_focus=True):
     # ----- drawing -------------------------------------------------------------------
 
     def render(self) -> Content:
-        """The options, each ``▐●▌ label``, side by side or one per line."""
-        options = [self._option(index) for index in range(len(self._labels))]
-        if self._stacked(self.size.width):
-            return Content("\n").join(options)
-        return Content(" " * GAP).join(options)
+        """The options, each ``▐●▌ label``, side by side on as many lines as they take."""
+        lines: list[list[Content]] = []
+        for index, (line, _, _) in enumerate(self._places()):
+            if line == len(lines):
+                lines.append([])
+            lines[line].append(self._option(index))
+        return Content("\n").join(Content(" " * GAP).join(options) for options in lines)
 
     def _option(self, index: int) -> Content:
         chosen = index == self.chosen

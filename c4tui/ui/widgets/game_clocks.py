@@ -81,7 +81,7 @@ class GameClocks(Static):
         now = self.now()
         width = max(self.size.width, 16)
         lines = [self._line(player, reading, now, width) for player in (Player.RED, Player.YELLOW)]
-        drawn = "\n".join(text for text, _ in lines)
+        drawn = "\n".join([str(reading.mover), *(text for text, _ in lines)])  # the bold too
         if drawn == self._drawn:
             return  # most ticks change nothing above 10 s
         self._drawn = drawn

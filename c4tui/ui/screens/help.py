@@ -131,6 +131,14 @@ class HelpScreen(ModalScreen[None]):
         border: round $primary;
         background: $panel;
         scrollbar-size-vertical: 1;
+        /* The thumb against its track as text against the panel: a half-cell end of the
+           thumb is a shape that must stand out 3:1 in every colour mode. */
+        scrollbar-color: $foreground 70%;
+        scrollbar-color-hover: $foreground 85%;
+        scrollbar-color-active: $foreground;
+        scrollbar-background: $panel;
+        scrollbar-background-hover: $panel;
+        scrollbar-background-active: $panel;
     }
     """
 

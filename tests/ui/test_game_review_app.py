@@ -189,3 +189,19 @@ async def test_v_in_a_game_then_a_reviews_the_game_so_far() -> None:
         assert review.verdicts is not None
         assert [m.verdict.value for m in review.verdicts.moves] == ["blunder", "best", "best"]
         assert "1. d1?? d4" in review.panel.query_one(MoveList).text
+
+
+async def test_the_marked_move_list_stays_on_screen_at_80_by_24_after_a_game_lost() -> None:
+    """The trial: at 80 × 24, after a game against Easy, v and a pushed the move list (the
+    only place the ?!, ? and ?? marks show) below the footer: the score's line took its room."""
+    app = make_app(opponent="computer", options={"level": "easy"})
+    async with app.run_test(size=(80, 24)) as pilot:
+        game = await start_game(pilot)
+        while not game.driver.state.is_over:
+            await play(pilot, str(game.driver.state.legal_moves()[0]))
+        assert game.panel.score  # the score's line is in the panel now
+        review = await reviewed(pilot, "v")
+        moves = review.panel.query_one("#moves", MoveList)
+        assert moves.region.height >= 1, "no line of the move list is on screen"
+        assert moves.region.bottom <= app.size.height - 1  # above the footer
+        assert any(mark in moves.text for mark in ("?!", "??", "?"))

@@ -300,7 +300,7 @@ class ReviewScreen(BoardScreen[int]):
         if self.at > len(self._game.moves):
             return "\n← →: step · Home/End · esc: back to the game"
         if self._shown_verdicts() is not None:  # the others are in the footer and the help
-            return "\n] [: mistakes · esc: back"
+            return "\n] [: mistakes"  # a line: the marked move list keeps its room at 80 × 24
         return "\n← →: step · Home/End · a: verdicts · c: play from here · esc: back"
 
     def _result(self, at: int) -> str:

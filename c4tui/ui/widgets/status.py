@@ -271,6 +271,9 @@ class StatusPanel(Vertical):
             return
         moves, last_mover = shown.moves, shown.last_mover
         last = self.query_one("#last-move", Static)
+        # A review's verdicts name the move shown (its words above): its line goes, so the
+        # marked move list keeps its room on a short terminal.
+        last.display = not shown.marks
         if moves and last_mover is not None:
             move = moves[-1]
             verb = "in" if move.kind.value == "d" else "pop"  # short: fits the narrow panel

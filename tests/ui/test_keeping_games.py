@@ -512,3 +512,29 @@ async def test_esc_in_the_review_of_a_finished_game_leaves_asking_nothing(tmp_pa
         await settle(pilot)
         assert isinstance(app.screen, MenuScreen), type(app.screen).__name__  # no question
         assert app.games.resumable() is not None  # the game behind the menu still waits
+
+
+async def test_esc_in_the_review_of_an_unfinished_game_opened_leaves_and_c_plays_on() -> None:
+    """The trial: Esc in the review of 4453 opened asked "Play on from this game?" (it played
+    on at its end) while the panel said "esc: back". Esc leaves; c at its end plays on."""
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await start_game(pilot)
+        await play(pilot, "d1 d2")
+        await pilot.press("escape")  # a game waits behind the menu
+        await pilot.pause()
+        for key in ("escape", "c"):
+            await typed_into_open(pilot, "4453")
+            await pilot.press("enter")
+            await settle(pilot)
+            assert isinstance(app.screen, ReviewScreen)
+            await pilot.press("end", key)
+            await settle(pilot)
+            if key == "escape":
+                assert isinstance(app.screen, MenuScreen), type(app.screen).__name__
+                assert app.games.resumable() is not None  # nothing was given up
+        assert isinstance(app.screen, ConfirmDialog)  # c: give up the game behind the menu?
+        await pilot.press("y")
+        await settle(pilot)
+        assert isinstance(app.screen, GameScreen)
+        assert [str(move) for move in app.screen.driver.moves] == ["d4", "d4", "d5", "d3"]

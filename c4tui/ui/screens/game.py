@@ -400,18 +400,18 @@ class GameScreen(AdvisedView):
     def _review_ended(self, at: int | None) -> None:
         """Back from the review: to the game as it stands, or play on from move ``at``.
 
-        A saved game opened plays on only once the games it replaces are given up
-        (after asking); if they are kept, it is left for the menu, where they wait (not
-        back to its review: Esc there plays on too, and would ask again). A finished one
-        has nothing to play on: Esc leaves it for the menu, asking nothing.
+        ``at`` None is Esc. A saved game opened is then left for the menu, asking nothing
+        (the panel says "esc: back"); ``c`` plays it on, only once the games it replaces
+        are given up (after asking): if they are kept, it is left for the menu, where they
+        wait. A finished one has nothing to play on at its end.
         """
         self._reviewing = None
         if self._opened is None:
             self._go_on_from(at)
             return
         finished = self.driver.is_over or self.driver.state.is_over
-        if finished and (at is None or at >= len(self.driver.moves)):
-            self._close()  # Esc on a finished game opened: nothing to play on, it leaves
+        if at is None or (finished and at >= len(self.driver.moves)):
+            self._close()  # nothing to play on, or Esc: it leaves
             return
         self._clear_way(lambda: self._go_on_from(at), self._close)
 

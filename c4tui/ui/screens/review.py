@@ -321,8 +321,8 @@ class ReviewScreen(BoardScreen[int]):
         self._show()
 
     def action_leave(self) -> None:
-        """Back to the game as it stands (a saved game opened plays on at its end)."""
-        self.dismiss(len(self._game.moves))
+        """Back to the game as it stands; a saved game opened is left (``c`` plays it on)."""
+        self.dismiss(None)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """Play on only from the game's own moves, never from the best line's."""

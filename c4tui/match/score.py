@@ -20,6 +20,13 @@ class Score:
         else:
             self.wins[winner] = self.wins.get(winner, 0) + 1
 
+    def take_back(self, winner: str | None) -> None:
+        """Count a game counted with ``winner`` no more: its end was undone or played anew."""
+        if winner is None:
+            self.draws = max(0, self.draws - 1)
+        elif self.wins.get(winner, 0) > 0:
+            self.wins[winner] -= 1
+
     @property
     def games(self) -> int:
         """How many games were counted."""

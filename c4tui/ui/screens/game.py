@@ -423,6 +423,7 @@ class GameScreen(AdvisedView):
         """Back to the game as it stands, or play on from move ``at``."""
         moves = self.driver.moves
         if at is not None and at < len(moves):
+            self.uncount_result()  # the game goes on from before its end: it ends anew
             self._switch_to(self.follow_up(self.settings, moves[:at]))
             return
         self.panel.say(self.advice.summary)  # the review had its say: the analysis again

@@ -209,6 +209,16 @@ class MatchView(BoardScreen[bool | None]):
         self.panel.score = self._score_text()
         self.panel.say(self._result_text(result), "result")
 
+    def uncount_result(self) -> None:
+        """The score forgets this game's counted end: it plays on from its review.
+
+        The game ends again, and counts once, however often it plays on from before its end.
+        """
+        if self._counted is not None:
+            self.score.take_back(self._winner_name(self._counted.winner))
+            self._counted = None
+            self.panel.score = self._score_text()
+
     def _winner_name(self, winner: Player | None) -> str | None:
         return None if winner is None else self.driver.seats[winner].label
 

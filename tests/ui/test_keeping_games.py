@@ -8,6 +8,7 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
+from textual.pilot import Pilot
 from textual.widgets import Input, OptionList, Static
 
 from c4tui.engine import Move, Player, Rules
@@ -494,20 +495,30 @@ async def test_p_in_a_classic_game_says_pop_out_is_off_and_where_to_turn_it_on()
         assert "menu's Rules" in said and not screen.pop_mode
 
 
+async def a_game_behind_the_menu(pilot: Pilot[None]) -> None:
+    """A game started, two moves played and left for the menu, where it waits."""
+    await start_game(pilot)
+    await play(pilot, "d1 d2")
+    await pilot.press("escape")
+    await pilot.pause()
+
+
+async def opened_in_review(pilot: Pilot[None], typed: str) -> None:
+    """``typed`` (a file, digits) opened with Open: its review shows."""
+    await typed_into_open(pilot, typed)
+    await pilot.press("enter")
+    await settle(pilot)
+    assert isinstance(pilot.app.screen, ReviewScreen)
+
+
 async def test_esc_in_the_review_of_a_finished_game_leaves_asking_nothing(tmp_path: Path) -> None:
     """Issue 40 #9: Esc asked "Play on from this game?" of a game already over."""
     finished = tmp_path / "won.c4"
     finished.write_text(format_record(record_from_digits("4545454")), encoding="utf-8")
     app = make_app()
     async with app.run_test(size=SIZE) as pilot:
-        await start_game(pilot)
-        await play(pilot, "d1 d2")
-        await pilot.press("escape")  # the game waits behind the menu
-        await pilot.pause()
-        await typed_into_open(pilot, str(finished))
-        await pilot.press("enter")
-        await settle(pilot)
-        assert isinstance(app.screen, ReviewScreen)
+        await a_game_behind_the_menu(pilot)
+        await opened_in_review(pilot, str(finished))
         await pilot.press("escape")
         await settle(pilot)
         assert isinstance(app.screen, MenuScreen), type(app.screen).__name__  # no question
@@ -519,15 +530,9 @@ async def test_esc_in_the_review_of_an_unfinished_game_opened_leaves_and_c_plays
     on at its end) while the panel said "esc: back". Esc leaves; c at its end plays on."""
     app = make_app()
     async with app.run_test(size=SIZE) as pilot:
-        await start_game(pilot)
-        await play(pilot, "d1 d2")
-        await pilot.press("escape")  # a game waits behind the menu
-        await pilot.pause()
+        await a_game_behind_the_menu(pilot)
         for key in ("escape", "c"):
-            await typed_into_open(pilot, "4453")
-            await pilot.press("enter")
-            await settle(pilot)
-            assert isinstance(app.screen, ReviewScreen)
+            await opened_in_review(pilot, "4453")
             await pilot.press("end", key)
             await settle(pilot)
             if key == "escape":

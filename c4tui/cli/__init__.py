@@ -22,6 +22,7 @@ from c4tui.cli import (
     columns,
     console,
     engine,
+    puzzles,
     replay,
     review,
     serve,
@@ -47,6 +48,7 @@ def build_parser() -> argparse.ArgumentParser:
     solve.add_parser(commands)
     replay.add_parser(commands)
     review.add_parser(commands)
+    puzzles.add_parser(commands)
     web.add_parser(commands)
     columns.add_parser(commands)
     tictactoe.add_parser(commands)

@@ -1,0 +1,116 @@
+"""``c4tui puzzles --make N | --export N``: proven 7 × 6 puzzles as JSON lines (issue 41).
+
+``--make`` finds them (``ai.puzzles``: from games between the Easy levels, the same
+ones for a ``--seed``) and writes them to ``--out`` or standard output, with a
+progress line on standard error. ``--export`` prints the first N of a made file
+(``--from``); without one it makes them with the seed given (1 by default), so the
+export is the same everywhere. It loads the solver (NumPy, Numba) in this process,
+only when the command runs.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from c4tui.cli.types import INTERRUPTED, positive_count, signed_number, usage_error
+
+if TYPE_CHECKING:
+    from c4tui.ai.puzzles import Puzzle
+
+#: The seed when none is given: ``--export`` without a file makes these.
+DEFAULT_SEED = 1
+
+
+def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Register ``puzzles``, its arguments and its ``run``."""
+    puzzles = commands.add_parser(
+        "puzzles",
+        help="make or export proven 7 x 6 puzzles (one move wins, or one move holds)",
+        description="Make puzzles from games between c4tui's Easy levels: 7 x 6 classic "
+        "positions where the side to move has exactly one winning move (or, not winning, "
+        "exactly one move that does not lose), each step proven by the solver. One JSON "
+        'line a puzzle: {"id", "moves", "solution", "goal", "themes", "rating"}.',
+    )
+    action = puzzles.add_mutually_exclusive_group(required=True)
+    action.add_argument("--make", type=positive_count, metavar="N", help="find N puzzles")
+    action.add_argument("--export", type=positive_count, metavar="N", help="print N puzzles")
+    puzzles.add_argument(
+        "--seed", type=signed_number, default=DEFAULT_SEED, help="the same seed, the same puzzles"
+    )
+    puzzles.add_argument("--out", type=Path, metavar="FILE", help="--make: write them here")
+    puzzles.add_argument(
+        "--from",
+        dest="source",
+        type=Path,
+        metavar="FILE",
+        help="--export: a file --make wrote (without one, they are made with --seed)",
+    )
+    puzzles.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Make or read the puzzles and print (or write) them; Ctrl-C ends with one line, 130."""
+    if args.make is not None and args.source is not None:
+        usage_error("puzzles", "--from goes with --export, not --make")
+    if args.export is not None and args.out is not None:
+        usage_error("puzzles", "--out goes with --make, not --export")
+    try:
+        if args.export is not None and args.source is not None:
+            puzzles = _read(args.source.expanduser(), args.export)
+        else:
+            puzzles = _made(args.make or args.export, args.seed)
+    except KeyboardInterrupt:
+        sys.stderr.write("c4tui puzzles: interrupted; nothing was written.\n")
+        return INTERRUPTED
+    return _written(puzzles, args.out)
+
+
+def _made(count: int, seed: int) -> list[Puzzle]:
+    """``count`` puzzles for ``seed``, with a progress line on standard error."""
+    from c4tui.ai.puzzles import make_puzzles  # noqa: PLC0415 (loads the solver)
+
+    def progress(found: int) -> None:
+        sys.stderr.write(f"\rc4tui puzzles: {found}/{count} found")
+        sys.stderr.flush()
+
+    puzzles = make_puzzles(count, seed, progress)
+    sys.stderr.write("\n")
+    return puzzles
+
+
+def _read(path: Path, count: int) -> list[Puzzle]:
+    """The first ``count`` puzzles of a made file; a file that cannot be read is refused (2)."""
+    from c4tui.ai.puzzles import puzzle_from_json  # noqa: PLC0415 (loads the solver)
+
+    try:
+        lines = path.read_text(encoding="utf-8").splitlines()
+        puzzles = [puzzle_from_json(json.loads(line)) for line in lines if line.strip()]
+    except (OSError, UnicodeDecodeError) as error:
+        usage_error("puzzles", f"cannot read {path}: {error}")
+    except ValueError as error:  # json's errors are ValueErrors too
+        usage_error("puzzles", f"{path} is not a file of puzzles: {error}")
+    if len(puzzles) < count:
+        usage_error("puzzles", f"{path} holds {len(puzzles)} puzzles, not {count}")
+    return puzzles[:count]
+
+
+def _written(puzzles: list[Puzzle], out: Path | None) -> int:
+    """The puzzles as JSON lines in ``out`` (whole or not at all) or on standard output."""
+    from c4tui.ai.puzzles import puzzle_json  # noqa: PLC0415 (loads the solver)
+    from c4tui.storage import write_atomically  # noqa: PLC0415
+
+    text = "".join(json.dumps(puzzle_json(puzzle)) + "\n" for puzzle in puzzles)
+    if out is None:
+        sys.stdout.write(text)
+        return 0
+    try:
+        write_atomically(out.expanduser(), text)
+    except OSError as error:
+        sys.stderr.write(f"c4tui puzzles: cannot save {out}: {error}\n")
+        return 1
+    sys.stderr.write(f"c4tui puzzles: wrote {len(puzzles)} puzzles to {out}\n")
+    return 0

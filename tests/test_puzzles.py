@@ -1,0 +1,147 @@
+"""``c4tui puzzles`` (issue 41), run as a user runs it: every puzzle it makes is checked here
+with the solver, position by position (the position is legal and not over, each of the solver
+side's moves is the only one reaching the goal, each defence is a best one), the share of
+puzzles of two moves or more, the same puzzles for a seed, and bad input refused (status 2)."""
+
+from __future__ import annotations
+
+import json
+from functools import lru_cache
+from pathlib import Path
+
+import pytest
+
+from c4tui.ai.puzzles import make_puzzles
+from c4tui.ai.solver import Position, Solver
+from c4tui.engine import GameState, parse_move
+from c4tui.engine.sequence import play_sequence
+from tests.process_helpers import run_c4tui
+
+COUNT = 40
+SEED = 5
+#: Making 40 puzzles takes a few seconds here (the solver's start included); a loaded machine more.
+MAKE_SECONDS = 120
+KEYS = {"id", "moves", "solution", "goal", "themes", "rating"}
+
+
+@lru_cache(maxsize=1)
+def solver() -> Solver:
+    return Solver(7, 6)
+
+
+@lru_cache(maxsize=1)
+def made() -> tuple[dict[str, object], ...]:
+    done = run_c4tui("puzzles", "--make", str(COUNT), "--seed", str(SEED), timeout=MAKE_SECONDS)
+    assert done.returncode == 0, done.stderr
+    assert f"{COUNT}/{COUNT}" in done.stderr  # the progress line
+    return tuple(json.loads(line) for line in done.stdout.splitlines())
+
+
+def mover_scores(state: GameState) -> dict[int, int]:
+    """Every playable column's proven score for the side to move (Pons's convention)."""
+    scores = {}
+    for column in range(state.columns):
+        if state.column_height(column) == state.rows:
+            continue
+        after = state.drop(column)
+        if after.winner is not None:
+            scores[column] = (state.columns * state.rows + 1 - state.disc_count) // 2
+        elif after.is_over:
+            scores[column] = 0
+        else:
+            scores[column] = -solver().solve(Position.of(after))
+    return scores
+
+
+def test_the_command_writes_count_distinct_puzzles_in_the_export_shape() -> None:
+    puzzles = made()
+    assert len(puzzles) == COUNT
+    assert len({puzzle["id"] for puzzle in puzzles}) == COUNT
+    for puzzle in puzzles:
+        assert set(puzzle) == KEYS
+        assert puzzle["goal"] in ("win", "hold")
+        assert isinstance(puzzle["solution"], list) and len(puzzle["solution"]) % 2 == 1
+        assert isinstance(puzzle["rating"], int) and isinstance(puzzle["themes"], list)
+
+
+@pytest.mark.parametrize("number", range(COUNT))
+def test_every_step_of_a_made_puzzle_is_proven(number: int) -> None:
+    puzzle = made()[number]
+    state = play_sequence(str(puzzle["moves"]))
+    assert not state.is_over
+    floor = 1 if puzzle["goal"] == "win" else 0
+    first = mover_scores(state)
+    if puzzle["goal"] == "hold":
+        assert max(first.values()) <= 0  # not a win: a position to hold
+    solution = puzzle["solution"]
+    assert isinstance(solution, list)
+    for ply, notation in enumerate(solution):
+        column = parse_move(notation).column
+        scores = first if ply == 0 else mover_scores(state)
+        if ply % 2 == 0:  # the solver side: the only move reaching the goal
+            assert [c for c, score in scores.items() if score >= floor] == [column]
+        else:  # the defence: no other move scores better for the defender
+            assert scores[column] == max(scores.values())
+        state = state.drop(column)
+    assert play_sequence(str(puzzle["moves"])).drop(parse_move(solution[0]).column).winner is None
+
+
+@pytest.mark.parametrize("number", range(COUNT))
+def test_themes_and_rating_follow_from_the_solution(number: int) -> None:
+    puzzle = made()[number]
+    solution = puzzle["solution"]
+    themes = puzzle["themes"]
+    assert isinstance(solution, list) and isinstance(themes, list)
+    solver_moves = (len(solution) + 1) // 2
+    assert puzzle["rating"] == 1200 + 150 * (solver_moves - 1)
+    if puzzle["goal"] == "hold":
+        assert "hold" in themes
+        return
+    state = play_sequence(str(puzzle["moves"]))
+    best = max(mover_scores(state).values())
+    # A score s: the winner's four is its (cells + 1) // 2 + 1 - s-th disc; the side to move
+    # has half the discs on the board (rounded down) already.
+    to_four = (7 * 6 + 1) // 2 + 1 - best - state.disc_count // 2
+    assert f"win in {to_four}" in themes and to_four >= 2
+
+
+def test_at_least_30_percent_take_two_or_more_solver_moves() -> None:
+    long = [puzzle for puzzle in made() if len(puzzle["solution"]) >= 3]  # type: ignore[arg-type]
+    assert len(long) >= 0.3 * COUNT
+
+
+def test_a_seed_makes_the_same_puzzles_and_another_seed_others() -> None:
+    first = make_puzzles(6, 11)
+    assert make_puzzles(6, 11) == first
+    assert make_puzzles(6, 12) != first
+
+
+def test_export_prints_from_a_made_file(tmp_path: Path) -> None:
+    path = tmp_path / "made.jsonl"
+    path.write_text("".join(json.dumps(puzzle) + "\n" for puzzle in made()), encoding="utf-8")
+    done = run_c4tui("puzzles", "--export", "3", "--from", str(path), timeout=MAKE_SECONDS)
+    assert done.returncode == 0, done.stderr
+    assert [json.loads(line) for line in done.stdout.splitlines()] == list(made()[:3])
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("--make", "0"),
+        ("--make", "x"),
+        ("--export", "2", "--from", "/nonexistent/puzzles.jsonl"),
+        ("--make", "2", "--from", "x.jsonl"),
+    ],
+)
+def test_bad_input_is_one_line_and_status_2(args: tuple[str, ...]) -> None:
+    done = run_c4tui("puzzles", *args)
+    assert done.returncode == 2
+    assert done.stderr.strip().splitlines()[-1].startswith("c4tui puzzles: error:")
+
+
+def test_a_file_that_is_not_puzzles_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "bad.jsonl"
+    path.write_text('{"id": 3}\n', encoding="utf-8")
+    done = run_c4tui("puzzles", "--export", "1", "--from", str(path))
+    assert done.returncode == 2
+    assert "is not a file of puzzles" in done.stderr

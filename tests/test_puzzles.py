@@ -13,7 +13,7 @@ import pytest
 
 from c4tui.ai.puzzles import make_puzzles
 from c4tui.ai.solver import Position, Solver
-from c4tui.engine import GameState, parse_move
+from c4tui.engine import GameState, Player, parse_move
 from c4tui.engine.sequence import play_sequence
 from tests.process_helpers import run_c4tui
 
@@ -62,6 +62,7 @@ def test_the_command_writes_count_distinct_puzzles_in_the_export_shape() -> None
         assert puzzle["goal"] in ("win", "hold")
         assert isinstance(puzzle["solution"], list) and len(puzzle["solution"]) % 2 == 1
         assert isinstance(puzzle["rating"], int) and isinstance(puzzle["themes"], list)
+    assert {puzzle["goal"] for puzzle in puzzles} == {"win", "hold"}  # both goals are made
 
 
 @pytest.mark.parametrize("number", range(COUNT))
@@ -86,6 +87,22 @@ def test_every_step_of_a_made_puzzle_is_proven(number: int) -> None:
     assert play_sequence(str(puzzle["moves"])).drop(parse_move(solution[0]).column).winner is None
 
 
+def fours_at_once(state: GameState, player: Player) -> int:
+    """How many drops would give ``player`` four at once in ``state``, were it their turn."""
+    discs = {
+        (column, row): owner
+        for column in range(state.columns)
+        for row in range(state.rows)
+        if (owner := state.cell(column, row)) is not None
+    }
+    turned = GameState.from_cells(state.columns, state.rows, state.rules, discs, player)
+    return sum(
+        turned.drop(column).winner is player
+        for column in range(state.columns)
+        if turned.column_height(column) < state.rows
+    )
+
+
 @pytest.mark.parametrize("number", range(COUNT))
 def test_themes_and_rating_follow_from_the_solution(number: int) -> None:
     puzzle = made()[number]
@@ -94,6 +111,12 @@ def test_themes_and_rating_follow_from_the_solution(number: int) -> None:
     assert isinstance(solution, list) and isinstance(themes, list)
     solver_moves = (len(solution) + 1) // 2
     assert puzzle["rating"] == 1200 + 150 * (solver_moves - 1)
+    start = play_sequence(str(puzzle["moves"]))
+    last = start
+    for notation in solution:
+        last = last.drop(parse_move(notation).column)
+    double = not last.is_over and fours_at_once(last, start.turn) >= 2
+    assert ("double threat" in themes) == double
     if puzzle["goal"] == "hold":
         assert "hold" in themes
         return

@@ -64,7 +64,7 @@ def run(args: argparse.Namespace) -> int:
         else:
             puzzles = _made(args.make or args.export, args.seed)
     except KeyboardInterrupt:
-        sys.stderr.write("c4tui puzzles: interrupted; nothing was written.\n")
+        sys.stderr.write("\nc4tui puzzles: interrupted; nothing was written.\n")
         return INTERRUPTED
     return _written(puzzles, args.out)
 

@@ -1,4 +1,4 @@
-"""How long making puzzles takes: ``ai.puzzles.make_puzzles`` as ``c4tui puzzles --make`` runs it.
+"""How long making puzzles takes: ``make_puzzles`` as ``c4tui puzzles --make`` runs it.
 
 Run: ``python bench/puzzles.py [--count 100] [--seed 1]``. It times loading the solver
 (the first exact score, paid once per process), then making ``--count`` puzzles from
@@ -14,8 +14,8 @@ import collections
 import time
 
 from c4tui.ai.perfect import exact_scores
-from c4tui.ai.puzzles import make_puzzles
 from c4tui.engine import GameState
+from c4tui.puzzles.making import make_puzzles
 
 
 def main() -> int:

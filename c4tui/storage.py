@@ -1,4 +1,4 @@
-"""Where c4tui keeps the user's files, and how it writes them: whole or not at all.
+"""Where c4tui keeps the user's files and finds its own, and how it writes them: whole.
 
 One data folder (``$XDG_DATA_HOME/c4tui`` on Linux) for accounts, saved games and
 high scores, and one config folder (``$XDG_CONFIG_HOME/c4tui``) for the player's
@@ -14,6 +14,17 @@ import tempfile
 from pathlib import Path
 
 import platformdirs
+
+#: The package's folder: shipped files are under it (installed) or beside it (a checkout).
+_PACKAGE = Path(__file__).resolve().parent
+
+
+def asset_path(name: str) -> Path:
+    """The path of ``assets/<name>``: inside the installed package, else in the checkout."""
+    installed = _PACKAGE / "assets" / name
+    if installed.exists():
+        return installed
+    return _PACKAGE.parent / "assets" / name
 
 
 def data_folder() -> Path:

@@ -11,10 +11,10 @@ from pathlib import Path
 
 import pytest
 
-from c4tui.ai.puzzles import make_puzzles
 from c4tui.ai.solver import Position, Solver
 from c4tui.engine import GameState, Player, parse_move
 from c4tui.engine.sequence import play_sequence
+from c4tui.puzzles.making import make_puzzles, puzzles_in_game
 from tests.process_helpers import run_c4tui
 
 COUNT = 40
@@ -33,7 +33,7 @@ def solver() -> Solver:
 def made() -> tuple[dict[str, object], ...]:
     done = run_c4tui("puzzles", "--make", str(COUNT), "--seed", str(SEED), timeout=MAKE_SECONDS)
     assert done.returncode == 0, done.stderr
-    assert f"{COUNT}/{COUNT}" in done.stderr  # the progress line
+    assert f"[{'#' * 30}] {COUNT}/{COUNT}" in done.stderr  # the progress bar, full
     return tuple(json.loads(line) for line in done.stdout.splitlines())
 
 
@@ -65,9 +65,9 @@ def test_the_command_writes_count_distinct_puzzles_in_the_export_shape() -> None
     assert {puzzle["goal"] for puzzle in puzzles} == {"win", "hold"}  # both goals are made
 
 
-@pytest.mark.parametrize("number", range(COUNT))
-def test_every_step_of_a_made_puzzle_is_proven(number: int) -> None:
-    puzzle = made()[number]
+def assert_proven(puzzle: dict[str, object]) -> None:
+    """The position is legal and not over, each solver-side move the only one reaching the
+    goal, each defence a best one, and the first move not a four at once."""
     state = play_sequence(str(puzzle["moves"]))
     assert not state.is_over
     floor = 1 if puzzle["goal"] == "win" else 0
@@ -85,6 +85,11 @@ def test_every_step_of_a_made_puzzle_is_proven(number: int) -> None:
             assert scores[column] == max(scores.values())
         state = state.drop(column)
     assert play_sequence(str(puzzle["moves"])).drop(parse_move(solution[0]).column).winner is None
+
+
+@pytest.mark.parametrize("number", range(COUNT))
+def test_every_step_of_a_made_puzzle_is_proven(number: int) -> None:
+    assert_proven(made()[number])
 
 
 def fours_at_once(state: GameState, player: Player) -> int:
@@ -125,7 +130,10 @@ def test_themes_and_rating_follow_from_the_solution(number: int) -> None:
     # A score s: the winner's four is its (cells + 1) // 2 + 1 - s-th disc; the side to move
     # has half the discs on the board (rounded down) already.
     to_four = (7 * 6 + 1) // 2 + 1 - best - state.disc_count // 2
-    assert f"win in {to_four}" in themes and to_four >= 2
+    if last.winner is start.turn:  # the solution ends in the four: its length is the win's
+        assert themes[0] == f"win in {to_four}" and to_four == solver_moves >= 2
+    else:  # cut short: the start of a longer win, and not called "win in N"
+        assert themes[0] == "winning line" and to_four > solver_moves
 
 
 def test_at_least_30_percent_take_two_or_more_solver_moves() -> None:
@@ -137,6 +145,11 @@ def test_a_seed_makes_the_same_puzzles_and_another_seed_others() -> None:
     first = make_puzzles(6, 11)
     assert make_puzzles(6, 11) == first
     assert make_puzzles(6, 12) != first
+
+
+def test_two_move_orders_to_one_position_are_one_puzzle() -> None:
+    positions = [play_sequence(str(puzzle["moves"])).position_key() for puzzle in made()]
+    assert len(set(positions)) == len(positions)
 
 
 def test_export_prints_from_a_made_file(tmp_path: Path) -> None:
@@ -168,3 +181,13 @@ def test_a_file_that_is_not_puzzles_is_refused(tmp_path: Path) -> None:
     done = run_c4tui("puzzles", "--export", "1", "--from", str(path))
     assert done.returncode == 2
     assert "is not a file of puzzles" in done.stderr
+
+
+def test_a_finished_games_puzzles_are_those_of_its_positions() -> None:
+    puzzle = made()[0]
+    digits = str(puzzle["moves"])
+    found = puzzles_in_game(digits)
+    assert found and found[-1].moves == digits  # its last position is the puzzle made
+    assert all(digits.startswith(each.moves) for each in found)
+    with pytest.raises(ValueError, match="not a column"):
+        puzzles_in_game("44x")

@@ -88,16 +88,18 @@ MAY_IMPORT = {
     "net": {"engine", "numbers"},
     "protocols": {"engine", "numbers", "tictactoe", "net"},
     "lobby": {"engine", "tictactoe", "protocols"},
+    # the trainer rates with the lobby's Glicko-2; its maker (making.py, loaded late) runs the solver
+    "puzzles": {"engine", "ai", "lobby", "storage"},
     "client": CORE | {"net", "protocols"},
     # a game here keeps time with the lobby's pure clock (match/timing.py)
     "match": CORE | {"net", "protocols", "lobby", "client"},
-    "server": CORE | {"net", "protocols", "lobby", "match", "outside"},
-    "console": CORE | {"net", "protocols", "client", "match"},
+    "server": CORE | {"net", "protocols", "lobby", "match", "outside", "puzzles"},
+    "console": CORE | {"net", "protocols", "client", "match", "puzzles"},
     "outside": CORE | {"net", "protocols", "match"},
     "bot": CORE | {"net", "protocols", "client", "match", "outside"},
     "tournament": CORE | {"net", "protocols", "match", "outside"},
-    "ui": CORE | {"net", "protocols", "client", "match"},
-    "web": {"ui"},
+    "ui": CORE | {"net", "protocols", "client", "match", "puzzles"},
+    "web": {"ui", "storage"},
 }
 
 

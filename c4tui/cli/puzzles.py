@@ -1,11 +1,11 @@
 """``c4tui puzzles --make N | --export N``: proven 7 × 6 puzzles as JSON lines (issue 41).
 
-``--make`` finds them (``ai.puzzles``: from games between the Easy levels, the same
+``--make`` finds them (``puzzles.making``: from games between the Easy levels, the same
 ones for a ``--seed``) and writes them to ``--out`` or standard output, with a
-progress line on standard error. ``--export`` prints the first N of a made file
-(``--from``); without one it makes them with the seed given (1 by default), so the
-export is the same everywhere. It loads the solver (NumPy, Numba) in this process,
-only when the command runs.
+progress bar on standard error. ``--export`` prints the first N of a made file
+(``--from``), or of the set c4tui ships (made with the default seed, so ``--make N``
+without a seed makes its first N again). Only ``--make`` loads the solver (NumPy,
+Numba) in this process, when it runs.
 """
 
 from __future__ import annotations
@@ -19,10 +19,12 @@ from typing import TYPE_CHECKING
 from c4tui.cli.types import INTERRUPTED, positive_count, signed_number, usage_error
 
 if TYPE_CHECKING:
-    from c4tui.ai.puzzles import Puzzle
+    from c4tui.puzzles.puzzle import Puzzle
 
-#: The seed when none is given: ``--export`` without a file makes these.
+#: The seed when none is given: the shipped set was made with it.
 DEFAULT_SEED = 1
+#: The progress bar's cells.
+PROGRESS_WIDTH = 30
 
 
 def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -47,7 +49,7 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         dest="source",
         type=Path,
         metavar="FILE",
-        help="--export: a file --make wrote (without one, they are made with --seed)",
+        help="--export: a file --make wrote (without one, the set c4tui ships)",
     )
     puzzles.set_defaults(run=run)
 
@@ -59,10 +61,10 @@ def run(args: argparse.Namespace) -> int:
     if args.export is not None and args.out is not None:
         usage_error("puzzles", "--out goes with --make, not --export")
     try:
-        if args.export is not None and args.source is not None:
-            puzzles = _read(args.source.expanduser(), args.export)
+        if args.export is not None:
+            puzzles = _read(args.source or _shipped(), args.export)
         else:
-            puzzles = _made(args.make or args.export, args.seed)
+            puzzles = _made(args.make, args.seed)
     except KeyboardInterrupt:
         sys.stderr.write("\nc4tui puzzles: interrupted; nothing was written.\n")
         return INTERRUPTED
@@ -70,11 +72,11 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _made(count: int, seed: int) -> list[Puzzle]:
-    """``count`` puzzles for ``seed``, with a progress line on standard error."""
-    from c4tui.ai.puzzles import make_puzzles  # noqa: PLC0415 (loads the solver)
+    """``count`` puzzles for ``seed``, with a progress bar on standard error."""
+    from c4tui.puzzles.making import make_puzzles  # noqa: PLC0415 (loads the solver)
 
     def progress(found: int) -> None:
-        sys.stderr.write(f"\rc4tui puzzles: {found}/{count} found")
+        sys.stderr.write(f"\rc4tui puzzles: {progress_bar(found, count)} {found}/{count} found")
         sys.stderr.flush()
 
     puzzles = make_puzzles(count, seed, progress)
@@ -82,13 +84,27 @@ def _made(count: int, seed: int) -> list[Puzzle]:
     return puzzles
 
 
+def progress_bar(done: int, total: int) -> str:
+    """A bar of ``PROGRESS_WIDTH`` cells, ``#`` for what is done (ASCII: any terminal shows it)."""
+    filled = PROGRESS_WIDTH * done // total
+    return "[" + "#" * filled + "." * (PROGRESS_WIDTH - filled) + "]"
+
+
+def _shipped() -> Path:
+    """The set c4tui ships: ``--export`` reads it when no ``--from`` is given."""
+    from c4tui.puzzles.collection import SHIPPED_SET  # noqa: PLC0415
+    from c4tui.storage import asset_path  # noqa: PLC0415
+
+    return asset_path(SHIPPED_SET)
+
+
 def _read(path: Path, count: int) -> list[Puzzle]:
     """The first ``count`` puzzles of a made file; a file that cannot be read is refused (2)."""
-    from c4tui.ai.puzzles import puzzle_from_json  # noqa: PLC0415 (loads the solver)
+    path = path.expanduser()
+    from c4tui.puzzles.collection import read_puzzles  # noqa: PLC0415
 
     try:
-        lines = path.read_text(encoding="utf-8").splitlines()
-        puzzles = [puzzle_from_json(json.loads(line)) for line in lines if line.strip()]
+        puzzles = read_puzzles(path.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError) as error:
         usage_error("puzzles", f"cannot read {path}: {error}")
     except ValueError as error:  # json's errors are ValueErrors too
@@ -100,7 +116,7 @@ def _read(path: Path, count: int) -> list[Puzzle]:
 
 def _written(puzzles: list[Puzzle], out: Path | None) -> int:
     """The puzzles as JSON lines in ``out`` (whole or not at all) or on standard output."""
-    from c4tui.ai.puzzles import puzzle_json  # noqa: PLC0415 (loads the solver)
+    from c4tui.puzzles.puzzle import puzzle_json  # noqa: PLC0415
     from c4tui.storage import write_atomically  # noqa: PLC0415
 
     text = "".join(json.dumps(puzzle_json(puzzle)) + "\n" for puzzle in puzzles)

@@ -23,9 +23,9 @@ from textual.screen import Screen
 from c4tui.engine.setup import SetUp
 from c4tui.match.backends import KINDS
 from c4tui.match.settings import MatchSettings
+from c4tui.storage import asset_path
 from c4tui.ui import screen_factory as screens
 from c4tui.ui.ascii import AsciiFilter, ascii_key_display
-from c4tui.ui.assets import asset_path
 from c4tui.ui.commands import offered_on
 from c4tui.ui.games import Games
 from c4tui.ui.preferences import load_preferences

@@ -22,7 +22,7 @@ from aiohttp import WSMessage, WSMsgType, web
 from textual_serve.app_service import AppService
 from textual_serve.server import Server
 
-from c4tui.ui.assets import asset_path
+from c4tui.storage import asset_path
 from c4tui.web.config import WebConfig
 
 log = logging.getLogger("c4tui.web")

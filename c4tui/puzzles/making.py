@@ -24,12 +24,13 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from typing import Any
 
-from c4tui.ai.best_line import best_column, outcome_of
+from c4tui.ai.best_line import best_column
 from c4tui.ai.levels import ai_level
 from c4tui.ai.perfect import exact_scores
-from c4tui.engine import GameState, Move, Player, format_move, parse_move
+from c4tui.engine import GameState, Move, Player, format_move
+from c4tui.engine.sequence import play_sequence
+from c4tui.puzzles.puzzle import HOLD, WIN, WINNING_LINE, Puzzle
 
 #: The most solver-side moves a solution holds.
 MAX_SOLVER_MOVES = 6
@@ -41,68 +42,6 @@ STEP_RATING = 150
 FIRST_PLY = 8
 #: The level whose games the puzzles are taken from (its moves are repeatable for a seed).
 SOURCE_LEVEL = "easy"
-#: The goals, in the export's words.
-WIN, HOLD = "win", "hold"
-
-
-@dataclass(frozen=True)
-class Puzzle:
-    """A proven puzzle, in the export's shape (issue 41).
-
-    ``moves`` are the position's column digits from the empty board ("4453", red
-    first), ``solution`` the move notations alternating the solver side's moves and
-    the best defences, solver side first; ``id`` is the digits, so the same position
-    is the same puzzle wherever it was found.
-    """
-
-    id: str
-    moves: str
-    solution: tuple[str, ...]
-    goal: str
-    themes: tuple[str, ...]
-    rating: int
-
-    @property
-    def solver_moves(self) -> int:
-        """How many moves the solver side plays in the solution."""
-        return (len(self.solution) + 1) // 2
-
-
-def puzzle_json(puzzle: Puzzle) -> dict[str, Any]:
-    """The export's JSON object for ``puzzle``."""
-    return {
-        "id": puzzle.id,
-        "moves": puzzle.moves,
-        "solution": list(puzzle.solution),
-        "goal": puzzle.goal,
-        "themes": list(puzzle.themes),
-        "rating": puzzle.rating,
-    }
-
-
-def puzzle_from_json(data: object) -> Puzzle:
-    """A puzzle from the export's JSON object (raises ValueError naming what is wrong).
-
-    The shape is checked, not the proof: a made file is trusted as ``make_puzzles`` wrote it.
-    """
-    if not isinstance(data, dict):
-        raise ValueError("a puzzle is a JSON object")
-    fields = {"id": str, "moves": str, "solution": list, "goal": str, "themes": list, "rating": int}
-    for name, kind in fields.items():
-        if not isinstance(data.get(name), kind):
-            raise ValueError(f"a puzzle's {name!r} must be a {kind.__name__}")
-    for move in data["solution"]:
-        parse_move(str(move))  # raises MoveSyntaxError, a ValueError
-    if data["goal"] not in (WIN, HOLD):
-        raise ValueError(f"a puzzle's goal is {WIN!r} or {HOLD!r}")
-    return Puzzle(
-        data["id"],
-        data["moves"],
-        tuple(map(str, data["solution"])),
-        data["goal"],
-        tuple(map(str, data["themes"])),
-        data["rating"],
-    )
 
 
 def reaching_goal(scores: list[int | None], goal: str) -> list[int]:
@@ -175,11 +114,17 @@ def _solution(
 def _themes(
     state: GameState, scores: list[int | None], goal: str, last: GameState
 ) -> tuple[str, ...]:
-    """The themes: "win in N" or "hold", and "double threat" when the last move makes two."""
-    if goal == WIN:
-        best = max(score for score in scores if score is not None)
-        _, last_ply = outcome_of(state, best)
-        themes = [f"win in {(last_ply - state.disc_count + 1) // 2}"]
+    """The themes: the goal's, and "double threat" when the last move makes two.
+
+    A win whose solution ends in the four is "win in N" (N the solver side's moves);
+    one cut short at the depth, or where the way on stops being unique, is "winning
+    line": its solution is the start of a longer win, and saying "win in 14" for a
+    six-move solution would ask for what the puzzle does not check.
+    """
+    if goal == WIN and last.winner is not None:
+        themes = [f"win in {(last.disc_count - state.disc_count + 1) // 2}"]
+    elif goal == WIN:
+        themes = [WINNING_LINE]
     else:
         themes = [HOLD]
     if immediate_wins(last, state.turn) >= 2:
@@ -212,22 +157,67 @@ def positions_of_game(seed: int) -> Iterator[tuple[GameState, str]]:
             yield state, digits
 
 
+def puzzles_in_game(digits: str) -> list[Puzzle]:
+    """The puzzles in one finished 7 × 6 classic game's positions (a server's games, issue 41).
+
+    Each position from ``FIRST_PLY`` discs on is tried, as for the Easy levels' games; one
+    position reached twice is one puzzle. Raises ValueError for digits that are not a game.
+    """
+    play_sequence(digits)  # raises for a move that is not a column or not legal
+    found: dict[int, Puzzle] = {}
+    state = GameState.new()
+    for ply, character in enumerate(digits, start=1):
+        state = state.drop(int(character) - 1)
+        key = state.position_key()
+        if ply >= FIRST_PLY and key not in found:
+            puzzle = puzzle_at(state, digits[:ply])
+            if puzzle is not None:
+                found[key] = puzzle
+    return list(found.values())
+
+
 def make_puzzles(
     count: int, seed: int, on_found: Callable[[int], None] | None = None
 ) -> list[Puzzle]:
     """``count`` distinct puzzles from games seeded from ``seed``: the same ones for a seed.
 
-    ``on_found`` is told how many have been found after each new one (a progress line).
+    Distinct positions, not digits: two move orders reaching one position are one
+    puzzle (the first found). ``on_found`` is told how many have been found after
+    each new one (a progress bar).
     """
     games = random.Random(seed)
-    found: dict[str, Puzzle] = {}
+    found: dict[int, Puzzle] = {}
     while len(found) < count:
         for state, digits in positions_of_game(games.randrange(2**31)):
-            puzzle = None if digits in found else puzzle_at(state, digits)
+            key = state.position_key()
+            puzzle = None if key in found else puzzle_at(state, digits)
             if puzzle is not None:
-                found[digits] = puzzle
+                found[key] = puzzle
                 if on_found is not None:
                     on_found(len(found))
                 if len(found) == count:
                     break
     return list(found.values())
+
+
+@dataclass(frozen=True)
+class Refutation:
+    """Why a wrong move fails: the solver's best reply and who then wins (None: a draw)."""
+
+    reply: Move | None
+    winner: Player | None
+
+
+def refutation(after_wrong: GameState) -> Refutation:
+    """The best reply to a wrong move and the outcome it leads to, proven by the solver.
+
+    ``after_wrong`` is the position the wrong move made, the opponent to move. A wrong
+    move never makes four (it would have been a winning move), so the game goes on,
+    unless the board is full: then a draw, with no reply.
+    """
+    scores = exact_scores(after_wrong)
+    if scores is None:
+        return Refutation(None, after_wrong.winner)
+    best = max(score for score in scores if score is not None)
+    winner = after_wrong.turn if best > 0 else after_wrong.turn.other if best < 0 else None
+    return Refutation(Move.drop(best_column(scores)), winner)

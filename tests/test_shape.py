@@ -88,7 +88,7 @@ MAY_IMPORT = {
     "net": {"engine", "numbers"},
     "protocols": {"engine", "numbers", "tictactoe", "net"},
     "lobby": {"engine", "tictactoe", "protocols"},
-    # the trainer rates with the lobby's Glicko-2; its maker (making.py, loaded late) runs the solver
+    # the trainer rates with the lobby's Glicko-2; its maker (making.py, loaded late) solves
     "puzzles": {"engine", "ai", "lobby", "storage"},
     "client": CORE | {"net", "protocols"},
     # a game here keeps time with the lobby's pure clock (match/timing.py)

@@ -5,8 +5,9 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Sequence
 
+from rich.cells import cell_len
 from textual.pilot import Pilot
-from textual.widgets import Input
+from textual.widgets import DataTable, Input
 
 from c4tui.engine import Move, Player, parse_move
 from c4tui.match.backends import Backend, PersonBackend
@@ -26,6 +27,20 @@ def make_app(**settings: object) -> C4App:
     settings.setdefault("ai_delay", 0.0)
     settings.setdefault("seed", 1)
     return C4App(MatchSettings(**settings))  # type: ignore[arg-type]
+
+
+def columns_fit(table: DataTable[object]) -> bool:
+    """Whether every column of ``table`` is as wide as its widest cell.
+
+    A DataTable counts a row as soon as it is added but widens its columns only when it is
+    next idle, so a snapshot taken once the rows are counted may still cut cells short
+    ("1812 (" for "1812 (provisional)"); wait for this as well.
+    """
+    return all(
+        column.content_width >= cell_len(str(cell))
+        for index in range(table.row_count)
+        for column, cell in zip(table.ordered_columns, table.get_row_at(index), strict=True)
+    )
 
 
 async def settle(pilot: Pilot) -> None:

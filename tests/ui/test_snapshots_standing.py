@@ -17,7 +17,7 @@ from c4tui.ui.screens.password import PasswordDialog
 from c4tui.ui.screens.profile import ProfileScreen
 from tests.net.lobby_client import LobbyClient
 from tests.ui import test_snapshots_past_games
-from tests.ui.helpers import SIZE, make_app
+from tests.ui.helpers import SIZE, columns_fit, make_app
 from tests.ui.test_lobby_app import text_of, until
 from tests.ui.test_standing_app import establish
 
@@ -64,12 +64,17 @@ def test_a_profile(snap_compare, standing_server: int) -> None:
 
 
 def leaderboard_of(port: int, rows: int) -> Callable[[Pilot], Awaitable[None]]:
-    """A snapshot's run_before: ann's leaderboard, once it shows ``rows`` rows."""
+    """A snapshot's run_before: ann's leaderboard, once it shows ``rows`` rows in full."""
 
     async def run_before(pilot: Pilot) -> None:
         await pilot.app.push_screen(LeaderboardScreen(await anns_link(port)))
         await pilot.pause()
-        await until(pilot, lambda: pilot.app.screen.query_one(DataTable).row_count == rows)
+
+        def shown() -> bool:
+            table = pilot.app.screen.query_one(DataTable)
+            return table.row_count == rows and columns_fit(table)
+
+        await until(pilot, shown)
         await pilot.pause()
 
     return run_before

@@ -136,6 +136,78 @@ def test_themes_and_rating_follow_from_the_solution(number: int) -> None:
         assert themes[0] == "winning line" and to_four > solver_moves
 
 
+def completes_four(
+    discs: dict[tuple[int, int], Player], cell: tuple[int, int], player: Player
+) -> bool:
+    """Whether a ``player`` disc on ``cell`` would be in a line of four (a slow count)."""
+    for step_column, step_row in ((1, 0), (0, 1), (1, 1), (1, -1)):
+        run = 1
+        for sign in (1, -1):
+            column, row = cell[0] + sign * step_column, cell[1] + sign * step_row
+            while discs.get((column, row)) is player:
+                run += 1
+                column, row = column + sign * step_column, row + sign * step_row
+        if run >= 4:
+            return True
+    return False
+
+
+def good_cells(state: GameState, player: Player) -> list[tuple[int, int]]:
+    """``player``'s threats on its own 7 × 6 row parity (red the odd rows counted from 1 at
+    the bottom, yellow the even), above an empty cell, with no threat of the opponent's
+    lower in their column: the cells the opponent must never fill under."""
+    discs = {
+        (column, row): owner
+        for column in range(7)
+        for row in range(6)
+        if (owner := state.cell(column, row)) is not None
+    }
+    own_parity = 1 if player is Player.RED else 0  # (row + 1) % 2 for a 0-based row
+    found = []
+    for column in range(7):
+        height = state.column_height(column)
+        for row in range(height + 1, 6):
+            lower_theirs = any(
+                completes_four(discs, (column, below), player.other) for below in range(height, row)
+            )
+            own_row = (row + 1) % 2 == own_parity
+            if own_row and not lower_theirs and completes_four(discs, (column, row), player):
+                found.append((column, row))
+    return found
+
+
+def zugzwang_on_the_board(start: GameState, solution: list[str]) -> bool:
+    """The zugzwang theme read from the board: a good cell left to the solver side (and none
+    to the opponent), or the four made in a good cell the last defence filled under."""
+    side = start.turn
+    last = start
+    for notation in solution:
+        last = last.drop(parse_move(notation).column)
+    if last.winner is side:
+        column = parse_move(solution[-1]).column
+        row = last.column_height(column) - 1
+        return (
+            len(solution) >= 3
+            and parse_move(solution[-2]).column == column
+            and (row + 1) % 2 == (1 if side is Player.RED else 0)
+        )
+    return not last.is_over and bool(good_cells(last, side)) and not good_cells(last, side.other)
+
+
+@pytest.mark.parametrize("number", range(COUNT))
+def test_the_zugzwang_theme_is_the_one_read_on_the_board(number: int) -> None:
+    puzzle = made()[number]
+    solution = puzzle["solution"]
+    assert isinstance(solution, list) and isinstance(puzzle["themes"], list)
+    expected = zugzwang_on_the_board(play_sequence(str(puzzle["moves"])), solution)
+    assert ("zugzwang" in puzzle["themes"]) == expected
+
+
+def test_some_made_puzzles_are_zugzwang_and_some_not() -> None:
+    zugzwang = [puzzle for puzzle in made() if "zugzwang" in puzzle["themes"]]  # type: ignore[operator]
+    assert 0 < len(zugzwang) < COUNT
+
+
 def test_at_least_30_percent_take_two_or_more_solver_moves() -> None:
     long = [puzzle for puzzle in made() if len(puzzle["solution"]) >= 3]  # type: ignore[arg-type]
     assert len(long) >= 0.3 * COUNT

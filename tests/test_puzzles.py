@@ -239,6 +239,10 @@ def test_export_prints_from_a_made_file(tmp_path: Path) -> None:
         ("--make", "x"),
         ("--export", "2", "--from", "/nonexistent/puzzles.jsonl"),
         ("--make", "2", "--from", "x.jsonl"),
+        ("--make", "2", "--columns", "3"),  # a board out of range (tests/test_searched_puzzles)
+        ("--make", "2", "--rows", "21"),
+        ("--export", "2", "--pop-out"),  # the board is the made file's
+        ("--export", "2", "--columns", "9"),
     ],
 )
 def test_bad_input_is_one_line_and_status_2(args: tuple[str, ...]) -> None:

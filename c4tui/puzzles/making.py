@@ -44,6 +44,8 @@ STEP_RATING = 150
 FIRST_PLY = 8
 #: The themes read on the board after the solution (see ``_themes`` and ``is_zugzwang``).
 DOUBLE_THREAT, ZUGZWANG = "double threat", "zugzwang"
+#: A source game is cut after this many plies a cell of its board (only Pop Out's go on so).
+MAX_GAME_PLIES = 2
 #: The level whose games the puzzles are taken from (its moves are repeatable for a seed).
 SOURCE_LEVEL = "easy"
 
@@ -213,19 +215,30 @@ def immediate_wins(state: GameState, player: Player) -> int:
     )
 
 
-def positions_of_game(seed: int) -> Iterator[tuple[GameState, str]]:
-    """Each position of one game between two Easy levels seeded from ``seed``, with its digits."""
+def positions_of_game(
+    seed: int, board: GameState | None = None
+) -> Iterator[tuple[GameState, list[Move]]]:
+    """Each position from ``FIRST_PLY`` plies on of a game between two seeded Easy levels.
+
+    The levels are seeded from ``seed``; the game starts on the empty ``board``
+    (None: 7 × 6 classic); each position comes with the moves that reached it (one
+    list, growing: copy it to keep it). A game lasts at most ``MAX_GAME_PLIES`` a
+    cell of the board (Pop Out games may go on long).
+    """
     chooser = random.Random(seed)
     pickers = {
         Player.RED: ai_level(SOURCE_LEVEL).make(chooser.randrange(2**31)),
         Player.YELLOW: ai_level(SOURCE_LEVEL).make(chooser.randrange(2**31)),
     }
-    state, digits = GameState.new(), ""
-    while not state.is_over:
+    state = GameState.new() if board is None else board
+    moves: list[Move] = []
+    longest = MAX_GAME_PLIES * state.columns * state.rows
+    while not state.is_over and len(moves) < longest:
         move = pickers[state.turn].choose_move(state)
-        state, digits = state.play(move), digits + str(move.column + 1)
-        if state.disc_count >= FIRST_PLY:
-            yield state, digits
+        state = state.play(move)
+        moves.append(move)
+        if len(moves) >= FIRST_PLY:
+            yield state, moves
 
 
 def puzzles_in_game(digits: str) -> list[Puzzle]:
@@ -256,12 +269,33 @@ def make_puzzles(
     puzzle (the first found). ``on_found`` is told how many have been found after
     each new one (a progress bar).
     """
+    return collect_puzzles(
+        count, seed, lambda state, moves: puzzle_at(state, column_digits(moves)), None, on_found
+    )
+
+
+#: What finds the puzzle in a position reached by these moves (or None: there is none).
+PuzzleFinder = Callable[[GameState, list[Move]], "Puzzle | None"]
+
+
+def collect_puzzles(
+    count: int,
+    seed: int,
+    find: PuzzleFinder,
+    board: GameState | None = None,
+    on_found: Callable[[int], None] | None = None,
+) -> list[Puzzle]:
+    """``count`` puzzles ``find`` finds in the positions of games seeded from ``seed``.
+
+    The games start on the empty ``board`` (None: 7 × 6 classic); each position
+    counts once (the first found), however many games reach it.
+    """
     games = random.Random(seed)
     found: dict[int, Puzzle] = {}
     while len(found) < count:
-        for state, digits in positions_of_game(games.randrange(2**31)):
+        for state, moves in positions_of_game(games.randrange(2**31), board):
             key = state.position_key()
-            puzzle = None if key in found else puzzle_at(state, digits)
+            puzzle = None if key in found else find(state, moves)
             if puzzle is not None:
                 found[key] = puzzle
                 if on_found is not None:
@@ -269,6 +303,11 @@ def make_puzzles(
                 if len(found) == count:
                     break
     return list(found.values())
+
+
+def column_digits(moves: list[Move]) -> str:
+    """The drops as the solvers' column digits ("4453")."""
+    return "".join(str(move.column + 1) for move in moves)
 
 
 @dataclass(frozen=True)

@@ -1,7 +1,8 @@
 """The forced-four search (``ai.forced_four``, issue 41's proofs off 7 × 6 classic) against the
 solver where both reach: on 7 × 6 classic positions from games between the Easy levels, a win
 the search proves within N moves is one the solver proves as fast, and every win the solver
-proves within N the search finds, with the same fastest moves."""
+proves within N the search finds, with the same fastest moves; off 7 × 6 (Pop Out, a wider
+board) it agrees with a brute force over the engine's own moves."""
 
 from __future__ import annotations
 
@@ -11,8 +12,9 @@ import pytest
 
 from c4tui.ai.forced_four import moves_to_four, winning_moves
 from c4tui.ai.solver import Position, Solver
-from c4tui.engine import GameState, Player
+from c4tui.engine import GameState, Player, Rules
 from c4tui.puzzles.making import positions_of_game
+from tests.test_searched_puzzles import forces_four
 
 LIMIT = 3
 GAMES = 12
@@ -67,3 +69,20 @@ def test_a_four_at_once_is_one_move_and_a_finished_game_none() -> None:
     over = state.drop(0)
     assert over.winner is Player.RED
     assert moves_to_four(over, LIMIT) is None and winning_moves(over, LIMIT) == []
+
+
+@pytest.mark.parametrize("board", [(7, 6, Rules.POPOUT), (9, 7, Rules.CLASSIC)])
+def test_off_7x6_the_search_agrees_with_a_brute_force_over_the_engine(
+    board: tuple[int, int, Rules],
+) -> None:
+    """Pop Out's pops (and a pop that makes the opponent's four) and its threefold repetition,
+    as the engine plays them, against the search's bitboards: the same fewest moves."""
+    proven = 0
+    for seed in range(6):
+        for state, _ in positions_of_game(seed, GameState.new(*board)):
+            if state.is_over:
+                continue
+            fewest = next((moves for moves in (1, 2) if forces_four(state, moves)), None)
+            assert moves_to_four(state, 2) == fewest, state
+            proven += fewest == 2
+    assert proven > 0  # wins in two among them, not only fours at once

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from c4tui.ai.solver import Position, Solver
-from c4tui.engine import GameState, Player, parse_move
+from c4tui.engine import GameState, Move, Player, parse_move
 from c4tui.engine.sequence import play_sequence
 from c4tui.puzzles.making import make_puzzles, puzzles_in_game
 from tests.process_helpers import run_c4tui
@@ -152,44 +152,47 @@ def completes_four(
     return False
 
 
+def on_own_row(state: GameState, player: Player, row: int) -> bool:
+    """Whether the 0-based ``row`` has ``player``'s parity: on 7 × 6 red's are the odd rows
+    counted from 1 at the bottom, yellow's the even. On any board the first player's are those
+    it fills when all other columns are full: (columns - 1) * rows + row discs played is even."""
+    first_players = ((state.columns - 1) * state.rows + row) % 2 == 0
+    return first_players == (player is Player.RED)
+
+
 def good_cells(state: GameState, player: Player) -> list[tuple[int, int]]:
-    """``player``'s threats on its own 7 × 6 row parity (red the odd rows counted from 1 at
-    the bottom, yellow the even), above an empty cell, with no threat of the opponent's
-    lower in their column: the cells the opponent must never fill under."""
+    """``player``'s threats on its own row parity, above an empty cell, with no threat of the
+    opponent's lower in their column: the cells the opponent must never fill under."""
     discs = {
         (column, row): owner
-        for column in range(7)
-        for row in range(6)
+        for column in range(state.columns)
+        for row in range(state.rows)
         if (owner := state.cell(column, row)) is not None
     }
-    own_parity = 1 if player is Player.RED else 0  # (row + 1) % 2 for a 0-based row
     found = []
-    for column in range(7):
+    for column in range(state.columns):
         height = state.column_height(column)
-        for row in range(height + 1, 6):
+        for row in range(height + 1, state.rows):
             lower_theirs = any(
                 completes_four(discs, (column, below), player.other) for below in range(height, row)
             )
-            own_row = (row + 1) % 2 == own_parity
+            own_row = on_own_row(state, player, row)
             if own_row and not lower_theirs and completes_four(discs, (column, row), player):
                 found.append((column, row))
     return found
 
 
-def zugzwang_on_the_board(start: GameState, solution: list[str]) -> bool:
+def zugzwang_on_the_board(start: GameState, solution: list[Move]) -> bool:
     """The zugzwang theme read from the board: a good cell left to the solver side (and none
-    to the opponent), or the four made in a good cell the last defence filled under."""
+    to the opponent), or the four dropped in a good cell the last defence filled under."""
     side = start.turn
-    last = start
-    for notation in solution:
-        last = last.drop(parse_move(notation).column)
+    last = start.play_all(solution)
     if last.winner is side:
-        column = parse_move(solution[-1]).column
-        row = last.column_height(column) - 1
+        column = solution[-1].column
         return (
             len(solution) >= 3
-            and parse_move(solution[-2]).column == column
-            and (row + 1) % 2 == (1 if side is Player.RED else 0)
+            and solution[-1] == solution[-2] == Move.drop(column)
+            and on_own_row(last, side, last.column_height(column) - 1)
         )
     return not last.is_over and bool(good_cells(last, side)) and not good_cells(last, side.other)
 
@@ -199,7 +202,8 @@ def test_the_zugzwang_theme_is_the_one_read_on_the_board(number: int) -> None:
     puzzle = made()[number]
     solution = puzzle["solution"]
     assert isinstance(solution, list) and isinstance(puzzle["themes"], list)
-    expected = zugzwang_on_the_board(play_sequence(str(puzzle["moves"])), solution)
+    moves = [parse_move(notation) for notation in solution]
+    expected = zugzwang_on_the_board(play_sequence(str(puzzle["moves"])), moves)
     assert ("zugzwang" in puzzle["themes"]) == expected
 
 

@@ -3,7 +3,7 @@ puzzles off 7 × 6 classic are short forced wins, and each made one is checked h
 force over the engine's own moves (its Pop Out pops and its threefold repetition, not the
 search's bitboards): the stated win in N is the fastest, the first move and every later one of
 the solver side's the only one winning as fast, every defence loses within the moves left and
-the one given is the slowest, and the line ends in four."""
+the one given is the slowest, the line ends in four, and its themes are read on the board."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ import pytest
 from c4tui.engine import GameState, Move, MoveKind, Rules, parse_move
 from c4tui.puzzles.puzzle import puzzle_from_json, puzzle_json, puzzle_start
 from tests.process_helpers import run_c4tui
-from tests.test_puzzles import KEYS, MAKE_SECONDS
+from tests.test_puzzles import KEYS, MAKE_SECONDS, fours_at_once, zugzwang_on_the_board
 
 #: (columns, rows, Pop Out): a wider board, Pop Out on 7 × 6, a small board.
 BOARDS = [(9, 7, False), (7, 6, True), (5, 4, False)]
@@ -114,6 +114,9 @@ def test_every_made_puzzle_is_a_forced_win_proven_by_brute_force(
         left -= ply % 2 == 0
     assert state.winner is start.turn  # the line ends in the solver side's four
     assert ("pop out" in themes) == any(move.kind is MoveKind.POP for move in solution)
+    double = fours_at_once(start.play_all(solution[:-2]), start.turn) >= 2
+    assert ("double threat" in themes) == double
+    assert ("zugzwang" in themes) == zugzwang_on_the_board(start, solution)
 
 
 def test_pop_out_puzzles_have_pop_out_tricks() -> None:

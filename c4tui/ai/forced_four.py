@@ -39,7 +39,6 @@ class ForcedFour:
         self.popout = state.rules is Rules.POPOUT
         self.seen = Counter(decode_key(key, state.geometry) for key in state.history)
         self.known: Known = {}
-        self.nodes = 0
 
     def wins_within(self, mine: int, theirs: int, moves: int) -> bool:
         """Whether the side to move (``mine``) forces four within ``moves`` of its moves."""
@@ -50,7 +49,6 @@ class ForcedFour:
             return False
         key = (mine, theirs, moves, True)
         if key not in self.known:
-            self.nodes += 1
             found = any(
                 outcome == 0 and self.after_move(new_theirs, new_mine, moves - 1, attacking=False)
                 for _, new_mine, new_theirs, outcome in children
@@ -70,7 +68,6 @@ class ForcedFour:
             return False
         key = (mine, theirs, moves, False)
         if key not in self.known:
-            self.nodes += 1
             found = all(
                 outcome == -1
                 or (outcome == 0 and self.after_move(new_theirs, new_mine, moves, attacking=True))

@@ -9,8 +9,10 @@ four takes longest; among equals the nearest the centre, a drop before a pop)
 the solver side again has exactly one move that wins as fast, down to the four.
 Only wins: a draw cannot be proven by a shallow search, so there is no "hold"
 here. Every such puzzle is marked "search-proven", and "pop out" when its
-solution pops, the solver side or the defence (a Pop Out trick); "win in N",
-"double threat" and "zugzwang" mean what they mean on 7 × 6.
+solution pops, the solver side or the defence (a Pop Out trick); "zugzwang" means
+what it means on 7 × 6 (``making.is_zugzwang``, on the board's own row parities),
+and "double threat" that the solver side's move before the last defence left two
+fours at once (a 7 × 6 solution with that ends there; these go on to the four).
 
 The positions come from games between two Easy levels on that board and rules,
 as on 7 × 6 (``making.positions_of_game``). This loads no solver, only the search.
@@ -51,8 +53,8 @@ def searched_puzzle_at(state: GameState, moves: list[Move]) -> Puzzle | None:
     themes = [f"win in {fewest}", SEARCH_PROVEN]
     if any(move.kind is MoveKind.POP for move in line):
         themes.append(POP_OUT)
-    if immediate_wins(state.play_all(line), state.turn) >= 2:
-        themes.append(DOUBLE_THREAT)
+    if immediate_wins(state.play_all(line[:-2]), state.turn) >= 2:
+        themes.append(DOUBLE_THREAT)  # the move before the last defence made two fours at once
     if is_zugzwang(state, solution):
         themes.append(ZUGZWANG)
     position = " ".join(map(format_move, moves))

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from c4tui.ai.solver import Position, Solver
-from c4tui.engine import GameState, Player, parse_move
+from c4tui.engine import GameState, Move, Player, parse_move
 from c4tui.engine.sequence import play_sequence
 from c4tui.puzzles.making import make_puzzles, puzzles_in_game
 from tests.process_helpers import run_c4tui
@@ -136,6 +136,82 @@ def test_themes_and_rating_follow_from_the_solution(number: int) -> None:
         assert themes[0] == "winning line" and to_four > solver_moves
 
 
+def completes_four(
+    discs: dict[tuple[int, int], Player], cell: tuple[int, int], player: Player
+) -> bool:
+    """Whether a ``player`` disc on ``cell`` would be in a line of four (a slow count)."""
+    for step_column, step_row in ((1, 0), (0, 1), (1, 1), (1, -1)):
+        run = 1
+        for sign in (1, -1):
+            column, row = cell[0] + sign * step_column, cell[1] + sign * step_row
+            while discs.get((column, row)) is player:
+                run += 1
+                column, row = column + sign * step_column, row + sign * step_row
+        if run >= 4:
+            return True
+    return False
+
+
+def on_own_row(state: GameState, player: Player, row: int) -> bool:
+    """Whether the 0-based ``row`` has ``player``'s parity: on 7 × 6 red's are the odd rows
+    counted from 1 at the bottom, yellow's the even. On any board the first player's are those
+    it fills when all other columns are full: (columns - 1) * rows + row discs played is even."""
+    first_players = ((state.columns - 1) * state.rows + row) % 2 == 0
+    return first_players == (player is Player.RED)
+
+
+def good_cells(state: GameState, player: Player) -> list[tuple[int, int]]:
+    """``player``'s threats on its own row parity, above an empty cell, with no threat of the
+    opponent's lower in their column: the cells the opponent must never fill under."""
+    discs = {
+        (column, row): owner
+        for column in range(state.columns)
+        for row in range(state.rows)
+        if (owner := state.cell(column, row)) is not None
+    }
+    found = []
+    for column in range(state.columns):
+        height = state.column_height(column)
+        for row in range(height + 1, state.rows):
+            lower_theirs = any(
+                completes_four(discs, (column, below), player.other) for below in range(height, row)
+            )
+            own_row = on_own_row(state, player, row)
+            if own_row and not lower_theirs and completes_four(discs, (column, row), player):
+                found.append((column, row))
+    return found
+
+
+def zugzwang_on_the_board(start: GameState, solution: list[Move]) -> bool:
+    """The zugzwang theme read from the board: a good cell left to the solver side (and none
+    to the opponent), or the four dropped in a good cell the last defence filled under."""
+    side = start.turn
+    last = start.play_all(solution)
+    if last.winner is side:
+        column = solution[-1].column
+        return (
+            len(solution) >= 3
+            and solution[-1] == solution[-2] == Move.drop(column)
+            and on_own_row(last, side, last.column_height(column) - 1)
+        )
+    return not last.is_over and bool(good_cells(last, side)) and not good_cells(last, side.other)
+
+
+@pytest.mark.parametrize("number", range(COUNT))
+def test_the_zugzwang_theme_is_the_one_read_on_the_board(number: int) -> None:
+    puzzle = made()[number]
+    solution = puzzle["solution"]
+    assert isinstance(solution, list) and isinstance(puzzle["themes"], list)
+    moves = [parse_move(notation) for notation in solution]
+    expected = zugzwang_on_the_board(play_sequence(str(puzzle["moves"])), moves)
+    assert ("zugzwang" in puzzle["themes"]) == expected
+
+
+def test_some_made_puzzles_are_zugzwang_and_some_not() -> None:
+    zugzwang = [puzzle for puzzle in made() if "zugzwang" in puzzle["themes"]]  # type: ignore[operator]
+    assert 0 < len(zugzwang) < COUNT
+
+
 def test_at_least_30_percent_take_two_or_more_solver_moves() -> None:
     long = [puzzle for puzzle in made() if len(puzzle["solution"]) >= 3]  # type: ignore[arg-type]
     assert len(long) >= 0.3 * COUNT
@@ -167,6 +243,10 @@ def test_export_prints_from_a_made_file(tmp_path: Path) -> None:
         ("--make", "x"),
         ("--export", "2", "--from", "/nonexistent/puzzles.jsonl"),
         ("--make", "2", "--from", "x.jsonl"),
+        ("--make", "2", "--columns", "3"),  # a board out of range (tests/test_searched_puzzles)
+        ("--make", "2", "--rows", "21"),
+        ("--export", "2", "--pop-out"),  # the board is the made file's
+        ("--export", "2", "--columns", "9"),
     ],
 )
 def test_bad_input_is_one_line_and_status_2(args: tuple[str, ...]) -> None:

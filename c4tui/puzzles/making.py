@@ -28,7 +28,9 @@ from dataclasses import dataclass
 from c4tui.ai.best_line import best_column
 from c4tui.ai.levels import ai_level
 from c4tui.ai.perfect import exact_scores
-from c4tui.engine import GameState, Move, Player, format_move
+from c4tui.ai.search import first_player_rows
+from c4tui.engine import GameState, Move, Player, format_move, parse_move
+from c4tui.engine.bitboard import cell_bit
 from c4tui.engine.sequence import play_sequence
 from c4tui.puzzles.puzzle import HOLD, WIN, WINNING_LINE, Puzzle
 
@@ -40,6 +42,10 @@ BASE_RATING = 1200
 STEP_RATING = 150
 #: Positions before this many discs are not tried: the opening is the book's, not a puzzle's.
 FIRST_PLY = 8
+#: The themes read on the board after the solution (see ``_themes`` and ``is_zugzwang``).
+DOUBLE_THREAT, ZUGZWANG = "double threat", "zugzwang"
+#: A source game is cut after this many plies a cell of its board (only Pop Out's go on so).
+MAX_GAME_PLIES = 2
 #: The level whose games the puzzles are taken from (its moves are repeatable for a seed).
 SOURCE_LEVEL = "easy"
 
@@ -77,7 +83,7 @@ def puzzle_at(
     if goal is None or state.drop(reaching_goal(scores, goal)[0]).winner is not None:
         return None  # no puzzle, or a win in one
     solution, last = _solution(state, scores, goal, max_solver_moves)
-    themes = _themes(state, scores, goal, last)
+    themes = _themes(state, goal, solution, last)
     rating = BASE_RATING + STEP_RATING * ((len(solution) + 1) // 2 - 1)
     return Puzzle(digits, digits, solution, goal, themes, rating)
 
@@ -112,9 +118,9 @@ def _solution(
 
 
 def _themes(
-    state: GameState, scores: list[int | None], goal: str, last: GameState
+    state: GameState, goal: str, solution: tuple[str, ...], last: GameState
 ) -> tuple[str, ...]:
-    """The themes: the goal's, and "double threat" when the last move makes two.
+    """The themes: the goal's, "double threat" when the last move makes two, and "zugzwang".
 
     A win whose solution ends in the four is "win in N" (N the solver side's moves);
     one cut short at the depth, or where the way on stops being unique, is "winning
@@ -128,8 +134,75 @@ def _themes(
     else:
         themes = [HOLD]
     if immediate_wins(last, state.turn) >= 2:
-        themes.append("double threat")
+        themes.append(DOUBLE_THREAT)
+    if is_zugzwang(state, solution):
+        themes.append(ZUGZWANG)
     return tuple(themes)
+
+
+def is_zugzwang(start: GameState, solution: tuple[str, ...]) -> bool:
+    """Whether the solution wins or holds by a threat on the solver side's own row parity.
+
+    In Connect Four theory (Allis) the first player wants threats on the odd rows
+    (1-based from the bottom, on 7 × 6), the second on the even ones
+    (``ai.search.first_player_rows`` says which on any size): as the board fills
+    up, the opponent is at last forced to drop under such a threat. Precisely,
+    with "a good cell" meaning an empty cell where a disc would give the solver
+    side four, on a row of its own parity, the solution is "zugzwang" when
+
+    - after its last move the game goes on and the solver side has a good cell
+      with the cell under it empty and no threat of the opponent's lower in that
+      column (a cell the opponent must never fill under), and the opponent has no
+      such cell of its own (then it is a race of threats, not the solver's zugzwang); or
+    - it ends in the four, made in a good cell that the last defence filled under.
+
+    Both are read on the board alone (no solver), as a test can check them.
+    """
+    solver_side = start.turn
+    positions = [start]
+    for notation in solution:
+        positions.append(positions[-1].play(parse_move(notation)))
+    last = positions[-1]
+    if last.winner is solver_side:
+        if len(solution) < 3 or not solution[-1].startswith("d"):  # a four by a pop: no cell
+            return False
+        column = parse_move(solution[-1]).column
+        row = last.column_height(column) - 1
+        under_filled_by_defence = solution[-2] == solution[-1]  # a drop in the same column
+        return under_filled_by_defence and row in own_rows(last, solver_side)
+    if last.is_over or threats_to_fill_under(last, solver_side.other):
+        return False
+    return bool(threats_to_fill_under(last, solver_side))
+
+
+def own_rows(state: GameState, player: Player) -> frozenset[int]:
+    """The 0-based rows of ``player``'s own parity on this board (Allis's odd/even threats)."""
+    first_rows = first_player_rows(state.geometry)
+    firsts = {row for row in range(state.rows) if first_rows & cell_bit(state.geometry, 0, row)}
+    mine = firsts if player is Player.RED else set(range(state.rows)) - firsts
+    return frozenset(mine)
+
+
+def threats_to_fill_under(state: GameState, player: Player) -> list[tuple[int, int]]:
+    """The cells the opponent must not fill under: ``player``'s threats on its own rows.
+
+    Not yet playable (the cell under is empty), with no threat of the opponent's
+    lower in their column.
+    """
+    threats = state.threats()
+    rows = own_rows(state, player)
+    return [
+        (column, row)
+        for (column, row), owners in threats.items()
+        if player in owners
+        and row in rows
+        and row > state.column_height(column)
+        and not any(
+            state.column_height(column) <= below < row
+            and player.other in threats.get((column, below), frozenset())
+            for below in range(row)
+        )
+    ]
 
 
 def immediate_wins(state: GameState, player: Player) -> int:
@@ -142,19 +215,30 @@ def immediate_wins(state: GameState, player: Player) -> int:
     )
 
 
-def positions_of_game(seed: int) -> Iterator[tuple[GameState, str]]:
-    """Each position of one game between two Easy levels seeded from ``seed``, with its digits."""
+def positions_of_game(
+    seed: int, board: GameState | None = None
+) -> Iterator[tuple[GameState, list[Move]]]:
+    """Each position from ``FIRST_PLY`` plies on of a game between two seeded Easy levels.
+
+    The levels are seeded from ``seed``; the game starts on the empty ``board``
+    (None: 7 × 6 classic); each position comes with the moves that reached it (one
+    list, growing: copy it to keep it). A game lasts at most ``MAX_GAME_PLIES`` a
+    cell of the board (Pop Out games may go on long).
+    """
     chooser = random.Random(seed)
     pickers = {
         Player.RED: ai_level(SOURCE_LEVEL).make(chooser.randrange(2**31)),
         Player.YELLOW: ai_level(SOURCE_LEVEL).make(chooser.randrange(2**31)),
     }
-    state, digits = GameState.new(), ""
-    while not state.is_over:
+    state = GameState.new() if board is None else board
+    moves: list[Move] = []
+    longest = MAX_GAME_PLIES * state.columns * state.rows
+    while not state.is_over and len(moves) < longest:
         move = pickers[state.turn].choose_move(state)
-        state, digits = state.play(move), digits + str(move.column + 1)
-        if state.disc_count >= FIRST_PLY:
-            yield state, digits
+        state = state.play(move)
+        moves.append(move)
+        if len(moves) >= FIRST_PLY:
+            yield state, moves
 
 
 def puzzles_in_game(digits: str) -> list[Puzzle]:
@@ -185,12 +269,33 @@ def make_puzzles(
     puzzle (the first found). ``on_found`` is told how many have been found after
     each new one (a progress bar).
     """
+    return collect_puzzles(
+        count, seed, lambda state, moves: puzzle_at(state, column_digits(moves)), None, on_found
+    )
+
+
+#: What finds the puzzle in a position reached by these moves (or None: there is none).
+PuzzleFinder = Callable[[GameState, list[Move]], "Puzzle | None"]
+
+
+def collect_puzzles(
+    count: int,
+    seed: int,
+    find: PuzzleFinder,
+    board: GameState | None = None,
+    on_found: Callable[[int], None] | None = None,
+) -> list[Puzzle]:
+    """``count`` puzzles ``find`` finds in the positions of games seeded from ``seed``.
+
+    The games start on the empty ``board`` (None: 7 × 6 classic); each position
+    counts once (the first found), however many games reach it.
+    """
     games = random.Random(seed)
     found: dict[int, Puzzle] = {}
     while len(found) < count:
-        for state, digits in positions_of_game(games.randrange(2**31)):
+        for state, moves in positions_of_game(games.randrange(2**31), board):
             key = state.position_key()
-            puzzle = None if key in found else puzzle_at(state, digits)
+            puzzle = None if key in found else find(state, moves)
             if puzzle is not None:
                 found[key] = puzzle
                 if on_found is not None:
@@ -198,6 +303,11 @@ def make_puzzles(
                 if len(found) == count:
                     break
     return list(found.values())
+
+
+def column_digits(moves: list[Move]) -> str:
+    """The drops as the solvers' column digits ("4453")."""
+    return "".join(str(move.column + 1) for move in moves)
 
 
 @dataclass(frozen=True)

@@ -24,6 +24,18 @@ class Verdict(Enum):
     WRONG = "wrong"
 
 
+@dataclass(frozen=True)
+class Refutation:
+    """Why a wrong move fails: the solver's best reply and who then wins (None: a draw).
+
+    Here, not beside ``making.refutation`` that finds it: the search pool's worker sends
+    it back to the app, and unpickling it there must not load the solver.
+    """
+
+    reply: Move | None
+    winner: Player | None
+
+
 @dataclass
 class Attempt:
     """A puzzle being solved: the board now, how far along the solution, and what went wrong.

@@ -23,13 +23,13 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
 
 from c4tui.ai.best_line import best_column
 from c4tui.ai.levels import ai_level
 from c4tui.ai.perfect import exact_scores
 from c4tui.engine import GameState, Move, Player, format_move
 from c4tui.engine.sequence import play_sequence
+from c4tui.puzzles.attempt import Refutation
 from c4tui.puzzles.puzzle import HOLD, WIN, WINNING_LINE, Puzzle
 
 #: The most solver-side moves a solution holds.
@@ -198,14 +198,6 @@ def make_puzzles(
                 if len(found) == count:
                     break
     return list(found.values())
-
-
-@dataclass(frozen=True)
-class Refutation:
-    """Why a wrong move fails: the solver's best reply and who then wins (None: a draw)."""
-
-    reply: Move | None
-    winner: Player | None
 
 
 def refutation(after_wrong: GameState) -> Refutation:

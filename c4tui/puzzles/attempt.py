@@ -118,5 +118,6 @@ def goal_words(puzzle: Puzzle) -> str:
     if puzzle.goal == WIN and wins:
         return wins[0]
     if puzzle.goal == WIN:
-        return f"find the winning line ({puzzle.solver_moves} moves)"
+        count = puzzle.solver_moves
+        return f"find the winning line ({count} move{'s' * (count != 1)})"
     return "find the only move that does not lose"

@@ -42,14 +42,8 @@ from c4tui.ui.widgets.title_bar import TitleBar
 NARROW_FOOTER = 60
 
 
-def nothing_to_resume() -> str | None:
-    """No game to go back to (a menu made without an app's games behind it)."""
-    return None
-
-
-def no_game_played() -> MatchSettings | None:
-    """No game played yet (a menu made without an app's games behind it)."""
-    return None
+def nothing_yet() -> None:
+    """No game to go back to, none played yet (a menu made without an app's games behind it)."""
 
 
 class MenuScreen(Screen[None]):
@@ -80,6 +74,7 @@ class MenuScreen(Screen[None]):
         Binding("ctrl+o", "open", "Open", id="menu.open"),
         Binding("ctrl+t", "set_up", "Set up", id="menu.set_up"),
         Binding("ctrl+k", "columns", "Columns", id="menu.columns"),
+        Binding("ctrl+z", "puzzles", "Puzzles", id="menu.puzzles"),
     ]
 
     @dataclass
@@ -109,6 +104,10 @@ class MenuScreen(Screen[None]):
         """Set up a game of Columns."""
 
     @dataclass
+    class PuzzlesRequested(Message):
+        """Open the puzzles."""
+
+    @dataclass
     class HelpRequested(Message):
         """Show the rules and keys."""
 
@@ -117,8 +116,8 @@ class MenuScreen(Screen[None]):
         initial: MatchSettings | None = None,
         kinds: tuple[type[Backend], ...] = KINDS,
         *,
-        resume_offer: Callable[[], str | None] = nothing_to_resume,
-        current_game: Callable[[], MatchSettings | None] = no_game_played,
+        resume_offer: Callable[[], str | None] = nothing_yet,
+        current_game: Callable[[], MatchSettings | None] = nothing_yet,
         ascii_only: bool = False,
     ) -> None:
         super().__init__()
@@ -189,6 +188,7 @@ class MenuScreen(Screen[None]):
                 yield MenuButton("Resume (^r)", id="resume")
                 yield MenuButton("Open (^o)", id="open")
                 yield MenuButton("Columns (^k)", id="play-columns")
+                yield MenuButton("Puzzles (^z)", id="puzzles")
             yield Static(id="resume-note")
         yield FittingFooter()
 
@@ -358,6 +358,11 @@ class MenuScreen(Screen[None]):
     def action_columns(self) -> None:
         """The second game: Columns (its size and starting level first)."""
         self.post_message(self.ColumnsRequested())
+
+    @on(MenuButton.Pressed, "#puzzles")
+    def action_puzzles(self) -> None:
+        """Puzzles: find the one move that wins, proven by the solver."""
+        self.post_message(self.PuzzlesRequested())
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """Resume only when there is a game to go back to."""

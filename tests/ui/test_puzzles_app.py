@@ -24,7 +24,7 @@ from c4tui.ui.screens.menu import MenuScreen
 from c4tui.ui.screens.puzzle_history import PuzzleHistory
 from c4tui.ui.screens.puzzles import PuzzleScreen
 from c4tui.ui.widgets.menu_button import MenuButton
-from tests.ui.helpers import SIZE, make_app
+from tests.ui.helpers import SIZE, make_app, play, start_game
 
 FIRST = shipped_puzzles()[0]
 #: How long the pool may take to explain a wrong move (its worker starts first).
@@ -82,6 +82,19 @@ async def test_ctrl_z_or_the_button_opens_the_first_puzzle_and_esc_goes_back() -
         await pilot.click("#puzzles")
         await pilot.pause()
         assert isinstance(app.screen, PuzzleScreen)
+
+
+async def test_the_puzzles_button_shows_whole_at_80x24_beside_resume() -> None:
+    app = make_app(opponent="computer")
+    async with app.run_test(size=SIZE) as pilot:
+        await start_game(pilot)
+        await play(pilot, "d4")  # a game under way: Resume joins the buttons
+        await pilot.press("escape")
+        await pilot.pause()
+        buttons = app.screen.query(MenuButton)
+        assert [b.id for b in buttons if b.display][-1] == "puzzles"
+        assert all(b.region.right <= SIZE[0] - 1 for b in buttons if b.display)
+        assert "Puzzles (^z)" in str(app.screen.query_one("#puzzles", MenuButton).render())
 
 
 async def test_right_moves_are_answered_by_the_defence_until_solved_and_the_rating_saved() -> None:

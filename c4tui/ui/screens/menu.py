@@ -60,8 +60,9 @@ class MenuScreen(Screen[None]):
         ascii_only: draw the choices' marks with ASCII characters.
     """
 
-    #: Below 80 columns the form narrows: a narrower label column, the buttons stacked.
-    HORIZONTAL_BREAKPOINTS = [(0, "-stacked"), (80, "-inline")]
+    #: Below 80 columns the form narrows: a narrower label column, the buttons stacked;
+    #: below 100 the row of five buttons starts at the labels' edge, to fit.
+    HORIZONTAL_BREAKPOINTS = [(0, "-stacked"), (80, "-inline"), (100, "-wide")]
     #: Below 36 rows the form closes up, below 24 without its title (80 x 24 shows it all).
     VERTICAL_BREAKPOINTS = [(0, "-cramped"), (24, "-snug"), (36, "-airy")]
     #: Focus starts on the opponent (focused as the screen is composed, so the first frame
@@ -74,7 +75,7 @@ class MenuScreen(Screen[None]):
         Binding("ctrl+o", "open", "Open", id="menu.open"),
         Binding("ctrl+t", "set_up", "Set up", id="menu.set_up"),
         Binding("ctrl+k", "columns", "Columns", id="menu.columns"),
-        Binding("ctrl+z", "puzzles", "Puzzles", id="menu.puzzles"),
+        Binding("ctrl+z", "puzzles", "Puzzles", show=False, id="menu.puzzles"),  # its button
     ]
 
     @dataclass

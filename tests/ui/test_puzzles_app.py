@@ -25,6 +25,7 @@ from c4tui.ui.screens.puzzle_history import PuzzleHistory
 from c4tui.ui.screens.puzzles import PuzzleScreen
 from c4tui.ui.widgets.menu_button import MenuButton
 from tests.ui.helpers import SIZE, make_app, play, start_game
+from tests.ui.test_ascii_screen import non_ascii
 
 FIRST = shipped_puzzles()[0]
 #: How long the pool may take to explain a wrong move (its worker starts first).
@@ -247,3 +248,20 @@ async def test_the_app_opens_at_the_puzzles_when_asked_and_esc_goes_to_the_menu(
         await pilot.press("escape")
         await pilot.pause()
         assert isinstance(app.screen, MenuScreen)
+
+
+async def test_with_ascii_only_every_character_of_the_puzzles_is_ascii() -> None:
+    app = C4App(ascii_only=True)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await puzzles_open(pilot)
+        await pilot.press("h")
+        await pilot.pause()
+        found = non_ascii(pilot, "a hint")
+        await pilot.press("s")  # the rating's change: "-174", not a minus sign
+        await pilot.pause()
+        assert "Rating -" in line(screen, "message")
+        found += non_ascii(pilot, "the solution")
+        await pilot.press("y")
+        await pilot.pause()
+        found += non_ascii(pilot, "the history")
+    assert not found, "\n".join(found)

@@ -9,6 +9,7 @@ player): 64516715, Red to find d6, d5, d2 against Yellow's d6, d3."""
 from __future__ import annotations
 
 import asyncio
+import random
 from datetime import date
 
 from textual.pilot import Pilot
@@ -24,6 +25,7 @@ from c4tui.ui.screens.menu import MenuScreen
 from c4tui.ui.screens.puzzle_history import PuzzleHistory
 from c4tui.ui.screens.puzzles import PuzzleScreen
 from c4tui.ui.widgets.menu_button import MenuButton
+from tests.ui.fuzz_keys import send_key
 from tests.ui.helpers import SIZE, make_app, play, start_game
 from tests.ui.test_ascii_screen import non_ascii
 
@@ -265,3 +267,23 @@ async def test_with_ascii_only_every_character_of_the_puzzles_is_ascii() -> None
         await pilot.pause()
         found += non_ascii(pilot, "the history")
     assert not found, "\n".join(found)
+
+
+async def test_random_keys_never_crash_the_puzzles() -> None:
+    """Moves, wrong ones explained while n, r, d, s and Esc come in between: nothing raises."""
+    keys = [*"1234567", *"1234567", "enter", "enter", "enter", *"hsnrdy", "left", "escape"]
+    keys += ["ctrl+z", "ctrl+z"]
+    rng = random.Random(41)
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await puzzles_open(pilot)
+        for pressed in range(1, 401):
+            send_key(app, rng.choice(keys))
+            await asyncio.sleep(0.002)
+            if pressed % 40 == 0:
+                await pilot.pause()
+                assert app._exception is None, f"after {pressed} keys"
+        await pilot.app.workers.wait_for_complete()
+        await pilot.pause()
+        assert app._exception is None and app.return_code is None
+        assert load_progress()[1] is None  # the record kept whole throughout

@@ -209,8 +209,8 @@ class PuzzleScreen(BoardScreen[None]):
     def on_puzzle_screen_refuted(self, message: PuzzleScreen.Refuted) -> None:
         """The reply played on the board, and what the wrong move allowed, in words."""
         attempt = self.trainer.attempt
-        if message.state is not attempt.state:
-            return  # another puzzle (or the solution) is shown meanwhile
+        if message.state is not attempt.state or self.trainer.solution_seen:
+            return  # another puzzle, or the solution, is shown meanwhile
         self.checking = False
         wrong, refutation = message.wrong, message.refutation
         if refutation is None:

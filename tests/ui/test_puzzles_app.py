@@ -17,6 +17,7 @@ from textual.widgets import DataTable, Static
 
 from c4tui.engine import Move, Player, parse_move
 from c4tui.engine.sequence import play_sequence
+from c4tui.puzzles.attempt import Refutation
 from c4tui.puzzles.collection import daily_puzzle, shipped_puzzles
 from c4tui.puzzles.keeping import load_progress, record_path
 from c4tui.puzzles.puzzle import Puzzle
@@ -137,6 +138,22 @@ async def test_a_wrong_move_is_answered_by_the_solvers_reply_and_said_why() -> N
         kept, _ = load_progress()
         assert [(t.puzzle_id, t.solved) for t in kept.history] == [(FIRST.id, False)]
         assert kept.rating.rating < 1500 and kept.streak == 0
+
+
+async def test_a_late_answer_to_a_wrong_move_does_not_cover_the_solution_shown() -> None:
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await puzzles_open(pilot)
+        await play_column(pilot, 1)
+        await explained(pilot, screen)
+        await pilot.press("s")
+        await pilot.pause()
+        after_wrong = screen.trainer.attempt.state
+        late = Refutation(Move.drop(3), Player.YELLOW)  # as the pool answers, once more
+        screen.post_message(PuzzleScreen.Refuted(after_wrong, Move.drop(0), late))
+        await pilot.pause()
+        assert screen.board.state == play_sequence(FIRST.moves + "66532")
+        assert line(screen, "message").startswith("Solution: d6 d6 d5 d3 d2.")
 
 
 async def test_the_solution_is_played_out_and_seen_before_the_end_counts_as_failed() -> None:

@@ -79,6 +79,8 @@ NOT_FOR_THE_MENU = [
     "c4tui.ui.screens.help",
     "c4tui.ui.screens.open",
     "c4tui.ui.screens.columns",
+    "c4tui.ui.screens.puzzles",
+    "c4tui.puzzles.collection",
     "c4tui.ui.widgets.board",
     "markdown_it",
 ]
@@ -137,6 +139,20 @@ def test_importing_the_app_and_the_command_line_loads_nothing_the_menu_does_not_
     assert "c4tui.ui.screens.menu" in modules
     assert "textual.app" in modules
     assert sorted(modules.intersection(NOT_FOR_THE_MENU)) == []
+
+
+def test_the_puzzles_screen_and_its_record_load_no_solver() -> None:
+    """The app's puzzles judge moves without the solver: only the pool's workers load it."""
+    modules, _ = loaded_modules(
+        """
+        import c4tui.ui.screens.puzzles, c4tui.puzzles.keeping
+        from c4tui.puzzles.collection import shipped_puzzles
+        shipped_puzzles()
+        """
+    )
+    assert "c4tui.ui.screens.puzzles" in modules
+    solver = {"c4tui.puzzles.making", "c4tui.ai.perfect", "c4tui.ai.solver", "numpy", "numba"}
+    assert sorted(modules & solver) == []
 
 
 def test_the_menu_up_to_its_first_frame_loads_nothing_it_does_not_need() -> None:

@@ -9,7 +9,8 @@ import pytest
 
 from c4tui.ai.levels import SearchPlayer, TacticalPlayer
 from c4tui.ai.random_player import RandomPlayer
-from c4tui.engine import GameState, Rules
+from c4tui.engine import GameState, Move, Player, Rules
+from c4tui.engine.sequence import play_sequence
 from c4tui.match.pool import SearchPool
 
 BIG = GameState.new(20, 20, Rules.POPOUT)  # no search finishes early here
@@ -86,3 +87,14 @@ async def test_cheap_levels_run_here_and_the_rest_carry_their_randomness_along(
         move, tactical = await pool.choose_move(tactical, GameState.new(), budget=None)
         moves.append(move)
     assert pool.completed == 5 and len(set(moves)) > 1  # the seed's sequence moved on
+
+
+async def test_a_puzzles_wrong_move_is_answered_in_a_worker_by_the_solvers_best_reply(
+    pool: SearchPool,
+) -> None:
+    # Shipped puzzle 64516715: d6 alone wins for Red; after d1 Yellow wins with d4.
+    after_wrong = play_sequence("64516715").play(Move.drop(0))
+    answer = await asyncio.wait_for(pool.refute(after_wrong, owner="puzzle"), 120)
+    assert answer.reply == Move.drop(3) and answer.winner is Player.YELLOW
+    # Sent back as a type from the light trainer: unpickled here, it loads no solver.
+    assert type(answer).__module__ == "c4tui.puzzles.attempt"

@@ -67,6 +67,8 @@ def test_the_task_says_who_moves_and_what_to_find() -> None:
     assert "does not lose" in goal_words(SHORT)
     cut = Puzzle("44", "44", ("d1", "d2", "d3"), "win", ("winning line",), 1350)
     assert goal_words(cut) == "find the winning line (2 moves)"
+    one = Puzzle("44", "44", ("d1",), "win", ("winning line",), 1200)
+    assert goal_words(one) == "find the winning line (1 move)"  # not "1 moves"
 
 
 def test_a_try_rates_player_and_puzzle_with_the_lobbys_glicko() -> None:

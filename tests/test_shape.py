@@ -108,6 +108,10 @@ LAYER_EXCEPTIONS = {
     # a program's seat is an opponent in the registry; its chooser (outside/, which uses
     # match's search pool) loads only when a program is asked for
     "match/backends/program.py": {"outside"},
+    # the search pool explains a puzzle's wrong move: the solver's reply (puzzles.making),
+    # loaded in the worker only, its answer's type named for the checker only
+    "match/pool_worker.py": {"puzzles"},
+    "match/pool.py": {"puzzles"},
 }
 
 

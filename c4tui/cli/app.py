@@ -56,6 +56,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help=argparse.SUPPRESS,
     )
     parser.add_argument(
+        "--puzzles",
+        action="store_true",
+        help="open the full-screen app at its puzzles (find the winning move; Esc: the menu)",
+    )
+    parser.add_argument(
         "--no-animation",
         action="store_true",
         help="no falling discs or smooth scrolling in the full-screen app",
@@ -137,6 +142,7 @@ def open_app(
             review=review,
             past_game=past_game,
             start_columns=start_columns,
+            start_puzzles=args.puzzles,
             animate=not args.no_animation,
             visitor_servers=tuple(args.visitor_servers) if args.web_visitor else None,
         ).run()

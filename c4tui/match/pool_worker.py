@@ -23,6 +23,7 @@ if TYPE_CHECKING:
     from c4tui.ai.best_line import BestLine
     from c4tui.ai.review_verdicts import GameReview
     from c4tui.ai.search import SearchResult
+    from c4tui.puzzles.attempt import Refutation
 
 #: Worker processes run at this lower priority, so the event loop wins the cores.
 WORKER_NICENESS = 5
@@ -107,6 +108,13 @@ def review_job(start: GameState, moves: tuple[Move, ...], slot: int) -> GameRevi
     from c4tui.ai.game_review import review_game  # noqa: PLC0415 (in the worker, as above)
 
     return review_game(start, moves, SlotFlag(slot))
+
+
+def refutation_job(after_wrong: GameState, slot: int) -> Refutation:
+    """Run in a worker: the solver's best reply to a puzzle's wrong move, and who then wins."""
+    from c4tui.puzzles.making import refutation  # noqa: PLC0415 (in the worker, as above)
+
+    return refutation(after_wrong)
 
 
 def warm_up_job() -> None:

@@ -24,6 +24,18 @@ class Verdict(Enum):
     WRONG = "wrong"
 
 
+@dataclass(frozen=True)
+class Refutation:
+    """Why a wrong move fails: the solver's best reply and who then wins (None: a draw).
+
+    Here, not beside ``making.refutation`` that finds it: the search pool's worker sends
+    it back to the app, and unpickling it there must not load the solver.
+    """
+
+    reply: Move | None
+    winner: Player | None
+
+
 @dataclass
 class Attempt:
     """A puzzle being solved: the board now, how far along the solution, and what went wrong.
@@ -106,5 +118,6 @@ def goal_words(puzzle: Puzzle) -> str:
     if puzzle.goal == WIN and wins:
         return wins[0]
     if puzzle.goal == WIN:
-        return f"find the winning line ({puzzle.solver_moves} moves)"
+        count = puzzle.solver_moves
+        return f"find the winning line ({count} move{'s' * (count != 1)})"
     return "find the only move that does not lose"

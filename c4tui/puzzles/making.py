@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
 
 from c4tui.ai.best_line import best_column
 from c4tui.ai.levels import ai_level
@@ -32,6 +31,7 @@ from c4tui.ai.search import first_player_rows
 from c4tui.engine import GameState, Move, Player, format_move, parse_move
 from c4tui.engine.bitboard import cell_bit
 from c4tui.engine.sequence import play_sequence
+from c4tui.puzzles.attempt import Refutation
 from c4tui.puzzles.puzzle import HOLD, WIN, WINNING_LINE, Puzzle
 
 #: The most solver-side moves a solution holds.
@@ -308,14 +308,6 @@ def collect_puzzles(
 def column_digits(moves: list[Move]) -> str:
     """The drops as the solvers' column digits ("4453")."""
     return "".join(str(move.column + 1) for move in moves)
-
-
-@dataclass(frozen=True)
-class Refutation:
-    """Why a wrong move fails: the solver's best reply and who then wins (None: a draw)."""
-
-    reply: Move | None
-    winner: Player | None
 
 
 def refutation(after_wrong: GameState) -> Refutation:

@@ -54,6 +54,7 @@ class C4App(App[None]):
         settings: what the menu shows first (and the AI's seed and pace).
         start_at_once: open a game with ``settings`` at once (the command line asked for one).
         start_columns: open the Columns game's setup at once, over the menu (``c4tui columns``).
+        start_puzzles: open the puzzles at once, over the menu (``c4tui --puzzles``).
         review: open this saved game to step through it (``c4tui replay``).
         past_game: open this game a lobby kept, seen by this player, to step through it
             with the solver's verdicts (``c4tui replay --server``).
@@ -87,6 +88,7 @@ class C4App(App[None]):
         pool: SearchPool | None = None,
         start_at_once: bool = False,
         start_columns: bool = False,
+        start_puzzles: bool = False,
         review: GameRecord | None = None,
         past_game: tuple[KeptGame, str] | None = None,
         animate: bool = True,
@@ -105,6 +107,7 @@ class C4App(App[None]):
         self._initial_settings = settings
         self._start_at_once = start_at_once
         self._start_columns = start_columns
+        self._start_puzzles = start_puzzles
         self._ascii_only = ascii_only
         self._ascii_filter = AsciiFilter()
         self._themes = ThemeMemory()
@@ -167,7 +170,7 @@ class C4App(App[None]):
     # ----- screens -------------------------------------------------------------------
 
     def on_mount(self) -> None:
-        """Open on the menu, or straight into a game or Columns (over the menu: Esc goes back)."""
+        """Open on the menu, or straight in a game, Columns or puzzles (over it: Esc goes back)."""
         self.games.kept = screens.kept_game()
         kinds = self._visit.offered(KINDS) if self._visit else KINDS
         menu = MenuScreen(
@@ -185,6 +188,8 @@ class C4App(App[None]):
             self.push_screen(screens.past_game_review(kept, viewer, ascii_only=self._ascii_only))
         elif self._start_columns:
             self._set_up_columns()
+        elif self._start_puzzles:
+            self.on_menu_screen_puzzles_requested()
         elif self._start_at_once:
             self.games.start_match(self._initial_settings, ask=False)
         if self._visit is not None:
@@ -253,6 +258,15 @@ class C4App(App[None]):
     def on_menu_screen_columns_requested(self) -> None:
         """The second game: Columns (its size and starting level first)."""
         self._set_up_columns()
+
+    def on_menu_screen_puzzles_requested(self) -> None:
+        """Puzzles: find the move that wins, proven by the solver (Esc comes back here)."""
+        try:
+            puzzles = screens.puzzle_screen(self._pool, ascii_only=self._ascii_only)
+        except (OSError, ValueError) as error:
+            self.notify(f"The puzzles could not be read: {error}", severity="error", markup=False)
+            return
+        self.push_screen(puzzles)
 
     def on_menu_screen_help_requested(self) -> None:
         """The rules and keys."""

@@ -72,6 +72,7 @@ LOOK_ALIKES = {
     # punctuation
     "—": "-",
     "–": "-",
+    "−": "-",  # a minus sign (a rating's change)
     "…": ".",
     "×": "x",
     "“": '"',

@@ -22,6 +22,7 @@ from c4tui.ui.servers import Servers
 if TYPE_CHECKING:
     from c4tui.engine.setup import SetUp
     from c4tui.match.driver import MatchDriver
+    from c4tui.match.pool import SearchPool
     from c4tui.match.settings import DriverFactory
     from c4tui.protocols.past import KeptGame
     from c4tui.records import GameRecord
@@ -35,6 +36,7 @@ if TYPE_CHECKING:
     from c4tui.ui.screens.open import OpenDialog
     from c4tui.ui.screens.past_review import PastGameReview
     from c4tui.ui.screens.position_editor import PositionEditor
+    from c4tui.ui.screens.puzzles import PuzzleScreen
 
 # ----- screens ---------------------------------------------------------------------------
 
@@ -186,6 +188,24 @@ def help_screen() -> HelpScreen:
     from c4tui.ui.screens.help import HelpScreen  # noqa: PLC0415
 
     return HelpScreen()
+
+
+def puzzle_screen(pool: SearchPool | None, *, ascii_only: bool) -> PuzzleScreen:
+    """Puzzles from the shipped set, with the player's record from the data folder.
+
+    Raises OSError or ValueError when the shipped set is missing or broken (a broken
+    record is no error: it is set aside, and the screen says so once).
+    """
+    from datetime import date  # noqa: PLC0415
+
+    from c4tui.puzzles.collection import shipped_puzzles  # noqa: PLC0415
+    from c4tui.puzzles.keeping import load_progress, save_progress  # noqa: PLC0415
+    from c4tui.ui.puzzle_trainer import PuzzleTrainer  # noqa: PLC0415
+    from c4tui.ui.screens.puzzles import PuzzleScreen  # noqa: PLC0415
+
+    progress, notice = load_progress()
+    trainer = PuzzleTrainer(shipped_puzzles(), progress, date.today(), save_progress)
+    return PuzzleScreen(trainer, pool=pool, notice=notice, ascii_only=ascii_only)
 
 
 def columns_setup() -> ColumnsSetup:

@@ -38,6 +38,8 @@ class BoardScreen(ShowsAGame, Screen[ResultType]):
 
     #: The board widget's class (the position editor's places discs where a game's plays).
     board_class: ClassVar[type[Board]] = Board
+    #: The panel's class (the puzzles' shows the player's rating and the puzzle's themes).
+    panel_class: ClassVar[type[StatusPanel]] = StatusPanel
 
     def __init__(self, state: GameState, title: str, ascii_only: bool) -> None:
         super().__init__()
@@ -52,7 +54,7 @@ class BoardScreen(ShowsAGame, Screen[ResultType]):
     def compose(self) -> ComposeResult:
         """Board and panel side by side, footer (no header: a 20-row board needs the line)."""
         self._board = self.board_class(self._first_state, ascii_only=self._ascii_only, id="board")
-        self._panel = StatusPanel(self._title, ascii_only=self._ascii_only, id="status")
+        self._panel = self.panel_class(self._title, ascii_only=self._ascii_only, id="status")
         with Horizontal(id="game-body"):
             yield self._board
             yield self._panel

@@ -89,9 +89,20 @@ one colour in a line — across, down or diagonally — vanish, and what is abov
 into another match (a chain scores more). The game ends when jewels freeze above the top.
 p pauses, n starts again. Each jewel is its letter too (S T V W X Y Z).
 
+**Puzzles** (Ctrl+Z in the menu, or its Puzzles button; `c4tui --puzzles`): find the move
+that wins (or the only one that does not lose), proven by the solver. Play as in a game
+(← →, Enter, a click). A right move is answered by the defence at once; a wrong one stays on
+the board, the solver's best reply is played and the panel says what it lets the other side
+do. **h** marks the column to play (a hinted try does not count as solved), **s** shows the
+solution (before the end, the try counts as failed), **n** the next puzzle, **r** this one
+again (not rated), **d** the daily puzzle (the same for everyone that day), **y** your tries,
+failed ones first (Enter retries one), Esc the menu. Only a first try is rated (Glicko-2, as
+the lobby's); the puzzle's themes show after the try, not to give the answer away.
+
 In the menu: Tab moves between fields, arrows change a choice, **Enter starts the game**,
 Ctrl+R resumes the game you left (or the unfinished one from last time), Ctrl+O opens a
-saved game, a pasted digit string or a board picture, Ctrl+T sets up a position.
+saved game, a pasted digit string or a board picture, Ctrl+T sets up a position, Ctrl+Z
+opens the puzzles.
 
 **Setting up a position** (Ctrl+T in the menu, for its board, rules and opponent; or Open
 with a board picture: rows of **.** **x** **o** top first, **/** between them, such as

@@ -42,14 +42,8 @@ from c4tui.ui.widgets.title_bar import TitleBar
 NARROW_FOOTER = 60
 
 
-def nothing_to_resume() -> str | None:
-    """No game to go back to (a menu made without an app's games behind it)."""
-    return None
-
-
-def no_game_played() -> MatchSettings | None:
-    """No game played yet (a menu made without an app's games behind it)."""
-    return None
+def nothing_yet() -> None:
+    """No game to go back to, none played yet (a menu made without an app's games behind it)."""
 
 
 class MenuScreen(Screen[None]):
@@ -66,8 +60,9 @@ class MenuScreen(Screen[None]):
         ascii_only: draw the choices' marks with ASCII characters.
     """
 
-    #: Below 80 columns the form narrows: a narrower label column, the buttons stacked.
-    HORIZONTAL_BREAKPOINTS = [(0, "-stacked"), (80, "-inline")]
+    #: Below 80 columns the form narrows: a narrower label column, the buttons stacked;
+    #: below 100 the row of five buttons starts at the labels' edge, to fit.
+    HORIZONTAL_BREAKPOINTS = [(0, "-stacked"), (80, "-inline"), (100, "-wide")]
     #: Below 36 rows the form closes up, below 24 without its title (80 x 24 shows it all).
     VERTICAL_BREAKPOINTS = [(0, "-cramped"), (24, "-snug"), (36, "-airy")]
     #: Focus starts on the opponent (focused as the screen is composed, so the first frame
@@ -80,6 +75,7 @@ class MenuScreen(Screen[None]):
         Binding("ctrl+o", "open", "Open", id="menu.open"),
         Binding("ctrl+t", "set_up", "Set up", id="menu.set_up"),
         Binding("ctrl+k", "columns", "Columns", id="menu.columns"),
+        Binding("ctrl+z", "puzzles", "Puzzles", show=False, id="menu.puzzles"),  # its button
     ]
 
     @dataclass
@@ -109,6 +105,10 @@ class MenuScreen(Screen[None]):
         """Set up a game of Columns."""
 
     @dataclass
+    class PuzzlesRequested(Message):
+        """Open the puzzles."""
+
+    @dataclass
     class HelpRequested(Message):
         """Show the rules and keys."""
 
@@ -117,8 +117,8 @@ class MenuScreen(Screen[None]):
         initial: MatchSettings | None = None,
         kinds: tuple[type[Backend], ...] = KINDS,
         *,
-        resume_offer: Callable[[], str | None] = nothing_to_resume,
-        current_game: Callable[[], MatchSettings | None] = no_game_played,
+        resume_offer: Callable[[], str | None] = nothing_yet,
+        current_game: Callable[[], MatchSettings | None] = nothing_yet,
         ascii_only: bool = False,
     ) -> None:
         super().__init__()
@@ -189,6 +189,7 @@ class MenuScreen(Screen[None]):
                 yield MenuButton("Resume (^r)", id="resume")
                 yield MenuButton("Open (^o)", id="open")
                 yield MenuButton("Columns (^k)", id="play-columns")
+                yield MenuButton("Puzzles (^z)", id="puzzles")
             yield Static(id="resume-note")
         yield FittingFooter()
 
@@ -358,6 +359,11 @@ class MenuScreen(Screen[None]):
     def action_columns(self) -> None:
         """The second game: Columns (its size and starting level first)."""
         self.post_message(self.ColumnsRequested())
+
+    @on(MenuButton.Pressed, "#puzzles")
+    def action_puzzles(self) -> None:
+        """Puzzles: find the one move that wins, proven by the solver."""
+        self.post_message(self.PuzzlesRequested())
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """Resume only when there is a game to go back to."""

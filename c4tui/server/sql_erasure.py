@@ -66,6 +66,7 @@ def delete_account(user: str, by: str, now: float) -> Work[bool]:
     for table, column in _NAMED_IN:
         yield (f"UPDATE {table} SET {column} = ? WHERE {column} = ?", (stand_in, user))
     yield ("DELETE FROM blocks WHERE blocker = ? OR blocked = ?", (user, user))
+    yield ("DELETE FROM puzzle_tries WHERE account = ?", (user,))  # §8: its puzzles' history
     if by == user:  # its owner's deletion: the owner is gone, its stand-in remains
         yield record(Act(stand_in, "delete", stand_in, "by itself", None, now))
     else:

@@ -11,6 +11,9 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 import c4tui
+from c4tui.client.link import LobbyLink
+from c4tui.client.outcomes import LoginOutcome, RegisterOutcome
+from c4tui.client.puzzles import fetch_puzzle, report_try, verdict_words
 from c4tui.engine import parse_move
 from c4tui.engine.sequence import play_sequence
 from c4tui.protocols import lobby as wire
@@ -199,3 +202,31 @@ async def test_the_protocol_pages_exchange_is_what_a_server_answers(tmp_path: Pa
                 offer.themes,
             )
             await alice.ask(sent)  # the day's puzzle, or the next from this one's
+
+
+async def test_a_client_fetches_the_daily_puzzle_and_reports_a_try(tmp_path: Path) -> None:
+    async with lobby_server(tmp_path) as server:
+        link = await LobbyLink.open("127.0.0.1", server.port)
+        try:
+            assert await link.register("ann", "pw") is RegisterOutcome.CREATED
+            assert await link.login("ann", "pw") is LoginOutcome.LOGGED_IN
+            offer = await fetch_puzzle(link)
+            assert offer is not None and offer.player_rating == 1500
+            puzzle = shipped(offer.puzzle_id)
+            right = [parse_move(step) for step in puzzle.solution[::2]]
+            verdict = await report_try(link, offer.puzzle_id, right)
+            assert verdict is not None and verdict.solved and verdict.rated
+            assert verdict_words(verdict) == (
+                f"Solved! Your puzzle rating: {verdict.rating} ({verdict.change:+d}); streak 1."
+            )
+            again = await report_try(link, offer.puzzle_id, right[:1] if len(right) > 1 else [])
+            assert again is not None and not again.solved and not again.rated
+            assert verdict_words(again) == (
+                f"Not solved. A retry is not rated: your puzzle rating stays {verdict.rating}."
+            )
+            following = await fetch_puzzle(link, following=True)
+            assert following is not None and following.puzzle_id != offer.puzzle_id
+            assert following.player_rating == verdict.rating
+            assert await report_try(link, "no-such-puzzle", right) is None
+        finally:
+            await link.close()

@@ -10,7 +10,8 @@ command): ask only one that serves puzzles.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from typing import TypeVar
 
 from c4tui.client.link import LobbyLink
 from c4tui.engine import Move
@@ -24,19 +25,16 @@ from c4tui.protocols.puzzles import (
     parse_solved_answer,
 )
 
+T = TypeVar("T")
+
 
 async def fetch_puzzle(link: LobbyLink, following: bool = False) -> PuzzleOffer | None:
     """The daily puzzle, or (``following``) the next near our puzzle rating; None: none to give.
 
     Raises ProtocolError for an answer that is no puzzle, and what ``LobbyLink.ask`` raises.
     """
-    answer = await link.ask(f"PUZZLE:{NEXT}" if following else "PUZZLE")
-    if answer.status != 0:
-        return None
-    offer = parse_puzzle_answer(answer.extra)
-    if offer is None:
-        raise ProtocolError("the server's puzzle is no puzzle")
-    return offer
+    line = f"PUZZLE:{NEXT}" if following else "PUZZLE"
+    return await _asked(link, line, parse_puzzle_answer, "the server's puzzle is no puzzle")
 
 
 async def report_try(
@@ -46,13 +44,24 @@ async def report_try(
 
     Raises ProtocolError for an answer that is no verdict, and what ``LobbyLink.ask`` raises.
     """
-    answer = await link.ask(f"PUZZLESOLVED:{puzzle_id}:{moves_field(moves)}")
+    line = f"PUZZLESOLVED:{puzzle_id}:{moves_field(moves)}"
+    return await _asked(link, line, parse_solved_answer, "the server's verdict is no verdict")
+
+
+async def _asked(
+    link: LobbyLink, line: str, read: Callable[[Sequence[str]], T | None], unreadable: str
+) -> T | None:
+    """``line``'s answer as ``read`` reads its fields; None for a status but 0.
+
+    Raises ProtocolError (saying ``unreadable``) when a status 0 carries what ``read`` refuses.
+    """
+    answer = await link.ask(line)
     if answer.status != 0:
         return None
-    verdict = parse_solved_answer(answer.extra)
-    if verdict is None:
-        raise ProtocolError("the server's verdict on a puzzle is no verdict")
-    return verdict
+    value = read(answer.extra)
+    if value is None:
+        raise ProtocolError(unreadable)
+    return value
 
 
 def verdict_words(verdict: PuzzleVerdict) -> str:

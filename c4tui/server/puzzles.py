@@ -50,14 +50,14 @@ async def answer_puzzle(
 
 async def _offer(service: LobbyService[S, M], member: Member, following: bool) -> str:
     """PUZZLE's answer: the daily puzzle, or (``following``) the next near the account's rating."""
-    progress = await service.store.puzzle_progress(member.name)
-    shipped = _shipped()
-    if progress is None or not shipped:
+    store, shipped = service.store, _shipped()
+    if not shipped:
         return ack("PUZZLE", wire.NO_PUZZLE)
-    if following:
-        puzzle = next_puzzle([*shipped, *await service.store.found_puzzles()], progress)
-    else:
-        puzzle = daily_puzzle(shipped, today())
+    daily = daily_puzzle(shipped, today())
+    progress = await store.puzzle_progress(member.name, None if following else daily.id)
+    if progress is None:  # the account was deleted meanwhile
+        return ack("PUZZLE", wire.NO_PUZZLE)
+    puzzle = next_puzzle([*shipped, *await store.found_puzzles()], progress) if following else daily
     return wire.puzzle_answer(offer_of(puzzle, progress))
 
 
@@ -78,7 +78,7 @@ async def _tried(service: LobbyService[S, M], member: Member, request: wire.Puzz
     """PUZZLESOLVED's answer: the try judged, rated (a first try) and kept."""
     puzzle = puzzle_by_id(_shipped(), request.puzzle_id)
     if puzzle is None:
-        puzzle = puzzle_by_id(await service.store.found_puzzles(), request.puzzle_id)
+        puzzle = await service.store.found_puzzle(request.puzzle_id)
     if puzzle is None:
         return ack("PUZZLESOLVED", wire.NO_SUCH_PUZZLE)
     solved = solved_by(puzzle, request.moves)

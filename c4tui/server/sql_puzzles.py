@@ -23,7 +23,7 @@ from c4tui.puzzles.rating import starting_rating
 from c4tui.server.sql_work import Work
 
 #: The most puzzles found in lobby games that the store keeps (the first found stay).
-MAX_FOUND_PUZZLES = 100_000
+MAX_FOUND_PUZZLES = 10_000
 _PLAYER_QUERY = (
     "SELECT puzzle_rating, puzzle_deviation, puzzle_volatility, puzzle_streak,"
     " puzzle_best_streak FROM accounts WHERE name = ?"
@@ -140,11 +140,16 @@ def keep_found(puzzles: Sequence[Puzzle]) -> Work[int]:
     return added
 
 
-def found() -> Work[list[Puzzle]]:
-    """Every puzzle found in lobby games, in their ids' order, each with its rating now."""
+def found(puzzle_id: str | None = None) -> Work[list[Puzzle]]:
+    """Every puzzle found in lobby games (or the one ``puzzle_id``), each with its rating now.
+
+    In their ids' order.
+    """
+    one, of_one = ("", ()) if puzzle_id is None else (" AND id = ?", (puzzle_id,))
     rows = yield (
-        "SELECT id, moves, solution, goal, themes, rating FROM puzzles WHERE found = 1 ORDER BY id",
-        (),
+        "SELECT id, moves, solution, goal, themes, rating FROM puzzles"
+        f" WHERE found = 1{one} ORDER BY id",
+        of_one,
     )
     return [
         Puzzle(

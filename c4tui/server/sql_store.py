@@ -181,9 +181,9 @@ class SqlStore(ABC):
 
     # ----- puzzles (§8) ---------------------------------------------------------------
 
-    async def puzzle_progress(self, user: str) -> PuzzleProgress | None:
-        """``user``'s puzzle record and the puzzles' ratings; None: no such user."""
-        return await self._run(sql_puzzles.progress(user))
+    async def puzzle_progress(self, user: str, only: str | None = None) -> PuzzleProgress | None:
+        """``user``'s puzzle record and the puzzles' ratings (or ``only``'s); None: no such user."""
+        return await self._run(sql_puzzles.progress(user, only))
 
     async def puzzle_tried(
         self, user: str, puzzle: Puzzle, solved: bool, day: str
@@ -198,6 +198,10 @@ class SqlStore(ABC):
     async def found_puzzles(self) -> list[Puzzle]:
         """Every puzzle found in lobby games."""
         return await self._run(sql_puzzles.found())
+
+    async def found_puzzle(self, puzzle_id: str) -> Puzzle | None:
+        """The puzzle found in lobby games with ``puzzle_id``; None: none."""
+        return next(iter(await self._run(sql_puzzles.found(puzzle_id))), None)
 
     # ----- the lobby in public (§7): blocks, reports -----------------------------------
 

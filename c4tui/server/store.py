@@ -190,8 +190,11 @@ class LobbyStore(Protocol):
 
     # ----- puzzles (§8) -----
 
-    async def puzzle_progress(self, user: str) -> PuzzleProgress | None:
-        """``user``'s puzzle rating, streaks, first tries, the puzzles' ratings; None: no user."""
+    async def puzzle_progress(self, user: str, only: str | None = None) -> PuzzleProgress | None:
+        """``user``'s puzzle rating, streaks, first tries, the puzzles' ratings; None: no user.
+
+        ``only``: that puzzle's try and rating alone.
+        """
 
     async def puzzle_tried(
         self, user: str, puzzle: Puzzle, solved: bool, day: str
@@ -203,6 +206,9 @@ class LobbyStore(Protocol):
 
     async def found_puzzles(self) -> list[Puzzle]:
         """Every puzzle found in lobby games, each with its rating now."""
+
+    async def found_puzzle(self, puzzle_id: str) -> Puzzle | None:
+        """The puzzle found in lobby games with ``puzzle_id``; None: none."""
 
     # ----- the lobby in public (§7) -----
 

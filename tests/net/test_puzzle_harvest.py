@@ -3,17 +3,20 @@
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 from pathlib import Path
 
 from c4tui.engine import Move, Rules
 from c4tui.lobby.journal import EndReason, GameBegan, GameFinished, MoveMade, MoveTakenBack
 from c4tui.match.pool import SearchPool
+from c4tui.protocols.puzzles import PuzzleOffer, puzzle_answer
 from c4tui.protocols.terms import CASUAL, Terms
+from c4tui.puzzles.collection import shipped_puzzles
 from c4tui.puzzles.making import puzzles_in_game
 from c4tui.server.puzzle_harvest import HARVEST_QUEUE, FinishedGames, PuzzleHarvest
 from c4tui.server.sqlite_store import SqliteStore
-from tests.net.lobby_client import TEST_ROUNDS, lobby_server, logged_in
-from tests.net.stores import store_at
+from tests.net.lobby_client import TEST_ROUNDS, LobbyClient, lobby_server, logged_in
+from tests.net.stores import run_sql, store_at
 from tests.net.test_lobby_server import play
 from tests.net.test_standing import begin
 
@@ -95,3 +98,35 @@ async def test_a_finished_rated_games_puzzles_land_in_the_store(
     assert {p.id: (p.moves, p.solution, p.goal, p.themes) for p in kept} == {
         p.id: (p.moves, p.solution, p.goal, p.themes) for p in expected
     }
+
+
+async def test_next_serves_a_puzzle_found_in_a_game_beside_the_shipped_ones(
+    tmp_path: Path, lobby_db: str
+) -> None:
+    """A found puzzle rated far above every shipped one is the nearest to a strong solver."""
+    strongest = max(puzzle.rating for puzzle in shipped_puzzles())
+    found = dataclasses.replace(puzzles_in_game(GAME)[0], rating=strongest + 1000)
+    store = store_at(lobby_db)
+    await store.open()
+    try:
+        assert await store.register("ann", "pw")
+        assert await store.keep_found_puzzles([found]) == 1
+        assert await store.keep_found_puzzles([found]) == 0  # known: left as it is
+    finally:
+        await store.close()
+    run_sql(lobby_db, "UPDATE accounts SET puzzle_rating = ?", [(strongest + 1000.0,)])
+    async with lobby_server(tmp_path, lobby_db) as server:
+        ann = await LobbyClient.connect(server.port)
+        assert await ann.ask("LOGIN:ann:pw") == "LOGIN:ACKSTATUS:0"
+        answer = await ann.ask("PUZZLE:NEXT")
+    assert answer == puzzle_answer(
+        PuzzleOffer(
+            found.id,
+            found.moves,
+            found.goal,
+            found.solution,
+            found.themes,
+            found.rating,
+            strongest + 1000,
+        )
+    )

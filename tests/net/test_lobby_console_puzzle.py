@@ -7,13 +7,12 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from c4tui.console.lobby_puzzle import USAGE
-from c4tui.engine import parse_move
-from c4tui.engine.sequence import play_sequence
 from c4tui.puzzles.attempt import task_words
 from c4tui.puzzles.collection import daily_puzzle, shipped_puzzles
 from c4tui.puzzles.progress import PuzzleProgress
 from tests.net.lobby_client import LobbyClient, lobby_server
 from tests.net.test_lobby_console import TIMEOUT, console_user
+from tests.net.test_lobby_puzzles import a_wrong_move
 
 
 async def test_the_console_solves_the_daily_puzzle_and_the_server_keeps_the_rating(
@@ -41,7 +40,7 @@ async def test_the_console_solves_the_daily_puzzle_and_the_server_keeps_the_rati
         await ann.until(f"Solved! Your puzzle rating: {rating} ({rating - 1500:+d}); streak 1.")
         await ann.type("puzzle")  # the same puzzle again: a retry, failed with a wrong move
         await ann.until(f"your puzzle rating {rating})")
-        wrong = _a_wrong_column(puzzle.moves, puzzle.solution[0])
+        wrong = int(a_wrong_move(puzzle)[1:])
         await ann.type(str(wrong))
         await ann.until(f"d{wrong} is not the move.")
         await ann.until(f"The solution: {' '.join(puzzle.solution)}")
@@ -53,11 +52,3 @@ async def test_the_console_solves_the_daily_puzzle_and_the_server_keeps_the_rati
         elsewhere = await LobbyClient.connect(server.port)  # another machine, the same rating
         assert await elsewhere.ask("LOGIN:ann:pw") == "LOGIN:ACKSTATUS:0"
         assert (await elsewhere.ask("PUZZLE")).endswith(f":{rating}")
-
-
-def _a_wrong_column(moves: str, right: str) -> int:
-    """A column (1-based) that may be played in the position of ``moves`` but is not ``right``."""
-    state, column = play_sequence(moves), parse_move(right).column
-    return next(
-        c + 1 for c in range(7) if c != column and state.refusal(parse_move(str(c + 1))) is None
-    )

@@ -39,6 +39,7 @@ _NOTATION = re.compile(r"d([1-9])")
 _NUMBER = re.compile(r"[0-9]{1,9}")
 _SIGNED = re.compile(r"[+-][0-9]{1,9}")
 _WORDS = re.compile(r"[a-z0-9 ]{0,40}")
+_GOAL = re.compile(r"[a-z]{1,20}")
 
 
 @dataclass(frozen=True)
@@ -172,7 +173,7 @@ def parse_puzzle_answer(extra: Sequence[str]) -> PuzzleOffer | None:
     names = tuple(themes.split(",")) if themes else ()
     if not steps or not all(_STEP.fullmatch(step) for step in steps):
         return None
-    if not all(_WORDS.fullmatch(name) for name in (goal, *names)):
+    if not _GOAL.fullmatch(goal) or not all(_WORDS.fullmatch(name) for name in names):
         return None
     if not (_NUMBER.fullmatch(rating) and _NUMBER.fullmatch(player_rating)):
         return None

@@ -92,7 +92,8 @@ MAY_IMPORT = {
     "puzzles": {"engine", "ai", "lobby", "storage"},
     "client": CORE | {"net", "protocols"},
     # a game here keeps time with the lobby's pure clock (match/timing.py)
-    "match": CORE | {"net", "protocols", "lobby", "client"},
+    # ... and its pool's workers find puzzles in a lobby's games (puzzles.making, there only)
+    "match": CORE | {"net", "protocols", "lobby", "client", "puzzles"},
     "server": CORE | {"net", "protocols", "lobby", "match", "outside", "puzzles"},
     "console": CORE | {"net", "protocols", "client", "match", "puzzles"},
     "outside": CORE | {"net", "protocols", "match"},

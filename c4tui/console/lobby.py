@@ -23,7 +23,7 @@ from c4tui.client.outcomes import CreateOutcome, JoinOutcome, LoginOutcome, Regi
 from c4tui.client.public import chat_refusal
 from c4tui.client.table_talk import RULE_WAITS, ClaimWaits
 from c4tui.client.words import Voice
-from c4tui.console import challenges, public, room_requests, standing
+from c4tui.console import challenges, lobby_puzzle, public, room_requests, standing
 from c4tui.console import history as past
 from c4tui.console.comeback import (
     AT_PROMPT,
@@ -276,6 +276,7 @@ class ConsoleLobby(InRoom):
             "rematch": lambda link, rest: challenges.rematch(link, rest, self.say),
             "players": lambda link, rest: challenges.players(link, rest, self.say),
             "say": self._say_after,
+            "puzzle": self._puzzle,
             **self._public_commands(),
         }
         if word in ("quit", "exit"):
@@ -309,6 +310,14 @@ class ConsoleLobby(InRoom):
         mine = await link.profile(link.user)
         if mine is not None and in_public.is_moderator(mine.role):
             self.say(public.MODERATOR_HELP)
+
+    async def _puzzle(self, link: LobbyLink, rest: str) -> None:
+        """``puzzle [next]`` (§8), the connection kept alive while the puzzle is solved."""
+        alive = asyncio.create_task(keep_alive(link, self.settings.keep_alive))
+        try:
+            await lobby_puzzle.puzzle(link, rest, self.ask, self.say)
+        finally:
+            alive.cancel()
 
     async def _say_after(self, link: LobbyLink, text: str) -> None:
         """``say TEXT`` at lobby>: to the room whose game just ended (§5.6: "gg")."""

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from c4tui.console import history as past
-from c4tui.console import public, standing
+from c4tui.console import lobby_puzzle, public, standing
 from c4tui.match.settings import MatchSettings
 from c4tui.protocols.table_talk import AWAY_BEFORE_CLAIM, IDLE_BEFORE_CLAIM
 
@@ -55,6 +55,7 @@ HELP = f"""Commands:
   say TEXT                       within a minute of a game's end: chat with its room ("gg")
 {past.HELP}
 {standing.HELP}
+{lobby_puzzle.HELP}
 {public.HELP}
   help, quit
 {WATCHING_HELP}

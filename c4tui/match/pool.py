@@ -47,6 +47,7 @@ from c4tui.match.pool_worker import (
     init_worker,
     outcomes_job,
     refutation_job,
+    puzzles_job,
     review_job,
     warm_up_job,
 )
@@ -57,6 +58,7 @@ if TYPE_CHECKING:
     from c4tui.ai.review_verdicts import GameReview
     from c4tui.ai.search import SearchResult
     from c4tui.puzzles.attempt import Refutation
+    from c4tui.puzzles.puzzle import Puzzle
 
 T = TypeVar("T")
 
@@ -222,6 +224,10 @@ class SearchPool:
         Proven, so unbudgeted (a 7 x 6 position takes the solver well under a second).
         """
         return await self._unbudgeted(owner, refutation_job, after_wrong)
+
+    async def puzzles_in_game(self, digits: str, *, owner: object = None) -> list[Puzzle]:
+        """The puzzles in a finished 7 x 6 classic game (its column digits): one job, unbudgeted."""
+        return await self._unbudgeted(owner, puzzles_job, digits)
 
     async def _unbudgeted(self, owner: object, function: Callable[..., T], *args: object) -> T:
         """Run ``function(*args, slot)`` in a worker for ``owner``, with no time limit."""

@@ -24,6 +24,7 @@ if TYPE_CHECKING:
     from c4tui.ai.review_verdicts import GameReview
     from c4tui.ai.search import SearchResult
     from c4tui.puzzles.attempt import Refutation
+    from c4tui.puzzles.puzzle import Puzzle
 
 #: Worker processes run at this lower priority, so the event loop wins the cores.
 WORKER_NICENESS = 5
@@ -115,6 +116,16 @@ def refutation_job(after_wrong: GameState, slot: int) -> Refutation:
     from c4tui.puzzles.making import refutation  # noqa: PLC0415 (in the worker, as above)
 
     return refutation(after_wrong)
+
+
+def puzzles_job(digits: str, slot: int) -> list[Puzzle]:
+    """Run in a worker: the puzzles in one finished 7 x 6 classic game (``puzzles.making``).
+
+    Not cancellable once begun: a game has at most 42 positions, each solved once.
+    """
+    from c4tui.puzzles.making import puzzles_in_game  # noqa: PLC0415 (in the worker, as above)
+
+    return puzzles_in_game(digits)
 
 
 def warm_up_job() -> None:

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from c4tui.engine import GameState, Move, MoveKind, Player, Rules
 from c4tui.net.errors import ProtocolError
 from c4tui.net.wire import Framing, quote
-from c4tui.protocols import competition, public, table_talk
+from c4tui.protocols import competition, public, puzzles, table_talk
 from c4tui.protocols.chat import MAX_CHAT, chat_parts, fit_to_show, valid_chat
 from c4tui.protocols.colours import Colour, split_colour
 from c4tui.protocols.competition import (
@@ -173,6 +173,7 @@ Request = (
     | CompetitionRequest
     | table_talk.TableRequest
     | public.PublicRequest
+    | puzzles.PuzzleRequest
 )
 
 
@@ -256,6 +257,7 @@ PARSERS: dict[str, Parser] = {
     "REMATCH": competition.arguments_refused("REMATCH"),
     **table_talk.ARGUMENTS_REFUSED,
     **public.PARSERS,  # BLOCK, REPORT, BAN, DELETEACCOUNT… (§7)
+    **puzzles.PARSERS,  # PUZZLE:NEXT, PUZZLESOLVED (§8)
 }
 #: Commands that may come without any argument.
 _BARE: dict[str, Request | BadFormat] = {
@@ -268,6 +270,7 @@ _BARE: dict[str, Request | BadFormat] = {
     "CREATE": BadFormat(ack("CREATE", 4)),  # no room at all: the format, not the name, is wrong
     **table_talk.BARE,  # DRAW, TAKEBACK, ABORT, CLAIM and the declines (§5.6)
     **public.BARE,  # BLOCKS, REPORTS (§7)
+    **puzzles.BARE,  # PUZZLE, the daily puzzle (§8)
 }
 
 

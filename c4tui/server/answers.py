@@ -17,6 +17,7 @@ from c4tui.server.challenges import players_answer
 from c4tui.server.metrics import login_result
 from c4tui.server.moderation import MODERATION_REQUESTS, answer_moderation
 from c4tui.server.public import answered_in_public
+from c4tui.server.puzzles import PUZZLE_REQUESTS, answer_puzzle
 from c4tui.server.standing import STANDING_REQUESTS, answer_standing, checked_in_turn
 from c4tui.server.store import LobbyStore, LoginResult
 
@@ -63,6 +64,8 @@ async def answer(
         connection.offer(await players_answer(service))
     elif isinstance(request, MODERATION_REQUESTS):
         await answer_moderation(service, connection, connection.member, request)
+    elif isinstance(request, PUZZLE_REQUESTS):
+        await answer_puzzle(service, connection, connection.member, request)
     else:
         await service.act(connection.member, request, dialect)
 

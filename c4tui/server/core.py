@@ -53,6 +53,7 @@ from c4tui.server.metrics import MeteredKeeper, Metrics
 from c4tui.server.metrics_door import MetricsDoor
 from c4tui.server.program_ai import SERVER_AI_LIMITS
 from c4tui.server.protocols import ServerProtocol, server_protocols, tictactoe_protocols
+from c4tui.server.puzzle_harvest import PuzzleHarvest
 from c4tui.server.reopening import reopen_lobby
 from c4tui.server.stores import open_store
 from c4tui.server.tls_door import Arrival, PlainArrival, TlsDoor, Unopened
@@ -136,12 +137,14 @@ class C4Server:
         store = open_store(config.db, config.bcrypt_rounds)
         self.metrics = Metrics()  # this server's own series (§7), shown by the door
         self.metrics_door = MetricsDoor(self.metrics)
-        # The lobby's games are kept (the store is their keeper); tic-tac-toe's are not.
+        # The lobby's games are kept (the store is their keeper; §8: rated 7 × 6 ones searched
+        # for puzzles after); tic-tac-toe's are not.
+        self.harvest = PuzzleHarvest(MeteredKeeper(store, self.metrics), store, self.pool)
         self.lobby = LobbyService(
             store,
             CONNECT_FOUR,
             config.max_rooms,
-            keeper=MeteredKeeper(store, self.metrics),
+            keeper=self.harvest,
             grace=config.reconnect_grace,
             now=now,
             metrics=self.metrics,
@@ -271,6 +274,7 @@ class C4Server:
             await asyncio.gather(*self._tasks, return_exceptions=True)
         for server in servers:
             await server.wait_closed()
+        await self.harvest.stop()
         self.pool.shutdown()
         await self.lobby.announced()  # what the last connections' leaving did is kept first
         await self.lobby.store.close()

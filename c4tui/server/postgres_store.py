@@ -27,6 +27,7 @@ from c4tui.server.limits import DEFAULT_ROUNDS
 from c4tui.server.sql_erasure import ERASED_NAMES_MIGRATION
 from c4tui.server.sql_games import FOLDED_NAMES_MIGRATION
 from c4tui.server.sql_public import public_migration
+from c4tui.server.sql_puzzles import puzzle_migration
 from c4tui.server.sql_standing import PROVISIONAL_INDEX_MIGRATION
 from c4tui.server.sql_store import SqlStore
 from c4tui.server.sql_work import Rows, Statement, Work, drive_async
@@ -68,6 +69,9 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
         "BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY", "DOUBLE PRECISION", "BIGINT"
     ),
     ERASED_NAMES_MIGRATION,  # §7: a deletion in the feed names its stand-in
+    puzzle_migration(
+        "DOUBLE PRECISION"
+    ),  # §8: each account's puzzle rating, its tries, the puzzles
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 #: The transaction-level advisory lock that migrations take (any constant, c4tui's own).

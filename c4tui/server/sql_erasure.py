@@ -38,12 +38,19 @@ _NAMED_IN = (
 _ACCOUNT = ("name", "created", "role", "bot")
 _STANDING = ("rating", "deviation", "volatility", "rated_games", "games", "wins", "draws", "losses")
 _SANCTIONS = ("banned", "banned_until", "ban_reason", "muted_until")
+_PUZZLES = (  # §8
+    "puzzle_rating",
+    "puzzle_deviation",
+    "puzzle_volatility",
+    "puzzle_streak",
+    "puzzle_best_streak",
+)
 #: An account's columns that are times (epoch seconds, exported as UTC ISO 8601).
 _TIMES = frozenset({"created", "banned_until", "muted_until"})
 #: Its columns that are yes or no.
 _FLAGS = frozenset({"bot", "banned"})
 #: Its columns that are real numbers (the rating's three).
-_RATINGS = frozenset({"rating", "deviation", "volatility"})
+_RATINGS = frozenset({"rating", "deviation", "volatility", *_PUZZLES[:3]})
 
 
 def delete_account(user: str, by: str, now: float) -> Work[bool]:
@@ -66,6 +73,7 @@ def delete_account(user: str, by: str, now: float) -> Work[bool]:
     for table, column in _NAMED_IN:
         yield (f"UPDATE {table} SET {column} = ? WHERE {column} = ?", (stand_in, user))
     yield ("DELETE FROM blocks WHERE blocker = ? OR blocked = ?", (user, user))
+    yield ("DELETE FROM puzzle_tries WHERE account = ?", (user,))  # §8: its puzzles' history
     if by == user:  # its owner's deletion: the owner is gone, its stand-in remains
         yield record(Act(stand_in, "delete", stand_in, "by itself", None, now))
     else:
@@ -129,7 +137,7 @@ def as_kept(names: tuple[str, ...]) -> Work[tuple[str, ...]]:
 
 def export(user: str) -> Work[dict[str, object] | None]:
     """Everything kept about ``user``'s account, never its password's hash; None: no such one."""
-    columns = (*_ACCOUNT, *_STANDING, *_SANCTIONS)
+    columns = (*_ACCOUNT, *_STANDING, *_SANCTIONS, *_PUZZLES)
     rows = yield (f"SELECT {', '.join(columns)} FROM accounts WHERE name = ?", (user,))
     if not rows:
         return None
@@ -137,6 +145,8 @@ def export(user: str) -> Work[dict[str, object] | None]:
     kept: dict[str, object] = {column: _exported(column, row[column]) for column in _ACCOUNT}
     kept["standing"] = {column: _exported(column, row[column]) for column in _STANDING}
     kept["sanctions"] = {column: _exported(column, row[column]) for column in _SANCTIONS}
+    puzzles = {column: _exported(column, row[column]) for column in _PUZZLES}
+    kept["puzzles"] = puzzles | {"first_tries": (yield from _puzzle_tries(user))}
     blocks = yield ("SELECT blocked, since FROM blocks WHERE blocker = ? ORDER BY blocked", (user,))
     kept["blocks"] = [{"user": blocked, "since": iso_utc(since)} for blocked, since in blocks]
     kept["reports_made"] = yield from _reports("reporter", user, "reported")
@@ -148,6 +158,19 @@ def export(user: str) -> Work[dict[str, object] | None]:
     kept["moderator_actions_on_it"] = [_action(action) for action in on_it]
     kept["moderator_actions_by_it"] = [_action(action) for action in by_it]
     return kept
+
+
+def _puzzle_tries(user: str) -> Work[list[dict[str, object]]]:
+    """The account's first try of each puzzle it tried (§8): which, when, solved, rating after."""
+    rows = yield (
+        "SELECT puzzle, day, solved, rating_after FROM puzzle_tries WHERE account = ?"
+        " ORDER BY day, puzzle",
+        (user,),
+    )
+    return [
+        {"puzzle": str(p), "day": str(day), "solved": bool(solved), "rating_after": int(after)}
+        for p, day, solved, after in rows
+    ]
 
 
 def _exported(column: str, value: Any) -> object:

@@ -21,7 +21,10 @@ from c4tui.lobby.journal import EndReason, GameEvent
 from c4tui.lobby.kinds import ConnectFourSettings
 from c4tui.protocols.competition import ProfileInfo
 from c4tui.protocols.public import ReportInfo, ReportReason, Role, reserved_name
-from c4tui.server import sql_erasure, sql_games, sql_public, sql_standing
+from c4tui.protocols.puzzles import PuzzleVerdict
+from c4tui.puzzles.progress import PuzzleProgress
+from c4tui.puzzles.puzzle import Puzzle
+from c4tui.server import sql_erasure, sql_games, sql_public, sql_puzzles, sql_standing
 from c4tui.server.moderation_store import ModerationEvent, ModeratorAction, Sanctions
 from c4tui.server.sql_work import Work
 from c4tui.server.store import (
@@ -175,6 +178,30 @@ class SqlStore(ABC):
     async def ratings(self, users: Sequence[str]) -> dict[str, tuple[float, bool]]:
         """Each account's rating and whether it is a bot (names with no account left out)."""
         return await self._run(sql_games.ratings(list(users)))
+
+    # ----- puzzles (§8) ---------------------------------------------------------------
+
+    async def puzzle_progress(self, user: str, only: str | None = None) -> PuzzleProgress | None:
+        """``user``'s puzzle record and the puzzles' ratings (or ``only``'s); None: no such user."""
+        return await self._run(sql_puzzles.progress(user, only))
+
+    async def puzzle_tried(
+        self, user: str, puzzle: Puzzle, solved: bool, day: str
+    ) -> PuzzleVerdict | None:
+        """Rate and keep ``user``'s try of ``puzzle`` in one transaction; None: no such user."""
+        return await self._run_in_transaction(sql_puzzles.tried(user, puzzle, solved, day))
+
+    async def keep_found_puzzles(self, puzzles: Sequence[Puzzle]) -> int:
+        """Keep puzzles found in a finished lobby game, in one transaction: how many new."""
+        return await self._run_in_transaction(sql_puzzles.keep_found(puzzles))
+
+    async def found_puzzles(self) -> list[Puzzle]:
+        """Every puzzle found in lobby games."""
+        return await self._run(sql_puzzles.found())
+
+    async def found_puzzle(self, puzzle_id: str) -> Puzzle | None:
+        """The puzzle found in lobby games with ``puzzle_id``; None: none."""
+        return next(iter(await self._run(sql_puzzles.found(puzzle_id))), None)
 
     # ----- the lobby in public (§7): blocks, reports -----------------------------------
 

@@ -36,6 +36,7 @@ from c4tui.server.limits import DEFAULT_ROUNDS
 from c4tui.server.sql_erasure import ERASED_NAMES_MIGRATION
 from c4tui.server.sql_games import FOLDED_NAMES_MIGRATION
 from c4tui.server.sql_public import public_migration
+from c4tui.server.sql_puzzles import puzzle_migration
 from c4tui.server.sql_standing import PROVISIONAL_INDEX_MIGRATION
 from c4tui.server.sql_store import SqlStore
 from c4tui.server.sql_work import Rows, Statement, Work, drive
@@ -88,6 +89,7 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
     PROVISIONAL_INDEX_MIGRATION,  # LEADERBOARD:ALL's provisional players
     public_migration("INTEGER PRIMARY KEY", "REAL", "INTEGER"),  # §7: blocks, reports, bans
     ERASED_NAMES_MIGRATION,  # §7: a deletion in the feed names its stand-in
+    puzzle_migration("REAL"),  # §8: each account's puzzle rating, its tries, the puzzles
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 

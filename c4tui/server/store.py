@@ -27,7 +27,10 @@ from c4tui.lobby.journal import EndReason, GameEvent
 from c4tui.lobby.kinds import ConnectFourSettings
 from c4tui.protocols.competition import ProfileInfo, RatingChange
 from c4tui.protocols.public import ReportInfo, ReportReason
+from c4tui.protocols.puzzles import PuzzleVerdict
 from c4tui.protocols.terms import Clock, Terms
+from c4tui.puzzles.progress import PuzzleProgress
+from c4tui.puzzles.puzzle import Puzzle
 from c4tui.server.moderation_store import ModerationEvent, ModeratorAction, Sanctions
 from c4tui.storage import data_folder
 
@@ -184,6 +187,28 @@ class LobbyStore(Protocol):
 
     async def ratings(self, users: Sequence[str]) -> dict[str, tuple[float, bool]]:
         """Each account's rating and whether it is a bot (names with no account left out)."""
+
+    # ----- puzzles (§8) -----
+
+    async def puzzle_progress(self, user: str, only: str | None = None) -> PuzzleProgress | None:
+        """``user``'s puzzle rating, streaks, first tries, the puzzles' ratings; None: no user.
+
+        ``only``: that puzzle's try and rating alone.
+        """
+
+    async def puzzle_tried(
+        self, user: str, puzzle: Puzzle, solved: bool, day: str
+    ) -> PuzzleVerdict | None:
+        """Rate and keep ``user``'s try (a first try only), in one transaction; None: no user."""
+
+    async def keep_found_puzzles(self, puzzles: Sequence[Puzzle]) -> int:
+        """Keep puzzles found in a finished lobby game (known ids left alone): how many new."""
+
+    async def found_puzzles(self) -> list[Puzzle]:
+        """Every puzzle found in lobby games, each with its rating now."""
+
+    async def found_puzzle(self, puzzle_id: str) -> Puzzle | None:
+        """The puzzle found in lobby games with ``puzzle_id``; None: none."""
 
     # ----- the lobby in public (§7) -----
 

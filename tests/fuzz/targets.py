@@ -37,6 +37,7 @@ from c4tui.net.errors import ProtocolError, ServerConceded
 from c4tui.protocols import c4n, cfsp, i32cfsp
 from c4tui.protocols import lobby as wire
 from c4tui.protocols import public as pub
+from c4tui.protocols import puzzles as puz
 from c4tui.protocols import table_talk as talk
 from c4tui.protocols import tictactoe as ttt
 from c4tui.protocols.common import Reply
@@ -346,6 +347,9 @@ def lobby_messages(data: bytes) -> None:
     for line in lines_of(data) + utf8_lines_of(data):
         with contextlib.suppress(wire.Violation):
             request = wire.parse_request(line)
+            if isinstance(request, puz.PuzzleSolved):  # §8: drops only, a board's worth at most
+                assert len(request.moves) <= puz.MAX_PUZZLE_MOVES
+                assert puz.moves_field(request.moves) or not request.moves
             if isinstance(request, pub.Report | pub.Ban):
                 assert pub.valid_text(
                     request.text if isinstance(request, pub.Report) else request.reason
@@ -358,6 +362,8 @@ def lobby_messages(data: bytes) -> None:
             assert wire.parse_server_message(pub.reported(message)) == message
             shown = message.reporter + message.reported + message.text
             assert not {unicodedata.category(c) for c in shown} & {"Cc", "Cf", "Zl", "Zp"}
+        if isinstance(message, wire.Ack) and message.status == 0:
+            _puzzle_answer_read_again(message)
         if isinstance(message, talk.About):  # §5.6's offers, refusals and IDLE
             assert wire.parse_server_message(message.line) == message
         if isinstance(message, wire.ChatLine):
@@ -370,6 +376,16 @@ def lobby_messages(data: bytes) -> None:
             for game in [(7, 6, Rules.POPOUT), (4, 4, Rules.CLASSIC)]:
                 with contextlib.suppress(ProtocolError):
                     state_from_cells(game, message.cells, GameState.new(*game).turn)
+
+
+def _puzzle_answer_read_again(answer: wire.Ack) -> None:
+    """§8: a puzzle or a verdict a client reads is read the same from the line a server writes."""
+    if answer.command == "PUZZLE" and (offer := puz.parse_puzzle_answer(answer.extra)):
+        again = wire.parse_server_message(puz.puzzle_answer(offer))
+        assert isinstance(again, wire.Ack) and puz.parse_puzzle_answer(again.extra) == offer
+    if answer.command == "PUZZLESOLVED" and (verdict := puz.parse_solved_answer(answer.extra)):
+        again = wire.parse_server_message(puz.solved_answer(verdict))
+        assert isinstance(again, wire.Ack) and puz.parse_solved_answer(again.extra) == verdict
 
 
 def tictactoe_messages(data: bytes) -> None:

@@ -53,6 +53,7 @@ async def test_a_fresh_database_migrates_once(postgres_url: str) -> None:
         *("accounts", "games", "moves", "schema_version"),
         *("blocks", "reports", "moderator_actions", "moderation_events", "moderation_feed"),
         "deleted_accounts",
+        *("puzzles", "puzzle_tries"),  # §8
     }
     reopened = PostgresStore(postgres_url, TEST_ROUNDS)  # a second open changes nothing
     await reopened.open()

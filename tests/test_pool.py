@@ -86,3 +86,20 @@ async def test_cheap_levels_run_here_and_the_rest_carry_their_randomness_along(
         move, tactical = await pool.choose_move(tactical, GameState.new(), budget=None)
         moves.append(move)
     assert pool.completed == 5 and len(set(moves)) > 1  # the seed's sequence moved on
+
+
+async def test_a_puzzles_wrong_move_is_refuted_in_a_worker_as_the_solver_says(
+    pool: SearchPool,
+) -> None:
+    from c4tui.puzzles.attempt import Attempt, Verdict
+    from c4tui.puzzles.collection import shipped_puzzles
+    from c4tui.puzzles.making import refutation
+
+    attempt = Attempt(shipped_puzzles()[0])
+    right = attempt.expected
+    assert right is not None
+    wrong = next(c for c in range(7) if c != right.column and attempt.state.column_height(c) < 6)
+    assert attempt.play(wrong)[0] is Verdict.WRONG
+    answer = await asyncio.wait_for(pool.refutation(attempt.state), 120)
+    assert answer == refutation(attempt.state)
+    assert answer.reply is not None and answer.winner is not attempt.solver_side

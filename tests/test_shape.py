@@ -108,6 +108,9 @@ LAYER_EXCEPTIONS = {
     # a program's seat is an opponent in the registry; its chooser (outside/, which uses
     # match's search pool) loads only when a program is asked for
     "match/backends/program.py": {"outside"},
+    # a puzzle's wrong move is refuted by the solver (puzzles.making) in the pool's processes
+    "match/pool_worker.py": {"puzzles"},
+    "match/pool.py": {"puzzles"},  # the refutation's type only
 }
 
 

@@ -46,6 +46,7 @@ from c4tui.match.pool_worker import (
     hint_job,
     init_worker,
     outcomes_job,
+    refutation_job,
     review_job,
     warm_up_job,
 )
@@ -55,6 +56,7 @@ if TYPE_CHECKING:
     from c4tui.ai.best_line import BestLine
     from c4tui.ai.review_verdicts import GameReview
     from c4tui.ai.search import SearchResult
+    from c4tui.puzzles.making import Refutation
 
 T = TypeVar("T")
 
@@ -213,6 +215,10 @@ class SearchPool:
     ) -> GameReview:
         """Every move of the game from ``start`` judged: one job, as ``proven_outcomes``."""
         return await self._unbudgeted(owner, review_job, start, tuple(moves))
+
+    async def refutation(self, after_wrong: GameState, *, owner: object = None) -> Refutation:
+        """A puzzle's wrong move refuted: the solver's best reply and who then wins (issue 41)."""
+        return await self._unbudgeted(owner, refutation_job, after_wrong)
 
     async def _unbudgeted(self, owner: object, function: Callable[..., T], *args: object) -> T:
         """Run ``function(*args, slot)`` in a worker for ``owner``, with no time limit."""

@@ -23,6 +23,7 @@ if TYPE_CHECKING:
     from c4tui.ai.best_line import BestLine
     from c4tui.ai.review_verdicts import GameReview
     from c4tui.ai.search import SearchResult
+    from c4tui.puzzles.making import Refutation
 
 #: Worker processes run at this lower priority, so the event loop wins the cores.
 WORKER_NICENESS = 5
@@ -107,6 +108,16 @@ def review_job(start: GameState, moves: tuple[Move, ...], slot: int) -> GameRevi
     from c4tui.ai.game_review import review_game  # noqa: PLC0415 (in the worker, as above)
 
     return review_game(start, moves, SlotFlag(slot))
+
+
+def refutation_job(after_wrong: GameState, slot: int) -> Refutation:
+    """Run in a worker: a puzzle's wrong move refuted (see ``puzzles.making.refutation``).
+
+    A proof has no budget, and one from a puzzle's position is quick; ``slot`` is unused.
+    """
+    from c4tui.puzzles.making import refutation  # noqa: PLC0415 (in the worker, as above)
+
+    return refutation(after_wrong)
 
 
 def warm_up_job() -> None:

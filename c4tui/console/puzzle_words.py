@@ -78,7 +78,8 @@ def history_lines(history: Sequence[Try]) -> list[str]:
     if not history:
         return ["No puzzles tried yet."]
     shown = history[-HISTORY_SHOWN:]
-    lines = [f"Your last {len(shown)} tries (open ID or retry ID opens one again):"]
+    tries = "try" if len(shown) == 1 else f"{len(shown)} tries"
+    lines = [f"Your last {tries} (open ID or retry ID opens one again):"]
     for entry in shown:
         outcome = "solved" if entry.solved else "failed"
         rated = "" if entry.rated else " (retry, not rated)"

@@ -264,3 +264,25 @@ def test_the_trainer_never_loads_the_solver_in_its_own_process() -> None:
         [sys.executable, "-c", probe], capture_output=True, text=True, check=True, timeout=60
     )
     assert loaded.stdout.strip() == "[]"
+
+
+def test_a_damaged_record_is_set_aside_with_a_word_and_a_new_one_kept(tmp_path: Path) -> None:
+    (tmp_path / "c4tui").mkdir()
+    (tmp_path / "c4tui" / RECORD_NAME).write_text("{not json", encoding="utf-8")
+    first, _, last = TWO_MOVES.solution
+    out = train(tmp_path, first, last).stdout
+    assert out.startswith("Your puzzle record was damaged: it is kept as ")
+    assert (tmp_path / "c4tui" / f"{RECORD_NAME}.broken").read_text() == "{not json"
+    assert [t.solved for t in record(tmp_path).history] == [True]
+
+
+def test_a_record_that_cannot_be_written_is_said_and_the_trainer_goes_on(tmp_path: Path) -> None:
+    blocked = tmp_path / "a-file"
+    blocked.write_text("not a folder", encoding="utf-8")
+    first, _, last = TWO_MOVES.solution
+    result = train(blocked, first, last, "next")
+    assert result.returncode == 0 and result.stderr == ""
+    assert "Your puzzle record could not be read" in result.stdout
+    assert "Solved! " in result.stdout
+    assert "Your puzzle record could not be saved: " in result.stdout
+    assert result.stdout.count("Puzzle ") >= 2  # the next one came

@@ -45,6 +45,7 @@ from c4tui.engine import (
     parse_move,
     render_board,
 )
+from c4tui.engine.sequence import play_sequence
 from c4tui.match.pool import SearchPool
 from c4tui.puzzles.attempt import Attempt, Verdict, task_words
 from c4tui.puzzles.collection import daily_puzzle, next_puzzle, puzzle_by_id
@@ -221,10 +222,10 @@ class PuzzleTrainer(PlainText):
         """The whole solution and the board it ends on; a try under way is failed by it."""
         attempt = self._attempt
         self.say(solution_words(attempt.puzzle, attempt.solver_side))
-        shown = Attempt(attempt.puzzle)
+        end = play_sequence(attempt.puzzle.moves)
         for notation in attempt.puzzle.solution:
-            shown.state = shown.state.play(parse_move(notation))
-        self._show(shown.state)
+            end = end.play(parse_move(notation))
+        self._show(end)
         if not self._recorded:
             attempt.failed = True
             self._finish()

@@ -51,7 +51,8 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         description=(
             "Play Connect Four in plain text. Each turn the board and whose turn it is are "
             "printed; type a column number (3 or d 3) to drop a disc, p 3 to pop your own "
-            "disc out of the bottom of column 3 (Pop Out rules). Ctrl-D ends the game."
+            "disc out of the bottom of column 3 (Pop Out rules). Ctrl-D ends the game. "
+            "With --puzzles: solve puzzles instead, typed the same way (help lists the commands)."
         ),
         epilog=EXIT_STATUSES,
     )
@@ -138,7 +139,7 @@ def _add_puzzle_options(console: argparse.ArgumentParser) -> None:
     console.add_argument(
         "--puzzles",
         action="store_true",
-        help="solve puzzles (issue 41): positions with one winning move, a rating that follows "
+        help="solve puzzles: positions with one winning move, a rating that follows "
         "how you solve, a daily puzzle and your history; no game options go with it",
     )
     console.add_argument(

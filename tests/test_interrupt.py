@@ -173,3 +173,20 @@ def _read_until(terminal: int, wanted: bytes, seconds: float = 10) -> bytes:
             seen += chunk
     assert wanted in seen, seen
     return seen
+
+
+def test_ctrl_c_at_the_puzzle_trainers_prompt() -> None:
+    assert_clean_interrupt(interrupt_when(["--puzzles"], "Move: "))
+
+
+def test_ctrl_c_while_the_solver_checks_a_puzzles_wrong_move() -> None:
+    from c4tui.engine import parse_move
+    from c4tui.puzzles.attempt import Attempt
+    from c4tui.puzzles.collection import shipped_puzzles
+
+    attempt = Attempt(shipped_puzzles()[0])
+    right = parse_move(attempt.puzzle.solution[0]).column
+    wrong = next(c for c in range(7) if c != right and attempt.state.column_height(c) < 6)
+    typed = f"{wrong + 1}\n"
+    result = interrupt_when(["--puzzle", attempt.puzzle.id], "Checking", typed=typed)
+    assert_clean_interrupt(result)

@@ -7,6 +7,7 @@ lobby's rooms (``--lobby``).
 from __future__ import annotations
 
 import argparse
+import sys
 
 from c4tui.cli.choices import (
     RULES,
@@ -50,12 +51,14 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         description=(
             "Play Connect Four in plain text. Each turn the board and whose turn it is are "
             "printed; type a column number (3 or d 3) to drop a disc, p 3 to pop your own "
-            "disc out of the bottom of column 3 (Pop Out rules). Ctrl-D ends the game."
+            "disc out of the bottom of column 3 (Pop Out rules). Ctrl-D ends the game. "
+            "With --puzzles: solve puzzles instead, typed the same way (help lists the commands)."
         ),
         epilog=EXIT_STATUSES,
     )
     _add_game_options(console)
     _add_network_options(console)
+    _add_puzzle_options(console)
     console.set_defaults(run=run)
 
 
@@ -131,14 +134,93 @@ def _add_network_options(console: argparse.ArgumentParser) -> None:
     )
 
 
+def _add_puzzle_options(console: argparse.ArgumentParser) -> None:
+    """The puzzle trainer instead of a game."""
+    console.add_argument(
+        "--puzzles",
+        action="store_true",
+        help="solve puzzles: positions with one winning move, a rating that follows "
+        "how you solve, a daily puzzle and your history; no game options go with it",
+    )
+    console.add_argument(
+        "--puzzle",
+        metavar="ID",
+        help="start the puzzle trainer at the puzzle with this id (implies --puzzles)",
+    )
+
+
+#: The options of a game or a server (with their flags), which no puzzle goes with.
+GAME_OPTIONS = {
+    "columns": "--columns",
+    "rows": "--rows",
+    "rules": "--rules",
+    "colour": "--color",
+    "seconds": "--seconds",
+    "clock": "--clock",
+    "seed": "--seed",
+    "connect": "--connect",
+    "lobby": "--lobby",
+    "register": "--register",
+    "reconnect_tries": "--reconnect-tries",
+    "user": "--user",
+    "tls": "--tls",
+    "tls_ca": "--tls-ca",
+}
+
+
+def puzzle_refusal(args: argparse.Namespace) -> str | None:
+    """Why the options given do not go with the puzzle trainer, or None.
+
+    A puzzle is a 7 x 6 classic position solved alone here: a size, an opponent or a
+    server asked for with it would be ignored, so it is refused instead (as the app
+    refuses ``--color yellow`` without an opponent).
+    """
+    given = [
+        flag for dest, flag in GAME_OPTIONS.items() if getattr(args, dest) not in (None, False)
+    ]
+    if args.opponent != PersonBackend.key:
+        given.insert(0, "--opponent")
+    if args.protocol != next(iter(CLIENT_PROTOCOLS)):
+        given.append("--protocol")
+    if not given:
+        return None
+    return f"{given[0]} does not go with --puzzles: a puzzle is 7 x 6 classic, solved alone here"
+
+
+def _given(value: object) -> bool:
+    """True for an option's value that is not its unset default (None, or False for a flag)."""
+    return value is not None and value is not False
+
+
 def run(args: argparse.Namespace) -> int:
-    """A lobby's rooms with ``--lobby``; else a game here, or against a server's AI."""
+    """The puzzle trainer with ``--puzzles``; a lobby's rooms with ``--lobby``; else a game."""
+    if args.puzzles or args.puzzle is not None:
+        return train_puzzles(args)
     refusal = clock_refusal(args.clock, args.connect or args.lobby)
     if refusal is not None:
         usage_error("console", refusal)
     if args.lobby is not None:
         return play_in_lobby(args)
     return play_game(args)
+
+
+def train_puzzles(args: argparse.Namespace) -> int:
+    """The puzzle trainer, with the shipped set, which load only now."""
+    from c4tui.console.puzzles import run_puzzles  # noqa: PLC0415
+    from c4tui.puzzles.collection import puzzle_by_id, shipped_puzzles  # noqa: PLC0415
+
+    refusal = puzzle_refusal(args)
+    if refusal is not None:
+        usage_error("console", refusal)
+    try:
+        puzzles = shipped_puzzles()
+    except (OSError, ValueError) as error:
+        print(f"c4tui console: the shipped puzzles cannot be read: {error}", file=sys.stderr)
+        return 1
+    first = None if args.puzzle is None else puzzle_by_id(puzzles, args.puzzle)
+    if args.puzzle is not None and first is None:
+        usage_error("console", f"--puzzle {args.puzzle}: no puzzle has this id")
+    return run_puzzles(puzzles, first)
 
 
 def play_in_lobby(args: argparse.Namespace) -> int:

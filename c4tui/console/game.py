@@ -217,10 +217,7 @@ class ConsoleGame(PlainText):
 
     def _show(self, state: GameState, final: bool = False) -> None:
         """The board and the status line; on the final board the winning four are marked."""
-        self.say(render_board(state, mark_win=final))
-        self.say(status_line(state))
-        if final and state.winner is not None:
-            self.say(f"(The winning four are marked {WIN_MARK}.)")
+        self.say(board_text(state, final))
 
     async def _ask_move(
         self, driver: MatchDriver, state: GameState, events: asyncio.Queue[MatchEvent]
@@ -282,6 +279,14 @@ class ConsoleGame(PlainText):
         else:
             self.say("Nothing to undo yet.")
         return False
+
+
+def board_text(state: GameState, final: bool = False) -> str:
+    """The board and the status line; on a final board the winning four are marked (and said)."""
+    lines = [render_board(state, mark_win=final), status_line(state)]
+    if final and state.winner is not None:
+        lines.append(f"(The winning four are marked {WIN_MARK}.)")
+    return "\n".join(lines)
 
 
 def submit_typed_move(driver: MatchDriver, text: str, syntax_hint: str = "") -> str | None:

@@ -46,8 +46,8 @@ from c4tui.match.pool_worker import (
     hint_job,
     init_worker,
     outcomes_job,
-    refutation_job,
     puzzles_job,
+    refutation_job,
     review_job,
     warm_up_job,
 )

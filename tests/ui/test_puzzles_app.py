@@ -128,7 +128,8 @@ async def test_a_wrong_move_is_answered_by_the_solvers_reply_and_said_why() -> N
     async with app.run_test(size=SIZE) as pilot:
         screen = await puzzles_open(pilot)
         await play_column(pilot, 1)
-        assert screen.checking and line(screen, "message") == "d1 is not the move. Checking…"
+        if screen.checking:  # a warm worker may have answered already: then it is said below
+            assert line(screen, "message") == "d1 is not the move. Checking…"
         await pilot.press("left")  # the keys answer meanwhile
         await explained(pilot, screen)
         said = line(screen, "message")

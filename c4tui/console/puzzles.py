@@ -1,9 +1,10 @@
 """``c4tui console --puzzles``: the puzzle trainer (issue 41) in plain text, line by line.
 
-The puzzle core judges each move (``puzzles.attempt``); a wrong move is explained by
-the solver's best reply, proven in the search pool's process as the console's
-computer opponent thinks there (the solver never loads in this process). Every try
-is recorded and saved at once, so a trainer ended by Ctrl-C loses nothing finished.
+The session is the app's (``puzzles.session``: each move judged, a begun try left
+counted as failed, each try recorded and saved as it ends, so Ctrl-C loses nothing
+finished); this says it in lines. A wrong move is explained by the solver's best
+reply, proven in the search pool's process as the console's computer opponent thinks
+there (the solver never loads in this process).
 """
 
 from __future__ import annotations
@@ -45,12 +46,12 @@ from c4tui.engine import (
     parse_move,
     render_board,
 )
-from c4tui.engine.sequence import play_sequence
 from c4tui.match.pool import SearchPool
-from c4tui.puzzles.attempt import Attempt, Verdict, task_words
-from c4tui.puzzles.collection import daily_puzzle, next_puzzle, puzzle_by_id
+from c4tui.puzzles.attempt import Verdict, task_words
+from c4tui.puzzles.collection import next_puzzle, puzzle_by_id
 from c4tui.puzzles.keeping import load_progress, save_progress
 from c4tui.puzzles.puzzle import Puzzle
+from c4tui.puzzles.session import PuzzleSession
 
 MOVE_PROMPT = "Move: "
 AFTER_PROMPT = "Next puzzle (Enter) or a command: "
@@ -87,12 +88,11 @@ class PuzzleTrainer(PlainText):
     ) -> None:
         super().__init__(stdin, stdout, echo=not stdin.isatty())
         self._puzzles = puzzles
-        self._record = record
-        self._progress, self._notice = load_progress(record)
-        self._attempt = Attempt(first or next_puzzle(puzzles, self._progress))
-        #: Whether the try under way has a move or a hint in it (then leaving it fails it).
-        self._engaged = False
-        self._recorded = False
+        progress, self._notice = load_progress(record)
+        self._session = PuzzleSession(
+            puzzles, progress, date.today(), lambda kept: save_progress(kept, record)
+        )
+        self._first = first or self._session.puzzle
         #: Puzzles opened in this session: ``next`` goes on to others.
         self._seen: set[str] = set()
 
@@ -101,11 +101,11 @@ class PuzzleTrainer(PlainText):
         try:
             if self._notice is not None:
                 self.say(self._notice)
-            self.say(standing_words(self._progress) + " Type help for the commands.")
+            self.say(standing_words(self._session.progress) + " Type help for the commands.")
             SearchPool.shared().warm_up()  # a wrong move's check then waits less
-            self._open(self._attempt.puzzle)
+            self._open(self._first)
             while True:
-                prompt = AFTER_PROMPT if self._attempt.finished else MOVE_PROMPT
+                prompt = AFTER_PROMPT if self._session.over else MOVE_PROMPT
                 await self._obey(await self.ask(prompt))
         except EndOfInput:
             self._leave()
@@ -132,10 +132,10 @@ class PuzzleTrainer(PlainText):
         if word in commands and not rest:
             commands[word]()
         elif word in ("open", "retry") and (rest or word == "retry"):
-            self._open_by_id(rest or self._attempt.puzzle.id)
+            self._open_by_id(rest or self._session.puzzle.id)
         elif word == "open":
             self.say("open needs a puzzle's id: history lists the ones you tried.")
-        elif not word and self._attempt.finished:
+        elif not word and self._session.over:
             self._switch(self._next_puzzle())
         else:
             await self._move(text)
@@ -144,19 +144,18 @@ class PuzzleTrainer(PlainText):
 
     def _open(self, puzzle: Puzzle) -> None:
         """Start a try at ``puzzle``: its board and what to find."""
-        self._attempt = Attempt(puzzle)
-        self._engaged = self._recorded = False
+        self._session.start(puzzle)
         self._seen.add(puzzle.id)
         self.say()
-        self._show(self._attempt.state)
-        rating = self._progress.puzzle_rating(puzzle).rating
+        self._show(self._session.attempt.state)
+        rating = self._session.progress.puzzle_rating(puzzle).rating
         self.say(puzzle_heading(puzzle, rating, task_words(puzzle)))
-        if self._progress.tried(puzzle.id):
+        if self._session.retry:
             self.say("You tried this one before: this try is not rated.")
 
     async def _move(self, text: str) -> None:
         """Judge a typed move; a line that is no legal drop is refused with the reason."""
-        if self._attempt.finished:
+        if self._session.over:
             self.say(OVER)
             return
         try:
@@ -168,26 +167,27 @@ class PuzzleTrainer(PlainText):
             self.say("Invalid move: puzzles are classic Connect Four: drop a disc, no pops.")
             return
         try:
-            verdict, defence = self._attempt.play(move.column)
+            verdict, defence = self._session.play(move.column)
         except ValueError as error:
             self.say(f"Invalid move: {error}.")
             return
-        self._engaged = True
+        attempt = self._session.attempt
         if verdict is Verdict.WRONG:
             await self._refute(move)
         elif verdict is Verdict.SOLVED:
-            self._show(self._attempt.state)
-            self._finish()
+            self._show(attempt.state)
+            self._say_recorded()
         elif defence is not None:
-            defender = side_name(self._attempt.solver_side.other)
+            defender = side_name(attempt.solver_side.other)
             self.say(f"Right! {defender} answers {format_move(defence)}.")
-            self._show(self._attempt.state)
-            self.say(f"{side_name(self._attempt.solver_side)} to move: go on.")
+            self._show(attempt.state)
+            self.say(f"{side_name(attempt.solver_side)} to move: go on.")
 
     async def _refute(self, wrong: Move) -> None:
         """Why ``wrong`` fails, proven in the search pool: its reply played, and the rating."""
         self.say("Checking…")
-        after = self._attempt.state
+        attempt = self._session.attempt
+        after = attempt.state
         try:
             refuted = await SearchPool.shared().refute(after, self)
         except (BrokenProcessPool, RuntimeError, OSError) as error:
@@ -195,11 +195,11 @@ class PuzzleTrainer(PlainText):
                 f"{format_move(wrong)} is not the move (the solver could not say why: {error})."
             )
         else:
-            self.say(refutation_words(wrong, refuted, self._attempt.solver_side))
+            self.say(refutation_words(wrong, refuted, attempt.solver_side))
             if refuted.reply is not None:
                 after = after.play(refuted.reply)
         self._show(after)
-        self._finish()
+        self._say_recorded()
         self.say("Type solution to see the way, retry to try again, or Enter for the next one.")
 
     def _show(self, state: GameState) -> None:
@@ -208,11 +208,10 @@ class PuzzleTrainer(PlainText):
 
     def _hint(self) -> None:
         """The column to play; the try goes on but no longer counts as solved."""
-        expected = self._attempt.hint()
+        expected = None if self._session.over else self._session.hint()
         if expected is None:
             self.say(OVER)
             return
-        self._engaged = True
         self.say(
             f"Hint: column {expected.column + 1} ({format_move(expected)}). "
             "This try no longer counts as solved."
@@ -220,40 +219,33 @@ class PuzzleTrainer(PlainText):
 
     def _solution(self) -> None:
         """The whole solution and the board it ends on; a try under way is failed by it."""
-        attempt = self._attempt
-        self.say(solution_words(attempt.puzzle, attempt.solver_side))
-        end = play_sequence(attempt.puzzle.moves)
-        for notation in attempt.puzzle.solution:
-            end = end.play(parse_move(notation))
+        unrecorded = self._session.recorded is None
+        end, _ = self._session.solution()
+        self.say(solution_words(self._session.puzzle, self._session.attempt.solver_side))
         self._show(end)
-        if not self._recorded:
-            attempt.failed = True
-            self._finish()
+        if unrecorded:
+            self._say_recorded()
 
-    def _finish(self) -> None:
-        """Record the try that just ended, save the record, and say how the rating moved."""
-        attempt = self._attempt
-        rated = not self._progress.tried(attempt.puzzle.id)
-        change = self._progress.record(attempt.puzzle, attempt.solved, date.today().isoformat())
-        self._recorded = True
-        if attempt.solved:
+    def _say_recorded(self) -> None:
+        """How the try that just ended counted and moved the rating; a failed save too."""
+        attempt, recorded = self._session.attempt, self._session.recorded
+        assert recorded is not None  # said only once a try was recorded
+        if recorded.solved:
             head = "Solved!"
-        elif attempt.hinted and not attempt.failed:
+        elif attempt.finished and attempt.hinted and not attempt.failed:
             head = "Solved, with a hint: counted as failed."
         else:
             head = "Failed."
-        self.say(f"{head} {rating_words(self._progress, change, rated)}.")
-        try:
-            save_progress(self._progress, self._record)
-        except OSError as error:
-            self.say(f"Your puzzle record could not be saved: {error}")
+        self.say(f"{head} {rating_words(self._session.progress, recorded.change, recorded.rated)}.")
+        if self._session.save_problem is not None:
+            self.say(self._session.save_problem)
 
     def _leave(self) -> None:
         """Leaving a try with a move or a hint in it before its end counts as failed."""
-        if self._engaged and not self._recorded:
-            self._attempt.failed = True
+        self._session.leave()
+        if self._session.left_unfinished:
             self.say("Left before its end: counted as failed.")
-            self._finish()
+            self._say_recorded()
 
     # ----- other puzzles -----------------------------------------------------------
 
@@ -265,7 +257,7 @@ class PuzzleTrainer(PlainText):
     def _next_puzzle(self) -> Puzzle:
         """The next by the player's rating, among those not opened in this session."""
         unseen = [puzzle for puzzle in self._puzzles if puzzle.id not in self._seen]
-        return next_puzzle(unseen or self._puzzles, self._progress)
+        return next_puzzle(unseen or self._puzzles, self._session.progress)
 
     def _open_by_id(self, puzzle_id: str) -> None:
         puzzle = puzzle_by_id(self._puzzles, puzzle_id)
@@ -275,16 +267,15 @@ class PuzzleTrainer(PlainText):
         self._switch(puzzle)
 
     def _daily(self) -> None:
-        today = date.today()
-        puzzle = daily_puzzle(self._puzzles, today)
-        self._switch(puzzle)
-        if self._progress.solved_on(puzzle.id, today.isoformat()):
+        self._switch(self._session.daily)
+        if self._session.daily_solved:
             self.say("The daily puzzle: you solved it today already.")
         else:
-            self.say(f"The daily puzzle of {today.isoformat()}, the same for everyone.")
+            day = self._session.today.isoformat()
+            self.say(f"The daily puzzle of {day}, the same for everyone.")
 
     def _history(self) -> None:
-        for line in history_lines(self._progress.history):
+        for line in history_lines(self._session.progress.history):
             self.say(line)
 
 

@@ -200,11 +200,11 @@ def puzzle_screen(pool: SearchPool | None, *, ascii_only: bool) -> PuzzleScreen:
 
     from c4tui.puzzles.collection import shipped_puzzles  # noqa: PLC0415
     from c4tui.puzzles.keeping import load_progress, save_progress  # noqa: PLC0415
-    from c4tui.ui.puzzle_trainer import PuzzleTrainer  # noqa: PLC0415
+    from c4tui.puzzles.session import PuzzleSession  # noqa: PLC0415
     from c4tui.ui.screens.puzzles import PuzzleScreen  # noqa: PLC0415
 
     progress, notice = load_progress()
-    trainer = PuzzleTrainer(shipped_puzzles(), progress, date.today(), save_progress)
+    trainer = PuzzleSession(shipped_puzzles(), progress, date.today(), save_progress)
     return PuzzleScreen(trainer, pool=pool, notice=notice, ascii_only=ascii_only)
 
 

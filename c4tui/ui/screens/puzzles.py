@@ -4,7 +4,7 @@ The board is a game's (cursor, arrows, digits, Enter, a click); the panel says w
 to find, then how each move went. A right move is answered by the defence at once;
 a wrong one stays on the board while the search pool works out the solver's best
 reply (never in this process: "Checking…" meanwhile, the keys answer), which is then
-played and explained. The session and its record are ``ui/puzzle_trainer.py``'s.
+played and explained. The session and its record are ``puzzles/session.py``'s.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from textual.message import Message
 from c4tui.engine import GameState, Move, Player
 from c4tui.match.pool import SearchPool
 from c4tui.puzzles.attempt import Refutation, Verdict, task_words
-from c4tui.ui.puzzle_trainer import PuzzleTrainer, change_words
+from c4tui.puzzles.session import PuzzleSession
 from c4tui.ui.screens.board_screen import BoardScreen
 from c4tui.ui.screens.help import HelpScreen
 from c4tui.ui.screens.puzzle_history import PuzzleHistory
@@ -31,6 +31,16 @@ REFUTING = "puzzle-refutation"
 FIND_IT = "Find the move: ← → and Enter, or a click."
 #: What a hint costs, said with it.
 HINT_COST = "Hint used: this try will not count as solved."
+
+
+def change_words(change: float, ascii_only: bool = False) -> str:
+    """A rating change as the panel shows it: "+14", "−9" ("-9" in ASCII), "±0"."""
+    points = round(change)
+    if points > 0:
+        return f"+{points}"
+    if points < 0:
+        return f"{'-' if ascii_only else '−'}{-points}"
+    return "+0" if ascii_only else "±0"
 
 
 class PuzzleScreen(BoardScreen[None]):
@@ -65,7 +75,7 @@ class PuzzleScreen(BoardScreen[None]):
 
     def __init__(
         self,
-        trainer: PuzzleTrainer,
+        trainer: PuzzleSession,
         *,
         pool: SearchPool | None = None,
         notice: str | None = None,

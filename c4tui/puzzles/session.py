@@ -1,11 +1,11 @@
-"""The app's puzzle session: the puzzle shown, the try at it, and the record kept after each.
+"""A puzzle session, for every front end: the puzzle shown, the try at it, the record after each.
 
-No Textual and no solver here: the puzzle screen shows what this says, and asks the
-search pool why a wrong move fails. A try is recorded (``PuzzleProgress.record``) and
-saved at once when it ends: solved, a wrong move, or the solution shown before the end.
-A try left unfinished after a move or a hint (for the next puzzle, a retry, the menu)
-counts as failed, so a hard one cannot be skipped unrated once it was begun; one left
-untouched is not recorded at all.
+No Textual and no solver here: the app's puzzle screen and the console's trainer show
+what this says, and ask the search pool why a wrong move fails. A try is recorded
+(``PuzzleProgress.record``) and saved at once when it ends: solved, a wrong move, or
+the solution shown before the end. A try left unfinished after a move or a hint (for
+the next puzzle, a retry, the menu) counts as failed, so a hard one cannot be skipped
+unrated once it was begun; one left untouched is not recorded at all.
 """
 
 from __future__ import annotations
@@ -35,18 +35,8 @@ class Recorded:
     change: float
 
 
-def change_words(change: float, ascii_only: bool = False) -> str:
-    """A rating change as the panel shows it: "+14", "−9" ("-9" in ASCII), "±0"."""
-    points = round(change)
-    if points > 0:
-        return f"+{points}"
-    if points < 0:
-        return f"{'-' if ascii_only else '−'}{-points}"
-    return "+0" if ascii_only else "±0"
-
-
-class PuzzleTrainer:
-    """One player's puzzles in the app: the set, their record, the try under way.
+class PuzzleSession:
+    """One player's puzzles: the set, their record, the try under way.
 
     Args:
         puzzles: the set to draw from (the shipped one).

@@ -8,10 +8,12 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import fcntl
 import gc
 import os
 import shutil
 import tempfile
+import termios
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
@@ -31,6 +33,7 @@ from c4tui.storage import data_folder
 if TYPE_CHECKING:
     from c4tui.protocols.past import KeptGame
     from c4tui.records import GameRecord
+    from c4tui.ui.key_visit import KeyVisit
 
 #: Textual draws at most this many frames a second (its own default is 60). A key that
 #: comes just after a frame, during the drop animation or while news is drawn, waits for
@@ -47,6 +50,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     # How `c4tui web` starts each visitor's app (not for people: hidden from --help).
     parser.add_argument("--web-visitor", action="store_true", help=argparse.SUPPRESS)
+    # How `c4tui serve --ssh-port` starts each visitor's app (its door's environment says the rest).
+    parser.add_argument("--ssh-visitor", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument(
         "--allow-server",
         type=server_address,
@@ -125,7 +130,9 @@ def open_app(
     A web visitor's app runs in a data folder of its own from the start. Textual loads
     here, and only here, after its frame rate is set (it reads it once, on import).
     """
-    with visitor_data_folder() if args.web_visitor else contextlib.nullcontext():
+    visit = ssh_visit() if args.ssh_visitor else None
+    visiting = args.web_visitor or visit is not None
+    with visitor_data_folder() if visiting else contextlib.nullcontext():
         # No garbage collection until the first frame: a start only allocates, and its
         # collections cost 90 M of the 1,420 M instructions to the menu's first frame
         # (callgrind, bench/startup.py's menu, 2026-11-26: ~60 ms at the minimal app's
@@ -145,8 +152,23 @@ def open_app(
             start_puzzles=args.puzzles,
             animate=not args.no_animation,
             visitor_servers=tuple(args.visitor_servers) if args.web_visitor else None,
+            key_visit=visit,
         ).run()
     return 0
+
+
+def ssh_visit() -> KeyVisit:
+    """An ssh visitor's app: its terminal made its own, the visit its door described.
+
+    The door starts the app in a session of its own on a new pseudo-terminal; making
+    that terminal the session's controlling one is what lets the kernel tell the app
+    of a resize (SIGWINCH), and end it when the visit hangs up (SIGHUP).
+    """
+    from c4tui.ui.key_visit import KeyVisit  # noqa: PLC0415 (no Textual: plain values)
+
+    with contextlib.suppress(OSError):
+        fcntl.ioctl(0, termios.TIOCSCTTY, 0)
+    return KeyVisit.from_env(os.environ)
 
 
 def use_frame_rate() -> None:
@@ -156,11 +178,11 @@ def use_frame_rate() -> None:
 
 @contextlib.contextmanager
 def visitor_data_folder() -> Iterator[None]:
-    """A web visitor's own data folder, gone when the visit ends.
+    """A web or ssh visitor's own data folder, gone when the visit ends.
 
     Visitors never see each other's saved or unfinished games, nor the host's.
     """
-    visitors = data_folder() / "web-visitors"
+    visitors = data_folder() / "visitors"
     visitors.mkdir(parents=True, exist_ok=True)
     folder = tempfile.mkdtemp(dir=visitors)
     os.environ["XDG_DATA_HOME"] = folder

@@ -26,6 +26,7 @@ from c4tui.server.limits import (
     DEFAULT_RECONNECT_GRACE,
     DEFAULT_ROUNDS,
 )
+from c4tui.server.ssh.settings import DEFAULT_MAX_VISITORS, SshSettings
 
 #: The longest grace ``--reconnect-grace`` allows: a day.
 MAX_RECONNECT_GRACE = 86_400
@@ -162,6 +163,7 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     _add_tls_options(serve)
     _add_cluster_options(serve)
     _add_metrics_options(serve)
+    _add_ssh_options(serve)
     add_confinement_options(serve)
     serve.add_argument(
         "--ai-first",
@@ -292,6 +294,62 @@ def _add_metrics_options(serve: argparse.ArgumentParser) -> None:
     )
 
 
+def _add_ssh_options(serve: argparse.ArgumentParser) -> None:
+    """The whole app over ssh: its port, its host key, how many visitors, and guests."""
+    serve.add_argument(
+        "--ssh-port",
+        type=listening_port,
+        metavar="PORT",
+        help="also serve the whole app over ssh on PORT (0: any free port), one app process a "
+        "visitor: `ssh -p PORT HOST` plays, nothing to install. A visitor's ssh key is their "
+        "lobby account (public keys only: no passwords over ssh, no commands, no sftp, no "
+        "forwarding). Needs the ssh extra: python3 -m pip install '.[ssh]'. Default: not served",
+    )
+    serve.add_argument(
+        "--ssh-host-key",
+        type=Path,
+        metavar="FILE",
+        help="the ssh host key (OpenSSH's private key file); default: one made at the first "
+        "start and kept in c4tui's data folder. Its fingerprint is logged at every start",
+    )
+    serve.add_argument(
+        "--ssh-max-visitors",
+        type=positive_count,
+        default=DEFAULT_MAX_VISITORS,
+        metavar="N",
+        help="ssh visitors at once, each an app process; more are told the server is full; "
+        "default %(default)s",
+    )
+    serve.add_argument(
+        "--ssh-guests",
+        action="store_true",
+        help="let ssh keys without an account play against the computer or a friend at the "
+        "same keyboard without making one (online play always needs an account)",
+    )
+
+
+def _ssh_settings(args: argparse.Namespace) -> SshSettings | None:
+    """What ``--ssh-port`` and its options ask for (status 2 for options without it)."""
+    if args.ssh_port is None:
+        given = args.ssh_host_key is not None or args.ssh_guests
+        if given or args.ssh_max_visitors != DEFAULT_MAX_VISITORS:
+            usage_error(
+                "serve", "--ssh-host-key, --ssh-max-visitors and --ssh-guests need --ssh-port"
+            )
+        return None
+    try:
+        import asyncssh  # noqa: F401, PLC0415 (only to say it is missing, in words)
+    except ImportError:
+        usage_error("serve", "--ssh-port needs asyncssh: python3 -m pip install 'c4tui[ssh]'")
+    return SshSettings(
+        port=args.ssh_port,
+        host_key=args.ssh_host_key,
+        max_visitors=args.ssh_max_visitors,
+        guests=args.ssh_guests,
+        idle_seconds=args.idle_timeout,
+    )
+
+
 def _check_metrics(args: argparse.Namespace) -> None:
     """Refuse a metrics address without a metrics port (status 2)."""
     if args.metrics_host is not None and args.metrics_port is None:
@@ -366,5 +424,6 @@ def run(args: argparse.Namespace) -> int:
         metrics_host=args.metrics_host or METRICS_HOST,
         max_registrations=args.max_registrations,
         chat_rate=args.chat_rate,
+        ssh=_ssh_settings(args),
     )
     return serve(config)

@@ -12,6 +12,7 @@ from c4tui.server.cluster.messages import BusLost
 from c4tui.server.core import C4Server, ServerConfig
 from c4tui.server.metrics_door import MetricsSetupError
 from c4tui.server.program_ai import ProgramCheckFailed
+from c4tui.server.ssh.settings import SshSetupError
 from c4tui.server.store import StoreError
 from c4tui.server.stores import EngineMissing
 from c4tui.server.tuning import new_event_loop, raise_open_file_limit, tune_garbage_collector
@@ -50,7 +51,7 @@ async def run_server(config: ServerConfig) -> int:
         server.pool.shutdown()
         await server.lobby.store.close()
         return 1
-    except (TlsSetupError, MetricsSetupError) as error:  # a certificate gone, a port taken
+    except (TlsSetupError, MetricsSetupError, SshSetupError) as error:  # a file, a port taken
         log.error("%s", error)
         await server.stop()
         return 1

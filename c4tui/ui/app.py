@@ -9,6 +9,7 @@ the menu (loaded when first shown) in ``screen_factory.py``.
 from __future__ import annotations
 
 import gc
+import time
 from collections.abc import Iterable, Sequence
 from dataclasses import replace
 from pathlib import Path
@@ -22,6 +23,7 @@ from textual.screen import Screen
 
 from c4tui.engine.setup import SetUp
 from c4tui.match.backends import KINDS
+from c4tui.match.backends.online import RoomSeat
 from c4tui.match.settings import MatchSettings
 from c4tui.storage import asset_path
 from c4tui.ui import screen_factory as screens
@@ -39,6 +41,7 @@ if TYPE_CHECKING:
     from c4tui.match.settings import DriverFactory
     from c4tui.protocols.past import KeptGame
     from c4tui.records import GameRecord
+    from c4tui.ui.key_visit import KeyVisit
     from c4tui.ui.screens.game import GameScreen
     from c4tui.ui.screens.position_editor import PositionEditor
     from c4tui.ui.screens.profile import ProfileScreen
@@ -61,6 +64,8 @@ class C4App(App[None]):
         animate: let dropped discs fall into place (off: ``--no-animation``).
         visitor_servers: served to a browser (``c4tui web``): the only network servers
             this app may reach; without any, no network modes are offered. None: any.
+        key_visit: served over ssh (``c4tui serve --ssh-port``): opens in that server's
+            lobby, the visitor's key its account; no other server, no program.
         ascii_only: draw with ASCII characters only (for limited terminals and fonts).
         make_driver: builds the driver of a match (settings, moves already played); tests
             pass their own seats this way.
@@ -93,12 +98,18 @@ class C4App(App[None]):
         past_game: tuple[KeptGame, str] | None = None,
         animate: bool = True,
         visitor_servers: Servers | None = None,
+        key_visit: KeyVisit | None = None,
         reconnect_delays: Sequence[float] | None = None,
     ) -> None:
         super().__init__()
         if not animate:
             self.animation_level = "none"  # no falling discs, no smooth scrolling
         self._visit = None if visitor_servers is None else Visit(visitor_servers)
+        if key_visit is not None:
+            self._visit = Visit.over_ssh(key_visit)
+            start_at_once = True  # in the lobby at once: the key logs in, or makes an account
+            settings = replace(settings or MatchSettings(), opponent=RoomSeat.key)
+        self._last_input = time.monotonic()
         settings = settings or MatchSettings()
         if self._visit is not None:
             settings = self._visit.defaults(settings)
@@ -196,9 +207,36 @@ class C4App(App[None]):
             self.set_interval(SERVER_CHECK_SECONDS, self._leave_if_server_gone)
 
     def _leave_if_server_gone(self) -> None:
-        """A visitor's app ends with its ``c4tui web`` server, however that ended."""
-        if self._visit is not None and self._visit.server_gone():
+        """A visitor's app ends with its server, however that ended; or when left idle.
+
+        An ssh visitor with no key pressed for its door's idle time, and no game in
+        progress, is gone: its app ends (and the visit with it). A game holds the visit
+        open: the person may be thinking, or waiting for the other player.
+        """
+        if self._visit is None:
+            return
+        if self._visit.server_gone():
             self.exit(return_code=1)
+            return
+        idle = self._visit.key.idle_seconds if self._visit.key is not None else None
+        idle_for = time.monotonic() - self._last_input
+        if idle is not None and idle_for > idle and not self.game_in_progress():
+            self.exit(return_code=0, message=f"Nothing pressed for {idle:g} s: goodbye.")
+
+    def game_in_progress(self) -> bool:
+        """True while a game on a screen of the stack is not over (local or online)."""
+        from c4tui.ui.screens.match_view import MatchView  # noqa: PLC0415 (with the first game)
+
+        return any(
+            isinstance(screen, MatchView) and not screen.driver.is_over
+            for screen in self.screen_stack
+        )
+
+    async def on_event(self, event: events.Event) -> None:
+        """Note when a key, a click or a resize last came (an ssh visitor's idle time)."""
+        if isinstance(event, (events.Key, events.MouseDown, events.Resize)):
+            self._last_input = time.monotonic()
+        await super().on_event(event)
 
     def on_ready(self) -> None:
         """The first frame is drawn: collect garbage again (``c4tui.cli.app.open_app`` held it off).

@@ -295,6 +295,9 @@ class Games:
                     )
                 )
 
+        if self._visit is not None and self._visit.key is not None:  # ssh: the key logs in
+            self._app.push_screen(screens.key_welcome(self._visit.key, values), logged_in)
+            return
         self._app.push_screen(
             screens.login_dialog(values, self._allowed, ascii_only=self._ascii_only), logged_in
         )

@@ -26,11 +26,13 @@ if TYPE_CHECKING:
     from c4tui.match.settings import DriverFactory
     from c4tui.protocols.past import KeptGame
     from c4tui.records import GameRecord
+    from c4tui.ui.key_visit import KeyVisit
     from c4tui.ui.screens.columns import ColumnsScreen, ColumnsSetup
     from c4tui.ui.screens.confirm import ConfirmDialog
     from c4tui.ui.screens.connect import ConnectDialog
     from c4tui.ui.screens.game import ClearWay, GameScreen
     from c4tui.ui.screens.help import HelpScreen
+    from c4tui.ui.screens.key_welcome import KeyWelcome
     from c4tui.ui.screens.lobby import LobbyScreen
     from c4tui.ui.screens.login import LoggedIn, LoginDialog
     from c4tui.ui.screens.open import OpenDialog
@@ -131,6 +133,13 @@ def login_dialog(
     from c4tui.ui.screens.login import LoginDialog  # noqa: PLC0415
 
     return LoginDialog(values, allowed=allowed, ascii_only=ascii_only)
+
+
+def key_welcome(visit: KeyVisit, values: Mapping[str, str]) -> KeyWelcome:
+    """An ssh visitor's way into the lobby: its key logs in, or makes an account."""
+    from c4tui.ui.screens.key_welcome import KeyWelcome  # noqa: PLC0415
+
+    return KeyWelcome(visit, values)
 
 
 def lobby_screen(

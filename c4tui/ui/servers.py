@@ -1,8 +1,10 @@
-"""Which network servers this app may reach: any, or (served to browsers) only those allowed.
+"""Which network servers this app may reach: any, or (served to visitors) only those allowed.
 
 A browser visitor's app (``c4tui web``): every browser tab gets its own app process
 from the web server. Its files and this host's name are off limits, it may reach only
-the servers it was given, and it ends with its web server.
+the servers it was given, and it ends with its web server. An ssh visitor's app
+(``c4tui serve --ssh-port``) is one too, with one server: the lobby of the server
+it is served by, where its key is its account (``key``).
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from dataclasses import dataclass, field, replace
 from c4tui.match.backends import Backend, PersonBackend
 from c4tui.match.settings import MatchSettings
 from c4tui.net.address import parse_host, parse_port
+from c4tui.ui.key_visit import KeyVisit
 
 Servers = tuple[tuple[str, int], ...]
 
@@ -45,10 +48,21 @@ class Visit:
     servers: Servers
     #: The visitor's web server (the app's parent process, from the start).
     server_pid: int = field(default_factory=os.getppid)
+    #: An ssh visit: the one server is its lobby, where the visitor's key logs in.
+    key: KeyVisit | None = None
+
+    @classmethod
+    def over_ssh(cls, key: KeyVisit) -> Visit:
+        """An ssh visitor's limits: its server's lobby, no other server, no program."""
+        return cls((key.lobby,), key=key)
 
     def defaults(self, settings: MatchSettings) -> MatchSettings:
-        """A visitor's defaults: the first allowed server, no name taken from this host."""
-        options = {**settings.options, "user": settings.options.get("user", "player")}
+        """A visitor's defaults: the first allowed server, no name taken from this host.
+
+        An ssh visitor opens in its lobby (its key logs in there, or makes an account).
+        """
+        name = self.key.name if self.key is not None and self.key.name else "player"
+        options = {**settings.options, "user": settings.options.get("user", name)}
         if self.servers:
             host, port = self.servers[0]
             options.update(host=host, port=str(port))
@@ -70,6 +84,8 @@ class Visit:
         Never a program: it would run a visitor's command on this machine.
         """
         kinds = tuple(kind for kind in kinds if not kind.runs_commands)
+        if self.key is not None:  # the door's own lobby, never its other protocols
+            return tuple(kind for kind in kinds if kind.lobby or not kind.remote)
         if self.servers:
             return kinds
         return tuple(kind for kind in kinds if not kind.remote)

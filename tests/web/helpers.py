@@ -46,7 +46,7 @@ class WebServer:
 
     def saved_games(self) -> list[Path]:
         """The games visitors saved, each in their own folder (gone when they leave)."""
-        return sorted((self.data / "c4tui" / "web-visitors").glob("*/c4tui/games/*.c4g"))
+        return sorted((self.data / "c4tui" / "visitors").glob("*/c4tui/games/*.c4g"))
 
 
 @contextmanager

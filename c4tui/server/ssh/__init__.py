@@ -1,0 +1,1 @@
+"""``c4tui serve --ssh-port``: the whole app over ssh, one process a visitor, keys as accounts."""

@@ -1,0 +1,48 @@
+"""What the ssh door takes on, and what it tells a visitor's app (no asyncssh here).
+
+The command line reads the defaults at every start, and the visitor's app reads the
+environment its door gave it (``c4tui --ssh-visitor``), so neither loads asyncssh.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+#: Visitors at once, by default: each one is a whole app process (about 60 MB).
+DEFAULT_MAX_VISITORS = 50
+#: The host key's file in c4tui's data folder, made at the first start.
+HOST_KEY_FILE = "ssh_host_ed25519_key"
+
+#: What the door tells a visitor's app, in its environment.
+TOKEN_ENV = "C4TUI_SSH_TOKEN"  # the visit's token: logs in the account the key is bound to
+LOBBY_ENV = "C4TUI_SSH_LOBBY"  # host:port of this server's lobby, for its visitors only
+NAME_ENV = "C4TUI_SSH_NAME"  # the name ssh was given (ssh alice@…), offered for a new account
+GUESTS_ENV = "C4TUI_SSH_GUESTS"  # "1": a key without an account may play here without one
+IDLE_ENV = "C4TUI_SSH_IDLE"  # seconds with no key and no game before the app ends
+
+#: The client's environment variables a visitor's app may see (ssh's SendEnv, SetEnv):
+#: how it draws colours, nothing that could change how Python or the app runs.
+CLIENT_ENV_ALLOWED = ("COLORTERM", "NO_COLOR")
+#: The terminal type when the client's pseudo-terminal request names none.
+DEFAULT_TERM = "xterm-256color"
+
+
+class SshSetupError(Exception):
+    """The ssh door cannot open: its host key, its port (the message says which, and why)."""
+
+
+@dataclass(frozen=True)
+class SshSettings:
+    """How ``c4tui serve`` serves the app over ssh.
+
+    ``host_key``: the host key's file (None: the one in c4tui's data folder, made at the
+    first start). ``guests``: keys without an account may play locally (not online).
+    ``idle_seconds``: a visitor with no key pressed and no game in progress is cut off.
+    """
+
+    port: int
+    host_key: Path | None = None
+    max_visitors: int = DEFAULT_MAX_VISITORS
+    guests: bool = False
+    idle_seconds: float = 600.0

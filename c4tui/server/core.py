@@ -294,6 +294,10 @@ class C4Server:
         """The ssh port actually listened on (None: not served)."""
         return self._ssh_door.port if self._ssh_door is not None else None
 
+    def ssh_visitor_pids(self) -> list[int]:
+        """The ssh visitors' app processes running now (none without ``--ssh-port``)."""
+        return self._ssh_door.app_pids() if self._ssh_door is not None else []
+
     async def _restore_games(self) -> None:
         """Every game under way before the last stop or crash, restored; the blocks held."""
         await reopen_lobby(self.lobby)

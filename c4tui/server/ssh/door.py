@@ -102,17 +102,21 @@ class SshDoor:
         """Visitors whose app is running now."""
         return sum(1 for visit in self._visits if visit.app is not None)
 
+    def app_pids(self) -> list[int]:
+        """The process ids of the visitors' apps running now (for the operator, and tests)."""
+        return [v.app.pid for v in self._visits if v.app is not None and v.app.pid is not None]
+
     async def open(self) -> None:
         """Listen (HostKeyError: the host key; OSError: the port)."""
         key = load_host_key(self.settings.host_key)
         self.host_key_fingerprint = fingerprint(key)
         await self.lobby.store.end_expired_visits(time.time())
+        _log_asyncssh_refusals()
         try:
             self._server = await self._listen(key)
         except OSError as error:
             where = f"{self._host}:{self.settings.port}"
             raise SshSetupError(f"cannot listen for ssh on {where}: {error.strerror}") from error
-        _log_asyncssh_refusals()
         log.info(
             "the app over ssh on %s:%d (host key %s)",
             self._host,
@@ -198,6 +202,8 @@ class _Visit(asyncssh.SSHServer):
         self._token = ""
         self._token_hash = ""
         self._visit_open = False
+        #: Set once the visit is in the store: asyncssh may open the session before.
+        self._authorised = asyncio.Event()
         self._session: _Session | None = None
         self.app: VisitorApp | None = None
         self._began = time.monotonic()
@@ -276,6 +282,7 @@ class _Visit(asyncssh.SSHServer):
         store = self._door.lobby.store
         await store.begin_visit(self._token_hash, key_print, line, time.time() + VISIT_SECONDS)
         self._visit_open = True
+        self._authorised.set()
         account = await store.key_account(key_print)
         whose = f"the key of {account}" if account else "a new key"
         log.info("ssh visitor from %s: %s (%s)", self._peer, whose, key_print)
@@ -322,7 +329,8 @@ class _Visit(asyncssh.SSHServer):
     # ----- the app ---------------------------------------------------------------
 
     async def run_app(self, session: _Session, term: str, size: tuple[int, int]) -> None:
-        """Start the visitor's app on its terminal; the visit ends with it."""
+        """Start the visitor's app on its terminal, once its visit is in the store."""
+        await self._authorised.wait()
         env = self._door.visitor_env(self._token, self._user, session.client_env, term)
         app = VisitorApp(session.show, session.app_ended)
         try:

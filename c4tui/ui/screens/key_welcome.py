@@ -19,9 +19,9 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Static
 
-from c4tui.client import keys as key_words
+from c4tui.client.key_words import KEYBIND, KEYREGISTER
 from c4tui.client.link import LobbyLink
-from c4tui.client.outcomes import LoginOutcome
+from c4tui.client.outcomes import KeyBindOutcome, KeyRegisterOutcome, LoginOutcome
 from c4tui.client.words import LOGIN, Voice
 from c4tui.match.backends.online import RoomSeat
 from c4tui.net.errors import NetworkError, ProtocolError
@@ -152,8 +152,8 @@ class KeyWelcome(ModalScreen[LoggedIn | None]):
         try:
             link = await self._connected()
             outcome = await link.key_register(name, self._visit.token)
-            if outcome is not key_words.KeyRegisterOutcome.CREATED:
-                self._say(key_words.KEY_REGISTER.said(outcome, Voice.APP), error=True)
+            if outcome is not KeyRegisterOutcome.CREATED:
+                self._say(KEYREGISTER.said(outcome, Voice.APP), error=True)
                 self.query_one("#name", Input).focus()
                 return
             await self._log_in(name)
@@ -179,8 +179,8 @@ class KeyWelcome(ModalScreen[LoggedIn | None]):
             outcome = None
             self.app.notify(f"Your key could not be added: {error}", severity="warning")
         if outcome is not None:
-            said = key_words.KEY_BIND.said(outcome, Voice.APP)
-            bound = outcome is key_words.KeyBindOutcome.BOUND
+            said = KEYBIND.said(outcome, Voice.APP)
+            bound = outcome is KeyBindOutcome.BOUND
             self.app.notify(said, severity="information" if bound else "warning", markup=False)
         await self._hang_up()
         self.dismiss(logged_in)

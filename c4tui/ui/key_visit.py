@@ -12,7 +12,14 @@ from dataclasses import dataclass
 
 from c4tui.net.address import parse_host_port
 from c4tui.numbers import number_in_range
-from c4tui.server.ssh.settings import GUESTS_ENV, IDLE_ENV, LOBBY_ENV, NAME_ENV, TOKEN_ENV
+from c4tui.server.ssh.settings import (
+    GUESTS_ENV,
+    IDLE_ENV,
+    KEY_ENV,
+    LOBBY_ENV,
+    NAME_ENV,
+    TOKEN_ENV,
+)
 
 #: The longest idle time a door may give (a day): anything else is a mistake.
 MAX_IDLE_SECONDS = 86_400
@@ -20,7 +27,7 @@ MAX_IDLE_SECONDS = 86_400
 
 @dataclass(frozen=True)
 class KeyVisit:
-    """One ssh visit: its token, this server's lobby, the name ssh gave, what is allowed.
+    """One ssh visit: its token, this server's lobby, its key, the name ssh gave, what is allowed.
 
     ``guests``: the visitor may play here (not online) without an account.
     ``idle_seconds``: the app ends after so long with no key and no game in progress.
@@ -28,6 +35,7 @@ class KeyVisit:
 
     token: str
     lobby: tuple[str, int]
+    fingerprint: str = ""
     name: str = ""
     guests: bool = False
     idle_seconds: float | None = None
@@ -39,6 +47,7 @@ class KeyVisit:
         return cls(
             token=env.get(TOKEN_ENV, ""),
             lobby=parse_host_port(env.get(LOBBY_ENV, "")),
+            fingerprint=env.get(KEY_ENV, ""),
             name=env.get(NAME_ENV, ""),
             guests=env.get(GUESTS_ENV) == "1",
             idle_seconds=None if idle is None else float(idle),

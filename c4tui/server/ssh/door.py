@@ -17,6 +17,7 @@ import asyncio
 import contextlib
 import hashlib
 import logging
+import os
 import secrets
 import sys
 import time
@@ -35,6 +36,7 @@ from c4tui.server.ssh.settings import (
     DEFAULT_TERM,
     GUESTS_ENV,
     IDLE_ENV,
+    KEY_ENV,
     LOBBY_ENV,
     NAME_ENV,
     TOKEN_ENV,
@@ -66,6 +68,15 @@ class Admission(Protocol):
 
     def free_slot(self, group: str) -> None:
         """Give a slot back."""
+
+
+@dataclass(frozen=True)
+class VisitCard:
+    """What a visitor's app is told of its visit: its token, its key, the name ssh gave."""
+
+    token: str
+    fingerprint: str
+    name: str
 
 
 @dataclass(frozen=True)
@@ -150,22 +161,20 @@ class SshDoor:
         await asyncio.gather(*(visit.end("server stopping") for visit in list(self._visits)))
 
     def visitor_env(
-        self, token: str, name: str, client_env: Mapping[str, str], term: str
+        self, visit: VisitCard, client_env: Mapping[str, str], term: str
     ) -> dict[str, str]:
         """The environment of a visitor's app: what Python needs, the visit, the terminal."""
-        import os  # noqa: PLC0415 (here only: the rest of the door never reads it)
-
         env = {key: os.environ[key] for key in SERVER_ENV_KEPT if key in os.environ}
         env.update({key: value for key, value in client_env.items() if key in CLIENT_ENV_ALLOWED})
         host, port = self.lobby.address()
         env.update(
             TERM=term,
             LANG="C.UTF-8",
-            TEXTUAL_FPS=env.get("TEXTUAL_FPS", "120"),
             **{
-                TOKEN_ENV: token,
+                TOKEN_ENV: visit.token,
                 LOBBY_ENV: f"{host}:{port}",
-                NAME_ENV: name if valid_user(name) else "",
+                KEY_ENV: visit.fingerprint,
+                NAME_ENV: visit.name if valid_user(visit.name) else "",
                 GUESTS_ENV: "1" if self.settings.guests else "",
                 IDLE_ENV: str(round(self.settings.idle_seconds)),
             },
@@ -201,6 +210,7 @@ class _Visit(asyncssh.SSHServer):
         self._user = ""
         self._token = ""
         self._token_hash = ""
+        self._fingerprint = ""
         self._visit_open = False
         #: Set once the visit is in the store: asyncssh may open the session before.
         self._authorised = asyncio.Event()
@@ -276,7 +286,7 @@ class _Visit(asyncssh.SSHServer):
         assert self._key is not None
         public = self._key.export_public_key("openssh").decode("ascii").split()
         line = " ".join(public[:2])
-        key_print = self._key.get_fingerprint("sha256")
+        key_print = self._fingerprint = self._key.get_fingerprint("sha256")
         self._token = VISIT_TOKEN_PREFIX + secrets.token_urlsafe(32)
         self._token_hash = hashlib.sha256(self._token.encode("ascii")).hexdigest()
         store = self._door.lobby.store
@@ -331,7 +341,8 @@ class _Visit(asyncssh.SSHServer):
     async def run_app(self, session: _Session, term: str, size: tuple[int, int]) -> None:
         """Start the visitor's app on its terminal, once its visit is in the store."""
         await self._authorised.wait()
-        env = self._door.visitor_env(self._token, self._user, session.client_env, term)
+        card = VisitCard(self._token, self._fingerprint, self._user)
+        env = self._door.visitor_env(card, session.client_env, term)
         app = VisitorApp(session.show, session.app_ended)
         try:
             await app.start(VISITOR_COMMAND, env, size)

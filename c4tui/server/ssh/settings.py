@@ -17,6 +17,7 @@ HOST_KEY_FILE = "ssh_host_ed25519_key"
 #: What the door tells a visitor's app, in its environment.
 TOKEN_ENV = "C4TUI_SSH_TOKEN"  # the visit's token: logs in the account the key is bound to
 LOBBY_ENV = "C4TUI_SSH_LOBBY"  # host:port of this server's lobby, for its visitors only
+KEY_ENV = "C4TUI_SSH_KEY"  # the visitor's key's fingerprint (SHA256:…), to show it
 NAME_ENV = "C4TUI_SSH_NAME"  # the name ssh was given (ssh alice@…), offered for a new account
 GUESTS_ENV = "C4TUI_SSH_GUESTS"  # "1": a key without an account may play here without one
 IDLE_ENV = "C4TUI_SSH_IDLE"  # seconds with no key and no game before the app ends

@@ -17,7 +17,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
-from textual.widgets import Button, Input, Static
+from textual.widgets import Button, Input, Label, Static
 
 from c4tui.client.key_words import KEYBIND, KEYREGISTER
 from c4tui.client.link import LobbyLink
@@ -33,7 +33,8 @@ from c4tui.ui.screens.login import LoggedIn, LoginDialog
 LOOKING_UP = "Looking up your ssh key…"
 NEW_KEY = (
     "This ssh key is new here. Choose a name for your account: from now on this key "
-    "logs you in as that name, with no password."
+    "logs you in as that name, with no password. Have an account already? Log in with "
+    "its password once, and this key is added to it."
 )
 #: Said when the visitor leaves without an account and the server takes no guests.
 NEEDS_ACCOUNT = "This server's games need an account: come back to make one."
@@ -47,6 +48,8 @@ class KeyWelcome(ModalScreen[LoggedIn | None]):
     KeyWelcome #welcome-form { height: auto; }
     KeyWelcome #welcome-form.-hidden { display: none; }
     KeyWelcome #name { width: 1fr; }
+    KeyWelcome #name-row { height: 1; margin: 1 0 0 0; }
+    KeyWelcome #fingerprint { color: $text-muted; }
     """
 
     BINDINGS = [
@@ -67,13 +70,17 @@ class KeyWelcome(ModalScreen[LoggedIn | None]):
             yield Static("Welcome to c4tui", classes="form-title")
             yield Static(LOOKING_UP, id="welcome-status", classes="form-status")
             with Vertical(id="welcome-form", classes="-hidden"):
-                yield Input(
-                    self._visit.name,
-                    id="name",
-                    max_length=20,
-                    placeholder="your name",
-                    compact=True,
-                )
+                if self._visit.fingerprint:
+                    yield Static(f"Your key: {self._visit.fingerprint}", id="fingerprint")
+                with Horizontal(id="name-row"):
+                    yield Label("Name ")
+                    yield Input(
+                        self._visit.name,
+                        id="name",
+                        max_length=20,
+                        placeholder="your name",
+                        compact=True,
+                    )
                 with Horizontal():
                     yield Button("Make my account", id="make", variant="primary")
                     yield Button("I have an account", id="log-in")

@@ -13,8 +13,11 @@ import time
 from pathlib import Path
 
 import c4tui
+from c4tui.client import key_words
+from c4tui.client.keys import KeyAccount
 from c4tui.client.link import LobbyLink
-from c4tui.client.outcomes import LoginOutcome, RegisterOutcome
+from c4tui.client.outcomes import KeyAddOutcome, KeyBindOutcome, KeyRegisterOutcome, LoginOutcome
+from c4tui.client.words import Voice
 from c4tui.protocols import keys
 from c4tui.server.core import C4Server
 from tests.net.lobby_client import LobbyClient, lobby_server, logged_in
@@ -189,12 +192,33 @@ async def test_keys_go_with_the_account_and_are_in_its_export(
         assert await other.ask(f"LOGIN:zoe:{visiting}") == "LOGIN:ACKSTATUS:1"
 
 
-async def test_the_link_logs_in_by_key(tmp_path: Path) -> None:
+async def test_the_link_registers_by_key_logs_in_and_keeps_keys(tmp_path: Path) -> None:
     async with lobby_server(tmp_path) as server:
         visiting = await visit(server, PAGE_KEY, token(1))
         link = await LobbyLink.open("127.0.0.1", server.port)
         try:
-            assert await link.login("zoe", visiting) is LoginOutcome.NO_SUCH_USER
-            assert await link.register("ann", "pw") is RegisterOutcome.CREATED
+            assert await link.key_account(visiting) == KeyAccount(None, True)
+            assert await link.key_account(token(2)) == KeyAccount(None, False)
+            assert await link.key_account("not a token") == KeyAccount(None, False)  # unsent
+            assert await link.key_register("a b", visiting) is KeyRegisterOutcome.AGAINST_THE_RULES
+            assert await link.key_register("zoe", visiting) is KeyRegisterOutcome.CREATED
+            refused = await link.key_register("zed", visiting)
+            assert refused is KeyRegisterOutcome.KEY_HAS_ACCOUNT
+            assert key_words.KEYREGISTER.said(refused, Voice.APP).startswith("Your key logs in")
+            assert await link.key_account(visiting) == KeyAccount("zoe", True)
+            assert await link.login("zoe", visiting) is LoginOutcome.LOGGED_IN
+            assert await link.key_bind(visiting) is KeyBindOutcome.BOUND
+            pasted = f"{OTHER_KEY} zoe@laptop\nKEYREMOVE:{keys.fingerprint_of(PAGE_KEY)}"
+            added = await link.key_add(pasted)  # the comment, newline and all, is not sent
+            assert added == (KeyAddOutcome.ADDED, keys.fingerprint_of(OTHER_KEY))
+            assert await link.key_add("ssh-rsa nonsense") == (KeyAddOutcome.NOT_A_KEY, None)
+            said = key_words.KEYADD.said(KeyAddOutcome.NOT_A_KEY, Voice.APP)
+            assert said.startswith("That is not an OpenSSH public key")
+            both = [keys.fingerprint_of(PAGE_KEY), keys.fingerprint_of(OTHER_KEY)]
+            assert sorted(await link.keys()) == sorted(both)
+            assert await link.key_remove(both[1]) is True
+            assert await link.key_remove(both[1]) is False
+            assert await link.key_remove("SHA256:nonsense") is False
+            assert await link.keys() == both[:1]
         finally:
             await link.close()

@@ -16,6 +16,7 @@ from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from c4tui.client.keys import Keys
 from c4tui.client.outcomes import (
     ChallengeOutcome,
     CreateOutcome,
@@ -114,8 +115,11 @@ class RoomSummary:
         return f"{self.waiter} waits" if self.waiter else f"{self.red} vs {self.yellow}"
 
 
-class LobbyLink(TableTalk, Public):
-    """One connection to a lobby server (its table requests: ``TableTalk``; §7's: ``Public``)."""
+class LobbyLink(TableTalk, Public, Keys):
+    """One connection to a lobby server.
+
+    Its table requests are ``TableTalk``'s, §7's ``Public``'s, §9's (ssh keys) ``Keys``'.
+    """
 
     def __init__(self, connection: Connection, dialect: LinkDialect = LOBBY_LINK) -> None:
         self.connection = connection

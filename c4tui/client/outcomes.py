@@ -169,6 +169,38 @@ class ChatRefused(Enum):
     TOO_FAST = 2
 
 
+# ----- an ssh key as an account (§9) ---------------------------------------------------
+
+
+class KeyRegisterOutcome(Enum):
+    """KEYREGISTER's answer (the account made does not log in: LOGIN with the token does)."""
+
+    CREATED = 0
+    NAME_TAKEN = 1
+    AGAINST_THE_RULES = 2
+    TOO_MANY_FROM_HERE = 3  # §7's limit, counted with REGISTER's
+    NO_SUCH_VISIT = 4  # unknown, ended, or no token at all
+    KEY_HAS_ACCOUNT = 5  # the visit's key logs in an account already
+
+
+class KeyBindOutcome(Enum):
+    """KEYBIND's answer."""
+
+    BOUND = 0  # or it was already
+    ANOTHER_ACCOUNT = 1  # the key logs in another account
+    NO_SUCH_VISIT = 2
+    TOO_MANY_KEYS = 3  # MAX_KEYS already
+
+
+class KeyAddOutcome(Enum):
+    """KEYADD's answer."""
+
+    ADDED = 0  # or it was already
+    ANOTHER_ACCOUNT = 1
+    NOT_A_KEY = 2  # not an OpenSSH public key of a type the server takes
+    TOO_MANY_KEYS = 3
+
+
 Outcome = TypeVar(
     "Outcome",
     RegisterOutcome,
@@ -187,6 +219,9 @@ Outcome = TypeVar(
     CloseReportOutcome,
     DeleteOutcome,
     ChatRefused,
+    KeyRegisterOutcome,
+    KeyBindOutcome,
+    KeyAddOutcome,
 )
 
 

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from c4tui.engine import GameState, Move, MoveKind, Player, Rules
 from c4tui.net.errors import ProtocolError
 from c4tui.net.wire import Framing, quote
-from c4tui.protocols import competition, public, puzzles, table_talk
+from c4tui.protocols import competition, keys, public, puzzles, table_talk
 from c4tui.protocols.chat import MAX_CHAT, chat_parts, fit_to_show, valid_chat
 from c4tui.protocols.colours import Colour, split_colour
 from c4tui.protocols.competition import (
@@ -100,7 +100,7 @@ _COLUMN = re.compile(r"[0-9]{1,9}")
 SPEC = ProtocolSpec(
     name="lobby",
     framing=Framing.LINES,
-    recognise=starts_with(b"LOGIN:", b"REGISTER:", b"REGISTERBOT:"),
+    recognise=starts_with(b"LOGIN:", b"REGISTER:", b"REGISTERBOT:", *keys.OPENINGS),  # §9 too
     refusal_when_full="BYE:full",  # bye(ByeReason.FULL) (§5.1): over the connection limits
     on_violation=None,  # violations close without a reply
     line_end="\n",
@@ -174,6 +174,7 @@ Request = (
     | table_talk.TableRequest
     | public.PublicRequest
     | puzzles.PuzzleRequest
+    | keys.KeyRequest
 )
 
 
@@ -258,6 +259,7 @@ PARSERS: dict[str, Parser] = {
     **table_talk.ARGUMENTS_REFUSED,
     **public.PARSERS,  # BLOCK, REPORT, BAN, DELETEACCOUNT… (§7)
     **puzzles.PARSERS,  # PUZZLE:NEXT, PUZZLESOLVED (§8)
+    **keys.PARSERS,  # KEYACCOUNT, KEYREGISTER, KEYBIND, KEYADD, KEYREMOVE (§9)
 }
 #: Commands that may come without any argument.
 _BARE: dict[str, Request | BadFormat] = {
@@ -271,6 +273,7 @@ _BARE: dict[str, Request | BadFormat] = {
     **table_talk.BARE,  # DRAW, TAKEBACK, ABORT, CLAIM and the declines (§5.6)
     **public.BARE,  # BLOCKS, REPORTS (§7)
     **puzzles.BARE,  # PUZZLE, the daily puzzle (§8)
+    **keys.BARE,  # KEYS (§9)
 }
 
 

@@ -1,8 +1,9 @@
 """What the server answers itself, before the rooms: accounts, the past, and (§5.3-5.5) standing.
 
-``serve_rooms`` hands every request here. REGISTER and LOGIN are answered for
-anybody; a request of a logged-in member is answered from the store (HISTORY,
-GAME) or is the rooms' (``LobbyService.act``, by the dialect's table).
+``serve_rooms`` hands every request here. REGISTER and LOGIN (and §9's KEYACCOUNT and
+KEYREGISTER) are answered for anybody; a request of a logged-in member is answered
+from the store (HISTORY, GAME) or is the rooms' (``LobbyService.act``, by the dialect's
+table).
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from c4tui.lobby import Member
 from c4tui.protocols import lobby as wire
 from c4tui.protocols.competition import Players, RegisterBot
 from c4tui.server.challenges import players_answer
+from c4tui.server.keys import BEFORE_LOGIN, MEMBER_KEY_REQUESTS, answer_before_login, answer_keys
 from c4tui.server.metrics import login_result
 from c4tui.server.moderation import MODERATION_REQUESTS, answer_moderation
 from c4tui.server.public import answered_in_public
@@ -42,17 +44,9 @@ async def answer(
     """Carry out one request and queue its answers: accounts here, the rooms' by the table."""
     if await answered_in_public(service, connection, request):
         return  # §7: a limit refused it, or a player's BLOCK, UNBLOCK, BLOCKS or REPORT
-    if isinstance(request, wire.Register):
-        bot = isinstance(request, RegisterBot)  # §5.5: the account is marked as a bot
-        created = await service.store.register(request.user, request.password, bot)
-        _log_registration(connection, request.user, bot, created)
-        service.metrics.registered(created)
-        connection.offer(wire.ack("REGISTERBOT" if bot else "REGISTER", 0 if created else 1))
-    elif isinstance(request, wire.Login):
-        await _log_in(service, connection, request)
-    elif isinstance(request, wire.BadFormat) and request.account:
-        connection.offer(request.reply)
-    elif connection.member is None:
+    if await _answered_for_anybody(service, connection, request):
+        return
+    if connection.member is None:
         connection.offer(wire.BADAUTH)
     elif isinstance(request, wire.BadFormat):
         connection.offer(request.reply)
@@ -66,8 +60,31 @@ async def answer(
         await answer_moderation(service, connection, connection.member, request)
     elif isinstance(request, PUZZLE_REQUESTS):
         await answer_puzzle(service, connection, connection.member, request)
+    elif isinstance(request, MEMBER_KEY_REQUESTS):
+        await answer_keys(service, connection, connection.member, request)
     else:
         await service.act(connection.member, request, dialect)
+
+
+async def _answered_for_anybody(
+    service: LobbyService[S, M], connection: LobbyConnection, request: object
+) -> bool:
+    """Answer an account's request, logged in or not; False if ``request`` is none of them."""
+    if isinstance(request, wire.Register):
+        bot = isinstance(request, RegisterBot)  # §5.5: the account is marked as a bot
+        created = await service.store.register(request.user, request.password, bot)
+        _log_registration(connection, request.user, bot, created)
+        service.metrics.registered(created)
+        connection.offer(wire.ack("REGISTERBOT" if bot else "REGISTER", 0 if created else 1))
+    elif isinstance(request, wire.Login):
+        await _log_in(service, connection, request)
+    elif isinstance(request, wire.BadFormat) and request.account:
+        connection.offer(request.reply)
+    elif isinstance(request, BEFORE_LOGIN):  # §9: KEYACCOUNT, KEYREGISTER
+        await answer_before_login(service, connection, request)
+    else:
+        return False
+    return True
 
 
 def _log_registration(connection: LobbyConnection, user: str, bot: bool, created: bool) -> None:

@@ -26,6 +26,7 @@ from c4tui.net.address import without_password
 from c4tui.server.limits import DEFAULT_ROUNDS
 from c4tui.server.sql_erasure import ERASED_NAMES_MIGRATION
 from c4tui.server.sql_games import FOLDED_NAMES_MIGRATION
+from c4tui.server.sql_keys import key_migration
 from c4tui.server.sql_public import public_migration
 from c4tui.server.sql_puzzles import puzzle_migration
 from c4tui.server.sql_standing import PROVISIONAL_INDEX_MIGRATION
@@ -72,6 +73,7 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
     puzzle_migration(
         "DOUBLE PRECISION"
     ),  # §8: each account's puzzle rating, its tries, the puzzles
+    key_migration("DOUBLE PRECISION"),  # §9: each account's ssh keys, the ssh door's visits
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 #: The transaction-level advisory lock that migrations take (any constant, c4tui's own).

@@ -67,7 +67,8 @@ async def answered_in_public(
     CHAT:ACKSTATUS:<status>); a player's BLOCK, UNBLOCK, BLOCKS and REPORT are answered.
     """
     if isinstance(request, wire.Register):
-        return await _too_many_registrations(service, connection, request)
+        command = "REGISTERBOT" if isinstance(request, RegisterBot) else "REGISTER"
+        return await registrations_refused(service, connection, command)
     member = connection.member
     if member is None:
         return False  # BADAUTH, as for anything but an account's request
@@ -82,16 +83,18 @@ async def answered_in_public(
     return False
 
 
-async def _too_many_registrations(
-    service: LobbyService[S, M], connection: LobbyConnection, request: wire.Register
+async def registrations_refused(
+    service: LobbyService[S, M], connection: LobbyConnection, command: str
 ) -> bool:
-    """Count one REGISTER from the connection's address; True if refused (the answer sent)."""
+    """Count one registration from the connection's address; True if refused (answer sent).
+
+    ``command``: REGISTER, REGISTERBOT or (§9) KEYREGISTER, whose status 3 it answers.
+    """
     group = address_group(connection.address)
     if await service.registrations.take(group):
         return False
     limit = service.registrations.limit
-    log.info("%s refused REGISTER: %d from %s in the last hour", connection.name, limit, group)
-    command = "REGISTERBOT" if isinstance(request, RegisterBot) else "REGISTER"
+    log.info("%s refused %s: %d from %s in the last hour", connection.name, command, limit, group)
     connection.offer(wire.ack(command, TOO_MANY_REGISTRATIONS))
     return True
 

@@ -21,6 +21,7 @@ from __future__ import annotations
 from typing import Any
 
 from c4tui.server.moderation_store import EventKind, ModeratorAction, iso_utc
+from c4tui.server.sql_keys import erase_keys, exported_keys
 from c4tui.server.sql_public import Act, account_exists, actions, announce, record
 from c4tui.server.sql_work import Work
 
@@ -74,6 +75,7 @@ def delete_account(user: str, by: str, now: float) -> Work[bool]:
         yield (f"UPDATE {table} SET {column} = ? WHERE {column} = ?", (stand_in, user))
     yield ("DELETE FROM blocks WHERE blocker = ? OR blocked = ?", (user, user))
     yield ("DELETE FROM puzzle_tries WHERE account = ?", (user,))  # §8: its puzzles' history
+    yield from erase_keys(user)  # §9: its keys (their visits then log in nothing)
     if by == user:  # its owner's deletion: the owner is gone, its stand-in remains
         yield record(Act(stand_in, "delete", stand_in, "by itself", None, now))
     else:
@@ -149,6 +151,7 @@ def export(user: str) -> Work[dict[str, object] | None]:
     kept["puzzles"] = puzzles | {"first_tries": (yield from _puzzle_tries(user))}
     blocks = yield ("SELECT blocked, since FROM blocks WHERE blocker = ? ORDER BY blocked", (user,))
     kept["blocks"] = [{"user": blocked, "since": iso_utc(since)} for blocked, since in blocks]
+    kept["keys"] = yield from exported_keys(user)  # §9
     kept["reports_made"] = yield from _reports("reporter", user, "reported")
     kept["reports_received"] = yield from _reports("reported", user, None)
     games = yield ("SELECT id FROM games WHERE red = ? OR yellow = ? ORDER BY id", (user, user))

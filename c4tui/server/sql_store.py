@@ -10,6 +10,7 @@ a journal, a game's end with its ratings).
 from __future__ import annotations
 
 import asyncio
+import secrets
 import time
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Sequence
@@ -19,12 +20,13 @@ from typing import TypeVar
 from c4tui.engine import Move
 from c4tui.lobby.journal import EndReason, GameEvent
 from c4tui.lobby.kinds import ConnectFourSettings
+from c4tui.protocols import keys
 from c4tui.protocols.competition import ProfileInfo
 from c4tui.protocols.public import ReportInfo, ReportReason, Role, reserved_name
 from c4tui.protocols.puzzles import PuzzleVerdict
 from c4tui.puzzles.progress import PuzzleProgress
 from c4tui.puzzles.puzzle import Puzzle
-from c4tui.server import sql_erasure, sql_games, sql_public, sql_puzzles, sql_standing
+from c4tui.server import sql_erasure, sql_games, sql_keys, sql_public, sql_puzzles, sql_standing
 from c4tui.server.moderation_store import ModerationEvent, ModeratorAction, Sanctions
 from c4tui.server.sql_work import Work
 from c4tui.server.store import (
@@ -94,7 +96,16 @@ class SqlStore(ABC):
         return await self._run(sql_games.insert_account(user, hashed, bot))
 
     async def check(self, user: str, password: str) -> LoginResult:
-        """Whether ``password`` is ``user``'s; BANNED (only) once it is, while a ban holds."""
+        """Whether ``password`` is ``user``'s; BANNED (only) once it is, while a ban holds.
+
+        A live visit's token (§9) is the password of the account its key logs in: looked
+        up first, at the cost of one SHA-256, and only for a password that looks like one.
+        """
+        if password.startswith(keys.VISIT_TOKEN_PREFIX):
+            work = sql_keys.visit_login(user, keys.token_hash(password), time.time())
+            banned_by_key = await self._run(work)
+            if banned_by_key is not None:
+                return LoginResult.BANNED if banned_by_key else LoginResult.OK
         record = await self._run(sql_public.login_record(user, time.time()))
         if record is None:
             return LoginResult.NO_SUCH_USER
@@ -287,3 +298,67 @@ class SqlStore(ABC):
     async def last_event(self) -> int:
         """The number of the feed's last change (0: none yet)."""
         return await self._run(sql_public.last_event())
+
+    # ----- an ssh key as an account (§9) ----------------------------------------------
+
+    async def begin_visit(
+        self, token_hash: str, fingerprint: str, public_key: str, expires: float
+    ) -> None:
+        """Keep a visit the ssh door opened (committed before this returns)."""
+        await self._run(sql_keys.begin_visit(token_hash, fingerprint, public_key, expires))
+
+    async def end_visit(self, token_hash: str) -> None:
+        """The visit is over: its token logs in nothing more."""
+        await self._run(sql_keys.end_visit(token_hash))
+
+    async def end_expired_visits(self, now: float) -> int:
+        """End the visits expired at ``now``: how many."""
+        return await self._run(sql_keys.end_expired_visits(now))
+
+    async def live_visit(self, token_hash: str) -> keys.Visit | None:
+        """The live visit of that token's hash; None: none."""
+        return await self._run(sql_keys.visit(token_hash, time.time()))
+
+    async def key_account(self, fingerprint: str) -> str | None:
+        """The account the key logs in; None: none."""
+        return await self._run(sql_keys.key_account(fingerprint))
+
+    async def key_register(self, user: str, token_hash: str) -> int:
+        """KEYREGISTER's status (0, 1, 4 or 5): an account bound to the visit's key.
+
+        Its password is random and told to no one (bcrypt of 32 random bytes): until
+        the player sets one, only its keys log it in. Cheap refusals come before bcrypt.
+        """
+        key = await self.live_visit(token_hash)
+        if key is None:
+            return keys.REGISTER_NO_VISIT
+        if await self.key_account(key.fingerprint) is not None:
+            return keys.REGISTER_KEY_BOUND
+        if reserved_name(user) or await self._run(sql_games.name_taken(user)):
+            return keys.REGISTER_TAKEN
+        unknown = secrets.token_urlsafe(32)
+        hashed = await self._in_hashing(hash_password, unknown, self.rounds)
+        work = sql_keys.register_with_key(user, hashed, key, time.time())
+        try:
+            return await self._run_in_transaction(work)
+        except sql_keys.KeyTaken:
+            return keys.REGISTER_KEY_BOUND
+
+    async def bind_key(self, user: str, token_hash: str) -> int:
+        """KEYBIND's status: 0 bound (or already), 1 another's, 2 no such visit, 3 MAX_KEYS."""
+        key = await self.live_visit(token_hash)
+        if key is None:
+            return keys.BIND_NO_VISIT
+        return await self.add_key(user, key)
+
+    async def add_key(self, user: str, key: keys.Visit) -> int:
+        """KEYADD's status: 0 added (or already), 1 another account's, 3 MAX_KEYS already."""
+        return await self._run_in_transaction(sql_keys.bind_key(user, key, time.time()))
+
+    async def keys_of(self, user: str) -> list[str]:
+        """The fingerprints of ``user``'s keys, oldest first."""
+        return await self._run(sql_keys.keys_of(user))
+
+    async def remove_key(self, user: str, fingerprint: str) -> bool:
+        """Whether ``user`` had that key (now removed)."""
+        return await self._run(sql_keys.remove_key(user, fingerprint))

@@ -35,6 +35,7 @@ from typing import TypeVar
 from c4tui.server.limits import DEFAULT_ROUNDS
 from c4tui.server.sql_erasure import ERASED_NAMES_MIGRATION
 from c4tui.server.sql_games import FOLDED_NAMES_MIGRATION
+from c4tui.server.sql_keys import key_migration
 from c4tui.server.sql_public import public_migration
 from c4tui.server.sql_puzzles import puzzle_migration
 from c4tui.server.sql_standing import PROVISIONAL_INDEX_MIGRATION
@@ -90,6 +91,7 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
     public_migration("INTEGER PRIMARY KEY", "REAL", "INTEGER"),  # §7: blocks, reports, bans
     ERASED_NAMES_MIGRATION,  # §7: a deletion in the feed names its stand-in
     puzzle_migration("REAL"),  # §8: each account's puzzle rating, its tries, the puzzles
+    key_migration("REAL"),  # §9: each account's ssh keys, the ssh door's visits
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 

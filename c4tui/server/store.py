@@ -26,6 +26,7 @@ from c4tui.engine import Move, Rules
 from c4tui.lobby.journal import EndReason, GameEvent
 from c4tui.lobby.kinds import ConnectFourSettings
 from c4tui.protocols.competition import ProfileInfo, RatingChange
+from c4tui.protocols.keys import Visit
 from c4tui.protocols.public import ReportInfo, ReportReason
 from c4tui.protocols.puzzles import PuzzleVerdict
 from c4tui.protocols.terms import Clock, Terms
@@ -128,7 +129,10 @@ class LobbyStore(Protocol):
         """
 
     async def check(self, user: str, password: str) -> LoginResult:
-        """Whether ``password`` is ``user``'s; BANNED once it is, while a ban holds."""
+        """Whether ``password`` is ``user``'s; BANNED once it is, while a ban holds.
+
+        A live visit's token (§9) is the password of the account its key logs in.
+        """
 
     async def game_started(
         self, room: str, red: str, yellow: str, settings: ConnectFourSettings, rated: bool = False
@@ -209,6 +213,40 @@ class LobbyStore(Protocol):
 
     async def found_puzzle(self, puzzle_id: str) -> Puzzle | None:
         """The puzzle found in lobby games with ``puzzle_id``; None: none."""
+
+    # ----- an ssh key as an account (§9): the ssh door calls the first four -----
+
+    async def begin_visit(
+        self, token_hash: str, fingerprint: str, public_key: str, expires: float
+    ) -> None:
+        """Keep a visit the ssh door opened: its token's SHA-256 (hex), its key, its expiry."""
+
+    async def end_visit(self, token_hash: str) -> None:
+        """The visit is over (its ssh connection closed): its token logs in nothing more."""
+
+    async def end_expired_visits(self, now: float) -> int:
+        """End every visit expired at ``now`` (epoch seconds): how many."""
+
+    async def key_account(self, fingerprint: str) -> str | None:
+        """The account the key logs in; None: none."""
+
+    async def live_visit(self, token_hash: str) -> Visit | None:
+        """The live visit of that token's hash; None: unknown, ended or expired."""
+
+    async def key_register(self, user: str, token_hash: str) -> int:
+        """KEYREGISTER's status: 0 made and bound, 1 the name taken, 4 no visit, 5 key bound."""
+
+    async def bind_key(self, user: str, token_hash: str) -> int:
+        """KEYBIND's status: 0 bound (or already), 1 another's, 2 no such visit, 3 MAX_KEYS."""
+
+    async def add_key(self, user: str, key: Visit) -> int:
+        """KEYADD's status: 0 added (or already), 1 another account's, 3 MAX_KEYS already."""
+
+    async def keys_of(self, user: str) -> list[str]:
+        """The fingerprints of ``user``'s keys, oldest first."""
+
+    async def remove_key(self, user: str, fingerprint: str) -> bool:
+        """Whether ``user`` had that key (now removed: its visits log in nothing)."""
 
     # ----- the lobby in public (§7) -----
 

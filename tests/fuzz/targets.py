@@ -18,7 +18,7 @@ import contextlib
 import io
 import random
 import unicodedata
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 
 from c4tui.cli import build_parser
 from c4tui.cli.solve import run as run_solve
@@ -35,6 +35,7 @@ from c4tui.lobby import CONNECT_FOUR, TIC_TAC_TOE, Lobby, Member
 from c4tui.lobby.removal import removed
 from c4tui.net.errors import ProtocolError, ServerConceded
 from c4tui.protocols import c4n, cfsp, i32cfsp
+from c4tui.protocols import keys as key_wire
 from c4tui.protocols import lobby as wire
 from c4tui.protocols import public as pub
 from c4tui.protocols import puzzles as puz
@@ -42,6 +43,7 @@ from c4tui.protocols import table_talk as talk
 from c4tui.protocols import tictactoe as ttt
 from c4tui.protocols.common import Reply
 from c4tui.protocols.lobby_boards import state_from_cells
+from c4tui.protocols.names import valid_user
 from c4tui.records import RecordError, format_record, parse_record
 from c4tui.server.dialects import LOBBY
 from c4tui.server.tictactoe import TICTACTOE
@@ -343,13 +345,15 @@ class _Silent(_Named):
 def lobby_messages(data: bytes) -> None:
     """Lobby lines parse (or raise Violation / ProtocolError); server messages round-trip; a
     chat line (or a report's text, §7) a client reads holds no control character, whatever
-    the server sent; a report's text a server accepts keeps chat's rule."""
+    the server sent; a report's text a server accepts keeps chat's rule; §9's keys, tokens
+    and fingerprints keep theirs."""
     for line in lines_of(data) + utf8_lines_of(data):
         with contextlib.suppress(wire.Violation):
             request = wire.parse_request(line)
             if isinstance(request, puz.PuzzleSolved):  # §8: drops only, a board's worth at most
                 assert len(request.moves) <= puz.MAX_PUZZLE_MOVES
                 assert puz.moves_field(request.moves) or not request.moves
+            _key_request_kept_to_its_rules(request)
             if isinstance(request, pub.Report | pub.Ban):
                 assert pub.valid_text(
                     request.text if isinstance(request, pub.Report) else request.reason
@@ -364,6 +368,7 @@ def lobby_messages(data: bytes) -> None:
             assert not {unicodedata.category(c) for c in shown} & {"Cc", "Cf", "Zl", "Zp"}
         if isinstance(message, wire.Ack) and message.status == 0:
             _puzzle_answer_read_again(message)
+            _key_answer_read_again(message)
         if isinstance(message, talk.About):  # §5.6's offers, refusals and IDLE
             assert wire.parse_server_message(message.line) == message
         if isinstance(message, wire.ChatLine):
@@ -378,14 +383,39 @@ def lobby_messages(data: bytes) -> None:
                     state_from_cells(game, message.cells, GameState.new(*game).turn)
 
 
+def _read_again(line: str, read: Callable[[Sequence[str]], object], value: object) -> None:
+    """The answer a server writes as ``line`` reads, by ``read``, as the ``value`` it holds."""
+    again = wire.parse_server_message(line)
+    assert isinstance(again, wire.Ack) and read(again.extra) == value
+
+
 def _puzzle_answer_read_again(answer: wire.Ack) -> None:
     """§8: a puzzle or a verdict a client reads is read the same from the line a server writes."""
     if answer.command == "PUZZLE" and (offer := puz.parse_puzzle_answer(answer.extra)):
-        again = wire.parse_server_message(puz.puzzle_answer(offer))
-        assert isinstance(again, wire.Ack) and puz.parse_puzzle_answer(again.extra) == offer
+        _read_again(puz.puzzle_answer(offer), puz.parse_puzzle_answer, offer)
     if answer.command == "PUZZLESOLVED" and (verdict := puz.parse_solved_answer(answer.extra)):
-        again = wire.parse_server_message(puz.solved_answer(verdict))
-        assert isinstance(again, wire.Ack) and puz.parse_solved_answer(again.extra) == verdict
+        _read_again(puz.solved_answer(verdict), puz.parse_solved_answer, verdict)
+
+
+def _key_request_kept_to_its_rules(request: object) -> None:
+    """§9: a key the codec takes is canonical (read again, the same) and has a fingerprint;
+    a token or a name it takes is one by the rules, so a server looks up only such."""
+    if isinstance(request, key_wire.KeyAdd):
+        assert key_wire.public_key_of(request.key) == request.key
+        assert key_wire.FINGERPRINT.fullmatch(key_wire.fingerprint_of(request.key))
+        assert "\n" not in request.key and len(request.key.split(" ")) == 2
+    if isinstance(request, key_wire.KeyRegister):
+        assert valid_user(request.user) and key_wire.is_token(request.token)
+    if isinstance(request, key_wire.KeyAccountAsk | key_wire.KeyBind):
+        assert key_wire.is_token(request.token)
+
+
+def _key_answer_read_again(answer: wire.Ack) -> None:
+    """§9: the fingerprints a client reads are read the same from the line a server writes."""
+    if answer.command == "KEYS" and (found := key_wire.fingerprints_field(answer.extra)):
+        _read_again(key_wire.keys_answer(found), key_wire.fingerprints_field, found)
+    if answer.command == "KEYADD" and (added := key_wire.fingerprint_field(answer.extra)):
+        _read_again(key_wire.key_added_answer(added), key_wire.fingerprint_field, added)
 
 
 def tictactoe_messages(data: bytes) -> None:

@@ -54,6 +54,7 @@ async def test_a_fresh_database_migrates_once(postgres_url: str) -> None:
         *("blocks", "reports", "moderator_actions", "moderation_events", "moderation_feed"),
         "deleted_accounts",
         *("puzzles", "puzzle_tries"),  # §8
+        *("account_keys", "ssh_visits"),  # §9
     }
     reopened = PostgresStore(postgres_url, TEST_ROUNDS)  # a second open changes nothing
     await reopened.open()

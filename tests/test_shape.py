@@ -25,6 +25,7 @@ LATE_IMPORTS_ALLOWED = {
     "match/backends/program.py": "a program's machinery (outside/) loads when one is asked for",
     "server/process.py": "Redis's client loads only for a node of several (serve --bus)",
     "server/stores.py": "psycopg (the server extra) loads only for a PostgreSQL database",
+    "server/ssh/service.py": "asyncssh (the ssh extra) loads only for serve --ssh-port",
     "console/editing.py": "readline (and ctypes, its redrawing) load only at a terminal",
     "outside/kaggle_runner.py": "NumPy loads in an agent's process only with --seed (to seed it)",
 }

@@ -32,8 +32,8 @@ from c4tui.storage import data_folder
 
 if TYPE_CHECKING:
     from c4tui.protocols.past import KeptGame
+    from c4tui.protocols.ssh_visit import KeyVisit
     from c4tui.records import GameRecord
-    from c4tui.ui.key_visit import KeyVisit
 
 #: Textual draws at most this many frames a second (its own default is 60). A key that
 #: comes just after a frame, during the drop animation or while news is drawn, waits for
@@ -164,7 +164,7 @@ def ssh_visit() -> KeyVisit:
     that terminal the session's controlling one is what lets the kernel tell the app
     of a resize (SIGWINCH), and end it when the visit hangs up (SIGHUP).
     """
-    from c4tui.ui.key_visit import KeyVisit  # noqa: PLC0415 (no Textual: plain values)
+    from c4tui.protocols.ssh_visit import KeyVisit  # noqa: PLC0415 (no Textual: plain values)
 
     with contextlib.suppress(OSError):
         fcntl.ioctl(0, termios.TIOCSCTTY, 0)

@@ -20,11 +20,9 @@ import itertools
 import logging
 import ssl
 import time
-from collections import Counter
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from c4tui.lobby import CONNECT_FOUR, TIC_TAC_TOE
 from c4tui.match.backends.program import DEFAULT_MOVE_SECONDS
@@ -56,12 +54,11 @@ from c4tui.server.program_ai import SERVER_AI_LIMITS
 from c4tui.server.protocols import ServerProtocol, server_protocols, tictactoe_protocols
 from c4tui.server.puzzle_harvest import PuzzleHarvest
 from c4tui.server.reopening import reopen_lobby
+from c4tui.server.slots import Slots
+from c4tui.server.ssh.service import SshService
 from c4tui.server.ssh.settings import SshSettings
 from c4tui.server.stores import open_store
 from c4tui.server.tls_door import Arrival, PlainArrival, TlsDoor, Unopened
-
-if TYPE_CHECKING:
-    from c4tui.server.ssh.door import SshDoor
 
 log = logging.getLogger("c4tui.server")
 
@@ -73,8 +70,6 @@ PEEK_BYTES = 64
 REFUSAL_PEEK_SECONDS = 2.0
 #: Clients being refused at once; more are hung up on without a word.
 MAX_REFUSING = 64
-#: Where the ssh visitors' apps reach the lobby: this machine only.
-VISITORS_LOBBY_HOST = "127.0.0.1"
 #: Seconds lobby clients get to be told BYE:shutdown before the rest is cut off.
 SHUTDOWN_BYE_SECONDS = 1.0
 
@@ -173,12 +168,10 @@ class C4Server:
         self._server: asyncio.Server | None = None
         self._tictactoe_server: asyncio.Server | None = None
         self._tls_door: TlsDoor | None = None
-        self._ssh_door: SshDoor | None = None
-        self._visitors_lobby: asyncio.Server | None = None
+        self.ssh = SshService(config.ssh, config.host) if config.ssh is not None else None
         self._tasks: set[asyncio.Task[None]] = set()
-        self._serving = 0
         self._refusing = 0
-        self._per_address: Counter[str] = Counter()
+        self.slots = Slots(config.max_connections, config.max_per_address)
         self._ids = itertools.count(1)
         self.peak_connections = 0
         self.exit_status = 0  # what ``c4tui serve`` exits with once stopped
@@ -232,8 +225,10 @@ class C4Server:
         if self.config.tls_cert is not None and self.config.tls_key is not None:
             await self._open_tls_door(server_context(self.config.tls_cert, self.config.tls_key))
         await self.metrics_door.open(self.config.metrics_host, self.config.metrics_port)
-        if self.config.ssh is not None:
-            await self._open_ssh_door(self.config.ssh)
+        if self.ssh is not None:  # its visitors' apps: the lobby only, not counted by address
+            lobby_only = tuple(p for p in self.protocols if p.spec is lobby.SPEC)
+            accept = functools.partial(self._accept, protocols=lobby_only, per_address=False)
+            await self.ssh.open(accept, self.lobby.store, self.slots)
         if self.ai.searches:
             self.pool.warm_up()
         log.info(
@@ -263,41 +258,6 @@ class C4Server:
         self._tls_door = door
         log.info("lobby over TLS on %s:%d (certificate: %s)", host, door.port, certificate)
 
-    async def _open_ssh_door(self, settings: SshSettings) -> None:
-        """Serve the app over ssh; its visitors' apps reach the lobby on a loopback port.
-
-        That port serves only the lobby, to this machine only, and is not limited per
-        address: every visitor's app connects from 127.0.0.1, and each visitor is counted
-        from its own address at the ssh door. (HostKeyError, OSError: the port.)
-        """
-        from c4tui.server.ssh.door import Lobby, SshDoor  # noqa: PLC0415 (asyncssh: only now)
-
-        lobby_only = tuple(p for p in self.protocols if p.spec is lobby.SPEC)
-        self._visitors_lobby = await asyncio.start_server(
-            functools.partial(self._accept, protocols=lobby_only, per_address=False),
-            VISITORS_LOBBY_HOST,
-            0,
-        )
-        door = SshDoor(
-            settings, self.config.host, Lobby(self.lobby.store, self._lobby_for_visitors), self
-        )
-        await door.open()
-        self._ssh_door = door
-
-    def _lobby_for_visitors(self) -> tuple[str, int]:
-        assert self._visitors_lobby is not None
-        port: int = self._visitors_lobby.sockets[0].getsockname()[1]
-        return VISITORS_LOBBY_HOST, port
-
-    @property
-    def ssh_port(self) -> int | None:
-        """The ssh port actually listened on (None: not served)."""
-        return self._ssh_door.port if self._ssh_door is not None else None
-
-    def ssh_visitor_pids(self) -> list[int]:
-        """The ssh visitors' app processes running now (none without ``--ssh-port``)."""
-        return self._ssh_door.app_pids() if self._ssh_door is not None else []
-
     async def _restore_games(self) -> None:
         """Every game under way before the last stop or crash, restored; the blocks held."""
         await reopen_lobby(self.lobby)
@@ -309,10 +269,9 @@ class C4Server:
 
     async def stop(self) -> None:
         """Stop accepting, end every conversation, wait for them, and stop the AI's workers."""
-        if self._ssh_door is not None:
-            await self._ssh_door.close()  # every visitor's app hung up on: its links close
-        listening = (self._server, self._tictactoe_server, self._visitors_lobby)
-        servers = [s for s in listening if s is not None]
+        if self.ssh is not None:
+            await self.ssh.close()  # every visitor's app hung up on: its links close
+        servers = [s for s in (self._server, self._tictactoe_server) if s is not None]
         for server in servers:
             server.close()
         if self._tls_door is not None:
@@ -352,10 +311,7 @@ class C4Server:
     async def _welcome(
         self, arrival: Arrival, protocols: tuple[ServerProtocol, ...], per_address: bool = True
     ) -> None:
-        """Count the client, serve or refuse it, log it, and close it whatever happens.
-
-        ``per_address`` False: not counted by address (ssh visitors' apps, counted at the door).
-        """
+        """Count the client (by address unless told), serve or refuse it, log it, close it."""
         task = asyncio.current_task()
         assert task is not None
         client = Client(next(self._ids), self.config.idle_timeout, arrival.tls, arrival.peer_host)
@@ -393,7 +349,7 @@ class C4Server:
 
         Raises Unopened when its connection cannot be opened (TLS's handshake failed).
         """
-        over = self.take_slot(group)
+        over = self.slots.take_slot(group)
         if over is not None:
             if self._refusing >= MAX_REFUSING:
                 arrival.abort()
@@ -408,30 +364,7 @@ class C4Server:
             connection = await arrival.opened(HANDSHAKE_SECONDS)
             return await self._converse(connection, client, protocols)
         finally:
-            self.free_slot(group)
-
-    def take_slot(self, group: str) -> str | None:
-        """Count one more client from ``group`` (an address's; "": not counted by address).
-
-        Why not, when over a limit: then nothing is counted. The ssh door's visitors
-        take theirs here too, so both doors share the limits.
-        """
-        if self._serving >= self.config.max_connections:
-            return f"refused: {self.config.max_connections} connections already"
-        if group and self._per_address[group] >= self.config.max_per_address:
-            return f"refused: {self.config.max_per_address} connections from {group} already"
-        self._serving += 1
-        if group:
-            self._per_address[group] += 1
-        return None
-
-    def free_slot(self, group: str) -> None:
-        """The client counted by ``take_slot`` is gone."""
-        self._serving -= 1
-        if group:
-            self._per_address[group] -= 1
-            if not self._per_address[group]:
-                del self._per_address[group]
+            self.slots.free_slot(group)
 
     async def _refuse(
         self, connection: Connection, why: str, protocols: tuple[ServerProtocol, ...]

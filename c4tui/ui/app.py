@@ -28,7 +28,7 @@ from c4tui.match.settings import MatchSettings
 from c4tui.storage import asset_path
 from c4tui.ui import screen_factory as screens
 from c4tui.ui.ascii import AsciiFilter, ascii_key_display
-from c4tui.ui.commands import offered_on
+from c4tui.ui.commands import ShowsAGame, offered_on
 from c4tui.ui.games import Games
 from c4tui.ui.preferences import load_preferences
 from c4tui.ui.screens.menu import MenuScreen
@@ -40,8 +40,8 @@ if TYPE_CHECKING:
     from c4tui.match.pool import SearchPool
     from c4tui.match.settings import DriverFactory
     from c4tui.protocols.past import KeptGame
+    from c4tui.protocols.ssh_visit import KeyVisit
     from c4tui.records import GameRecord
-    from c4tui.ui.key_visit import KeyVisit
     from c4tui.ui.screens.game import GameScreen
     from c4tui.ui.screens.position_editor import PositionEditor
     from c4tui.ui.screens.profile import ProfileScreen
@@ -225,10 +225,8 @@ class C4App(App[None]):
 
     def game_in_progress(self) -> bool:
         """True while a game on a screen of the stack is not over (local or online)."""
-        from c4tui.ui.screens.match_view import MatchView  # noqa: PLC0415 (with the first game)
-
         return any(
-            isinstance(screen, MatchView) and not screen.driver.is_over
+            isinstance(screen, ShowsAGame) and screen.game_in_progress
             for screen in self.screen_stack
         )
 

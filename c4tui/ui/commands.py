@@ -34,6 +34,11 @@ LEFT_OUT_OF_GAMES = frozenset({"Keys", "Maximize", "Minimize"})
 class ShowsAGame:
     """A screen's mark that a game is played or reviewed on it (Connect Four, Columns…)."""
 
+    @property
+    def game_in_progress(self) -> bool:
+        """True while its game goes on (a visitor is then never cut off as idle)."""
+        return False
+
 
 def offered_on(screen: object, title: str) -> bool:
     """Whether Textual's command called ``title`` is offered on ``screen``."""

@@ -25,8 +25,8 @@ if TYPE_CHECKING:
     from c4tui.match.pool import SearchPool
     from c4tui.match.settings import DriverFactory
     from c4tui.protocols.past import KeptGame
+    from c4tui.protocols.ssh_visit import KeyVisit
     from c4tui.records import GameRecord
-    from c4tui.ui.key_visit import KeyVisit
     from c4tui.ui.screens.columns import ColumnsScreen, ColumnsSetup
     from c4tui.ui.screens.confirm import ConfirmDialog
     from c4tui.ui.screens.connect import ConnectDialog

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field, replace
 from c4tui.match.backends import Backend, PersonBackend
 from c4tui.match.settings import MatchSettings
 from c4tui.net.address import parse_host, parse_port
-from c4tui.ui.key_visit import KeyVisit
+from c4tui.protocols.ssh_visit import KeyVisit
 
 Servers = tuple[tuple[str, int], ...]
 

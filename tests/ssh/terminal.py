@@ -23,6 +23,7 @@ from pathlib import Path
 import asyncssh
 import pyte
 
+from c4tui.server.core import C4Server
 from tests.needs import missing
 
 #: Seconds a screen has to show what a test waits for (generous: the machine is shared).
@@ -54,6 +55,12 @@ def make_key(path: Path) -> Path:
     path.chmod(0o600)
     path.with_suffix(".pub").write_bytes(key.export_public_key())
     return path
+
+
+def door_port(server: C4Server) -> int:
+    """The port ``server``'s ssh door listens on."""
+    assert server.ssh is not None and server.ssh.port is not None
+    return server.ssh.port
 
 
 def ssh_options(port: int, key: Path | None) -> list[str]:
@@ -180,4 +187,4 @@ def alive(pid: int) -> bool:
         return False
 
 
-__all__: Sequence[str] = ("SshTerminal", "alive", "make_key", "run_ssh", "visitor")
+__all__: Sequence[str] = ("SshTerminal", "alive", "door_port", "make_key", "run_ssh", "visitor")

@@ -16,19 +16,14 @@ from pathlib import Path
 import pytest
 
 from c4tui.server.core import C4Server
-from tests.ssh.terminal import run_ssh, ssh_client, ssh_options
-
-
-def ssh_port(server: C4Server) -> int:
-    assert server.ssh_port is not None
-    return server.ssh_port
+from tests.ssh.terminal import door_port, run_ssh, ssh_client, ssh_options
 
 
 def test_a_command_is_refused(
     ssh_server: C4Server, alice_key: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
     caplog.set_level(logging.INFO, "c4tui.server.ssh")
-    ran = run_ssh(ssh_port(ssh_server), alice_key, "127.0.0.1", "cat /etc/passwd")
+    ran = run_ssh(door_port(ssh_server), alice_key, "127.0.0.1", "cat /etc/passwd")
     assert ran.returncode != 0
     assert "root:" not in ran.stdout
     assert "refused a command ('cat /etc/passwd')" in caplog.text
@@ -37,7 +32,7 @@ def test_a_command_is_refused(
 def test_scp_is_refused(ssh_server: C4Server, alice_key: Path, tmp_path: Path) -> None:
     scp = shutil.which("scp")
     assert scp is not None, "scp comes with openssh-client"
-    options = [o if o != "-p" else "-P" for o in ssh_options(ssh_port(ssh_server), alice_key)]
+    options = [o if o != "-p" else "-P" for o in ssh_options(door_port(ssh_server), alice_key)]
     copied = subprocess.run(
         [scp, "-O", *options, "127.0.0.1:/etc/hostname", str(tmp_path / "stolen")],
         capture_output=True,
@@ -54,7 +49,7 @@ def test_sftp_is_refused(
     caplog.set_level(logging.INFO, "c4tui.server.ssh")
     sftp = shutil.which("sftp")
     assert sftp is not None, "sftp comes with openssh-client"
-    options = [o if o != "-p" else "-P" for o in ssh_options(ssh_port(ssh_server), alice_key)]
+    options = [o if o != "-p" else "-P" for o in ssh_options(door_port(ssh_server), alice_key)]
     listed = subprocess.run(
         [sftp, "-b", "-", *options, "127.0.0.1"],
         input="ls /\n",
@@ -77,7 +72,7 @@ def test_local_forwarding_reaches_nothing(
         free.bind(("127.0.0.1", 0))
         local_port = free.getsockname()[1]
     target = f"{local_port}:127.0.0.1:{ssh_server.port}"
-    command = [ssh_client(), *ssh_options(ssh_port(ssh_server), alice_key), "-N", "-L", target]
+    command = [ssh_client(), *ssh_options(door_port(ssh_server), alice_key), "-N", "-L", target]
     tunnel = subprocess.Popen([*command, "127.0.0.1"], stderr=subprocess.PIPE)
     try:
         answer = _through_tunnel(local_port)
@@ -108,7 +103,7 @@ def _through_tunnel(port: int) -> bytes:
 
 def test_password_authentication_is_refused(ssh_server: C4Server) -> None:
     ran = run_ssh(
-        ssh_port(ssh_server),
+        door_port(ssh_server),
         None,
         "-o",
         "PreferredAuthentications=password,keyboard-interactive",

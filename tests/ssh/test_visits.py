@@ -11,14 +11,9 @@ import time
 from pathlib import Path
 
 from c4tui.server.core import C4Server
-from tests.ssh.terminal import SshTerminal, alive, visitor
+from tests.ssh.terminal import SshTerminal, alive, door_port, visitor
 
 NEW_KEY = "This ssh key is new here"
-
-
-def port_of(server: C4Server) -> int:
-    assert server.ssh_port is not None
-    return server.ssh_port
 
 
 def make_account(terminal: SshTerminal, name: str) -> None:
@@ -31,11 +26,11 @@ def make_account(terminal: SshTerminal, name: str) -> None:
 def test_a_new_key_names_its_account_and_is_logged_in_at_once_next_time(
     ssh_server: C4Server, alice_key: Path
 ) -> None:
-    with visitor(port_of(ssh_server), alice_key, user="alice") as first:
+    with visitor(door_port(ssh_server), alice_key, user="alice") as first:
         first.wait_for(NEW_KEY, "alice")  # the ssh user's name, offered
         first.press("enter")
         first.wait_for("logged in as alice")
-    with visitor(port_of(ssh_server), alice_key, user="someone") as again:
+    with visitor(door_port(ssh_server), alice_key, user="someone") as again:
         shown = again.wait_for("logged in as alice")
         assert NEW_KEY not in shown
 
@@ -43,9 +38,9 @@ def test_a_new_key_names_its_account_and_is_logged_in_at_once_next_time(
 def test_a_name_taken_is_said_and_another_is_asked(
     ssh_server: C4Server, alice_key: Path, bob_key: Path
 ) -> None:
-    with visitor(port_of(ssh_server), alice_key) as alice:
+    with visitor(door_port(ssh_server), alice_key) as alice:
         make_account(alice, "alice")
-    with visitor(port_of(ssh_server), bob_key) as bob:
+    with visitor(door_port(ssh_server), bob_key) as bob:
         bob.wait_for(NEW_KEY)
         bob.press(*["\x7f"] * 20, "Alice", "enter")
         bob.wait_for("taken")
@@ -54,7 +49,7 @@ def test_a_name_taken_is_said_and_another_is_asked(
 
 
 def test_a_resize_redraws_the_app(ssh_server: C4Server, alice_key: Path) -> None:
-    with visitor(port_of(ssh_server), alice_key, columns=80, rows=24) as alice:
+    with visitor(door_port(ssh_server), alice_key, columns=80, rows=24) as alice:
         make_account(alice, "alice")
         alice.resize(120, 40)
         deadline = time.monotonic() + 30
@@ -66,9 +61,9 @@ def test_a_resize_redraws_the_app(ssh_server: C4Server, alice_key: Path) -> None
 
 
 def test_killing_ssh_ends_the_app(ssh_server: C4Server, alice_key: Path) -> None:
-    with visitor(port_of(ssh_server), alice_key) as alice:
+    with visitor(door_port(ssh_server), alice_key) as alice:
         make_account(alice, "alice")
-        apps = ssh_server.ssh_visitor_pids()
+        apps = ssh_server.ssh.app_pids() if ssh_server.ssh else []
         assert len(apps) == 1
         alice.kill()
         deadline = time.monotonic() + 30

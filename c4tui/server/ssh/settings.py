@@ -14,17 +14,11 @@ DEFAULT_MAX_VISITORS = 50
 #: The host key's file in c4tui's data folder, made at the first start.
 HOST_KEY_FILE = "ssh_host_ed25519_key"
 
-#: What the door tells a visitor's app, in its environment.
-TOKEN_ENV = "C4TUI_SSH_TOKEN"  # the visit's token: logs in the account the key is bound to
-LOBBY_ENV = "C4TUI_SSH_LOBBY"  # host:port of this server's lobby, for its visitors only
-KEY_ENV = "C4TUI_SSH_KEY"  # the visitor's key's fingerprint (SHA256:…), to show it
-NAME_ENV = "C4TUI_SSH_NAME"  # the name ssh was given (ssh alice@…), offered for a new account
-GUESTS_ENV = "C4TUI_SSH_GUESTS"  # "1": a key without an account may play here without one
-IDLE_ENV = "C4TUI_SSH_IDLE"  # seconds with no key and no game before the app ends
-
 #: The client's environment variables a visitor's app may see (ssh's SendEnv, SetEnv):
 #: how it draws colours, nothing that could change how Python or the app runs.
 CLIENT_ENV_ALLOWED = ("COLORTERM", "NO_COLOR")
+#: What a visitor's terminal may show, at most: a terminal type is a short plain word.
+MAX_ENV_VALUE = 64
 #: The terminal type when the client's pseudo-terminal request names none.
 DEFAULT_TERM = "xterm-256color"
 
@@ -47,3 +41,12 @@ class SshSettings:
     max_visitors: int = DEFAULT_MAX_VISITORS
     guests: bool = False
     idle_seconds: float = 600.0
+
+
+@dataclass(frozen=True)
+class VisitCard:
+    """What a visitor's app is told of its visit: its token, its key, the name ssh gave."""
+
+    token: str
+    fingerprint: str
+    name: str

@@ -1,6 +1,6 @@
 """An ssh visitor's way into the lobby: its key logs in, or makes its account first.
 
-``c4tui serve --ssh-port`` gives each visit a token (``ui.key_visit``). A key the lobby
+``c4tui serve --ssh-port`` gives each visit a token (``protocols.ssh_visit``). A key the lobby
 knows logs in at once, with no dialog to see; a new key is asked for a name, which
 becomes an account that this key (and any key added to it later) logs in; or the
 visitor logs in with a lobby password (an account made elsewhere), and the key is
@@ -26,7 +26,7 @@ from c4tui.client.words import LOGIN, Voice
 from c4tui.match.backends.online import RoomSeat
 from c4tui.net.errors import NetworkError, ProtocolError
 from c4tui.protocols.names import USER_RULE, valid_user
-from c4tui.ui.key_visit import KeyVisit
+from c4tui.protocols.ssh_visit import KeyVisit
 from c4tui.ui.screens.login import LoggedIn, LoginDialog
 
 #: Said while the lobby looks the key up (the visitor usually never sees it).

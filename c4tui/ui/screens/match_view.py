@@ -67,6 +67,11 @@ class MatchView(BoardScreen[bool | None]):
 
         event: MatchEvent
 
+    @property
+    def game_in_progress(self) -> bool:
+        """True until the match has a result (or cannot go on)."""
+        return not self.driver.is_over
+
     def __init__(
         self,
         driver: MatchDriver,

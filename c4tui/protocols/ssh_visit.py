@@ -1,8 +1,9 @@
-"""An ssh visitor's app (``c4tui serve --ssh-port``): what its door told it, in plain values.
+"""What the ssh door (``c4tui serve --ssh-port``) tells each visitor's app, and how it reads it.
 
-No Textual here: ``c4tui --ssh-visitor`` reads it before the app loads. The door
-gives the app a token for its visit in the lobby's store; the token logs in the
-account the visitor's key is bound to, or makes one (``client.keys``).
+The door starts ``c4tui --ssh-visitor`` with the visit in its environment: a token
+for the visit the door keeps in the lobby's store (the token logs in the account the
+visitor's key is bound to, or makes one: §9), the lobby's address, the key's
+fingerprint. Pure: the app reads its environment's mapping before Textual loads.
 """
 
 from __future__ import annotations
@@ -12,14 +13,15 @@ from dataclasses import dataclass
 
 from c4tui.net.address import parse_host_port
 from c4tui.numbers import number_in_range
-from c4tui.server.ssh.settings import (
-    GUESTS_ENV,
-    IDLE_ENV,
-    KEY_ENV,
-    LOBBY_ENV,
-    NAME_ENV,
-    TOKEN_ENV,
-)
+
+#: What the door tells a visitor's app, in its environment.
+TOKEN_ENV = "C4TUI_SSH_TOKEN"  # the visit's token: logs in the account the key is bound to
+LOBBY_ENV = "C4TUI_SSH_LOBBY"  # host:port of this server's lobby, for its visitors only
+KEY_ENV = "C4TUI_SSH_KEY"  # the visitor's key's fingerprint (SHA256:…), to show it
+NAME_ENV = "C4TUI_SSH_NAME"  # the name ssh was given (ssh alice@…), offered for a new account
+GUESTS_ENV = "C4TUI_SSH_GUESTS"  # "1": a key without an account may play here without one
+IDLE_ENV = "C4TUI_SSH_IDLE"  # seconds with no key and no game before the app ends
+
 
 #: The longest idle time a door may give (a day): anything else is a mistake.
 MAX_IDLE_SECONDS = 86_400

@@ -60,13 +60,73 @@ def test_a_resize_redraws_the_app(ssh_server: C4Server, alice_key: Path) -> None
         assert alice.screen.display[39].strip(), alice.text()
 
 
-def test_killing_ssh_ends_the_app(ssh_server: C4Server, alice_key: Path) -> None:
+def app_pids(server: C4Server) -> list[int]:
+    assert server.ssh is not None
+    return server.ssh.app_pids()
+
+
+def play(terminal: SshTerminal, column: int) -> None:
+    terminal.press(str(column))
+    time.sleep(0.1)  # a second digit within a moment would make a two-digit column
+    terminal.press("enter")
+
+
+def test_two_visitors_play_and_one_whose_ssh_dies_comes_back_to_its_game(
+    ssh_server: C4Server, alice_key: Path, bob_key: Path
+) -> None:
+    port = door_port(ssh_server)
+    with visitor(port, alice_key) as alice, visitor(port, bob_key) as bob:
+        make_account(alice, "alice")
+        make_account(bob, "bob")
+        alice.press("c")
+        alice.wait_for("is open")
+        bob.press("r")
+        bob.wait_for("alice room")
+        bob.press("enter")
+        alice.wait_for("alice vs bob")
+        play(alice, 1)
+        bob.wait_for("1. d1")
+        play(bob, 2)
+        alice.wait_for("1. d1 d2")
+        apps_before = set(app_pids(ssh_server))
+        bob.kill()
+        alice.wait_for("bob lost the", "connection")
+        gone = apps_before - set(app_pids(ssh_server))
+        assert len(gone) == 1
+        (bob_app,) = gone
+        deadline = time.monotonic() + 30
+        while alive(bob_app) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert not alive(bob_app)  # the visitor's app ended with its ssh
+        with visitor(port, bob_key) as bob_again:
+            bob_again.wait_for("Back in the game", "1. d1 d2")
+            alice.wait_for("bob is back")
+            for move in range(2, 4):
+                play(alice, 1)
+                bob_again.wait_for(f"{move}. d1")
+                play(bob_again, 2)
+                alice.wait_for(f"{move}. d1 d2")
+            play(alice, 1)  # four in column 1
+            alice.wait_for("wins")
+            bob_again.wait_for("wins")
+
+
+def test_a_game_against_the_computer_is_played_to_its_end(
+    ssh_server: C4Server, alice_key: Path
+) -> None:
     with visitor(door_port(ssh_server), alice_key) as alice:
         make_account(alice, "alice")
-        apps = ssh_server.ssh.app_pids() if ssh_server.ssh else []
-        assert len(apps) == 1
-        alice.kill()
-        deadline = time.monotonic() + 30
-        while alive(apps[0]) and time.monotonic() < deadline:
-            time.sleep(0.05)
-        assert not alive(apps[0])
+        alice.press("escape")  # the lobby's Back: the menu, Online chosen
+        alice.wait_for("Two players", "Computer")
+        alice.press("left")  # Computer (Random, red)
+        levels = alice.wait_for("Level", "Perfect")
+        assert "Program" not in levels  # a visitor's command would run on the server
+        alice.press("enter")
+        alice.wait_for("vs computer")
+        deadline = time.monotonic() + 90
+        column = 0
+        while not any(end in alice.text() for end in ("wins", "draw", "Draw")):
+            assert time.monotonic() < deadline, alice.text()
+            play(alice, column % 7 + 1)
+            column += 1
+            time.sleep(0.3)

@@ -222,3 +222,14 @@ async def test_the_link_registers_by_key_logs_in_and_keeps_keys(tmp_path: Path) 
             assert await link.keys() == both[:1]
         finally:
             await link.close()
+
+
+async def test_a_server_start_ends_the_expired_visits(tmp_path: Path, lobby_db: str) -> None:
+    async with lobby_server(tmp_path, lobby_db) as server:
+        old = await visit(server, PAGE_KEY, token(1), seconds=0.0)
+        live = await visit(server, OTHER_KEY, token(2))
+    async with lobby_server(tmp_path, lobby_db) as server:
+        store = server.lobby.store
+        assert await store.end_expired_visits(time.time()) == 0  # the start ended it
+        assert await store.live_visit(keys.token_hash(old)) is None
+        assert await store.live_visit(keys.token_hash(live)) is not None

@@ -17,12 +17,7 @@ from c4tui.client.outcomes import (
 from c4tui.client.words import REGISTER, Refusals, Words
 from c4tui.protocols.keys import KEY_TYPES, MAX_KEYS
 
-
-def _same(text: str) -> Words:
-    """The same words for the console and the app (the handout has none of §9)."""
-    return Words(text, "", text)
-
-
+_same = Words.same  # the console's and the app's (the handout has none of §9)
 _NO_VISIT = _same("This ssh visit has ended: connect again with ssh.")
 _ANOTHER_ACCOUNT = _same("That key logs in another account.")
 _TOO_MANY_KEYS = _same(f"Your account has {MAX_KEYS} keys already: remove one first.")

@@ -17,13 +17,10 @@ from c4tui.client.outcomes import (
 from c4tui.client.words import REGISTER, Refusals, Words
 from c4tui.protocols.keys import KEY_TYPES, MAX_KEYS
 
-
-def _same(text: str) -> Words:
-    """The same words for the console and the app (the handout has none of §9)."""
-    return Words(text, "", text)
-
-
-_NO_VISIT = _same("This ssh visit has ended: connect again with ssh.")
+_same = Words.same  # the console's and the app's (the handout has none of §9)
+#: What a visit unknown to the lobby means (KEYACCOUNT's ``visit_known`` False, too).
+VISIT_ENDED = "This ssh visit has ended: connect again with ssh."
+_NO_VISIT = _same(VISIT_ENDED)
 _ANOTHER_ACCOUNT = _same("That key logs in another account.")
 _TOO_MANY_KEYS = _same(f"Your account has {MAX_KEYS} keys already: remove one first.")
 _UNKNOWN = _same("Refused ({status}).")

@@ -61,6 +61,11 @@ class Words:
     handout: str
     app: str
 
+    @classmethod
+    def same(cls, text: str) -> Words:
+        """The same words for the console and the app; none for the handout (not its request)."""
+        return cls(text, "", text)
+
     def said(self, voice: Voice, **names: str | int) -> str:
         """The words of ``voice``, with the names filled in."""
         match voice:

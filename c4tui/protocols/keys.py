@@ -266,4 +266,4 @@ def fingerprints_field(extra: Sequence[str]) -> list[str] | None:
 
 def token_hash(token: str) -> str:
     """What the store keeps of a visit's token: its SHA-256, in hex (never the token)."""
-    return hashlib.sha256(token.encode("ascii", "replace")).hexdigest()
+    return hashlib.sha256(token.encode()).hexdigest()

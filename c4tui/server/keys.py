@@ -10,7 +10,10 @@ in the login throttle's turn. KEYREGISTER counts in REGISTER's limit per address
 
 What this server chose where the contract is silent: a malformed token is "no such
 visit"; KEYBIND past ``MAX_KEYS`` is refused with status 3, as KEYADD's; the log says
-who bound, added or removed which fingerprint (never a token).
+who bound, added or removed which fingerprint (never a token). KEYACCOUNT and
+KEYREGISTER with a made-up token are not slowed down as a wrong LOGIN is: a token is
+256 random bits, which no one guesses, and neither answer says anything of an account
+without one; a LOGIN with a guessed token is a wrong password, and slowed.
 """
 
 from __future__ import annotations

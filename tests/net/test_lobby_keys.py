@@ -222,3 +222,33 @@ async def test_the_link_registers_by_key_logs_in_and_keeps_keys(tmp_path: Path) 
             assert await link.keys() == both[:1]
         finally:
             await link.close()
+
+
+async def test_a_server_start_ends_the_expired_visits(tmp_path: Path, lobby_db: str) -> None:
+    async with lobby_server(tmp_path, lobby_db) as server:
+        old = await visit(server, PAGE_KEY, token(1), seconds=0.0)
+        live = await visit(server, OTHER_KEY, token(2))
+    async with lobby_server(tmp_path, lobby_db) as server:
+        store = server.lobby.store
+        assert await store.end_expired_visits(time.time()) == 0  # the start ended it
+        assert await store.live_visit(keys.token_hash(old)) is None
+        assert await store.live_visit(keys.token_hash(live)) is not None
+
+
+def rsa_4096_line() -> str:
+    """An RSA key line of 4096 bits' size, as ssh-keygen writes one (about 740 characters)."""
+    modulus = b"\x00" + bytes(range(256)) * 2  # 513 bytes: a 4096-bit modulus with its sign
+    blob = b"".join(
+        len(part).to_bytes(4, "big") + part for part in (b"ssh-rsa", b"\x01\x00\x01", modulus)
+    )
+    return f"ssh-rsa {base64.b64encode(blob).decode()} ann@a-long-host-name.example.org"
+
+
+async def test_an_rsa_4096_key_is_added_over_the_wire(tmp_path: Path) -> None:
+    line = rsa_4096_line()
+    assert len(line) > 700
+    async with lobby_server(tmp_path) as server:
+        ann = await logged_in(server.port, "ann")
+        fingerprint = keys.fingerprint_of(line)
+        assert await ann.ask(f"KEYADD:{line}") == f"KEYADD:ACKSTATUS:0:{fingerprint}"
+        assert await ann.ask("KEYS") == f"KEYS:ACKSTATUS:0:{fingerprint}"

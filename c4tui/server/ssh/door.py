@@ -82,9 +82,9 @@ class SshDoor:
         return self._server.get_port()
 
     @property
-    def visitors(self) -> int:
-        """Visitors whose app is running now."""
-        return sum(1 for visit in self._visits if visit.app is not None)
+    def visits(self) -> int:
+        """Visitors connected now (their app running, or on its way)."""
+        return len(self._visits)
 
     def app_pids(self) -> list[int]:
         """The process ids of the visitors' apps running now (for the operator, and tests)."""
@@ -132,6 +132,7 @@ class SshDoor:
             self._server.close()
             await self._server.wait_closed()
         await asyncio.gather(*(visit.end("server stopping") for visit in list(self._visits)))
+        await asyncio.gather(*self._tasks, return_exceptions=True)  # visits ending by themselves
 
     def visitor_env(
         self, visit: VisitCard, client_env: Mapping[str, str], term: str

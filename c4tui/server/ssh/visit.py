@@ -54,6 +54,7 @@ class Visit(asyncssh.SSHServer):
         self.app: VisitorApp | None = None
         self._began = time.monotonic()
         self._ended = False
+        self._refused = False
 
     # ----- the connection ----------------------------------------------------------
 
@@ -63,13 +64,13 @@ class Visit(asyncssh.SSHServer):
         self._peer = f"{host}:{port}"
         self._group = address_group(host)
         refusal = self._door.admission.take_slot(self._group)
-        if refusal is None and self._door.visitors >= self._door.settings.max_visitors:
+        if refusal is None and self._door.visits >= self._door.settings.max_visitors:
             self._door.admission.free_slot(self._group)
             refusal = f"refused: {self._door.settings.max_visitors} visitors already"
         if refusal is not None:
             self._group = ""
+            self._refused = True  # told at authentication: ssh shows a disconnect's words then
             log.info("ssh from %s %s", self._peer, refusal)
-            conn.disconnect(asyncssh.DISC_TOO_MANY_CONNECTIONS, "c4tui is full: try again later")
             return
         self._door.joined(self)
         log.info("ssh visitor from %s", self._peer)
@@ -99,6 +100,11 @@ class Visit(asyncssh.SSHServer):
     # ----- who they are: their key, nothing else -----------------------------------
 
     def begin_auth(self, username: str) -> bool:
+        if self._refused and self._connection is not None:
+            self._connection.disconnect(
+                asyncssh.DISC_TOO_MANY_CONNECTIONS, "c4tui is full: try again later"
+            )
+            return True
         self._user = username
         return True  # always: the key is who they are
 

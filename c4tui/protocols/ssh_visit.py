@@ -21,6 +21,7 @@ KEY_ENV = "C4TUI_SSH_KEY"  # the visitor's key's fingerprint (SHA256:…), to sh
 NAME_ENV = "C4TUI_SSH_NAME"  # the name ssh was given (ssh alice@…), offered for a new account
 GUESTS_ENV = "C4TUI_SSH_GUESTS"  # "1": a key without an account may play here without one
 IDLE_ENV = "C4TUI_SSH_IDLE"  # seconds with no key and no game before the app ends
+ERRORS_ENV = "C4TUI_SSH_ERRORS"  # the server's folder for an app's crash report (not the visitor's)
 
 
 #: The longest idle time a door may give (a day): anything else is a mistake.
@@ -41,6 +42,7 @@ class KeyVisit:
     name: str = ""
     guests: bool = False
     idle_seconds: float | None = None
+    errors: str = ""  # where a crash's traceback goes: the visitor sees only that it happened
 
     @classmethod
     def from_env(cls, env: Mapping[str, str]) -> KeyVisit:
@@ -53,4 +55,5 @@ class KeyVisit:
             name=env.get(NAME_ENV, ""),
             guests=env.get(GUESTS_ENV) == "1",
             idle_seconds=None if idle is None else float(idle),
+            errors=env.get(ERRORS_ENV, ""),
         )

@@ -9,12 +9,14 @@ the menu (loaded when first shown) in ``screen_factory.py``.
 from __future__ import annotations
 
 import gc
+import os
 import time
 from collections.abc import Iterable, Sequence
 from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from rich.console import Console
 from textual import events
 from textual.app import App, SystemCommand
 from textual.binding import Binding
@@ -230,6 +232,20 @@ class C4App(App[None]):
             for screen in self.screen_stack
         )
 
+    def _print_error_renderables(self) -> None:
+        """An ssh visitor is told only that the app failed; the traceback goes to the server.
+
+        Textual would print it, locals and all, on the visitor's terminal: the server's
+        paths and the visit's token are nobody's business there.
+        """
+        key = self._visit.key if self._visit is not None else None
+        if key is None or self.return_code != 1 or not self._exit_renderables:  # not a crash
+            super()._print_error_renderables()
+            return
+        report = keep_crash_report(key.errors, self._exit_renderables)
+        self._exit_renderables.clear()
+        self.error_console.print(f"c4tui stopped on an error of its own ({report}). Sorry!")
+
     async def on_event(self, event: events.Event) -> None:
         """Note when a key, a click or a resize last came (an ssh visitor's idle time)."""
         if isinstance(event, (events.Key, events.MouseDown, events.Resize)):
@@ -390,6 +406,20 @@ class C4App(App[None]):
         else:
             dialog = screens.quit_dialog(remote=game.remote, visitor=self._visit is not None)
         self.push_screen(dialog, answered)
+
+
+def keep_crash_report(folder: str, renderables: Sequence[object]) -> str:
+    """Write what Textual would have printed into a file of ``folder``; how it went, in words."""
+    try:
+        path = Path(folder) / f"{time.strftime('%Y%m%d-%H%M%S')}-{os.getpid()}.txt"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        with path.open("w", encoding="utf-8") as report:
+            console = Console(file=report, width=100, color_system=None)
+            for renderable in renderables:
+                console.print(renderable)
+    except OSError:
+        return "the server could not keep its report"
+    return "the server keeps a report of it"
 
 
 def last_game_or(settings: MatchSettings) -> MatchSettings:

@@ -24,13 +24,25 @@ from typing import Protocol
 import asyncssh
 
 from c4tui.protocols.names import valid_user
-from c4tui.protocols.ssh_visit import GUESTS_ENV, IDLE_ENV, KEY_ENV, LOBBY_ENV, NAME_ENV, TOKEN_ENV
+from c4tui.protocols.ssh_visit import (
+    ERRORS_ENV,
+    GUESTS_ENV,
+    IDLE_ENV,
+    KEY_ENV,
+    LOBBY_ENV,
+    NAME_ENV,
+    TOKEN_ENV,
+)
 from c4tui.server.ssh.host_key import fingerprint, load_host_key
 from c4tui.server.ssh.settings import CLIENT_ENV_ALLOWED, SshSettings, SshSetupError, VisitCard
 from c4tui.server.ssh.visit import Visit
 from c4tui.server.store import LobbyStore
+from c4tui.storage import data_folder
 
 log = logging.getLogger("c4tui.server.ssh")
+
+#: The folder (in c4tui's data folder) of the visitors' apps' crash reports, for the operator.
+VISITOR_ERRORS = "ssh-visitor-errors"
 
 #: Seconds a connection has to authenticate.
 LOGIN_SECONDS = 30
@@ -151,6 +163,7 @@ class SshDoor:
                 NAME_ENV: visit.name if valid_user(visit.name) else "",
                 GUESTS_ENV: "1" if self.settings.guests else "",
                 IDLE_ENV: str(round(self.settings.idle_seconds)),
+                ERRORS_ENV: str(data_folder() / VISITOR_ERRORS),
             },
         )
         return env

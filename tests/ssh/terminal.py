@@ -19,6 +19,7 @@ import threading
 import time
 from collections.abc import Iterator, Sequence
 from pathlib import Path
+from typing import Any
 
 import asyncssh
 import pyte
@@ -76,15 +77,23 @@ class SshTerminal:
     """One visitor: ``ssh -tt`` in a pseudo-terminal of ``columns`` × ``rows``."""
 
     def __init__(
-        self, port: int, key: Path, *, user: str = "visitor", columns: int = 80, rows: int = 24
+        self,
+        port: int,
+        key: Path,
+        *,
+        user: str = "visitor",
+        columns: int = 80,
+        rows: int = 24,
+        term: str = "xterm-256color",
+        options: Sequence[str] = (),
     ) -> None:
         self.screen = pyte.Screen(columns, rows)
         self._stream = pyte.ByteStream(self.screen)
         self._lock = threading.Lock()
         self._master, slave = os.openpty()
         _set_size(self._master, columns, rows)
-        command = [ssh_client(), "-tt", *ssh_options(port, key), f"{user}@127.0.0.1"]
-        env = {**os.environ, "TERM": "xterm-256color"}
+        command = [ssh_client(), "-tt", *ssh_options(port, key), *options, f"{user}@127.0.0.1"]
+        env = {**os.environ, "TERM": term}
         self.process = subprocess.Popen(
             command, stdin=slave, stdout=slave, stderr=slave, env=env, start_new_session=True
         )
@@ -151,9 +160,9 @@ class SshTerminal:
 
 
 @contextlib.contextmanager
-def visitor(port: int, key: Path, **size: int) -> Iterator[SshTerminal]:
-    """A visitor for the length of a ``with``, gone after it."""
-    terminal = SshTerminal(port, key, **size)
+def visitor(port: int, key: Path, **how: Any) -> Iterator[SshTerminal]:
+    """A visitor for the length of a ``with``, gone after it (``how``: SshTerminal's options)."""
+    terminal = SshTerminal(port, key, **how)
     try:
         yield terminal
     finally:

@@ -130,3 +130,17 @@ def test_a_game_against_the_computer_is_played_to_its_end(
             play(alice, column % 7 + 1)
             column += 1
             time.sleep(0.3)
+
+
+def test_the_app_draws_in_the_colours_the_visitor_s_terminal_reports(
+    ssh_server: C4Server, alice_key: Path, bob_key: Path
+) -> None:
+    port = door_port(ssh_server)
+    with visitor(port, alice_key, term="xterm-256color") as palette:
+        palette.wait_for(NEW_KEY)
+        assert b"\x1b[38;5;" in palette.written  # 256 colours, as TERM says
+        assert b"\x1b[38;2;" not in palette.written
+    truecolor = ["-o", "SetEnv=COLORTERM=truecolor"]
+    with visitor(port, bob_key, term="xterm-256color", options=truecolor) as rgb:
+        rgb.wait_for(NEW_KEY)
+        assert b"\x1b[38;2;" in rgb.written  # millions, as COLORTERM says

@@ -192,6 +192,7 @@ class C4App(App[None]):
             resume_offer=self.games.resumable,
             current_game=lambda: self.games.current,
             ascii_only=self._ascii_only,
+            notes=self._visit.menu_notes() if self._visit is not None else None,
         )
         self.push_screen(menu)
         if self._review is not None:

@@ -14,6 +14,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 
 from c4tui.match.backends import Backend, PersonBackend
+from c4tui.match.backends.online import RoomSeat
 from c4tui.match.settings import MatchSettings
 from c4tui.net.address import parse_host, parse_port
 from c4tui.protocols.ssh_visit import KeyVisit
@@ -37,6 +38,10 @@ def server_refusal(values: Mapping[str, str], allowed: Servers | None) -> str | 
     return f"This site lets you play only on: {offered}."
 
 
+#: The menu's line for Online, over ssh: no server to name, the key logs in.
+SSH_ONLINE_NOTE = (
+    "Online: play people in this server's lobby, or watch them. Your ssh key logs you in."
+)
 #: How often a browser visitor's app looks whether its web server is still there.
 SERVER_CHECK_SECONDS = 2.0
 
@@ -67,6 +72,12 @@ class Visit:
             host, port = self.servers[0]
             options.update(host=host, port=str(port))
         return replace(settings, options=options)
+
+    def menu_notes(self) -> dict[str, str]:
+        """What the menu says of a mode otherwise for this visitor: Online, over ssh."""
+        if self.key is None:
+            return {}
+        return {RoomSeat.key: SSH_ONLINE_NOTE}
 
     def playable(self, settings: MatchSettings) -> MatchSettings:
         """``settings`` as a visitor may play them: never against a program.

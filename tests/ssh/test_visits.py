@@ -117,7 +117,8 @@ def test_a_game_against_the_computer_is_played_to_its_end(
     with visitor(door_port(ssh_server), alice_key) as alice:
         make_account(alice, "alice")
         alice.press("escape")  # the lobby's Back: the menu, Online chosen
-        alice.wait_for("Two players", "Computer")
+        menu = alice.wait_for("Two players", "Computer", "ssh key logs you in")
+        assert "Network" not in menu  # only this server's lobby: no other server
         alice.press("left")  # Computer (Random, red)
         levels = alice.wait_for("Level", "Perfect")
         assert "Program" not in levels  # a visitor's command would run on the server

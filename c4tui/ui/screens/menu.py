@@ -6,7 +6,7 @@ Resume) goes to the app as a message, and what the menu shows is given to it.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 from textual import events, on
@@ -120,8 +120,11 @@ class MenuScreen(Screen[None]):
         resume_offer: Callable[[], str | None] = nothing_yet,
         current_game: Callable[[], MatchSettings | None] = nothing_yet,
         ascii_only: bool = False,
+        notes: Mapping[str, str] | None = None,
     ) -> None:
+        """``notes``: a mode's line under the form, said otherwise here (an ssh visit's Online)."""
         super().__init__()
+        self._notes = dict(notes or {})
         self._initial = initial or MatchSettings()
         self._kinds = menu_modes(kinds)
         #: Mode key → the kinds its first row offers after its own choices ("Program…").
@@ -314,6 +317,8 @@ class MenuScreen(Screen[None]):
 
     def _note(self, kind: type[Backend]) -> str:
         """A line about the chosen opponent: the chosen choice's description, or how it goes on."""
+        if kind.key in self._notes:
+            return self._notes[kind.key]
         if not picked_in_menu(kind):
             return f"{kind.title}: {kind.summary} {kind.dialog_hint}"
         for option in kind.options:

@@ -114,3 +114,32 @@ def test_password_authentication_is_refused(ssh_server: C4Server) -> None:
     )
     assert ran.returncode == 255
     assert "Permission denied (publickey)" in ran.stderr
+
+
+def test_agent_and_x11_forwarding_are_refused(
+    ssh_server: C4Server, alice_key: Path, tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A visitor's agent (its keys) and display never reach the server's side."""
+    caplog.set_level(logging.INFO)
+    agent_socket = tmp_path / "agent.sock"
+    agent = subprocess.Popen(["ssh-agent", "-D", "-a", str(agent_socket)], stdout=subprocess.PIPE)
+    try:
+        deadline = time.monotonic() + 30
+        while not agent_socket.exists() and time.monotonic() < deadline:
+            time.sleep(0.05)
+        env = {"SSH_AUTH_SOCK": str(agent_socket), "DISPLAY": ":99", "PATH": "/usr/bin:/bin"}
+        command = [ssh_client(), *ssh_options(door_port(ssh_server), alice_key), "-A", "-X"]
+        ran = subprocess.run(
+            [*command, "127.0.0.1", "true"],
+            capture_output=True,
+            text=True,
+            timeout=30,
+            env=env,
+            check=False,
+        )
+    finally:
+        agent.kill()
+        agent.wait(10)
+    assert "X11 forwarding request failed" in ran.stderr
+    assert "X11 forwarding request denied" in caplog.text
+    assert "Agent forwarding request denied" in caplog.text

@@ -129,10 +129,15 @@ def is_token(text: str) -> bool:
 
 @dataclass(frozen=True)
 class Visit:
-    """A live visit as the store keeps it: its key's fingerprint and ``<type> <base64>``."""
+    """A live visit as the store keeps it: its key's fingerprint and ``<type> <base64>``.
+
+    ``address``: the visitor's, as its ssh door saw it ("" for a key added, not visiting):
+    a visitor's app reaches the lobby from the server's own machine.
+    """
 
     fingerprint: str
     public_key: str
+    address: str = ""
 
 
 # ----- what clients send --------------------------------------------------------------

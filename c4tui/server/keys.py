@@ -52,7 +52,12 @@ async def answer_before_login(
         else:
             connection.offer(wire.key_account_answer(await store.key_account(visit.fingerprint)))
         return
-    if await registrations_refused(service, connection, "KEYREGISTER"):
+    visit = await store.live_visit(wire.token_hash(request.token))
+    if visit is None:  # nothing to make an account for: nothing counted
+        connection.offer(ack("KEYREGISTER", wire.REGISTER_NO_VISIT))
+        return
+    # Counted where the visitor is: its app connects from this machine, as every visitor's.
+    if await registrations_refused(service, connection, "KEYREGISTER", visit.address):
         return
     status = await store.key_register(request.user, wire.token_hash(request.token))
     if status == 0:

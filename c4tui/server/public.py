@@ -84,13 +84,14 @@ async def answered_in_public(
 
 
 async def registrations_refused(
-    service: LobbyService[S, M], connection: LobbyConnection, command: str
+    service: LobbyService[S, M], connection: LobbyConnection, command: str, address: str = ""
 ) -> bool:
-    """Count one registration from the connection's address; True if refused (answer sent).
+    """Count one registration from an address; True if refused (answer sent).
 
     ``command``: REGISTER, REGISTERBOT or (§9) KEYREGISTER, whose status 3 it answers.
+    ``address``: where it comes from ("": the connection's; an ssh visitor's, for KEYREGISTER).
     """
-    group = address_group(connection.address)
+    group = address_group(address or connection.address)
     if await service.registrations.take(group):
         return False
     limit = service.registrations.limit

@@ -27,7 +27,7 @@ def key_migration(real: str) -> tuple[str, ...]:
         f" public_key TEXT NOT NULL, added {real} NOT NULL)",
         "CREATE INDEX account_keys_by_account ON account_keys (account)",
         "CREATE TABLE ssh_visits (token_hash TEXT PRIMARY KEY, fingerprint TEXT NOT NULL,"
-        f" public_key TEXT NOT NULL, expires {real} NOT NULL)",
+        f" public_key TEXT NOT NULL, expires {real} NOT NULL, address TEXT NOT NULL)",
         "CREATE INDEX ssh_visits_by_expiry ON ssh_visits (expires)",
     )
 
@@ -39,11 +39,12 @@ class KeyTaken(Exception):
 # ----- visits ----------------------------------------------------------------------------
 
 
-def begin_visit(token_hash: str, fingerprint: str, public_key: str, expires: float) -> Work[None]:
+def begin_visit(token_hash: str, visit: Visit, expires: float) -> Work[None]:
     """Keep a visit the ssh door opened."""
     yield (
-        "INSERT INTO ssh_visits (token_hash, fingerprint, public_key, expires) VALUES (?, ?, ?, ?)",
-        (token_hash, fingerprint, public_key, expires),
+        "INSERT INTO ssh_visits (token_hash, fingerprint, public_key, expires, address)"
+        " VALUES (?, ?, ?, ?, ?)",
+        (token_hash, visit.fingerprint, visit.public_key, expires, visit.address),
     )
 
 
@@ -61,10 +62,11 @@ def end_expired_visits(now: float) -> Work[int]:
 def visit(token_hash: str, now: float) -> Work[Visit | None]:
     """The live visit of that token's hash at ``now``; None: none (unknown, ended, expired)."""
     rows = yield (
-        "SELECT fingerprint, public_key FROM ssh_visits WHERE token_hash = ? AND expires > ?",
+        "SELECT fingerprint, public_key, address FROM ssh_visits"
+        " WHERE token_hash = ? AND expires > ?",
         (token_hash, now),
     )
-    return Visit(str(rows[0][0]), str(rows[0][1])) if rows else None
+    return Visit(str(rows[0][0]), str(rows[0][1]), str(rows[0][2])) if rows else None
 
 
 def visit_login(user: str, token_hash: str, now: float) -> Work[bool | None]:

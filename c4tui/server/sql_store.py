@@ -301,11 +301,9 @@ class SqlStore(ABC):
 
     # ----- an ssh key as an account (§9) ----------------------------------------------
 
-    async def begin_visit(
-        self, token_hash: str, fingerprint: str, public_key: str, expires: float
-    ) -> None:
+    async def begin_visit(self, token_hash: str, visit: keys.Visit, expires: float) -> None:
         """Keep a visit the ssh door opened (committed before this returns)."""
-        await self._run(sql_keys.begin_visit(token_hash, fingerprint, public_key, expires))
+        await self._run(sql_keys.begin_visit(token_hash, visit, expires))
 
     async def end_visit(self, token_hash: str) -> None:
         """The visit is over: its token logs in nothing more."""

@@ -216,10 +216,11 @@ class LobbyStore(Protocol):
 
     # ----- an ssh key as an account (§9): the ssh door calls the first four -----
 
-    async def begin_visit(
-        self, token_hash: str, fingerprint: str, public_key: str, expires: float
-    ) -> None:
-        """Keep a visit the ssh door opened: its token's SHA-256 (hex), its key, its expiry."""
+    async def begin_visit(self, token_hash: str, visit: Visit, expires: float) -> None:
+        """Keep a visit the ssh door opened: its token's SHA-256 (hex), its key, its expiry.
+
+        ``visit.address``: where the visitor is (what REGISTER's limit per address counts).
+        """
 
     async def end_visit(self, token_hash: str) -> None:
         """The visit is over (its ssh connection closed): its token logs in nothing more."""

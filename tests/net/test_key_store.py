@@ -46,7 +46,7 @@ async def visiting(store: LobbyStore, seed: int, expires: float | None = None) -
     """A visit of key ``seed`` begun; its token."""
     key = a_key(seed)
     when = time.time() + keys.VISIT_SECONDS if expires is None else expires
-    await store.begin_visit(keys.token_hash(token(seed)), key.fingerprint, key.public_key, when)
+    await store.begin_visit(keys.token_hash(token(seed)), key, when)
     return token(seed)
 
 

@@ -47,7 +47,9 @@ async def visit(server: C4Server, key: str, token: str, seconds: float = 60.0) -
     """Begin a visit of ``key`` as the ssh door does; its token."""
     store = server.lobby.store
     expires = time.time() + seconds
-    await store.begin_visit(keys.token_hash(token), keys.fingerprint_of(key), key, expires)
+    await store.begin_visit(
+        keys.token_hash(token), keys.Visit(keys.fingerprint_of(key), key), expires
+    )
     return token
 
 

@@ -34,11 +34,21 @@ def test_a_key_file_that_is_not_there_is_refused(tmp_path: Path) -> None:
 
 def fingerprint_ssh_saw(port: int, key: Path, known_hosts: Path) -> str:
     """Connect with the real ssh, keeping the host's key as a player's ssh does; its fingerprint."""
+    options = ["-o", "IdentitiesOnly=yes", "-o", "BatchMode=yes", "-o", "LogLevel=ERROR"]
+    options += ["-o", "StrictHostKeyChecking=accept-new", "-o", f"UserKnownHostsFile={known_hosts}"]
     subprocess.run(
-        [ssh_client(), "-F", "/dev/null", "-p", str(port), "-i", str(key)]
-        + ["-o", "IdentitiesOnly=yes", "-o", "BatchMode=yes", "-o", "LogLevel=ERROR"]
-        + ["-o", "StrictHostKeyChecking=accept-new", "-o", f"UserKnownHostsFile={known_hosts}"]
-        + ["127.0.0.1", "true"],
+        [
+            ssh_client(),
+            "-F",
+            "/dev/null",
+            "-p",
+            str(port),
+            "-i",
+            str(key),
+            *options,
+            "127.0.0.1",
+            "true",
+        ],
         capture_output=True,
         timeout=30,
         check=False,

@@ -15,7 +15,8 @@ import pytest
 
 from c4tui.server.core import ServerConfig
 from tests.net.conftest import server_in_a_thread
-from tests.ssh.terminal import door_port, run_ssh, visitor
+from tests.ssh.terminal import door_port, make_key, run_ssh, visitor
+from tests.ssh.test_visits import make_account
 
 NEW_KEY = "This ssh key is new here"
 
@@ -85,3 +86,22 @@ def test_a_visitor_who_presses_nothing_is_cut_off_but_not_in_a_game(
             assert "Nothing pressed for 1 s" in idle.written.decode(errors="replace")
             time.sleep(3)  # well past the idle time, and past the app's check
             assert playing.process.poll() is None  # a game in progress holds the visit
+
+
+def test_registrations_are_counted_where_each_visitor_is(
+    ssh_config: ServerConfig, alice_key: Path, bob_key: Path, tmp_path: Path
+) -> None:
+    """Every visitor's app reaches the lobby from this machine: the limit counts the visitor's
+    own address (here 127.0.0.2 and 127.0.0.3), not that one."""
+    config = replace(ssh_config, max_registrations=1)
+    carol_key = make_key(tmp_path / "carol_ed25519")
+    with server_in_a_thread(config) as server:
+        port = door_port(server)
+        with visitor(port, alice_key, options=["-b", "127.0.0.2"]) as alice:
+            make_account(alice, "alice")
+        with visitor(port, bob_key, options=["-b", "127.0.0.3"]) as bob:
+            make_account(bob, "bob")  # another address: its own hour
+        with visitor(port, carol_key, options=["-b", "127.0.0.2"]) as carol:
+            carol.wait_for(NEW_KEY)
+            carol.press(*["\x7f"] * 20, "carol", "enter")
+            carol.wait_for("Too many accounts")  # alice's address had its one

@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING
 import asyncssh
 
 from c4tui.net.address import address_group
+from c4tui.protocols import keys
 from c4tui.protocols.keys import VISIT_SECONDS, VISIT_TOKEN_PREFIX
 from c4tui.server.ssh.settings import DEFAULT_TERM, MAX_ENV_VALUE, VisitCard
 from c4tui.server.ssh.visitor import VisitorApp
@@ -41,6 +42,7 @@ class Visit(asyncssh.SSHServer):
         self._door = door
         self._connection: asyncssh.SSHServerConnection | None = None
         self._peer = "?"
+        self._host = ""
         self._group = ""
         self._key: asyncssh.SSHKey | None = None
         self._user = ""
@@ -61,6 +63,7 @@ class Visit(asyncssh.SSHServer):
     def connection_made(self, conn: asyncssh.SSHServerConnection) -> None:
         self._connection = conn
         host, port = conn.get_extra_info("peername", ("?", 0))[:2]
+        self._host = str(host)
         self._peer = f"{host}:{port}"
         self._group = address_group(host)
         refusal = self._door.admission.take_slot(self._group)
@@ -132,7 +135,8 @@ class Visit(asyncssh.SSHServer):
         self._token = VISIT_TOKEN_PREFIX + secrets.token_urlsafe(32)
         self._token_hash = hashlib.sha256(self._token.encode("ascii")).hexdigest()
         store = self._door.lobby.store
-        await store.begin_visit(self._token_hash, key_print, line, time.time() + VISIT_SECONDS)
+        visit = keys.Visit(key_print, line, self._host)
+        await store.begin_visit(self._token_hash, visit, time.time() + VISIT_SECONDS)
         self._visit_open = True
         self._authorised.set()
         account = await store.key_account(key_print)

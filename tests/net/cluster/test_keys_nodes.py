@@ -31,7 +31,7 @@ async def visit_on_the_other_node(a: int, b: int, database: str) -> None:
     await store.open()
     try:
         hashed, fingerprint = keys.token_hash(token(1)), keys.fingerprint_of(PAGE_KEY)
-        await store.begin_visit(hashed, fingerprint, PAGE_KEY, time.time() + 60)
+        await store.begin_visit(hashed, keys.Visit(fingerprint, PAGE_KEY), time.time() + 60)
     finally:
         await store.close()
     zoe = await LobbyClient.connect(b)

@@ -7,6 +7,7 @@ takes its app with it, and its game waits for it to come back.
 
 from __future__ import annotations
 
+import socket
 import time
 from pathlib import Path
 
@@ -145,3 +146,21 @@ def test_the_app_draws_in_the_colours_the_visitor_s_terminal_reports(
     with visitor(port, bob_key, term="xterm-256color", options=truecolor) as rgb:
         rgb.wait_for(NEW_KEY)
         assert b"\x1b[38;2;" in rgb.written  # millions, as COLORTERM says
+
+
+def test_an_account_made_elsewhere_logs_in_with_its_password_once_then_with_the_key(
+    ssh_server: C4Server, alice_key: Path
+) -> None:
+    with socket.create_connection(("127.0.0.1", ssh_server.port), timeout=10) as lobby:
+        lobby.sendall(b"REGISTER:dave:secret-dave\n")
+        assert lobby.recv(100) == b"REGISTER:ACKSTATUS:0\n"
+    with visitor(door_port(ssh_server), alice_key) as dave:
+        dave.wait_for(NEW_KEY)
+        dave.press("tab", "tab", "enter")  # from the name: Make my account, I have an account
+        dave.wait_for("Log in to your account")
+        dave.press("dave", "tab")
+        dave.type_at_once("secret-dave", "enter")  # in one packet, as a fast typist's come
+        dave.wait_for("logged in as dave")
+    with visitor(door_port(ssh_server), alice_key) as again:
+        shown = again.wait_for("logged in as dave")
+        assert NEW_KEY not in shown

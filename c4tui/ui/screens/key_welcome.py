@@ -27,7 +27,7 @@ from c4tui.match.backends.online import RoomSeat
 from c4tui.net.errors import NetworkError, ProtocolError
 from c4tui.protocols.names import USER_RULE, valid_user
 from c4tui.protocols.ssh_visit import KeyVisit
-from c4tui.ui.screens.login import LoggedIn, LoginDialog
+from c4tui.ui.screens.login import LoggedIn, LoginDialog, after_typing
 
 #: Said while the lobby looks the key up (the visitor usually never sees it).
 LOOKING_UP = "Looking up your ssh key…"
@@ -139,7 +139,7 @@ class KeyWelcome(ModalScreen[LoggedIn | None]):
             self.focused.press()
             return
         if not self.query_one("#welcome-form").has_class("-hidden"):
-            self._make_account()
+            after_typing(self, self._make_account)
 
     @on(Button.Pressed, "#make")
     def _make_pressed(self) -> None:
@@ -170,7 +170,8 @@ class KeyWelcome(ModalScreen[LoggedIn | None]):
     @on(Button.Pressed, "#log-in")
     def _password_login(self) -> None:
         """Log in with a lobby password (an account made elsewhere); the key is then bound."""
-        dialog = LoginDialog({**self._values, "user": ""}, allowed=(self._visit.lobby,))
+        values = {**self._values, "user": ""}
+        dialog = LoginDialog(values, allowed=(self._visit.lobby,), account_only=True)
         self.app.push_screen(dialog, self._logged_in_with_password)
 
     def _logged_in_with_password(self, logged_in: LoggedIn | None) -> None:
@@ -185,10 +186,12 @@ class KeyWelcome(ModalScreen[LoggedIn | None]):
         except (NetworkError, ProtocolError, TimeoutError) as error:
             outcome = None
             self.app.notify(f"Your key could not be added: {error}", severity="warning")
-        if outcome is not None:
+        if outcome is KeyBindOutcome.BOUND:
+            user = logged_in.values["user"]
+            self.app.notify(f"Your ssh key now logs you in as {user}.", markup=False)
+        elif outcome is not None:
             said = KEYBIND.said(outcome, Voice.APP)
-            bound = outcome is KeyBindOutcome.BOUND
-            self.app.notify(said, severity="information" if bound else "warning", markup=False)
+            self.app.notify(said, severity="warning", markup=False)
         await self._hang_up()
         self.dismiss(logged_in)
 

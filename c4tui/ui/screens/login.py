@@ -12,20 +12,22 @@ said under the fields, and the field to fix gets the focus.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from typing import Any
 
 from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Container, Grid, Horizontal, Vertical
-from textual.screen import ModalScreen
+from textual.screen import ModalScreen, Screen
 from textual.widgets import Button, Input, Label, Static
 
 from c4tui.client import words
 from c4tui.client.link import LOBBY_LINK, TICTACTOE_LINK, LobbyLink
 from c4tui.client.outcomes import LoginOutcome, RegisterOutcome
 from c4tui.client.words import Voice
+from c4tui.match.backends.base import Option
 from c4tui.match.backends.online import (
     TICTACTOE_ROOMS,
     TLS,
@@ -40,6 +42,20 @@ from c4tui.net.errors import NetworkError, ProtocolError
 from c4tui.ui.screens.connect import chosen_value, option_widget
 from c4tui.ui.servers import Servers, server_refusal
 from c4tui.ui.widgets.choice import ChoiceSet
+
+
+def after_typing(screen: Screen[Any], then: Callable[[], None]) -> None:
+    """Run ``then`` once the focused field has read every key typed before this Enter.
+
+    Enter is the screen's (a priority binding): it is acted on as it arrives, while the
+    keys before it may still wait in the field's queue, as they do when a line comes at
+    once (pasted, or over ssh). Queued behind them, ``then`` sees the whole line.
+    """
+    (screen.focused or screen).call_later(then)
+
+
+#: The dialog's title when the server is given (an ssh visit's): only an account to log in.
+ACCOUNT_TITLE = "Log in to your account on this server"
 
 
 @dataclass(frozen=True)
@@ -94,9 +110,16 @@ class LoginDialog(ModalScreen[LoggedIn | None]):
     ]
 
     def __init__(
-        self, values: Mapping[str, str], allowed: Servers | None = None, *, ascii_only: bool = False
+        self,
+        values: Mapping[str, str],
+        allowed: Servers | None = None,
+        *,
+        ascii_only: bool = False,
+        account_only: bool = False,
     ) -> None:
+        """``account_only``: the server is given (an ssh visit): ask only who, and the password."""
         super().__init__()
+        self._account_only = account_only
         self._values = RoomSeat.option_values(values)
         self._allowed = allowed
         self._ascii_only = ascii_only
@@ -106,9 +129,10 @@ class LoginDialog(ModalScreen[LoggedIn | None]):
     def compose(self) -> ComposeResult:
         """The fields, a status line and the buttons."""
         with Vertical(classes="form-dialog"):
-            yield Static(RoomSeat.summary, id="login-title", classes="form-title")
+            title = ACCOUNT_TITLE if self._account_only else RoomSeat.summary
+            yield Static(title, id="login-title", classes="form-title")
             with Grid():
-                for option in RoomSeat.asked_in_dialog():
+                for option in self._asked():
                     if option.key == TLS_CA.key:
                         continue  # beside TLS's switch, in its row
                     yield Label(option.label)
@@ -124,19 +148,26 @@ class LoginDialog(ModalScreen[LoggedIn | None]):
                 yield Label("Password")
                 with Container(id="password-row"):  # the repetition beside it: one row
                     yield Input("", id="password", password=True, max_length=128, compact=True)
-                    yield Input(
-                        "",
-                        id="password_again",
-                        password=True,
-                        max_length=128,
-                        placeholder="again, to register",
-                        compact=True,
-                    )
+                    if not self._account_only:  # no registering with the server given
+                        yield Input(
+                            "",
+                            id="password_again",
+                            password=True,
+                            max_length=128,
+                            placeholder="again, to register",
+                            compact=True,
+                        )
             yield Static("", id="login-status", classes="form-status")
             with Horizontal():
                 yield Button("Log in", id="log-in", variant="primary")
-                yield Button("Register", id="register")
+                if not self._account_only:
+                    yield Button("Register", id="register")
                 yield Button("Back", id="back")
+
+    def _asked(self) -> tuple[Option, ...]:
+        """The options asked here: all the dialog's, or with the server given, only the user."""
+        asked = RoomSeat.asked_in_dialog()
+        return tuple(o for o in asked if o.key == "user") if self._account_only else asked
 
     def _ca_field(self) -> Input:
         """Whom to trust over TLS: a CA certificate's file, or (empty) the system's."""
@@ -180,8 +211,8 @@ class LoginDialog(ModalScreen[LoggedIn | None]):
 
     def _checked(self) -> tuple[dict[str, str], str] | None:
         """The fields if every one is fine; else the first problem is shown and focused."""
-        values: dict[str, str] = {}
-        for option in RoomSeat.asked_in_dialog():
+        values = {} if not self._account_only else dict(self._values)
+        for option in self._asked():
             value = chosen_value(self, option)
             problem = option.problem(value)
             if option.key == TLS_CA.key and values.get("tls") != TLS_ON:
@@ -210,7 +241,7 @@ class LoginDialog(ModalScreen[LoggedIn | None]):
         if isinstance(self.focused, Button):
             self.focused.press()
             return
-        self._start(register=False)
+        after_typing(self, lambda: self._start(register=False))
 
     @on(Button.Pressed, "#log-in")
     def _log_in_pressed(self) -> None:
@@ -222,7 +253,7 @@ class LoginDialog(ModalScreen[LoggedIn | None]):
         self._start(register=True)
 
     def _start(self, register: bool) -> None:
-        if not self.query("#host"):  # Enter came before the fields exist, or after they went
+        if not self.query("#user"):  # Enter came before the fields exist, or after they went
             return
         checked = self._checked()
         if checked is None:

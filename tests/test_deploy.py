@@ -4,8 +4,10 @@ Docker is not needed: the compose file's nodes must run options ``c4tui serve``
 accepts, as a cluster (PostgreSQL, Redis, a name each); HAProxy must balance exactly
 those nodes, on the port they listen on, and wait longer than their idle timeout;
 the image must be built from files that exist; Prometheus must scrape every node, whose
-metrics stay inside the compose network. ``haproxy -c`` checks the balancer's
-file where HAProxy is installed.
+metrics stay inside the compose network; every node serves the app over ssh with the one
+host key the operator made, and HAProxy passes that port to exactly those nodes, with the
+same limit per address. ``haproxy -c`` checks the balancer's file where HAProxy is
+installed.
 """
 
 from __future__ import annotations
@@ -62,6 +64,18 @@ def haproxy_lines() -> list[list[str]]:
     return [words for line in lines if (words := line.partition("#")[0].split())]
 
 
+def haproxy_section(name: str) -> list[list[str]]:
+    """The settings of one section of haproxy.cfg (``backend nodes``), its heading left out."""
+    sections: dict[str, list[list[str]]] = {}
+    current: list[list[str]] = []
+    for words in haproxy_lines():
+        if words[0] in {"global", "defaults", "frontend", "backend", "listen", "resolvers"}:
+            current = sections.setdefault(" ".join(words[:2]), [])
+        else:
+            current.append(words)
+    return sections[name]
+
+
 def seconds(value: str) -> float:
     """A HAProxy time (``5s``, ``1h``; a bare number is milliseconds) in seconds."""
     number = value.rstrip("abcdefghijklmnopqrstuvwxyz")
@@ -105,7 +119,8 @@ def test_no_password_is_written_in_the_compose_file() -> None:
 
 
 def test_haproxy_balances_exactly_the_nodes_on_their_port() -> None:
-    servers = {(line[1], line[2]) for line in haproxy_lines() if line[0] == "server"}
+    backend = haproxy_section("backend nodes")
+    servers = {(line[1], line[2]) for line in backend if line[0] == "server"}
     expected = {(name, f"{name}:{args.port or DEFAULT_PORT}") for name, args in nodes().items()}
     assert servers == expected
 
@@ -125,7 +140,7 @@ def test_the_image_is_built_from_files_that_exist() -> None:
     assert sources
     for source in sources:
         assert (REPOSITORY / source).exists(), source
-    assert "'.[server]'" in dockerfile
+    assert "'.[server,ssh]'" in dockerfile
     builds = [s["build"] for s in compose()["services"].values() if "build" in s]
     for build in builds:
         assert (DEPLOY / build["context"] / build["dockerfile"]).resolve() == DEPLOY / "Dockerfile"
@@ -189,3 +204,54 @@ def test_promtool_accepts_the_prometheus_configuration() -> None:
         check=False,
     )
     assert checked.returncode == 0, checked.stdout + checked.stderr
+
+
+#: Where the operator makes the ssh host key (README.md, "With Docker"), beside .env.
+HOST_KEY = "./ssh_host_ed25519_key"
+
+
+def test_every_node_serves_the_app_over_ssh_with_the_one_host_key_made_beside_it() -> None:
+    services = compose()["services"]
+    found = nodes()
+    assert len({args.ssh_port for args in found.values()}) == 1
+    for name, args in found.items():
+        assert args.ssh_port, name
+        mounts = {volume["target"]: volume for volume in services[name]["volumes"]}
+        mount = mounts[str(args.ssh_host_key)]  # a ssh that warns is a ssh players distrust
+        assert mount["source"] == HOST_KEY, name
+        assert mount["type"] == "bind" and mount["read_only"] is True, name
+        assert mount["bind"]["create_host_path"] is False, name  # missing: compose says so
+
+
+def test_haproxy_passes_the_ssh_port_to_exactly_the_nodes_that_serve_the_lobby() -> None:
+    ssh_port = {args.ssh_port for args in nodes().values()}.pop()
+    assert ["bind", f":{ssh_port}"] in haproxy_section("frontend ssh")
+    servers = [line for line in haproxy_section("backend ssh") if line[0] == "server"]
+    expected = {(name, f"{name}:{ssh_port}", "track", f"nodes/{name}") for name in nodes()}
+    assert {tuple(line[1:]) for line in servers} == expected
+    published = compose()["services"]["haproxy"]["ports"]
+    assert f"{ssh_port}:{ssh_port}" in published
+
+
+def test_haproxy_limits_an_address_on_both_ports_together_as_a_node_would() -> None:
+    limit = build_parser().parse_args(["serve"]).max_per_address
+    reject = f"tcp-request connection reject if {{ sc0_conn_cur gt {limit} }}".split()
+    lobby, ssh = haproxy_section("frontend lobby"), haproxy_section("frontend ssh")
+    assert reject in lobby and reject in ssh
+    assert ["tcp-request", "connection", "track-sc0", "src"] in lobby
+    assert ["tcp-request", "connection", "track-sc0", "src", "table", "lobby"] in ssh
+
+
+def test_the_image_serves_ssh_and_keeps_the_operators_secrets_out() -> None:
+    exposed = [
+        word
+        for line in (DEPLOY / "Dockerfile").read_text().splitlines()
+        if line.startswith("EXPOSE")
+        for word in line.split()[1:]
+    ]
+    for args in nodes().values():
+        assert {str(args.port or DEFAULT_PORT), str(args.ssh_port)} <= set(exposed)
+    ignored = (DEPLOY / "Dockerfile.dockerignore").read_text().splitlines()
+    assert ignored.index("assets/deploy") > ignored.index("!assets")  # the later rule wins
+    kept_out_of_git = (DEPLOY / ".gitignore").read_text().splitlines()
+    assert {".env", HOST_KEY.removeprefix("./")} <= set(kept_out_of_git)

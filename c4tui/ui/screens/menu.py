@@ -122,9 +122,8 @@ class MenuScreen(Screen[None]):
         ascii_only: bool = False,
         notes: Mapping[str, str] | None = None,
     ) -> None:
-        """``notes``: a mode's line under the form, said otherwise here (an ssh visit's Online)."""
         super().__init__()
-        self._notes = dict(notes or {})
+        self._notes = dict(notes or {})  # a mode's line said otherwise (an ssh visit's Online)
         self._initial = initial or MatchSettings()
         self._kinds = menu_modes(kinds)
         #: Mode key → the kinds its first row offers after its own choices ("Program…").
@@ -197,10 +196,7 @@ class MenuScreen(Screen[None]):
         yield FittingFooter()
 
     def _option_fields(self) -> ComposeResult:
-        """A labelled choice row for every option picked in the menu (e.g. the AI's level).
-
-        Kinds with free-text options ask for the rest in a dialog (``menu_choices``).
-        """
+        """A labelled choice row for every option picked in the menu (the rest: a dialog's)."""
         for kind in self._kinds:
             values = kind.option_values(self._initial.options)
             if any(within.key == self._initial.opponent for within in self._within[kind.key]):
@@ -317,10 +313,8 @@ class MenuScreen(Screen[None]):
 
     def _note(self, kind: type[Backend]) -> str:
         """A line about the chosen opponent: the chosen choice's description, or how it goes on."""
-        if kind.key in self._notes:
-            return self._notes[kind.key]
-        if not picked_in_menu(kind):
-            return f"{kind.title}: {kind.summary} {kind.dialog_hint}"
+        if not picked_in_menu(kind) or kind.key in self._notes:
+            return self._notes.get(kind.key, f"{kind.title}: {kind.summary} {kind.dialog_hint}")
         for option in kind.options:
             picked = self._picked(kind, option.key)
             choice = next(c for c in option.choices if c.value == picked)

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import hashlib
 import logging
 import secrets
 import sys
@@ -30,6 +29,20 @@ if TYPE_CHECKING:
     from c4tui.server.ssh.door import SshDoor
 
 log = logging.getLogger("c4tui.server.ssh")
+
+#: Seconds a session waits for its visit to be in the store before it gives up.
+AUTHORISED_SECONDS = 30.0
+#: The largest terminal an app is given (columns, rows): a client may claim any size,
+#: and the app would draw (and hold in memory) every cell of it.
+MAX_TERMINAL = (1000, 500)
+
+
+def terminal_size(columns: int, rows: int, before: tuple[int, int]) -> tuple[int, int]:
+    """The size a client's window asks for, within ``MAX_TERMINAL``; ``before`` if none."""
+    if columns <= 0 or rows <= 0:
+        return before
+    return min(columns, MAX_TERMINAL[0]), min(rows, MAX_TERMINAL[1])
+
 
 #: The app every visitor runs: the full app, limited to a visitor's rights.
 VISITOR_COMMAND = (sys.executable, "-m", "c4tui", "--ssh-visitor")
@@ -133,10 +146,18 @@ class Visit(asyncssh.SSHServer):
         line = " ".join(public[:2])
         key_print = self._fingerprint = self._key.get_fingerprint("sha256")
         self._token = VISIT_TOKEN_PREFIX + secrets.token_urlsafe(32)
-        self._token_hash = hashlib.sha256(self._token.encode("ascii")).hexdigest()
+        self._token_hash = keys.token_hash(self._token)
         store = self._door.lobby.store
         visit = keys.Visit(key_print, line, self._host)
-        await store.begin_visit(self._token_hash, visit, time.time() + VISIT_SECONDS)
+        try:
+            await store.begin_visit(self._token_hash, visit, time.time() + VISIT_SECONDS)
+        except Exception:  # the store failed: this visit cannot log in, so it ends here
+            log.exception("ssh visitor from %s: its visit could not be kept", self._peer)
+            if self._connection is not None:
+                self._connection.disconnect(
+                    asyncssh.DISC_SERVICE_NOT_AVAILABLE, "c4tui cannot take visitors just now"
+                )
+            return
         self._visit_open = True
         self._authorised.set()
         account = await store.key_account(key_print)
@@ -186,7 +207,11 @@ class Visit(asyncssh.SSHServer):
 
     async def run_app(self, session: Session, term: str, size: tuple[int, int]) -> None:
         """Start the visitor's app on its terminal, once its visit is in the store."""
-        await self._authorised.wait()
+        try:
+            await asyncio.wait_for(self._authorised.wait(), AUTHORISED_SECONDS)
+        except TimeoutError:  # the store never kept the visit: nothing to log in with
+            session.refuse("c4tui cannot take visitors just now.\r\n")
+            return
         card = VisitCard(self._token, self._fingerprint, self._user)
         env = self._door.visitor_env(card, session.client_env, term)
         app = VisitorApp(session.show, session.app_ended)
@@ -195,6 +220,9 @@ class Visit(asyncssh.SSHServer):
         except OSError as error:
             log.error("ssh visitor from %s: the app could not start: %s", self._peer, error)
             session.refuse(f"c4tui could not start here ({error.strerror}).\r\n")
+            return
+        if self._ended:  # the visitor left while its app was starting
+            await app.hang_up()
             return
         self.app = app
         session.app = app
@@ -227,8 +255,7 @@ class Session(asyncssh.SSHServerSession[bytes]):
     ) -> bool:
         self._term = term_type if term_type.isascii() and term_type.isprintable() else ""
         self._term = self._term[:MAX_ENV_VALUE] or DEFAULT_TERM
-        if term_size[0] > 0 and term_size[1] > 0:
-            self._size = (term_size[0], term_size[1])
+        self._size = terminal_size(term_size[0], term_size[1], self._size)
         return True
 
     def shell_requested(self) -> bool:
@@ -262,9 +289,9 @@ class Session(asyncssh.SSHServerSession[bytes]):
         self._channel.exit(1)
 
     def terminal_size_changed(self, width: int, height: int, pixwidth: int, pixheight: int) -> None:
-        self._size = (width, height) if width > 0 and height > 0 else self._size
+        self._size = terminal_size(width, height, self._size)
         if self.app is not None:
-            self.app.resize(width, height)
+            self.app.resize(*self._size)
 
     def data_received(self, data: bytes, datatype: int | None) -> None:
         if self.app is not None:

@@ -28,7 +28,7 @@ from c4tui.server.core import C4Server
 from tests.needs import missing
 
 #: Seconds a screen has to show what a test waits for (generous: the machine is shared).
-SCREEN_SECONDS = 30.0
+SCREEN_SECONDS = 60.0
 
 KEYS = {
     "enter": b"\r",

@@ -1,7 +1,7 @@
 """Snapshots of an account's ssh keys (§9, issue 42), against a real server.
 
 ann's two keys listed by fingerprint, and the add-a-key dialog saying why a paste
-will not do.
+will not do, and the password dialog of an ssh visit (no current password asked for).
 """
 
 from __future__ import annotations
@@ -16,6 +16,7 @@ from textual.widgets import DataTable, Input
 
 from c4tui.server.core import C4Server
 from c4tui.ui.screens.add_key import AddKeyDialog
+from c4tui.ui.screens.password import PasswordDialog
 from c4tui.ui.screens.ssh_keys import KeysScreen
 from tests.net.lobby_client import lobby_server_in_a_thread, logged_in
 from tests.net.test_lobby_keys import OTHER_KEY, PAGE_KEY
@@ -57,6 +58,16 @@ def test_the_add_key_dialog_refusing_a_paste(snap_compare, keys_server: int) -> 
         await until(pilot, lambda: field.value != "")
         await pilot.press("enter")
         await until(pilot, lambda: "not an OpenSSH" in text_of(pilot, "#add-key-status"))
+        await still(pilot)
+
+    assert snap_compare(make_app(), terminal_size=SIZE, run_before=run_before)
+
+
+def test_the_password_dialog_of_a_key_visit(snap_compare, keys_server: int) -> None:
+    async def run_before(pilot: Pilot) -> None:
+        await pilot.app.push_screen(PasswordDialog(await link_of(keys_server, "ann"), "pw"))
+        await pilot.pause()
+        await pilot.press(*"fresh-pw")
         await still(pilot)
 
     assert snap_compare(make_app(), terminal_size=SIZE, run_before=run_before)

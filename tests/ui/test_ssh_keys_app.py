@@ -13,7 +13,7 @@ from pathlib import Path
 
 from textual import events
 from textual.pilot import Pilot
-from textual.widgets import DataTable, Input
+from textual.widgets import DataTable, Input, Static
 
 from c4tui.client import key_words
 from c4tui.client.outcomes import KeyAddOutcome
@@ -24,7 +24,7 @@ from c4tui.ui.app import C4App
 from c4tui.ui.screens.add_key import AddKeyDialog
 from c4tui.ui.screens.confirm import ConfirmDialog
 from c4tui.ui.screens.profile import ProfileScreen
-from c4tui.ui.screens.ssh_keys import KeysScreen, key_removed
+from c4tui.ui.screens.ssh_keys import LAST_KEY, KeysScreen, key_removed
 from tests.net.lobby_client import LobbyClient, lobby_server, logged_in
 from tests.net.test_lobby_keys import OTHER_KEY, PAGE_KEY
 from tests.ui.helpers import SIZE, make_app
@@ -82,6 +82,7 @@ async def test_a_pasted_key_is_listed_by_its_fingerprint_and_removed_after_a_que
         assert screen.fingerprints == [fingerprint]
         await pilot.press("delete")
         await until(pilot, lambda: isinstance(app.screen, ConfirmDialog))
+        assert LAST_KEY in str(app.screen.query_one(Static).render())
         await pilot.press("y")
         await until(pilot, lambda: screen.fingerprints == [])
         assert text_of(pilot, "#keys-status") == key_removed(fingerprint)

@@ -28,6 +28,12 @@ WHAT_A_KEY_DOES = (
     "a adds a key, d removes the chosen one; Esc goes back."
 )
 
+#: Said before the last key goes: an account a key made has a password no one knows.
+LAST_KEY = (
+    "It is your last key: unless you know your password (P in the lobby sets one), "
+    "you could not log in again."
+)
+
 
 def keys_line(fingerprints: list[str]) -> str:
     """How many keys log the account in, in words."""
@@ -102,6 +108,8 @@ class KeysScreen(ListingScreen):
         if chosen is None:
             return
         question = f"Remove the key {chosen}? ssh with it will no longer log you in."
+        if len(self.fingerprints) == 1:
+            question += f" {LAST_KEY}"
         self.app.push_screen(
             ConfirmDialog(question, "Remove"), lambda yes: self._confirmed(chosen, yes)
         )

@@ -130,9 +130,10 @@ class LobbyScreen(PublicLobby):
                 f"Enter plays in a waiting room, w watches, c creates one, g meets the next "
                 f"person waiting: {self.offer} (your menu choice"
                 f"{colour_chosen(self._settings)}). m: your finished games; "
-                f"p: the chosen room's players'; i: your profile; l: the leaderboard; P: a new "
-                f"password; B: whom you block (\\[blocked] in the lists). Tab: the players "
-                f"online; c there challenges one, i: their profile, b blocks, x reports them."
+                f"p: the chosen room's players'; i: your profile (k there: your ssh keys); "
+                f"l: the leaderboard; P: a new password; B: whom you block (\\[blocked] in the "
+                f"lists). Tab: the players online; c there challenges one, i: their profile, "
+                f"b blocks, x reports them."
             )
         with Vertical():
             yield Static(

@@ -65,3 +65,11 @@ NO_SUCH_KEY = "Your account has no such key."
 def key_added(fingerprint: str) -> str:
     """What a key added is, in words: its fingerprint, as ``ssh-keygen -lf`` shows it."""
     return f"Key {fingerprint} added: it logs you in over ssh."
+
+
+#: An ssh visitor's password dialog: why it asks for no current password, and a change.
+KEY_VISIT_PASSWORD = (
+    "Your ssh key logged you in: no current password is needed. With this one you can "
+    "also log in from other clients."
+)
+PASSWORD_SET = "Password set: now you can also log in with this password from other clients."

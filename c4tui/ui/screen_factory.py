@@ -149,8 +149,12 @@ def lobby_screen(
     ascii_only: bool,
     saves_last_until_quit: bool,
     reconnect_delays: Sequence[float] | None = None,
+    key_visit: bool = False,
 ) -> LobbyScreen:
-    """The online lobby's rooms, once logged in (``reconnect_delays``: None, the client's)."""
+    """The online lobby's rooms, once logged in (``reconnect_delays``: None, the client's).
+
+    ``key_visit``: an ssh visitor's key logged in (``LobbyScreen``'s).
+    """
     from c4tui.ui.screens.lobby import LobbyScreen  # noqa: PLC0415
 
     return LobbyScreen(
@@ -159,6 +163,7 @@ def lobby_screen(
         ascii_only=ascii_only,
         saves_last_until_quit=saves_last_until_quit,
         reconnect_delays=reconnect_delays,
+        key_visit=key_visit,
     )
 
 

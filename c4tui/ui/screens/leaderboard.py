@@ -17,7 +17,7 @@ from textual.widgets import DataTable
 from c4tui.client.link import LobbyLink
 from c4tui.client.standing import Leader, leaders
 from c4tui.net.errors import NetworkError, ProtocolError
-from c4tui.ui.screens.listing import ListingScreen
+from c4tui.ui.screens.profiled_listing import ProfiledListing
 
 #: Why a board may be empty, or short: who is on it.
 WHO_IS_LISTED = (
@@ -26,7 +26,7 @@ WHO_IS_LISTED = (
 )
 
 
-class LeaderboardScreen(ListingScreen):
+class LeaderboardScreen(ProfiledListing):
     """The leaderboard; Enter shows a player's profile, Esc goes back.
 
     Args:

@@ -1,11 +1,11 @@
-"""What the lobby's listings share (the moderators' reports, the leaderboard): one base.
+"""What the lobby's listings share (the reports, the leaderboard, your ssh keys): one base.
 
 A title, a line of help, a table of what the server lists (one row a thing, keyed),
 what a screen adds under it (``under_table``), a status line and the footer; r
 fetches the list again (``fetch``, saying "Fetching …" first), Esc goes back.
-A player's profile opened from a listing says it goes back there (``BACK_TO``).
 The ids are the screen's ``NAME``'s: ``#reports-title``, ``#reports``,
-``#reports-status``.
+``#reports-status``. A listing of players opens their profiles (``profiled_listing``,
+apart: a profile opens the listing of its keys, built on this one).
 """
 
 from __future__ import annotations
@@ -19,17 +19,14 @@ from textual.widget import Widget
 from textual.widgets import DataTable, Static
 
 from c4tui.client.link import LobbyLink
-from c4tui.ui.screens.profile import ProfileScreen
 from c4tui.ui.widgets.footer import FittingFooter
 
 
 class ListingScreen(Screen[None]):
-    """A list fetched from the lobby, its chosen row's profile a key away; Esc goes back.
+    """A list fetched from the lobby; r fetches it again, Esc goes back.
 
     Args:
         link: the lobby connection (logged in).
-        ascii_only: draw with ASCII characters only (handed on to a profile's review).
-        saves_last_until_quit: saved games go when the app quits (handed on likewise).
     """
 
     DEFAULT_CSS = """
@@ -45,16 +42,10 @@ class ListingScreen(Screen[None]):
     TITLE = ""
     HELP = ""
     FETCHING = "Fetching the list…"
-    #: Where a profile opened here goes back to, in its help line.
-    BACK_TO = "the list"
 
-    def __init__(
-        self, link: LobbyLink, *, ascii_only: bool = False, saves_last_until_quit: bool = False
-    ) -> None:
+    def __init__(self, link: LobbyLink) -> None:
         super().__init__()
         self.link = link
-        self._ascii_only = ascii_only
-        self._saves_last_until_quit = saves_last_until_quit
 
     def compose(self) -> ComposeResult:
         """Title, help, the table, what the screen adds, a status line, the footer."""
@@ -102,17 +93,6 @@ class ListingScreen(Screen[None]):
         if not table.row_count:
             return None
         return str(table.coordinate_to_cell_key(table.cursor_coordinate).row_key.value)
-
-    def show_profile(self, user: str) -> None:
-        """``user``'s profile over the list (Esc there comes back here)."""
-        profile = ProfileScreen(
-            self.link,
-            user,
-            ascii_only=self._ascii_only,
-            saves_last_until_quit=self._saves_last_until_quit,
-            back_to=self.BACK_TO,
-        )
-        self.app.push_screen(profile)
 
     def action_leave(self) -> None:
         """Back to where it was opened."""

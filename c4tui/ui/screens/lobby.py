@@ -88,9 +88,15 @@ class LobbyScreen(PublicLobby):
         ascii_only: bool = False,
         saves_last_until_quit: bool = False,
         reconnect_delays: Sequence[float] | None = None,
+        key_visit: bool = False,
     ) -> None:
-        """``reconnect_delays``: seconds before each try to come back (None: the client's)."""
+        """``reconnect_delays``: seconds before each try to come back (None: the client's).
+
+        ``key_visit``: an ssh visitor's key logged in (its session's password is the
+        visit's token): P asks for no current password, the title names no loopback host.
+        """
         super().__init__()
+        self.key_visit = key_visit
         self._session = OnlineSession(logged_in, reconnect_delays)
         self._settings = settings
         # Handed on to the game screens it opens.
@@ -115,6 +121,8 @@ class LobbyScreen(PublicLobby):
         """Title, rooms, status, chat line, footer."""
         values = self._session.values
         place = "Tic-tac-toe rooms" if self.tictactoe else "Lobby"
+        # An ssh visitor reaches the lobby on a loopback port: its host means nothing to them.
+        host = "this server" if self.key_visit else values["host"]
         if self.tictactoe:
             help_text = "Enter plays in a waiting room (you place O), w watches, c creates one."
         else:
@@ -122,13 +130,14 @@ class LobbyScreen(PublicLobby):
                 f"Enter plays in a waiting room, w watches, c creates one, g meets the next "
                 f"person waiting: {self.offer} (your menu choice"
                 f"{colour_chosen(self._settings)}). m: your finished games; "
-                f"p: the chosen room's players'; i: your profile; l: the leaderboard; P: a new "
-                f"password; B: whom you block (\\[blocked] in the lists). Tab: the players "
-                f"online; c there challenges one, i: their profile, b blocks, x reports them."
+                f"p: the chosen room's players'; i: your profile (k there: your ssh keys); "
+                f"l: the leaderboard; P: a new password; B: whom you block (\\[blocked] in the "
+                f"lists). Tab: the players online; c there challenges one, i: their profile, "
+                f"b blocks, x reports them."
             )
         with Vertical():
             yield Static(
-                f"{place} on {values['host']} — logged in as {values['user']}",
+                f"{place} on {host} — logged in as {values['user']}",
                 id="lobby-title",
             )
             yield Static(help_text, id="lobby-help")

@@ -2,7 +2,9 @@
 
 ``i`` opens the profile of the player chosen in the player list, or your own
 while the room list has the focus; ``l`` opens the leaderboard; ``P`` changes
-your password (the session then logs in with the new one when it comes back).
+your password (the session then logs in with the new one when it comes back): on
+an ssh visit the session's password (the visit's token) is the current one, not
+asked for, so an account a key made gets a password to log in elsewhere with.
 Tic-tac-toe servers have none of these. ``LobbyScreen`` is built on this part.
 """
 
@@ -35,6 +37,8 @@ class StandingLobby(ChallengingLobby):
     # Handed on to the screens opened here (the review of a game in a profile).
     _ascii_only: bool
     _saves_last_until_quit: bool
+    #: An ssh visitor's key logged in (the session's password is the visit's token).
+    key_visit: bool
 
     def _profiled(self) -> str:
         """Whose profile ``i`` opens: the chosen player's in the player list, else ours."""
@@ -63,7 +67,8 @@ class StandingLobby(ChallengingLobby):
 
     def action_password(self) -> None:
         """Change our password (the current one, the new one twice)."""
-        dialog = PasswordDialog(self.link)
+        current = self._session.password if self.key_visit else None
+        dialog = PasswordDialog(self.link, current)
         self.app.push_screen(dialog, lambda outcome: self._password_changed(dialog, outcome))
 
     def _password_changed(self, dialog: PasswordDialog, outcome: PasswordChange | None) -> None:

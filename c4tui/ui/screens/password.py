@@ -4,6 +4,11 @@ The current password, the new one and the new one again, none shown. The two new
 ones must agree and keep the password rule before the server is asked; its
 answer is said in words (``client.standing.PASSWORD_CHANGE``). A change dismisses
 the dialog with ``PasswordChange.CHANGED`` (and says so); Esc leaves it unchanged.
+
+An ssh visitor's key logged it in (§9): its account may have been made by the key,
+with a random password the player never knew. Its session's password (the visit's
+token, which the server takes as the current password) is given as ``current``,
+and only the new one is asked for, twice.
 """
 
 from __future__ import annotations
@@ -15,6 +20,7 @@ from textual.containers import Grid, Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, Static
 
+from c4tui.client import key_words
 from c4tui.client import standing as words
 from c4tui.client.link import LobbyLink
 from c4tui.client.outcomes import PasswordChange
@@ -32,10 +38,13 @@ class PasswordDialog(ModalScreen[PasswordChange | None]):
 
     Args:
         link: the lobby connection (logged in as the account to change).
+        current: the current password, known already (an ssh visit's session's:
+            not asked for); None: asked for.
     """
 
     DEFAULT_CSS = """
     PasswordDialog { align: center middle; }
+    PasswordDialog .form-note { color: $text-muted; height: auto; margin-bottom: 1; }
     """
 
     BINDINGS = [
@@ -43,18 +52,25 @@ class PasswordDialog(ModalScreen[PasswordChange | None]):
         Binding("enter", "change", "Change", priority=True, id="password.change"),
     ]
 
-    def __init__(self, link: LobbyLink) -> None:
+    def __init__(self, link: LobbyLink, current: str | None = None) -> None:
         super().__init__()
         self.link = link
+        self._current = current
+        #: The fields asked for (the current password only when not known).
+        self._fields = FIELDS if current is None else FIELDS[1:]
         #: The new password, once the server has taken it (whoever logs in again needs it).
         self.new_password: str | None = None
 
     def compose(self) -> ComposeResult:
         """The three fields, a status line and the buttons."""
         with Vertical(classes="form-dialog"):
-            yield Static(f"Change the password of {self.link.user}", classes="form-title")
+            if self._current is None:
+                yield Static(f"Change the password of {self.link.user}", classes="form-title")
+            else:
+                yield Static(f"A password for {self.link.user}", classes="form-title")
+                yield Static(key_words.KEY_VISIT_PASSWORD, classes="form-note")
             with Grid():
-                for key, label in FIELDS:
+                for key, label in self._fields:
                     yield Label(label)
                     yield Input(id=key, password=True, max_length=MAX_PASSWORD, compact=True)
             yield Static("", id="password-status", classes="form-status", markup=False)
@@ -63,8 +79,8 @@ class PasswordDialog(ModalScreen[PasswordChange | None]):
                 yield Button("Cancel (Esc)", id="cancel")
 
     def on_mount(self) -> None:
-        """The current password first."""
-        self.query_one("#old", Input).focus()
+        """The first field asked for (the current password, unless it is known)."""
+        self.query_one(f"#{self._fields[0][0]}", Input).focus()
 
     def _value(self, key: str) -> str:
         return self.query_one(f"#{key}", Input).value
@@ -79,7 +95,7 @@ class PasswordDialog(ModalScreen[PasswordChange | None]):
 
     def _problem(self) -> tuple[str, str] | None:
         """What is wrong with the fields before asking the server, and which to fix."""
-        if not valid_password(self._value("old")):
+        if self._current is None and not valid_password(self._value("old")):
             return words.PASSWORD_CHANGE[PasswordChange.WRONG_PASSWORD], "old"
         if not valid_password(self._value("new")):
             return words.PASSWORD_CHANGE[PasswordChange.AGAINST_THE_RULES], "new"
@@ -93,7 +109,7 @@ class PasswordDialog(ModalScreen[PasswordChange | None]):
         if isinstance(self.focused, Button) and self.focused.id == "cancel":
             self.action_cancel()
             return
-        empty = next((key for key, _ in FIELDS if not self._value(key)), None)
+        empty = next((key for key, _ in self._fields if not self._value(key)), None)
         if empty is not None and isinstance(self.focused, Input):
             self.query_one(f"#{empty}", Input).focus()
             return
@@ -102,21 +118,23 @@ class PasswordDialog(ModalScreen[PasswordChange | None]):
             self._say(*problem)
             return
         self._say("Changing the password…")
-        self._change(self._value("old"), self._value("new"))
+        current = self._value("old") if self._current is None else self._current
+        self._change(current, self._value("new"))
 
     @work(exclusive=True, exit_on_error=False)
     async def _change(self, old: str, new: str) -> None:
         try:
             outcome = await self.link.change_password(old, new)
         except (NetworkError, ProtocolError, TimeoutError) as error:
-            self._say(f"The server is gone: {error}. Nothing changed.", wrong="old")
+            self._say(f"The server is gone: {error}. Nothing changed.", wrong=self._fields[0][0])
             return
         if outcome is PasswordChange.CHANGED:
             self.new_password = new
-            self.notify(words.PASSWORD_CHANGE[outcome])
+            known = self._current is not None
+            self.notify(key_words.PASSWORD_SET if known else words.PASSWORD_CHANGE[outcome])
             self.dismiss(outcome)
             return
-        wrong = "new" if outcome is PasswordChange.AGAINST_THE_RULES else "old"
+        wrong = "new" if outcome is PasswordChange.AGAINST_THE_RULES else self._fields[0][0]
         self._say(words.PASSWORD_CHANGE[outcome], wrong=wrong)
 
     @on(Button.Pressed, "#cancel")

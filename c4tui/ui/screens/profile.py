@@ -8,20 +8,21 @@ leaderboard, a game: ``back_to``).
 
 Someone else's profile blocks them (b; b again unblocks) and reports them (x); a
 moderator's also bans (B), mutes (M) and unbans (U) them (spec §7: PROFILE's role
-of ourselves says who is one; the server checks again). Our own deletes the
-account (D: its password, then a question); once it is gone the screen says so
-in an ``AccountDeleted`` message, and the app goes back to the menu.
+of ourselves says who is one; the server checks again). Our own lists the
+account's ssh keys (k, or its button: ``KeysScreen``, §9) and deletes the account
+(D: its password, then a question); once it is gone the screen says so in an
+``AccountDeleted`` message, and the app goes back to the menu.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from textual import work
+from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.message import Message
-from textual.widgets import Static
+from textual.widgets import Button, Static
 
 from c4tui.client import in_public
 from c4tui.client import standing as words
@@ -31,11 +32,12 @@ from c4tui.protocols.competition import ProfileInfo
 from c4tui.ui.public_actions import PublicActions
 from c4tui.ui.screens.delete_account import DeleteAccountDialog
 from c4tui.ui.screens.past_games import PastGamesScreen
+from c4tui.ui.screens.ssh_keys import KeysScreen
 
 #: What someone else's profile offers (``MODERATORS`` only a moderator), and our own.
 ABOUT_OTHERS = frozenset({"block", "unblock", "report"})
 MODERATORS = frozenset({"ban", "mute", "unban"})
-ABOUT_US = frozenset({"delete_account"})
+ABOUT_US = frozenset({"delete_account", "keys"})
 
 
 class ProfileScreen(PastGamesScreen):
@@ -53,6 +55,7 @@ class ProfileScreen(PastGamesScreen):
     ProfileScreen #profile { margin: 1 2 0 2; height: auto; padding: 0 1; border: round $primary; }
     ProfileScreen #profile.-error { color: $error; text-style: bold; }
     ProfileScreen > Vertical { width: 100%; }
+    ProfileScreen #keys-button { margin: 0 2; }
     """
 
     BINDINGS = [
@@ -62,6 +65,7 @@ class ProfileScreen(PastGamesScreen):
         Binding("B", "ban", "Ban", id="profile.ban"),
         Binding("M", "mute", "Mute", id="profile.mute"),
         Binding("U", "unban", "Unban", id="profile.unban"),
+        Binding("k", "keys", "ssh keys", id="profile.keys"),
         Binding("D", "delete_account", "Delete account", id="profile.delete"),
     ]
 
@@ -107,6 +111,8 @@ class ProfileScreen(PastGamesScreen):
         panel = Static(f"{self.user}: fetching the profile…", id="profile", markup=False)
         panel.border_title = "Profile"
         yield panel
+        if self.own:
+            yield Button("Your ssh keys (k)", id="keys-button", compact=True)
         yield from super().compose()
 
     def action_refresh(self) -> None:
@@ -189,6 +195,11 @@ class ProfileScreen(PastGamesScreen):
     def action_unban(self) -> None:
         """Lift this player's ban."""
         self.public.unban(self.user)
+
+    @on(Button.Pressed, "#keys-button")
+    def action_keys(self) -> None:
+        """Our ssh keys: listed, added, removed (``KeysScreen``)."""
+        self.app.push_screen(KeysScreen(self.link))
 
     def action_delete_account(self) -> None:
         """Delete our account: its password, then a question (``DeleteAccountDialog``)."""

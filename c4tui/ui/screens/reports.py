@@ -27,7 +27,7 @@ from c4tui.client.words import Voice
 from c4tui.net.errors import NetworkError, ProtocolError
 from c4tui.protocols.public import REPORTS_LISTED, ReportInfo
 from c4tui.ui.public_actions import PublicActions
-from c4tui.ui.screens.listing import ListingScreen
+from c4tui.ui.screens.profiled_listing import ProfiledListing
 
 #: The columns.
 REPORT_COLUMNS = ("N", "When", "Reporter", "Reported", "Reason", "Game", "Text")
@@ -74,7 +74,7 @@ def report_details(report: ReportInfo) -> str:
     return f"{report.number}: {who}{game}: {said}"
 
 
-class ReportsScreen(ListingScreen):
+class ReportsScreen(ProfiledListing):
     """The open reports; c closes one, B bans and M mutes the reported, Esc goes back.
 
     Args:

@@ -292,6 +292,7 @@ class Games:
                         ascii_only=self._ascii_only,
                         saves_last_until_quit=self._allowed is not None,
                         reconnect_delays=self._reconnect_delays,
+                        key_visit=self._visit is not None and self._visit.key is not None,
                     )
                 )
 

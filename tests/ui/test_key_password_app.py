@@ -15,9 +15,12 @@ from c4tui.client import key_words
 from c4tui.client.link import LobbyLink
 from c4tui.client.outcomes import KeyRegisterOutcome, LoginOutcome
 from c4tui.match.settings import MatchSettings
+from c4tui.ui.screens.confirm import ConfirmDialog
+from c4tui.ui.screens.delete_account import DeleteAccountDialog
 from c4tui.ui.screens.lobby import LobbyScreen
 from c4tui.ui.screens.login import LoggedIn
 from c4tui.ui.screens.password import PasswordDialog
+from c4tui.ui.screens.profile import ProfileScreen
 from tests.net.lobby_client import LobbyClient, lobby_server
 from tests.net.test_lobby_keys import PAGE_KEY, token, visit
 from tests.ui.helpers import SIZE, make_app
@@ -64,3 +67,31 @@ async def test_a_password_login_still_asks_for_the_current_password(tmp_path: Pa
             await pilot.press("P")
             await until(pilot, lambda: isinstance(app.screen, PasswordDialog))
             assert [field.id for field in app.screen.query(Input)] == ["old", "new", "again"]
+
+
+async def test_a_key_made_account_is_deleted_without_a_password_it_never_had(
+    tmp_path: Path,
+) -> None:
+    async with lobby_server(tmp_path) as server:
+        visiting = await visit(server, PAGE_KEY, token(1))
+        link = await LobbyLink.open("127.0.0.1", server.port)
+        assert await link.key_register("zoe", visiting) is KeyRegisterOutcome.CREATED
+        assert await link.login("zoe", visiting) is LoginOutcome.LOGGED_IN
+        values = {"host": "127.0.0.1", "port": str(server.port), "user": "zoe"}
+        app = make_app()
+        async with app.run_test(size=SIZE) as pilot:
+            lobby = LobbyScreen(LoggedIn(link, values, visiting), MatchSettings(), key_visit=True)
+            await app.push_screen(lobby)
+            await pilot.press("i")  # our own profile
+            await until(pilot, lambda: isinstance(app.screen, ProfileScreen))
+            await pilot.press("D")
+            await until(pilot, lambda: isinstance(app.screen, DeleteAccountDialog))
+            assert not app.screen.query_one("Grid").display  # no password asked
+            await pilot.press("enter")  # Delete…
+            await until(pilot, lambda: isinstance(app.screen, ConfirmDialog))
+            await pilot.press("y")
+            await until(
+                pilot, lambda: not isinstance(app.screen, DeleteAccountDialog | ConfirmDialog)
+            )
+        checker = await LobbyClient.connect(server.port)
+        assert await checker.ask(f"KEYACCOUNT:{visiting}") == "KEYACCOUNT:ACKSTATUS:1"

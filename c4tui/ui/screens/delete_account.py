@@ -31,12 +31,15 @@ class DeleteAccountDialog(ModalScreen[bool]):
 
     Args:
         link: the lobby connection (logged in as the account to delete).
+        current: the password to send, not asked (an ssh visit's token: a key-made account's
+            password was never told to anyone).
     """
 
     DEFAULT_CSS = """
     DeleteAccountDialog { align: center middle; }
     DeleteAccountDialog .form-dialog { border: round $error; }
     DeleteAccountDialog .form-note { height: auto; margin-bottom: 1; }
+    DeleteAccountDialog Grid.-hidden { display: none; }
     """
 
     BINDINGS = [
@@ -44,9 +47,10 @@ class DeleteAccountDialog(ModalScreen[bool]):
         Binding("enter", "delete", "Delete", priority=True, id="delete.delete"),
     ]
 
-    def __init__(self, link: LobbyLink) -> None:
+    def __init__(self, link: LobbyLink, current: str | None = None) -> None:
         super().__init__()
         self.link = link
+        self._current = current
 
     def compose(self) -> ComposeResult:
         """What deleting does, the password, a status line and the buttons."""
@@ -57,9 +61,15 @@ class DeleteAccountDialog(ModalScreen[bool]):
                 "stay under another name, and nobody can register this name again.",
                 classes="form-note",
             )
-            with Grid():
+            with Grid(classes="-hidden" if self._current is not None else ""):
                 yield Label("Password")
-                yield Input(id="password", password=True, max_length=MAX_PASSWORD, compact=True)
+                yield Input(
+                    self._current or "",
+                    id="password",
+                    password=True,
+                    max_length=MAX_PASSWORD,
+                    compact=True,
+                )
             yield Static("", id="delete-status", classes="form-status", markup=False)
             with Horizontal():
                 yield Button("Delete… (Enter)", id="delete", variant="error")

@@ -53,6 +53,7 @@ class StandingLobby(ChallengingLobby):
             self._profiled(),
             ascii_only=self._ascii_only,
             saves_last_until_quit=self._saves_last_until_quit,
+            password=self._session.password if self.key_visit else None,
         )
         self.app.push_screen(profile)
 

@@ -49,6 +49,8 @@ class ProfileScreen(PastGamesScreen):
         ascii_only: draw with ASCII characters only (handed on to the review).
         saves_last_until_quit: saved games go when the app quits (handed on to the review).
         back_to: where Esc goes back to, in words ("the reports").
+        password: on an ssh visit, the session's (its token): deleting asks for no password
+            the player may never have had.
     """
 
     DEFAULT_CSS = """
@@ -84,6 +86,7 @@ class ProfileScreen(PastGamesScreen):
         ascii_only: bool = False,
         saves_last_until_quit: bool = False,
         back_to: str = "the lobby",
+        password: str | None = None,
     ) -> None:
         super().__init__(
             link,
@@ -93,6 +96,7 @@ class ProfileScreen(PastGamesScreen):
             back_to=back_to,
         )
         self.user = user
+        self._password = password
         #: The profile as last fetched (None: not yet, or no such user).
         self.info: ProfileInfo | None = None
         #: We are a moderator (our own PROFILE's role says so).
@@ -203,7 +207,7 @@ class ProfileScreen(PastGamesScreen):
 
     def action_delete_account(self) -> None:
         """Delete our account: its password, then a question (``DeleteAccountDialog``)."""
-        self.app.push_screen(DeleteAccountDialog(self.link), self._deleted)
+        self.app.push_screen(DeleteAccountDialog(self.link, self._password), self._deleted)
 
     def _deleted(self, gone: bool | None) -> None:
         if gone:

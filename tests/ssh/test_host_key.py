@@ -7,8 +7,10 @@ itself would make every player's ssh refuse the server as an impostor.
 from __future__ import annotations
 
 import logging
+import os
 import stat
 import subprocess
+import sys
 from dataclasses import replace
 from pathlib import Path
 
@@ -83,3 +85,23 @@ def test_a_key_given_on_the_command_line_is_the_one_served(
         ["ssh-keygen", "-lf", str(given)], capture_output=True, text=True, check=True
     )
     assert seen == listed.stdout.split()[1]
+
+
+def run_serve(tmp_path: Path, *options: str) -> subprocess.CompletedProcess[str]:
+    """``c4tui serve`` with ``options``, to its end (each of these stops at once)."""
+    env = {**os.environ, "XDG_DATA_HOME": str(tmp_path / "data")}
+    command = [sys.executable, "-m", "c4tui", "serve", "--port", "0", *options]
+    return subprocess.run(command, capture_output=True, text=True, timeout=60, env=env, check=False)
+
+
+def test_a_missing_host_key_stops_the_server_saying_so(tmp_path: Path) -> None:
+    ran = run_serve(tmp_path, "--ssh-port", "0", "--ssh-host-key", str(tmp_path / "none"))
+    assert ran.returncode == 1
+    assert f"cannot read the ssh host key {tmp_path / 'none'}" in ran.stderr
+    assert "Traceback" not in ran.stderr
+
+
+def test_ssh_options_without_the_ssh_port_are_refused(tmp_path: Path) -> None:
+    ran = run_serve(tmp_path, "--ssh-guests")
+    assert ran.returncode == 2
+    assert "need --ssh-port" in ran.stderr

@@ -56,6 +56,8 @@ MEMORY_GOAL_MB = 60.0
 FRAME_MS = 16.0
 
 NEW_KEY = "This ssh key is new here"
+#: Lines of the server's log shown when the bench cannot measure.
+LOG_LINES = 20
 #: Times a visitor types its name before the bench gives up.
 TRIES = 3
 #: Seconds a visitor has to reach the lobby (generous: 2 cores, apps starting).
@@ -415,6 +417,10 @@ def main() -> None:
             ok = bench(args, Path(folder))
         except (BenchError, AssertionError, RuntimeError) as error:
             print(f"the bench could not measure: {error}", file=sys.stderr)
+            log = Path(folder) / "serve.log"
+            if log.exists():
+                tail = log.read_text(errors="replace").splitlines()[-LOG_LINES:]
+                print("the server's log ended:", *tail, sep="\n  ", file=sys.stderr)
             sys.exit(2)
     sys.exit(0 if ok else 1)
 

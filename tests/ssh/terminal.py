@@ -17,7 +17,7 @@ import subprocess
 import termios
 import threading
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -73,29 +73,35 @@ def ssh_options(port: int, key: Path | None) -> list[str]:
     return options
 
 
-class SshTerminal:
-    """One visitor: ``ssh -tt`` in a pseudo-terminal of ``columns`` × ``rows``."""
+class PtyTerminal:
+    """A program on a pseudo-terminal of ``columns`` × ``rows`` of its own, its screen in pyte.
+
+    ``heard``, if given, is told each chunk of output the moment it is read (in the reader
+    thread, before pyte sees it): ``bench/ssh.py`` times keypresses by it.
+    """
 
     def __init__(
         self,
-        port: int,
-        key: Path,
+        command: Sequence[str],
         *,
-        user: str = "visitor",
         columns: int = 80,
         rows: int = 24,
-        term: str = "xterm-256color",
-        options: Sequence[str] = (),
+        env: Mapping[str, str] | None = None,
+        heard: Callable[[bytes], None] | None = None,
     ) -> None:
         self.screen = pyte.Screen(columns, rows)
         self._stream = pyte.ByteStream(self.screen)
         self._lock = threading.Lock()
+        self._heard = heard
         self._master, slave = os.openpty()
         _set_size(self._master, columns, rows)
-        command = [ssh_client(), "-tt", *ssh_options(port, key), *options, f"{user}@127.0.0.1"]
-        env = {**os.environ, "TERM": term}
         self.process = subprocess.Popen(
-            command, stdin=slave, stdout=slave, stderr=slave, env=env, start_new_session=True
+            list(command),
+            stdin=slave,
+            stdout=slave,
+            stderr=slave,
+            env=dict(os.environ if env is None else env),
+            start_new_session=True,
         )
         os.close(slave)
         self.written = bytearray()
@@ -110,6 +116,8 @@ class SshTerminal:
                 return
             if not data:
                 return
+            if self._heard is not None:
+                self._heard(data)
             with self._lock:
                 self.written += data
                 self._stream.feed(data)
@@ -163,6 +171,26 @@ class SshTerminal:
         self._reader.join(5)
 
 
+class SshTerminal(PtyTerminal):
+    """One visitor: ``ssh -tt`` in a pseudo-terminal of ``columns`` × ``rows``."""
+
+    def __init__(
+        self,
+        port: int,
+        key: Path,
+        *,
+        user: str = "visitor",
+        columns: int = 80,
+        rows: int = 24,
+        term: str = "xterm-256color",
+        options: Sequence[str] = (),
+        heard: Callable[[bytes], None] | None = None,
+    ) -> None:
+        command = [ssh_client(), "-tt", *ssh_options(port, key), *options, f"{user}@127.0.0.1"]
+        env = {**os.environ, "TERM": term}
+        super().__init__(command, columns=columns, rows=rows, env=env, heard=heard)
+
+
 @contextlib.contextmanager
 def visitor(port: int, key: Path, **how: Any) -> Iterator[SshTerminal]:
     """A visitor for the length of a ``with``, gone after it (``how``: SshTerminal's options)."""
@@ -200,4 +228,12 @@ def alive(pid: int) -> bool:
         return False
 
 
-__all__: Sequence[str] = ("SshTerminal", "alive", "door_port", "make_key", "run_ssh", "visitor")
+__all__: Sequence[str] = (
+    "PtyTerminal",
+    "SshTerminal",
+    "alive",
+    "door_port",
+    "make_key",
+    "run_ssh",
+    "visitor",
+)

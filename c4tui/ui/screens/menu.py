@@ -139,6 +139,7 @@ class MenuScreen(Screen[None]):
         # styled for its size once, not restyled whole just before the first frame.
         self.add_class(*breakpoint_classes(self), update=False)
         self._resumed = False
+        self._fields_shown: tuple[object, ...] = ()  # the mode, kind and note shown
 
     def compose(self) -> ComposeResult:
         """The form: one labelled row per setting, then the Start button."""
@@ -249,10 +250,7 @@ class MenuScreen(Screen[None]):
         self._show_resume()
 
     def _show_game_left(self) -> None:
-        """After a game, the form shows what it really was (a rematch swaps the colours).
-
-        Only a game played since the form last showed one: edits survive a look at help.
-        """
+        """After a game played since, the form shows what it was (a rematch swaps colours)."""
         game = self._current_game()
         if game is None or game is self._game_shown:
             return
@@ -300,6 +298,10 @@ class MenuScreen(Screen[None]):
     @on(ChoiceSet.Changed)
     def _show_kind_fields(self) -> None:
         mode, kind = self._mode(), self.kind()
+        note = self._note(kind)
+        if (mode, kind, note) == self._fields_shown:  # (the rules changed, say): no relayout
+            return
+        self._fields_shown = (mode, kind, note)
         for other in self._kinds:
             for widget in self.query(f".for-{other.key}"):
                 widget.display = other is mode
@@ -307,7 +309,6 @@ class MenuScreen(Screen[None]):
             widget.display = offers_colour(kind)
         for widget in self.query(".home-clock"):  # a server's games keep their own time
             widget.display = not kind.remote
-        note = self._note(kind)
         self.query_one("#mode-note", Static).update(note)
         self.query_one("#mode-note", Static).display = bool(note)
 

@@ -68,6 +68,26 @@ async def test_two_registrations_by_one_visit_at_once_make_one_account(
         assert await checker.ask(f"REGISTER:{lost}:pw") == "REGISTER:ACKSTATUS:0"  # never made
 
 
+async def test_a_registration_and_a_bind_of_one_visit_at_once_bind_it_once(
+    tmp_path: Path, lobby_db: str
+) -> None:
+    async with lobby_server(tmp_path, lobby_db) as server:
+        visiting = await visit(server, PAGE_KEY, token(1))
+        ann = await logged_in(server.port, "ann")
+        newcomer = await LobbyClient.connect(server.port)
+        registered, bound = await asyncio.gather(
+            newcomer.ask(f"KEYREGISTER:zed:{visiting}"), ann.ask(f"KEYBIND:{visiting}")
+        )
+        assert (registered, bound) in (
+            ("KEYREGISTER:ACKSTATUS:0", "KEYBIND:ACKSTATUS:1"),
+            ("KEYREGISTER:ACKSTATUS:5", "KEYBIND:ACKSTATUS:0"),
+        )
+        owner = "zed" if bound.endswith(":1") else "ann"
+        assert await server.lobby.store.key_account(keys.fingerprint_of(PAGE_KEY)) == owner
+        if owner == "ann":  # no account zed was left behind without its key
+            assert await newcomer.ask("REGISTER:zed:pw") == "REGISTER:ACKSTATUS:0"
+
+
 async def test_a_token_s_hash_or_a_near_miss_is_no_visit(tmp_path: Path) -> None:
     """What the store keeps (the hash) is no token, nor is a token with more after it."""
     async with lobby_server(tmp_path) as server:

@@ -53,22 +53,24 @@ class Screen(asyncssh.SSHClientSession[bytes]):
         self.closed.set()
 
 
-async def connect(server: C4Server, key: Path) -> asyncssh.SSHClientConnection:
-    """An asyncssh client connection to the door, authenticated with ``key``."""
+async def connect(server: C4Server, key: Path, user: str = "eve") -> asyncssh.SSHClientConnection:
+    """An asyncssh client connection to the door, authenticated with ``key`` as ``user``."""
     return await asyncssh.connect(
         "127.0.0.1",
         door_port(server),
         known_hosts=None,
         client_keys=[str(key)],
-        username="eve",
+        username=user,
         agent_path=None,
     )
 
 
 @contextlib.asynccontextmanager
-async def ssh(server: C4Server, key: Path) -> AsyncIterator[asyncssh.SSHClientConnection]:
+async def ssh(
+    server: C4Server, key: Path, user: str = "eve"
+) -> AsyncIterator[asyncssh.SSHClientConnection]:
     """``connect``'s connection for the length of an ``async with``."""
-    connection = await connect(server, key)
+    connection = await connect(server, key, user)
     try:
         yield connection
     finally:
@@ -77,11 +79,14 @@ async def ssh(server: C4Server, key: Path) -> AsyncIterator[asyncssh.SSHClientCo
 
 
 async def terminal(
-    connection: asyncssh.SSHClientConnection, size: tuple[int, int] = (80, 24), **options: Any
+    connection: asyncssh.SSHClientConnection,
+    size: tuple[int, int] = (80, 24),
+    term: str = "xterm",
+    **options: Any,
 ) -> tuple[asyncssh.SSHClientChannel[bytes], Screen]:
     """A session with a pseudo-terminal of ``size`` and a shell on it (the app)."""
     channel, screen = await connection.create_session(
-        Screen, term_type="xterm", term_size=size, encoding=None, **options
+        Screen, term_type=term, term_size=size, encoding=None, **options
     )
     assert isinstance(screen, Screen)
     return channel, screen
@@ -165,8 +170,13 @@ def door_visits(server: C4Server) -> int:
 # ----- what is refused, as it should be --------------------------------------------------
 
 
+@pytest.mark.parametrize(
+    ("user", "term"),
+    [("eve:LOGIN:admin", "xterm\x1b]0;owned\x07"), ("e" * 1000, "x" * 5000)],
+    ids=["control-characters", "huge"],
+)
 async def test_hostile_environment_variables_never_reach_the_app(
-    ssh_server: C4Server, alice_key: Path
+    ssh_server: C4Server, alice_key: Path, user: str, term: str
 ) -> None:
     sent = {
         "LD_PRELOAD": "/tmp/evil.so",
@@ -178,8 +188,8 @@ async def test_hostile_environment_variables_never_reach_the_app(
         "COLORTERM": "x" * 100_000,
         "NO_COLOR": "1\x1b]0;owned\x07",
     }
-    async with ssh(ssh_server, alice_key) as connection:
-        await terminal(connection, env=sent)
+    async with ssh(ssh_server, alice_key, user) as connection:
+        await terminal(connection, term=term, env=sent)
         pid = await the_app(ssh_server)
         with open(f"/proc/{pid}/environ", "rb") as environ:
             env = dict(
@@ -191,6 +201,8 @@ async def test_hostile_environment_variables_never_reach_the_app(
     assert env["C4TUI_SSH_TOKEN"].startswith("sshvisit-")
     assert env["C4TUI_SSH_TOKEN"] != "sshvisit-made-up"
     assert env["C4TUI_SSH_LOBBY"].startswith("127.0.0.1:")
+    assert env["C4TUI_SSH_NAME"] == ""  # no name against the rules reaches the app
+    assert env["TERM"] in ("xterm-256color", "x" * 64)  # a plain word, of a sane length
 
 
 async def test_requests_after_the_shell_are_refused_and_the_app_plays_on(
@@ -347,31 +359,34 @@ async def test_a_hang_up_as_the_app_starts_leaves_no_app_running(
                 os.killpg(pid, signal.SIGKILL)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="the pty's size is given to the app as asked: 65535x65535 makes it take over a"
-    " gigabyte (Session.pty_requested, terminal_size_changed do not bound it)",
+def failing(size: tuple[int, int], reason: str) -> Any:
+    """A terminal size this door mishandles, the test of it marked ``xfail(strict=True)``."""
+    marks = pytest.mark.xfail(strict=True, reason=reason)
+    return pytest.param(size, marks=marks, id=f"{size[0]}x{size[1]}")
+
+
+@pytest.mark.parametrize(
+    "size",
+    [
+        failing(
+            (65535, 65535),
+            "the pty's size is given to the app as asked: 65535x65535 makes it take over a"
+            " gigabyte (Session.pty_requested, terminal_size_changed: no bound)",
+        ),
+        failing(
+            (70_000, 24),
+            "a pty wider than 65535 (ssh's sizes are 32 bits) raises struct.error in"
+            " visitor._set_size: no app, nothing said, the pty's master left open",
+        ),
+    ],
 )
-async def test_an_absurd_terminal_is_given_to_the_app_bounded(
-    ssh_server: C4Server, alice_key: Path
+async def test_an_absurd_terminal_gets_the_app_on_a_bounded_one(
+    ssh_server: C4Server, alice_key: Path, size: tuple[int, int]
 ) -> None:
     async with ssh(ssh_server, alice_key) as connection:
-        await terminal(connection, (65535, 65535))
-        columns, rows = terminal_size(await the_app(ssh_server))
+        await terminal(connection, size)
+        columns, rows = terminal_size(await the_app(ssh_server, 10))
     assert columns <= SANE_SIDE and rows <= SANE_SIDE
-
-
-@pytest.mark.xfail(
-    strict=True,
-    reason="a pty wider than 65535 (ssh's sizes are 32 bits) raises struct.error in"
-    " visitor._set_size: no app, nothing said, the pty's master left open",
-)
-async def test_a_terminal_wider_than_65535_still_gets_the_app(
-    ssh_server: C4Server, alice_key: Path
-) -> None:
-    async with ssh(ssh_server, alice_key) as connection:
-        await terminal(connection, (70_000, 24))
-        await the_app(ssh_server, 10)
 
 
 @pytest.mark.xfail(

@@ -9,9 +9,11 @@ from __future__ import annotations
 import argparse
 import contextlib
 import fcntl
+import functools
 import gc
 import os
 import shutil
+import signal
 import tempfile
 import termios
 from collections.abc import Iterator
@@ -178,15 +180,26 @@ def use_frame_rate() -> None:
 
 @contextlib.contextmanager
 def visitor_data_folder() -> Iterator[None]:
-    """A web or ssh visitor's own data folder, gone when the visit ends.
+    """A web or ssh visitor's own data and settings folder, gone when the visit ends.
 
-    Visitors never see each other's saved or unfinished games, nor the host's.
+    Visitors never see each other's saved or unfinished games, screenshots or theme, nor
+    the host's. An ssh visit ends with a hang-up (SIGHUP: the door's, or the terminal's
+    when the server dies): the folder goes then too.
     """
     visitors = data_folder() / "visitors"
     visitors.mkdir(parents=True, exist_ok=True)
     folder = tempfile.mkdtemp(dir=visitors)
     os.environ["XDG_DATA_HOME"] = folder
+    os.environ["XDG_CONFIG_HOME"] = folder
+    hung_up = signal.signal(signal.SIGHUP, functools.partial(_hang_up, folder))
     try:
         yield
     finally:
+        signal.signal(signal.SIGHUP, hung_up)
         shutil.rmtree(folder, ignore_errors=True)
+
+
+def _hang_up(folder: str, signum: int, frame: object) -> None:
+    """The visit's terminal is gone: its folder goes, and so does the app, at once."""
+    shutil.rmtree(folder, ignore_errors=True)
+    os._exit(128 + signum)

@@ -95,8 +95,8 @@ class SshDoor:
 
     @property
     def visits(self) -> int:
-        """Visitors connected now (their app running, or on its way)."""
-        return len(self._visits)
+        """Visitors now: connections whose key is proven (their app running, or on its way)."""
+        return sum(1 for visit in self._visits if visit.visiting)
 
     def app_pids(self) -> list[int]:
         """The process ids of the visitors' apps running now (for the operator, and tests)."""

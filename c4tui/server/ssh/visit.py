@@ -69,7 +69,8 @@ class Visit(asyncssh.SSHServer):
         self.app: VisitorApp | None = None
         self._began = time.monotonic()
         self._ended = False
-        self._refused = False
+        self._refusal = ""  # why it was turned away at the door ("": it was not)
+        self.visiting = False  # its key proven: one of the door's visitors
 
     # ----- the connection ----------------------------------------------------------
 
@@ -79,13 +80,12 @@ class Visit(asyncssh.SSHServer):
         self._host = str(host)
         self._peer = f"{host}:{port}"
         self._group = address_group(host)
+        # A connection takes a slot of its address now; it becomes a visitor (one of
+        # --ssh-max-visitors) only once its key is proven, so idle sockets fill no door.
         refusal = self._door.admission.take_slot(self._group)
-        if refusal is None and self._door.visits >= self._door.settings.max_visitors:
-            self._door.admission.free_slot(self._group)
-            refusal = f"refused: {self._door.settings.max_visitors} visitors already"
         if refusal is not None:
             self._group = ""
-            self._refused = True  # told at authentication: ssh shows a disconnect's words then
+            self._refusal = refusal  # told at authentication: ssh shows a disconnect's words then
             log.info("ssh from %s %s", self._peer, refusal)
             return
         self._door.joined(self)
@@ -100,23 +100,29 @@ class Visit(asyncssh.SSHServer):
         if self._ended:
             return
         self._ended = True
+        self._authorised.set()  # an app waiting for its visit looks again: it starts no more
         if self.app is not None:
             await self.app.hang_up()
         if self._connection is not None and reason == "server stopping":
             self._connection.close()
-        if self._visit_open:
-            with contextlib.suppress(Exception):  # the store may be closing too
-                await self._door.lobby.store.end_visit(self._token_hash)
+        await self._close_visit()
         if self._group:
-            self._door.admission.free_slot(self._group)
             self._door.left(self)
+            self._door.admission.free_slot(self._group)
             seconds = time.monotonic() - self._began
             log.info("ssh visitor from %s left after %.0f s (%s)", self._peer, seconds, reason)
+
+    async def _close_visit(self) -> None:
+        """The visit's row goes: its token logs in nothing more."""
+        if self._visit_open:
+            self._visit_open = False
+            with contextlib.suppress(Exception):  # the store may be closing too
+                await self._door.lobby.store.end_visit(self._token_hash)
 
     # ----- who they are: their key, nothing else -----------------------------------
 
     def begin_auth(self, username: str) -> bool:
-        if self._refused and self._connection is not None:
+        if self._refusal and self._connection is not None:
             self._connection.disconnect(
                 asyncssh.DISC_TOO_MANY_CONNECTIONS, "c4tui is full: try again later"
             )
@@ -142,6 +148,15 @@ class Visit(asyncssh.SSHServer):
 
     async def auth_completed(self) -> None:
         assert self._key is not None
+        if self._door.visits >= self._door.settings.max_visitors:
+            log.info("ssh from %s refused: %d visitors already", self._peer, self._door.visits)
+            self._refusal = "full"
+            if self._connection is not None:
+                self._connection.disconnect(
+                    asyncssh.DISC_TOO_MANY_CONNECTIONS, "c4tui is full: try again later"
+                )
+            return
+        self.visiting = True
         public = self._key.export_public_key("openssh").decode("ascii").split()
         line = " ".join(public[:2])
         key_print = self._fingerprint = self._key.get_fingerprint("sha256")
@@ -159,6 +174,9 @@ class Visit(asyncssh.SSHServer):
                 )
             return
         self._visit_open = True
+        if self._ended:  # the visitor left while its visit was being kept: it ends now
+            await self._close_visit()
+            return
         self._authorised.set()
         account = await store.key_account(key_print)
         whose = f"the key of {account}" if account else "a new key"
@@ -211,6 +229,8 @@ class Visit(asyncssh.SSHServer):
             await asyncio.wait_for(self._authorised.wait(), AUTHORISED_SECONDS)
         except TimeoutError:  # the store never kept the visit: nothing to log in with
             session.refuse("c4tui cannot take visitors just now.\r\n")
+            return
+        if self._ended:
             return
         card = VisitCard(self._token, self._fingerprint, self._user)
         env = self._door.visitor_env(card, session.client_env, term)
@@ -309,8 +329,9 @@ class Session(asyncssh.SSHServerSession[bytes]):
             self.app.resume()
 
     def show(self, data: bytes) -> None:
-        if self._channel is not None:
-            self._channel.write(data)
+        if self._channel is not None and not self._channel.is_closing():
+            with contextlib.suppress(BrokenPipeError):  # closed since: the app ends too
+                self._channel.write(data)
 
     def app_ended(self, status: int) -> None:
         if self._channel is not None:

@@ -7,13 +7,14 @@ takes guests from the server's own options (``LobbyService.guests``, set by
 visit itself is checked in the store as any token is.
 
 A guest is a ``Member`` marked ``guest`` with a name of the server's choosing
-(``guest-<n>``, the first one not online: no account may be registered with such a
-name, §7's ``reserved_name``). Nothing of it is stored. It may ask only what watching
-needs (``GUEST_MAY``, and JOIN as a VIEWER); anything else is answered BADAUTH, as a
-request before a login is. A bad format is answered as for anyone: it does nothing.
-Guests are no one's to challenge (``lobby.challenges``) and PLAYERS leaves them out.
+(``guest-<n>``, the first one neither online nor an account's: no account may be
+registered with such a name now, §7's ``reserved_name``). Nothing of it is stored. It
+may ask only what watching needs (``GUEST_MAY``, and JOIN as a VIEWER); anything else
+is answered BADAUTH, as a request before a login is. A bad format is answered as for
+anyone: it does nothing. Guests are no one's to challenge (``lobby.challenges``), and
+PLAYERS leaves them out.
 
-What this server chose where the brief is silent: KEYGUEST on a connection that is
+What this server chose where §9 is silent: KEYGUEST on a connection that is
 logged in already is status 3 (LOGIN's word for it); a guest's login is in the log
 and counts in no metric (it is no account's).
 """
@@ -61,6 +62,25 @@ def guest_refused(member: Member | None, request: object) -> bool:
     return not isinstance(request, GUEST_MAY)
 
 
+async def _free_name(service: LobbyService[S, M]) -> str:
+    """The first ``guest-<n>`` neither online nor an account's, as of the caller's next step.
+
+    No account can take such a name now, but one made before the rule may hold it:
+    the store is asked, and the names online looked at again after each answer.
+    """
+    accounts: set[str] = set()
+
+    def first_free() -> str:
+        return wire_keys.guest_name({member.name for member in service.online()} | accounts)
+
+    while True:
+        name = first_free()
+        if await service.store.ratings([name]):  # an account's, from before the rule
+            accounts.add(name)
+        elif name == first_free():  # still free: no one took it while the store answered
+            return name
+
+
 async def answer_guest(
     service: LobbyService[S, M], connection: LobbyConnection, request: wire_keys.KeyGuest
 ) -> None:
@@ -74,8 +94,7 @@ async def answer_guest(
     if await service.store.live_visit(wire_keys.token_hash(request.token)) is None:
         connection.offer(ack("KEYGUEST", wire_keys.GUEST_NO_VISIT))
         return
-    # No await from here to the login: the name chosen is still free when it is taken.
-    name = wire_keys.guest_name({member.name for member in service.online()})
+    name = await _free_name(service)  # no await from here to the login: it stays free
     comeback = service.logged_in(connection, Member(name, guest=True))
     log.info("%s watches as %s (an ssh key without an account)", connection.name, name)
     connection.offer(ack("KEYGUEST", 0, name))

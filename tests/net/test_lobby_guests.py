@@ -8,6 +8,7 @@ tests start a real door with it: ``tests/ssh/test_guests.py``).
 from __future__ import annotations
 
 import re
+import sqlite3
 from pathlib import Path
 
 from c4tui.client.link import LobbyLink
@@ -130,3 +131,15 @@ async def test_a_guest_watches_a_game_to_its_end(tmp_path: Path) -> None:
         await ann.send("DROP:1")
         end = await guest.line()  # the winning move's board is in GAMEEND
         assert end.startswith("GAMEEND:") and end.endswith(":0:ann")
+
+
+async def test_a_guest_is_never_named_as_an_account_from_before_the_rule(tmp_path: Path) -> None:
+    async with lobby_server(tmp_path) as server:
+        await guest_server(server)
+        await (await logged_in(server.port, "zed")).close()
+        with sqlite3.connect(tmp_path / "accounts.sqlite3") as db:  # as an old server made it
+            db.execute("UPDATE accounts SET name = 'guest-1' WHERE name = 'zed'")
+        db.close()
+        visiting = await visit(server, PAGE_KEY, token(1))
+        guest = await LobbyClient.connect(server.port)
+        assert await guest.ask(f"KEYGUEST:{visiting}") == "KEYGUEST:ACKSTATUS:0:guest-2"

@@ -13,6 +13,7 @@ from pathlib import Path
 from textual.widgets import Button, Static
 
 from c4tui.protocols import keys
+from c4tui.protocols import lobby as wire
 from c4tui.protocols.ssh_visit import KeyVisit
 from c4tui.server.core import C4Server
 from c4tui.ui.app import C4App
@@ -74,3 +75,7 @@ async def test_a_guest_watches_only_and_comes_back_as_a_guest(tmp_path: Path) ->
             await until(pilot, lambda: lobby.link is not first and not lobby.coming_back, "back")
             assert lobby.link.user == "guest-1"  # its old name was free again
             assert (await lobby.link.players()) == []  # a guest is in no one's list
+            session = lobby._session  # leaving a room watched is a fresh login: a guest's
+            assert await session.log_in_afresh() is None
+            assert session.guest and session.link.user.startswith("guest-")
+            assert await session.link.room_names(wire.Mode.VIEWER) == []  # logged in

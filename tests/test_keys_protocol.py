@@ -122,3 +122,15 @@ def test_the_answers_read_back() -> None:
     assert keys.fingerprints_field(("SHA256", "a,b")) is None
     assert keys.key_account_answer("ann") == "KEYACCOUNT:ACKSTATUS:0:ann"
     assert keys.key_account_answer(None) == "KEYACCOUNT:ACKSTATUS:1"
+
+
+def test_keyguest_and_a_guests_name() -> None:
+    assert wire.parse_request(f"KEYGUEST:{TOKEN}") == keys.KeyGuest(TOKEN)
+    refused = wire.BadFormat("KEYGUEST:ACKSTATUS:2", account=True)
+    assert wire.parse_request("KEYGUEST:hunter2") == refused
+    assert wire.SPEC.recognise(f"KEYGUEST:{TOKEN}".encode()) is Recognition.YES  # a first line
+    assert keys.guest_name(set()) == "guest-1"
+    assert keys.guest_name({"guest-1", "guest-3", "ann"}) == "guest-2"
+    assert keys.guest_field(("guest-12",)) == "guest-12"
+    for not_a_guest in [("guest-0",), ("ann",), ("guest-1", "x"), ("guest-" + "9" * 15,)]:
+        assert keys.guest_field(not_a_guest) is None

@@ -183,3 +183,14 @@ def test_rated_quick_play_never_seats_two_bots() -> None:
     cas, ual = Member("cas", bot=True), Member("ual", bot=True)
     lobby.quick_play(cas, GAME)
     assert lobby.quick_play(ual, GAME)[0] == (ual, "QUICKPLAY:ACKSTATUS:0:quick-3")
+
+
+def test_a_guest_is_no_ones_to_challenge() -> None:
+    lobby: Rooms = Lobby(CONNECT_FOUR)
+    (ann,) = online(lobby, "ann")
+    guest = Member("guest-1", guest=True)  # §9: an ssh guest, who only watches
+    lobby.challenges.logged_in(guest)
+    assert lobby.challenges.challenge(ann, "guest-1", GAME, CASUAL) == [
+        (ann, "CHALLENGE:ACKSTATUS:1")  # as for a user not online
+    ]
+    assert lobby.challenges.logged_out(guest) == []

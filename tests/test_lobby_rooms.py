@@ -11,6 +11,7 @@ from c4tui.lobby import CONNECT_FOUR, Lobby, Member
 from c4tui.protocols import competition
 from c4tui.protocols import lobby as wire
 from c4tui.protocols import tictactoe as ttt_wire
+from c4tui.protocols.keys import KeyRequest
 from c4tui.protocols.public import PublicRequest
 from c4tui.protocols.puzzles import PuzzleRequest
 from c4tui.server.dialects import LOBBY, Dialect
@@ -63,4 +64,5 @@ def test_every_room_request_of_a_dialect_has_an_act(dialect: object, requests: o
     answered_by_the_store = {wire.Register, wire.Login, wire.History, wire.GameLookup}
     answered_by_the_store |= {*STANDING_REQUESTS, competition.Players, *get_args(PublicRequest)}
     answered_by_the_store |= set(get_args(PuzzleRequest))  # §8
+    answered_by_the_store |= set(get_args(KeyRequest))  # §9 (KEYGUEST too)
     assert dialect.kinds == set(get_args(requests)) - answered_by_the_store

@@ -19,8 +19,9 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from c4tui.client import words
+from c4tui.client.key_words import GUEST_REFUSED
 from c4tui.client.link import LOBBY_LINK, LinkDialect, LobbyLink
-from c4tui.client.outcomes import LoginOutcome
+from c4tui.client.outcomes import LoginOutcome, UnknownStatus
 from c4tui.client.words import Voice
 from c4tui.net.errors import NetworkError, ProtocolError
 from c4tui.net.tls import ClientTls
@@ -70,7 +71,11 @@ def why_lost(link: LobbyLink) -> str:
 
 @dataclass(frozen=True)
 class Account:
-    """Where and as whom to log in again."""
+    """Where and as whom to log in again.
+
+    ``guest``: an ssh guest who only watches (§9): ``password`` is its visit's token, and
+    it comes back by KEYGUEST, under whichever ``guest-<n>`` the server gives it then.
+    """
 
     host: str
     port: int
@@ -78,6 +83,7 @@ class Account:
     password: str
     dialect: LinkDialect = LOBBY_LINK
     tls: ClientTls | None = None  # over TLS, as the first login was
+    guest: bool = False
 
 
 async def come_back(
@@ -108,7 +114,16 @@ async def come_back(
     return words.gave_up(f"{account.host}:{account.port}", len(delays))
 
 
-async def _log_in(account: Account) -> Comeback | LoginOutcome | None:
+async def _logged_in(link: LobbyLink, account: Account) -> LoginOutcome | UnknownStatus | str:
+    """LOGIN as ``account``, or a guest's KEYGUEST; a guest refused, in words."""
+    if not account.guest:
+        return await link.login(account.user, account.password)
+    if await link.key_guest(account.password) is None:
+        return GUEST_REFUSED
+    return LoginOutcome.LOGGED_IN
+
+
+async def _log_in(account: Account) -> Comeback | LoginOutcome | str | None:
     """One try: the comeback, the refusal, or None when the server did not answer."""
     try:
         fresh = await LobbyLink.open(
@@ -117,10 +132,10 @@ async def _log_in(account: Account) -> Comeback | LoginOutcome | None:
     except NetworkError:
         return None
     try:
-        outcome = await fresh.login(account.user, account.password)
+        outcome = await _logged_in(fresh, account)
         if outcome is not LoginOutcome.LOGGED_IN:
             await fresh.close()
-            return outcome if isinstance(outcome, LoginOutcome) else None
+            return outcome if isinstance(outcome, LoginOutcome | str) else None
         # REJOIN comes right after the login's answer, so by the answer to the room
         # list it is in: ``rejoined`` is settled.
         rooms = await fresh.room_names(wire.Mode.VIEWER)

@@ -21,6 +21,8 @@ _same = Words.same  # the console's and the app's (the handout has none of §9)
 #: What a visit unknown to the lobby means (KEYACCOUNT's ``visit_known`` False, too).
 VISIT_ENDED = "This ssh visit has ended: connect again with ssh."
 _NO_VISIT = _same(VISIT_ENDED)
+#: KEYGUEST refused: the server takes no guests now, or the visit is over.
+GUEST_REFUSED = "You can no longer watch here as a guest: connect again with ssh."
 _ANOTHER_ACCOUNT = _same("That key logs in another account.")
 _TOO_MANY_KEYS = _same(f"Your account has {MAX_KEYS} keys already: remove one first.")
 _UNKNOWN = _same("Refused ({status}).")

@@ -5,7 +5,8 @@ The visitor's app (``c4tui --ssh-visitor``) holds its visit's token
 one bound to the key (``key_register``) or binds the key to the account it logged in
 to with a password (``key_bind``), then logs in with the token as the password. A
 logged-in player adds a pasted public key (``key_add``), lists its keys (``keys``) and
-removes one (``key_remove``). The outcomes in words are ``key_words``'.
+removes one (``key_remove``). A key without an account may watch as a guest on a
+server that takes them (``key_guest``). The outcomes in words are ``key_words``'.
 
 Every request is first read by our own codec, as the server reads it: a token, a name
 or a key line the server would refuse is answered that status here, and never sent.
@@ -43,7 +44,9 @@ class KeyAccount:
 
 
 class Keys(ABC):
-    """KEYACCOUNT, KEYREGISTER, KEYBIND, KEYADD, KEYS and KEYREMOVE, typed."""
+    """KEYACCOUNT, KEYREGISTER, KEYBIND, KEYADD, KEYS, KEYREMOVE and KEYGUEST, typed."""
+
+    user: str  # whom we are logged in as (``LobbyLink``'s; a guest's name after KEYGUEST)
 
     @abstractmethod
     async def ask(self, line: str) -> wire.Ack:
@@ -104,6 +107,21 @@ class Keys(ABC):
         if found is None:
             raise ProtocolError(f"KEYS answered what is no fingerprint: {answer.extra!r}")
         return found
+
+    async def key_guest(self, token: str) -> str | None:
+        """Log in as a guest who only watches (``--ssh-guests``); its name, or None if refused.
+
+        Refused: the server takes no guests, the visit is over, or we are logged in already.
+        Raises ProtocolError for a name that is no guest's.
+        """
+        answer = await self._checked(f"KEYGUEST:{token}")
+        if answer.status != 0:
+            return None
+        name = wire_keys.guest_field(answer.extra)
+        if name is None:
+            raise ProtocolError(f"KEYGUEST answered no guest's name: {answer.extra!r}")
+        self.user = name
+        return name
 
     async def key_remove(self, fingerprint: str) -> bool:
         """Remove one of our keys; False: no such key on our account."""

@@ -94,8 +94,12 @@ class Challenges(Generic[S, M]):
     # ----- who is online ----------------------------------------------------------
 
     def logged_in(self, member: Member) -> None:
-        """``member`` logged in (the newest login of its user, which challenges reach)."""
-        self._online[member.name] = member
+        """``member`` logged in (the newest login of its user, which challenges reach).
+
+        A guest (§9) is no one's to challenge: for challenges it is not online.
+        """
+        if not member.guest:
+            self._online[member.name] = member
 
     def logged_out(self, member: Member) -> Outbox:
         """``member``'s connection is gone: its challenges, both ways, end."""

@@ -29,10 +29,13 @@ class Member:
     """One logged-in connection (where it is, the ``Lobby`` knows).
 
     ``bot``: the account is a bot (§5.5): quick play never seats two in a rated room.
+    ``guest``: an ssh visitor without an account (§9), who only watches: no one can
+    challenge it (the server lets it ask for nothing else).
     """
 
     name: str
     bot: bool = False
+    guest: bool = False
 
 
 @dataclass(eq=False)

@@ -7,7 +7,9 @@ lobby which account that key logs in (KEYACCOUNT), registers one bound to it
 (KEYREGISTER) or binds it to the account it logged in to with a password (KEYBIND),
 and then logs in with the token as its password. A logged-in player may also add a
 public key by pasting its line (KEYADD), list its keys (KEYS) and remove one
-(KEYREMOVE).
+(KEYREMOVE). On a server started with ``--ssh-guests`` a visit's key without an account
+may watch as a guest (KEYGUEST): a name of the server's choosing (``guest-<n>``), no
+account, nothing stored.
 
 Also here, pure (the standard library's base64 and hashlib only, so the ssh door
 uses the same rule): what an OpenSSH public key line is (``public_key_of``) and its
@@ -22,8 +24,9 @@ import base64
 import binascii
 import hashlib
 import re
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
+from itertools import count
 
 from c4tui.protocols.names import valid_user
 from c4tui.protocols.rooms import BadFormat, ack
@@ -64,9 +67,14 @@ BIND_ELSEWHERE, BIND_NO_VISIT, BIND_TOO_MANY = 1, 2, 3
 ADD_ELSEWHERE, ADD_NOT_A_KEY, ADD_TOO_MANY = 1, 2, 3
 #: KEYREMOVE's: 1 no such key on this account.
 REMOVE_NO_SUCH_KEY = 1
+#: KEYGUEST's: 1 this server takes no guests; 2 no such visit; 3 logged in already.
+GUESTS_NOT_TAKEN, GUEST_NO_VISIT, GUEST_LOGGED_IN = 1, 2, 3
+#: What every guest's name begins with (no account may be registered with it: §7's rule).
+GUEST_PREFIX = "guest-"
 _TOKEN = re.compile(re.escape(VISIT_TOKEN_PREFIX) + r"[A-Za-z0-9_-]{1,119}")
 _BASE64 = re.compile(r"[A-Za-z0-9+/]+={0,2}")
 FINGERPRINT = re.compile(r"SHA256:[A-Za-z0-9+/]{43}")
+_GUEST = re.compile(re.escape(GUEST_PREFIX) + r"[1-9][0-9]{0,13}")
 
 
 # ----- the keys themselves ----------------------------------------------------------------
@@ -184,9 +192,16 @@ class KeyRemove:
     fingerprint: str
 
 
-KeyRequest = KeyAccountAsk | KeyRegister | KeyBind | KeyAdd | KeyList | KeyRemove
+@dataclass(frozen=True)
+class KeyGuest:
+    """KEYGUEST:<token>: watch as a guest, without an account (``--ssh-guests`` only)."""
+
+    token: str
+
+
+KeyRequest = KeyAccountAsk | KeyRegister | KeyBind | KeyAdd | KeyList | KeyRemove | KeyGuest
 #: The requests answered before a login (a connection's first line may be one).
-BEFORE_LOGIN = (KeyAccountAsk, KeyRegister)
+BEFORE_LOGIN = (KeyAccountAsk, KeyRegister, KeyGuest)
 
 
 def parse_key_account(rest: str) -> KeyAccountAsk | BadFormat:
@@ -204,6 +219,13 @@ def parse_key_register(rest: str) -> KeyRegister | BadFormat:
     if not is_token(token):
         return BadFormat(ack("KEYREGISTER", REGISTER_NO_VISIT), account=True)
     return KeyRegister(user, token)
+
+
+def parse_key_guest(rest: str) -> KeyGuest | BadFormat:
+    """KEYGUEST:<token>; what cannot be a token is no such visit (status 2)."""
+    if not is_token(rest):
+        return BadFormat(ack("KEYGUEST", GUEST_NO_VISIT), account=True)
+    return KeyGuest(rest)
 
 
 def parse_key_bind(rest: str) -> KeyBind | BadFormat:
@@ -232,10 +254,11 @@ PARSERS = {
     "KEYADD": parse_key_add,
     "KEYS": lambda _: BadFormat(ack("KEYS", 1)),  # KEYS takes no argument
     "KEYREMOVE": parse_key_remove,
+    "KEYGUEST": parse_key_guest,
 }
 BARE = {"KEYS": KeyList()}
 #: The words a connection's first line may begin with, besides LOGIN and REGISTER.
-OPENINGS = (b"KEYACCOUNT:", b"KEYREGISTER:")
+OPENINGS = (b"KEYACCOUNT:", b"KEYREGISTER:", b"KEYGUEST:")
 
 
 # ----- what the server sends, and clients read ---------------------------------------
@@ -244,6 +267,17 @@ OPENINGS = (b"KEYACCOUNT:", b"KEYREGISTER:")
 def key_account_answer(user: str | None) -> str:
     """KEYACCOUNT:ACKSTATUS:0:<user>, or :1 (the key has no account)."""
     return ack("KEYACCOUNT", 0, user) if user is not None else ack("KEYACCOUNT", NO_ACCOUNT)
+
+
+def guest_name(taken: Collection[str]) -> str:
+    """The first ``guest-<n>`` (n from 1) not in ``taken``: short names, none twice at once."""
+    return next(name for n in count(1) if (name := f"{GUEST_PREFIX}{n}") not in taken)
+
+
+def guest_field(extra: Sequence[str]) -> str | None:
+    """The guest's name after KEYGUEST's status 0; None if it is no guest's name."""
+    name = ":".join(extra)
+    return name if _GUEST.fullmatch(name) else None
 
 
 def key_added_answer(fingerprint: str) -> str:

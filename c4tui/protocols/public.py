@@ -23,6 +23,7 @@ from enum import Enum
 
 from c4tui.numbers import number_in_range, whole_number
 from c4tui.protocols.chat import MAX_CHAT, REFUSED_CATEGORIES
+from c4tui.protocols.keys import GUEST_PREFIX
 from c4tui.protocols.names import valid_password, valid_user
 from c4tui.protocols.rooms import BadFormat, ack
 
@@ -74,9 +75,10 @@ class Role(Enum):
 
 
 #: Names REGISTER refuses in any case though their rule allows them: a deleted account's
-#: stand-in (``deleted-<n>``, which would impersonate one in the records) and ``ACKSTATUS``
-#: (``CHAT:ACKSTATUS:1`` from it would read as a status).
-_RESERVED_NAME = re.compile(r"deleted-[0-9]+|ackstatus")
+#: stand-in (``deleted-<n>``, which would impersonate one in the records), ``ACKSTATUS``
+#: (``CHAT:ACKSTATUS:1`` from it would read as a status) and any ``guest-…`` (§9: the
+#: names of ssh guests, who have no account, so an account could pass itself off as one).
+_RESERVED_NAME = re.compile(rf"deleted-[0-9]+|ackstatus|{re.escape(GUEST_PREFIX)}.*")
 
 
 def reserved_name(user: str) -> bool:

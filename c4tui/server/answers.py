@@ -1,9 +1,9 @@
 """What the server answers itself, before the rooms: accounts, the past, and (§5.3-5.5) standing.
 
-``serve_rooms`` hands every request here. REGISTER and LOGIN (and §9's KEYACCOUNT and
-KEYREGISTER) are answered for anybody; a request of a logged-in member is answered
-from the store (HISTORY, GAME) or is the rooms' (``LobbyService.act``, by the dialect's
-table).
+``serve_rooms`` hands every request here. REGISTER and LOGIN (and §9's KEYACCOUNT,
+KEYREGISTER and KEYGUEST) are answered for anybody; a request of a logged-in member is
+answered from the store (HISTORY, GAME) or is the rooms' (``LobbyService.act``, by the
+dialect's table). A guest (§9) is answered only what watching needs (``server.guests``).
 """
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ from c4tui.lobby import Member
 from c4tui.protocols import lobby as wire
 from c4tui.protocols.competition import Players, RegisterBot
 from c4tui.server.challenges import players_answer
+from c4tui.server.guests import guest_refused
 from c4tui.server.keys import BEFORE_LOGIN, MEMBER_KEY_REQUESTS, answer_before_login, answer_keys
 from c4tui.server.metrics import login_result
 from c4tui.server.moderation import MODERATION_REQUESTS, answer_moderation
@@ -42,6 +43,9 @@ async def answer(
     dialect: Dialect[R, S, M],
 ) -> None:
     """Carry out one request and queue its answers: accounts here, the rooms' by the table."""
+    if guest_refused(connection.member, request):
+        connection.offer(wire.BADAUTH)  # §9: a guest only watches, as if not logged in
+        return
     if await answered_in_public(service, connection, request):
         return  # §7: a limit refused it, or a player's BLOCK, UNBLOCK, BLOCKS or REPORT
     if await _answered_for_anybody(service, connection, request):
@@ -80,7 +84,7 @@ async def _answered_for_anybody(
         await _log_in(service, connection, request)
     elif isinstance(request, wire.BadFormat) and request.account:
         connection.offer(request.reply)
-    elif isinstance(request, BEFORE_LOGIN):  # §9: KEYACCOUNT, KEYREGISTER
+    elif isinstance(request, BEFORE_LOGIN):  # §9: KEYACCOUNT, KEYREGISTER, KEYGUEST
         await answer_before_login(service, connection, request)
     else:
         return False
@@ -135,7 +139,7 @@ async def _log_in(
     if late is not LoginResult.OK:  # banned or deleted while its password was checked
         connection.offer(wire.ack("LOGIN", late.value))
         return
-    comeback = service.logged_in(connection, login.user, bot)
+    comeback = service.logged_in(connection, Member(login.user, bot))
     log.info("%s logged in as %s", connection.name, login.user)
     connection.offer(wire.ack("LOGIN", result.value))
     service.deliver(comeback)  # REJOIN and the game, after the answer

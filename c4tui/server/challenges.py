@@ -23,9 +23,11 @@ async def players_answer(service: LobbyService[S, M]) -> str:
     """PLAYERS' answer: every logged-in user, by name, with rating, free or busy, human or bot.
 
     A player is busy in a room (waiting, playing, watching) or away from a game;
-    at most ``MAX_PLAYERS_LISTED`` are listed, the first by name.
+    at most ``MAX_PLAYERS_LISTED`` are listed, the first by name. A guest (§9), who only
+    watches and whom no one may challenge, is no player: it is not listed.
     """
-    members = sorted(service.online(), key=lambda member: member.name)[:MAX_PLAYERS_LISTED]
+    online = [member for member in service.online() if not member.guest]  # §9: no one's rival
+    members = sorted(online, key=lambda member: member.name)[:MAX_PLAYERS_LISTED]
     ratings = await service.store.ratings([member.name for member in members])
     entries = []
     for member in members:

@@ -162,6 +162,7 @@ class C4Server:
         self.tictactoe.registrations = self.lobby.registrations  # no way around the limit
         self.tictactoe.rooms.blocks = self.lobby.rooms.blocks  # one account, one set of blocks
         self.lobby.moderation.serve_too(self.tictactoe)  # a ban closes both ports' logins
+        self.lobby.guests = config.ssh is not None and config.ssh.guests  # §9: KEYGUEST
         ai = config.ai, self.pool, config.ai_seconds, config.max_programs, config.ai_limits
         self.ai = ServerAI(*ai)
         self.protocols = (*server_protocols(self.ai, self.lobby, config.ai_first), *extra_protocols)

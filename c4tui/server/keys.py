@@ -1,6 +1,6 @@
 """What the server answers about ssh keys as accounts (§9, issue 42), from the store.
 
-``answers.answer`` hands KEYACCOUNT and KEYREGISTER here from anybody (a visitor's app
+``answers.answer`` hands KEYACCOUNT, KEYREGISTER and KEYGUEST here from anybody (a visitor's app
 asks them before it logs in, often as its first line), and a logged-in member's
 KEYBIND, KEYADD, KEYS and KEYREMOVE. A visit's token is only ever looked up by its
 SHA-256 (``protocols.keys.token_hash``); the store checks a token given as a password
@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, TypeVar
 from c4tui.lobby import Member
 from c4tui.protocols import keys as wire
 from c4tui.protocols.rooms import ack
+from c4tui.server.guests import answer_guest
 from c4tui.server.public import registrations_refused
 
 if TYPE_CHECKING:
@@ -41,10 +42,16 @@ M = TypeVar("M")
 async def answer_before_login(
     service: LobbyService[S, M],
     connection: LobbyConnection,
-    request: wire.KeyAccountAsk | wire.KeyRegister,
+    request: wire.KeyAccountAsk | wire.KeyRegister | wire.KeyGuest,
 ) -> None:
-    """KEYACCOUNT: which account the visit's key logs in; KEYREGISTER: one made for it."""
+    """KEYACCOUNT: which account the visit's key logs in; KEYREGISTER: one made for it.
+
+    KEYGUEST (a guest who watches, without an account) is ``server.guests``'.
+    """
     store = service.store
+    if isinstance(request, wire.KeyGuest):
+        await answer_guest(service, connection, request)
+        return
     if isinstance(request, wire.KeyAccountAsk):
         visit = await store.live_visit(wire.token_hash(request.token))
         if visit is None:

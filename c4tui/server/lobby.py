@@ -208,6 +208,7 @@ class LobbyService(Generic[S, M]):
         self._announcing: set[asyncio.Task[None]] = set()  # announce_soon's, until done
         self._timekeeping: asyncio.Task[None] | None = None  # keep_time, while serving
         self.moderation = Moderation(self)  # roles, mutes, bans acted on (§7)
+        self.guests = False  # §9: an ssh visit's key without an account may watch (KEYGUEST)
 
     async def announce(self, outbox: Outbox, by: Member | None = None) -> None:
         """Keep what the last act did to the games, then deliver ``outbox`` (what it answered).
@@ -274,19 +275,18 @@ class LobbyService(Generic[S, M]):
             if connection is not None:
                 connection.offer(message)
 
-    def logged_in(self, connection: LobbyConnection, user: str, bot: bool = False) -> Outbox:
-        """``connection`` is now ``user``'s (a bot's if ``bot``); what to send after the answer.
+    def logged_in(self, connection: LobbyConnection, member: Member) -> Outbox:
+        """``connection`` is now ``member``'s (its user's, a bot or a guest); what to send after.
 
         An older connection of the same user is told BYE:elsewhere and closed, and
         its game goes on here; a game the user was away from takes it back.
         """
-        member = Member(user, bot)
         self.rooms.challenges.logged_in(member)
         connection.member = member
         self._connections[member] = connection
-        older = self._online.get(user)
-        self._online[user] = connection
-        self._stop_grace(user)
+        older = self._online.get(member.name)
+        self._online[member.name] = connection
+        self._stop_grace(member.name)
         if older is None or older.member is None:
             comeback = self.rooms.rejoin(member)
         else:

@@ -80,6 +80,11 @@ class OnlineSession:
         return self._logged_in.values
 
     @property
+    def guest(self) -> bool:
+        """True for an ssh guest (§9): it only watches, and comes back by KEYGUEST."""
+        return self._logged_in.guest
+
+    @property
     def password(self) -> str:
         """The password, to log in again."""
         return self._logged_in.password
@@ -117,13 +122,15 @@ class OnlineSession:
             values["user"],
             self.password,
             tls=client_tls(values),
+            guest=self.guest,
         )
         answer = await comeback.come_back(
             account, on_try=on_try, delays=self.delays, game_on=game_on
         )
         if isinstance(answer, Comeback):
             lost = self.link
-            self._logged_in = LoggedIn(answer.link, values, self.password)
+            user = {"user": answer.link.user}  # a guest's name may change
+            self._logged_in = LoggedIn(answer.link, {**values, **user}, self.password, self.guest)
             self.gave_up = False
             await lost.close()
         return answer
@@ -131,7 +138,7 @@ class OnlineSession:
     async def log_in_afresh(self) -> str | None:
         """Hang up and log in again (the only way out of a room); None, or what went wrong."""
         await self.link.close()
-        outcome = await log_in(self.values, self.password, register=False)
+        outcome = await log_in(self.values, self.password, register=False, guest=self.guest)
         if isinstance(outcome, str):
             return outcome
         self._logged_in = outcome

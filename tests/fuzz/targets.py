@@ -406,7 +406,7 @@ def _key_request_kept_to_its_rules(request: object) -> None:
         assert "\n" not in request.key and len(request.key.split(" ")) == 2
     if isinstance(request, key_wire.KeyRegister):
         assert valid_user(request.user) and key_wire.is_token(request.token)
-    if isinstance(request, key_wire.KeyAccountAsk | key_wire.KeyBind):
+    if isinstance(request, key_wire.KeyAccountAsk | key_wire.KeyBind | key_wire.KeyGuest):
         assert key_wire.is_token(request.token)
 
 
@@ -416,6 +416,9 @@ def _key_answer_read_again(answer: wire.Ack) -> None:
         _read_again(key_wire.keys_answer(found), key_wire.fingerprints_field, found)
     if answer.command == "KEYADD" and (added := key_wire.fingerprint_field(answer.extra)):
         _read_again(key_wire.key_added_answer(added), key_wire.fingerprint_field, added)
+    if answer.command == "KEYGUEST" and (guest := key_wire.guest_field(answer.extra)):
+        assert valid_user(guest) and pub.reserved_name(guest)  # no account can be a guest
+        _read_again(wire.ack("KEYGUEST", 0, guest), key_wire.guest_field, guest)
 
 
 def tictactoe_messages(data: bytes) -> None:

@@ -5,7 +5,8 @@ knows logs in at once, with no dialog to see; a new key is asked for a name, whi
 becomes an account that this key (and any key added to it later) logs in; or the
 visitor logs in with a lobby password (an account made elsewhere), and the key is
 bound to it from then on. With ``--ssh-guests`` a visitor may also go on without an
-account, to play here against the computer or a friend.
+account, to play here against the computer or a friend, or to watch the lobby as a
+guest (KEYGUEST: the lobby opens, and its play keys say that guests only watch).
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, Static
 
-from c4tui.client.key_words import KEYBIND, KEYREGISTER
+from c4tui.client.key_words import GUEST_REFUSED, KEYBIND, KEYREGISTER
 from c4tui.client.link import LobbyLink
 from c4tui.client.outcomes import KeyBindOutcome, KeyRegisterOutcome, LoginOutcome
 from c4tui.client.words import LOGIN, Voice
@@ -50,6 +51,7 @@ class KeyWelcome(ModalScreen[LoggedIn | None]):
     KeyWelcome #name { width: 1fr; }
     KeyWelcome #name-row { height: 1; margin: 1 0 0 0; }
     KeyWelcome #fingerprint { color: $text-muted; }
+    KeyWelcome .welcome-buttons { height: auto; }
     """
 
     BINDINGS = [
@@ -81,13 +83,15 @@ class KeyWelcome(ModalScreen[LoggedIn | None]):
                         placeholder="your name",
                         compact=True,
                     )
-                with Horizontal():
+                with Horizontal(classes="welcome-buttons"):
                     yield Button("Make my account", id="make", variant="primary")
                     yield Button("I have an account", id="log-in")
-                    if self._visit.guests:
-                        yield Button("Play without one", id="guest")
-                    else:
+                    if not self._visit.guests:
                         yield Button("Quit", id="quit")
+                if self._visit.guests:  # without an account: watch the lobby, or play here
+                    with Horizontal(classes="welcome-buttons"):
+                        yield Button("Watch as a guest", id="watch")
+                        yield Button("Play without one", id="guest")
 
     def on_mount(self) -> None:
         """Ask the lobby whose key this is (nothing to do but wait, usually a moment)."""
@@ -194,6 +198,30 @@ class KeyWelcome(ModalScreen[LoggedIn | None]):
             self.app.notify(said, severity="warning", markup=False)
         await self._hang_up()
         self.dismiss(logged_in)
+
+    @on(Button.Pressed, "#watch")
+    def _watch_pressed(self) -> None:
+        self._say("Opening the lobby for a guest…")
+        self._watch()
+
+    @work(exclusive=True, exit_on_error=False)
+    async def _watch(self) -> None:
+        """Log in as a guest (KEYGUEST: no account, a ``guest-<n>`` name); the lobby opens.
+
+        The lobby then only watches (its play keys say so), and comes back as a guest.
+        """
+        try:
+            link = await self._connected()
+            name = await link.key_guest(self._visit.token)
+        except (NetworkError, ProtocolError, TimeoutError) as error:
+            self._say(f"The lobby did not answer: {error}", error=True)
+            return
+        if name is None:
+            self._say(GUEST_REFUSED, error=True)
+            return
+        self._link = None  # the lobby's from now on
+        values = {**self._values, "user": name}
+        self.dismiss(LoggedIn(link, values, self._visit.token, guest=True))
 
     @on(Button.Pressed, "#guest")
     def _as_guest(self) -> None:

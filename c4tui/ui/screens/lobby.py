@@ -39,6 +39,7 @@ from c4tui.protocols import lobby as wire
 from c4tui.ui.challenges import asked_for, colour_chosen, game_offered
 from c4tui.ui.lobby_rows import lobby_rows
 from c4tui.ui.online_session import OnlineSession, game_start, still_on
+from c4tui.ui.screens.lobby_guests import GUEST_HELP, players_only
 from c4tui.ui.screens.lobby_public import PUBLIC_BINDINGS, PublicLobby
 from c4tui.ui.screens.lobby_standing import STANDING_ACTIONS, STANDING_BINDINGS
 from c4tui.ui.screens.login import LoggedIn
@@ -151,6 +152,8 @@ class LobbyScreen(PublicLobby):
     def on_mount(self) -> None:
         """The first list, and a refresh every few seconds."""
         self.query_one(PlayerTable).display = not self.tictactoe
+        if self._session.guest:  # an ssh guest only watches (§9)
+            self.query_one("#lobby-help", Static).update(GUEST_HELP)
         self.query_one("#rooms", RoomTable).focus()
         self.action_refresh()
         #: The refresh every few seconds (paused by tests that must not rely on it).
@@ -230,6 +233,7 @@ class LobbyScreen(PublicLobby):
 
     # ----- entering a room -----------------------------------------------------------
 
+    @players_only
     def action_join(self) -> None:
         """Play in the chosen room (its creator waits)."""
         self._enter(wire.Mode.PLAYER)
@@ -270,6 +274,7 @@ class LobbyScreen(PublicLobby):
             return
         self._wait_in(name, "Joining…" if mode is wire.Mode.PLAYER else "Watching…")
 
+    @players_only
     def action_create(self) -> None:
         """Open a room with the menu's board and rules, named after you, and wait in it."""
         if self._room is None:
@@ -296,6 +301,7 @@ class LobbyScreen(PublicLobby):
                 break
         self._say(words.CREATE.said(created, Voice.APP), error=True)
 
+    @players_only
     def action_quick_play(self) -> None:
         """Meet the next person waiting for the same board and rules, or wait for one."""
         if self._room is None:
@@ -395,6 +401,7 @@ class LobbyScreen(PublicLobby):
 
     # ----- chat and leaving ----------------------------------------------------------
 
+    @players_only
     def action_talk(self) -> None:
         """Type a message for everyone in the room you wait in."""
         if self._room is None:

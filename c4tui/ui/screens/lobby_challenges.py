@@ -16,6 +16,7 @@ from c4tui.match.settings import MatchSettings
 from c4tui.net.errors import NetworkError, ProtocolError
 from c4tui.ui.challenges import ChallengeListener, challenge
 from c4tui.ui.screens.lobby_comeback import ComingBackLobby
+from c4tui.ui.screens.lobby_guests import players_only
 from c4tui.ui.widgets.player_table import PlayerTable
 
 #: The lobby's workers that enter a room (JOIN, CREATE, QUICKPLAY), by name: while one
@@ -66,6 +67,7 @@ class ChallengingLobby(ComingBackLobby):
         self._room, self.challenge_note = begun.room, ""
         self._open_game(begun.game, begun.room, back=False)
 
+    @players_only
     def on_player_table_challenge_chosen(self, chosen: PlayerTable.ChallengeChosen) -> None:
         """``c`` on a player: challenge them with the menu's game."""
         if self._room is not None:

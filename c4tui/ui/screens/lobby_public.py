@@ -20,6 +20,7 @@ from c4tui.client import in_public
 from c4tui.net.errors import NetworkError, ProtocolError
 from c4tui.ui.public_actions import PublicActions
 from c4tui.ui.screens.blocks import BlocksScreen
+from c4tui.ui.screens.lobby_guests import players_only
 from c4tui.ui.screens.lobby_standing import StandingLobby
 from c4tui.ui.screens.reports import ReportsScreen
 from c4tui.ui.widgets.player_table import PlayerTable
@@ -82,16 +83,19 @@ class PublicLobby(StandingLobby):
             return self._room is None  # back here, the lobby reloads as if out of it
         return super().check_action(action, parameters)
 
+    @players_only
     def on_player_table_block_chosen(self, chosen: PlayerTable.BlockChosen) -> None:
         """``b`` on a player: block them."""
         if self._is_us(chosen.user, "block"):
             return
         self.public.block(chosen.user, then=self._load_rooms)  # marked [blocked] in the lists
 
+    @players_only
     def on_player_table_unblock_chosen(self, chosen: PlayerTable.UnblockChosen) -> None:
         """``b`` on a player we block: unblock them."""
         self.public.unblock(chosen.user, then=self._load_rooms)
 
+    @players_only
     def on_player_table_report_chosen(self, chosen: PlayerTable.ReportChosen) -> None:
         """``x`` on a player: report them (a dialog asks what about)."""
         if self._is_us(chosen.user, "report"):
@@ -105,6 +109,7 @@ class PublicLobby(StandingLobby):
         self._say(f"That is you: choose someone else to {verb}.", error=True)
         return True
 
+    @players_only
     def action_blocks(self) -> None:
         """Whom we block (u there unblocks)."""
         self.app.push_screen(BlocksScreen(self.link))

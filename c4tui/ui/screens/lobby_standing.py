@@ -15,6 +15,7 @@ from textual.binding import Binding
 from c4tui.client.outcomes import PasswordChange
 from c4tui.ui.screens.leaderboard import LeaderboardScreen
 from c4tui.ui.screens.lobby_challenges import ChallengingLobby
+from c4tui.ui.screens.lobby_guests import players_only
 from c4tui.ui.screens.password import PasswordDialog
 from c4tui.ui.screens.profile import ProfileScreen
 from c4tui.ui.widgets.player_table import PlayerTable
@@ -66,6 +67,7 @@ class StandingLobby(ChallengingLobby):
         )
         self.app.push_screen(leaders)
 
+    @players_only
     def action_password(self) -> None:
         """Change our password (the current one, the new one twice)."""
         current = self._session.password if self.key_visit else None

@@ -24,6 +24,7 @@ from textual.screen import ModalScreen, Screen
 from textual.widgets import Button, Input, Label, Static
 
 from c4tui.client import words
+from c4tui.client.key_words import GUEST_REFUSED
 from c4tui.client.link import LOBBY_LINK, TICTACTOE_LINK, LobbyLink
 from c4tui.client.outcomes import LoginOutcome, RegisterOutcome
 from c4tui.client.words import Voice
@@ -60,15 +61,25 @@ ACCOUNT_TITLE = "Log in to your account on this server"
 
 @dataclass(frozen=True)
 class LoggedIn:
-    """A logged-in link, and what it took (to log in again after leaving a room)."""
+    """A logged-in link, and what it took (to log in again after leaving a room).
+
+    ``guest``: an ssh guest who only watches (§9): ``password`` is its visit's token,
+    and logging in again is KEYGUEST (``values["user"]`` the name it was given).
+    """
 
     link: LobbyLink
     values: dict[str, str]
     password: str
+    guest: bool = False
 
 
-async def log_in(values: Mapping[str, str], password: str, register: bool) -> LoggedIn | str:
-    """Connect and log in (registering first if asked); the link, or what went wrong."""
+async def log_in(
+    values: Mapping[str, str], password: str, register: bool, guest: bool = False
+) -> LoggedIn | str:
+    """Connect and log in (registering first if asked); the link, or what went wrong.
+
+    ``guest``: as an ssh guest (KEYGUEST, ``password`` the visit's token), under a new name.
+    """
     dialect = TICTACTOE_LINK if values.get("game") == TICTACTOE_ROOMS else LOBBY_LINK
     try:
         link = await LobbyLink.open(
@@ -76,6 +87,8 @@ async def log_in(values: Mapping[str, str], password: str, register: bool) -> Lo
         )
     except NetworkError as error:
         return str(error)
+    if guest:
+        return await _as_guest(link, values, password)
     try:
         if register:
             registered = await link.register(values["user"], password)
@@ -90,6 +103,20 @@ async def log_in(values: Mapping[str, str], password: str, register: bool) -> Lo
         await link.close()
         return words.LOGIN.said(logged_in, Voice.APP)
     return LoggedIn(link, dict(values), password)
+
+
+async def _as_guest(link: LobbyLink, values: Mapping[str, str], token: str) -> LoggedIn | str:
+    """KEYGUEST on ``link``: logged in under the name the server gives, or why not."""
+    try:
+        name = await link.key_guest(token)
+    except (NetworkError, ProtocolError, TimeoutError) as error:
+        name, problem = None, f"The server did not answer as expected: {error}"
+    else:
+        problem = GUEST_REFUSED
+    if name is None:
+        await link.close()
+        return problem
+    return LoggedIn(link, {**values, "user": name}, token, guest=True)
 
 
 class LoginDialog(ModalScreen[LoggedIn | None]):

@@ -49,6 +49,7 @@ from c4tui.ui.challenges import ChallengeListener
 from c4tui.ui.online_session import OnlineSession, moves_to
 from c4tui.ui.screens.confirm import confirm_forfeit, confirm_leaving
 from c4tui.ui.screens.game import GameScreen
+from c4tui.ui.screens.lobby_guests import GUESTS_ONLY_WATCH
 from c4tui.ui.screens.online_public import HIDDEN_ACTIONS, PublicGame
 from c4tui.ui.widgets.chat import ChatInput, ChatLog
 from c4tui.ui.widgets.game_clocks import GameClocks
@@ -387,8 +388,10 @@ class OnlineGameScreen(PublicGame):
             self._go_on()
 
     def action_talk(self) -> None:
-        """Open the chat line (while the room, or its minute after the end, lasts)."""
-        if self.check_action("talk", ()):
+        """Open the chat line while the room (or its last minute) lasts; a guest only watches."""
+        if self._session.guest:
+            self.panel.say(GUESTS_ONLY_WATCH)
+        elif self.check_action("talk", ()):
             self.query_one(ChatInput).open()
 
     def on_chat_input_said(self, message: ChatInput.Said) -> None:

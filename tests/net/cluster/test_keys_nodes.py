@@ -12,10 +12,11 @@ import pytest
 
 from c4tui.protocols import keys
 from tests.dbservers import redis_server
-from tests.net.cluster.nodes import CONVERSATION_SECONDS, Node, two_nodes
+from tests.net.cluster.nodes import CONVERSATION_SECONDS, Cluster, Node, two_nodes
 from tests.net.lobby_client import LobbyClient
 from tests.net.stores import store_at
 from tests.net.test_lobby_keys import OTHER_KEY, PAGE_KEY, token
+from tests.ssh.terminal import make_key
 
 
 @pytest.fixture
@@ -54,3 +55,42 @@ def test_a_visits_words_are_forwarded_from_the_node_that_does_not_lead(
     conversation = visit_on_the_other_node(a.port, b.port, postgres_url)
     asyncio.run(asyncio.wait_for(conversation, CONVERSATION_SECONDS))
     a.wait_until_said("registered zoe with an ssh key")  # the leader served it
+
+
+@pytest.fixture
+def guest_nodes(tmp_path: Path, postgres_url: str) -> Iterator[tuple[Node, Node]]:
+    """Nodes ``a`` (leading) and ``b``, each with an ssh door that takes guests (§9)."""
+    host_key = make_key(tmp_path / "ssh_host_ed25519_key")
+    door = ("--ssh-port", "0", "--ssh-host-key", str(host_key), "--ssh-guests")
+    with redis_server() as bus:
+        cluster = Cluster(tmp_path, postgres_url, bus)
+        try:
+            first = cluster.start("a", *door)
+            first.wait_until_said("leads the lobby now")
+            yield first, cluster.start("b", *door)
+        finally:
+            cluster.stop()
+
+
+async def guest_on_the_other_node(b: int, database: str) -> None:
+    """A guest at node b: the leader knows the nodes take guests, and checks the visit."""
+    store = store_at(database)
+    await store.open()
+    try:
+        hashed, fingerprint = keys.token_hash(token(2)), keys.fingerprint_of(PAGE_KEY)
+        await store.begin_visit(hashed, fingerprint, PAGE_KEY, time.time() + 60)
+    finally:
+        await store.close()
+    guest = await LobbyClient.connect(b)
+    assert await guest.ask(f"KEYGUEST:{token(2)}") == "KEYGUEST:ACKSTATUS:0:guest-1"  # first line
+    assert await guest.ask("ROOMLIST:VIEWER") == "ROOMLIST:ACKSTATUS:0:"
+    assert await guest.ask("QUICKPLAY") == "BADAUTH"
+
+
+def test_a_guest_is_served_through_the_node_that_does_not_lead(
+    guest_nodes: tuple[Node, Node], postgres_url: str
+) -> None:
+    a, b = guest_nodes
+    conversation = guest_on_the_other_node(b.port, postgres_url)
+    asyncio.run(asyncio.wait_for(conversation, CONVERSATION_SECONDS))
+    a.wait_until_said("watches as guest-1")  # the leader served it

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import shutil
 import tempfile
 from pathlib import Path
 
@@ -58,3 +59,39 @@ def write_atomically(path: Path, text: str) -> None:
         with contextlib.suppress(OSError):
             os.unlink(temporary)
         raise
+
+
+#: Where each web or ssh visitor's app keeps its files for the length of its visit.
+VISITORS = "visitors"
+
+
+def new_visitor_folder() -> Path:
+    """A folder of this process's own for one visit, named after its process id.
+
+    The name lets ``sweep_visitor_folders`` tell a folder whose app has gone (killed,
+    its machine stopped) from a visit still going on.
+    """
+    visitors = data_folder() / VISITORS
+    visitors.mkdir(parents=True, exist_ok=True)
+    return Path(tempfile.mkdtemp(prefix=f"{os.getpid()}-", dir=visitors))
+
+
+def sweep_visitor_folders() -> int:
+    """Remove the folders of visits whose app is no longer running; how many went."""
+    swept = 0
+    for folder in (data_folder() / VISITORS).glob("*-*"):
+        pid = folder.name.split("-", 1)[0]
+        if folder.is_dir() and pid.isdigit() and not _running(int(pid)):
+            shutil.rmtree(folder, ignore_errors=True)
+            swept += 1
+    return swept
+
+
+def _running(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # another user's: running
+        return True
+    return True

@@ -14,7 +14,6 @@ import gc
 import os
 import shutil
 import signal
-import tempfile
 import termios
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
@@ -30,7 +29,7 @@ from c4tui.cli.choices import (
 from c4tui.cli.types import board_size, server_address, usage_error
 from c4tui.engine import DEFAULT_COLUMNS, DEFAULT_ROWS, MAX_SIZE, MIN_SIZE, Rules
 from c4tui.match.settings import MatchSettings
-from c4tui.storage import data_folder
+from c4tui.storage import new_visitor_folder
 
 if TYPE_CHECKING:
     from c4tui.protocols.past import KeptGame
@@ -186,9 +185,7 @@ def visitor_data_folder() -> Iterator[None]:
     the host's. An ssh visit ends with a hang-up (SIGHUP: the door's, or the terminal's
     when the server dies): the folder goes then too.
     """
-    visitors = data_folder() / "visitors"
-    visitors.mkdir(parents=True, exist_ok=True)
-    folder = tempfile.mkdtemp(dir=visitors)
+    folder = str(new_visitor_folder())
     os.environ["XDG_DATA_HOME"] = folder
     os.environ["XDG_CONFIG_HOME"] = folder
     hung_up = signal.signal(signal.SIGHUP, functools.partial(_hang_up, folder))

@@ -222,8 +222,11 @@ class C4App(App[None]):
             self.exit(return_code=1)
             return
         idle = self._visit.key.idle_seconds if self._visit.key is not None else None
-        idle_for = time.monotonic() - self._last_input
-        if idle is not None and idle_for > idle and not self.game_in_progress():
+        if idle is None:
+            return
+        if self.game_in_progress():  # the idle time counts from the game's end
+            self._last_input = time.monotonic()
+        elif time.monotonic() - self._last_input > idle:
             self.exit(return_code=0, message=f"Nothing pressed for {idle:g} s: goodbye.")
 
     def game_in_progress(self) -> bool:

@@ -7,15 +7,26 @@ presses nothing and plays no game is cut off after the idle time.
 
 from __future__ import annotations
 
+import logging
+import subprocess
 import time
 from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
-from c4tui.server.core import ServerConfig
+from c4tui.server.core import C4Server, ServerConfig
+from c4tui.server.ssh.visit import TERMINAL_RESET
 from tests.net.conftest import server_in_a_thread
-from tests.ssh.terminal import door_port, make_key, run_ssh, visitor
+from tests.ssh.terminal import (
+    SshTerminal,
+    door_port,
+    make_key,
+    run_ssh,
+    ssh_client,
+    ssh_options,
+    visitor,
+)
 from tests.ssh.test_visits import make_account
 
 NEW_KEY = "This ssh key is new here"
@@ -105,3 +116,53 @@ def test_registrations_are_counted_where_each_visitor_is(
             carol.wait_for(NEW_KEY)
             carol.press(*["\x7f"] * 20, "carol", "enter")
             carol.wait_for("Too many accounts")  # alice's address had its one
+
+
+def test_a_key_that_opens_no_session_is_cut(
+    ssh_config: ServerConfig, alice_key: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """``ssh -N`` (no terminal, no command) would hold a visitor's place for ever."""
+    caplog.set_level(logging.INFO, "c4tui.server.ssh")
+    config = with_ssh(ssh_config, session_seconds=1.0)
+    with server_in_a_thread(config) as server:
+        ran = run_ssh(door_port(server), alice_key, "-N", "127.0.0.1", seconds=30)
+    assert ran.returncode == 255
+    assert "opened no session in 1 s: cut" in caplog.text
+
+
+def test_a_visitor_with_no_keyboard_floods_no_log_and_leaves_no_app(
+    ssh_server: C4Server, alice_key: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """``ssh -tt host < /dev/null``, then its ssh killed: nothing left, nothing spilled."""
+    caplog.set_level(logging.INFO)
+    command = [ssh_client(), *ssh_options(door_port(ssh_server), alice_key), "-tt", "127.0.0.1"]
+    ssh = subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL)
+    assert ssh_server.ssh is not None
+    try:
+        deadline = time.monotonic() + 60
+        while not ssh_server.ssh.app_pids() and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert ssh_server.ssh.app_pids()
+    finally:
+        ssh.kill()
+        ssh.wait(10)
+    while ssh_server.ssh.app_pids() and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert ssh_server.ssh.app_pids() == []
+    assert "Traceback" not in caplog.text
+
+
+def test_a_server_that_stops_leaves_its_visitors_terminals_as_they_were(
+    ssh_config: ServerConfig, alice_key: Path
+) -> None:
+    with server_in_a_thread(ssh_config) as server:
+        alice = SshTerminal(door_port(server), alice_key)
+        alice.wait_for(NEW_KEY)
+    try:  # the server has stopped, its visitor in the app
+        alice.process.wait(30)
+        time.sleep(0.5)  # the last bytes, read
+        written = bytes(alice.written)
+    finally:
+        alice.close()
+    assert TERMINAL_RESET in written  # the main screen back, the mouse off, the cursor shown
+    assert b"the server is stopping" in written

@@ -32,7 +32,9 @@ async def guests_and_a_visit(server: C4Server) -> None:
     server.lobby.guests = True
     expires = time.time() + 600
     fingerprint = keys.fingerprint_of(PAGE_KEY)
-    await server.lobby.store.begin_visit(keys.token_hash(TOKEN), fingerprint, PAGE_KEY, expires)
+    await server.lobby.store.begin_visit(
+        keys.token_hash(TOKEN), keys.Visit(fingerprint, PAGE_KEY), expires
+    )
 
 
 async def until(pilot, check, what: str) -> None:  # type: ignore[no-untyped-def]

@@ -37,7 +37,7 @@ from c4tui.server.ssh.host_key import fingerprint, load_host_key
 from c4tui.server.ssh.settings import CLIENT_ENV_ALLOWED, SshSettings, SshSetupError, VisitCard
 from c4tui.server.ssh.visit import Visit
 from c4tui.server.store import LobbyStore
-from c4tui.storage import data_folder
+from c4tui.storage import data_folder, sweep_visitor_folders
 
 log = logging.getLogger("c4tui.server.ssh")
 
@@ -107,6 +107,9 @@ class SshDoor:
         key = load_host_key(self.settings.host_key)
         self.host_key_fingerprint = fingerprint(key)
         await self.lobby.store.end_expired_visits(time.time())
+        swept = sweep_visitor_folders()  # left by apps killed, or a machine that stopped
+        if swept:
+            log.info("removed %d folders of visits that had ended", swept)
         _log_asyncssh_refusals()
         try:
             self._server = await self._listen(key)

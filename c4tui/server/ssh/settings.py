@@ -41,6 +41,7 @@ class SshSettings:
     max_visitors: int = DEFAULT_MAX_VISITORS
     guests: bool = False
     idle_seconds: float = 600.0
+    session_seconds: float = 30.0  # a proven key's time to open its session (ssh -N: cut)
 
 
 @dataclass(frozen=True)

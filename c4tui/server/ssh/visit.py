@@ -44,6 +44,16 @@ def terminal_size(columns: int, rows: int, before: tuple[int, int]) -> tuple[int
     return min(columns, MAX_TERMINAL[0]), min(rows, MAX_TERMINAL[1])
 
 
+#: Undoes what a full-screen app does to a terminal: the main screen back, the mouse's
+#: reports and bracketed paste off, the cursor shown, colours and attributes reset.
+TERMINAL_RESET = (
+    b"\x1b[?1049l\x1b[?1000l\x1b[?1002l\x1b[?1003l\x1b[?1006l\x1b[?1015l\x1b[?2004l"
+    b"\x1b[?25h\x1b[0m\r\n"
+)
+
+#: Seconds a stopping server gives a visitor's terminal its last bytes.
+PARTING_SECONDS = 2.0
+
 #: The app every visitor runs: the full app, limited to a visitor's rights.
 VISITOR_COMMAND = (sys.executable, "-m", "c4tui", "--ssh-visitor")
 
@@ -70,6 +80,8 @@ class Visit(asyncssh.SSHServer):
         self._began = time.monotonic()
         self._ended = False
         self._refusal = ""  # why it was turned away at the door ("": it was not)
+        #: What the visitor reads after its app, when the server ended the visit.
+        self.parting = ""
         self.visiting = False  # its key proven: one of the door's visitors
 
     # ----- the connection ----------------------------------------------------------
@@ -100,16 +112,22 @@ class Visit(asyncssh.SSHServer):
         if self._ended:
             return
         self._ended = True
+        if reason == "server stopping":
+            self.parting = "c4tui: the server is stopping; a game in progress waits for you.\r\n"
         self._authorised.set()  # an app waiting for its visit looks again: it starts no more
         if self.app is not None:
             await self.app.hang_up()
         if self._connection is not None and reason == "server stopping":
+            if self._session is not None:  # its last words (the terminal reset) sent first
+                await self._session.closed(PARTING_SECONDS)
             self._connection.close()
         await self._close_visit()
         if self._group:
             self._door.left(self)
             self._door.admission.free_slot(self._group)
             seconds = time.monotonic() - self._began
+            if not self.visiting:  # never proven: offered no key it could sign with
+                reason += ", before its key was proven"
             log.info("ssh visitor from %s left after %.0f s (%s)", self._peer, seconds, reason)
 
     async def _close_visit(self) -> None:
@@ -149,7 +167,9 @@ class Visit(asyncssh.SSHServer):
     async def auth_completed(self) -> None:
         assert self._key is not None
         if self._door.visits >= self._door.settings.max_visitors:
-            log.info("ssh from %s refused: %d visitors already", self._peer, self._door.visits)
+            log.info(
+                "ssh from %s refused: the door's %d visitors are in", self._peer, self._door.visits
+            )
             self._refusal = "full"
             if self._connection is not None:
                 self._connection.disconnect(
@@ -178,9 +198,20 @@ class Visit(asyncssh.SSHServer):
             await self._close_visit()
             return
         self._authorised.set()
+        wait = self._door.settings.session_seconds
+        asyncio.get_running_loop().call_later(wait, self._cut_if_no_session)
         account = await store.key_account(key_print)
         whose = f"the key of {account}" if account else "a new key"
         log.info("ssh visitor from %s: %s (%s)", self._peer, whose, key_print)
+
+    def _cut_if_no_session(self) -> None:
+        """A proven key that opened no session (``ssh -N``) holds a visitor's place: cut."""
+        if self._session is None and not self._ended and self._connection is not None:
+            wait = self._door.settings.session_seconds
+            log.info("ssh visitor from %s opened no session in %g s: cut", self._peer, wait)
+            self._connection.disconnect(
+                asyncssh.DISC_BY_APPLICATION, "c4tui serves its app only: ssh -t to play"
+            )
 
     # ----- what they may open: one session, the app --------------------------------
 
@@ -333,11 +364,24 @@ class Session(asyncssh.SSHServerSession[bytes]):
             with contextlib.suppress(BrokenPipeError):  # closed since: the app ends too
                 self._channel.write(data)
 
+    async def closed(self, seconds: float) -> None:
+        """Wait (at most ``seconds``) until the channel's last bytes are sent and it closed."""
+        if self._channel is not None:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._channel.wait_closed(), seconds)
+
     def app_ended(self, status: int) -> None:
+        """The app is gone: the visitor's terminal is left as it found it, then the session ends.
+
+        An app ended by the server (stopping) or killed cannot restore the terminal it
+        put in full-screen mode itself: the door does it, whatever the app did.
+        """
         if self._channel is not None:
             with contextlib.suppress(Exception):
+                if not self._channel.is_closing():
+                    self._channel.write(TERMINAL_RESET + self._visit.parting.encode())
                 self._channel.exit(status)
 
     def connection_lost(self, exc: Exception | None) -> None:
-        if self.app is not None:
-            self._visit.spawn(self._visit.end("hung up"))
+        """The session is the visit: once it closes (the app's end, EOF), so does the visit."""
+        self._visit.spawn(self._visit.end("its session closed"))

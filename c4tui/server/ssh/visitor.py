@@ -117,17 +117,17 @@ class VisitorApp:
     async def hang_up(self) -> None:
         """End the app (and what it started), as closing its terminal would; then kill it."""
         process = self._process
-        if process is None or process.returncode is not None:
+        if process is None or self._waiting is None:
             self._close_terminal()
             return
-        _signal_group(process.pid, signal.SIGHUP)
-        try:
-            await asyncio.wait_for(asyncio.shield(process.wait()), HANG_UP_SECONDS)
+        if process.returncode is None:
+            _signal_group(process.pid, signal.SIGHUP)
+        try:  # the end is told (``ended``) before this returns: the visitor may hear of it
+            await asyncio.wait_for(asyncio.shield(self._waiting), HANG_UP_SECONDS)
         except TimeoutError:
             log.warning("visitor app %d did not end on hang-up: killed", process.pid)
             _signal_group(process.pid, signal.SIGKILL)
-            await process.wait()
-        self._close_terminal()
+            await self._waiting
 
     # ----- inside ----------------------------------------------------------------
 

@@ -26,6 +26,7 @@ from c4tui.client.link import LobbyLink
 from c4tui.client.outcomes import PasswordChange
 from c4tui.net.errors import NetworkError, ProtocolError
 from c4tui.protocols.names import valid_password
+from c4tui.ui.screens.login import after_typing
 
 #: The longest password (§4: 1-128 printable characters).
 MAX_PASSWORD = 128
@@ -105,7 +106,13 @@ class PasswordDialog(ModalScreen[PasswordChange | None]):
 
     @on(Button.Pressed, "#change")
     def action_change(self) -> None:
-        """Enter: from a field, the next empty one; else ask the server for the change."""
+        """Enter: from a field, the next empty one; else ask the server for the change.
+
+        Once the keys typed before it are in their field (``after_typing``).
+        """
+        after_typing(self, self._enter)
+
+    def _enter(self) -> None:
         if isinstance(self.focused, Button) and self.focused.id == "cancel":
             self.action_cancel()
             return

@@ -78,7 +78,7 @@ async def guest_on_the_other_node(b: int, database: str) -> None:
     await store.open()
     try:
         hashed, fingerprint = keys.token_hash(token(2)), keys.fingerprint_of(PAGE_KEY)
-        await store.begin_visit(hashed, fingerprint, PAGE_KEY, time.time() + 60)
+        await store.begin_visit(hashed, keys.Visit(fingerprint, PAGE_KEY), time.time() + 60)
     finally:
         await store.close()
     guest = await LobbyClient.connect(b)

@@ -15,6 +15,7 @@ from c4tui.client import key_words
 from c4tui.client.link import LobbyLink
 from c4tui.client.outcomes import KeyRegisterOutcome, LoginOutcome
 from c4tui.match.settings import MatchSettings
+from c4tui.server.core import C4Server
 from c4tui.ui.screens.confirm import ConfirmDialog
 from c4tui.ui.screens.delete_account import DeleteAccountDialog
 from c4tui.ui.screens.lobby import LobbyScreen
@@ -27,18 +28,24 @@ from tests.ui.helpers import SIZE, make_app
 from tests.ui.test_lobby_app import text_of, until
 
 
+async def key_made_lobby(server: C4Server) -> tuple[LobbyScreen, str]:
+    """zoe's account made by a key's visit and logged in with its token: her lobby, the token."""
+    visiting = await visit(server, PAGE_KEY, token(1))
+    link = await LobbyLink.open("127.0.0.1", server.port)
+    assert await link.key_register("zoe", visiting) is KeyRegisterOutcome.CREATED
+    assert await link.login("zoe", visiting) is LoginOutcome.LOGGED_IN
+    values = {"host": "127.0.0.1", "port": str(server.port), "user": "zoe"}
+    lobby = LobbyScreen(LoggedIn(link, values, visiting), MatchSettings(), key_visit=True)
+    return lobby, visiting
+
+
 async def test_a_key_made_account_gets_a_password_without_knowing_its_old_one(
     tmp_path: Path,
 ) -> None:
     async with lobby_server(tmp_path) as server:
-        visiting = await visit(server, PAGE_KEY, token(1))
-        link = await LobbyLink.open("127.0.0.1", server.port)
-        assert await link.key_register("zoe", visiting) is KeyRegisterOutcome.CREATED
-        assert await link.login("zoe", visiting) is LoginOutcome.LOGGED_IN
-        values = {"host": "127.0.0.1", "port": str(server.port), "user": "zoe"}
+        lobby, _ = await key_made_lobby(server)
         app = make_app()
         async with app.run_test(size=SIZE) as pilot:
-            lobby = LobbyScreen(LoggedIn(link, values, visiting), MatchSettings(), key_visit=True)
             await app.push_screen(lobby)
             assert text_of(pilot, "#lobby-title") == "Lobby on this server — logged in as zoe"
             await pilot.press("P")
@@ -73,14 +80,9 @@ async def test_a_key_made_account_is_deleted_without_a_password_it_never_had(
     tmp_path: Path,
 ) -> None:
     async with lobby_server(tmp_path) as server:
-        visiting = await visit(server, PAGE_KEY, token(1))
-        link = await LobbyLink.open("127.0.0.1", server.port)
-        assert await link.key_register("zoe", visiting) is KeyRegisterOutcome.CREATED
-        assert await link.login("zoe", visiting) is LoginOutcome.LOGGED_IN
-        values = {"host": "127.0.0.1", "port": str(server.port), "user": "zoe"}
+        lobby, visiting = await key_made_lobby(server)
         app = make_app()
         async with app.run_test(size=SIZE) as pilot:
-            lobby = LobbyScreen(LoggedIn(link, values, visiting), MatchSettings(), key_visit=True)
             await app.push_screen(lobby)
             await pilot.press("i")  # our own profile
             await until(pilot, lambda: isinstance(app.screen, ProfileScreen))

@@ -444,5 +444,7 @@ def test_a_visitor_s_theme_is_not_kept_in_the_server_s_preferences(
         eve.wait_for("c4tui-light")
         eve.press("c4tui-light")
         eve.press("enter")
-        asyncio.run(until(lambda: bool(files_under(server_home / ".config")), 10))
-        assert files_under(server_home / ".config") == []
+        visits = server_home / "data" / "c4tui" / "visitors"
+        kept = asyncio.run(until(lambda: any(visits.glob("*/c4tui/preferences.json")), 30))
+        assert kept  # the theme is kept: in the visit's own folder
+        assert files_under(server_home / ".config") == []  # never in the server's

@@ -49,6 +49,11 @@ class WebServer:
         return sorted((self.data / "c4tui" / "visitors").glob("*/c4tui/games/*.c4g"))
 
 
+#: Seconds a stopped ``c4tui web`` is given before it is killed (its visitors' apps then
+#: end by themselves within 2 s: they look for their server).
+STOP_SECONDS = 3
+
+
 @contextmanager
 def web_server(data: Path, *options: str, columns: int = 200) -> Iterator[WebServer]:
     """``c4tui web`` with ``options``, in a terminal ``columns`` wide; its visitors keep their
@@ -76,7 +81,7 @@ def web_server(data: Path, *options: str, columns: int = 200) -> Iterator[WebSer
     finally:
         if process.poll() is None:
             process.terminate()
-            try:
-                process.wait(timeout=20)
+            try:  # with a visitor still connected, c4tui web takes ~20 s to stop on SIGTERM:
+                process.wait(timeout=STOP_SECONDS)  # no test here is about that
             except subprocess.TimeoutExpired:
                 process.kill()

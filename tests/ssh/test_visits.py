@@ -17,10 +17,27 @@ from tests.ssh.terminal import SshTerminal, alive, door_port, visitor
 NEW_KEY = "This ssh key is new here"
 
 
-def make_account(terminal: SshTerminal, name: str) -> None:
-    """Name a new key's account (the field holds the ssh user's name: replaced)."""
+def type_name(terminal: SshTerminal, name: str) -> None:
+    """Type ``name`` in a new key's name field (it holds the ssh user's name: replaced).
+
+    The keys go once the field has the focus (they would go elsewhere before): until
+    the field shows the name typed, it is typed again.
+    """
     terminal.wait_for(NEW_KEY)
-    terminal.press(*["\x7f"] * 20, name, "enter")
+    for _ in range(3):
+        terminal.press(*["\x7f"] * 20, name)
+        try:
+            terminal.wait_for(f"Name {name} ", seconds=10)
+            return
+        except AssertionError:
+            continue
+    terminal.wait_for(f"Name {name} ")
+
+
+def make_account(terminal: SshTerminal, name: str) -> None:
+    """Name a new key's account, and be in the lobby."""
+    type_name(terminal, name)
+    terminal.press("enter")
     terminal.wait_for(f"logged in as {name}")
 
 
@@ -42,10 +59,12 @@ def test_a_name_taken_is_said_and_another_is_asked(
     with visitor(door_port(ssh_server), alice_key) as alice:
         make_account(alice, "alice")
     with visitor(door_port(ssh_server), bob_key) as bob:
-        bob.wait_for(NEW_KEY)
-        bob.press(*["\x7f"] * 20, "Alice", "enter")
-        bob.wait_for("taken")
-        bob.press(*["\x7f"] * 20, "bob", "enter")
+        type_name(bob, "Alice")
+        bob.press("enter")
+        bob.wait_for("taken")  # and the name field has the focus again
+        bob.press(*["\x7f"] * 20, "bob")
+        bob.wait_for("Name bob ")
+        bob.press("enter")
         bob.wait_for("logged in as bob")
 
 
@@ -155,8 +174,8 @@ def test_an_account_made_elsewhere_logs_in_with_its_password_once_then_with_the_
         lobby.sendall(b"REGISTER:dave:secret-dave\n")
         assert lobby.recv(100) == b"REGISTER:ACKSTATUS:0\n"
     with visitor(door_port(ssh_server), alice_key) as dave:
-        dave.wait_for(NEW_KEY)
-        dave.press("tab", "tab", "enter")  # from the name: Make my account, I have an account
+        type_name(dave, "dave")  # the name field has the focus
+        dave.press("tab", "tab", "enter")  # from it: Make my account, I have an account
         dave.wait_for("Log in to your account")
         dave.press("dave", "tab")
         dave.type_at_once("secret-dave", "enter")  # in one packet, as a fast typist's come

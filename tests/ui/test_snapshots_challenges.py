@@ -13,7 +13,7 @@ from c4tui.server.core import C4Server
 from c4tui.ui.screens.challenge import ChallengeDialog
 from c4tui.ui.widgets.player_table import PlayerTable
 from tests.net.lobby_client import LobbyClient, lobby_server_in_a_thread, logged_in
-from tests.ui.helpers import SIZE, make_app
+from tests.ui.helpers import SIZE, columns_fit, make_app
 from tests.ui.test_lobby_app import log_in_through_the_dialog, until
 
 #: cid challenges zoe to this, once zoe's lobby shows.
@@ -46,8 +46,12 @@ def zoe_in_the_lobby(port: int):
 
     async def run_before(pilot: Pilot) -> None:
         await log_in_through_the_dialog(pilot, "secret", register=False)
-        await until(pilot, lambda: pilot.app.screen.query_one(PlayerTable).row_count == 4)
-        await pilot.pause(1.0)  # the columns widen to their rows when idle (slower under load)
+
+        def listed() -> bool:  # the rows in, and the columns as wide as them (widened when idle)
+            players = pilot.app.screen.query_one(PlayerTable)
+            return players.row_count == 4 and columns_fit(players)
+
+        await until(pilot, listed)
 
     return run_before
 

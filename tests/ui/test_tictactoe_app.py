@@ -43,6 +43,7 @@ async def test_playing_tictactoe_through_the_lobby_to_a_win(tmp_path: Path) -> N
             await until(pilot, lambda: isinstance(app.screen, TicTacToeScreen))
             screen = app.screen
             assert isinstance(screen, TicTacToeScreen)
+            await until(pilot, lambda: bool(screen.query("TicTacToeBoard")))  # composed
             status = lambda: text_of(pilot, "#tictactoe-status")  # noqa: E731
             await until(pilot, lambda: "bob's turn" in status())
             await bob.send("PLACE:1:1")

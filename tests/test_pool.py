@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import asyncio
+import threading
+import time
 from collections.abc import AsyncIterator
 
 import pytest
@@ -98,3 +100,27 @@ async def test_a_puzzles_wrong_move_is_answered_in_a_worker_by_the_solvers_best_
     assert answer.reply == Move.drop(3) and answer.winner is Player.YELLOW
     # Sent back as a type from the light trainer: unpickled here, it loads no solver.
     assert type(answer).__module__ == "c4tui.puzzles.attempt"
+
+
+def executor_threads() -> list[str]:
+    """The live threads that concurrent.futures' exit hook would wake (and race)."""
+    return [t.name for t in threading.enumerate() if "ExecutorManagerThread" in type(t).__name__]
+
+
+async def test_a_shutdown_leaves_no_executor_thread_for_the_exit_to_race() -> None:
+    lone = SearchPool(workers=1, queue_limit=8)
+    search = asyncio.create_task(lone.choose_move(SearchPlayer(20), BIG, budget=20))
+    await asyncio.sleep(0.5)  # the search is running in the worker
+    assert executor_threads()
+    lone.shutdown()
+    assert executor_threads() == []  # it stopped at its flag, and the thread ended
+    search.cancel()
+
+
+async def test_a_job_deaf_to_its_flag_is_stopped_after_the_grace() -> None:
+    lone = SearchPool(workers=1, queue_limit=8)
+    sleeping = lone._ensure_executor().submit(time.sleep, 60)  # no flag is ever read
+    await asyncio.sleep(0.5)
+    lone.shutdown(grace=0.5)
+    assert executor_threads() == []
+    assert sleeping.done()

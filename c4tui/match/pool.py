@@ -66,6 +66,8 @@ T = TypeVar("T")
 SLOTS = 1024
 #: The shortest slice a job gets, however long the queue: enough for a shallow search.
 MIN_SLICE = 0.02
+#: How long a shutdown waits for the workers to finish before it stops them.
+SHUTDOWN_GRACE_SECONDS = 2.0
 
 
 @contextlib.contextmanager
@@ -259,14 +261,32 @@ class SearchPool:
         """Jobs waiting or running."""
         return len(self._running) + sum(len(jobs) for jobs in self._waiting.values())
 
-    def shutdown(self) -> None:
-        """Stop every job and the workers (running searches see their flag and stop)."""
+    def shutdown(self, grace: float = SHUTDOWN_GRACE_SECONDS) -> None:
+        """Stop every job and the workers (running searches see their flag and stop).
+
+        It waits up to ``grace`` seconds for the executor's thread to end, and stops
+        the workers that are still busy then: CPython 3.11 wakes every executor's
+        thread at exit without a lock, racing that thread's own closing of its pipe
+        (an ``OSError`` traceback after a tournament's Ctrl-C). A thread already
+        ended leaves nothing to race.
+        """
         for job in list(self._running):
             if job.slot is not None:
                 self._flags[job.slot] = 1
         executor, self._executor = self._executor, None
-        if executor is not None:
-            executor.shutdown(wait=False, cancel_futures=True)
+        if executor is None:
+            return
+        # Taken before shutdown(), which drops them; the executor has no public handle.
+        manager: threading.Thread | None = getattr(executor, "_executor_manager_thread", None)
+        workers = dict(getattr(executor, "_processes", None) or {})
+        executor.shutdown(wait=False, cancel_futures=True)
+        if manager is None:
+            return
+        manager.join(grace)
+        if manager.is_alive():  # a job that does not look at its flag
+            for worker in workers.values():
+                worker.terminate()
+            manager.join(grace)
 
     # ----- the queue -----------------------------------------------------------------
 

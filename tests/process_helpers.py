@@ -2,8 +2,13 @@
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import subprocess
 import sys
+
+#: How long an ended test process's pipes may take to reach their end.
+DRAIN_SECONDS = 10
 
 
 def run_c4tui(
@@ -34,3 +39,18 @@ def started_c4tui(*args: str, env: dict[str, str] | None = None) -> subprocess.P
         env=env,
         start_new_session=True,
     )
+
+
+async def ended(process: asyncio.subprocess.Process) -> None:
+    """Kill ``process`` if it still runs, and read its pipes to their end.
+
+    Only then does asyncio close the process's transport: one left open is closed by
+    its finalizer after the test's loop is gone, which fails ("Event loop is closed"),
+    and on CPython 3.11.7 the formatting of that failure, when the collection falls
+    inside another ``ast.parse``, broke a later test with ``SystemError: AST
+    constructor recursion depth mismatch``.
+    """
+    if process.returncode is None:
+        process.kill()
+    with contextlib.suppress(TimeoutError, ProcessLookupError):
+        await asyncio.wait_for(process.communicate(), DRAIN_SECONDS)

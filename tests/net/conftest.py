@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import threading
-from collections.abc import Iterator
+from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
 import pytest
@@ -16,6 +16,15 @@ from tests.dbservers import PostgresServer, redis_server, start_postgres
 from tests.net.stores import ENGINES
 
 IDLE_TIMEOUT = 1.5
+
+
+@pytest.fixture(autouse=True)
+async def consoles_ended() -> AsyncIterator[None]:
+    """End the test's console processes while its loop still runs: none is left open after."""
+    yield
+    from tests.net.test_lobby_console import ConsoleProcess  # the console tests' own helper
+
+    await ConsoleProcess.end_all_here()
 
 
 @pytest.fixture

@@ -28,6 +28,7 @@ from c4tui.protocols.terms import Clock, Terms
 from c4tui.server.core import C4Server, ServerConfig
 from tests.net.lobby_client import TEST_ROUNDS, LobbyClient, lobby_server, logged_in
 from tests.net.test_tls import certificates
+from tests.process_helpers import ended
 
 TIMEOUT = 60
 #: Challenges are served by another branch of issue 29: until then these tests wait.
@@ -85,9 +86,7 @@ async def bot_process(
     try:
         yield bot
     finally:
-        if bot.returncode is None:
-            bot.kill()
-            await bot.wait()
+        await ended(bot)
 
 
 class Person:
@@ -203,8 +202,8 @@ async def test_a_bot_stopped_mid_game_forfeits_it_and_exits_0(tmp_path: Path) ->
             bot.send_signal(signal.SIGTERM)
             assert (await until(ann, "GAMEEND:")).endswith(":2:ann")
             assert await asyncio.wait_for(bot.wait(), TIMEOUT) == 0
-        assert bot.stderr is not None
-        log = (await bot.stderr.read()).decode()
+            assert bot.stderr is not None
+            log = (await bot.stderr.read()).decode()
         assert "logged in to" in log and "stopped after 0 game(s)" in log
         assert "Traceback" not in log
 

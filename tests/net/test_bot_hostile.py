@@ -53,8 +53,8 @@ async def test_a_flooding_engine_forfeits_its_game_and_the_bot_plays_the_next(
             _, end = await play_to_the_end(ann, "ann")
             assert re.fullmatch(PLAYED_OUT, end), end
             assert await asyncio.wait_for(bot.wait(), TIMEOUT) == 0
-        assert bot.stderr is not None
-        log = (await bot.stderr.read()).decode()
+            assert bot.stderr is not None  # read before the block's end drains it
+            log = (await bot.stderr.read()).decode()
     forfeits = re.findall(r"forfeited the game against ann: (.*)", log)
     assert len(forfeits) == 1 and "malformed" in forfeits[0], log
     assert "played 2 game(s): done" in log and "Traceback" not in log

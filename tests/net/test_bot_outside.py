@@ -128,8 +128,8 @@ async def test_the_kaggle_command_plays_a_rated_game_and_logs_the_new_ratings(
             _, end = await play_to_the_end(ann, "ann")
             assert end.endswith(":0:ann"), end  # four in column 1 (the agent's in the centre)
             assert await asyncio.wait_for(bot.wait(), TIMEOUT) == 0
-        assert bot.stderr is not None
-        log = (await bot.stderr.read()).decode()
+            assert bot.stderr is not None  # read before the block's end drains it
+            log = (await bot.stderr.read()).decode()
     assert "Kaggle agent centre_agent.py answered d4" in log
     assert re.search(r"new ratings: Your rating: \d+ \(-\d+\); ann's: \d+ \(\+\d+\)", log), log
     assert "Traceback" not in log

@@ -12,6 +12,7 @@ from typing import ClassVar
 
 from c4tui.console.game import SERVER_LOST
 from tests.net.lobby_client import LobbyClient, lobby_server, logged_in
+from tests.process_helpers import ended
 
 TIMEOUT = 30
 #: A console that does not log in again by itself when the server goes (as before issue 28).
@@ -24,6 +25,8 @@ class ConsoleProcess:
     #: The consoles started inside ``ended_afterwards`` (one that comes back by itself
     #: outlives its server by a minute: a test ends it).
     started: ClassVar[list[ConsoleProcess] | None] = None
+    #: Every console started, with its loop, till the test's end ends it (``end_all_here``).
+    everyone: ClassVar[list[tuple[asyncio.AbstractEventLoop, ConsoleProcess]]] = []
 
     def __init__(self, process: asyncio.subprocess.Process) -> None:
         self.process = process
@@ -40,6 +43,7 @@ class ConsoleProcess:
             env={**os.environ, "PYTHONUNBUFFERED": "1"},
         )  # fmt: skip
         console = cls(process)
+        cls.everyone.append((asyncio.get_running_loop(), console))
         if cls.started is not None:
             cls.started.append(console)
         return console
@@ -54,9 +58,16 @@ class ConsoleProcess:
         finally:
             started, cls.started = cls.started, None
             for console in started:
-                if console.process.returncode is None:
-                    console.process.kill()
-                    await console.process.wait()
+                await ended(console.process)
+
+    @classmethod
+    async def end_all_here(cls) -> None:
+        """End the consoles started on this loop, their pipes read to the end (see ``ended``)."""
+        loop = asyncio.get_running_loop()
+        here = [console for started_on, console in cls.everyone if started_on is loop]
+        cls.everyone = [(started_on, c) for started_on, c in cls.everyone if started_on is not loop]
+        for console in here:
+            await ended(console.process)
 
     async def type(self, line: str) -> None:
         assert self.process.stdin is not None

@@ -44,9 +44,11 @@ def test_the_handouts_example_game_read_one_message_per_recv(tmp_path: Path) -> 
         assert vic.ask("JOIN:Room 1:VIEWER") == "JOIN:ACKSTATUS:0"
         assert bob.ask("ROOMLIST:PLAYER") == "ROOMLIST:ACKSTATUS:0:Room 1"
         assert bob.ask("JOIN:Room 1:PLAYER") == "JOIN:ACKSTATUS:0"
-        for client in (bob, alice, vic):  # bob's BEGIN came in a read of its own
+        # bob's BEGIN came in a read of its own (JOIN's answer above held nothing more). The
+        # gap between the two arrivals is not checked: a reader held up by a loaded machine
+        # reads the first late, and so sees a gap shorter than the server's pause.
+        for client in (bob, alice, vic):
             assert client.receive() == "BEGIN:alice:bob"
-        assert bob.arrivals[-1] - bob.arrivals[-2] >= 0.045  # the gap after JOIN's answer
         example = [
             (alice, "PLACE:1:1", "BOARDSTATUS:000010000"),
             (bob, "PLACE:0:0", "BOARDSTATUS:200010000"),

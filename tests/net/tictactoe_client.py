@@ -12,7 +12,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import socket
-import time
 from collections.abc import Iterator
 from contextlib import AbstractAsyncContextManager
 from pathlib import Path
@@ -101,16 +100,13 @@ class SeedClient:
 
     def __init__(self, port: int) -> None:
         self.socket = socket.create_connection(("127.0.0.1", port), timeout=TIMEOUT)
-        self.arrivals: list[float] = []
 
     def send(self, message: str) -> None:
         self.socket.sendall(message.encode("ascii"))
 
     def receive(self) -> str:
         """What one ``recv`` returns (one message, if the server paces its writes)."""
-        data = self.socket.recv(8192)
-        self.arrivals.append(time.monotonic())
-        return data.decode("ascii")
+        return self.socket.recv(8192).decode("ascii")
 
     def ask(self, message: str) -> str:
         self.send(message)

@@ -9,7 +9,7 @@ from collections.abc import AsyncIterator
 
 import pytest
 
-from c4tui.ai.levels import SearchPlayer, TacticalPlayer
+from c4tui.ai.levels import PERFECT_SECONDS, SearchPlayer, TacticalPlayer, ai_level
 from c4tui.ai.random_player import RandomPlayer
 from c4tui.engine import GameState, Move, Player, Rules
 from c4tui.engine.sequence import play_sequence
@@ -126,3 +126,31 @@ async def test_a_job_deaf_to_its_flag_is_stopped_after_the_grace() -> None:
     lone.shutdown(grace=0.5)
     assert set(executor_threads()) <= others
     assert sleeping.done()
+
+
+async def first_perfect_move_seconds(warmed: bool) -> float:
+    """How long a new pool takes over Perfect's first move, the worker warmed first or not.
+
+    Warmed, the worker loads the solver and analyses the empty board meanwhile (the menu's
+    time); the first move then comes from its table.
+    """
+    fresh = SearchPool(workers=1, queue_limit=8)
+    try:
+        start = GameState.new()
+        if warmed:
+            fresh.warm_up(start)
+            await fresh.choose_move(SearchPlayer(0.01), start, budget=0.01)  # after the warm-up
+        began = time.perf_counter()
+        move, _ = await asyncio.wait_for(
+            fresh.choose_move(ai_level("perfect").make(1), start, budget=PERFECT_SECONDS), 60
+        )
+        assert move == Move.drop(3)  # the centre: the only winning first move
+        return time.perf_counter() - began
+    finally:
+        fresh.shutdown()
+
+
+async def test_a_worker_warmed_with_the_board_answers_perfects_first_move_at_once() -> None:
+    cold = await first_perfect_move_seconds(warmed=False)
+    warm = await first_perfect_move_seconds(warmed=True)
+    assert warm < cold / 4, (warm, cold)  # cold: the worker starts and loads the solver (~1 s)

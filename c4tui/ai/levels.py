@@ -83,7 +83,9 @@ class SearchPlayer:
 class AILevel:
     """One entry of the level list.
 
-    ``seconds`` is the level's thinking budget per move (None: it needs no time).
+    ``seconds`` is the level's thinking budget per move (None: it needs no time);
+    ``proves`` is True when it plays the exact solver's moves, whose first use in a
+    process costs about a second (a worker loads it before the first move).
     """
 
     key: str
@@ -91,6 +93,7 @@ class AILevel:
     description: str
     make: Callable[[int | None], MovePicker]
     seconds: float | None = None
+    proves: bool = False
 
 
 #: Hard's thinking time per move: its 95th percentile stays under a second.
@@ -139,6 +142,7 @@ AI_LEVELS: tuple[AILevel, ...] = (
         "Elsewhere it searches twice as long as Hard.",
         lambda seed: _perfect_player(),
         PERFECT_SECONDS,
+        proves=True,
     ),
 )
 

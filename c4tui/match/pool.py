@@ -251,10 +251,13 @@ class SearchPool:
         result: T = await self._ask(owner, run, seconds)
         return result
 
-    def warm_up(self) -> None:
-        """Start the worker processes now, so the first move does not wait for them."""
+    def warm_up(self, start: GameState | None = None) -> None:
+        """Start the worker processes now, so the first move does not wait for them.
+
+        With ``start``, one of them loads the solver for that board too (``warm_up_job``).
+        """
         with _ctrl_c_blocked():
-            self._ensure_executor().submit(warm_up_job)
+            self._ensure_executor().submit(warm_up_job, start)
 
     @property
     def pending(self) -> int:

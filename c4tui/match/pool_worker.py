@@ -10,6 +10,7 @@ from __future__ import annotations
 import contextlib
 import os
 import signal
+import time
 from dataclasses import dataclass
 from multiprocessing.sharedctypes import SynchronizedArray
 from typing import TYPE_CHECKING
@@ -45,6 +46,10 @@ def init_worker(flags: SynchronizedArray[int], parent: int) -> None:
         signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
     with contextlib.suppress(AttributeError, OSError):
         os.nice(WORKER_NICENESS)
+
+
+#: How long a warm-up may search a board the solver has no book for (it only loads the code).
+UNPROVEN_WARM_SECONDS = 0.05
 
 
 @dataclass(frozen=True)
@@ -128,5 +133,19 @@ def puzzles_job(digits: str, slot: int) -> list[Puzzle]:
     return puzzles_in_game(digits)
 
 
-def warm_up_job() -> None:
-    """Run in a worker to start it before the first real job."""
+def warm_up_job(start: GameState | None = None) -> None:
+    """Run in a worker to start it before the first real job (with ``start``, the solver too).
+
+    With ``start``, the worker loads the solver for that board and analyses ``start``.
+    The solver's first use in a process loads Numba's cached code, the opening book
+    and a 75 MB table: Perfect's first move waited 0.6 s for that (and the worker's
+    start), after the person had pressed Start. Analysed here, the first position is
+    in the table too. A board without a book is given a moment only, not a proof.
+    """
+    if start is None:
+        return
+    # The solver, and what it needs, only in a worker that uses it.
+    from c4tui.ai.perfect import exact_scores, has_exact_play  # noqa: PLC0415
+
+    deadline = None if has_exact_play(start) else time.perf_counter() + UNPROVEN_WARM_SECONDS
+    exact_scores(start, deadline=deadline)

@@ -109,3 +109,12 @@ class MatchSettings:
 #: Builds the driver of a match (its settings, the moves already played): the front ends
 #: take one, so tests can seat their own players.
 DriverFactory: TypeAlias = "Callable[[MatchSettings, Sequence[Move]], MatchDriver]"
+
+
+def prepare_opponent(settings: MatchSettings | None) -> None:
+    """Let the opponent get ready for the game the menu shows (``Backend.prepare``).
+
+    Perfect's solver loads while the person looks at the form. None (a field is wrong): nothing.
+    """
+    if settings is not None:
+        settings.kind.prepare(settings.options, settings.fitted().new_game())

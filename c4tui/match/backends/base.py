@@ -178,6 +178,14 @@ class Backend(Watcher, ABC):
         return columns, rows, rules
 
     @classmethod
+    def prepare(cls, values: Mapping[str, str], start: GameState) -> None:
+        """Get ready for a game from ``start`` while the menu shows this kind (most: nothing).
+
+        The person is still choosing: what is slow to start (the solver) starts then,
+        not after Start is pressed.
+        """
+
+    @classmethod
     def game_note(cls, values: Mapping[str, str]) -> str:
         """What a person should know about the games this kind plays ("" if nothing)."""
         return ""

@@ -71,10 +71,16 @@ class ComputerBackend(Backend):
         """``vs computer (Hard)``."""
         return f"vs computer ({ai_level(values.get('level', 'random')).name})"
 
+    @classmethod
+    def prepare(cls, values: Mapping[str, str], start: GameState) -> None:
+        """Perfect chosen in the menu: the shared pool's worker loads the solver meanwhile."""
+        if ai_level(values.get("level", LEVEL_OPTION.default_value())).proves:
+            _shared_pool().warm_up(start)
+
     async def start(self, state: GameState) -> None:
         """Start the pool's workers early, so the first move does not wait for them."""
         if not self._picker.cheap:
-            self._the_pool().warm_up()
+            self._the_pool().warm_up(state if self.level.proves else None)
 
     async def choose_move(self, state: GameState) -> Move:
         """Ask the pool; wait at least ``min_delay`` so a person sees the move arrive.
@@ -91,8 +97,14 @@ class ComputerBackend(Backend):
         return move
 
     def _the_pool(self) -> SearchPool:
-        # Loaded when first needed: the menu, which lists this opponent, starts without
-        # multiprocessing (about 10 ms of the start).
-        from c4tui.match.pool import SearchPool  # noqa: PLC0415
+        return self._pool or _shared_pool()
 
-        return self._pool or SearchPool.shared()
+
+def _shared_pool() -> SearchPool:
+    """The process's pool, loaded when first needed.
+
+    The menu, which lists this opponent, starts without multiprocessing (about 10 ms).
+    """
+    from c4tui.match.pool import SearchPool  # noqa: PLC0415
+
+    return SearchPool.shared()

@@ -29,7 +29,7 @@ from c4tui.match.backends import (
     picked_in_menu,
 )
 from c4tui.match.backends.base import Option
-from c4tui.match.settings import MatchSettings
+from c4tui.match.settings import MatchSettings, prepare_opponent
 from c4tui.match.timing import clock_choices
 from c4tui.ui.screens.breakpoints import breakpoint_classes
 from c4tui.ui.widgets.choice import ChoiceSet
@@ -297,6 +297,7 @@ class MenuScreen(Screen[None]):
 
     @on(ChoiceSet.Changed)
     def _show_kind_fields(self) -> None:
+        self.call_after_refresh(prepare_opponent, self.settings())  # after the first frame
         mode, kind = self._mode(), self.kind()
         note = self._note(kind)
         if (mode, kind, note) == self._fields_shown:  # (the rules changed, say): no relayout

@@ -28,7 +28,7 @@ from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from itertools import count
 
-from c4tui.protocols.names import valid_user
+from c4tui.protocols.names import GUEST_PREFIX, valid_user
 from c4tui.protocols.rooms import BadFormat, ack
 
 #: What every visit's token begins with: only such a password is looked up as a token.
@@ -69,8 +69,6 @@ ADD_ELSEWHERE, ADD_NOT_A_KEY, ADD_TOO_MANY = 1, 2, 3
 REMOVE_NO_SUCH_KEY = 1
 #: KEYGUEST's: 1 this server takes no guests; 2 no such visit; 3 logged in already.
 GUESTS_NOT_TAKEN, GUEST_NO_VISIT, GUEST_LOGGED_IN = 1, 2, 3
-#: What every guest's name begins with (no account may be registered with it: §7's rule).
-GUEST_PREFIX = "guest-"
 _TOKEN = re.compile(re.escape(VISIT_TOKEN_PREFIX) + r"[A-Za-z0-9_-]{1,119}")
 _BASE64 = re.compile(r"[A-Za-z0-9+/]+={0,2}")
 FINGERPRINT = re.compile(r"SHA256:[A-Za-z0-9+/]{43}")

@@ -17,6 +17,9 @@ _USERNAME = re.compile(rf"[!-~]{{1,{MAX_USERNAME}}}")  # printable ASCII, no whi
 
 #: The room protocols' (the lobby's and INFO1112's tic-tac-toe) names and passwords, in
 #: the words every message and document uses (ASCII, so any terminal can show them).
+#: What every guest's name begins with (no account may be registered with it: §7's rule).
+#: Here, not with the keys' words, so the lobby's codec loads without hashing (the menu's start).
+GUEST_PREFIX = "guest-"
 USER_RULE = "1-20 ASCII letters, digits, - or _"
 PASSWORD_RULE = "1-128 printable ASCII characters without spaces"
 ROOM_RULE = "1-20 ASCII letters, digits, spaces, - or _"

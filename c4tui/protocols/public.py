@@ -23,8 +23,7 @@ from enum import Enum
 
 from c4tui.numbers import number_in_range, whole_number
 from c4tui.protocols.chat import MAX_CHAT, REFUSED_CATEGORIES
-from c4tui.protocols.keys import GUEST_PREFIX
-from c4tui.protocols.names import valid_password, valid_user
+from c4tui.protocols.names import GUEST_PREFIX, valid_password, valid_user
 from c4tui.protocols.rooms import BadFormat, ack
 
 # ----- the limits, each in one place --------------------------------------------------

@@ -3,8 +3,10 @@
 Run: ``python bench/solver.py [--sets L3_R1,L2_R1,...] [--limit N] [--data DIR]``.
 Every score is checked against the set's answer; the script prints, per set,
 the mean time and nodes per position (library calls, solver warmed up, one
-transposition table shared across a set as in Pons's benchmark), and the
-reference C++ figures measured on the project's machines.
+transposition table shared across the sets as in Pons's benchmark), beside
+BitBully's best mean on the same positions in the same run (installed in a
+virtual environment of its own, see ``bitbully_yardstick.py``), and whether
+the goal (at most 1.0x BitBully) is met. ``--no-bitbully`` skips the yardstick.
 """
 
 from __future__ import annotations
@@ -15,11 +17,13 @@ import sys
 import time
 from pathlib import Path
 
+from bitbully_yardstick import best_means, time_bitbully
+
 from c4tui.ai.solver import Position, Solver
 from c4tui.ai.solver.jit import COMPILED
 from c4tui.engine.sequence import play_sequence
 
-#: Mean seconds per position of the C++ solver without a book (shared/data/pons/README.md).
+#: Mean seconds per position of Pons's C++ solver without a book (his set's README).
 REFERENCE = {
     "L3_R1": 7e-6,
     "L2_R1": 58e-6,
@@ -28,6 +32,7 @@ REFERENCE = {
     "L1_R2": 0.16,
     "L1_R3": 8.0,
 }
+REFERENCE_NOTE = "7 µs, 58 µs, 5.4 ms, 0.38 ms, 0.16 s, 8 s (L3_R1 ... L1_R3)"
 DEFAULT_LIMITS = {
     "L3_R1": 1000,
     "L2_R1": 1000,
@@ -70,33 +75,41 @@ def run_set(solver: Solver, path: Path, limit: int) -> tuple[int, int, float, fl
 
 
 def main() -> int:
-    """Run the chosen sets and print one line per set; exit 1 if any score was wrong."""
+    """Run the chosen sets, BitBully's then ours, and print one line per set; exit 1 on a miss."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sets", default=",".join(REFERENCE), help="comma-separated set names")
     parser.add_argument("--limit", type=int, default=0, help="positions per set (0: the default)")
     parser.add_argument("--data", type=Path, help="folder with the Test_* files")
+    parser.add_argument("--no-bitbully", action="store_true", help="skip the yardstick")
     args = parser.parse_args()
-    solver = Solver()
-    solver.solve(Position.of(play_sequence("4453")))  # load the compiled code and the book
-    print(f"compiled core: {COMPILED}; opening book: {solver.has_book}")
-    columns = ("n", 5), ("wrong", 5), ("mean", 10), ("p95", 10), ("nodes", 10), ("C++ ref", 10)
-    print(f"{'set':7} " + " ".join(f"{title:>{width}}" for title, width in columns) + "   ratio")
-    failed = False
+    sets = []
     for name in args.sets.split(","):
         path = find_set(name, args.data)
         if path is None:
             print(f"{name:7} (no data)")
-            continue
-        limit = args.limit or DEFAULT_LIMITS.get(name, 1000)
+        else:
+            sets.append((name, path, args.limit or DEFAULT_LIMITS.get(name, 1000)))
+    yardstick = {} if args.no_bitbully else best_means(time_bitbully(sets))
+    solver = Solver()
+    solver.solve(Position.of(play_sequence("4453")))  # load the compiled code and the book
+    print(f"compiled core: {COMPILED}; opening book: {solver.has_book}")
+    titles = ("n", 5), ("wrong", 5), ("mean", 10), ("p95", 10), ("nodes", 8), ("BitBully", 10)
+    print(f"{'set':7} " + " ".join(f"{title:>{width}}" for title, width in titles) + "   ratio")
+    failed = False
+    for name, path, limit in sets:
         count, wrong, mean, p95, nodes = run_set(solver, path, limit)
         failed |= wrong > 0
-        reference = REFERENCE.get(name)
-        ratio = f"{mean / reference:6.2f}x" if reference else "-"
-        print(
-            f"{name:7} {count:5} {wrong:5} {fmt(mean):>10} {fmt(p95):>10} {nodes:10.0f} "
-            f"{fmt(reference) if reference else '-':>10} {ratio:>7}  ({path.name})",
-            flush=True,
-        )
+        line = f"{name:7} {count:5} {wrong:5} {fmt(mean):>10} {fmt(p95):>10} {nodes:8.0f} "
+        if name in yardstick:
+            best, search, its_wrong = yardstick[name]
+            verdict = "ok" if mean <= best else "MISSED"
+            failed |= mean > best or its_wrong > 0
+            line += f"{fmt(best):>10} {mean / best:6.2f}x {verdict:6} (BitBully's {search})"
+        print(line, flush=True)
+    print(
+        f"goal: mean per position <= 1.0x BitBully (0.0.79, 12-ply book) on every set; "
+        f"Pons's C++ without a book, on this machine: {REFERENCE_NOTE}"
+    )
     return 1 if failed else 0
 
 

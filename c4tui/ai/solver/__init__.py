@@ -20,14 +20,15 @@ from c4tui.ai.search import CancelFlag, SearchAborted
 from c4tui.ai.solver import core
 from c4tui.ai.solver.book import BOOK_COLUMNS, BOOK_DEPTH, BOOK_ROWS, opening_book
 from c4tui.ai.solver.jit import COMPILED
+from c4tui.ai.solver.table import MIN_TABLE_BITS
 from c4tui.engine import MIN_SIZE, GameState, Player, Rules
 
 T = TypeVar("T")
 
 #: The bitboard (``columns × (rows + 1)`` bits) must fit a signed 64-bit integer.
 MAX_BOARD_BITS = 63
-#: Transposition table entries: a prime near 2**23 compiled (75 MB), 2**20 as plain Python.
-TABLE_SIZE = 8_388_617 if COMPILED else 1_048_573
+#: Transposition table entries, a power of two: 2**23 compiled (64 MB), 2**20 as plain Python.
+TABLE_SIZE = 1 << 23 if COMPILED else 1 << 20
 #: How often the watcher looks at the cancel flag and the clock.
 WATCH_INTERVAL = 0.005
 
@@ -89,17 +90,22 @@ class Solver:
             raise ValueError(f"the exact solver cannot hold a {columns} × {rows} board")
         self.columns, self.rows = columns, rows
         self.cells = columns * rows
+        size = table_size or TABLE_SIZE
+        table_bits = size.bit_length() - 1
+        if size != 1 << table_bits or table_bits < MIN_TABLE_BITS:
+            raise ValueError(f"a table of {size} entries: a power of two from 256 is needed")
         book = opening_book() if use_book and (columns, rows) == (BOOK_COLUMNS, BOOK_ROWS) else None
         self.has_book = book is not None
         self.book_keys = book.keys if book else np.zeros(1, dtype=np.int32)
         self.book_values = book.values if book else np.zeros(1, dtype=np.int8)
-        self.geo = _array(_geometry(columns, rows, BOOK_DEPTH if book else -1), np.int64)
+        self.book_index = book.index if book else np.zeros(2, dtype=np.int32)
+        book_place = (BOOK_DEPTH, book.lowest, book.shift) if book else (-1, 0, 0)
+        geometry = _geometry(columns, rows, table_bits) + list(book_place)
+        self.geo = _array(geometry, np.int64)
         self.order = _array(_centre_first(columns), np.int64)
         self.scratch = _zeros((self.cells + 1) * 2 * columns, np.int64)
         self.stack = _zeros((self.cells + 2) * core.STACK_FIELDS, np.int64)
-        size = table_size or TABLE_SIZE
-        self.table_keys = _zeros(size, np.int64)
-        self.table_values = _zeros(size, np.uint8)
+        self.table = _zeros(size, np.int64)
         self.control = _zeros(core.CONTROL_FIELDS, np.int64)
         self.stats = Stats()
         self._lock = threading.Lock()
@@ -180,10 +186,10 @@ class Solver:
     def _tables(self) -> tuple[Any, ...]:
         return (
             self.geo,
-            self.table_keys,
-            self.table_values,
+            self.table,
             self.book_keys,
             self.book_values,
+            self.book_index,
             self.order,
             self.scratch,
             self.stack,
@@ -229,12 +235,12 @@ class Solver:
                 return
 
 
-def _geometry(columns: int, rows: int, book_depth: int) -> list[int]:
-    """The constants the core reads, in the order of ``core.G_*``."""
+def _geometry(columns: int, rows: int, table_bits: int) -> list[int]:
+    """The constants the core reads, in the order of ``core.G_*`` (the book's place after)."""
     bottom = sum(1 << (column * (rows + 1)) for column in range(columns))
     cells = columns * rows
     low, high = -(cells // 2) + 3, (cells + 1) // 2 - 3
-    return [columns, rows, bottom, bottom * ((1 << rows) - 1), cells, low, high, book_depth]
+    return [columns, rows, bottom, bottom * ((1 << rows) - 1), cells, low, high, table_bits]
 
 
 def _centre_first(columns: int) -> list[int]:

@@ -20,14 +20,24 @@ BOOK_DEPTH = 12
 BOOK_COLUMNS, BOOK_ROWS = 7, 6
 DATABASE = "12-ply-dist"
 RECORD_BYTES = 5
+#: The index splits the keys' range into ``2 ** INDEX_BITS`` buckets (4 MB of offsets).
+INDEX_BITS = 20
 
 
 @dataclass(frozen=True)
 class OpeningBook:
-    """Sorted keys and their distances, ready for a binary search."""
+    """Sorted keys and their distances, with an index that narrows the search to one bucket.
+
+    ``index[b]`` is where the keys of bucket ``b`` start, a bucket being the keys
+    whose ``(key - lowest) >> shift`` is ``b``: a look-up reads one offset pair and
+    searches a few dozen neighbouring keys, not 4.2 million scattered ones.
+    """
 
     keys: npt.NDArray[np.int32]
     values: npt.NDArray[np.int8]
+    index: npt.NDArray[np.int32]
+    lowest: int
+    shift: int
 
     def __len__(self) -> int:
         return len(self.keys)
@@ -43,7 +53,16 @@ def read_book(path: str) -> OpeningBook:
     values = records[:, 4].copy().view(np.int8)
     if np.any(keys[1:] <= keys[:-1]):
         raise ValueError(f"{path} is not sorted by key")
-    return OpeningBook(keys, values)
+    return OpeningBook(keys, values, *bucket_index(keys))
+
+
+def bucket_index(keys: npt.NDArray[np.int32]) -> tuple[npt.NDArray[np.int32], int, int]:
+    """Where each bucket of the sorted ``keys`` starts; the lowest key; the bucket shift."""
+    lowest, spread = int(keys[0]), int(keys[-1]) - int(keys[0]) + 1
+    shift = max(0, spread.bit_length() - INDEX_BITS)
+    starts = lowest + (np.arange((1 << INDEX_BITS) + 1, dtype=np.int64) << shift)
+    index = np.searchsorted(keys.astype(np.int64), starts).astype(np.int32)
+    return index, lowest, shift
 
 
 @cache

@@ -20,11 +20,14 @@ from __future__ import annotations
 
 from typing import Protocol
 
-from c4tui.ai.solver.jit import compiled
+from c4tui.ai.solver.jit import compiled, inlined, popcount
+from c4tui.ai.solver.table import BOUND_SHIFT, table_bound, table_slot, table_tag
 
 # Indices into the geometry array.
-G_WIDTH, G_HEIGHT, G_BOTTOM, G_BOARD, G_CELLS, G_MIN, G_MAX, G_BOOK_DEPTH = range(8)
-GEOMETRY_FIELDS = 8
+G_WIDTH, G_HEIGHT, G_BOTTOM, G_BOARD, G_CELLS, G_MIN, G_MAX, G_TABLE_BITS = range(8)
+# ... then the opening book's: its depth (-1: no book), lowest key and bucket shift.
+G_BOOK_DEPTH, G_BOOK_LOWEST, G_BOOK_SHIFT = range(8, 11)
+GEOMETRY_FIELDS = 11
 
 
 class IntArray(Protocol):
@@ -47,16 +50,6 @@ CONTROL_FIELDS = 2
 STOP_CHECK = 1023
 #: The Huffman codes of an opening book hold 32 bits, read as a signed integer.
 BOOK_SIGN_BIT = 1 << 31
-
-
-@compiled
-def count_bits(bits: int) -> int:
-    """The number of set bits (few here: threats on a board)."""
-    count = 0
-    while bits:
-        bits &= bits - 1
-        count += 1
-    return count
 
 
 @compiled
@@ -94,7 +87,7 @@ def can_win_next(current: int, mask: int, geo: IntArray) -> bool:
     return winning_cells(current, mask, geo[G_HEIGHT], geo[G_BOARD]) & possible != 0
 
 
-@compiled
+@inlined
 def non_losing_moves(current: int, mask: int, geo: IntArray) -> int:
     """The playable cells that do not let the opponent win at once (0: every move loses).
 
@@ -135,9 +128,12 @@ def book_code(red: int, mask: int, geo: IntArray, mirrored: bool) -> int:
 
 
 @compiled
-def book_search(keys: IntArray, code: int) -> int:
-    """The index of ``code`` in the sorted ``keys``, or -1."""
-    low, high = 0, len(keys) - 1
+def book_search(keys: IntArray, index: IntArray, code: int, geo: IntArray) -> int:
+    """The place of ``code`` in the sorted ``keys``, or -1: a binary search of its bucket."""
+    bucket = (code - geo[G_BOOK_LOWEST]) >> geo[G_BOOK_SHIFT]
+    if bucket < 0 or bucket >= len(index) - 1:
+        return -1
+    low, high = int(index[bucket]), int(index[bucket + 1]) - 1
     while low <= high:
         middle = (low + high) // 2
         value = int(keys[middle])
@@ -152,7 +148,13 @@ def book_search(keys: IntArray, code: int) -> int:
 
 @compiled
 def book_score(  # noqa: PLR0917
-    current: int, mask: int, moves: int, geo: IntArray, keys: IntArray, values: IntArray
+    current: int,
+    mask: int,
+    moves: int,
+    geo: IntArray,
+    keys: IntArray,
+    values: IntArray,
+    index: IntArray,
 ) -> int:
     """The book's exact score for this position (side to move), or a value above the maximum.
 
@@ -160,12 +162,12 @@ def book_score(  # noqa: PLR0917
     even depth) wins in ``d`` more discs, ``d - 100`` when it loses, 0 for a draw.
     """
     red = current if moves % 2 == 0 else current ^ mask
-    index = book_search(keys, book_code(red, mask, geo, False))
-    if index < 0:
-        index = book_search(keys, book_code(red, mask, geo, True))
-    if index < 0:
+    found = book_search(keys, index, book_code(red, mask, geo, False), geo)
+    if found < 0:
+        found = book_search(keys, index, book_code(red, mask, geo, True), geo)
+    if found < 0:
         return geo[G_MAX] + 1
-    value = int(values[index])
+    value = int(values[found])
     if value == 0:
         return 0
     distance = 100 - value if value > 0 else 100 + value
@@ -182,10 +184,10 @@ def negamax(  # noqa: PLR0917
     alpha: int,
     beta: int,
     geo: IntArray,
-    table_keys: IntArray,
-    table_values: IntArray,
+    table: IntArray,
     book_keys: IntArray,
     book_values: IntArray,
+    book_index: IntArray,
     order: IntArray,
     scratch: IntArray,
     stack: IntArray,
@@ -210,10 +212,10 @@ def negamax(  # noqa: PLR0917
         value = open_node(
             ply,
             geo,
-            table_keys,
-            table_values,
+            table,
             book_keys,
             book_values,
+            book_index,
             order,
             scratch,
             stack,
@@ -225,12 +227,12 @@ def negamax(  # noqa: PLR0917
             if ply == root:
                 return value
             ply -= 1
-            value = close_child(ply, -value, geo, table_keys, table_values, stack)
+            value = close_child(ply, -value, geo, table, stack)
         enter_next_child(ply, geo, scratch, stack)
         ply += 1
 
 
-@compiled
+@inlined
 def enter_next_child(ply: int, geo: IntArray, scratch: IntArray, stack: IntArray) -> None:
     """Set up the frame above ``ply`` for its next move to try (with the negated window)."""
     frame = ply * STACK_FIELDS
@@ -242,14 +244,14 @@ def enter_next_child(ply: int, geo: IntArray, scratch: IntArray, stack: IntArray
     stack[child + S_BETA] = -stack[frame + S_ALPHA]
 
 
-@compiled
+@inlined
 def open_node(  # noqa: PLR0911, PLR0912, PLR0917 (one return per way a node is settled, as in the paper)
     ply: int,
     geo: IntArray,
-    table_keys: IntArray,
-    table_values: IntArray,
+    table: IntArray,
     book_keys: IntArray,
     book_values: IntArray,
+    book_index: IntArray,
     order: IntArray,
     scratch: IntArray,
     stack: IntArray,
@@ -279,9 +281,9 @@ def open_node(  # noqa: PLR0911, PLR0912, PLR0917 (one return per way a node is 
             return alpha
     high = (cells - 1 - ply) // 2
     key = current + mask
-    slot = key % len(table_keys)
-    stored = int(table_values[slot])  # 0: an empty slot (every bound is stored as 1 or more)
-    if stored and table_keys[slot] == key:
+    slot = table_slot(key, geo[G_TABLE_BITS])
+    stored = table_bound(table[slot], table_tag(key, geo[G_TABLE_BITS]))
+    if stored:
         if stored > max_score - min_score + 1:  # a lower bound
             low = stored + 2 * min_score - max_score - 2
             if alpha < low:
@@ -291,7 +293,7 @@ def open_node(  # noqa: PLR0911, PLR0912, PLR0917 (one return per way a node is 
         else:  # an upper bound
             high = stored + min_score - 1
     if ply == geo[G_BOOK_DEPTH]:
-        exact = book_score(current, mask, ply, geo, book_keys, book_values)
+        exact = book_score(current, mask, ply, geo, book_keys, book_values, book_index)
         if exact <= max_score:
             return exact
     if beta > high:
@@ -304,36 +306,34 @@ def open_node(  # noqa: PLR0911, PLR0912, PLR0917 (one return per way a node is 
     return NEEDS_CHILDREN
 
 
-@compiled
-def close_child(  # noqa: PLR0917
+@inlined
+def close_child(
     ply: int,
     score: int,
     geo: IntArray,
-    table_keys: IntArray,
-    table_values: IntArray,
+    table: IntArray,
     stack: IntArray,
 ) -> int:
     """Take a child's score at ``ply``: the node's value if that settles it, else NEEDS_CHILDREN."""
     frame = ply * STACK_FIELDS
     key = stack[frame + S_CURRENT] + stack[frame + S_MASK]
-    slot = key % len(table_keys)
+    bits = geo[G_TABLE_BITS]
+    slot, tag = table_slot(key, bits), table_tag(key, bits)
     min_score, max_score = geo[G_MIN], geo[G_MAX]
     if score >= stack[frame + S_BETA]:
-        table_keys[slot] = key
-        # Bounds are clamped to the scores that exist, so they fit the table's byte.
-        table_values[slot] = min(score, max_score) + max_score - 2 * min_score + 2
+        # Bounds are clamped to the scores that exist, so they fit the entry's top byte.
+        table[slot] = tag | (min(score, max_score) + max_score - 2 * min_score + 2) << BOUND_SHIFT
         return score
     stack[frame + S_ALPHA] = max(stack[frame + S_ALPHA], score)
     stack[frame + S_NEXT] -= 1
     if stack[frame + S_NEXT] >= 0:
         return NEEDS_CHILDREN
     alpha = stack[frame + S_ALPHA]
-    table_keys[slot] = key
-    table_values[slot] = max(alpha, min_score) - min_score + 1
+    table[slot] = tag | (max(alpha, min_score) - min_score + 1) << BOUND_SHIFT
     return alpha
 
 
-@compiled
+@inlined
 def sort_moves(  # noqa: PLR0917
     current: int,
     mask: int,
@@ -355,7 +355,7 @@ def sort_moves(  # noqa: PLR0917
         move = candidates & column_mask(order[rank], height)
         if not move:
             continue
-        threats = count_bits(winning_cells(current | move, mask, height, board))
+        threats = popcount(winning_cells(current | move, mask, height, board))
         position = count
         while position > 0 and scratch[row + width + position - 1] > threats:
             scratch[row + position] = scratch[row + position - 1]
@@ -374,10 +374,10 @@ def solve(  # noqa: PLR0917
     moves: int,
     weak: bool,
     geo: IntArray,
-    table_keys: IntArray,
-    table_values: IntArray,
+    table: IntArray,
     book_keys: IntArray,
     book_values: IntArray,
+    book_index: IntArray,
     order: IntArray,
     scratch: IntArray,
     stack: IntArray,
@@ -407,10 +407,10 @@ def solve(  # noqa: PLR0917
             middle,
             middle + 1,
             geo,
-            table_keys,
-            table_values,
+            table,
             book_keys,
             book_values,
+            book_index,
             order,
             scratch,
             stack,

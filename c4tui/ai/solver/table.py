@@ -1,0 +1,53 @@
+"""The transposition table's entries: where a key lives, and the tag that tells it from others.
+
+The table is one array of 64-bit words, one cache line's read a probe: a word
+holds a key's tag below ``BOUND_SHIFT`` and its bound (a byte) above. Its size
+is a power of two, so a slot is a multiplication and a mask, never a division.
+Written in the subset of Python that Numba compiles, like ``core.py``.
+"""
+
+from __future__ import annotations
+
+from c4tui.ai.solver.jit import inlined
+
+#: 2**64 divided by the golden ratio, as a signed 64-bit integer (Knuth's multiplicative hash).
+FIBONACCI_MULTIPLIER = 0x9E3779B97F4A7C15 - (1 << 64)
+LOW_32_BITS = (1 << 32) - 1
+#: A table entry is a key's tag (below this bit) and its bound (a byte, 1 to 127) above it.
+BOUND_SHIFT = 56
+TAG_BITS = (1 << BOUND_SHIFT) - 1
+#: A table of ``2 ** bits`` entries leaves ``64 - bits`` for the tag: it must fit below the bound.
+MIN_TABLE_BITS = 64 - BOUND_SHIFT
+
+
+@inlined
+def table_slot(key: int, bits: int) -> int:
+    """Where ``key`` lives in a transposition table of ``2 ** bits`` entries.
+
+    Fibonacci hashing: one multiplication spreads the key's bits over the
+    product, and the slot is ``bits`` of them above the lowest 32, instead of a
+    64-bit division by a prime. Only bits below the 64th are read, so plain
+    Python's unbounded product gives the slot the compiled one does.
+    """
+    return ((key * FIBONACCI_MULTIPLIER) >> 32) & ((1 << bits) - 1)
+
+
+@inlined
+def table_tag(key: int, bits: int) -> int:
+    """The bits of the hashed key that its slot does not give: ``64 - bits`` of them.
+
+    Multiplying by an odd number is a bijection of 64-bit integers, so the slot
+    and the tag together name one key: a tag that matches is the key, however
+    wide the board (no partial key can be taken for another).
+    """
+    hashed = key * FIBONACCI_MULTIPLIER
+    high = (hashed >> (32 + bits)) & ((1 << (32 - bits)) - 1)
+    return (hashed & LOW_32_BITS) | (high << 32)
+
+
+@inlined
+def table_bound(entry: int, tag: int) -> int:
+    """The bound an entry holds for the key with this tag (0: none, or another key's)."""
+    if entry & TAG_BITS != tag:
+        return 0
+    return entry >> BOUND_SHIFT

@@ -29,7 +29,7 @@ TIE_BREAK_SECONDS = 0.25
 def solver_for(columns: int, rows: int) -> Solver:
     """A solver per board size and process: its table carries over from move to move.
 
-    Two at most (75 MB of table each): a server's games on many sizes must not
+    Two at most (64 MB of table each): a server's games on many sizes must not
     keep one for every size.
     """
     return Solver(columns, rows)

@@ -138,7 +138,7 @@ def warm_up_job(start: GameState | None = None) -> None:
 
     With ``start``, the worker loads the solver for that board and analyses ``start``.
     The solver's first use in a process loads Numba's cached code, the opening book
-    and a 75 MB table: Perfect's first move waited 0.6 s for that (and the worker's
+    and a 64 MB table: Perfect's first move waited 0.6 s for that (and the worker's
     start), after the person had pressed Start. Analysed here, the first position is
     in the table too. A board without a book is given a moment only, not a proof.
     """

@@ -104,6 +104,29 @@ def non_losing_moves(current: int, mask: int, geo: IntArray) -> int:
     return possible & ~(threats >> 1)  # never play right under an opponent's threat
 
 
+@inlined
+def stacked_threat(current: int, mask: int, candidates: int, geo: IntArray) -> int:
+    """The safe moves right under two of the mover's threats, one on the other (0: none).
+
+    The opponent must block the lower threat, which it cannot win by, and the
+    mover then wins with the upper one: a win with its next disc but one.
+    """
+    height, board = geo[G_HEIGHT], geo[G_BOARD]
+    own = winning_cells(current, mask, height, board)
+    theirs = winning_cells(current ^ mask, mask, height, board)
+    return candidates & (own >> 1) & (own >> 2) & ~(theirs >> 1)
+
+
+@inlined
+def narrowed(stored: int, alpha: int, high: int, min_score: int, max_score: int) -> tuple[int, int]:
+    """The window's floor and ceiling once a bound from the table (0: none) is taken in."""
+    if stored > max_score - min_score + 1:  # a lower bound
+        return max(alpha, stored + 2 * min_score - max_score - 2), high
+    if stored:  # an upper bound
+        return alpha, min(high, stored + min_score - 1)
+    return alpha, high
+
+
 @compiled
 def book_code(red: int, mask: int, geo: IntArray, mirrored: bool) -> int:
     """A position's key in the BitBully opening books (a Huffman code of its columns).
@@ -245,7 +268,7 @@ def enter_next_child(ply: int, geo: IntArray, scratch: IntArray, stack: IntArray
 
 
 @inlined
-def open_node(  # noqa: PLR0911, PLR0912, PLR0917 (one return per way a node is settled, as in the paper)
+def open_node(  # noqa: PLR0911, PLR0917 (one return per way a node is settled, as in the paper)
     ply: int,
     geo: IntArray,
     table: IntArray,
@@ -274,24 +297,19 @@ def open_node(  # noqa: PLR0911, PLR0912, PLR0917 (one return per way a node is 
         return -((cells - ply) // 2)
     if ply >= cells - 2:
         return 0
+    if stacked_threat(current, mask, candidates, geo):
+        return (cells - 1 - ply) // 2  # a win with the next disc but one: the best there is
     low = -((cells - 2 - ply) // 2)
     if alpha < low:
         alpha = low
         if alpha >= beta:
             return alpha
     high = (cells - 1 - ply) // 2
-    key = current + mask
-    slot = table_slot(key, geo[G_TABLE_BITS])
-    stored = table_bound(table[slot], table_tag(key, geo[G_TABLE_BITS]))
-    if stored:
-        if stored > max_score - min_score + 1:  # a lower bound
-            low = stored + 2 * min_score - max_score - 2
-            if alpha < low:
-                alpha = low
-                if alpha >= beta:
-                    return alpha
-        else:  # an upper bound
-            high = stored + min_score - 1
+    key, bits = current + mask, geo[G_TABLE_BITS]
+    stored = table_bound(table[table_slot(key, bits)], table_tag(key, bits))
+    alpha, high = narrowed(stored, alpha, high, min_score, max_score)
+    if alpha >= beta:
+        return alpha
     if ply == geo[G_BOOK_DEPTH]:
         exact = book_score(current, mask, ply, geo, book_keys, book_values, book_index)
         if exact <= max_score:

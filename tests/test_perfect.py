@@ -117,3 +117,26 @@ def test_the_console_and_the_server_offer_perfect() -> None:
     assert "RED (computer): drop in column 4" in result.stdout
     help_text = run_c4tui("serve", "--help").stdout
     assert "perfect" in help_text
+
+
+@pytest.mark.parametrize(
+    ("columns", "rows", "sequences"),
+    [
+        (7, 6, ["", "4", "44", "4455", "13", "444444", "3344556", "2147756677465", "1122334"]),
+        (5, 4, ["", "3", "33", "1234", "55443"]),
+        (6, 5, ["", "34", "343434"]),
+    ],
+)
+def test_the_best_columns_are_those_the_full_analysis_scores_highest(
+    columns: int, rows: int, sequences: list[str]
+) -> None:
+    """One solve and a null window a column find what an exact solve of every column does."""
+    solver, analyser = Solver(columns, rows, table_size=1 << 16), Solver(columns, rows)
+    for sequence in sequences:
+        state = play_sequence(sequence, columns=columns, rows=rows)
+        if state.is_over:
+            continue
+        scores = analyser.analyse(Position.of(state))
+        best = max(score for score in scores if score is not None)
+        keeping = [column for column, score in enumerate(scores) if score == best]
+        assert solver.best_columns(Position.of(state)) == (best, keeping), sequence

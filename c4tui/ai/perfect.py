@@ -21,7 +21,8 @@ from c4tui.engine import GameState, Move
 
 #: How long the solver may try a board without an opening book before the search takes over.
 PROOF_ATTEMPT_SECONDS = 0.4
-#: How long choosing among equally good moves may take.
+#: Choosing among equally good moves ends this long after the move's start at the latest,
+#: so that a reply whose proof was slow is not made slower still (the goal is 0.3 s a reply).
 TIE_BREAK_SECONDS = 0.25
 
 
@@ -60,6 +61,25 @@ def exact_scores(
         return None
 
 
+def proven_best(
+    state: GameState, cancel: CancelFlag | None = None, deadline: float | None = None
+) -> tuple[int, list[int]] | None:
+    """The proven score for the side to move and the columns that keep it, or None.
+
+    None when the board is not solvable or the deadline passed; raises
+    SearchAborted only when ``cancel`` is set.
+    """
+    if state.is_over or not solvable(state.columns, state.rows, state.rules):
+        return None
+    solver = solver_for(state.columns, state.rows)
+    try:
+        return solver.best_columns(Position.of(state), cancel=cancel, deadline=deadline)
+    except SearchAborted:
+        if cancel is not None and cancel.is_set():
+            raise
+        return None
+
+
 class PerfectPlayer:
     """The strongest level: proven moves where possible."""
 
@@ -77,25 +97,27 @@ class PerfectPlayer:
         # With the book a proof is always quick: take it whatever the budget says.
         deadline = None if has_exact_play(state) else started + min(budget, PROOF_ATTEMPT_SECONDS)
         try:
-            scores = exact_scores(state, cancel, deadline)
+            proven = proven_best(state, cancel, deadline)
         except SearchAborted:
             return state.legal_moves()[0]  # cancelled: nobody waits for this move
-        if scores is not None:
-            return Move.drop(self._pick(state, scores, cancel))
+        if proven is not None:
+            return Move.drop(self._pick(state, *proven, cancel, started + TIE_BREAK_SECONDS))
         remaining = max(0.05, budget - (time.perf_counter() - started))
         return search(state, remaining, cancel=cancel).move
 
-    def _pick(self, state: GameState, scores: list[int | None], cancel: CancelFlag | None) -> int:
-        """The column to play among those with the best score."""
-        best = max(score for score in scores if score is not None)
+    def _pick(
+        self,
+        state: GameState,
+        best: int,
+        columns: list[int],
+        cancel: CancelFlag | None,
+        deadline: float,
+    ) -> int:
+        """The column to play among ``columns``, which all keep the ``best`` score."""
         centre = (state.columns - 1) / 2
-        candidates = sorted(
-            (column for column, score in enumerate(scores) if score == best),
-            key=lambda column: abs(column - centre),
-        )
+        candidates = sorted(columns, key=lambda column: abs(column - centre))
         if len(candidates) == 1:
             return candidates[0]
-        deadline = time.perf_counter() + TIE_BREAK_SECONDS
         try:
             chances = {
                 column: opponent_mistakes(state.drop(column), best, cancel, deadline)

@@ -137,6 +137,21 @@ class Solver:
         """The score of every column's move for the side to move (None: the column is full)."""
         return self._run(lambda: self._analyse(position, weak), cancel, deadline)
 
+    def best_columns(
+        self,
+        position: Position,
+        *,
+        cancel: CancelFlag | None = None,
+        deadline: float | None = None,
+    ) -> tuple[int, list[int]]:
+        """The exact score of ``position`` and every column whose move keeps it.
+
+        What a player needs to choose, for less than ``analyse``: one exact solve,
+        then one null-window search a column (is it worse?), which the table
+        mostly answers, instead of an exact solve of every column.
+        """
+        return self._run(lambda: self._best_columns(position), cancel, deadline)
+
     def at_least(
         self,
         position: Position,
@@ -168,20 +183,43 @@ class Solver:
         )
 
     def _analyse(self, position: Position, weak: bool) -> list[int | None]:
-        scores: list[int | None] = []
-        board = int(self.geo[core.G_BOARD])
-        threats = core.winning_cells(position.current, position.mask, self.rows, board)
+        scores: list[int | None] = [None] * self.columns  # None: a full column
+        threats = self._threats(position)
         win_now = (self.cells + 1 - position.moves) // 2
+        for column, move in self._moves(position):
+            if threats & move:
+                scores[column] = 1 if weak else win_now
+            else:
+                scores[column] = -self._solve(position.play(move), weak)
+        return scores
+
+    def _best_columns(self, position: Position) -> tuple[int, list[int]]:
+        score = self._solve(position, weak=False)
+        threats = self._threats(position)
+        columns = []
+        for column, move in self._moves(position):
+            if threats & move:
+                keeps = (self.cells + 1 - position.moves) // 2 == score
+            else:  # the reply's score is -score or less, or this move is worse
+                keeps = not self._at_least(position.play(move), 1 - score)
+            if keeps:
+                columns.append(column)
+        return score, columns
+
+    def _threats(self, position: Position) -> int:
+        """The cells where the side to move would make four."""
+        board = int(self.geo[core.G_BOARD])
+        return int(core.winning_cells(position.current, position.mask, self.rows, board))
+
+    def _moves(self, position: Position) -> list[tuple[int, int]]:
+        """Each column that is not full, with the cell its move takes (one bit)."""
+        moves = []
         for column in range(self.columns):
             cells = core.column_mask(column, self.rows)
             move = (position.mask + (1 << (column * (self.rows + 1)))) & cells
-            if not move:
-                scores.append(None)  # a full column
-            elif threats & move:
-                scores.append(1 if weak else win_now)
-            else:
-                scores.append(-self._solve(position.play(move), weak))
-        return scores
+            if move:
+                moves.append((column, move))
+        return moves
 
     def _tables(self) -> tuple[Any, ...]:
         return (

@@ -11,13 +11,16 @@ and large boards get the alpha-beta search with a larger budget.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from functools import lru_cache
-from typing import ClassVar
+from typing import ClassVar, TypeVar
 
 from c4tui.ai.search import CancelFlag, SearchAborted, search
 from c4tui.ai.solver import Position, Solver, solvable
 from c4tui.ai.solver.book import BOOK_COLUMNS, BOOK_ROWS
 from c4tui.engine import GameState, Move
+
+T = TypeVar("T")
 
 #: How long the solver may try a board without an opening book before the search takes over.
 PROOF_ATTEMPT_SECONDS = 0.4
@@ -50,15 +53,7 @@ def exact_scores(
 
     Raises SearchAborted only when ``cancel`` is set.
     """
-    if state.is_over or not solvable(state.columns, state.rows, state.rules):
-        return None
-    solver = solver_for(state.columns, state.rows)
-    try:
-        return solver.analyse(Position.of(state), cancel=cancel, deadline=deadline)
-    except SearchAborted:
-        if cancel is not None and cancel.is_set():
-            raise
-        return None
+    return _proven(state, Solver.analyse, cancel, deadline)
 
 
 def proven_best(
@@ -66,14 +61,23 @@ def proven_best(
 ) -> tuple[int, list[int]] | None:
     """The proven score for the side to move and the columns that keep it, or None.
 
-    None when the board is not solvable or the deadline passed; raises
-    SearchAborted only when ``cancel`` is set.
+    As ``exact_scores``, for less: what Perfect needs to choose.
     """
+    return _proven(state, Solver.best_columns, cancel, deadline)
+
+
+def _proven(
+    state: GameState,
+    ask: Callable[..., T],
+    cancel: CancelFlag | None,
+    deadline: float | None,
+) -> T | None:
+    """``ask(solver, position, cancel=, deadline=)``, or None when unsolvable or out of time."""
     if state.is_over or not solvable(state.columns, state.rows, state.rules):
         return None
     solver = solver_for(state.columns, state.rows)
     try:
-        return solver.best_columns(Position.of(state), cancel=cancel, deadline=deadline)
+        return ask(solver, Position.of(state), cancel=cancel, deadline=deadline)
     except SearchAborted:
         if cancel is not None and cancel.is_set():
             raise

@@ -280,7 +280,7 @@ def test_the_start_position_is_answered_with_and_without_analysis() -> None:
 
 
 @pytest.mark.parametrize(
-    ("columns", "rows", "board"), [("8", "7", "an 8 × 7"), ("11", "4", "an 11 × 4")]
+    ("columns", "rows", "board"), [("8", "8", "an 8 × 8"), ("11", "4", "an 11 × 4")]
 )
 def test_the_refusal_reads_as_said(columns: str, rows: str, board: str) -> None:
     result = run_c4tui("solve", "--columns", columns, "--rows", rows, "1")

@@ -11,7 +11,7 @@ import sys
 from collections.abc import Iterable, Iterator
 from typing import TextIO
 
-from c4tui.ai.solver import Position, Solver, Stats, solvable
+from c4tui.ai.solver import MAX_BOARD_BITS, Position, Solver, Stats, solvable
 from c4tui.cli.types import INTERRUPTED, USAGE_ERROR
 from c4tui.engine import MIN_SIZE, C4Error
 from c4tui.engine.sequence import MAX_SEQUENCE_COLUMNS, play_sequence
@@ -108,7 +108,7 @@ def unsolvable_board(columns: int, rows: int) -> str:
     return (
         f"cannot solve {with_article(columns)} × {rows} board: the solver needs at least "
         f"{MIN_SIZE} rows and columns, at most {MAX_SEQUENCE_COLUMNS} columns, and "
-        "columns × (rows + 1) ≤ 63"
+        f"columns × (rows + 1) ≤ {MAX_BOARD_BITS}"
     )
 
 

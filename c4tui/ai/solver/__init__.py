@@ -25,8 +25,11 @@ from c4tui.engine import MIN_SIZE, GameState, Player, Rules
 
 T = TypeVar("T")
 
-#: The bitboard (``columns × (rows + 1)`` bits) must fit a signed 64-bit integer.
-MAX_BOARD_BITS = 63
+#: The bitboard (``columns × (rows + 1)`` bits) must fit a 64-bit word: 8 × 7 takes all 64.
+#: Its top bit is the sentinel above the last column, never a disc, so every shift the core
+#: makes of a position is the same on a signed word; only a key (discs + mask) may reach
+#: it, and the table reads a key's bits below the 64th only (see ``table.py``).
+MAX_BOARD_BITS = 64
 #: Transposition table entries, a power of two: 2**23 compiled (64 MB), 2**20 as plain Python.
 TABLE_SIZE = 1 << 23 if COMPILED else 1 << 20
 #: How often the watcher looks at the cancel flag and the clock.
@@ -34,7 +37,7 @@ WATCH_INTERVAL = 0.005
 
 
 def solvable(columns: int, rows: int, rules: Rules = Rules.CLASSIC) -> bool:
-    """Whether the exact solver handles this board (classic rules, 63 bits at most).
+    """Whether the exact solver handles this board (classic rules, 64 bits at most).
 
     Boards narrower or lower than the game's smallest (4) are no Connect Four board.
     """

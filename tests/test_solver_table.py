@@ -8,14 +8,17 @@ the book's bucket index finds every key it holds and nothing it does not.
 
 from __future__ import annotations
 
+import random
+import shutil
 from collections.abc import Callable
+from pathlib import Path
 
 import numpy as np
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from c4tui.ai.solver import Solver, core, table
+from c4tui.ai.solver import Solver, core, jit, table
 from c4tui.ai.solver.book import opening_book
 
 WORD = 1 << 64
@@ -31,9 +34,7 @@ def plain(function: Callable[..., int]) -> Callable[..., int]:
 
 def key_from(slot: int, tag: int, bits: int) -> int:
     """The key that has this slot and tag: the hash's bits put together, then unmultiplied."""
-    low = tag & table.LOW_32_BITS
-    high = tag >> 32
-    hashed = low | slot << 32 | high << (32 + bits)
+    hashed = slot << (64 - bits) | tag
     key = hashed * pow(table.FIBONACCI_MULTIPLIER, -1, WORD) % WORD
     return key - WORD if key >= 1 << 63 else key
 
@@ -50,6 +51,25 @@ def test_the_slot_and_the_tag_give_the_key_back(key: int, bits: int) -> None:
 def test_the_compiled_core_and_plain_python_agree_on_where_a_key_lives(key: int, bits: int) -> None:
     compiled = table.table_slot(key, bits), table.table_tag(key, bits)
     assert compiled == (plain(table.table_slot)(key, bits), plain(table.table_tag)(key, bits))
+
+
+@pytest.mark.parametrize("bits", [10, 23])
+def test_a_keys_last_columns_count_in_its_slot(bits: int) -> None:
+    """On 8 × 7 the last column is the key's 56th to 63rd bits: they must move the slot.
+
+    A slot taken from lower bits of the product never depends on them, and the
+    positions that differ only there would all fight for one entry (an 8 × 7
+    search took eleven times the nodes of Pons's).
+    """
+    chance = random.Random(7)
+    slot = plain(table.table_slot)
+    moved = 0
+    for _ in range(2000):
+        key = chance.getrandbits(56)
+        flipped = key | 1 << chance.randint(56, 63)
+        flipped -= WORD if flipped >= 1 << 63 else 0
+        moved += slot(key, bits) != slot(flipped, bits)
+    assert moved > 0.95 * 2000
 
 
 def test_an_entry_answers_only_for_its_own_key() -> None:
@@ -81,3 +101,21 @@ def test_the_book_index_finds_every_key_it_holds_and_nothing_else() -> None:
         assert core.book_search(book.keys, book.index, int(code), solver.geo) == -1
     for code in (int(keys[0]) - 1, int(keys[-1]) + 1, -(1 << 31), (1 << 31) - 1):
         assert core.book_search(book.keys, book.index, code, solver.geo) == -1
+
+
+def test_the_compiled_code_is_kept_apart_for_each_version_of_every_file_it_comes_from(
+    tmp_path: Path,
+) -> None:
+    """Numba checks a function's own file only: the search's code comes from three."""
+    solver_folder = Path(jit.__file__).parent
+    for name in jit.COMPILED_SOURCES:
+        shutil.copy(solver_folder / name, tmp_path / name)
+    first = jit.cache_folder(tmp_path)
+    assert first.parent == tmp_path / "__pycache__"
+    for name in jit.COMPILED_SOURCES:
+        source = tmp_path / name
+        kept = source.read_bytes()
+        source.write_bytes(kept + b"\n# changed\n")
+        assert jit.cache_folder(tmp_path) != first, name
+        source.write_bytes(kept)
+    assert jit.cache_folder(tmp_path) == first

@@ -9,9 +9,13 @@ same answers a hundred times more slowly.
 
 from __future__ import annotations
 
+import hashlib
 import os
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any, TypeVar, cast
+
+import platformdirs
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -19,10 +23,32 @@ F = TypeVar("F", bound=Callable[..., Any])
 PURE_PYTHON_VARIABLE = "C4TUI_PURE_PYTHON"
 
 
+#: The files whose code and constants Numba compiles into the search.
+COMPILED_SOURCES = ("core.py", "table.py", "jit.py")
+
+
+def cache_folder(here: Path = Path(__file__).parent) -> Path:
+    """Where Numba keeps the compiled search: a folder for this very version of its sources.
+
+    Before reusing compiled code Numba looks only at the file a function is
+    written in, but the search copies in ``table.py``'s helpers, reads constants
+    of both files and uses the intrinsic here: a change to one of those alone
+    would leave it running the old code. A folder named by the hash of all three
+    is never stale. It is beside them when they are writable (one for every user
+    of this install), else in the user's cache.
+    """
+    digest = hashlib.sha256(b"".join((here / name).read_bytes() for name in COMPILED_SOURCES))
+    name = f"numba-{digest.hexdigest()[:16]}"
+    if os.access(here, os.W_OK):
+        return here / "__pycache__" / name
+    return Path(platformdirs.user_cache_dir("c4tui")) / name
+
+
 def _numba_njit() -> Callable[..., Any] | None:
     """Numba's compiler, or None when it is missing or switched off."""
     if os.environ.get(PURE_PYTHON_VARIABLE, "") not in ("", "0"):
         return None
+    os.environ.setdefault("NUMBA_CACHE_DIR", str(cache_folder()))  # read when Numba loads
     try:
         import numba  # noqa: PLC0415 (optional: the solver works without it)
     except ImportError:

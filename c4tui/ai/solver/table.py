@@ -12,7 +12,6 @@ from c4tui.ai.solver.jit import inlined
 
 #: 2**64 divided by the golden ratio, as a signed 64-bit integer (Knuth's multiplicative hash).
 FIBONACCI_MULTIPLIER = 0x9E3779B97F4A7C15 - (1 << 64)
-LOW_32_BITS = (1 << 32) - 1
 #: A table entry is a key's tag (below this bit) and its bound (a byte, 1 to 127) above it.
 BOUND_SHIFT = 56
 TAG_BITS = (1 << BOUND_SHIFT) - 1
@@ -24,25 +23,25 @@ MIN_TABLE_BITS = 64 - BOUND_SHIFT
 def table_slot(key: int, bits: int) -> int:
     """Where ``key`` lives in a transposition table of ``2 ** bits`` entries.
 
-    Fibonacci hashing: one multiplication spreads the key's bits over the
-    product, and the slot is ``bits`` of them above the lowest 32, instead of a
-    64-bit division by a prime. Only bits below the 64th are read, so plain
-    Python's unbounded product gives the slot the compiled one does.
+    Fibonacci hashing: the slot is the top ``bits`` of the key times an odd
+    constant, one multiplication instead of a 64-bit division by a prime. The
+    top bits, because a product's bit k depends only on the key's bits up to k:
+    lower ones would leave a wide board's last columns out of the slot, and its
+    positions that differ there would all fight for one entry. Only bits below
+    the 64th are read, so plain Python's unbounded product gives the compiled slot.
     """
-    return ((key * FIBONACCI_MULTIPLIER) >> 32) & ((1 << bits) - 1)
+    return ((key * FIBONACCI_MULTIPLIER) >> (64 - bits)) & ((1 << bits) - 1)
 
 
 @inlined
 def table_tag(key: int, bits: int) -> int:
-    """The bits of the hashed key that its slot does not give: ``64 - bits`` of them.
+    """The bits of the hashed key below its slot's: ``64 - bits`` of them.
 
     Multiplying by an odd number is a bijection of 64-bit integers, so the slot
     and the tag together name one key: a tag that matches is the key, however
     wide the board (no partial key can be taken for another).
     """
-    hashed = key * FIBONACCI_MULTIPLIER
-    high = (hashed >> (32 + bits)) & ((1 << (32 - bits)) - 1)
-    return (hashed & LOW_32_BITS) | (high << 32)
+    return (key * FIBONACCI_MULTIPLIER) & ((1 << (64 - bits)) - 1)
 
 
 @inlined

@@ -18,24 +18,21 @@ the win comes with its k-th disc; negative likewise for a loss.
 
 from __future__ import annotations
 
-from typing import Protocol
-
-from c4tui.ai.solver.jit import compiled, inlined, popcount
-from c4tui.ai.solver.table import BOUND_SHIFT, table_bound, table_slot, table_tag
+from c4tui.ai.solver.jit import IntArray, compiled, inlined, popcount
+from c4tui.ai.solver.table import (
+    BOUND_SHIFT,
+    TABLE_LEAST_EMPTY,
+    narrowed,
+    table_bound,
+    table_slot,
+    table_tag,
+)
 
 # Indices into the geometry array.
 G_WIDTH, G_HEIGHT, G_BOTTOM, G_BOARD, G_CELLS, G_MIN, G_MAX, G_TABLE_BITS = range(8)
 # ... then the opening book's: its depth (-1: no book), lowest key and bucket shift.
 G_BOOK_DEPTH, G_BOOK_LOWEST, G_BOOK_SHIFT = range(8, 11)
 GEOMETRY_FIELDS = 11
-
-
-class IntArray(Protocol):
-    """A NumPy array of integers (compiled) or a list (plain Python)."""
-
-    def __getitem__(self, index: int) -> int: ...
-    def __setitem__(self, index: int, value: int) -> None: ...
-    def __len__(self) -> int: ...
 
 
 # The fields of one frame of the search's stack.
@@ -115,16 +112,6 @@ def stacked_threat(current: int, mask: int, candidates: int, geo: IntArray) -> i
     own = winning_cells(current, mask, height, board)
     theirs = winning_cells(current ^ mask, mask, height, board)
     return candidates & (own >> 1) & (own >> 2) & ~(theirs >> 1)
-
-
-@inlined
-def narrowed(stored: int, alpha: int, high: int, min_score: int, max_score: int) -> tuple[int, int]:
-    """The window's floor and ceiling once a bound from the table (0: none) is taken in."""
-    if stored > max_score - min_score + 1:  # a lower bound
-        return max(alpha, stored + 2 * min_score - max_score - 2), high
-    if stored:  # an upper bound
-        return alpha, min(high, stored + min_score - 1)
-    return alpha, high
 
 
 @compiled
@@ -305,11 +292,12 @@ def open_node(  # noqa: PLR0911, PLR0917 (one return per way a node is settled, 
         if alpha >= beta:
             return alpha
     high = (cells - 1 - ply) // 2
-    key, bits = current + mask, geo[G_TABLE_BITS]
-    stored = table_bound(table[table_slot(key, bits)], table_tag(key, bits))
-    alpha, high = narrowed(stored, alpha, high, min_score, max_score)
-    if alpha >= beta:
-        return alpha
+    if cells - ply > TABLE_LEAST_EMPTY:
+        key, bits = current + mask, geo[G_TABLE_BITS]
+        stored = table_bound(table[table_slot(key, bits)], table_tag(key, bits))
+        alpha, high = narrowed(stored, alpha, high, min_score, max_score)
+        if alpha >= beta:
+            return alpha
     if ply == geo[G_BOOK_DEPTH]:
         exact = book_score(current, mask, ply, geo, book_keys, book_values, book_index)
         if exact <= max_score:
@@ -334,21 +322,29 @@ def close_child(
 ) -> int:
     """Take a child's score at ``ply``: the node's value if that settles it, else NEEDS_CHILDREN."""
     frame = ply * STACK_FIELDS
-    key = stack[frame + S_CURRENT] + stack[frame + S_MASK]
-    bits = geo[G_TABLE_BITS]
-    slot, tag = table_slot(key, bits), table_tag(key, bits)
     min_score, max_score = geo[G_MIN], geo[G_MAX]
     if score >= stack[frame + S_BETA]:
         # Bounds are clamped to the scores that exist, so they fit the entry's top byte.
-        table[slot] = tag | (min(score, max_score) + max_score - 2 * min_score + 2) << BOUND_SHIFT
+        bound = min(score, max_score) + max_score - 2 * min_score + 2
+        store(ply, bound, geo, table, stack)
         return score
     stack[frame + S_ALPHA] = max(stack[frame + S_ALPHA], score)
     stack[frame + S_NEXT] -= 1
     if stack[frame + S_NEXT] >= 0:
         return NEEDS_CHILDREN
     alpha = stack[frame + S_ALPHA]
-    table[slot] = tag | (max(alpha, min_score) - min_score + 1) << BOUND_SHIFT
+    store(ply, max(alpha, min_score) - min_score + 1, geo, table, stack)
     return alpha
+
+
+@inlined
+def store(ply: int, bound: int, geo: IntArray, table: IntArray, stack: IntArray) -> None:
+    """Keep the bound (a table byte) of the node at ``ply`` if the table takes nodes that deep."""
+    if geo[G_CELLS] - ply <= TABLE_LEAST_EMPTY:
+        return
+    frame = ply * STACK_FIELDS
+    key, bits = stack[frame + S_CURRENT] + stack[frame + S_MASK], geo[G_TABLE_BITS]
+    table[table_slot(key, bits)] = table_tag(key, bits) | bound << BOUND_SHIFT
 
 
 @inlined

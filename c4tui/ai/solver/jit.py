@@ -13,11 +13,20 @@ import hashlib
 import os
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, TypeVar, cast
+from typing import Any, Protocol, TypeVar, cast
 
 import platformdirs
 
 F = TypeVar("F", bound=Callable[..., Any])
+
+
+class IntArray(Protocol):
+    """A NumPy array of integers (compiled) or a list (plain Python)."""
+
+    def __getitem__(self, index: int) -> int: ...
+    def __setitem__(self, index: int, value: int) -> None: ...
+    def __len__(self) -> int: ...
+
 
 #: Set to 1 to run the solver as plain Python even when Numba is installed.
 PURE_PYTHON_VARIABLE = "C4TUI_PURE_PYTHON"

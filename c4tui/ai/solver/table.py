@@ -17,6 +17,9 @@ BOUND_SHIFT = 56
 TAG_BITS = (1 << BOUND_SHIFT) - 1
 #: A table of ``2 ** bits`` entries leaves ``64 - bits`` for the tag: it must fit below the bound.
 MIN_TABLE_BITS = 64 - BOUND_SHIFT
+#: Nodes with this many empty cells or fewer are neither looked up nor kept in the table:
+#: their searches are short, and their entries would push out the costly ones above them.
+TABLE_LEAST_EMPTY = 8
 
 
 @inlined
@@ -50,3 +53,13 @@ def table_bound(entry: int, tag: int) -> int:
     if entry & TAG_BITS != tag:
         return 0
     return entry >> BOUND_SHIFT
+
+
+@inlined
+def narrowed(stored: int, alpha: int, high: int, min_score: int, max_score: int) -> tuple[int, int]:
+    """The window's floor and ceiling once a bound from the table (0: none) is taken in."""
+    if stored > max_score - min_score + 1:  # a lower bound
+        return max(alpha, stored + 2 * min_score - max_score - 2), high
+    if stored:  # an upper bound
+        return alpha, min(high, stored + min_score - 1)
+    return alpha, high

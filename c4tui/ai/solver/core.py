@@ -21,7 +21,7 @@ from __future__ import annotations
 from c4tui.ai.solver.jit import IntArray, compiled, inlined, popcount
 from c4tui.ai.solver.table import (
     BOUND_SHIFT,
-    TABLE_LEAST_EMPTY,
+    kept_in_table,
     narrowed,
     table_bound,
     table_slot,
@@ -292,7 +292,7 @@ def open_node(  # noqa: PLR0911, PLR0917 (one return per way a node is settled, 
         if alpha >= beta:
             return alpha
     high = (cells - 1 - ply) // 2
-    if cells - ply > TABLE_LEAST_EMPTY:
+    if kept_in_table(cells - ply):
         key, bits = current + mask, geo[G_TABLE_BITS]
         stored = table_bound(table[table_slot(key, bits)], table_tag(key, bits))
         alpha, high = narrowed(stored, alpha, high, min_score, max_score)
@@ -340,7 +340,7 @@ def close_child(
 @inlined
 def store(ply: int, bound: int, geo: IntArray, table: IntArray, stack: IntArray) -> None:
     """Keep the bound (a table byte) of the node at ``ply`` if the table takes nodes that deep."""
-    if geo[G_CELLS] - ply <= TABLE_LEAST_EMPTY:
+    if not kept_in_table(geo[G_CELLS] - ply):
         return
     frame = ply * STACK_FIELDS
     key, bits = stack[frame + S_CURRENT] + stack[frame + S_MASK], geo[G_TABLE_BITS]

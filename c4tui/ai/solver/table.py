@@ -17,8 +17,9 @@ BOUND_SHIFT = 56
 TAG_BITS = (1 << BOUND_SHIFT) - 1
 #: A table of ``2 ** bits`` entries leaves ``64 - bits`` for the tag: it must fit below the bound.
 MIN_TABLE_BITS = 64 - BOUND_SHIFT
-#: Nodes with this many empty cells or fewer are neither looked up nor kept in the table:
-#: their searches are short, and their entries would push out the costly ones above them.
+#: Only nodes with an even number of empty cells, more than this, are looked up and kept in
+#: the table: the deep ones' searches are short, and each probe is a cache miss; every other
+#: ply is enough for the transpositions, and leaves the entries to the costly nodes.
 TABLE_LEAST_EMPTY = 8
 
 
@@ -63,3 +64,9 @@ def narrowed(stored: int, alpha: int, high: int, min_score: int, max_score: int)
     if stored:  # an upper bound
         return alpha, min(high, stored + min_score - 1)
     return alpha, high
+
+
+@inlined
+def kept_in_table(empty: int) -> bool:
+    """Whether a node with this many empty cells is looked up and kept in the table."""
+    return empty > TABLE_LEAST_EMPTY and empty % 2 == 0

@@ -66,7 +66,7 @@ FEWEST_EMPTY = 8
 
 
 def build_pons(checkout: Path, columns: int, rows: int) -> Path:
-    """Pons's ``c4solver`` compiled for this board (built once, kept in the cache)."""
+    """Pons's solver with our timing driver, compiled for this board (once, kept in the cache)."""
     commit = subprocess.run(
         ["git", "-C", str(checkout), "rev-parse", "--short", "HEAD"],
         capture_output=True,

@@ -178,7 +178,7 @@ class Solver:
         if position.moves >= self.cells:
             return value <= 0  # a full board is a draw
         if core.can_win_next(position.current, position.mask, self.geo):
-            return (self.cells + 1 - position.moves) // 2 >= value
+            return self._win_now(position) >= value
         tables = self._tables()
         return bool(
             core.negamax(position.current, position.mask, position.moves, value - 1, value, *tables)
@@ -188,7 +188,7 @@ class Solver:
     def _analyse(self, position: Position, weak: bool) -> list[int | None]:
         scores: list[int | None] = [None] * self.columns  # None: a full column
         threats = self._threats(position)
-        win_now = (self.cells + 1 - position.moves) // 2
+        win_now = self._win_now(position)
         for column, move in self._moves(position):
             if threats & move:
                 scores[column] = 1 if weak else win_now
@@ -202,12 +202,16 @@ class Solver:
         columns = []
         for column, move in self._moves(position):
             if threats & move:
-                keeps = (self.cells + 1 - position.moves) // 2 == score
+                keeps = self._win_now(position) == score
             else:  # the reply's score is -score or less, or this move is worse
                 keeps = not self._at_least(position.play(move), 1 - score)
             if keeps:
                 columns.append(column)
         return score, columns
+
+    def _win_now(self, position: Position) -> int:
+        """The score of a win with the side to move's next disc."""
+        return (self.cells + 1 - position.moves) // 2
 
     def _threats(self, position: Position) -> int:
         """The cells where the side to move would make four."""

@@ -85,14 +85,13 @@ def can_win_next(current: int, mask: int, geo: IntArray) -> bool:
 
 
 @inlined
-def non_losing_moves(current: int, mask: int, geo: IntArray) -> int:
+def non_losing_moves(mask: int, threats: int, geo: IntArray) -> int:
     """The playable cells that do not let the opponent win at once (0: every move loses).
 
-    Assumes the side to move cannot win at once.
+    ``threats`` are the opponent's winning cells, found once a node for this and
+    ``stacked_threat``. Assumes the side to move cannot win at once.
     """
-    board = geo[G_BOARD]
-    possible = (mask + geo[G_BOTTOM]) & board
-    threats = winning_cells(current ^ mask, mask, geo[G_HEIGHT], board)
+    possible = (mask + geo[G_BOTTOM]) & geo[G_BOARD]
     forced = possible & threats
     if forced:
         if forced & (forced - 1):
@@ -102,15 +101,14 @@ def non_losing_moves(current: int, mask: int, geo: IntArray) -> int:
 
 
 @inlined
-def stacked_threat(current: int, mask: int, candidates: int, geo: IntArray) -> int:
+def stacked_threat(current: int, mask: int, candidates: int, theirs: int, geo: IntArray) -> int:
     """The safe moves right under two of the mover's threats, one on the other (0: none).
 
-    The opponent must block the lower threat, which it cannot win by, and the
-    mover then wins with the upper one: a win with its next disc but one.
+    The opponent must block the lower threat, which it cannot win by (``theirs``
+    are its threats), and the mover then wins with the upper one: a win with its
+    next disc but one.
     """
-    height, board = geo[G_HEIGHT], geo[G_BOARD]
-    own = winning_cells(current, mask, height, board)
-    theirs = winning_cells(current ^ mask, mask, height, board)
+    own = winning_cells(current, mask, geo[G_HEIGHT], geo[G_BOARD])
     return candidates & (own >> 1) & (own >> 2) & ~(theirs >> 1)
 
 
@@ -279,12 +277,13 @@ def open_node(  # noqa: PLR0911, PLR0917 (one return per way a node is settled, 
     current, mask = stack[frame + S_CURRENT], stack[frame + S_MASK]
     alpha, beta = stack[frame + S_ALPHA], stack[frame + S_BETA]
     cells, min_score, max_score = geo[G_CELLS], geo[G_MIN], geo[G_MAX]
-    candidates = non_losing_moves(current, mask, geo)
+    theirs = winning_cells(current ^ mask, mask, geo[G_HEIGHT], geo[G_BOARD])
+    candidates = non_losing_moves(mask, theirs, geo)
     if candidates == 0:
         return -((cells - ply) // 2)
     if ply >= cells - 2:
         return 0
-    if stacked_threat(current, mask, candidates, geo):
+    if stacked_threat(current, mask, candidates, theirs, geo):
         return (cells - 1 - ply) // 2  # a win with the next disc but one: the best there is
     low = -((cells - 2 - ply) // 2)
     if alpha < low:

@@ -45,6 +45,8 @@ async def two_finished_games(port: int, database: Path) -> None:
     await bob.line()
     await ann.close()
     await bob.close()
-    with sqlite3.connect(database) as db:
-        db.execute("UPDATE games SET started = ?", (STARTED,))
-        db.execute("UPDATE games SET clock = ? WHERE room = 'short game'", (SHORT_GAME_CLOCK,))
+    with sqlite3.connect(database) as db:  # both kept and ended before GAMEEND was sent
+        pinned = db.execute("UPDATE games SET started = ? WHERE ended IS NOT NULL", (STARTED,))
+        assert pinned.rowcount == 2, f"{pinned.rowcount} finished games kept, not 2"
+        timed = "UPDATE games SET clock = ? WHERE room = 'short game'"
+        assert db.execute(timed, (SHORT_GAME_CLOCK,)).rowcount == 1

@@ -8,7 +8,8 @@ from pathlib import Path
 
 import pytest
 from textual.pilot import Pilot
-from textual.widgets import DataTable
+from textual.widgets import DataTable, Static
+from textual.widgets._footer import FooterKey
 
 from c4tui.server.core import C4Server
 from c4tui.ui.screens.past_games import PastGamesScreen
@@ -50,15 +51,26 @@ def anns_app(port: int):
 
 
 async def to_my_games(pilot: Pilot) -> None:
-    """Log in as ann and open My games, once both games are listed and the columns sized."""
+    """Log in as ann and open My games, once it is all drawn: both games, the columns
+    sized, the status line, and the footer's Review key (the footer is composed again
+    only after a refresh, which a loaded machine can put off past the table's rows).
+    """
     await pilot.pause()
     await log_in_through_the_dialog(pilot, "pw", register=False)
     await pilot.press("m")
     await until(pilot, lambda: isinstance(pilot.app.screen, PastGamesScreen))
 
     def listed() -> bool:
-        table = pilot.app.screen.query_one(DataTable)
-        return table.row_count == 2 and table.ordered_columns[3].content_width >= 20
+        screen = pilot.app.screen
+        table = screen.query_one(DataTable)
+        status = str(screen.query_one("#games-status", Static).render())
+        keys = {key.description for key in screen.query(FooterKey)}
+        return (
+            table.row_count == 2
+            and table.ordered_columns[3].content_width >= 20
+            and status.startswith("2 games")
+            and "Review" in keys
+        )
 
     await until(pilot, listed)
     await pilot.pause()

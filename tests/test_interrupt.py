@@ -190,3 +190,16 @@ def test_ctrl_c_while_the_solver_checks_a_puzzles_wrong_move() -> None:
     typed = f"{wrong + 1}\n"
     result = interrupt_when(["--puzzle", attempt.puzzle.id], "Checking", typed=typed)
     assert_clean_interrupt(result)
+
+
+#: A position of 8 × 7 solved in moments (44 discs down), then one that takes hours.
+QUICK_8_BY_7 = "63641644716445817537745115224763113886875863"
+
+
+def test_ctrl_c_stops_a_long_solve_at_once() -> None:
+    """The search runs in compiled code, which never sees a signal: a thread of its own
+    runs it, and the main thread stops it."""
+    args = ["--columns", "8", "--rows", "7", QUICK_8_BY_7, "1"]
+    result = interrupt_when(args, f"{QUICK_8_BY_7} 6\n", delay=1.0, command="solve")
+    assert result.returncode == 130, result
+    assert result.stderr == "c4tui solve: interrupted; the games answered above were solved.\n"

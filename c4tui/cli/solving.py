@@ -7,10 +7,15 @@ pipe and answer one question at a time. Loading this loads NumPy and the solver.
 from __future__ import annotations
 
 import argparse
+import contextlib
+import functools
 import sys
-from collections.abc import Iterable, Iterator
+import threading
+from collections.abc import Callable, Iterable, Iterator
+from concurrent.futures import Future
 from typing import TextIO
 
+from c4tui.ai.search import SearchAborted
 from c4tui.ai.solver import MAX_BOARD_BITS, Position, Solver, Stats, solvable
 from c4tui.cli.types import INTERRUPTED, USAGE_ERROR
 from c4tui.engine import MIN_SIZE, C4Error
@@ -18,6 +23,8 @@ from c4tui.engine.sequence import MAX_SEQUENCE_COLUMNS, play_sequence
 
 #: Exit status when some lines could not be solved.
 SOME_LINES_FAILED = 1
+#: How often the main thread wakes to let Ctrl-C in while a search runs in its thread.
+INTERRUPT_CHECK_SECONDS = 0.1
 
 
 def answer_lines(
@@ -38,6 +45,36 @@ def answer_lines(
     solver = Solver(args.columns, args.rows)
     if args.verbose:
         warm_up()
+    answering: Future[int] = Future()
+    work = functools.partial(_answer_all, solver, args, lines, out, err)
+    # A daemon: never waited for at exit, as it may be blocked reading standard input.
+    threading.Thread(target=_settle, args=(answering, work), name="solve", daemon=True).start()
+    try:
+        while True:  # waits a moment at a time: Ctrl-C is seen here, never in compiled code
+            with contextlib.suppress(TimeoutError):
+                return answering.result(timeout=INTERRUPT_CHECK_SECONDS)
+    except KeyboardInterrupt:
+        solver.stop()  # the search looks at its stop flag every thousand nodes
+        print("c4tui solve: interrupted; the games answered above were solved.", file=err)
+        return INTERRUPTED
+
+
+def _settle(future: Future[int], work: Callable[[], int]) -> None:
+    """Run ``work`` and give ``future`` its result or its exception."""
+    try:
+        future.set_result(work())
+    except BaseException as error:
+        future.set_exception(error)
+
+
+def _answer_all(
+    solver: Solver,
+    args: argparse.Namespace,
+    lines: Iterable[str] | None,
+    out: TextIO,
+    err: TextIO,
+) -> int:
+    """Answer every game in turn (in a thread of its own, so that Ctrl-C stops a long one)."""
     failures = 0
     costs: list[Stats] = []
     try:
@@ -51,8 +88,8 @@ def answer_lines(
                 costs.append(solver.stats)
                 answer += f" {solver.stats.nodes} {round(solver.stats.seconds * 1e6)}"
             print(f"{sequence} {answer}", file=out, flush=True)
-    except KeyboardInterrupt:
-        return INTERRUPTED
+    except SearchAborted:
+        return INTERRUPTED  # Ctrl-C: the main thread stopped the search
     except BrokenPipeError:
         return 0  # the reader went away (``| head``): nothing more to say
     if costs:

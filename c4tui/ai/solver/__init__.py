@@ -166,6 +166,10 @@ class Solver:
         """Whether the score of ``position`` is ``value`` or more (one null-window search)."""
         return self._run(lambda: self._at_least(position, value), cancel, deadline)
 
+    def stop(self) -> None:
+        """Ask the search running now, from another thread, to stop (it raises SearchAborted)."""
+        self.control[core.C_STOP] = 1
+
     # ----- the work -----------------------------------------------------------------
 
     def _solve(self, position: Position, weak: bool) -> int:

@@ -54,6 +54,21 @@ def still_discs(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(textual.constants, "TEXTUAL_ANIMATIONS", "none")
 
 
+#: How long Pilot's idle check (``textual._wait.wait_for_idle``, behind every key pressed
+#: and every pause) watches the process: Textual's 20 ms made a key cost at least 40 ms of
+#: sleep, most of a UI test's time. The same idle share (1/20 of the window) is kept.
+IDLE_WINDOW_SECONDS = 0.004
+
+
+@pytest.fixture(autouse=True)
+def quick_idle_checks(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Pilot sees the app idle in a window of ``IDLE_WINDOW_SECONDS``, not of 20 ms."""
+    import textual._wait
+
+    monkeypatch.setattr(textual._wait, "SLEEP_GRANULARITY", IDLE_WINDOW_SECONDS)
+    monkeypatch.setattr(textual._wait, "SLEEP_IDLE", IDLE_WINDOW_SECONDS / 20)
+
+
 def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
     """``-n auto`` (pyproject's addopts): one worker more than there are cores.
 

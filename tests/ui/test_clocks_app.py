@@ -102,7 +102,7 @@ async def test_low_time_shows_tenths_and_a_mark_that_needs_no_colour(ascii_only:
         clocks = app.clocks
         clocks.now = lambda: 100.0
         clocks.reading = ClockReading(9_500, 75_000, Player.RED, at=100.0)
-        await pilot.pause()
+        await until(pilot, lambda: clocks.size.width == 22)  # laid out: the names fitted
         red, yellow = text_of(pilot, "#clocks").splitlines()
         assert red.startswith(player_glyph(Player.RED, ascii_only)) and red.endswith("!0:09.5")
         assert yellow.endswith(" 1:15") and ("..." if ascii_only else "…") in yellow

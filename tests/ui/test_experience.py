@@ -12,6 +12,7 @@ from c4tui.ui.widgets.move_list import MoveList
 from c4tui.ui.widgets.title_bar import TitleBar
 from tests.ui.helpers import SIZE, make_app, play, settle, start_game
 from tests.ui.test_help_words import assert_says_when_labels_are_proven
+from tests.ui.test_lobby_app import until
 
 
 def message(app) -> str:
@@ -120,7 +121,9 @@ async def test_the_menu_buttons_press_with_a_click_or_space() -> None:
         await pilot.press("escape")
         await pilot.pause()
         assert app.screen is menu
-        menu.query_one("#open", MenuButton).focus()
+        button = menu.query_one("#open", MenuButton)
+        button.focus()
+        await until(pilot, lambda: not button.has_class("-pressed"))  # the click has faded
         await pilot.press("space")
         await pilot.pause()
         assert isinstance(app.screen, OpenDialog)

@@ -31,9 +31,12 @@ async def until(pilot: Pilot, condition: Callable[[], bool], seconds: float = 10
 
 
 async def press_button(pilot: Pilot, selector: str) -> None:
-    """Click a button once its last click has faded (Textual ignores clicks until then)."""
+    """Click a button once its last click has faded (Textual ignores clicks until then),
+    and once the screen is laid out anew (text above it may have just grown: a click at
+    its old place would miss it)."""
     button = pilot.app.screen.query_one(selector)
     await until(pilot, lambda: not button.has_class("-active"))
+    await pilot.pause()  # the messages queued are handled, then the screen is laid out
     await pilot.click(selector)
 
 

@@ -129,7 +129,7 @@ async def test_b_and_x_on_the_player_list_block_and_report(tmp_path: Path) -> No
         assert isinstance(lobby, LobbyScreen)
         assert lobby.check_action("reports", ()) is False  # zoe moderates nothing
         await choose_player(pilot, "ann")
-        assert {"b Block", "x Report"} <= footer_keys(pilot)
+        await until(pilot, lambda: {"b Block", "x Report"} <= footer_keys(pilot))
         await pilot.press("b")
         await until(pilot, lambda: "You block ann now" in status(pilot))
         assert (
@@ -182,7 +182,7 @@ async def test_a_profile_blocks_unblocks_and_reports_its_player(tmp_path: Path) 
         profile = app.screen
         assert isinstance(profile, ProfileScreen)
         await until(pilot, lambda: profile.blocked is False and profile.info is not None)
-        assert {"b Block", "x Report"} <= footer_keys(pilot)
+        await until(pilot, lambda: {"b Block", "x Report"} <= footer_keys(pilot))
         assert not {"B Ban", "M Mute", "D Delete account"} & footer_keys(pilot)
         await pilot.press("b")
         await until(pilot, lambda: "You block ann: b unblocks." in text_of(pilot, "#profile"))
@@ -206,8 +206,8 @@ async def test_a_moderator_bans_mutes_and_unbans_from_a_profile(tmp_path: Path) 
         await until(pilot, lambda: isinstance(app.screen, ProfileScreen))
         profile = app.screen
         assert isinstance(profile, ProfileScreen)
-        await until(pilot, lambda: profile.moderator)
-        assert {"B Ban", "M Mute", "U Unban"} <= footer_keys(pilot)
+        await until(pilot, lambda: {"B Ban", "M Mute", "U Unban"} <= footer_keys(pilot))
+        assert profile.moderator
         await pilot.press("M")
         await until(pilot, lambda: isinstance(app.screen, MuteDialog))
         app.screen.query_one("#minutes", Input).value = "5"

@@ -102,7 +102,7 @@ async def test_b_on_a_player_you_block_unblocks_them(tmp_path: Path) -> None:
         await pilot.press("b")
         await until(pilot, lambda: "You no longer block ann." in status(pilot))
         await until(pilot, lambda: "[blocked]" not in cells(players, "ann"))
-        assert "b Block" in footer_keys(pilot)
+        await until(pilot, lambda: "b Block" in footer_keys(pilot))
         assert await ann.ask("CHALLENGE:zoe:4:4:classic:casual") == "CHALLENGE:ACKSTATUS:0"
 
 

@@ -1,9 +1,16 @@
-"""``c4tui review FILE|DIGITS [--json]``, run as a user runs it: every move of 30 random games
-agrees with the solver (solved here, position by position), the plain lines, the estimates
-off 7 × 6 classic, and bad input refused with a message and status 2."""
+"""``c4tui review FILE|DIGITS [--json]``: every move of 30 random games agrees with the solver
+(solved here, position by position), the plain lines, the estimates off 7 × 6 classic, and
+bad input refused with a message and status 2.
+
+Run as a user runs it, in a process of its own, except for the 30 games: those go through
+the same command line (``c4tui.cli.main``) in this process, so that the solver loads once
+and not 30 times (a second or two each).
+"""
 
 from __future__ import annotations
 
+import contextlib
+import io
 import json
 import os
 import random
@@ -15,6 +22,7 @@ from pathlib import Path
 import pytest
 
 from c4tui.ai.solver import Position, Solver
+from c4tui.cli import main
 from c4tui.engine import GameState, Move, Rules
 from c4tui.records import GameRecord, format_record, parse_record
 from tests.process_helpers import run_c4tui, started_c4tui
@@ -63,16 +71,26 @@ def expected_verdict(before: int, after: int) -> str:
 
 
 def reviewed(*args: str) -> dict[str, object]:
+    """``c4tui review ARGS --json``'s answer, from a process of its own."""
     done = run_c4tui("review", *args, "--json", timeout=REVIEW_SECONDS)
     assert done.returncode == 0, done.stderr
     answer: dict[str, object] = json.loads(done.stdout)
     return answer
 
 
+def reviewed_here(*args: str) -> dict[str, object]:
+    """``c4tui review ARGS --json``'s answer, from its command line run in this process."""
+    printed = io.StringIO()
+    with contextlib.redirect_stdout(printed):
+        assert main(["review", *args, "--json"]) == 0
+    answer: dict[str, object] = json.loads(printed.getvalue())
+    return answer
+
+
 @pytest.mark.parametrize("seed", range(GAMES))
 def test_every_move_of_a_random_game_agrees_with_the_solver(seed: int) -> None:
     digits = random_game(seed)
-    answer = reviewed(digits)
+    answer = reviewed_here(digits)
     moves = answer["moves"]
     assert isinstance(moves, list) and len(moves) == len(digits)
     state = GameState.new(7, 6, Rules.CLASSIC)

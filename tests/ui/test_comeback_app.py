@@ -215,7 +215,7 @@ async def test_esc_while_reconnecting_gives_up_and_r_in_the_lobby_tries_again(
         await lobby.start()
         await pilot.press("r")  # the server is back: so are we, and so is the game
         screen = await the_game(pilot)
-        assert "Back in the game." in text_of(pilot, "#message")
+        await until(pilot, lambda: "Back in the game." in text_of(pilot, "#message"), SLOW)
         assert discs(screen) == 2
         await ann.close()
 

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from c4tui.cli.types import number_from, usage_error
-from c4tui.outside.bounds import CPU_CORES, DEFAULT_MEMORY_MB, DEFAULT_PROCESSES
+from c4tui.outside.bounds import CPU_CORES, DEFAULT_MEMORY_MB, DEFAULT_PROCESSES, START_SECONDS
 
 if TYPE_CHECKING:
     from c4tui.outside.program import Limits
@@ -24,6 +24,8 @@ if TYPE_CHECKING:
 MEMORY_RANGE = (64, 1 << 20)
 #: ``--processes``' range (processes and threads together).
 PROCESSES_RANGE = (8, 1 << 16)
+#: ``--start-seconds``' range: from a script that answers at once to a JVM loading tables.
+START_SECONDS_RANGE = (1, 600)
 _DEFAULTS = (
     f"{DEFAULT_MEMORY_MB} MB for all its processes together, {DEFAULT_PROCESSES} processes "
     f"and threads, {CPU_CORES} CPU core"
@@ -31,7 +33,7 @@ _DEFAULTS = (
 
 
 def add_confinement_options(parser: argparse.ArgumentParser) -> None:
-    """``--memory``, ``--processes``, ``--python`` and ``--unconfined``."""
+    """``--memory``, ``--processes``, ``--start-seconds``, ``--python`` and ``--unconfined``."""
     group = parser.add_argument_group(
         "outside programs' bounds",
         "Every outside program runs in a sandbox (bubblewrap: no network, none of your "
@@ -51,6 +53,13 @@ def add_confinement_options(parser: argparse.ArgumentParser) -> None:
         type=number_from(*PROCESSES_RANGE),
         metavar="N",
         help=f"processes and threads a program may have at once (default {DEFAULT_PROCESSES})",
+    )
+    group.add_argument(
+        "--start-seconds",
+        type=number_from(*START_SECONDS_RANGE),
+        metavar="S",
+        help="seconds a program has to start and say it is ready, and an engine to begin "
+        f"each game (default {START_SECONDS:g}); one that takes longer loses that game",
     )
     group.add_argument(
         "--python",
@@ -97,6 +106,7 @@ def limits_from(args: argparse.Namespace, command: str, *, runs_programs: bool) 
     return Limits(
         memory_mb=args.memory or DEFAULT_MEMORY_MB,
         processes=args.processes or DEFAULT_PROCESSES,
+        start_seconds=args.start_seconds or START_SECONDS,
         sandboxing=Sandboxing.OFF if args.unconfined else Sandboxing.REQUIRED,
         python=args.python,
     )

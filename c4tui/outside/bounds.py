@@ -14,6 +14,9 @@ DEFAULT_MEMORY_MB = 2048
 DEFAULT_PROCESSES = 256
 #: CPU a program may use at once, in cores.
 CPU_CORES = 1
+#: Seconds a program has to start and say it is ready (load its tables, import NumPy), and
+#: an engine to begin each game, unless told (``--start-seconds``).
+START_SECONDS = 15.0
 
 
 @dataclass(frozen=True)

@@ -21,8 +21,6 @@ from c4tui.outside.sandbox import printable
 #: Seconds an answer may come after the move's time limit before it counts as too late
 #: (a process's start-up and a loaded machine's scheduling are not the player's fault).
 TIME_MARGIN = 0.5
-#: Seconds a program has to start and say it is ready (load its tables, import NumPy).
-START_SECONDS = 15.0
 #: Characters of a failure's detail kept (an agent's exception may be any length).
 MAX_DETAIL = 1000
 #: Seconds a program has to exit after ``quit`` before it is killed.

@@ -17,10 +17,10 @@ from c4tui.outside.bounds import (
     DEFAULT_MEMORY_MB,
     DEFAULT_PROCESSES,
     KAGGLE_OVERAGE_SECONDS,
+    START_SECONDS,
     Bounds,
 )
 from c4tui.outside.chooser import (
-    START_SECONDS,
     TIME_MARGIN,
     ChooserError,
     FailureKind,

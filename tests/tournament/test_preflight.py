@@ -75,10 +75,10 @@ def test_a_program_that_never_shakes_hands_loses_its_games_unstarted(tmp_path: P
     silent = f"silent=engine:{engine_command('--no-hello')}"
     run = run_c4tui(
         "tournament", silent, "easy", "--games", "4", "--openings", "2", "--concurrency", "1",
-        "--seed", "5", "--out", str(out), timeout=TOURNAMENT_SECONDS,
+        "--seed", "5", "--out", str(out), "--start-seconds", "2", timeout=TOURNAMENT_SECONDS,
     )  # fmt: skip
     assert run.returncode == 0, run.stderr
-    assert "Warning: silent did not start (time: " in run.stderr
+    assert "Warning: silent did not start (time: no answer within 2 s" in run.stderr
     # Waited for once, in the pre-flight: never started again for its four games.
     assert (out / "logs" / "silent.log").read_text().count("got: c4e\n") == 1
     logged = (out / "logs" / "silent.log").read_text()
@@ -102,7 +102,7 @@ def test_two_programs_that_never_start_draw_and_each_has_the_failure(tmp_path: P
     run = run_c4tui(
         "tournament", f"mute=engine:{engine_command('--no-hello')}",
         f"gone=engine:{engine_command('--exit-at-start')}", "--games", "2",
-        "--seed", "3", "--out", str(out),
+        "--seed", "3", "--out", str(out), "--start-seconds", "2",
         timeout=TOURNAMENT_SECONDS,
     )  # fmt: skip
     assert run.returncode == 0, run.stderr
@@ -114,3 +114,10 @@ def test_two_programs_that_never_start_draw_and_each_has_the_failure(tmp_path: P
     for name in ("mute", "gone"):  # (under the red player's failure, the game's reason)
         assert sum(players[name]["failures"].values()) == 2
         assert players[name]["wins"] == 0 and players[name]["score"] == 1
+
+
+@pytest.mark.parametrize("given", ["0", "1.5", "601", "soon"])
+def test_a_start_time_out_of_range_is_refused_before_anything_runs(given: str) -> None:
+    run = run_c4tui("tournament", "easy", "hard", "--start-seconds", given)
+    assert run.returncode == 2 and run.stdout == ""
+    assert f"--start-seconds: must be a whole number from 1 to 600, not {given!r}" in run.stderr

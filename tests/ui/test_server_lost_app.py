@@ -70,9 +70,11 @@ async def test_a_lobby_game_says_at_once_that_the_server_stopped(
             assert "esc: give up" in message and "n: reconnect" not in message
             assert not screen.board.accepting
             assert len(screen.driver.moves) == (1 if whose_turn == "ann" else 0)
-            await pilot.pause()
-            offered = {key.description for key in screen.query(FooterKey) if key.display}
-            assert "Forfeit" not in offered and "Chat" not in offered
+
+            def offered() -> set[str]:
+                return {key.description for key in screen.query(FooterKey) if key.display}
+
+            await until(pilot, lambda: not {"Forfeit", "Chat"} & offered())  # the footer caught up
 
 
 async def test_a_lobby_game_says_a_bye_in_words() -> None:

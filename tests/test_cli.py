@@ -19,7 +19,7 @@ from tests.test_interrupt import _read_until
 def test_console_help_explains_every_option() -> None:
     result = run_c4tui("console", "--help")
     assert result.returncode == 0
-    console = build_parser()._subparsers._group_actions[0].choices["console"]  # type: ignore[union-attr]
+    console = build_parser(every_command=True)._subparsers._group_actions[0].choices["console"]  # type: ignore[union-attr]
     for action in console._actions:
         for flag in action.option_strings:
             assert flag in result.stdout

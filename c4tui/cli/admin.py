@@ -10,7 +10,7 @@ import sys
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from c4tui.cli.types import number_from
+from c4tui.cli.types import CommandTable, number_from
 from c4tui.protocols.public import (
     MAX_BAN_HOURS,
     MAX_REPORT_TEXT,
@@ -40,11 +40,10 @@ def reason_text(text: str) -> str:
     return text
 
 
-def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+def add_parser(commands: CommandTable) -> None:
     """Register ``admin``, its acts and its ``run``."""
     admin = commands.add_parser(
         "admin",
-        help="moderate a lobby from its database: roles, bans, mutes, reports, deletion, export",
         description=(
             "Moderate a lobby from its database, with the server running or not: every "
             "running server (each node of a cluster) acts on it within 5 seconds. Each act "

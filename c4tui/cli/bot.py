@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 from c4tui.cli.choices import LEVELS
 from c4tui.cli.confine import add_confinement_options, limits_from
 from c4tui.cli.tls import add_tls_options, client_tls
-from c4tui.cli.types import positive_count, server_address, usage_error, username
+from c4tui.cli.types import CommandTable, positive_count, server_address, usage_error, username
 from c4tui.engine import Rules
 from c4tui.match.backends.program import KAGGLE_SUBMISSIONS
 from c4tui.net.address import DEFAULT_PORT
@@ -27,11 +27,10 @@ PASSWORD_VARIABLE = "C4TUI_PASSWORD"
 DEFAULT_LEVEL = "hard"
 
 
-def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+def add_parser(commands: CommandTable) -> None:
     """Register ``bot``, its options and its ``run``."""
     bot = commands.add_parser(
         "bot",
-        help="sit in a lobby as a bot account and play whoever challenges it",
         description=(
             "Log in to a lobby (c4tui serve) as a bot and play games one after another: "
             "accept every challenge it can play, and join anyone waiting in quick play "

@@ -5,13 +5,13 @@ from __future__ import annotations
 import argparse
 
 from c4tui.cli.app import open_app
+from c4tui.cli.types import CommandTable
 
 
-def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+def add_parser(commands: CommandTable) -> None:
     """Register ``columns``, its option and its ``run``."""
     columns = commands.add_parser(
         "columns",
-        help="Columns, the falling-jewels game (--shell: the ICS 32 handout's test shell)",
         description="Columns, in the full-screen app. With --shell, the handout's test shell, "
         "character for character: reads rows, columns, EMPTY or CONTENTS, then commands "
         "(a blank line, F c A B C, R, <, >, Q) and prints the field after each, with no prompts.",

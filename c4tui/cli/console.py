@@ -20,6 +20,7 @@ from c4tui.cli.choices import (
 )
 from c4tui.cli.tls import add_tls_options, client_tls
 from c4tui.cli.types import (
+    CommandTable,
     board_size,
     number_from,
     server_address,
@@ -43,11 +44,10 @@ EXIT_STATUSES = (
 DEFAULT_RULES = Rules.CLASSIC
 
 
-def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+def add_parser(commands: CommandTable) -> None:
     """Register ``console``, its options and its ``run``."""
     console = commands.add_parser(
         "console",
-        help="play in plain text, line by line (scripts, screen readers, dumb terminals)",
         description=(
             "Play Connect Four in plain text. Each turn the board and whose turn it is are "
             "printed; type a column number (3 or d 3) to drop a disc, p 3 to pop your own "

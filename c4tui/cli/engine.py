@@ -11,16 +11,16 @@ from __future__ import annotations
 import argparse
 
 from c4tui.ai.levels import AI_LEVELS
+from c4tui.cli.types import CommandTable
 
 #: The strongest level: proven moves on 7 × 6 classic, the deepest search elsewhere.
 DEFAULT_LEVEL = "perfect"
 
 
-def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+def add_parser(commands: CommandTable) -> None:
     """Register ``engine``, its options and its ``run``."""
     engine = commands.add_parser(
         "engine",
-        help="speak the engine protocol on standard input and output (for tournaments)",
         description="Play as an engine: read the engine protocol's commands (c4e, newgame, "
         "position, go [movetime MS], isready, quit) on standard input and answer on standard "
         "output, one line each. 'go movetime MS' is answered within MS; 'go' alone takes the "

@@ -19,7 +19,14 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from c4tui.cli.types import INTERRUPTED, board_size, positive_count, signed_number, usage_error
+from c4tui.cli.types import (
+    INTERRUPTED,
+    CommandTable,
+    board_size,
+    positive_count,
+    signed_number,
+    usage_error,
+)
 from c4tui.engine import DEFAULT_COLUMNS, DEFAULT_ROWS
 
 if TYPE_CHECKING:
@@ -31,11 +38,10 @@ DEFAULT_SEED = 1
 PROGRESS_WIDTH = 30
 
 
-def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+def add_parser(commands: CommandTable) -> None:
     """Register ``puzzles``, its arguments and its ``run``."""
     puzzles = commands.add_parser(
         "puzzles",
-        help="make or export proven puzzles (one move wins, or one move holds)",
         description="Make puzzles from games between c4tui's Easy levels: 7 x 6 classic "
         "positions where the side to move has exactly one winning move (or, not winning, "
         "exactly one move that does not lose), each step proven by the solver. One JSON "

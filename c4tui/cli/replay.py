@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 
 from c4tui.cli.app import open_app
 from c4tui.cli.tls import add_tls_options, client_tls
-from c4tui.cli.types import server_address, usage_error, username
+from c4tui.cli.types import CommandTable, server_address, usage_error, username
 from c4tui.numbers import ascii_digits
 
 if TYPE_CHECKING:
@@ -27,11 +27,10 @@ if TYPE_CHECKING:
 SERVER_PROBLEM = 1
 
 
-def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+def add_parser(commands: CommandTable) -> None:
     """Register ``replay``, its arguments and its ``run``."""
     replay = commands.add_parser(
         "replay",
-        help="step through a saved game, or a lobby server's finished game, in the app",
         description="Open a game record (saved with s in the app) or a solver's digit string "
         "(4453...: 1-based columns, 7 x 6 classic) in the app's review mode: left and right "
         "step through the moves, Home and End jump, c plays on from the move shown. "

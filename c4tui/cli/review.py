@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from c4tui.cli.replay import game_given
-from c4tui.cli.types import INTERRUPTED
+from c4tui.cli.types import INTERRUPTED, CommandTable
 
 #: Exit status when the annotated record cannot be written (a game that cannot be read is 2).
 CANNOT_SAVE = 1
@@ -26,11 +26,10 @@ if TYPE_CHECKING:
     from c4tui.records import GameRecord
 
 
-def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+def add_parser(commands: CommandTable) -> None:
     """Register ``review``, its arguments and its ``run``."""
     review = commands.add_parser(
         "review",
-        help="judge every move of a saved game: best, inaccuracy, mistake or blunder",
         description="Judge every move of a game record (saved with s in the app) or a "
         "solver's digit string (4453...: 1-based columns, 7 x 6 classic) by what it did to "
         "the outcome its player could force: best; an inaccuracy (a slower win or a faster "

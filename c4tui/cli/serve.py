@@ -13,7 +13,14 @@ from pathlib import Path
 
 from c4tui.cli.choices import LEVELS, move_seconds, program_or_level
 from c4tui.cli.confine import add_confinement_options, limits_from
-from c4tui.cli.types import listening_port, number_from, positive_count, seconds, usage_error
+from c4tui.cli.types import (
+    CommandTable,
+    listening_port,
+    number_from,
+    positive_count,
+    seconds,
+    usage_error,
+)
 from c4tui.match.backends.computer import LEVEL_OPTION
 from c4tui.match.backends.program import DEFAULT_MOVE_SECONDS, KAGGLE_SUBMISSIONS
 from c4tui.net.address import DEFAULT_PORT
@@ -142,11 +149,10 @@ _LOBBY_NUMBERS = (
 )
 
 
-def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+def add_parser(commands: CommandTable) -> None:
     """Register ``serve``, its options and its ``run``."""
     serve = commands.add_parser(
         "serve",
-        help="run a Connect Four server that players connect to (I32CFSP, CFSP, C4N)",
         description=(
             "Run a Connect Four server: clients play against its AI in any of three "
             "protocols on the same port, told apart by their first bytes: I32CFSP "

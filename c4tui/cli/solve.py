@@ -12,15 +12,14 @@ import argparse
 from collections.abc import Iterable
 from typing import TextIO
 
-from c4tui.cli.types import signed_number
+from c4tui.cli.types import CommandTable, signed_number
 from c4tui.engine import DEFAULT_COLUMNS, DEFAULT_ROWS
 
 
-def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+def add_parser(commands: CommandTable) -> None:
     """Register ``solve``, its options and its ``run``."""
     solve = commands.add_parser(
         "solve",
-        help="print the exact score of positions given or read from standard input",
         description="Take games as column digits (red first, e.g. 4453) as arguments, or one "
         "per line of standard input without any, and print 'SEQUENCE SCORE' for each: 0 a "
         "draw; positive when the side to move wins, 22 - k on 7 × 6 when the win comes with "

@@ -5,14 +5,13 @@ from __future__ import annotations
 import argparse
 
 from c4tui.cli.console import EXIT_STATUSES
-from c4tui.cli.types import server_address
+from c4tui.cli.types import CommandTable, server_address
 
 
-def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+def add_parser(commands: CommandTable) -> None:
     """Register ``tictactoe``, its option and its ``run``."""
     tictactoe = commands.add_parser(
         "tictactoe",
-        help="play tic-tac-toe in the rooms of an INFO1112 server (c4tui serve --tictactoe-port)",
         description="A plain-text client for tic-tac-toe servers of the INFO1112 assignment "
         "(and `c4tui serve --tictactoe-port`): log in or register, list, create and join rooms "
         "as a player or a viewer, play (a cell as column and row, 0-2, or as 1-9), forfeit. "

@@ -10,7 +10,7 @@ import argparse
 from pathlib import Path
 
 from c4tui.cli.confine import add_confinement_options
-from c4tui.cli.types import board_size, number_from, positive_count, signed_number
+from c4tui.cli.types import CommandTable, board_size, number_from, positive_count, signed_number
 from c4tui.engine import Rules
 from c4tui.match.backends.program import KAGGLE_SUBMISSIONS
 
@@ -20,11 +20,10 @@ MOVETIME_RANGE = (50, 600_000)
 OPENING_PLIES_RANGE = (0, 20)
 
 
-def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+def add_parser(commands: CommandTable) -> None:
     """Register ``tournament``, its options and its ``run``."""
     tournament = commands.add_parser(
         "tournament",
-        help="play a round robin or a gauntlet between levels, engines and Kaggle agents",
         description="Every player meets every other one (--gauntlet: the first meets all "
         "others) in --games games, each opening played with both colours; then the standings "
         "with Elo and each program's failures. A program that crashes, hangs, answers late or "

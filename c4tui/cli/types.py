@@ -4,6 +4,7 @@ Every value type here raises ``argparse.ArgumentTypeError``, which argparse turn
 one usage line and exit status 2; numbers are read by ``c4tui.numbers``, the project's
 one reader of ASCII whole numbers (or by the engine's and the network's parsers, which
 use it). ``usage_error`` refuses what only a command's ``run`` can check, alike.
+``CommandTable`` is what a command's module declares its parser in.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ import argparse
 import math
 import sys
 from collections.abc import Callable
-from typing import NoReturn
+from typing import Any, NoReturn, Protocol
 
 from c4tui.engine import MAX_SIZE, MIN_SIZE, parse_size
 from c4tui.net.address import parse_host_port, parse_port
@@ -25,6 +26,19 @@ USAGE_ERROR = 2
 INTERRUPTED = 130
 #: The largest count an option takes (connections, rooms, sessions): far above any use.
 MAX_COUNT = 10**9 - 1
+
+
+class CommandTable(Protocol):
+    """Where a command's module declares its parser (``add_parser(commands)``).
+
+    Its parser is made before the module loads (``c4tui.cli``: a command's module
+    loads only when the command is given); ``add_parser`` hands it back with the
+    settings given (``description``, ``epilog``…) for the module to add its options.
+    """
+
+    def add_parser(self, name: str, **settings: Any) -> argparse.ArgumentParser:
+        """The parser of command ``name``, with ``settings`` set on it."""
+        ...
 
 
 def board_size(text: str) -> int:

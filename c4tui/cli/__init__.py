@@ -62,7 +62,7 @@ class _Commands(_SubParsers):
         values: str | Sequence[Any] | None,
         option_string: str | None = None,
     ) -> None:
-        if values and isinstance(values, Sequence) and values[0] in COMMANDS:
+        if values and values[0] in COMMANDS:  # the command's name, then its arguments
             _declared(self.choices[values[0]], values[0])
         super().__call__(parser, namespace, values, option_string)
 

@@ -31,7 +31,8 @@ from pathlib import Path
 import platformdirs
 from solver import fmt
 
-from c4tui.ai.solver import Position, Solver, solvable
+from c4tui.ai.exact_boards import solvable
+from c4tui.ai.solver import Position, Solver
 from c4tui.engine import GameState
 from c4tui.engine.sequence import play_sequence
 

@@ -38,20 +38,21 @@ def config_folder() -> Path:
     return platformdirs.user_config_path("c4tui")
 
 
-def write_atomically(path: Path, text: str) -> None:
-    """Replace ``path`` with ``text`` in one step (never half-written).
+def write_atomically(path: Path, text: str | bytes) -> None:
+    """Replace ``path`` with ``text`` (UTF-8 if a string) in one step (never half-written).
 
     A device or a pipe (``/dev/null``, ``/dev/stdout``) is written to, never replaced by
     a file: replacing ``/dev/null`` broke every program that read it afterwards.
     """
+    data = text.encode("utf-8") if isinstance(text, str) else text
     if path.exists() and not path.is_file() and not path.is_dir():
-        path.write_text(text, encoding="utf-8")
+        path.write_bytes(data)
         return
     path.parent.mkdir(parents=True, exist_ok=True)
     handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=".", suffix=".tmp")
     try:
-        with os.fdopen(handle, "w", encoding="utf-8") as file:
-            file.write(text)
+        with os.fdopen(handle, "wb") as file:
+            file.write(data)
             file.flush()
             os.fsync(file.fileno())
         os.replace(temporary, path)

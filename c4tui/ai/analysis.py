@@ -1,4 +1,4 @@
-"""What each column's drop leads to: proven on 7 × 6 classic, estimated by search elsewhere.
+"""What each column's drop leads to: proven where the solver can, estimated by search elsewhere.
 
 The app shows one short label under each column ("W3", "D", "L5") and the hint
 uses the best column. Counting is in the mover's own moves: "win in 3" means

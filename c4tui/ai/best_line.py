@@ -1,4 +1,4 @@
-"""The analysis's best line: the moves that prove a 7 × 6 classic position's score.
+"""The analysis's best line: the moves that prove a position's score, where the solver can.
 
 The analysis row gives every column a proven score but not the game that proves
 it. Following the solver's scores gives one: at each ply a move with the best
@@ -87,7 +87,7 @@ def outcome_of(state: GameState, score: int) -> tuple[Player | None, int]:
 def follow_best_line(
     state: GameState, cancel: CancelFlag | None = None, seconds: float | None = None
 ) -> BestLine | None:
-    """Best play from ``state`` on 7 × 6 classic; None elsewhere or when the game is over.
+    """Best play from ``state`` where every position is proven; else (or when over) None.
 
     With ``seconds``, stops following once they are spent (the line is then not
     complete; the outcome is still proven). Raises SearchAborted if ``cancel`` is set.

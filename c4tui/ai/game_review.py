@@ -1,11 +1,11 @@
 """A game review that teaches: each move judged by what it did to the outcome; accuracies.
 
-Before every move the analysis (``ai.analysis``) says what each column leads to. On
-7 × 6 classic that is the solver's proof, as a score in Pons's convention (from the
-mover's side: positive a win, larger the sooner; 0 a draw; negative a loss, nearer 0
-the later); the move played is judged against the best score the mover could have
-had. Elsewhere (other sizes, Pop Out) the search's verdicts stand in: the review is
-marked as estimates, and it has no scores.
+Before every move the analysis (``ai.analysis``) says what each column leads to. Where
+the solver proves every position (``ai.exact_boards``) that is its proof, as a score in
+Pons's convention (from the mover's side: positive a win, larger the sooner; 0 a draw;
+negative a loss, nearer 0 the later); the move played is judged against the best
+score the mover could have had. Elsewhere (large boards, Pop Out) the search's
+verdicts stand in: the review is marked as estimates, and it has no scores.
 
 A move's verdict, from the best score the mover could get and the one its move left:
 

@@ -100,7 +100,7 @@ class AILevel:
 HARD_SECONDS = 0.6
 MEDIUM_SECONDS = 0.3
 HINT_SECONDS = 0.8
-#: Perfect's budget on boards it cannot prove (on 7 × 6 classic it always proves, in well under).
+#: Perfect's budget on boards it cannot prove (where it proves every position, in well under).
 PERFECT_SECONDS = 1.0
 
 
@@ -138,8 +138,8 @@ AI_LEVELS: tuple[AILevel, ...] = (
     AILevel(
         "perfect",
         "Perfect",
-        "Never makes a mistake on the standard 7 × 6 board: every move is proven. "
-        "Elsewhere it searches twice as long as Hard.",
+        "Never makes a mistake on 7 × 6 and on most classic boards of up to 42 cells: "
+        "every move is proven there. Elsewhere it searches twice as long as Hard.",
         lambda seed: _perfect_player(),
         PERFECT_SECONDS,
         proves=True,

@@ -1,11 +1,12 @@
 """Perfect: the solver's best move where it can prove one in time, the deepest search elsewhere.
 
-On 7 × 6 classic (with the opening book) every move is proven: the fastest win,
-else a draw, else the slowest loss. Among moves with the same proven outcome it
-takes the one that leaves the opponent the most replies that make things worse
-for them, so a fallible opponent has the most chances to go wrong. Other
-classic boards the solver can hold get a short try at a proof first; Pop Out
-and large boards get the alpha-beta search with a larger budget.
+On 7 × 6 classic (with BitBully's opening book), on the classic boards c4tui
+ships a book for and on boards of 25 cells or fewer, every move is proven: the
+fastest win, else a draw, else the slowest loss. Among moves with the same proven
+outcome it takes the one that leaves the opponent the most replies that make
+things worse for them, so a fallible opponent has the most chances to go wrong.
+Other classic boards the solver can hold get a short try at a proof first; Pop
+Out and large boards get the alpha-beta search with a larger budget.
 """
 
 from __future__ import annotations
@@ -15,9 +16,9 @@ from collections.abc import Callable
 from functools import lru_cache
 from typing import ClassVar, TypeVar
 
+from c4tui.ai.exact_boards import proven_everywhere, solvable
 from c4tui.ai.search import CancelFlag, SearchAborted, search
-from c4tui.ai.solver import Position, Solver, solvable
-from c4tui.ai.solver.book import BOOK_COLUMNS, BOOK_ROWS
+from c4tui.ai.solver import Position, Solver
 from c4tui.engine import GameState, Move
 
 T = TypeVar("T")
@@ -40,10 +41,11 @@ def solver_for(columns: int, rows: int) -> Solver:
 
 
 def has_exact_play(state: GameState) -> bool:
-    """Whether Perfect proves every move here: classic 7 × 6, with the opening book."""
-    if (state.columns, state.rows) != (BOOK_COLUMNS, BOOK_ROWS):
-        return False
-    return solvable(state.columns, state.rows, state.rules) and solver_for(7, 6).has_book
+    """Whether every position of ``state``'s board is proven quickly: a small board, or a book.
+
+    The analysis and Perfect then ask the solver with no deadline.
+    """
+    return proven_everywhere(state.columns, state.rows, state.rules)
 
 
 def exact_scores(

@@ -15,10 +15,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from c4tui.ai.exact_boards import BOOK_COLUMNS, BOOK_ROWS
 from c4tui.ai.perfect import has_exact_play, solver_for
 from c4tui.ai.search import CancelFlag, SearchAborted
 from c4tui.ai.solver import Position
-from c4tui.ai.solver.book import BOOK_COLUMNS, BOOK_ROWS
 from c4tui.engine import GameState, Move, Rules, format_move
 
 

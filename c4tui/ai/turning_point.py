@@ -1,7 +1,7 @@
 """The move that lost a game: the loser's first move after which it could no longer hold.
 
 A review of a finished game shows what every column led to in each of its positions
-(``ai.analysis``, proven by the solver on 7 × 6 classic); this finds the first move
+(``ai.analysis``, proven by the solver on the boards it proves); this finds the first move
 of the loser that turned a position it could still hold (a draw, or a win) into a
 proven loss. It only reads analyses worked out elsewhere (in the pool's processes),
 so it loads no solver.

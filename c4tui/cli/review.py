@@ -1,9 +1,9 @@
 """``c4tui review FILE|DIGITS``: every move of a game judged, and each player's accuracy.
 
 The game is read as ``replay`` reads it (``replay.game_given``). The judging is
-``ai.game_review``: proven by the solver on 7 × 6 classic, the search's estimates
-elsewhere. It loads the solver (NumPy, Numba) in this process, only when the command
-runs; no event loop runs here, so the search pool is not needed.
+``ai.game_review``: proven by the solver where it proves every position, the
+search's estimates elsewhere. It loads the solver (NumPy, Numba) in this process, only
+when the command runs; no event loop runs here, so the search pool is not needed.
 """
 
 from __future__ import annotations

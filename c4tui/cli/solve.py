@@ -57,6 +57,27 @@ def add_parser(commands: CommandTable) -> None:
     solve.add_argument(
         "--rows", type=signed_number, default=DEFAULT_ROWS, help="board height (default 6)"
     )
+    solve.add_argument(
+        "--make-book",
+        metavar="FILE",
+        help="instead of answering games, write the board's opening book to FILE: every "
+        "position with --book-depth discs, solved (xz-compressed; c4tui reads a board's "
+        "book from its assets/books/WxH.c4book.xz)",
+    )
+    solve.add_argument(
+        "--book-depth",
+        type=signed_number,
+        metavar="DISCS",
+        help="how many discs the book's positions hold (with --make-book; 2 × DISCS + "
+        "columns must be 31 or less)",
+    )
+    solve.add_argument(
+        "--jobs",
+        type=signed_number,
+        default=0,
+        metavar="N",
+        help="processes that solve the book's positions (default: one a core)",
+    )
     solve.set_defaults(run=run)
 
 

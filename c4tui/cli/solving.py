@@ -15,8 +15,9 @@ from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Future
 from typing import TextIO
 
+from c4tui.ai.exact_boards import MAX_BOARD_BITS, solvable
 from c4tui.ai.search import SearchAborted
-from c4tui.ai.solver import MAX_BOARD_BITS, Position, Solver, Stats, solvable
+from c4tui.ai.solver import Position, Solver, Stats
 from c4tui.cli.types import INTERRUPTED, USAGE_ERROR
 from c4tui.engine import MIN_SIZE, C4Error
 from c4tui.engine.sequence import MAX_SEQUENCE_COLUMNS, play_sequence
@@ -39,6 +40,10 @@ def answer_lines(
     """
     out = out or sys.stdout
     err = err or sys.stderr
+    if args.make_book is not None or args.book_depth is not None:
+        from c4tui.cli.book_writing import write_book  # noqa: PLC0415 (for --make-book only)
+
+        return write_book(args, err)
     if not (solvable(args.columns, args.rows) and args.columns <= MAX_SEQUENCE_COLUMNS):
         print(f"c4tui solve: {unsolvable_board(args.columns, args.rows)}", file=err)
         return USAGE_ERROR

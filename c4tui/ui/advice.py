@@ -19,8 +19,9 @@ from textual.dom import DOMNode
 from textual.message import Message
 from textual.worker import WorkerCancelled, WorkerFailed
 
+from c4tui.ai.exact_boards import PROVEN_CELLS_GOAL, proven_everywhere, unproven_boards
 from c4tui.ai.search import SearchResult
-from c4tui.engine import GameState, MoveKind, Rules, describe_move
+from c4tui.engine import GameState, MoveKind, describe_move
 from c4tui.match.driver import MatchDriver
 from c4tui.ui.widgets.status import LineShown
 
@@ -57,10 +58,6 @@ ALIKE_WORDS = {
     "looks even": "all columns look even",
     "looks bad": "all columns look bad",
 }
-
-#: The one board the best line is shown on: the solver proves every position of it (with
-#: the opening book; its size is not imported from ``ai.solver.book``, which loads NumPy).
-BEST_LINE_COLUMNS, BEST_LINE_ROWS = 7, 6
 
 #: The outcomes a search proves when it finds them (values: importing ``Outcome`` loads the solver).
 FORCED = frozenset({"win", "loss"})
@@ -312,7 +309,7 @@ class Advice:
         """Why there is no best line to step through now."""
         driver = self._driver
         if not best_line_shown_on(driver.state):
-            return "The best line (proven by the solver) is shown on 7 × 6 classic only."
+            return f"The best line (proven by the solver) is shown on {proven_boards_said()} only."
         if driver.is_over or driver.state.is_over:
             return "The game is over: no best line to show."
         if not self.analysis_on:
@@ -323,9 +320,19 @@ class Advice:
 
 
 def best_line_shown_on(state: GameState) -> bool:
-    """Whether the panel shows a best line in games like ``state``'s: 7 × 6 classic only."""
-    return (state.columns, state.rows, state.rules) == (
-        BEST_LINE_COLUMNS,
-        BEST_LINE_ROWS,
-        Rules.CLASSIC,
-    )
+    """Whether the panel shows a best line in games like ``state``'s.
+
+    Where the solver proves every position at once (``ai.exact_boards``, which loads
+    no NumPy): classic boards up to 25 cells, 7 × 6, and the boards c4tui has a book of.
+    """
+    return proven_everywhere(state.columns, state.rows, state.rules)
+
+
+def proven_boards_said() -> str:
+    """The boards the solver proves everywhere, in words: ``classic boards up to 42 cells``."""
+    said = f"classic boards of up to {PROVEN_CELLS_GOAL} cells"
+    left = [f"{columns} × {rows}" for columns, rows in unproven_boards()]
+    if not left:
+        return said
+    listed = left[0] if len(left) == 1 else f"{', '.join(left[:-1])} and {left[-1]}"
+    return f"{said} but {listed}"

@@ -147,7 +147,8 @@ async def test_off_7x6_classic_there_is_no_line() -> None:
         assert shown_line(screen) == ""
         await pilot.press("b")
         await pilot.pause()
-        assert "7 × 6 classic only" in message(screen)
+        said = message(screen)
+        assert "shown on classic boards of up to 42 cells" in said, said
 
 
 async def test_a_slow_line_says_it_is_coming_and_a_move_drops_it(

@@ -2,7 +2,7 @@
 
 ``Solver`` wraps the compiled search of ``core.py`` for one board size: it owns
 the transposition table (kept between calls, since a bound proved for a
-position stays true in every later search), the opening book on 7 × 6, and a
+position stays true in every later search), the board's opening book if it has one, and a
 watcher that stops the search when its caller cancels or its deadline passes.
 """
 
@@ -16,20 +16,16 @@ from typing import Any, TypeVar
 
 import numpy as np
 
+from c4tui.ai.exact_boards import solvable
 from c4tui.ai.search import CancelFlag, SearchAborted
 from c4tui.ai.solver import core
-from c4tui.ai.solver.book import BOOK_COLUMNS, BOOK_DEPTH, BOOK_ROWS, opening_book
+from c4tui.ai.solver.book import opening_book
 from c4tui.ai.solver.jit import COMPILED
 from c4tui.ai.solver.table import MIN_TABLE_BITS
-from c4tui.engine import MIN_SIZE, GameState, Player, Rules
+from c4tui.engine import GameState, Player, Rules
 
 T = TypeVar("T")
 
-#: The bitboard (``columns × (rows + 1)`` bits) must fit a 64-bit word: 8 × 7 takes all 64.
-#: Its top bit is the sentinel above the last column, never a disc, so every shift the core
-#: makes of a position is the same on a signed word; only a key (discs + mask) may reach
-#: it, and the table reads a key's bits below the 64th only (see ``table.py``).
-MAX_BOARD_BITS = 64
 #: Transposition table entries, a power of two: 2**23 compiled (64 MB), 2**20 as plain Python.
 #: The most a board's table has (``table_size_for``).
 TABLE_SIZE = 1 << 23 if COMPILED else 1 << 20
@@ -48,16 +44,6 @@ def table_size_for(cells: int) -> int:
     """
     most = TABLE_SIZE.bit_length() - 1
     return 1 << max(MIN_TABLE_BITS, min(most, cells - CELLS_OVER_TABLE_BITS))
-
-
-def solvable(columns: int, rows: int, rules: Rules = Rules.CLASSIC) -> bool:
-    """Whether the exact solver handles this board (classic rules, 64 bits at most).
-
-    Boards narrower or lower than the game's smallest (4) are no Connect Four board.
-    """
-    if min(columns, rows) < MIN_SIZE:
-        return False
-    return rules is Rules.CLASSIC and columns * (rows + 1) <= MAX_BOARD_BITS
 
 
 def score_range(columns: int, rows: int) -> tuple[int, int]:
@@ -111,12 +97,12 @@ class Solver:
         table_bits = size.bit_length() - 1
         if size != 1 << table_bits or table_bits < MIN_TABLE_BITS:
             raise ValueError(f"a table of {size} entries: a power of two from 256 is needed")
-        book = opening_book() if use_book and (columns, rows) == (BOOK_COLUMNS, BOOK_ROWS) else None
+        book = opening_book(columns, rows) if use_book else None
         self.has_book = book is not None
         self.book_keys = book.keys if book else np.zeros(1, dtype=np.int32)
         self.book_values = book.values if book else np.zeros(1, dtype=np.int8)
         self.book_index = book.index if book else np.zeros(2, dtype=np.int32)
-        book_place = (BOOK_DEPTH, book.lowest, book.shift) if book else (-1, 0, 0)
+        book_place = (book.depth, book.lowest, book.shift) if book else (-1, 0, 0)
         geometry = _geometry(columns, rows, table_bits) + list(book_place)
         self.geo = _array(geometry, np.int64)
         self.order = _array(_centre_first(columns), np.int64)

@@ -1,25 +1,37 @@
-"""The 7 × 6 opening book: the exact outcome of every position with 12 discs.
+"""Opening books: the exact outcome of every position with a given number of discs.
 
-The data is BitBully's ``12-ply-dist`` database (MIT licence), installed as the
+On 7 × 6 the data is BitBully's ``12-ply-dist`` database (MIT licence), installed as the
 ``bitbully-databases`` package: 4.2 million positions, one record of five bytes
 each, sorted by key. A key is a 32-bit big-endian Huffman code of the board (see
 ``core.book_code``), and the fifth byte is a signed distance to the end of the
 game. Only the file is used; reading it takes a tenth of a second.
+
+Every other board up to 42 cells whose start the solver takes long over has a
+book of c4tui's own in ``assets/books/`` (``c4tui solve --make-book``, see
+``book_maker.py``): the same records after a short header naming the board and
+the depth, xz-compressed.
 """
 
 from __future__ import annotations
 
+import lzma
 from dataclasses import dataclass
 from functools import cache
 
 import numpy as np
 import numpy.typing as npt
 
+from c4tui.ai.exact_boards import BOOK_COLUMNS, BOOK_ROWS, shipped_book
+
 #: The book holds every position with this many discs on the 7 × 6 board.
 BOOK_DEPTH = 12
-BOOK_COLUMNS, BOOK_ROWS = 7, 6
 DATABASE = "12-ply-dist"
 RECORD_BYTES = 5
+#: A c4tui book file starts with these bytes, then the version, columns, rows and depth.
+BOOK_HEADER = b"C4TUI-BOOK"
+BOOK_VERSION = 1
+#: A key holds 32 bits: ``2 * depth + columns + 1`` must not be more.
+KEY_BITS = 32
 #: The index splits the keys' range into ``2 ** INDEX_BITS`` buckets (4 MB of offsets).
 INDEX_BITS = 20
 
@@ -38,14 +50,38 @@ class OpeningBook:
     index: npt.NDArray[np.int32]
     lowest: int
     shift: int
+    depth: int = BOOK_DEPTH
 
     def __len__(self) -> int:
         return len(self.keys)
 
 
 def read_book(path: str) -> OpeningBook:
-    """Read a book file (raises OSError or ValueError when it is missing or malformed)."""
-    raw = np.fromfile(path, dtype=np.uint8)
+    """Read BitBully's book file (raises OSError or ValueError when missing or malformed)."""
+    return _from_records(np.fromfile(path, dtype=np.uint8), path, BOOK_DEPTH)
+
+
+def book_file_header(columns: int, rows: int, depth: int) -> bytes:
+    """The first bytes of c4tui's book of ``columns × rows`` at ``depth``."""
+    return BOOK_HEADER + bytes([BOOK_VERSION, columns, rows, depth])
+
+
+def read_book_file(path: str, columns: int, rows: int) -> OpeningBook:
+    """Read c4tui's book of ``columns × rows`` (raises OSError or ValueError when it is not)."""
+    with open(path, "rb") as packed:
+        try:
+            raw = lzma.decompress(packed.read())
+        except lzma.LZMAError as error:
+            raise ValueError(f"{path} is not an xz-compressed book: {error}") from None
+    header = raw[: len(BOOK_HEADER) + 4]
+    depth = header[-1] if len(header) == len(BOOK_HEADER) + 4 else -1
+    if header != book_file_header(columns, rows, depth):
+        raise ValueError(f"{path} is not c4tui's {columns} × {rows} book")
+    return _from_records(np.frombuffer(raw[len(header) :], dtype=np.uint8), path, depth)
+
+
+def _from_records(raw: npt.NDArray[np.uint8], path: str, depth: int) -> OpeningBook:
+    """The book of ``raw``'s five-byte records, which must be sorted by key."""
     if raw.size == 0 or raw.size % RECORD_BYTES:
         raise ValueError(f"{path} is not an opening book ({raw.size} bytes)")
     records = raw.reshape(-1, RECORD_BYTES)
@@ -53,7 +89,7 @@ def read_book(path: str) -> OpeningBook:
     values = records[:, 4].copy().view(np.int8)
     if np.any(keys[1:] <= keys[:-1]):
         raise ValueError(f"{path} is not sorted by key")
-    return OpeningBook(keys, values, *bucket_index(keys))
+    return OpeningBook(keys, values, *bucket_index(keys), depth)
 
 
 def bucket_index(keys: npt.NDArray[np.int32]) -> tuple[npt.NDArray[np.int32], int, int]:
@@ -66,8 +102,11 @@ def bucket_index(keys: npt.NDArray[np.int32]) -> tuple[npt.NDArray[np.int32], in
 
 
 @cache
-def opening_book() -> OpeningBook | None:
-    """The installed book, read once per process (None when the package is missing)."""
+def opening_book(columns: int = BOOK_COLUMNS, rows: int = BOOK_ROWS) -> OpeningBook | None:
+    """The board's book, read once per process (None: the board has none, or it is missing)."""
+    if (columns, rows) != (BOOK_COLUMNS, BOOK_ROWS):
+        shipped = shipped_book(columns, rows)
+        return read_book_file(str(shipped), columns, rows) if shipped else None
     try:
         from bitbully_databases import (  # type: ignore[import-untyped]  # noqa: PLC0415 (optional)
             BitBullyDatabases,

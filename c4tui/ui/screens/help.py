@@ -61,11 +61,13 @@ The disc just dropped is shown in parentheses, the winning four in brackets.
 
 The analysis labels: **W3** you win on your 3rd move from now, **D** a draw, **L5** the
 opponent wins on its 5th. The **W**, **D** and **L** labels are proven: in every position
-of 7 × 6 classic; on smaller classic boards (such as 4 × 4) and the few larger ones the
-solver takes (up to 8 × 6, 9 × 6 or 7 × 8) when it finishes within half a second, and the
-panel then says "proven"; anywhere else (Pop Out, big boards) when a short search finds a
-forced win or loss. **+ = -** are estimates of that short search (better, even, worse).
-Where a cell is too narrow for a label such as W17, each label shows its letter only.
+of the classic boards of up to 42 cells (7 × 6 with BitBully's opening book, the others
+with c4tui's own books or small enough to need none; **b** names any left out); on the
+larger ones the solver takes (up to 8 × 6, 9 × 6 or 7 × 8) when it finishes within half a
+second, and the panel then says "proven"; anywhere else (Pop Out, big boards) when a short
+search finds a forced win or loss. **+ = -** are estimates of that short search (better,
+even, worse). Where a cell is too narrow for a label such as W17, each label shows its
+letter only.
 
 The **verdicts** (**a** in review, a saved game or a past online game too): each move is
 marked by what it did to the outcome its player could force, with the best move said
@@ -74,10 +76,11 @@ mistake (a win thrown to a draw, a draw to a loss), **??** a blunder (a win thro
 loss); each player's **accuracy** (the share of their moves that were best, an inaccuracy
 counting one half); the **graph**: one character a move, the outcome after it from RED's
 side as a height (the middle a draw, higher a RED win, the sooner the higher; lower a
-YELLOW win; ? not proven). Proven by the solver on 7 × 6 classic; elsewhere the search's
-verdicts, marked "(estimated)". Save keeps them in the record.
+YELLOW win; ? not proven). Proven by the solver wherever it proves every position (as for
+the labels); elsewhere the search's verdicts, marked "(estimated)". Save keeps them in the
+record.
 
-The **best line** (7 × 6 classic, analysis on): the panel shows best play from the
+The **best line** (where every position is proven, analysis on): the panel shows best play from the
 position on the board to the end, proven by the solver (each move keeps the best outcome,
 nearest the centre among equals), and who wins on which move (numbered as the move list
 numbers them). **b** shows it on the board: ← → step through it, Esc goes back to the

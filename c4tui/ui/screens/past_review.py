@@ -1,12 +1,12 @@
 """A finished game from the lobby, reviewed with the solver's verdict on each position.
 
 The usual review (``review.py``) of a kept game (``GAME:<id>``), pushed over the list
-of games. On 7 × 6 classic the solver analyses every position in the background (the
-AI's process pool, one position after another, so the screen never waits and leaving
-stops it): each position's columns are labelled as in a game's analysis row, and once
-all are known the loser's first move into a lost position is marked in the move list
-and said in words (``ai.turning_point``). Elsewhere the review has no verdicts, and
-says so.
+of games. Where the solver proves every position (7 × 6 classic, small boards and
+the boards with a book) it analyses each one in the background (the AI's process
+pool, one position after another, so the screen never waits and leaving stops it):
+each position's columns are labelled as in a game's analysis row, and once all are
+known the loser's first move into a lost position is marked in the move list and said
+in words (``ai.turning_point``). Elsewhere the review has no verdicts, and says so.
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ from c4tui.engine import Player
 from c4tui.match.pool import SearchPool
 from c4tui.match.settings import describe_game
 from c4tui.protocols.past import KeptGame
-from c4tui.ui.advice import ANALYSIS_SECONDS, best_line_shown_on
+from c4tui.ui.advice import ANALYSIS_SECONDS, best_line_shown_on, proven_boards_said
 from c4tui.ui.keeping import GameKeeper
 from c4tui.ui.screens.review import GameSoFar, ReviewScreen
 from c4tui.ui.widgets.status import Mode
@@ -38,7 +38,7 @@ VERDICTS_GROUP = "verdicts"
 
 
 class PastGameReview(ReviewScreen):
-    """Steps through a kept game; on 7 × 6 classic with the solver's verdicts.
+    """Steps through a kept game, with the solver's verdicts where it proves every position.
 
     Args:
         kept: the game, as the server keeps it.
@@ -93,7 +93,9 @@ class PastGameReview(ReviewScreen):
         self.analyses: list[Analysis] = []
         #: Why there are no verdicts ("": there are, or they are coming).
         self._without_verdicts = (
-            "" if best_line_shown_on(final) else "No solver verdicts: 7 × 6 classic only."
+            ""
+            if best_line_shown_on(final)
+            else f"No solver verdicts: on {proven_boards_said()} only."
         )
         #: Set once every position is analysed (None: no move lost the game, or not yet).
         self.turning: TurningPoint | None = None

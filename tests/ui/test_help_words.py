@@ -15,8 +15,8 @@ def assert_says_when_labels_are_proven(words: str) -> None:
     """The help's analysis paragraph (``words`` on one line) says when a label is proven."""
     assert "proven on the 7 × 6 classic board" not in words  # said more exactly now
     assert "**W**, **D** and **L** labels are proven" in words
-    assert "every position of 7 × 6 classic" in words
-    assert "smaller classic boards (such as 4 × 4)" in words
+    assert "every position of the classic boards of up to 42 cells" in words
+    assert "c4tui's own books or small enough to need none" in words
     assert "a forced win or loss" in words  # Pop Out's L1, for instance
     assert "**+ = -** are estimates" in words
 
@@ -26,6 +26,8 @@ def test_what_the_help_says_is_what_the_analysis_does() -> None:
         GameState.new(4, 4, Rules.CLASSIC), 10.0
     )  # 5 s: ample, even on a busy machine
     assert small.exact and {v.label for v in small.columns if v} <= {"D", "L7", "W7"}
+    booked = analyse_columns(GameState.new(6, 6, Rules.CLASSIC), 0.0)  # no time: the book
+    assert booked.exact and {v.label for v in booked.columns if v} == {"L18", "L17"}
     pop_out = analyse_columns(play("d4 d3 d3 d4 p4 d5"), 1.0)
     assert not pop_out.exact and {v.label for v in pop_out.columns if v} == {"L1"}
     wide = analyse_columns(GameState.new(20, 20, Rules.CLASSIC), 1.0)

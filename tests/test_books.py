@@ -18,9 +18,17 @@ from pathlib import Path
 import pytest
 
 from c4tui.ai import perfect
-from c4tui.ai.exact_boards import BOOK_FOLDER, QUICK_CELLS, book_name, solvable
+from c4tui.ai.exact_boards import (
+    BOOK_FOLDER,
+    PURE_PYTHON_VARIABLE,
+    QUICK_CELLS,
+    book_name,
+    proven_everywhere,
+    solvable,
+)
 from c4tui.ai.perfect import has_exact_play
 from c4tui.ai.solver import Position, Solver
+from c4tui.ai.solver import book as book_module
 from c4tui.ai.solver.book import book_file_header, opening_book, read_book_file
 from c4tui.ai.solver.book_maker import book_value, make_book, positions_at
 from c4tui.cli import main
@@ -76,7 +84,7 @@ def test_a_made_book_gives_every_score_the_search_gives(small_book: Path) -> Non
 def test_a_made_book_is_what_the_search_proves_for_each_of_its_positions(small_book: Path) -> None:
     book = read_book_file(str(small_book), 5, 5)
     assert book.depth == 4
-    positions = positions_at(5, 5, 4)
+    positions = positions_at(5, 5, 4).values()
     solver = Solver(5, 5, use_book=False)
     # Those whose mover wins at once are left out: the search never asks for them.
     winning_now = sum(solver.solve(Position(c, m, 4)) == (25 + 1 - 4) // 2 for c, m in positions)
@@ -134,6 +142,14 @@ def test_a_book_file_that_is_not_one_is_refused(tmp_path: Path) -> None:
     other.write_bytes(lzma.compress(book_file_header(6, 5, 3) + bytes(5)))
     with pytest.raises(ValueError, match="not c4tui's 5 × 5 book"):
         read_book_file(str(other), 5, 5)
+    short = tmp_path / "short.xz"
+    short.write_bytes(lzma.compress(b"C4TUI"))
+    with pytest.raises(ValueError, match="not c4tui's 5 × 5 book"):
+        read_book_file(str(short), 5, 5)
+    too_deep = tmp_path / "deep.xz"
+    too_deep.write_bytes(lzma.compress(book_file_header(5, 5, 20) + bytes(5)))
+    with pytest.raises(ValueError, match="not c4tui's 5 × 5 book"):
+        read_book_file(str(too_deep), 5, 5)
     torn = tmp_path / "torn.xz"
     torn.write_bytes(lzma.compress(book_file_header(5, 5, 3) + bytes(7)))
     with pytest.raises(ValueError, match="is not an opening book"):
@@ -212,9 +228,38 @@ def group_empties(group: int, seconds: float = 20.0) -> bool:
 
 
 def test_without_numba_only_7_by_6_is_promised_every_proof(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Plain Python is a hundred times slower: past a small book a proof would take minutes."""
-    monkeypatch.setattr(perfect, "COMPILED", False)
-    assert not has_exact_play(GameState.new(6, 6))
-    assert has_exact_play(GameState.new(7, 6))
-    monkeypatch.setattr(perfect, "COMPILED", True)
-    assert has_exact_play(GameState.new(6, 6))
+    """Plain Python is a hundred times slower: past a small book a proof would take minutes.
+
+    The UI asks ``proven_everywhere`` (no NumPy loaded), the analysis ``has_exact_play``:
+    both must say the same, or the app would wait for a best line that never comes.
+    """
+    monkeypatch.setenv(PURE_PYTHON_VARIABLE, "1")
+    for columns, rows in [(6, 6), (5, 5), (8, 4)]:
+        assert not proven_everywhere(columns, rows)
+        assert not has_exact_play(GameState.new(columns, rows))
+    assert proven_everywhere(7, 6) and has_exact_play(GameState.new(7, 6))
+    monkeypatch.setenv(PURE_PYTHON_VARIABLE, "0")
+    assert proven_everywhere(6, 6) and has_exact_play(GameState.new(6, 6))
+
+
+def test_a_damaged_shipped_book_leaves_its_board_searched_not_promised(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The file is there (so the UI offers proofs) but unreadable: no crash, no endless wait."""
+    damaged = tmp_path / book_name(6, 6)
+    damaged.write_bytes(lzma.compress(b"C4TUI-BO"))  # cut inside the header
+    monkeypatch.setattr(book_module, "shipped_book", lambda columns, rows: damaged)
+    opening_book.cache_clear()
+    perfect.solver_for.cache_clear()
+    try:
+        assert opening_book(6, 6) is None
+        assert not has_exact_play(GameState.new(6, 6))
+        assert perfect.exact_scores(GameState.new(6, 6), deadline=time.perf_counter()) is None
+    finally:
+        opening_book.cache_clear()
+        perfect.solver_for.cache_clear()
+
+
+def test_jobs_alone_is_refused_not_ignored(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["solve", "--jobs", "2", "44"]) == 2
+    assert "--make-book FILE and --book-depth DISCS go together" in capsys.readouterr().err

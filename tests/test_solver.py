@@ -17,9 +17,10 @@ from pathlib import Path
 
 import pytest
 
+from c4tui.ai.exact_boards import PURE_PYTHON_VARIABLE
 from c4tui.ai.search import SearchAborted
 from c4tui.ai.solver import Position, Solver, score_range
-from c4tui.ai.solver.jit import COMPILED, PURE_PYTHON_VARIABLE
+from c4tui.ai.solver.jit import COMPILED
 from c4tui.cli.solving import with_article
 from c4tui.engine import GameState, Move, Player
 from c4tui.engine.sequence import play_sequence

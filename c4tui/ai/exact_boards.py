@@ -10,6 +10,7 @@ has an opening book: BitBully's on 7 × 6, one of c4tui's own on the others
 from __future__ import annotations
 
 import importlib.util
+import os
 from functools import cache
 from pathlib import Path
 
@@ -30,6 +31,8 @@ BITBULLY_PACKAGE = "bitbully_databases"
 BOOK_FOLDER = "books"
 #: The app's analysis is to be proven on every board of at most this many cells.
 PROVEN_CELLS_GOAL = 42
+#: Set to 1 to run the solver as plain Python even when Numba is installed.
+PURE_PYTHON_VARIABLE = "C4TUI_PURE_PYTHON"
 
 
 def solvable(columns: int, rows: int, rules: Rules = Rules.CLASSIC) -> bool:
@@ -53,16 +56,31 @@ def shipped_book(columns: int, rows: int) -> Path | None:
     return path if path.is_file() else None
 
 
-@cache
 def proven_everywhere(columns: int, rows: int, rules: Rules = Rules.CLASSIC) -> bool:
-    """Whether the solver proves every position of the board at once: small, or a book."""
-    if not solvable(columns, rows, rules):
+    """Whether the solver proves every position of the board at once: small, or a book.
+
+    Without Numba the search runs a hundred times more slowly: a position just past
+    a small board's book would take minutes, so only 7 × 6 (whose book is deep)
+    keeps the promise there.
+    """
+    if (columns, rows, rules) == (BOOK_COLUMNS, BOOK_ROWS, Rules.CLASSIC):
+        return _installed(BITBULLY_PACKAGE)
+    if not search_compiled() or not solvable(columns, rows, rules):
         return False
-    if columns * rows <= QUICK_CELLS:
-        return True
-    if (columns, rows) == (BOOK_COLUMNS, BOOK_ROWS):
-        return importlib.util.find_spec(BITBULLY_PACKAGE) is not None
-    return shipped_book(columns, rows) is not None
+    return columns * rows <= QUICK_CELLS or shipped_book(columns, rows) is not None
+
+
+def search_compiled() -> bool:
+    """Whether the solver's search will run compiled (Numba installed and not switched off)."""
+    if os.environ.get(PURE_PYTHON_VARIABLE, "") not in ("", "0"):
+        return False
+    return _installed("numba")
+
+
+@cache
+def _installed(package: str) -> bool:
+    """Whether ``package`` can be imported (found, not loaded)."""
+    return importlib.util.find_spec(package) is not None
 
 
 def boards_up_to(most_cells: int = PROVEN_CELLS_GOAL) -> list[tuple[int, int]]:

@@ -16,10 +16,9 @@ from collections.abc import Callable
 from functools import lru_cache
 from typing import ClassVar, TypeVar
 
-from c4tui.ai.exact_boards import BOOK_COLUMNS, BOOK_ROWS, proven_everywhere, solvable
+from c4tui.ai.exact_boards import QUICK_CELLS, proven_everywhere, solvable
 from c4tui.ai.search import CancelFlag, SearchAborted, search
 from c4tui.ai.solver import Position, Solver
-from c4tui.ai.solver.jit import COMPILED
 from c4tui.engine import GameState, Move
 
 T = TypeVar("T")
@@ -44,13 +43,13 @@ def solver_for(columns: int, rows: int) -> Solver:
 def has_exact_play(state: GameState) -> bool:
     """Whether every position of ``state``'s board is proven quickly: a small board, or a book.
 
-    The analysis and Perfect then ask the solver with no deadline. Without Numba the
-    search runs a hundred times more slowly: a position just past a small board's
-    book would take minutes, so only 7 × 6 (whose book is deep) keeps the promise.
+    The analysis and Perfect then ask the solver with no deadline, so a board that
+    needs a book must have one that could be read (``exact_boards`` only saw it).
     """
-    if not proven_everywhere(state.columns, state.rows, state.rules):
+    columns, rows = state.columns, state.rows
+    if not proven_everywhere(columns, rows, state.rules):
         return False
-    return COMPILED or (state.columns, state.rows) == (BOOK_COLUMNS, BOOK_ROWS)
+    return columns * rows <= QUICK_CELLS or solver_for(columns, rows).has_book
 
 
 def exact_scores(

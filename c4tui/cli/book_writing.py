@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import TextIO
 
 from c4tui.ai.exact_boards import solvable
-from c4tui.ai.solver.book import KEY_BITS
+from c4tui.ai.solver.book import max_book_depth
 from c4tui.ai.solver.book_maker import make_book
 from c4tui.cli.solving import unsolvable_board
 from c4tui.cli.types import INTERRUPTED, USAGE_ERROR
@@ -35,11 +35,13 @@ def write_book(args: argparse.Namespace, err: TextIO) -> int:
     started = time.perf_counter()
     try:
         data = make_book(args.columns, args.rows, args.book_depth, args.jobs, _reporter(err))
+        write_atomically(Path(args.make_book), data)  # whole or not at all, even on Ctrl-C
     except KeyboardInterrupt:
         print("c4tui solve: interrupted; no book was written.", file=err)
         return INTERRUPTED
-    try:
-        write_atomically(Path(args.make_book), data)
+    except ValueError as error:
+        print(f"c4tui solve: {error}", file=err)
+        return NOT_WRITTEN
     except OSError as error:
         print(f"c4tui solve: cannot write {args.make_book}: {error.strerror}", file=err)
         return NOT_WRITTEN
@@ -55,14 +57,14 @@ def write_book(args: argparse.Namespace, err: TextIO) -> int:
 def _request_problem(args: argparse.Namespace) -> str:
     """What is wrong with the request, in one line ("" when nothing is)."""
     if args.make_book is None or args.book_depth is None:
-        return "--make-book FILE and --book-depth DISCS go together"
+        return "--make-book FILE and --book-depth DISCS go together (and --jobs with them)"
     if args.games:
         return "--make-book answers no games: give it none"
     if not solvable(args.columns, args.rows):
         return unsolvable_board(args.columns, args.rows)
-    most = (KEY_BITS - 1 - args.columns) // 2
-    if not 0 <= args.book_depth <= min(most, args.columns * args.rows - 1):
-        return f"--book-depth must be from 0 to {min(most, args.columns * args.rows - 1)} here"
+    most = min(max_book_depth(args.columns), args.columns * args.rows - 1)
+    if not 0 <= args.book_depth <= most:
+        return f"--book-depth must be from 0 to {most} here"
     if args.jobs < 0:
         return "--jobs must be 0 (one a core) or more"
     return ""

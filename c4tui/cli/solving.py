@@ -40,7 +40,7 @@ def answer_lines(
     """
     out = out or sys.stdout
     err = err or sys.stderr
-    if args.make_book is not None or args.book_depth is not None:
+    if args.make_book is not None or args.book_depth is not None or args.jobs:
         from c4tui.cli.book_writing import write_book  # noqa: PLC0415 (for --make-book only)
 
         return write_book(args, err)

@@ -6,7 +6,7 @@ each, sorted by key. A key is a 32-bit big-endian Huffman code of the board (see
 ``core.book_code``), and the fifth byte is a signed distance to the end of the
 game. Only the file is used; reading it takes a tenth of a second.
 
-Every other board up to 42 cells whose start the solver takes long over has a
+Other boards of up to 42 cells whose start the solver takes long over have a
 book of c4tui's own in ``assets/books/`` (``c4tui solve --make-book``, see
 ``book_maker.py``): the same records after a short header naming the board and
 the depth, xz-compressed.
@@ -74,10 +74,15 @@ def read_book_file(path: str, columns: int, rows: int) -> OpeningBook:
         except lzma.LZMAError as error:
             raise ValueError(f"{path} is not an xz-compressed book: {error}") from None
     header = raw[: len(BOOK_HEADER) + 4]
-    depth = header[-1] if len(header) == len(BOOK_HEADER) + 4 else -1
-    if header != book_file_header(columns, rows, depth):
+    depth = header[-1] if len(header) == len(BOOK_HEADER) + 4 else 0
+    if header != book_file_header(columns, rows, depth) or depth > max_book_depth(columns):
         raise ValueError(f"{path} is not c4tui's {columns} × {rows} book")
     return _from_records(np.frombuffer(raw[len(header) :], dtype=np.uint8), path, depth)
+
+
+def max_book_depth(columns: int) -> int:
+    """The most discs a book's positions may hold: a key of ``2 * depth + columns + 1`` bits."""
+    return (KEY_BITS - 1 - columns) // 2
 
 
 def _from_records(raw: npt.NDArray[np.uint8], path: str, depth: int) -> OpeningBook:
@@ -106,7 +111,10 @@ def opening_book(columns: int = BOOK_COLUMNS, rows: int = BOOK_ROWS) -> OpeningB
     """The board's book, read once per process (None: the board has none, or it is missing)."""
     if (columns, rows) != (BOOK_COLUMNS, BOOK_ROWS):
         shipped = shipped_book(columns, rows)
-        return read_book_file(str(shipped), columns, rows) if shipped else None
+        try:
+            return read_book_file(str(shipped), columns, rows) if shipped else None
+        except (OSError, ValueError):
+            return None  # a damaged install: the board is then searched with a deadline
     try:
         from bitbully_databases import (  # type: ignore[import-untyped]  # noqa: PLC0415 (optional)
             BitBullyDatabases,

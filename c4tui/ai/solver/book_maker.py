@@ -22,7 +22,14 @@ from multiprocessing.pool import Pool
 import numpy as np
 
 from c4tui.ai.solver import Position, Solver, core
-from c4tui.ai.solver.book import BOOK_HEADER, BOOK_VERSION, KEY_BITS, book_file_header
+from c4tui.ai.solver.book import (
+    BOOK_HEADER,
+    BOOK_VERSION,
+    book_file_header,
+    max_book_depth,
+)
+from c4tui.ai.solver.jit import IntArray
+from c4tui.engine.bitboard import geometry, has_four
 
 #: Positions solved by one worker at a time: near one another in key order, so that
 #: its transposition table carries over from one to the next.
@@ -31,54 +38,48 @@ CHUNK = 256
 Board = tuple[int, int]  # (current, mask), as the solver's core holds a position
 
 
-def positions_at(columns: int, rows: int, depth: int) -> list[Board]:
-    """Every position with ``depth`` discs and no four yet, one of each mirror pair.
+def positions_at(columns: int, rows: int, depth: int) -> dict[int, Board]:
+    """Every position with ``depth`` discs and no four yet, one of each mirror pair, by key.
 
     Breadth first, one level of distinct positions at a time: the move orders that
     reach a position are many more than the positions (6^8 against 37,062 on 6 × 6).
+    The keys are in order, so that neighbours in a chunk share much of their search.
     """
     geo = Solver(columns, rows, use_book=False, table_size=1 << 8).geo
+    shifts = geometry(columns, rows).shifts
     level: dict[int, Board] = {0: (0, 0)}
     for _ in range(depth):
         following: dict[int, Board] = {}
         for current, mask in level.values():
-            for child in _children(current, mask, columns, rows):
+            for child in _children(current, mask, columns, rows, shifts):
                 following.setdefault(canonical_key(*child, geo), child)
         level = following
-    return [level[key] for key in sorted(level)]
+    return {key: level[key] for key in sorted(level)}
 
 
-def _children(current: int, mask: int, columns: int, rows: int) -> Iterator[Board]:
+def _children(
+    current: int, mask: int, columns: int, rows: int, shifts: tuple[int, ...]
+) -> Iterator[Board]:
     """The positions one drop on, as the next mover sees them, leaving out the wins."""
     for column in range(columns):
         move = (mask + (1 << (column * (rows + 1)))) & core.column_mask(column, rows)
-        if move and not _has_four(current | move, rows):
+        if move and not has_four(current | move, shifts):
             yield current ^ mask, mask | move
 
 
-def _has_four(discs: int, rows: int) -> bool:
-    """Whether ``discs`` hold four in a line in any direction."""
-    for shift in (1, rows + 1, rows, rows + 2):
-        pairs = discs & (discs >> shift)
-        if pairs & (pairs >> (2 * shift)):
-            return True
-    return False
-
-
-def canonical_key(current: int, mask: int, geo: np.ndarray) -> int:
+def canonical_key(current: int, mask: int, geo: IntArray) -> int:
     """The smaller of a position's two book keys (itself and its mirror image)."""
-    moves = int(bin(mask).count("1"))
-    red = current if moves % 2 == 0 else current ^ mask
-    return min(
-        int(core.book_code(red, mask, geo, False)), int(core.book_code(red, mask, geo, True))
-    )
+    red = core.red_discs(current, mask, mask.bit_count())
+    return min(int(core.book_code(red, mask, geo, mirrored)) for mirrored in (False, True))
 
 
 def book_value(score: int, moves: int, cells: int) -> int:
     """A solver score as the book's byte: the distance form ``core.book_score`` reads back.
 
-    ``100 - d`` when the side to move wins in ``d`` more discs, ``d - 100`` when
-    it loses, 0 for a draw (BitBully's convention, so one reader serves both books).
+    ``100 - d`` for a win of the side to move, ``d - 100`` for a loss, 0 for a draw,
+    as in BitBully's book, so that one reader serves both. ``d`` is counted to the
+    winner's last disc, which is one short of BitBully's own count when the second
+    player wins: the reader gives the same score either way, on any board.
     """
     if score == 0:
         return 0
@@ -101,15 +102,19 @@ def make_book(
     when the board's keys would not fit 32 bits. On KeyboardInterrupt the worker
     processes are ended at once, mid-search.
     """
-    if 2 * depth + columns + 1 > KEY_BITS:
+    if not 0 <= depth <= max_book_depth(columns):
         raise ValueError(f"a book of {depth} discs on {columns} columns needs keys over 32 bits")
     geo = Solver(columns, rows, use_book=False, table_size=1 << 8).geo
-    wanted = [board for board in positions_at(columns, rows, depth) if not _wins_now(board, geo)]
+    found = positions_at(columns, rows, depth)
+    keys = [key for key, board in found.items() if not _wins_now(board, geo)]
+    if not keys:
+        raise ValueError(f"no position of {depth} discs is left to keep: every mover wins at once")
+    wanted = [found[key] for key in keys]
     chunks = [wanted[start : start + CHUNK] for start in range(0, len(wanted), CHUNK)]
     values: list[int] = []
     if progress is not None:
         progress(0, len(wanted))
-    workers = jobs or os.cpu_count() or 1
+    workers = min(jobs or len(os.sched_getaffinity(0)) or 1, len(chunks))
     pool = _worker_pool(workers, columns, rows)
     try:
         for solved in pool.imap(_solve_chunk, [(chunk, depth) for chunk in chunks]):
@@ -120,11 +125,11 @@ def make_book(
     finally:
         pool.terminate()  # at once on Ctrl-C; after close, once the workers are done
         pool.join()
-    keys = [canonical_key(*board, geo) for board in wanted]
     return book_file(columns, rows, depth, keys, values)
 
 
-def _wins_now(board: Board, geo: np.ndarray) -> bool:
+def _wins_now(board: Board, geo: IntArray) -> bool:
+    """Whether the mover of ``board`` makes four with its next disc (the search asks no book)."""
     return bool(core.can_win_next(board[0], board[1], geo))
 
 

@@ -136,6 +136,12 @@ def book_code(red: int, mask: int, geo: IntArray, mirrored: bool) -> int:
 
 
 @compiled
+def red_discs(current: int, mask: int, moves: int) -> int:
+    """Red's discs, from the mover's: red moves when an even number of discs are down."""
+    return current if moves % 2 == 0 else current ^ mask
+
+
+@compiled
 def book_search(keys: IntArray, index: IntArray, code: int, geo: IntArray) -> int:
     """The place of ``code`` in the sorted ``keys``, or -1: a binary search of its bucket."""
     bucket = (code - geo[G_BOOK_LOWEST]) >> geo[G_BOOK_SHIFT]
@@ -169,7 +175,7 @@ def book_score(  # noqa: PLR0917
     The book's values are distances: ``100 - d`` when the side to move (red, at an
     even depth) wins in ``d`` more discs, ``d - 100`` when it loses, 0 for a draw.
     """
-    red = current if moves % 2 == 0 else current ^ mask
+    red = red_discs(current, mask, moves)
     found = book_search(keys, index, book_code(red, mask, geo, False), geo)
     if found < 0:
         found = book_search(keys, index, book_code(red, mask, geo, True), geo)

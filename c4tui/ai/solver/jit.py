@@ -17,6 +17,8 @@ from typing import Any, Protocol, TypeVar, cast
 
 import platformdirs
 
+from c4tui.ai.exact_boards import search_compiled
+
 F = TypeVar("F", bound=Callable[..., Any])
 
 
@@ -26,10 +28,6 @@ class IntArray(Protocol):
     def __getitem__(self, index: int) -> int: ...
     def __setitem__(self, index: int, value: int) -> None: ...
     def __len__(self) -> int: ...
-
-
-#: Set to 1 to run the solver as plain Python even when Numba is installed.
-PURE_PYTHON_VARIABLE = "C4TUI_PURE_PYTHON"
 
 
 #: The files whose code and constants Numba compiles into the search.
@@ -55,7 +53,7 @@ def cache_folder(here: Path = Path(__file__).parent) -> Path:
 
 def _numba_njit() -> Callable[..., Any] | None:
     """Numba's compiler, or None when it is missing or switched off."""
-    if os.environ.get(PURE_PYTHON_VARIABLE, "") not in ("", "0"):
+    if not search_compiled():
         return None
     os.environ.setdefault("NUMBA_CACHE_DIR", str(cache_folder()))  # read when Numba loads
     try:

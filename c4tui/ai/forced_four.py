@@ -1,12 +1,12 @@
 """A forced four within N moves, proven by searching every defence: proofs on any board and rules.
 
-The solver proves outcomes only on 7 × 6 classic. Elsewhere a win can still be
-proven when it is short: the side to move forces four within N of its moves when
-it has a move after which every defence loses within N - 1 (a four at once is
-N = 1). The search looks at every defence, not at a heuristic's guess, so what it
-proves is a proof, as a forced four found inside the alpha-beta search's horizon
-is; what it does not prove may still be a longer win (it says "not within N",
-never "no win").
+The solver proves outcomes at once only on the classic boards it proves everywhere
+(``ai.exact_boards``). Elsewhere a win can still be proven when it is short: the side to
+move forces four within N of its moves when it has a move after which every defence
+loses within N - 1 (a four at once is N = 1). The search looks at every defence, not at
+a heuristic's guess, so what it proves is a proof, as a forced four found inside the
+alpha-beta search's horizon is; what it does not prove may still be a longer win (it
+says "not within N", never "no win").
 
 Moves come from ``ai.search``'s bitboard move list (drops, and under Pop Out the
 pops, with the rules' outcome of a pop that makes four for either side). Under

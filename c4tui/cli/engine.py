@@ -13,7 +13,7 @@ import argparse
 from c4tui.ai.levels import AI_LEVELS
 from c4tui.cli.types import CommandTable
 
-#: The strongest level: proven moves on 7 × 6 classic, the deepest search elsewhere.
+#: The strongest level: proven moves where the solver proves every position, else a search.
 DEFAULT_LEVEL = "perfect"
 
 
@@ -31,7 +31,8 @@ def add_parser(commands: CommandTable) -> None:
         "--level",
         choices=[level.key for level in AI_LEVELS],
         default=DEFAULT_LEVEL,
-        help=f"the level that plays (default {DEFAULT_LEVEL}: proven moves on 7 × 6 classic)",
+        help=f"the level that plays (default {DEFAULT_LEVEL}: proven moves on 7 × 6 and most "
+        "classic boards of up to 42 cells)",
     )
     engine.add_argument(
         "--seed", type=int, default=None, help="make the level's random choices repeatable"

@@ -95,7 +95,8 @@ def game_given(command: str, game: str) -> GameRecord:
 def replay_kept(args: argparse.Namespace) -> int:
     """Fetch the server's game ``args.game``; review it in the app, or save it (``--save``).
 
-    The review is My games' (the solver's verdicts on 7 × 6 classic), seen by ``--user``.
+    The review is My games' (the solver's verdicts where it proves every position), seen
+    by ``--user``.
     Refusals (the login, no such game) are usage errors; a server out of reach exits 1.
     """
     from c4tui.client.kept import record_of  # noqa: PLC0415

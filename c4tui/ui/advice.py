@@ -268,7 +268,7 @@ class Advice:
     # ----- the best line -------------------------------------------------------------
 
     def _follow_line(self, state: GameState, analysis: Analysis) -> None:
-        """After a proven analysis of ``state`` on 7 × 6 classic, follow best play to the end."""
+        """After a proven analysis of ``state`` (where the line is shown), follow best play."""
         if not (analysis.exact and best_line_shown_on(state)):
             return
         self._start(partial(self._best_line, state), BEST_LINE_GROUP)
@@ -335,4 +335,4 @@ def proven_boards_said() -> str:
     if not left:
         return said
     listed = left[0] if len(left) == 1 else f"{', '.join(left[:-1])} and {left[-1]}"
-    return f"{said} but {listed}"
+    return f"{said} except {listed}"

@@ -41,7 +41,7 @@ up a third time is a draw. Under **classic** rules a full board is a draw.
 | v | review: ← → step through the moves, Home/End jump, c plays on from the move shown |
 | a | in review: the verdicts (worked out in the background: "Reviewing…"), see below |
 | ] [ | in review, with the verdicts: the next or previous mistake or blunder (not inaccuracies) |
-| b | the best line (analysis on, 7 × 6 classic; none online): ← → step through it |
+| b | the best line (analysis on, where every position is proven; none online): ← → step |
 | s | save the game under a name (Enter: the time); Open in the menu, `c4tui replay FILE` |
 | w | threats on/off: **r**, **y** (**!** both) mark the cells where RED or YELLOW makes four |
 | x | the game as a digit string (like 4453) for solver websites, copied to the clipboard |
@@ -63,11 +63,11 @@ The analysis labels: **W3** you win on your 3rd move from now, **D** a draw, **L
 opponent wins on its 5th. The **W**, **D** and **L** labels are proven: in every position
 of the classic boards of up to 42 cells (7 × 6 with BitBully's opening book, the others
 with c4tui's own books or small enough to need none; **b** names any left out); on the
-larger ones the solver takes (up to 8 × 6, 9 × 6 or 7 × 8) when it finishes within half a
-second, and the panel then says "proven"; anywhere else (Pop Out, big boards) when a short
-search finds a forced win or loss. **+ = -** are estimates of that short search (better,
-even, worse). Where a cell is too narrow for a label such as W17, each label shows its
-letter only.
+other boards the solver takes (those few, and the larger ones up to 8 × 6, 9 × 6 or 7 × 8)
+when it finishes within half a second, and the panel then says "proven"; anywhere else
+(Pop Out, big boards) when a short search finds a forced win or loss. **+ = -** are
+estimates of that short search (better, even, worse). Where a cell is too narrow for a
+label such as W17, each label shows its letter only.
 
 The **verdicts** (**a** in review, a saved game or a past online game too): each move is
 marked by what it did to the outcome its player could force, with the best move said

@@ -2,8 +2,8 @@
 
 One row a game, newest first: when it started (in this computer's time zone), the
 opponent, the result for the player listed, its length and its board. Enter opens
-the game in the review (``past_review``: the solver's verdicts on 7 × 6 classic); Esc
-goes back to where it was opened (``back_to`` names it: the lobby, the reports…).
+the game in the review (``past_review``: the solver's verdicts on the boards it
+proves); Esc goes back to where it was opened (``back_to`` names it: the lobby, the reports…).
 The requests run in a worker on the lobby's connection (it answers requests side by
 side); a lost server, an unknown player or no games at all is said in a line.
 """
@@ -86,7 +86,7 @@ class PastGamesScreen(Screen[None]):
         with Vertical():
             yield Static("", id="games-title", markup=False)
             yield Static(
-                "Enter reviews a game (with the solver's verdicts on 7 × 6 classic); "
+                "Enter reviews a game (with the solver's verdicts on the boards it proves); "
                 f"Esc goes back to {self.back_to}.",
                 id="games-help",
             )

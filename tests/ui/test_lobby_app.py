@@ -54,7 +54,10 @@ async def log_in_through_the_dialog(
     if register:  # registering asks for it twice
         pilot.app.screen.query_one("#password_again", Input).value = password
     await press_button(pilot, "#register" if register else "#log-in")
-    await until(pilot, lambda: isinstance(pilot.app.screen, LobbyScreen))
+    # Mounted too: on a loaded machine the screen is current before its on_mount has run.
+    await until(
+        pilot, lambda: isinstance(pilot.app.screen, LobbyScreen) and pilot.app.screen.is_mounted
+    )
 
 
 async def play_in_the_waiting_room(pilot: Pilot) -> OnlineGameScreen:

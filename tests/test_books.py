@@ -133,27 +133,22 @@ def test_a_board_proves_every_position_when_it_is_small_or_has_a_book() -> None:
             assert exact == (small or (columns, rows) in shipped or (columns, rows) == (7, 6))
 
 
-def test_a_book_file_that_is_not_one_is_refused(tmp_path: Path) -> None:
-    junk = tmp_path / "junk.xz"
-    junk.write_bytes(b"not xz at all")
-    with pytest.raises(ValueError, match="not an xz-compressed book"):
-        read_book_file(str(junk), 5, 5)
-    other = tmp_path / "other.xz"
-    other.write_bytes(lzma.compress(book_file_header(6, 5, 3) + bytes(5)))
-    with pytest.raises(ValueError, match="not c4tui's 5 × 5 book"):
-        read_book_file(str(other), 5, 5)
-    short = tmp_path / "short.xz"
-    short.write_bytes(lzma.compress(b"C4TUI"))
-    with pytest.raises(ValueError, match="not c4tui's 5 × 5 book"):
-        read_book_file(str(short), 5, 5)
-    too_deep = tmp_path / "deep.xz"
-    too_deep.write_bytes(lzma.compress(book_file_header(5, 5, 20) + bytes(5)))
-    with pytest.raises(ValueError, match="not c4tui's 5 × 5 book"):
-        read_book_file(str(too_deep), 5, 5)
-    torn = tmp_path / "torn.xz"
-    torn.write_bytes(lzma.compress(book_file_header(5, 5, 3) + bytes(7)))
-    with pytest.raises(ValueError, match="is not an opening book"):
-        read_book_file(str(torn), 5, 5)
+@pytest.mark.parametrize(
+    ("content", "said"),
+    [
+        (b"not xz at all", "not an xz-compressed book"),
+        (lzma.compress(book_file_header(6, 5, 3) + bytes(5)), "not c4tui's 5 × 5 book"),
+        (lzma.compress(b"C4TUI"), "not c4tui's 5 × 5 book"),  # cut inside the header
+        (lzma.compress(book_file_header(5, 5, 20) + bytes(5)), "not c4tui's 5 × 5 book"),
+        (lzma.compress(book_file_header(5, 5, 3) + bytes(7)), "is not an opening book"),
+    ],
+    ids=["not-xz", "another-board", "short-header", "too-deep", "torn-record"],
+)
+def test_a_book_file_that_is_not_one_is_refused(tmp_path: Path, content: bytes, said: str) -> None:
+    path = tmp_path / "book.xz"
+    path.write_bytes(content)
+    with pytest.raises(ValueError, match=said):
+        read_book_file(str(path), 5, 5)
 
 
 def test_make_book_writes_a_book_the_solver_reads(

@@ -31,9 +31,10 @@ from c4tui.ai.solver.book import (
 from c4tui.ai.solver.jit import IntArray
 from c4tui.engine.bitboard import geometry, has_four
 
-#: Positions solved by one worker at a time: near one another in key order, so that
-#: its transposition table carries over from one to the next.
-CHUNK = 256
+#: Positions solved by one worker at a time: near one another in key order (its table
+#: carries over from one to the next, and from chunk to chunk), few enough for the progress
+#: line to move every few seconds on the hardest boards.
+CHUNK = 64
 
 Board = tuple[int, int]  # (current, mask), as the solver's core holds a position
 

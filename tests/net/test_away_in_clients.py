@@ -14,8 +14,10 @@ async def test_the_console_says_the_opponent_is_away_then_back_and_plays_on(
     async with lobby_server(tmp_path) as server:
         ann, bob = await a_raw_ann_against_a_console_bob(server.port)
         await ann.send("DROP:1")
+        assert (await ann.line()).startswith("BOARDSTATUS")  # her own drop's board
         await bob.until("Your move")
         await bob.type("2")
+        # bob's drop's board: only then is it ann's turn (CI once saw her leave before it).
         assert (await ann.line()).startswith("BOARDSTATUS")
         await ann.close()  # ann's connection drops on her turn
         await bob.until("ann lost the connection: the game waits 60 s for them to come back.")
